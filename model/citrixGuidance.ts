@@ -1,0 +1,45 @@
+/**
+ * The Citrix guidance figures and measured cells that policies quote, read from the project's
+ * copy of the measurements (model/data/citrix-brokering.json, source: XenApp/XenDesktop 7.7
+ * zones, latency and brokering performance tests).
+ */
+import table from "./data/citrix-brokering.json";
+
+/** One measured cell of the brokering table (null = not measured). */
+export interface BrokeringCell {
+    readonly rttMs: number;
+    readonly concurrentRequests: number;
+    readonly meanResponseS: number | null;
+    readonly brokeredPerS: number | null;
+    readonly errorPct: number | null;
+    readonly launch10kUsersS: number | null;
+}
+
+/** All 25 measured cells, in the table's order (RTT, then concurrency). */
+export const BROKERING_CELLS: readonly BrokeringCell[] = table.rows.map((row) => ({
+    rttMs: row[0] as number,
+    concurrentRequests: row[1] as number,
+    meanResponseS: row[2],
+    brokeredPerS: row[3],
+    errorPct: row[4],
+    launch10kUsersS: row[5],
+}));
+
+/** Citrix guidance numbers (citrix-brokering.json "guidance"). */
+export const CITRIX_GUIDANCE = {
+    /** Keep zone RTT under this, else deploy separate Sites (ms). */
+    maxZoneRttMs: table.guidance.maxZoneRttMs,
+    /** At 160 ms do not exceed this many concurrent brokering requests. */
+    at160msMaxConcurrent: table.guidance.at160msMaxConcurrent,
+    /** At most this many zones per Site. */
+    maxZonesPerSite: table.guidance.otherPublishedLimits.maxZonesPerSite,
+    /** Local Host Cache supports at most this many VDAs per zone. */
+    maxVdasPerZone: table.guidance.otherPublishedLimits.maxVdasPerZoneLocalHostCache,
+    /** The throttle registry value's full path. */
+    throttleKeyPath: table.guidance.throttleKey.path,
+} as const;
+
+/** The measured cells at one RTT level (empty when that RTT was not measured). */
+export function measuredAt(rttMs: number): readonly BrokeringCell[] {
+    return BROKERING_CELLS.filter((c) => c.rttMs === rttMs);
+}

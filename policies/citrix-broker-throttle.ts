@@ -1,0 +1,114 @@
+/**
+ * citrix-broker-throttle: at high RTT every Delivery Controller of a zone must cap its concurrent
+ * brokering requests, and the caps together must stay within what the Site database can broker.
+ */
+import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
+import { citrixSite, Controller, Zone } from "./support/citrixSite";
+import { isolate, Report, stackPolicy } from "./support/definePolicy";
+import { listLabels, num, plural } from "./support/format";
+import { BrokeringTargets, MODEL_SOURCE, predictionSentence, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
+
+export interface BrokerThrottleConfig extends BrokeringTargets {
+    /** Zones at or above this RTT need the throttle (ms). */
+    requireAtRttMs: number;
+    /** Report zones with no Delivery Controller in the stack. */
+    requireControllersInStack: boolean;
+}
+
+const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath;
+
+function fixFor(safe: number, count: number): string {
+    if (safe === 0) {
+        return "no concurrency meets the targets at this RTT: deploy a separate Site for this location";
+    }
+    if (safe < count) {
+        return `set ${THROTTLE} to 1 on ${safe} of the ${count} controllers and retire the others from brokering, or deploy a separate Site`;
+    }
+    return `set the DWORD ${THROTTLE} to ${Math.floor(safe / count)} on each of the zone's ${plural(count, "Delivery Controller")} (${safe} split evenly) and declare it with perfguard:throttleMaxConcurrentTransactions`;
+}
+
+function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerThrottleConfig, report: Report, controllersIncomplete: boolean): void {
+    const controllers = zone.controllers;
+    const rttText = `RTT ${num(rttMs)} ms to the Site database (${rttWhere} on ${zone.resource.label}), at or above ${num(config.requireAtRttMs)} ms (requireAtRttMs)`;
+    if (controllers.length === 0) {
+        if (config.requireControllersInStack && !controllersIncomplete) {
+            report(
+                `${zone.resource.label} (zone "${zone.zoneName}") has ${rttText}, but no resource in this stack is a Delivery Controller of it, so its brokering throttle cannot be checked ` +
+                `(requireControllersInStack is true). Fix: declare the zone's controllers with perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName}, or set requireControllersInStack to false if they live in another stack.`,
+                zone.resource,
+            );
+        }
+        return;
+    }
+    const safe = safeConcurrency(rttMs, config);
+    const peak = zone.peakConcurrentLaunches;
+    const unthrottled: Controller[] = [];
+    for (const controller of controllers) {
+        isolate(controller.resource, report, () => {
+            if (controller.throttle.state !== "absent") {
+                return; // set, unknown in preview, or reported by perfguard-facts when invalid
+            }
+            unthrottled.push(controller);
+            const predicted = peak.state === "ok" && peak.value >= 1
+                ? ` Without it, at the zone's peak of ${peak.value} concurrent launches (${peak.where}), ${predictionSentence(rttMs, peak.value)}.`
+                : "";
+            report(
+                `Delivery Controller ${controller.resource.label} of zone "${zone.zoneName}" sets no brokering throttle (no perfguard:throttleMaxConcurrentTransactions fact; absent means unlimited), and the zone has ${rttText}.${predicted} ` +
+                `At this RTT ${safe} concurrent requests in all keep ${targetsText(config)} (${MODEL_SOURCE}). Fix: ${fixFor(safe, controllers.length)}.`,
+                controller.resource,
+            );
+        });
+    }
+    if (unthrottled.length > 0) {
+        return; // the sum is unlimited; each unthrottled controller is already reported
+    }
+    const known = controllers.filter((c) => c.throttle.state === "ok");
+    if (known.length < controllers.length) {
+        return; // some throttle is unknown (preview) or invalid (perfguard-facts): no sum verdict
+    }
+    const sum = known.reduce((total, c) => total + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
+    if (sum <= safe) {
+        return;
+    }
+    const parts = known.map((c) => `${c.resource.label}: ${c.throttle.state === "ok" ? c.throttle.value : "?"}`);
+    report(
+        `${zone.resource.label} (zone "${zone.zoneName}"): its ${plural(controllers.length, "Delivery Controller")} allow ${sum} concurrent brokering requests in all ` +
+        `(${listLabels(parts)}, from perfguard:throttleMaxConcurrentTransactions), above the ${safe} that keep ${targetsText(config)} at ${rttText} (${MODEL_SOURCE}); ` +
+        `${predictionSentence(rttMs, Math.min(sum, 1000))}. Fix: ${fixFor(safe, controllers.length)}.`,
+        zone.resource,
+    );
+}
+
+export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
+    name: "citrix-broker-throttle",
+    description: "Delivery Controllers of high-RTT Citrix zones must throttle concurrent brokering requests, and the throttles together must fit what the Site database can broker.",
+    enforcementLevel: "mandatory",
+    configSchema: {
+        properties: {
+            requireAtRttMs: {
+                type: "number",
+                minimum: 0,
+                maximum: 10000,
+                default: 90,
+                description: "Zones whose perfguard:rttMs is at or above this (ms) need the throttle (default 90: the source measured no timeouts up to 90 ms).",
+            },
+            ...TARGET_SCHEMA,
+            requireControllersInStack: {
+                type: "boolean",
+                default: false,
+                description: "Report a zone at or above requireAtRttMs when no Delivery Controller of it is in the stack (default false: controllers often live in another stack).",
+            },
+        },
+    },
+    check(stack, config, report) {
+        const site = citrixSite(stack);
+        for (const zone of site.zones) {
+            isolate(zone.resource, report, () => {
+                const rtt = zone.rttMs;
+                if (rtt.state === "ok" && rtt.value >= config.requireAtRttMs) {
+                    checkZone(zone, rtt.value, rtt.where, config, report, site.controllersIncomplete);
+                }
+            });
+        }
+    },
+});

@@ -1,0 +1,177 @@
+/**
+ * Turns a perfguard policy spec into an SDK policy object, adding what every policy needs and
+ * none should write again: config defaults and validation, unknown config keys reported once,
+ * proxy-free resource views, and per-resource isolation (one odd resource yields one clear
+ * violation about itself, never a crashed preview or a lost verdict on another resource).
+ */
+import type {
+    EnforcementLevel,
+    PolicyConfigSchema,
+    ReportViolation,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    StackValidationArgs,
+    StackValidationPolicy,
+} from "@pulumi/policy";
+import { readPolicyConfig, unknownKeysMessage } from "./config";
+import { ResourceView, stackOf, StackView, viewOf } from "./resources";
+
+/** Reports one violation: about `resource` (its URN is attached) or site-wide when omitted. */
+export type Report = (message: string, resource?: ResourceView) => void;
+
+/** What every perfguard policy declares. */
+export interface PolicyMeta {
+    /** The policy id: also the file name in policies/ and docs/policies/. */
+    readonly name: string;
+    /** One sentence; the CLI prints it above each message. */
+    readonly description: string;
+    readonly enforcementLevel: EnforcementLevel;
+    /** JSON Schema of the config, with a `default` on every property. */
+    readonly configSchema?: PolicyConfigSchema;
+}
+
+export interface StackPolicySpec<C> extends PolicyMeta {
+    /** Evaluates the whole stack; use `isolate` around per-resource work. */
+    check(stack: StackView, config: C, report: Report): void;
+}
+
+export interface ResourcePolicySpec<C> extends PolicyMeta {
+    /** Type tokens the policy reads; other resources are skipped cheaply. Omit for all types. */
+    readonly types?: readonly string[];
+    check(resource: ResourceView, config: C, report: Report): void;
+    /** Returns the props to use instead (provider string forms), or undefined for no change. */
+    remediate?(resource: ResourceView, config: C): Record<string, unknown> | undefined;
+}
+
+const EMPTY_SCHEMA: PolicyConfigSchema = { properties: {} };
+
+/**
+ * The SDK's reportViolation also takes an object that sets the level of one violation
+ * (@pulumi/policy 1.21 server.js makeReportViolationFun); its typings only declare the string form.
+ */
+interface ViolationWithLevel {
+    message: string;
+    description: string;
+    enforcementLevel: EnforcementLevel;
+}
+
+function reportWithLevel(reportViolation: ReportViolation, violation: ViolationWithLevel): void {
+    (reportViolation as unknown as (v: ViolationWithLevel) => void)(violation);
+}
+
+// A resource policy's config problem is the same for every resource: report it once per pack
+// process (the CLI starts one per preview), not once per resource.
+const reportedOnce = new Set<string>();
+
+function reportConfigProblem(policy: PolicyMeta, message: string, reportViolation: ReportViolation, once: boolean): void {
+    const key = `${policy.name}\u0000${message}`;
+    if (once && reportedOnce.has(key)) {
+        return;
+    }
+    reportedOnce.add(key);
+    reportWithLevel(reportViolation, { message: `${policy.description}\n${message}`, description: policy.description, enforcementLevel: "mandatory" });
+}
+
+/** Forgets which config problems were reported (tests that reuse one process). */
+export function resetReportedOnce(): void {
+    reportedOnce.clear();
+}
+
+/**
+ * Reads config; returns undefined (after reporting) when it is invalid, so no check runs on a
+ * config the user did not mean. Config problems are mandatory: a misconfigured gate must not pass.
+ */
+function configFor<C>(policy: PolicyMeta, raw: unknown, reportViolation: ReportViolation, once: boolean): C | undefined {
+    const schema = policy.configSchema ?? EMPTY_SCHEMA;
+    const result = readPolicyConfig<C>(policy.name, schema, raw);
+    if (result.unknownKeys.length > 0) {
+        reportConfigProblem(policy, unknownKeysMessage(policy.name, schema, result.unknownKeys), reportViolation, once);
+    }
+    if (result.errors.length > 0) {
+        reportConfigProblem(policy, `${result.errors.join("; ")}. None of this policy's checks ran; fix the policy config (--policy-pack-config).`, reportViolation, once);
+        return undefined;
+    }
+    return result.config;
+}
+
+/**
+ * Runs `fn` for one resource; an unexpected error becomes a violation about that resource
+ * (naming the error class, never property values) instead of failing every verdict.
+ */
+export function isolate(resource: ResourceView, report: Report, fn: () => void): void {
+    try {
+        fn();
+    } catch (e) {
+        const what = e instanceof Error ? `${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown";
+        report(`perfguard could not evaluate ${resource.label} (internal error ${what}); the other resources were evaluated. Please report this with the resource type.`, resource);
+    }
+}
+
+function reporterFor(reportViolation: ReportViolation): Report {
+    return (message, resource) => reportViolation(message, resource?.urn || undefined);
+}
+
+/**
+ * Builds a stack policy (AnalyzeStack: all resources' outputs, with property dependencies).
+ * @returns an SDK StackValidationPolicy; its validateStack never throws.
+ */
+export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy {
+    return {
+        name: spec.name,
+        description: spec.description,
+        enforcementLevel: spec.enforcementLevel,
+        configSchema: spec.configSchema,
+        validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
+            const config = configFor<C>(spec, args.getConfig(), reportViolation, false);
+            if (config === undefined) {
+                return;
+            }
+            spec.check(stackOf(args.resources), config, reporterFor(reportViolation));
+        },
+    };
+}
+
+/**
+ * Builds a resource policy (Analyze: one resource's inputs, before it is created or updated).
+ * @returns an SDK ResourceValidationPolicy; its validateResource never throws.
+ */
+export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidationPolicy {
+    const types = spec.types ? new Set(spec.types) : undefined;
+    const policy: ResourceValidationPolicy = {
+        name: spec.name,
+        description: spec.description,
+        enforcementLevel: spec.enforcementLevel,
+        configSchema: spec.configSchema,
+        validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
+            if (types && !types.has(args.type)) {
+                return;
+            }
+            // Analyze runs once per resource: report a config problem on the first one only.
+            const config = configFor<C>(spec, args.getConfig(), reportViolation, true);
+            if (config === undefined) {
+                return;
+            }
+            const resource = viewOf(args);
+            const report = reporterFor(reportViolation);
+            isolate(resource, report, () => spec.check(resource, config, report));
+        },
+    };
+    const remediate = spec.remediate;
+    if (remediate) {
+        policy.remediateResource = (args: ResourceValidationArgs) => {
+            if (types && !types.has(args.type)) {
+                return undefined;
+            }
+            const config = readPolicyConfig<C>(spec.name, spec.configSchema ?? EMPTY_SCHEMA, args.getConfig());
+            if (config.errors.length > 0) {
+                return undefined; // validateResource reports the config error
+            }
+            try {
+                return remediate(viewOf(args), config.config);
+            } catch {
+                return undefined; // validateResource still reports the violation
+            }
+        };
+    }
+    return policy;
+}

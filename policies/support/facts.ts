@@ -1,0 +1,292 @@
+/**
+ * The one fact reader every policy uses. A fact is a `perfguard:` (or `perfguard_`) key/value
+ * pair on a resource, in a `tags` map, a `tags` string list (`key=value`), a Citrix
+ * `metadata`/`metadatas` list (`{name, value}`) or an Avi `markers` list (`{key, values[]}`).
+ */
+import { describeFactRange, factKeyDef, FACT_KEYS, FactKeyDef } from "./factKeys";
+import { describeValue, field, isRecord, isUnknown, parsePlainDecimal, UNKNOWN } from "./values";
+
+/** Where a fact was found, as named in messages. */
+export type FactPlace = "tags" | "tags list" | "metadata" | "metadatas" | "markers";
+
+/** The outcome of reading one fact. `where` reads like `perfguard:rttMs in metadata`. */
+export type FactRead<T> =
+    | { readonly state: "absent" }
+    | { readonly state: "unknown" }
+    | { readonly state: "invalid" }
+    | { readonly state: "ok"; readonly value: T; readonly where: string };
+
+/** A fact that cannot be used, as `perfguard-facts` reports it (`key` is canonical or as written). */
+export interface FactProblem {
+    readonly key: string;
+    readonly message: string;
+}
+
+interface RawEntry {
+    readonly value: unknown;
+    readonly place: FactPlace;
+}
+
+const PREFIX_LENGTH = "perfguard:".length;
+
+function factKeyOf(rawKey: unknown): string | undefined {
+    if (typeof rawKey !== "string" || rawKey.length <= PREFIX_LENGTH) {
+        return undefined;
+    }
+    const prefix = rawKey.slice(0, PREFIX_LENGTH).toLowerCase();
+    return prefix === "perfguard:" || prefix === "perfguard_" ? rawKey.slice(PREFIX_LENGTH) : undefined;
+}
+
+function isFactKey(rawKey: string): boolean {
+    const prefix = rawKey.slice(0, PREFIX_LENGTH).toLowerCase();
+    return prefix === "perfguard:" || prefix === "perfguard_";
+}
+
+/** All facts of one resource, parsed once; reads are O(1). */
+export class Facts {
+    private readonly entries = new Map<string, RawEntry[]>();
+    private readonly resolved = new Map<string, FactRead<number | string>>();
+    private readonly problemList: FactProblem[] = [];
+    private containerUnknown = false;
+
+    /** True when any fact container was unknown (preview): an absent fact may then exist. */
+    get incomplete(): boolean {
+        return this.containerUnknown;
+    }
+
+    /** Facts that cannot be parsed, conflict, or use a key perfguard does not know. */
+    get problems(): readonly FactProblem[] {
+        return this.problemList;
+    }
+
+    /** Reads a numeric fact (a plain decimal within the key's range). */
+    number(key: string): FactRead<number> {
+        return this.read(key) as FactRead<number>;
+    }
+
+    /** Reads an enum fact (canonical spelling) or a text fact (trimmed). */
+    text(key: string): FactRead<string> {
+        return this.read(key) as FactRead<string>;
+    }
+
+    /** True when any fact (of any key, valid or not) was found. */
+    get any(): boolean {
+        return this.entries.size > 0 || this.problemList.length > 0;
+    }
+
+    /** @internal used by readFacts */
+    add(rawKey: string, value: unknown, place: FactPlace): void {
+        const bare = rawKey.slice(PREFIX_LENGTH);
+        const def = factKeyDef(bare);
+        if (!def) {
+            this.problemList.push({
+                key: rawKey,
+                message: `unknown fact key "${rawKey.length <= 64 ? rawKey : rawKey.slice(0, 64) + "..."}" in ${place}: perfguard reads ${FACT_KEYS.map((d) => d.key).join(", ")} (prefix perfguard: or perfguard_, any case); a misspelt key means the check that needs it does not run`,
+            });
+            return;
+        }
+        let list = this.entries.get(def.key);
+        if (!list) {
+            list = [];
+            this.entries.set(def.key, list);
+        }
+        list.push({ value, place });
+    }
+
+    /** @internal used by readFacts */
+    addProblem(problem: FactProblem): void {
+        this.problemList.push(problem);
+    }
+
+    /** @internal used by readFacts */
+    markUnknown(): void {
+        this.containerUnknown = true;
+    }
+
+    /** @internal resolves every collected key once, recording problems */
+    finish(): this {
+        for (const [key, list] of this.entries) {
+            const def = factKeyDef(key) as FactKeyDef;
+            this.resolved.set(key, resolve(def, list, this.problemList));
+        }
+        return this;
+    }
+
+    private read(key: string): FactRead<number | string> {
+        const found = this.resolved.get(key);
+        if (found) {
+            return found;
+        }
+        return this.containerUnknown ? { state: "unknown" } : { state: "absent" };
+    }
+}
+
+function parseEntry(def: FactKeyDef, value: unknown): number | string | undefined {
+    switch (def.kind) {
+        case "number": {
+            const n = parsePlainDecimal(value);
+            if (n === undefined || n < def.min || n > def.max || (def.integer && !Number.isInteger(n))) {
+                return undefined;
+            }
+            return n;
+        }
+        case "enum": {
+            if (typeof value !== "string") {
+                return undefined;
+            }
+            const lower = value.trim().toLowerCase();
+            return def.values.find((v) => v.toLowerCase() === lower);
+        }
+        case "text": {
+            if (typeof value !== "string") {
+                return undefined;
+            }
+            const text = value.trim();
+            return text.length > 0 && text.length <= def.maxLength ? text : undefined;
+        }
+    }
+}
+
+function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: FactProblem[]): FactRead<number | string> {
+    const name = `perfguard:${def.key}`;
+    if (list.some((e) => isUnknown(e.value))) {
+        return { state: "unknown" };
+    }
+    let bad = false;
+    const parsed: Array<{ value: number | string; place: FactPlace }> = [];
+    for (const entry of list) {
+        const value = parseEntry(def, entry.value);
+        if (value === undefined) {
+            bad = true;
+            problems.push({
+                key: name,
+                message: `fact ${name} in ${entry.place} has ${entry.value === undefined ? "no value" : describeValue(entry.value)}, which is not ${describeFactRange(def)}`,
+            });
+        } else {
+            parsed.push({ value, place: entry.place });
+        }
+    }
+    if (bad) {
+        return { state: "invalid" };
+    }
+    const distinct = new Set(parsed.map((p) => p.value));
+    if (distinct.size > 1) {
+        const shown = parsed.map((p) => `${describeValue(p.value)} in ${p.place}`).join(", ");
+        problems.push({ key: name, message: `fact ${name} has ${distinct.size} different values (${shown}); keep one` });
+        return { state: "invalid" };
+    }
+    return { state: "ok", value: parsed[0].value, where: `${name} in ${parsed[0].place}` };
+}
+
+function readTags(tags: unknown, facts: Facts): void {
+    if (tags === undefined || tags === null) {
+        return;
+    }
+    if (isUnknown(tags)) {
+        facts.markUnknown();
+        return;
+    }
+    if (Array.isArray(tags)) {
+        for (const item of tags) {
+            if (isUnknown(item)) {
+                facts.markUnknown();
+                continue;
+            }
+            if (typeof item !== "string" || !isFactKey(item)) {
+                continue;
+            }
+            const eq = item.indexOf("=");
+            if (eq < 0) {
+                const shown = factKeyOf(item) !== undefined && item.length <= 64 ? item : "an entry";
+                facts.addProblem({ key: item, message: `tag "${shown}" in tags list has no "=value": write perfguard:<key>=<value>` });
+                continue;
+            }
+            facts.add(item.slice(0, eq).trim(), item.slice(eq + 1), "tags list");
+        }
+        return;
+    }
+    if (isRecord(tags)) {
+        for (const rawKey of Object.keys(tags)) {
+            if (isFactKey(rawKey)) {
+                facts.add(rawKey, tags[rawKey], "tags");
+            }
+        }
+    }
+}
+
+function readNamedList(list: unknown, place: "metadata" | "metadatas", facts: Facts): void {
+    if (list === undefined || list === null) {
+        return;
+    }
+    if (isUnknown(list)) {
+        facts.markUnknown();
+        return;
+    }
+    if (!Array.isArray(list)) {
+        return;
+    }
+    for (const item of list) {
+        const name = field(item, "name");
+        if (name === UNKNOWN || isUnknown(item)) {
+            facts.markUnknown();
+            continue;
+        }
+        if (typeof name === "string" && isFactKey(name)) {
+            facts.add(name, field(item, "value"), place);
+        }
+    }
+}
+
+function readMarkers(list: unknown, facts: Facts): void {
+    if (list === undefined || list === null) {
+        return;
+    }
+    if (isUnknown(list)) {
+        facts.markUnknown();
+        return;
+    }
+    if (!Array.isArray(list)) {
+        return;
+    }
+    for (const item of list) {
+        const key = field(item, "key");
+        if (key === UNKNOWN || isUnknown(item)) {
+            facts.markUnknown();
+            continue;
+        }
+        if (typeof key !== "string" || !isFactKey(key)) {
+            continue;
+        }
+        const values = field(item, "values");
+        if (values === UNKNOWN) {
+            facts.add(key, UNKNOWN, "markers");
+        } else if (!Array.isArray(values) || values.length === 0) {
+            facts.add(key, undefined, "markers");
+        } else {
+            for (const v of values) {
+                facts.add(key, isUnknown(v) ? UNKNOWN : v, "markers");
+            }
+        }
+    }
+}
+
+/**
+ * Reads every perfguard fact of one resource.
+ * @param props - the resource's plain props (see `unwrapProps`); anything else yields no facts.
+ * @returns a Facts object; never throws on odd input (unknowns, wrong types, huge lists).
+ */
+export function readFacts(props: unknown): Facts {
+    const facts = new Facts();
+    if (isUnknown(props)) {
+        facts.markUnknown();
+        return facts.finish();
+    }
+    if (!isRecord(props)) {
+        return facts.finish();
+    }
+    readTags(field(props, "tags"), facts);
+    readNamedList(field(props, "metadata"), "metadata", facts);
+    readNamedList(field(props, "metadatas"), "metadatas", facts);
+    readMarkers(field(props, "markers"), facts);
+    return facts.finish();
+}

@@ -1,0 +1,99 @@
+/**
+ * Runs perfguard policies the way the SDK's gRPC server calls them (props behind the SDK's
+ * unknown-checking proxy, property dependencies as resource objects, getConfig from the
+ * Configure call), without a process or a socket. End-to-end tests use the real gRPC path.
+ */
+import type { EnforcementLevel, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { unknownCheckingProxy } from "@pulumi/policy";
+import { resetReportedOnce } from "../../policies/support/definePolicy";
+
+/** The engine's wire value for an unknown (preview) value. */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** A resource as a test declares it; `urn` defaults to a URN built from type and name. */
+export interface TestResource {
+    type: string;
+    name: string;
+    props: Record<string, unknown>;
+    urn?: string;
+    /** property name -> names of resources (in the same list) it depends on */
+    propertyDependencies?: Record<string, string[]>;
+}
+
+/** A violation as the SDK would send it. */
+export interface Violation {
+    policyName: string;
+    message: string;
+    urn?: string;
+    enforcementLevel: EnforcementLevel;
+}
+
+export function urnOf(type: string, name: string): string {
+    return `urn:pulumi:test::perfguard-test::${type}::${name}`;
+}
+
+function collector(policyName: string, level: EnforcementLevel, out: Violation[]): (message: unknown, urn?: string) => void {
+    return (message, urn) => {
+        if (typeof message === "object" && message !== null) {
+            const m = message as { message: string; urn?: string; enforcementLevel?: EnforcementLevel };
+            out.push({ policyName, message: m.message, urn: m.urn, enforcementLevel: m.enforcementLevel ?? level });
+        } else {
+            out.push({ policyName, message: String(message), urn, enforcementLevel: level });
+        }
+    };
+}
+
+/** Runs a stack policy on `resources` with `config` (as Configure would deliver it). */
+export async function runStackPolicy(policy: StackValidationPolicy, resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
+    resetReportedOnce();
+    const built = resources.map((r) => ({
+        type: r.type,
+        name: r.name,
+        urn: r.urn ?? urnOf(r.type, r.name),
+        props: unknownCheckingProxy(structuredClone(r.props)),
+        opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+        dependencies: [] as PolicyResource[],
+        propertyDependencies: {} as Record<string, PolicyResource[]>,
+        isType: () => false,
+        asType: () => undefined,
+    })) as unknown as PolicyResource[];
+    const byName = new Map(built.map((r) => [r.name, r]));
+    resources.forEach((r, i) => {
+        for (const [prop, names] of Object.entries(r.propertyDependencies ?? {})) {
+            built[i].propertyDependencies[prop] = names.map((n) => byName.get(n)).filter((x): x is PolicyResource => x !== undefined);
+        }
+    });
+    const out: Violation[] = [];
+    await policy.validateStack(
+        { resources: built, getConfig: <T>() => config as T, stackTags: new Map(), notApplicable: () => { throw new Error("notApplicable"); } } as never,
+        collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never,
+    );
+    return out;
+}
+
+/** Runs a resource policy's validateResource on each resource in turn. */
+export async function runResourcePolicy(policy: ResourceValidationPolicy, resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
+    resetReportedOnce();
+    const out: Violation[] = [];
+    const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
+    for (const r of resources) {
+        const args = {
+            type: r.type,
+            name: r.name,
+            urn: r.urn ?? urnOf(r.type, r.name),
+            props: unknownCheckingProxy(structuredClone(r.props)),
+            opts: {},
+            stackTags: new Map(),
+            getConfig: <T>() => config as T,
+            isType: () => false,
+            asType: () => undefined,
+            notApplicable: () => { throw new Error("notApplicable"); },
+        };
+        for (const validate of validations) {
+            if (validate) {
+                await validate(args as never, collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never);
+            }
+        }
+    }
+    return out;
+}

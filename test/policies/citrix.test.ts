@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import type { Policy, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
+import { citrixBrokerThrottle } from "../../policies/citrix-broker-throttle";
+import { citrixBrokeringCapacity } from "../../policies/citrix-brokering-capacity";
+import { citrixSiteLimits } from "../../policies/citrix-site-limits";
+import { citrixZoneRttLimit } from "../../policies/citrix-zone-rtt-limit";
+import { perfguardFacts } from "../../policies/perfguard-facts";
+import { duration, num } from "../../policies/support/format";
+import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../support/policyHarness";
+import { citrixStack, ZONE } from "./citrixFixtures";
+
+const CITRIX_POLICIES: Policy[] = [perfguardFacts, citrixZoneRttLimit, citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimits];
+
+async function runAll(resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
+    const out: Violation[] = [];
+    for (const p of CITRIX_POLICIES) {
+        const c = config[p.name] ?? {};
+        if ("validateStack" in p && p.validateStack) {
+            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
+        } else {
+            out.push(...await runResourcePolicy(p as ResourceValidationPolicy, resources, c));
+        }
+    }
+    return out;
+}
+
+/** "policy -> resource name" pairs, sorted, for exact-set assertions. */
+function verdicts(violations: Violation[]): string[] {
+    return violations.map((v) => `${v.policyName} -> ${v.urn ? v.urn.split("::").pop() : "(site)"}`).sort();
+}
+
+const manyZones: TestResource[] = Array.from({ length: 50 }, (_, i) => ({ type: ZONE, name: `z${i}`, props: { name: `z${i}` } }));
+
+describe("Citrix policies: a compliant baseline and one change per failing case", () => {
+    const cases: Array<[string, TestResource[], string[], Record<string, Record<string, unknown>>?]> = [
+        ["baseline (160 ms, 2 x 12 throttle, 20 at peak)", citrixStack(), []],
+        ["zone at 260 ms", citrixStack({ rttMs: "260", throttles: ["4", "4"] }), ["citrix-zone-rtt-limit -> emea-zone"]],
+        ["a controller without the throttle", citrixStack({ throttles: ["12", undefined] }), ["citrix-broker-throttle -> ddc-2"]],
+        ["throttles summing above the safe concurrency", citrixStack({ throttles: ["20", "20"] }), ["citrix-broker-throttle -> emea-zone"]],
+        ["a logon storm too large for the window", citrixStack({ users: "20000" }), ["citrix-brokering-capacity -> emea-zone"]],
+        ["peak above the targets without the throttle", citrixStack({ peak: "40", throttles: [undefined] }), ["citrix-broker-throttle -> ddc-1", "citrix-brokering-capacity -> emea-zone"]],
+        ["no controller in the stack (noted by capacity)", citrixStack({ throttles: [] }), ["citrix-brokering-capacity -> emea-zone"]],
+        ["no controller, required in stack", citrixStack({ throttles: [] }), ["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"], { "citrix-broker-throttle": { requireControllersInStack: true } }],
+        ["too many machines in one zone", citrixStack({ machines: "10001" }), ["citrix-site-limits -> emea-zone"]],
+        ["more than 50 zones", citrixStack({ extra: manyZones }), ["citrix-site-limits -> (site)"]],
+        ["an unparseable RTT fact", citrixStack({ rttMs: "160ms" }), ["perfguard-facts -> emea-zone"]],
+        ["a throttle of 0", citrixStack({ throttles: ["0", "12"] }), ["perfguard-facts -> ddc-1"]],
+        ["RTT below requireAtRttMs: no throttle needed", citrixStack({ rttMs: "45", throttles: [undefined] }), []],
+        ["stricter maxRttMs in config", citrixStack(), ["citrix-zone-rtt-limit -> emea-zone"], { "citrix-zone-rtt-limit": { maxRttMs: 150 } }],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected, config) => {
+        expect(verdicts(await runAll(resources, config))).toEqual([...expected].sort());
+    });
+});
+
+describe("unknown values (preview)", () => {
+    it("an unknown throttle makes the controller not evaluable, other zones still judged", async () => {
+        const stack = citrixStack({ throttles: [UNKNOWN_VALUE, undefined] });
+        expect(verdicts(await runAll(stack))).toEqual(["citrix-broker-throttle -> ddc-2"]);
+    });
+    it("unknown tags on a resource do not abort the stack verdicts", async () => {
+        const stack = citrixStack({ rttMs: "300", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: UNKNOWN_VALUE } }] });
+        const found = verdicts(await runAll(stack));
+        expect(found).toContain("citrix-zone-rtt-limit -> emea-zone");
+        expect(found.some((v) => v.includes("can't run"))).toBe(false);
+    });
+    it("a catalog whose zone is unknown still joins through property dependencies", async () => {
+        const stack = citrixStack({ machines: 12000 });
+        const zoneProps = stack[1].props;
+        expect(zoneProps.zone).toBe(UNKNOWN_VALUE);
+        expect(verdicts(await runStackPolicy(citrixSiteLimits, stack))).toEqual(["citrix-site-limits -> emea-zone"]);
+    });
+});
+
+describe("config", () => {
+    it.each([
+        ["citrix-zone-rtt-limit", citrixZoneRttLimit as Policy, { maxRttMs: -5 }, /invalid config for policy citrix-zone-rtt-limit: field maxRttMs must be > 0 \(got -5\)/],
+        ["citrix-broker-throttle", citrixBrokerThrottle as Policy, { errorBudgetPct: 150 }, /field errorBudgetPct must be <= 100 \(got 150\)/],
+        ["citrix-broker-throttle", citrixBrokerThrottle as Policy, { requireControllersInStack: "yes" }, /field requireControllersInStack must be boolean \(got "yes"\)/],
+        ["citrix-site-limits", citrixSiteLimits as Policy, { maxVdasPerZone: 1.5 }, /field maxVdasPerZone must be integer/],
+    ])("rejects bad config of %s", async (_name, policy, config, pattern) => {
+        const found = "validateStack" in policy && policy.validateStack
+            ? await runStackPolicy(policy as StackValidationPolicy, citrixStack({ rttMs: "300" }), config)
+            : await runResourcePolicy(policy as ResourceValidationPolicy, citrixStack({ rttMs: "300" }), config);
+        expect(found).toHaveLength(1);
+        expect(found[0].enforcementLevel).toBe("mandatory");
+        expect(found[0].message).toMatch(pattern);
+    });
+    it("reports an unknown key once and still runs", async () => {
+        const found = await runResourcePolicy(citrixZoneRttLimit, [...citrixStack({ rttMs: "300" }), ...citrixStack({ rttMs: "300" })], { maxRtt: 100 });
+        const typo = found.filter((v) => v.message.includes("unknown config key"));
+        expect(typo).toHaveLength(1);
+        expect(typo[0].message).toMatch(/"maxRtt" for policy citrix-zone-rtt-limit .* accepted keys are maxRttMs/);
+        expect(found.filter((v) => v.message.includes("300 ms"))).toHaveLength(2);
+    });
+});
+
+describe("messages give the numbers, their source, the threshold and the fix", () => {
+    it("citrix-zone-rtt-limit", async () => {
+        const [v] = await runResourcePolicy(citrixZoneRttLimit, citrixStack({ rttMs: "260" }));
+        expect(v.message).toContain("Zone \"emea-zone\" has an RTT of 260 ms to the Site database (perfguard:rttMs in metadata), at or above the limit of 250 ms");
+        expect(v.message).toContain("4.6% at 36, 42.8% at 48, 99% at 60 concurrent brokering requests");
+        expect(v.message).toContain("Fix: deploy a separate Site");
+    });
+    it("citrix-broker-throttle proposes the per-controller value from the model", async () => {
+        const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
+        const [unset] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "40", throttles: ["12", undefined] }));
+        const p40 = predictBrokering({ rttMs: 160, concurrency: 40 });
+        expect(unset.message).toContain("Delivery Controller VirtualMachine \"ddc-2\" of zone \"emea\" sets no brokering throttle");
+        expect(unset.message).toContain(`at the zone's peak of 40 concurrent launches (perfguard:peakConcurrentLaunches in metadata)`);
+        expect(unset.message).toContain(`mean response of ${num(p40.meanResponseS)} s`);
+        expect(unset.message).toContain(`to ${Math.floor(safe / 2)} on each of the zone's 2 Delivery Controllers`);
+        const [sum] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: ["20", "20"] }));
+        expect(sum.message).toContain(`allow 40 concurrent brokering requests in all`);
+        expect(sum.message).toContain(`above the ${safe} that keep mean response <= 12 s (targetResponseS) and errors <= 0.1% (errorBudgetPct)`);
+    });
+    it("citrix-brokering-capacity names each exceeded target", async () => {
+        const [v] = await runStackPolicy(citrixBrokeringCapacity, citrixStack({ users: "20000" }));
+        const p = predictBrokering({ rttMs: 160, concurrency: 20, users: 20000 });
+        expect(v.message).toContain("20 concurrent launches at peak (perfguard:peakConcurrentLaunches in metadata)");
+        expect(v.message).toContain(`launching 20000 users takes ${duration(p.launchTimeS as number)}, longer than the 60 min window (launchWindowMinutes)`);
+        expect(v.message).toMatch(/Fix: even at \d+ concurrent requests \(the most that meet the targets\) the launch takes/);
+        expect(v.message).not.toContain("cap the zone");
+    });
+    it("never echoes other property values", async () => {
+        const stack = citrixStack({ rttMs: "300", peak: "60", throttles: [undefined], users: "50000", machines: 20000 });
+        (stack[0].props as Record<string, unknown>).description = "SECRET-MARKER-123";
+        const all = await runAll(stack);
+        expect(all.length).toBeGreaterThan(3);
+        for (const v of all) {
+            expect(v.message).not.toContain("SECRET-MARKER");
+        }
+    });
+});

@@ -54,7 +54,7 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerTh
                 : "";
             report(
                 `Delivery Controller ${controller.resource.label} of zone "${zone.zoneName}" sets no brokering throttle (no perfguard:throttleMaxConcurrentTransactions fact; absent means unlimited), and the zone has ${rttText}.${predicted} ` +
-                `At this RTT ${safe} concurrent requests in all keep ${targetsText(config)} (${MODEL_SOURCE}). Fix: ${fixFor(safe, controllers.length)}.`,
+                `At this RTT ${safe} concurrent requests in all keep ${targetsText(config)} according to the ${MODEL_SOURCE}. Fix: ${fixFor(safe, controllers.length)}.`,
                 controller.resource,
             );
         });

@@ -44,7 +44,7 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: Brokerin
     if (concurrency) {
         const users = zone.users.state === "ok" ? zone.users.value : undefined;
         const p = predictBrokering({ rttMs, concurrency: concurrency.value, users });
-        facts = `At ${concurrency.how}, the brokering model (${MODEL_SOURCE}) predicts a mean response of ${num(p.meanResponseS)} s and ${pct(p.errorRate)} timed-out requests`;
+        facts = `At ${concurrency.how}, the ${MODEL_SOURCE} predicts a mean response of ${num(p.meanResponseS)} s and ${pct(p.errorRate)} timed-out requests`;
         if (p.meanResponseS > config.targetResponseS) {
             problems.push(`mean response ${num(p.meanResponseS)} s is above the ${num(config.targetResponseS)} s target (targetResponseS)`);
         }

@@ -47,4 +47,4 @@ export function targetsText(targets: BrokeringTargets): string {
 }
 
 /** Where the model's numbers come from, for messages. */
-export const MODEL_SOURCE = "perfguard's brokering model, calibrated on the XenApp/XenDesktop 7.7 zone tests";
+export const MODEL_SOURCE = "brokering model calibrated on the XenApp/XenDesktop 7.7 zone tests";

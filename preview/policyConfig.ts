@@ -1,0 +1,182 @@
+/**
+ * Policy config as the CLI handles it (pkg/resource/analyzer/config.go): parse the
+ * --policy-pack-config file, reconcile schema defaults < the pack's initial config < the file,
+ * validate each policy's properties against its configSchema, and produce what Configure sends.
+ */
+import * as fs from "fs";
+import Ajv from "ajv";
+import { CONFIG_ERROR_EXIT, PreviewError } from "./errors";
+import { AnalyzerInfo, PolicyConfigEntry, PolicyConfigSchema } from "./packClient";
+import { ENFORCEMENT_LEVELS, EnforcementLevel, JsonValue, PropertyBag } from "./types";
+
+/** Config as the user writes it: policy name (or "all") -> level string or object. */
+export type PolicyConfigInput = Record<string, unknown>;
+
+function isLevel(value: unknown): value is EnforcementLevel {
+    return typeof value === "string" && (ENFORCEMENT_LEVELS as readonly string[]).includes(value);
+}
+
+/**
+ * Parses config in the file's shape. Input: an object, or a path to a JSON file (empty file = no
+ * config). Output: policy name -> { enforcementLevel?, properties? }; entries with neither are
+ * dropped, as the CLI does. Throws PreviewError (exit 2) on unreadable/invalid JSON, a value
+ * that is neither string nor object, or an invalid enforcement level.
+ */
+export function parsePolicyConfig(input: PolicyConfigInput | string): Record<string, PolicyConfigEntry> {
+    let raw: unknown = input;
+    if (typeof input === "string") {
+        let text: string;
+        try {
+            text = fs.readFileSync(input, "utf8");
+        } catch (err) {
+            throw new PreviewError(`cannot read policy pack config ${input}: ${(err as Error).message}`, CONFIG_ERROR_EXIT);
+        }
+        if (text.trim() === "") {
+            return {};
+        }
+        try {
+            raw = JSON.parse(text);
+        } catch (err) {
+            throw new PreviewError(`policy pack config ${input} is not JSON: ${(err as Error).message}`, CONFIG_ERROR_EXIT);
+        }
+    }
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+        throw new PreviewError("policy pack config must be a JSON object keyed by policy name", CONFIG_ERROR_EXIT);
+    }
+    const result: Record<string, PolicyConfigEntry> = {};
+    for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+        if (key === "environments") {
+            throw new PreviewError("policy pack config: ESC \"environments\" need the Pulumi CLI and are not supported here",
+                CONFIG_ERROR_EXIT);
+        }
+        const entry: PolicyConfigEntry = {};
+        if (typeof value === "string") {
+            if (!isLevel(value)) {
+                throw new PreviewError(`parsing enforcement level for "${key}": "${value}" is not a valid enforcement level`,
+                    CONFIG_ERROR_EXIT);
+            }
+            entry.enforcementLevel = value;
+        } else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+            const { enforcementLevel, ...properties } = value as Record<string, JsonValue>;
+            if (enforcementLevel !== undefined) {
+                if (!isLevel(enforcementLevel)) {
+                    throw new PreviewError(`parsing enforcement level for "${key}": ${JSON.stringify(enforcementLevel)} ` +
+                        "is not a valid enforcement level", CONFIG_ERROR_EXIT);
+                }
+                entry.enforcementLevel = enforcementLevel;
+            }
+            if (Object.keys(properties).length > 0) {
+                entry.properties = properties;
+            }
+        } else {
+            throw new PreviewError(`parsing "${key}": ${JSON.stringify(value)} is not a valid value; must be a string or object`,
+                CONFIG_ERROR_EXIT);
+        }
+        if (entry.enforcementLevel || entry.properties) {
+            result[key] = entry;
+        }
+    }
+    return result;
+}
+
+function applyConfig(result: Record<string, PolicyConfigEntry>, toApply: Record<string, PolicyConfigEntry>): void {
+    // "all" sets every policy's level first (its properties are not spread to the policies).
+    const all = toApply.all;
+    if (all?.enforcementLevel) {
+        for (const name of Object.keys(result)) {
+            result[name] = { ...result[name], enforcementLevel: all.enforcementLevel };
+        }
+    }
+    // Then each key, "all" and unknown names included, as the CLI does.
+    for (const [name, given] of Object.entries(toApply)) {
+        const current = result[name] ?? {};
+        const merged: PolicyConfigEntry = { ...current };
+        if (given.enforcementLevel) {
+            merged.enforcementLevel = given.enforcementLevel;
+        }
+        if (given.properties && Object.keys(given.properties).length > 0) {
+            merged.properties = { ...(current.properties ?? {}), ...given.properties };
+        }
+        result[name] = merged;
+    }
+}
+
+/** Renders one ajv error the way the CLI words gojsonschema's: "<field> <problem>". */
+function describeError(err: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): string {
+    const field = err.instancePath.replace(/^\//, "").replace(/\//g, ".");
+    if (err.keyword === "required") {
+        const missing = String(err.params.missingProperty);
+        return `${field ? field + "." : ""}${missing} is required`;
+    }
+    return field ? `${field} ${err.message ?? "is invalid"}` : (err.message ?? "is invalid");
+}
+
+/**
+ * Validates `properties` against a policy's config schema as the CLI does: only the schema's
+ * `properties` and `required`, wrapped in {type: "object"}, with draft-07 semantics.
+ * Output: one message per problem ("maxRttMs must be number", "maxRttMs is required"); [] if valid.
+ */
+export function validatePolicyProperties(schema: PolicyConfigSchema, properties: PropertyBag): string[] {
+    const jsonSchema: Record<string, unknown> = { type: "object" };
+    if (Object.keys(schema.properties).length > 0) {
+        jsonSchema.properties = schema.properties;
+    }
+    if (schema.required.length > 0) {
+        jsonSchema.required = schema.required;
+    }
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(jsonSchema);
+    if (validate(properties)) {
+        return [];
+    }
+    return (validate.errors ?? []).map(describeError);
+}
+
+export interface ReconciledConfig {
+    /** What Configure sends: every policy with a level, plus the file's other keys as the CLI forwards them. */
+    config: Record<string, PolicyConfigEntry>;
+    /** File keys that name no policy of the pack (forwarded like the CLI does, worth a warning). */
+    unknownPolicies: string[];
+}
+
+/**
+ * Reconciles config for one pack: schema defaults, then the pack's initial config, then `given`.
+ * Output: ReconciledConfig. Throws PreviewError (exit 2) listing every validation problem as
+ * `validating policy config: <pack> <version>  <policy>: <field> <problem>` (sorted), or when a
+ * key ends up without an enforcement level (the CLI's Configure rejects that).
+ */
+export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, PolicyConfigEntry>): ReconciledConfig {
+    const result: Record<string, PolicyConfigEntry> = {};
+    for (const policy of info.policies) {
+        const entry: PolicyConfigEntry = { enforcementLevel: policy.enforcementLevel };
+        for (const [key, schema] of Object.entries(policy.configSchema?.properties ?? {})) {
+            if (schema !== null && typeof schema === "object" && !Array.isArray(schema) && "default" in schema) {
+                entry.properties = { ...(entry.properties ?? {}), [key]: schema.default };
+            }
+        }
+        result[policy.name] = entry;
+    }
+    applyConfig(result, info.initialConfig);
+    applyConfig(result, given);
+
+    const errors: string[] = [];
+    for (const policy of info.policies) {
+        if (!policy.configSchema) {
+            continue;
+        }
+        for (const problem of validatePolicyProperties(policy.configSchema, result[policy.name].properties ?? {})) {
+            errors.push(`validating policy config: ${info.name} ${info.version}  ${policy.name}: ${problem}`);
+        }
+    }
+    if (errors.length > 0) {
+        throw new PreviewError(errors.sort().join("\n"), CONFIG_ERROR_EXIT);
+    }
+    for (const [name, entry] of Object.entries(result)) {
+        if (!entry.enforcementLevel) {
+            throw new PreviewError(`configuring policy pack "${info.name}": invalid enforcement level "" for "${name}"`,
+                CONFIG_ERROR_EXIT);
+        }
+    }
+    const known = new Set(info.policies.map((p) => p.name));
+    return { config: result, unknownPolicies: Object.keys(given).filter((k) => k !== "all" && !known.has(k)) };
+}

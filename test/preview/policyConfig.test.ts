@@ -1,0 +1,62 @@
+// Config reconciliation and validation in the CLI's order: defaults < initial config < file.
+import { describe, expect, it } from "vitest";
+import { PreviewError } from "../../preview/errors";
+import { AnalyzerInfo } from "../../preview/packClient";
+import { parsePolicyConfig, reconcilePolicyConfig, validatePolicyProperties } from "../../preview/policyConfig";
+
+const info: AnalyzerInfo = {
+    name: "pack", displayName: "", version: "1.2.3", supportsConfig: true,
+    policies: [
+        {
+            name: "rtt", displayName: "", description: "", enforcementLevel: "mandatory", policyType: "stack",
+            configSchema: { properties: { maxRttMs: { type: "number", default: 90 }, site: { type: "string" } }, required: ["maxRttMs"] },
+        },
+        { name: "plain", displayName: "", description: "", enforcementLevel: "advisory", policyType: "resource" },
+    ],
+    initialConfig: { rtt: { enforcementLevel: "advisory", properties: { site: "east" } } },
+};
+
+describe("reconcilePolicyConfig", () => {
+    it("layers schema defaults, the pack's initial config, then the file", () => {
+        const { config } = reconcilePolicyConfig(info, parsePolicyConfig({ rtt: { maxRttMs: 45 } }));
+        expect(config.rtt).toEqual({ enforcementLevel: "advisory", properties: { maxRttMs: 45, site: "east" } });
+        expect(config.plain).toEqual({ enforcementLevel: "advisory" });
+    });
+
+    it("applies `all` to every level first, then per-policy keys", () => {
+        const { config } = reconcilePolicyConfig(info, parsePolicyConfig({ all: "disabled", plain: "mandatory" }));
+        expect(config.rtt.enforcementLevel).toBe("disabled");
+        expect(config.plain.enforcementLevel).toBe("mandatory");
+    });
+
+    it("names the policy and field of every schema violation", () => {
+        const run = () => reconcilePolicyConfig(info, parsePolicyConfig({ rtt: { maxRttMs: "slow", site: 3 } }));
+        expect(run).toThrow(PreviewError);
+        expect(run).toThrow("validating policy config: pack 1.2.3  rtt: maxRttMs must be number");
+        expect(run).toThrow("rtt: site must be string");
+    });
+
+    it("forwards unknown policy names with a level, as the CLI does, and lists them", () => {
+        const { config, unknownPolicies } = reconcilePolicyConfig(info, parsePolicyConfig({ ghost: "mandatory" }));
+        expect(unknownPolicies).toEqual(["ghost"]);
+        expect(config.ghost).toEqual({ enforcementLevel: "mandatory" });
+    });
+
+    it("rejects an unknown policy name without a level, as the CLI's Configure does", () => {
+        expect(() => reconcilePolicyConfig(info, parsePolicyConfig({ ghost: { x: 1 } }))).toThrow("invalid enforcement level");
+    });
+});
+
+describe("validatePolicyProperties", () => {
+    it("reports missing required properties by name", () => {
+        expect(validatePolicyProperties({ properties: { n: { type: "integer" } }, required: ["n"] }, {})).toEqual(["n is required"]);
+        expect(validatePolicyProperties({ properties: { n: { type: "integer" } }, required: ["n"] }, { n: 3 })).toEqual([]);
+    });
+});
+
+describe("parsePolicyConfig", () => {
+    it("rejects values that are neither a level nor an object", () => {
+        expect(() => parsePolicyConfig({ rtt: 5 })).toThrow("must be a string or object");
+        expect(() => parsePolicyConfig({ rtt: { enforcementLevel: "loud" } })).toThrow("is not a valid enforcement level");
+    });
+});

@@ -1,0 +1,324 @@
+/**
+ * Citrix launch brokering performance as a closed queueing network.
+ *
+ * Source: citrix-zones-latency-brokering.ja.txt (XenApp/XenDesktop 7.7, zones, latency and
+ * brokering performance); measured cells in model/data/citrix-brokering.json.
+ *
+ * Mechanism: to launch a session a Delivery Controller picks the least-loaded VDA inside a Site
+ * database transaction that locks every worker of the Delivery Group, so launches serialise on
+ * that lock. The lock is held for a few round trips between the Delivery Controller and the Site
+ * database plus a constant, so it grows with RTT. The measurement is a closed loop: N brokering
+ * requests are always in flight, a finished one is replaced at once.
+ *
+ * Model (all times in s, RTT in s inside the equations):
+ *   lock hold time        D = lockRoundTrips * RTT + lockFixedS    (queueing station, FCFS)
+ *   serialised work       S = serialServiceS                      (queueing station, FCFS)
+ *   time outside the lock Z = outsideS                            (delay station)
+ *   cycle time C(n) for n transactions in the loop: exact Mean Value Analysis (MVA) of the three
+ *   stations, linearly interpolated between integer n; throughput X(n) = n / C(n) <= 1 / max(D, S).
+ *   S is RTT-independent per-launch work that also serialises (broker service / Site database);
+ *   it limits throughput only below about 14 ms RTT, where it gives the soft knee of the 10 ms
+ *   row (citrix-brokering.json, rows 10 ms / 12-36 requests). Fitting found no RTT dependence
+ *   of Z, so Z is a constant.
+ *   Response R of one request ~ lognormal with mean C and log-space deviation responseSigma;
+ *   the client (StoreFront) gives up after timeoutS, so errorRate = P(R > timeoutS).
+ *   A timed-out request's transaction still runs and keeps its place in the lock queue, while
+ *   the client immediately sends a new request: the lock serves n = N + orphans transactions,
+ *   orphans = throughput * E[(R - timeoutS)+] (Little's law). n is the fixed point of
+ *   N / E[min(R, timeoutS)] = n / C(n); it exists only while N * max(D, S) < timeoutS. Beyond
+ *   that the orphans pile up without bound (the source's 99 % errors at 250 ms / 60 requests):
+ *   the model reports errorRate 1, the bottleneck throughput 1 / max(D, S) and a mean response
+ *   of timeoutS (the limits of the fixed point at that boundary).
+ */
+
+/** Fitted global parameters; none is per RTT level, so the model interpolates to any RTT. */
+export interface BrokeringParams {
+    /** Round trips Delivery Controller <-> Site database for which the Delivery Group lock is held. */
+    readonly lockRoundTrips: number;
+    /** Part of the lock hold time that does not depend on RTT (SQL work), s. */
+    readonly lockFixedS: number;
+    /** RTT-independent per-launch work that serialises outside the lock (one FCFS server), s. */
+    readonly serialServiceS: number;
+    /** Per-request time outside the lock and the serialised work (StoreFront, broker, VDA), s. */
+    readonly outsideS: number;
+    /** Request timeout after which a brokering request counts as an error, s. */
+    readonly timeoutS: number;
+    /** Log-space standard deviation of one request's response time around its mean (lognormal). */
+    readonly responseSigma: number;
+}
+
+/** Input of {@link predictBrokering}. */
+export interface BrokeringInput {
+    /** RTT between the zone's Delivery Controller and the Site database, ms (>= 0). */
+    readonly rttMs: number;
+    /** Concurrent brokering requests reaching the Site database (closed loop), >= 1. */
+    readonly concurrency: number;
+    /** Users to launch; when given, launchTimeS is returned. >= 0. */
+    readonly users?: number;
+}
+
+/** Output of {@link predictBrokering}. */
+export interface BrokeringPrediction {
+    /** Mean response of a brokering request as the client sees it (timed-out ones count as the timeout), s. */
+    readonly meanResponseS: number;
+    /** Brokering requests completed per second, timed-out ones included (as in the source table), requests/s. */
+    readonly brokeredPerS: number;
+    /** Requests that complete within the timeout, requests/s. */
+    readonly successfulPerS: number;
+    /** Fraction of requests that time out, 0..1. */
+    readonly errorRate: number;
+    /**
+     * Time to push `users` launch requests through brokering at brokeredPerS, s; only when `users`
+     * is given. Timed-out launches count as processed, as in the source's run times
+     * (citrix-brokering.json, row 250 ms / 36 requests: 7426 s ~ 10,000 / 1.3 per s).
+     */
+    readonly launchTimeS?: number;
+}
+
+/** Input of {@link maxSafeConcurrency}. */
+export interface SafeConcurrencyInput {
+    /** RTT between the zone's Delivery Controller and the Site database, ms (>= 0). */
+    readonly rttMs: number;
+    /** Highest acceptable mean brokering response, s (> 0). */
+    readonly targetResponseS: number;
+    /** Highest acceptable error rate as a fraction, 0..1 (0.001 = 0.1 %). */
+    readonly errorBudget: number;
+}
+
+/**
+ * Fitted parameters. Produced by `npm run calibrate` (scripts/calibrate-brokering.ts) from all
+ * 25 cells of citrix-brokering.json; refit and paste when the data or the model changes.
+ * Lock: 2.78 round trips + 8.6 ms (the source's reading of its table: ~3 round trips + 10-15 ms).
+ * Timeout 39 s: above the 30-34 s a spread-free reading gives, because the fitted response spread
+ * and the orphaned transactions already cause timeouts while the mean response is well below it.
+ */
+export const BROKERING_PARAMS: BrokeringParams = Object.freeze({
+    lockRoundTrips: 2.782,
+    lockFixedS: 0.008566,
+    serialServiceS: 0.04842,
+    outsideS: 0.8034,
+    timeoutS: 39.22,
+    responseSigma: 0.3502,
+});
+
+/** Upper end of the search of {@link maxSafeConcurrency}: far above any measured cell (60). */
+export const MAX_SEARCHED_CONCURRENCY = 1000;
+
+/**
+ * Time one brokering transaction holds the Delivery Group lock, s.
+ * Input: rttMs, ms (>= 0); params (default BROKERING_PARAMS).
+ * Output: lockRoundTrips * RTT + lockFixedS, s; 1 / result bounds brokeredPerS.
+ * Throws RangeError for a non-finite or negative rttMs.
+ */
+export function lockHoldTimeS(rttMs: number, params: BrokeringParams = BROKERING_PARAMS): number {
+    requireNonNegative("rttMs", rttMs);
+    return params.lockRoundTrips * (rttMs / 1000) + params.lockFixedS;
+}
+
+/**
+ * Predicts launch brokering of one Delivery Group through one Site database.
+ * Input: { rttMs (ms, >= 0), concurrency (requests in flight, >= 1, may be fractional),
+ * users? (>= 0) }; params (default BROKERING_PARAMS).
+ * Output: { meanResponseS (s), brokeredPerS (requests/s), successfulPerS (requests/s),
+ * errorRate (0..1), launchTimeS? (s, only when users is given) }.
+ * Throws RangeError when rttMs is non-finite or negative, concurrency is non-finite or < 1,
+ * users is non-finite or negative, or a parameter is out of range.
+ * Calibration: every cell of citrix-brokering.json (e.g. row 160 ms / 24 requests: 11.4 s,
+ * 2.1 requests/s, 0 % errors) within the bounds checked by test/model/brokering.calibration.test.ts.
+ */
+export function predictBrokering(input: BrokeringInput, params: BrokeringParams = BROKERING_PARAMS): BrokeringPrediction {
+    requireNonNegative("rttMs", input.rttMs);
+    if (!Number.isFinite(input.concurrency) || input.concurrency < 1) {
+        throw new RangeError(`concurrency must be a finite number >= 1, got ${input.concurrency}`);
+    }
+    if (input.users !== undefined) {
+        requireNonNegative("users", input.users);
+    }
+    validateParams(params);
+    const holdS = lockHoldTimeS(input.rttMs, params);
+    const core = solveClosedLoop(input.concurrency, holdS, params);
+    const prediction: BrokeringPrediction = {
+        ...core,
+        successfulPerS: core.brokeredPerS * (1 - core.errorRate),
+    };
+    return input.users === undefined ? prediction : { ...prediction, launchTimeS: input.users / core.brokeredPerS };
+}
+
+/**
+ * Largest whole number of concurrent brokering requests that keeps the predicted mean response
+ * at or under targetResponseS and the error rate at or under errorBudget.
+ * Input: { rttMs (ms, >= 0), targetResponseS (s, > 0), errorBudget (fraction 0..1) }; params.
+ * Output: an integer in 0..MAX_SEARCHED_CONCURRENCY (1000); 0 when even 1 request misses a
+ * target, 1000 when the targets hold at 1000. Binary search, relying on response and error rate
+ * growing with concurrency (property-tested).
+ * Throws RangeError for a non-finite or negative rttMs, a non-finite or non-positive
+ * targetResponseS, or an errorBudget outside 0..1.
+ * Source check: at 160 ms the source advises at most 24 concurrent requests
+ * (citrix-brokering.json, guidance.at160msMaxConcurrent; row 160 ms / 24 requests: 11.4 s, 0 %).
+ */
+export function maxSafeConcurrency(input: SafeConcurrencyInput, params: BrokeringParams = BROKERING_PARAMS): number {
+    requireNonNegative("rttMs", input.rttMs);
+    if (!Number.isFinite(input.targetResponseS) || input.targetResponseS <= 0) {
+        throw new RangeError(`targetResponseS must be a finite number > 0, got ${input.targetResponseS}`);
+    }
+    if (!Number.isFinite(input.errorBudget) || input.errorBudget < 0 || input.errorBudget > 1) {
+        throw new RangeError(`errorBudget must be a fraction in 0..1, got ${input.errorBudget}`);
+    }
+    const meets = (concurrency: number): boolean => {
+        const p = predictBrokering({ rttMs: input.rttMs, concurrency }, params);
+        return p.meanResponseS <= input.targetResponseS && p.errorRate <= input.errorBudget;
+    };
+    if (!meets(1)) {
+        return 0;
+    }
+    let good = 1;
+    let bad = MAX_SEARCHED_CONCURRENCY + 1;
+    while (bad - good > 1) {
+        const mid = Math.floor((good + bad) / 2);
+        if (meets(mid)) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    return good;
+}
+
+type LoopResult = Pick<BrokeringPrediction, "meanResponseS" | "brokeredPerS" | "errorRate">;
+
+/** Fixed point of the closed loop with orphaned (timed-out) transactions; see the file comment. */
+function solveClosedLoop(concurrency: number, holdS: number, params: BrokeringParams): LoopResult {
+    const timeoutS = params.timeoutS;
+    const bottleneckS = Math.max(holdS, params.serialServiceS);
+    if (concurrency * bottleneckS >= timeoutS) {
+        // No fixed point: orphaned transactions accumulate, every request times out.
+        return { meanResponseS: timeoutS, brokeredPerS: 1 / bottleneckS, errorRate: 1 };
+    }
+    const mva = new ClosedLoopMva(holdS, params.serialServiceS, params.outsideS);
+    // gap(n) > 0 while the clients would push more than n transactions through; decreasing in n.
+    const gap = (n: number): number => {
+        const cycleS = mva.cycleTimeS(n);
+        return concurrency / timeoutOutcome(cycleS, timeoutS, params.responseSigma).meanSeenS - n / cycleS;
+    };
+    let lo = concurrency;
+    let hi = concurrency;
+    if (gap(lo) > 0) {
+        hi = 2 * concurrency;
+        while (gap(hi) > 0) {
+            lo = hi;
+            hi *= 2;
+            if (hi > 1e15) {
+                // Numerically at the collapse boundary: report its limit.
+                return { meanResponseS: timeoutS, brokeredPerS: 1 / bottleneckS, errorRate: 1 };
+            }
+        }
+        for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+            const mid = (lo + hi) / 2;
+            if (gap(mid) > 0) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    const cycleS = mva.cycleTimeS(hi);
+    const brokeredPerS = hi / cycleS;
+    return {
+        meanResponseS: concurrency / brokeredPerS,
+        brokeredPerS,
+        errorRate: timeoutOutcome(cycleS, timeoutS, params.responseSigma).errorRate,
+    };
+}
+
+/**
+ * Exact MVA of a closed network with two FCFS queueing stations (the Delivery Group lock, mean
+ * hold holdS; the serialised work, serialServiceS) and one delay station (outsideS). Cycle times
+ * are kept per integer population until the bottleneck is saturated (each extra transaction
+ * adds the bottleneck demand to the cycle); beyond that they are extended linearly.
+ */
+class ClosedLoopMva {
+    private readonly cycleS: number[] = [0];
+    private queueAtLock = 0;
+    private queueAtSerial = 0;
+    private saturated = false;
+
+    private readonly bottleneckS: number;
+
+    constructor(private readonly holdS: number, private readonly serialServiceS: number, private readonly outsideS: number) {
+        this.bottleneckS = Math.max(holdS, serialServiceS);
+    }
+
+    /** Mean cycle time (lock wait + hold + outside time), s, for n >= 1 transactions in the loop. */
+    cycleTimeS(n: number): number {
+        const below = Math.floor(n);
+        this.extendTo(Math.ceil(n));
+        const last = this.cycleS.length - 1;
+        if (below >= last) {
+            return this.cycleS[last] + (n - last) * this.bottleneckS;
+        }
+        const fraction = n - below;
+        return this.cycleS[below] + fraction * (this.cycleS[below + 1] - this.cycleS[below]);
+    }
+
+    private extendTo(n: number): void {
+        // 1e6 caps memory for extreme inputs; the lock is saturated long before in practice.
+        while (!this.saturated && this.cycleS.length <= n && this.cycleS.length <= 1e6) {
+            const population = this.cycleS.length;
+            const lockResidenceS = this.holdS * (1 + this.queueAtLock);
+            const serialResidenceS = this.serialServiceS * (1 + this.queueAtSerial);
+            const cycle = lockResidenceS + serialResidenceS + this.outsideS;
+            const throughput = population / cycle;
+            this.queueAtLock = throughput * lockResidenceS;
+            this.queueAtSerial = throughput * serialResidenceS;
+            this.saturated = population > 1 && Math.abs(cycle - this.cycleS[population - 1] - this.bottleneckS) <= 1e-12 * this.bottleneckS;
+            this.cycleS.push(cycle);
+        }
+    }
+}
+
+interface TimeoutOutcome {
+    /** P(R > timeout). */
+    readonly errorRate: number;
+    /** E[min(R, timeout)], s. */
+    readonly meanSeenS: number;
+}
+
+/** Lognormal response R with the given mean: error rate and mean seen by a client that gives up at timeoutS. */
+function timeoutOutcome(meanS: number, timeoutS: number, sigma: number): TimeoutOutcome {
+    const d2 = (Math.log(meanS / timeoutS) - (sigma * sigma) / 2) / sigma;
+    const d1 = d2 + sigma;
+    const errorRate = normalCdf(d2);
+    return { errorRate, meanSeenS: meanS * normalCdf(-d1) + timeoutS * errorRate };
+}
+
+/** Standard normal CDF via erfc (Numerical Recipes erfcc, relative error < 1.2e-7). */
+function normalCdf(x: number): number {
+    const z = Math.abs(x) / Math.SQRT2;
+    const t = 1 / (1 + 0.5 * z);
+    const erfc = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
+        + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
+        + t * (-0.82215223 + t * 0.17087277)))))))));
+    return x >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+function requireNonNegative(name: string, value: number): void {
+    if (!Number.isFinite(value) || value < 0) {
+        throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
+    }
+}
+
+function validateParams(params: BrokeringParams): void {
+    const positive: (keyof BrokeringParams)[] = ["lockFixedS", "timeoutS", "responseSigma"];
+
+    for (const name of positive) {
+        if (!Number.isFinite(params[name]) || params[name] <= 0) {
+            throw new RangeError(`params.${name} must be a finite number > 0, got ${params[name]}`);
+        }
+    }
+    const nonNegative: (keyof BrokeringParams)[] = ["lockRoundTrips", "outsideS", "serialServiceS"];
+    for (const name of nonNegative) {
+        if (!Number.isFinite(params[name]) || params[name] < 0) {
+            throw new RangeError(`params.${name} must be a finite number >= 0, got ${params[name]}`);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { BROKERING_PARAMS, BrokeringParams, predictBrokering } from "../../model/brokering";
+import { BrokeringCell, USERS_PER_RUN, loadBrokeringCells } from "../../model/calibration/cells";
+import { checkCalibration, fitBrokeringParams, leaveOneRttOut } from "../../model/calibration/fitBrokering";
+
+// Acceptance bounds, written out here rather than imported so the test does not grade itself.
+const MAX_REL = 0.15;
+const MEDIAN_REL = 0.06;
+const MAX_ERROR_POINTS = 0.1;
+const ERROR_THRESHOLD = 0.01;
+const LOO_REL = 0.25;
+
+const cells = loadBrokeringCells();
+const name = (c: BrokeringCell): string => `${c.rttMs} ms / ${c.concurrency} requests`;
+const relError = (predicted: number, measured: number): number => Math.abs(predicted - measured) / measured;
+
+function predictCell(cell: BrokeringCell, params: BrokeringParams = BROKERING_PARAMS) {
+    return predictBrokering({ rttMs: cell.rttMs, concurrency: cell.concurrency, users: USERS_PER_RUN }, params);
+}
+
+function median(values: number[]): number {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+describe("brokering model against the 25 measured cells (citrix-brokering.json)", () => {
+    const withResponse = cells.filter((c) => c.meanResponseS !== null).map((c) => [name(c), c] as const);
+    const withPerS = cells.filter((c) => c.brokeredPerS !== null).map((c) => [name(c), c] as const);
+    const withLaunch = cells.filter((c) => c.launch10kUsersS !== null).map((c) => [name(c), c] as const);
+
+    it.each(withResponse)("mean response within 15 percent at %s", (_n, cell) => {
+        expect(relError(predictCell(cell).meanResponseS, cell.meanResponseS as number)).toBeLessThanOrEqual(MAX_REL);
+    });
+
+    it.each(withPerS)("brokered/s within 15 percent at %s", (_n, cell) => {
+        expect(relError(predictCell(cell).brokeredPerS, cell.brokeredPerS as number)).toBeLessThanOrEqual(MAX_REL);
+    });
+
+    it.each(withLaunch)("launch time for 10,000 users within 15 percent at %s", (_n, cell) => {
+        expect(relError(predictCell(cell).launchTimeS as number, cell.launch10kUsersS as number)).toBeLessThanOrEqual(MAX_REL);
+    });
+
+    it.each(cells.map((c) => [name(c), c] as const))("error rate within 10 points and on the measured side of 1 percent at %s", (_n, cell) => {
+        const predicted = predictCell(cell).errorRate;
+        expect(Math.abs(predicted - cell.errorRate)).toBeLessThanOrEqual(MAX_ERROR_POINTS);
+        expect(predicted < ERROR_THRESHOLD).toBe(cell.errorRate < ERROR_THRESHOLD);
+    });
+
+    it("has median relative errors within 6 % for mean response and brokered/s", () => {
+        expect(withResponse.length).toBe(23);
+        const response = withResponse.map(([, c]) => relError(predictCell(c).meanResponseS, c.meanResponseS as number));
+        const perS = withPerS.map(([, c]) => relError(predictCell(c).brokeredPerS, c.brokeredPerS as number));
+        expect(median(response)).toBeLessThanOrEqual(MEDIAN_REL);
+        expect(median(perS)).toBeLessThanOrEqual(MEDIAN_REL);
+    });
+});
+
+describe("refitting (model/calibration/fitBrokering.ts)", () => {
+    it("reproduces the shipped constants' quality from the shipped start and from the source's rough numbers", () => {
+        // Second start: k = 3 round trips, c = 12.5 ms (source README), other values rough guesses.
+        const rough: BrokeringParams = { lockRoundTrips: 3, lockFixedS: 0.0125, serialServiceS: 0.03, outsideS: 0.5, timeoutS: 32, responseSigma: 0.2 };
+        for (const start of [BROKERING_PARAMS, rough]) {
+            const fit = fitBrokeringParams(cells, start);
+            expect(checkCalibration(fit.params, cells).failures).toEqual([]);
+            // The bounds, checked here independently of checkCalibration.
+            for (const cell of cells) {
+                const p = predictCell(cell, fit.params);
+                if (cell.meanResponseS !== null) {
+                    expect(relError(p.meanResponseS, cell.meanResponseS), name(cell)).toBeLessThanOrEqual(MAX_REL);
+                }
+                expect(p.errorRate < ERROR_THRESHOLD, name(cell)).toBe(cell.errorRate < ERROR_THRESHOLD);
+            }
+        }
+    });
+
+    it("is no worse than the shipped constants", () => {
+        const shipped = checkCalibration(BROKERING_PARAMS, cells);
+        expect(shipped.failures).toEqual([]);
+    });
+});
+
+describe("leave one RTT level out", () => {
+    // 10 ms is not held out: without it nothing pins the RTT-independent serialised work.
+    it.each([45, 90, 160, 250])("predicts the %i ms row within 25 percent from a fit to the other rows", (rttMs) => {
+        const loo = leaveOneRttOut(cells, rttMs);
+        const heldOut = cells.filter((c) => c.rttMs === rttMs);
+        expect(loo.params).not.toEqual(BROKERING_PARAMS);
+        for (const cell of heldOut) {
+            const p = predictCell(cell, loo.params);
+            if (cell.meanResponseS !== null) {
+                expect(relError(p.meanResponseS, cell.meanResponseS), name(cell)).toBeLessThanOrEqual(LOO_REL);
+            }
+            if (cell.brokeredPerS !== null) {
+                expect(relError(p.brokeredPerS, cell.brokeredPerS), name(cell)).toBeLessThanOrEqual(LOO_REL);
+            }
+        }
+    });
+});

@@ -7,7 +7,7 @@ import { typedFieldProblems } from "./support/typedFields";
 
 export const perfguardFacts = resourcePolicy<Record<string, never>>({
     name: "perfguard-facts",
-    description: "perfguard facts and the provider fields it reads must parse, so that the checks that need them can run.",
+    description: "Facts and provider fields that perfguard reads must parse, so that the checks that need them can run.",
     enforcementLevel: "mandatory",
     check(resource, _config, report) {
         const problems = [...resource.facts.problems.map((p) => p.message), ...typedFieldProblems(resource)];

@@ -3,13 +3,12 @@
  * the CLI uses them: the project name names the stack's URNs, the config becomes PULUMI_CONFIG.
  */
 import * as fs from "fs";
+import * as yaml from "js-yaml";
 import * as path from "path";
 import { PreviewError } from "./errors";
 
-/** js-yaml is a dependency of @pulumi/pulumi; load that copy rather than declaring our own. */
+/** Parses YAML, naming the file on error. */
 function loadYaml(text: string, file: string): unknown {
-    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-    const yaml = require(require.resolve("js-yaml", { paths: [pulumiDir] })) as { load(s: string): unknown };
     try {
         return yaml.load(text);
     } catch (err) {

@@ -15,6 +15,7 @@ import type {
 } from "@pulumi/policy";
 import { readPolicyConfig, unknownKeysMessage } from "./config";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
+import { registerPolicyId, waiverFor } from "./waivers";
 
 /** Reports one violation: about `resource` (its URN is attached) or site-wide when omitted. */
 export type Report = (message: string, resource?: ResourceView) => void;
@@ -53,6 +54,7 @@ interface ViolationWithLevel {
     message: string;
     description: string;
     enforcementLevel: EnforcementLevel;
+    urn?: string;
 }
 
 function reportWithLevel(reportViolation: ReportViolation, violation: ViolationWithLevel): void {
@@ -107,8 +109,22 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
     }
 }
 
-function reporterFor(reportViolation: ReportViolation): Report {
-    return (message, resource) => reportViolation(message, resource?.urn || undefined);
+/** Reports as the SDK does, except that a waived verdict goes out at advisory, prefixed "waived". */
+function reporterFor(policy: PolicyMeta, reportViolation: ReportViolation): Report {
+    return (message, resource) => {
+        const urn = resource?.urn || undefined;
+        const waiver = resource ? waiverFor(resource, policy.name) : undefined;
+        if (!waiver) {
+            reportViolation(message, urn);
+            return;
+        }
+        reportWithLevel(reportViolation, {
+            message: `${policy.description}\nwaived (${waiver.where}: "${waiver.reason}"): ${message}`,
+            description: policy.description,
+            enforcementLevel: "advisory",
+            urn,
+        });
+    };
 }
 
 /**
@@ -116,6 +132,7 @@ function reporterFor(reportViolation: ReportViolation): Report {
  * @returns an SDK StackValidationPolicy; its validateStack never throws.
  */
 export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy {
+    registerPolicyId(spec.name);
     return {
         name: spec.name,
         description: spec.description,
@@ -126,7 +143,7 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
             if (config === undefined) {
                 return;
             }
-            spec.check(stackOf(args.resources), config, reporterFor(reportViolation));
+            spec.check(stackOf(args.resources), config, reporterFor(spec, reportViolation));
         },
     };
 }
@@ -136,6 +153,7 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
  * @returns an SDK ResourceValidationPolicy; its validateResource never throws.
  */
 export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidationPolicy {
+    registerPolicyId(spec.name);
     const types = spec.types ? new Set(spec.types) : undefined;
     const policy: ResourceValidationPolicy = {
         name: spec.name,
@@ -152,7 +170,7 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
                 return;
             }
             const resource = viewOf(args);
-            const report = reporterFor(reportViolation);
+            const report = reporterFor(spec, reportViolation);
             isolate(resource, report, () => spec.check(resource, config, report));
         },
     };

@@ -26,7 +26,7 @@ export interface TextFactKind {
 
 export type FactKind = NumberFactKind | EnumFactKind | TextFactKind;
 
-export type FactArea = "citrix" | "nsx-alb" | "xen";
+export type FactArea = "any" | "citrix" | "nsx-alb" | "xen";
 
 /** One fact key: `key` is the canonical spelling after the `perfguard:` prefix. */
 export type FactKeyDef = FactKind & {
@@ -37,6 +37,11 @@ export type FactKeyDef = FactKind & {
 };
 
 export const FACT_KEYS: readonly FactKeyDef[] = [
+    // Waivers: a verdict someone accepted, with the reason, stays visible at advisory level.
+    { key: "waive", area: "any", on: "any resource", kind: "text", maxLength: 1000,
+        meaning: "policy ids, separated by commas, whose violations on this resource are waived: reported at advisory, prefixed \"waived\", with the reason" },
+    { key: "waiveReason", area: "any", on: "a resource with perfguard:waive", kind: "text", maxLength: 500,
+        meaning: "why the waiver was granted (required with perfguard:waive)" },
     // Citrix (issue: perfguard v0). Ranges: RTT up to 10 s covers any WAN; counts are sanity bounds.
     { key: "rttMs", area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000, unit: "ms",
         meaning: "RTT between the zone's Delivery Controllers and the Site database" },

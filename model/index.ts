@@ -1,5 +1,7 @@
 /**
- * perfguard's performance model: pure TypeScript, no Pulumi imports, reusable outside the pack.
+ * perfguard's performance models: pure TypeScript, no Pulumi imports, reusable outside the pack.
  */
 export * from "./brokering";
 export * from "./citrixGuidance";
+export * from "./seCapacity";
+export * from "./xenShares";

@@ -7,7 +7,12 @@ import { citrixBrokerThrottle } from "./citrix-broker-throttle";
 import { citrixBrokeringCapacity } from "./citrix-brokering-capacity";
 import { citrixSiteLimits } from "./citrix-site-limits";
 import { citrixZoneRttLimit } from "./citrix-zone-rtt-limit";
+import { nsxAlbSeCapacity } from "./nsx-alb-se-capacity";
+import { nsxAlbSeDedicatedDispatcher } from "./nsx-alb-se-dedicated-dispatcher";
+import { nsxAlbSeMinimumResources } from "./nsx-alb-se-minimum-resources";
 import { perfguardFacts } from "./perfguard-facts";
+import { xenDom0Workload } from "./xen-dom0-workload";
+import { xenGuestNetworkShare } from "./xen-guest-network-share";
 
 export const policies: Policies = [
     perfguardFacts,
@@ -15,4 +20,9 @@ export const policies: Policies = [
     citrixBrokerThrottle,
     citrixBrokeringCapacity,
     citrixSiteLimits,
+    nsxAlbSeCapacity,
+    nsxAlbSeMinimumResources,
+    nsxAlbSeDedicatedDispatcher,
+    xenDom0Workload,
+    xenGuestNetworkShare,
 ];

@@ -74,10 +74,11 @@ export const DEFAULT_WHERE = "not set: provider default";
 
 /**
  * How a message shows a field read: `vcpusPerSe 4`, `maxSe 10 (not set: provider default)`,
- * `vcpusPerSe 4 (policy config seGroups.Default-Group.vcpusPerSe)`.
+ * `vcpusPerSe 4 (policy config seGroups.Default-Group.vcpusPerSe)`, `memoryPerSe 4096 MB` (with `unit`).
  */
-export function fieldText(name: string, value: number | string | boolean, where: string): string {
-    return where === name ? `${name} ${String(value)}` : `${name} ${String(value)} (${where})`;
+export function fieldText(name: string, value: number | string | boolean, where: string, unit = ""): string {
+    const shown = `${name} ${String(value)}${unit ? ` ${unit}` : ""}`;
+    return where === name ? shown : `${shown} (${where})`;
 }
 
 const GO_BOOLS = "1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False";
@@ -137,7 +138,12 @@ export function readSeGroupFields(props: unknown, whereOf: (name: SeGroupField) 
     };
 }
 
-/** The fields' problems, one sentence each (invalid values and a scale-out range that is upside down). */
+/**
+ * The fields' problems, for perfguard-facts and config errors.
+ * @param fields - as readSeGroupFields returns them.
+ * @returns one sentence per invalid value (Go strconv parse error, out of range, unknown
+ *   haMode) and for maxScaleoutPerVs below minScaleoutPerVs; empty when all are usable.
+ */
 export function seGroupFieldProblems(fields: SeGroupFields): string[] {
     const problems: string[] = [];
     for (const name of SE_GROUP_FIELD_NAMES) {
@@ -194,7 +200,12 @@ export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined 
     };
 }
 
-/** Whether SSL is on for a VS: true, false, or unknown/invalid (then it cannot be used). */
+/**
+ * Whether SSL is on for a VS: any `services[].enableSsl` true (Go strconv.ParseBool) or a
+ * non-empty `sslKeyAndCertificateRefs`.
+ * @returns ok true/false with the field that decided, unknown (preview), or invalid with the
+ *   problem sentence; never throws.
+ */
 export function vsSsl(vs: ResourceView): FieldRead<boolean> {
     const certs = field(vs.props, "sslKeyAndCertificateRefs");
     // A list with unknown elements (certificates created in this stack) is still non-empty.
@@ -307,7 +318,12 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
     return { state: "ok", demand, where };
 }
 
-/** The SE group name a literal reference names: `/api/serviceenginegroup?name=NAME` (optionally a full URL, more query parameters). */
+/**
+ * The SE group name a literal reference names: `/api/serviceenginegroup?name=NAME` or
+ * `/api/serviceenginegroup/?name=NAME`, optionally after a controller URL and among other query
+ * parameters (URL-decoded).
+ * @returns the name, or undefined for other references (a UUID ref, another object type).
+ */
 export function seGroupNameOfRef(ref: string): string | undefined {
     const match = /\/api\/serviceenginegroup\/?\?(?:[^#]*&)?name=([^&#]*)/.exec(ref);
     if (!match) {

@@ -36,6 +36,11 @@ function fieldOf(error: ErrorObject): string {
     if (error.keyword === "required") {
         path.push(String((error.params as { missingProperty?: string }).missingProperty));
     }
+    if (error.keyword === "additionalProperties") {
+        // Name the misspelt key itself (ajv puts it in params, not in the path).
+        path.push(String((error.params as { additionalProperty?: string }).additionalProperty));
+        return path.join(".");
+    }
     return path.length > 0 ? path.join(".") : "(the config object)";
 }
 
@@ -77,7 +82,12 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
     const errors: string[] = [];
     if (!validate(input)) {
         for (const error of validate.errors ?? []) {
-            errors.push(`invalid config for policy ${policyName}: field ${fieldOf(error)} ${error.message ?? "is invalid"}${error.keyword === "required" ? "" : shownValue(valueAt(input, error))}`);
+            if (error.keyword === "additionalProperties") {
+                errors.push(`invalid config for policy ${policyName}: field ${fieldOf(error)} is not a known key (misspelt?)`);
+                continue;
+            }
+            const shown = error.keyword === "required" ? "" : shownValue(valueAt(input, error));
+            errors.push(`invalid config for policy ${policyName}: field ${fieldOf(error)} ${error.message ?? "is invalid"}${shown}`);
         }
     }
     return { config: input as C, errors, unknownKeys };

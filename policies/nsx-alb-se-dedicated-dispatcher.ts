@@ -1,0 +1,64 @@
+/**
+ * nsx-alb-se-dedicated-dispatcher: SE groups of 4 or more vCPUs per Service Engine (SE) should
+ * dedicate dispatcher cores, as the published per-SE figures were measured.
+ */
+import { fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./support/aviSeGroups";
+import { resourcePolicy } from "./support/definePolicy";
+import { isRecord } from "./support/values";
+import type { ResourceView } from "./support/resources";
+
+export interface DedicatedDispatcherConfig {
+    /** SE groups with at least this many vCPUs per SE need dedicatedDispatcherCore "true". */
+    minVcpus: number;
+}
+
+/** The group's vcpusPerSe and dispatcher setting when it lacks the dispatcher (else undefined). */
+function missingDispatcher(group: ResourceView, config: DedicatedDispatcherConfig): { vcpus: string; dispatcher: string } | undefined {
+    const fields = readSeGroupFields(group.props);
+    const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = fields;
+    if (vcpus.state !== "ok" || dispatcher.state !== "ok" || vcpus.value < config.minVcpus || dispatcher.value) {
+        return undefined; // unknown (preview) or invalid (perfguard-facts reports it), small, or already set
+    }
+    return {
+        vcpus: fieldText("vcpusPerSe", vcpus.value, vcpus.where),
+        dispatcher: fieldText("dedicatedDispatcherCore", "false", dispatcher.where),
+    };
+}
+
+export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherConfig>({
+    name: "nsx-alb-se-dedicated-dispatcher",
+    description: "NSX ALB Service Engine groups with 4 or more vCPUs per SE should set a dedicated dispatcher core, as the published per-SE figures were measured.",
+    enforcementLevel: "advisory",
+    configSchema: {
+        properties: {
+            minVcpus: {
+                type: "integer",
+                minimum: 1,
+                maximum: 64,
+                default: 4,
+                description: "SE groups with at least this many vCPUs per SE must set dedicatedDispatcherCore \"true\" (default 4: the 4 and 6 vCPU rows of the NSX ALB 20.1.6 per-SE table were measured with 1 and 2 dedicated dispatcher cores).",
+            },
+        },
+    },
+    types: [SE_GROUP_TYPE],
+    check(group, config, report) {
+        const missing = missingDispatcher(group, config);
+        if (!missing) {
+            return;
+        }
+        report(
+            `${group.label} has ${missing.vcpus}, at or above ${config.minVcpus} (minVcpus), but ${missing.dispatcher}. ` +
+            `The NSX ALB 20.1.6 per-SE table measured its 4 vCPU row with 1 dedicated dispatcher core + 3 proxy cores and its 6 vCPU row with 2 + 4; ` +
+            `without a dedicated dispatcher an SE of this size may not reach those figures. ` +
+            `Fix: set dedicatedDispatcherCore to "true" (at enforcement level remediate this policy sets it).`,
+            group,
+        );
+    },
+    remediate(group, config) {
+        if (!isRecord(group.props) || !missingDispatcher(group, config)) {
+            return undefined;
+        }
+        // Keep every other field as it came (secrets included); the provider's string form.
+        return { ...group.props, dedicatedDispatcherCore: "true" };
+    },
+});

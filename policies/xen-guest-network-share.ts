@@ -33,7 +33,7 @@ function linkOf(entry: HostConfigEntry | undefined, config: XenShareConfig): Lin
     if (entry?.entry.linkMBps !== undefined) {
         return { mbps: entry.entry.linkMBps, where: hostConfigPath(entry.key, "linkMBps") };
     }
-    if (config.defaultLinkMBps !== undefined) {
+    if (config.defaultLinkMBps !== undefined && config.defaultLinkMBps !== null) {
         return { mbps: config.defaultLinkMBps, where: "defaultLinkMBps" };
     }
     return undefined;
@@ -153,7 +153,7 @@ function checkHost(host: XenHost, config: XenShareConfig, lookup: (name: string)
             `(${namedFew(needs, declaring.length)}; perfguard:networkMBps), ` +
             `but the host has no link figure: ${configEntry ? `${hostConfigPath(configEntry.key, "linkMBps")} is not set` : `no hosts entry matches "${host.name}"`} and defaultLinkMBps is not set. ` +
             `So their predicted shares were not checked (this is reported once per host, on its first guest that declares a need). ` +
-            `Fix: add "${host.name}": { "linkMBps": <usable MB/s> } under hosts in xen-guest-network-share's policy config (1 Gb/s carries about 111 MB/s, ` +
+            `Fix: add ${JSON.stringify(host.name)}: { "linkMBps": <usable MB/s> } under hosts in xen-guest-network-share's policy config (1 Gb/s carries about 111 MB/s, ` +
             `scaling the source's 11.1 MB/s on ~100 Mb/s), or set defaultLinkMBps.`,
             first.resource,
         );

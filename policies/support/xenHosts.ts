@@ -73,7 +73,8 @@ export interface XenHostConfig {
 /** xen-guest-network-share's config; xen-dom0-workload reads only the defaults. */
 export interface XenShareConfig {
     hosts: Record<string, XenHostConfig>;
-    defaultLinkMBps?: number;
+    /** null (the default) = none: hosts without a hosts entry's linkMBps are unchecked. */
+    defaultLinkMBps: number | null;
     dom0Share: number;
 }
 
@@ -93,9 +94,12 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
         description: "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps }.",
     },
     defaultLinkMBps: {
-        type: "number",
+        // null = none: every property has a default (registry rule), and a guessed link would hide
+        // an unconfigured host, so the default is "no figure".
+        type: ["number", "null"],
         exclusiveMinimum: 0,
-        description: "Link throughput, MB/s, for hosts without hosts.<host>.linkMBps (no default: such hosts are reported as unchecked).",
+        default: null,
+        description: "Link throughput, MB/s, for hosts without hosts.<host>.linkMBps (default null = none: such hosts are reported as unchecked).",
     },
     dom0Share: {
         type: "number",

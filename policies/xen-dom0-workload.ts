@@ -1,0 +1,85 @@
+/**
+ * xen-dom0-workload: a Xen host's dom0 is for management only (source: dom0 keeps >= 50% of the
+ * link whenever it transfers, so any dom0 workload takes bandwidth from every guest on the host).
+ *
+ * This policy has no config, and a stack policy sees only its own config, so it cannot read
+ * xen-guest-network-share's host link figures: it predicts the loss as fractions of the link
+ * (with dom0Share at xen-guest-network-share's default), which needs no link figure, and says the
+ * loss in MB/s could not be computed here.
+ */
+import { DEFAULT_DOM0_SHARE, predictXenShares, XenShareGuest } from "../model/xenShares";
+import { isolate, stackPolicy } from "./support/definePolicy";
+import { listLabels, num, pct, plural } from "./support/format";
+import { describeValue } from "./support/values";
+import { Dom0Service, modelText, XenHost, xenLayout } from "./support/xenHosts";
+
+// Guests named per message; the rest are counted.
+const SHOWN = 8;
+
+function roleText(service: Dom0Service): string {
+    return service.role.state === "ok"
+        ? `${service.role.where} is ${describeValue(service.role.value)}`
+        : "perfguard:xenDom0Role is absent";
+}
+
+/**
+ * The model's loss for `guests` guests when one dom0 service starts sending as much as it can,
+ * all guests sending as much as they can too (link = 1, so shares are fractions of the link).
+ * @returns each guest's fraction of the link with and without the service.
+ */
+function fractionsFor(guests: number): { withService: number; without: number } {
+    const domUs: XenShareGuest[] = Array.from({ length: guests }, (_, i) => ({ name: `guest ${i}`, domain: "domU" }));
+    const without = predictXenShares({ linkMBps: 1, dom0Share: DEFAULT_DOM0_SHARE, guests: domUs });
+    const withService = predictXenShares({ linkMBps: 1, dom0Share: DEFAULT_DOM0_SHARE, guests: [{ name: "dom0 service", domain: "dom0" }, ...domUs] });
+    return { withService: withService[1].MBps, without: without[0].MBps };
+}
+
+function lossText(service: Dom0Service, host: XenHost | undefined): string {
+    if (!service.host || !host) {
+        return "Its host is not declared (no valid perfguard:xenHost on it), so the loss for that host's guests could not be computed.";
+    }
+    const guests = host.guests;
+    if (guests.length === 0) {
+        return `No guest of host "${host.name}" is in this stack, so no loss is predicted for them here.`;
+    }
+    if (service.traffic.state === "ok" && service.traffic.value === 0) {
+        return `It declares 0 MB/s (${service.traffic.where}), so the model predicts no loss for the host's ${plural(guests.length, "guest")} today; any transfer it starts takes up to ${pct(DEFAULT_DOM0_SHARE)} of the link from them.`;
+    }
+    const { withService, without } = fractionsFor(guests.length);
+    const labels = guests.slice(0, SHOWN).map((g) => g.resource.label);
+    const named = guests.length > SHOWN ? `${labels.join(", ")} and ${guests.length - SHOWN} more` : listLabels(labels);
+    const declared = service.traffic.state === "ok"
+        ? `It declares ${num(service.traffic.value, 2)} MB/s (${service.traffic.where}); the loss in MB/s`
+        : "It declares no perfguard:networkMBps, so it is taken to send as much as it can; the loss in MB/s";
+    return `Predicted loss for the host's ${plural(guests.length, "guest")} (${named}): while it transfers, they share ${pct(1 - DEFAULT_DOM0_SHARE)} of the link instead of all of it, ` +
+        `so when all send at once each gets ${pct(withService)} of the link instead of ${pct(without)} ` +
+        `(${modelText(DEFAULT_DOM0_SHARE, "dom0Share, xen-guest-network-share's default")}). ` +
+        `${declared} could not be computed: this policy takes no config and cannot read the host link figures (xen-guest-network-share's hosts.<host>.linkMBps or defaultLinkMBps), ` +
+        `which xen-guest-network-share uses to check each guest's declared need against its predicted share.`;
+}
+
+export const xenDom0Workload = stackPolicy<Record<string, never>>({
+    name: "xen-dom0-workload",
+    description: "A Xen host's dom0 is for management only: services that run in dom0 take network bandwidth from every guest on the host.",
+    enforcementLevel: "advisory",
+    check(stack, _config, report) {
+        const layout = xenLayout(stack);
+        const byName = new Map(layout.hosts.map((h) => [h.name.trim().toLowerCase(), h]));
+        for (const service of layout.dom0Services) {
+            isolate(service.resource, report, () => {
+                if (service.management || service.role.state === "unknown" || service.role.state === "invalid") {
+                    return; // management is allowed; an unknown (preview) or invalid role is not judged
+                }
+                const host = service.host ? byName.get(service.host.name.trim().toLowerCase()) : undefined;
+                const where = service.host ? `dom0 of Xen host "${service.host.name}" (perfguard:xenDomain=dom0 and ${service.host.where} on it)` : "a Xen host's dom0 (perfguard:xenDomain=dom0 on it)";
+                report(
+                    `${service.resource.label} runs in ${where} as a workload, not a management tool (${roleText(service)}; only "management" belongs in dom0). ` +
+                    `${lossText(service, host)} ` +
+                    `Fix: move the service into a domU (the source's conclusion: use dom0 for management only and host services in domUs; every guest packet already passes netfront -> netback in dom0, ` +
+                    `so dom0 work also slows the guests), or, if it is a management tool, declare perfguard:xenDom0Role=management.`,
+                    service.resource,
+                );
+            });
+        }
+    },
+});

@@ -3,7 +3,7 @@
  * brokering requests, and the caps together must stay within what the Site database can broker.
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
-import { citrixSite, Controller, Zone } from "./support/citrixSite";
+import { citrixSite, unknownNote, Zone } from "./support/citrixSite";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { listLabels, num, plural } from "./support/format";
 import { BrokeringTargets, MODEL_SOURCE, predictionSentence, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
@@ -17,6 +17,7 @@ export interface BrokerThrottleConfig extends BrokeringTargets {
 
 const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath;
 
+
 function fixFor(safe: number, count: number): string {
     if (safe === 0) {
         return "no concurrency meets the targets at this RTT: deploy a separate Site for this location";
@@ -27,13 +28,13 @@ function fixFor(safe: number, count: number): string {
     return `set the DWORD ${THROTTLE} to ${Math.floor(safe / count)} on each of the zone's ${plural(count, "Delivery Controller")} (${safe} split evenly) and declare it with perfguard:throttleMaxConcurrentTransactions`;
 }
 
-function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerThrottleConfig, report: Report, controllersIncomplete: boolean): void {
+function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerThrottleConfig, report: Report, unknownControllers: number): void {
     const controllers = zone.controllers;
     const rttText = `RTT ${num(rttMs)} ms to the Site database (${rttWhere} on ${zone.resource.label}), at or above ${num(config.requireAtRttMs)} ms (requireAtRttMs)`;
     if (controllers.length === 0) {
-        if (config.requireControllersInStack && !controllersIncomplete) {
+        if (config.requireControllersInStack) {
             report(
-                `${zone.resource.label} (zone "${zone.zoneName}") has ${rttText}, but no resource in this stack is a Delivery Controller of it, so its brokering throttle cannot be checked ` +
+                `${zone.resource.label} (zone "${zone.zoneName}") has ${rttText}, but no resource in this stack is a Delivery Controller of it${unknownNote(unknownControllers)}, so its brokering throttle cannot be checked ` +
                 `(requireControllersInStack is true). Fix: declare the zone's controllers with perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName}, or set requireControllersInStack to false if they live in another stack.`,
                 zone.resource,
             );
@@ -42,13 +43,11 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerTh
     }
     const safe = safeConcurrency(rttMs, config);
     const peak = zone.peakConcurrentLaunches;
-    const unthrottled: Controller[] = [];
     for (const controller of controllers) {
         isolate(controller.resource, report, () => {
             if (controller.throttle.state !== "absent") {
                 return; // set, unknown in preview, or reported by perfguard-facts when invalid
             }
-            unthrottled.push(controller);
             const predicted = peak.state === "ok" && peak.value >= 1
                 ? ` Without it, at the zone's peak of ${peak.value} concurrent launches (${peak.where}), ${predictionSentence(rttMs, peak.value)}.`
                 : "";
@@ -59,21 +58,19 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerTh
             );
         });
     }
-    if (unthrottled.length > 0) {
-        return; // the sum is unlimited; each unthrottled controller is already reported
-    }
+    // Unthrottled controllers are reported above; unknown or invalid throttles can only add to
+    // the sum, so the known throttles alone already exceeding the safe total is a verdict.
     const known = controllers.filter((c) => c.throttle.state === "ok");
-    if (known.length < controllers.length) {
-        return; // some throttle is unknown (preview) or invalid (perfguard-facts): no sum verdict
-    }
     const sum = known.reduce((total, c) => total + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
-    if (sum <= safe) {
+    if (known.length === 0 || sum <= safe) {
         return;
     }
     const parts = known.map((c) => `${c.resource.label}: ${c.throttle.state === "ok" ? c.throttle.value : "?"}`);
+    const others = controllers.length - known.length;
+    const rest = others > 0 ? `, plus ${plural(others, "controller")} without a known throttle` : "";
     report(
-        `${zone.resource.label} (zone "${zone.zoneName}"): its ${plural(controllers.length, "Delivery Controller")} allow ${sum} concurrent brokering requests in all ` +
-        `(${listLabels(parts)}, from perfguard:throttleMaxConcurrentTransactions), above the ${safe} that keep ${targetsText(config)} at ${rttText} (${MODEL_SOURCE}); ` +
+        `${zone.resource.label} (zone "${zone.zoneName}"): its throttled Delivery Controllers allow ${sum} concurrent brokering requests in all ` +
+        `(${listLabels(parts)}, from perfguard:throttleMaxConcurrentTransactions${rest}), above the ${safe} that keep ${targetsText(config)} at ${num(rttMs)} ms (${rttWhere} on ${zone.resource.label}) according to the ${MODEL_SOURCE}; ` +
         `${predictionSentence(rttMs, Math.min(sum, 1000))}. Fix: ${fixFor(safe, controllers.length)}.`,
         zone.resource,
     );
@@ -106,7 +103,7 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
             isolate(zone.resource, report, () => {
                 const rtt = zone.rttMs;
                 if (rtt.state === "ok" && rtt.value >= config.requireAtRttMs) {
-                    checkZone(zone, rtt.value, rtt.where, config, report, site.controllersIncomplete);
+                    checkZone(zone, rtt.value, rtt.where, config, report, site.unknownControllers);
                 }
             });
         }

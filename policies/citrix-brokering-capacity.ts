@@ -3,7 +3,7 @@
  * and logon-storm launch time must meet the targets.
  */
 import { predictBrokering } from "../model/brokering";
-import { citrixSite, Zone } from "./support/citrixSite";
+import { citrixSite, unknownNote, Zone } from "./support/citrixSite";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { duration, num, pct, plural } from "./support/format";
 import { BrokeringTargets, MODEL_SOURCE, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
@@ -34,9 +34,9 @@ function effectiveConcurrency(zone: Zone): { value: number; how: string } | unde
     return undefined;
 }
 
-function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokeringCapacityConfig, report: Report, controllersIncomplete: boolean): void {
+function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokeringCapacityConfig, report: Report, unknownControllers: number): void {
     const label = `${zone.resource.label} (zone "${zone.zoneName}", RTT ${num(rttMs)} ms from ${rttWhere})`;
-    const unverifiable = rttMs >= THROTTLE_NOTE_RTT_MS && zone.controllers.length === 0 && !controllersIncomplete;
+    const unverifiable = rttMs >= THROTTLE_NOTE_RTT_MS && zone.controllers.length === 0;
     const concurrency = effectiveConcurrency(zone);
     const problems: string[] = [];
     let facts = "";
@@ -79,7 +79,7 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: Brokerin
             : `allow up to ${safe} concurrent brokering requests (the launch then takes ${duration(bestS)})`);
     }
     const note = unverifiable
-        ? ` Its throttle cannot be verified: no resource in this stack is a Delivery Controller of it (perfguard:citrixRole=deliveryController, perfguard:citrixZone=${zone.zoneName}); at this RTT each controller should cap concurrent brokering requests so the zone stays at or below ${safe} in all.`
+        ? ` Its throttle cannot be verified: no resource in this stack is a Delivery Controller of it (perfguard:citrixRole=deliveryController, perfguard:citrixZone=${zone.zoneName})${unknownNote(unknownControllers)}; at this RTT each controller should cap concurrent brokering requests so the zone stays at or below ${safe} in all.`
         : "";
     const verdict = problems.length > 0 ? ` Exceeds: ${problems.join("; ")}.` : "";
     const fix = fixes.length > 0 ? ` Fix: ${fixes.join("; ")}.` : "";
@@ -108,7 +108,7 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
         for (const zone of site.zones) {
             isolate(zone.resource, report, () => {
                 if (zone.rttMs.state === "ok") {
-                    checkZone(zone, zone.rttMs.value, zone.rttMs.where, config, report, site.controllersIncomplete);
+                    checkZone(zone, zone.rttMs.value, zone.rttMs.where, config, report, site.unknownControllers);
                 }
             });
         }

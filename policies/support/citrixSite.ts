@@ -5,6 +5,7 @@
  */
 import type { FactRead } from "./facts";
 import type { ResourceView, StackView } from "./resources";
+import { plural } from "./format";
 import { field, isUnknown, parsePlainDecimal, UNKNOWN } from "./values";
 
 export const ZONE_TYPE = "citrix:index/zone:Zone";
@@ -31,10 +32,13 @@ export interface Zone {
     readonly catalogs: Array<{ resource: ResourceView; machines: MachineCount }>;
 }
 
-/** The Site: zones in engine order; `controllersIncomplete` when some resource's role is unknown. */
+/**
+ * The Site: zones in engine order, and how many resources could not be placed because their
+ * Delivery Controller facts are unknown during a preview (they might belong to any zone).
+ */
 export interface Site {
     readonly zones: readonly Zone[];
-    readonly controllersIncomplete: boolean;
+    readonly unknownControllers: number;
 }
 
 function machinesOf(catalog: ResourceView): MachineCount {
@@ -98,11 +102,11 @@ export function citrixSite(stack: StackView): Site {
             }
         }
     }
-    let controllersIncomplete = false;
+    let unknownControllers = 0;
     for (const resource of stack.resources) {
         const role = resource.facts.text("citrixRole");
         if (role.state === "unknown") {
-            controllersIncomplete = true;
+            unknownControllers += 1;
             continue;
         }
         if (role.state !== "ok") {
@@ -110,7 +114,7 @@ export function citrixSite(stack: StackView): Site {
         }
         const zoneFact = resource.facts.text("citrixZone");
         if (zoneFact.state === "unknown") {
-            controllersIncomplete = true;
+            unknownControllers += 1;
             continue;
         }
         if (zoneFact.state !== "ok") {
@@ -124,5 +128,12 @@ export function citrixSite(stack: StackView): Site {
             byUrn.get(urn)?.catalogs.push({ resource: catalog, machines: machinesOf(catalog) });
         }
     }
-    return { zones, controllersIncomplete };
+    return { zones, unknownControllers };
+}
+
+/** " (N resources whose Delivery Controller facts are unknown in this preview were not counted)" */
+export function unknownNote(unknownControllers: number): string {
+    return unknownControllers > 0
+        ? ` (${plural(unknownControllers, "resource")} whose Delivery Controller facts are unknown in this preview could not be counted)`
+        : "";
 }

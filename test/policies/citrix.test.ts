@@ -38,6 +38,7 @@ describe("Citrix policies: a compliant baseline and one change per failing case"
         ["zone at 260 ms", citrixStack({ rttMs: "260", throttles: ["4", "4"] }), ["citrix-zone-rtt-limit -> emea-zone"]],
         ["a controller without the throttle", citrixStack({ throttles: ["12", undefined] }), ["citrix-broker-throttle -> ddc-2"]],
         ["throttles summing above the safe concurrency", citrixStack({ throttles: ["20", "20"] }), ["citrix-broker-throttle -> emea-zone"]],
+        ["throttles above the safe total plus an unthrottled controller", citrixStack({ throttles: ["20", "20", undefined] }), ["citrix-broker-throttle -> ddc-3", "citrix-broker-throttle -> emea-zone"]],
         ["a logon storm too large for the window", citrixStack({ users: "20000" }), ["citrix-brokering-capacity -> emea-zone"]],
         ["peak above the targets without the throttle", citrixStack({ peak: "40", throttles: [undefined] }), ["citrix-broker-throttle -> ddc-1", "citrix-brokering-capacity -> emea-zone"]],
         ["no controller in the stack (noted by capacity)", citrixStack({ throttles: [] }), ["citrix-brokering-capacity -> emea-zone"]],
@@ -64,6 +65,12 @@ describe("unknown values (preview)", () => {
         const found = verdicts(await runAll(stack));
         expect(found).toContain("citrix-zone-rtt-limit -> emea-zone");
         expect(found.some((v) => v.includes("can't run"))).toBe(false);
+    });
+    it("a resource whose controller facts are unknown does not hide a zone without controllers", async () => {
+        const stack = citrixStack({ throttles: [], extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: ["perfguard:citrixRole=" + UNKNOWN_VALUE] } }] });
+        const found = await runAll(stack, { "citrix-broker-throttle": { requireControllersInStack: true } });
+        expect(verdicts(found)).toEqual(["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"]);
+        expect(found[0].message).toContain("(1 resource whose Delivery Controller facts are unknown in this preview could not be counted)");
     });
     it("a catalog whose zone is unknown still joins through property dependencies", async () => {
         const stack = citrixStack({ machines: 12000 });

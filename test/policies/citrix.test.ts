@@ -7,27 +7,13 @@ import { citrixSiteLimits } from "../../policies/citrix-site-limits";
 import { citrixZoneRttLimit } from "../../policies/citrix-zone-rtt-limit";
 import { perfguardFacts } from "../../policies/perfguard-facts";
 import { duration, num } from "../../policies/support/format";
-import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../support/policyHarness";
+import { runPolicies, runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../support/policyHarness";
 import { citrixStack, ZONE } from "./citrixFixtures";
 
 const CITRIX_POLICIES: Policy[] = [perfguardFacts, citrixZoneRttLimit, citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimits];
 
-async function runAll(resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
-    const out: Violation[] = [];
-    for (const p of CITRIX_POLICIES) {
-        const c = config[p.name] ?? {};
-        if ("validateStack" in p && p.validateStack) {
-            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
-        } else {
-            out.push(...await runResourcePolicy(p as ResourceValidationPolicy, resources, c));
-        }
-    }
-    return out;
-}
-
-/** "policy -> resource name" pairs, sorted, for exact-set assertions. */
-function verdicts(violations: Violation[]): string[] {
-    return violations.map((v) => `${v.policyName} -> ${v.urn ? v.urn.split("::").pop() : "(site)"}`).sort();
+function runAll(resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
+    return runPolicies(CITRIX_POLICIES, resources, config);
 }
 
 const manyZones: TestResource[] = Array.from({ length: 50 }, (_, i) => ({ type: ZONE, name: `z${i}`, props: { name: `z${i}` } }));
@@ -44,7 +30,7 @@ describe("Citrix policies: a compliant baseline and one change per failing case"
         ["no controller in the stack (noted by capacity)", citrixStack({ throttles: [] }), ["citrix-brokering-capacity -> emea-zone"]],
         ["no controller, required in stack", citrixStack({ throttles: [] }), ["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"], { "citrix-broker-throttle": { requireControllersInStack: true } }],
         ["too many machines in one zone", citrixStack({ machines: "10001" }), ["citrix-site-limits -> emea-zone"]],
-        ["more than 50 zones", citrixStack({ extra: manyZones }), ["citrix-site-limits -> (site)"]],
+        ["more than 50 zones", citrixStack({ extra: manyZones }), ["citrix-site-limits -> (stack)"]],
         ["an unparseable RTT fact", citrixStack({ rttMs: "160ms" }), ["perfguard-facts -> emea-zone"]],
         ["a throttle of 0", citrixStack({ throttles: ["0", "12"] }), ["perfguard-facts -> ddc-1"]],
         ["RTT below requireAtRttMs: no throttle needed", citrixStack({ rttMs: "45", throttles: [undefined] }), []],

@@ -8,28 +8,14 @@ import { perfguardFacts } from "../../policies/perfguard-facts";
 import { policies } from "../../policies";
 import { seGroupNameOfRef } from "../../policies/support/aviSeGroups";
 import { num, pct } from "../../policies/support/format";
-import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../support/policyHarness";
+import { runPolicies, runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../support/policyHarness";
 import { nsxStack, SE_GROUP, SECRET, seGroupProps, VS } from "./nsxFixtures";
 
 const NSX_POLICIES: Policy[] = [perfguardFacts, nsxAlbSeCapacity, nsxAlbSeMinimumResources, nsxAlbSeDedicatedDispatcher];
 type Config = Record<string, Record<string, unknown>>;
 
-async function runAll(resources: TestResource[], config: Config = {}): Promise<Violation[]> {
-    const out: Violation[] = [];
-    for (const p of NSX_POLICIES) {
-        const c = config[p.name] ?? {};
-        if ("validateStack" in p && p.validateStack) {
-            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
-        } else {
-            out.push(...await runResourcePolicy(p as ResourceValidationPolicy, resources, c));
-        }
-    }
-    return out;
-}
-
-/** "policy -> resource name" pairs, sorted, for exact-set assertions. */
-function verdicts(violations: Violation[]): string[] {
-    return violations.map((v) => `${v.policyName} -> ${v.urn ? v.urn.split("::").pop() : "(stack)"}`).sort();
+function runAll(resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
+    return runPolicies(NSX_POLICIES, resources, config);
 }
 
 /** A row of the published table by vCPUs, keyed by column name (read from the JSON here). */

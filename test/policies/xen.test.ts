@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { xenDom0Workload } from "../../policies/xen-dom0-workload";
 import { xenGuestNetworkShare } from "../../policies/xen-guest-network-share";
-import { runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../support/policyHarness";
+import { runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../support/policyHarness";
 import { dom0Service, setTags, VM, XCP01_UUID, XCP02_UUID, xenBaselineConfig, xenStack } from "./xenFixtures";
 
 type Config = Record<string, unknown>;
@@ -12,11 +12,6 @@ async function runBoth(resources: TestResource[], shareConfig: Config = xenBasel
         ...await runStackPolicy(xenDom0Workload, resources, dom0Config),
         ...await runStackPolicy(xenGuestNetworkShare, resources, shareConfig),
     ];
-}
-
-/** "policy -> resource name" pairs, sorted, for exact-set assertions. */
-function verdicts(violations: Violation[]): string[] {
-    return violations.map((v) => `${v.policyName} -> ${v.urn ? v.urn.split("::").pop() : "(stack)"}`).sort();
 }
 
 const backupOn01 = { add: [dom0Service("backup", XCP01_UUID, undefined, "60")] };

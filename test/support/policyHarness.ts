@@ -3,7 +3,7 @@
  * unknown-checking proxy, property dependencies as resource objects, getConfig from the
  * Configure call), without a process or a socket. End-to-end tests use the real gRPC path.
  */
-import type { EnforcementLevel, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type { EnforcementLevel, Policy, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { unknownCheckingProxy } from "@pulumi/policy";
 import { resetReportedOnce } from "../../policies/support/definePolicy";
 
@@ -96,4 +96,23 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
         }
     }
     return out;
+}
+
+/** Runs several policies (resource or stack) on one stack; `config` maps policy name -> its config. */
+export async function runPolicies(list: readonly Policy[], resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
+    const out: Violation[] = [];
+    for (const p of list) {
+        const c = config[p.name] ?? {};
+        if ("validateStack" in p && p.validateStack) {
+            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
+        } else {
+            out.push(...await runResourcePolicy(p as ResourceValidationPolicy, resources, c));
+        }
+    }
+    return out;
+}
+
+/** "policy -> resource name" pairs (stack-level: "(stack)"), sorted, for exact-set assertions. */
+export function verdicts(violations: Violation[]): string[] {
+    return violations.map((v) => `${v.policyName} -> ${v.urn ? v.urn.split("::").pop() : "(stack)"}`).sort();
 }

@@ -95,11 +95,16 @@ export function citrixSite(stack: StackView): Site {
         };
         zones.push(zone);
         byUrn.set(resource.urn, zone);
-        // A controller may name the zone by its `name` input or its Pulumi resource name.
-        for (const key of [zone.zoneName.toLowerCase(), resource.name.toLowerCase()]) {
-            if (!byName.has(key)) {
-                byName.set(key, zone);
-            }
+    }
+    // A controller names its zone by the zone's `name` input (what Citrix knows it by) or its
+    // Pulumi resource name; when the two collide across zones, the `name` input wins.
+    for (const zone of zones) {
+        byName.set(zone.zoneName.toLowerCase(), byName.get(zone.zoneName.toLowerCase()) ?? zone);
+    }
+    for (const zone of zones) {
+        const key = zone.resource.name.toLowerCase();
+        if (!byName.has(key)) {
+            byName.set(key, zone);
         }
     }
     let unknownControllers = 0;

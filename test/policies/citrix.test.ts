@@ -126,3 +126,17 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         }
     });
 });
+
+describe("joining controllers to zones", () => {
+    it("the zone's name input wins over another zone's Pulumi name", async () => {
+        // Zone "amb" (Pulumi name, 10 ms) and zone "amb-other" whose name input is "amb" (200 ms).
+        const stack: TestResource[] = [
+            { type: ZONE, name: "amb", props: { name: "ambient", metadata: [{ name: "perfguard:rttMs", value: "10" }] } },
+            { type: ZONE, name: "amb-other", props: { name: "amb", metadata: [{ name: "perfguard:rttMs", value: "200" }] } },
+            { type: "vsphere:index/virtualMachine:VirtualMachine", name: "ddc", props: { tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=amb"] } },
+        ];
+        const found = await runStackPolicy(citrixBrokerThrottle, stack, { requireControllersInStack: true });
+        expect(verdicts(found)).toEqual(["citrix-broker-throttle -> ddc"]);
+        expect(found[0].message).toContain("of zone \"amb\" sets no brokering throttle");
+    });
+});

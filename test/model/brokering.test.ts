@@ -116,6 +116,61 @@ describe("lockHoldTimeS", () => {
     });
 });
 
+/**
+ * Concurrency at which a measured row first crosses a limit: linear interpolation between the
+ * adjacent measured cells that straddle it (citrix-brokering.json), or null when no measured
+ * pair does. metric: "meanResponseS" (limit in s) or "errorRate" (limit as a fraction).
+ */
+function measuredCrossing(rttMs: number, metric: "meanResponseS" | "errorRate", limit: number): number | null {
+    const row = cells.filter((c) => c.rttMs === rttMs).sort((a, b) => a.concurrency - b.concurrency);
+    for (let i = 1; i < row.length; i++) {
+        const low = row[i - 1][metric];
+        const high = row[i][metric];
+        if (low !== null && high !== null && low <= limit && high > limit) {
+            return row[i - 1].concurrency + ((limit - low) / (high - low)) * (row[i].concurrency - row[i - 1].concurrency);
+        }
+    }
+    return null;
+}
+
+describe("maxSafeConcurrency is never more permissive than the measurements (12 s, 0.1 %)", () => {
+    const targets = { targetResponseS: 12, errorBudget: 0.001 };
+    const rtts = [...new Set(cells.map((c) => c.rttMs))].sort((a, b) => a - b);
+
+    it("has a measured 12 s crossing at 90, 160 and 250 ms, and none at 10 and 45 ms", () => {
+        // Guards the test below against a data change that silently skips a row.
+        expect(rtts.filter((r) => measuredCrossing(r, "meanResponseS", 12) !== null)).toEqual([90, 160, 250]);
+    });
+
+    it.each(rtts)("at %i ms stays at or below where the measured row crosses a target", (rttMs) => {
+        const safe = maxSafeConcurrency({ rttMs, ...targets });
+        const response = measuredCrossing(rttMs, "meanResponseS", targets.targetResponseS);
+        const errors = measuredCrossing(rttMs, "errorRate", targets.errorBudget);
+        const crossings = [response, errors].filter((c): c is number => c !== null);
+        if (crossings.length > 0) {
+            // 90 ms: 44.8 (9.5 s at 36, 12.9 s at 48); 160 ms: 25.2; 250 ms: 17.3.
+            expect(safe).toBeLessThanOrEqual(Math.min(...crossings));
+        } else {
+            // No measured cell misses a target (10 ms: 2.6 s, 45 ms: 7.3 s and 0.01 % at 60). Every
+            // row is lock-bound at 60, so beyond it R = N / X: extrapolate with the last cell's X.
+            const last = cells.filter((c) => c.rttMs === rttMs).sort((a, b) => b.concurrency - a.concurrency)[0];
+            expect(safe).toBeGreaterThanOrEqual(last.concurrency);
+            expect(safe).toBeLessThanOrEqual(targets.targetResponseS * (last.brokeredPerS as number));
+        }
+    });
+
+    it("at 160 ms is within 2 of the source's advice of 24 and below the measured 25.2", () => {
+        const safe = maxSafeConcurrency({ rttMs: 160, ...targets });
+        expect(Math.abs(safe - table.guidance.at160msMaxConcurrent)).toBeLessThanOrEqual(2);
+        expect(safe).toBeGreaterThanOrEqual(24);
+        expect(safe).toBeLessThanOrEqual(25);
+    });
+
+    it("at 90 ms is at most 44 (12 s x 3.7 requests/s measured)", () => {
+        expect(maxSafeConcurrency({ rttMs: 90, ...targets })).toBeLessThanOrEqual(44);
+    });
+});
+
 describe("maxSafeConcurrency", () => {
     it("at 160 ms, 12 s and 0.1 % matches the measured row and the source's advice of 24", () => {
         // Where the measured 160 ms row crosses 12 s (between 24 -> 11.4 s and 36 -> 17.3 s).

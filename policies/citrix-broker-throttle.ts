@@ -5,6 +5,9 @@
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
 import { citrixSite, unknownNote, Zone } from "./support/citrixSite";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
+import { Applicability, applied, notApplicable, StackApplicability, unusableFact } from "./support/explain";
+import type { StackView } from "./support/resources";
+import { describeValue } from "./support/values";
 import { listLabels, num, plural } from "./support/format";
 import { BrokeringTargets, MODEL_SOURCE, predictionSentence, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
 
@@ -76,6 +79,45 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerTh
     );
 }
 
+/** --explain: per zone and Delivery Controller, whether the throttle requirement applied. */
+function explainThrottle(stack: StackView, config: BrokerThrottleConfig): StackApplicability {
+    const out = new Map<string, Applicability>();
+    const site = citrixSite(stack);
+    for (const zone of site.zones) {
+        const rtt = zone.rttMs;
+        let verdict: Applicability;
+        if (rtt.state !== "ok") {
+            verdict = notApplicable(unusableFact(rtt, "perfguard:rttMs", "this zone") ?? "perfguard:rttMs cannot be read");
+        } else if (rtt.value < config.requireAtRttMs) {
+            verdict = notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below requireAtRttMs ${num(config.requireAtRttMs)} ms`);
+        } else if (zone.controllers.length === 0 && !config.requireControllersInStack) {
+            verdict = notApplicable(`RTT ${num(rtt.value)} ms at or above requireAtRttMs ${num(config.requireAtRttMs)} ms, but no Delivery Controller of this zone is in the stack (requireControllersInStack false)`);
+        } else {
+            const known = zone.controllers.filter((c) => c.throttle.state === "ok");
+            const sum = known.reduce((t, c) => t + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
+            verdict = applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms: ` +
+                `${plural(zone.controllers.length, "Delivery Controller")}, ${known.length} with a throttle (sum ${sum}), safe total ${safeConcurrency(rtt.value, config)}`);
+        }
+        out.set(zone.resource.urn, verdict);
+        for (const controller of zone.controllers) {
+            const t = controller.throttle;
+            const throttle = t.state === "ok" ? `throttle ${t.value} (${t.where})` : t.state === "absent" ? "no throttle fact" : `throttle ${t.state}`;
+            out.set(controller.resource.urn, verdict.applies
+                ? applied(`Delivery Controller of zone ${describeValue(zone.zoneName)}: ${throttle}`)
+                : notApplicable(`Delivery Controller of zone ${describeValue(zone.zoneName)}, which is not checked: ${verdict.reason}`));
+        }
+    }
+    for (const resource of stack.resources) {
+        if (!out.has(resource.urn) && resource.facts.text("citrixRole").state === "ok") {
+            const zoneFact = resource.facts.text("citrixZone");
+            out.set(resource.urn, notApplicable(zoneFact.state === "ok"
+                ? `a Delivery Controller naming zone ${describeValue(zoneFact.value)}, which matches no zone's name input or resource name in this stack`
+                : unusableFact(zoneFact, "perfguard:citrixZone", "this Delivery Controller") ?? "its zone cannot be read"));
+        }
+    }
+    return { resources: out, others: "not a Citrix zone or Delivery Controller" };
+}
+
 export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     name: "citrix-broker-throttle",
     description: "Delivery Controllers of high-RTT Citrix zones must throttle concurrent brokering requests, and the throttles together must fit what the Site database can broker.",
@@ -97,6 +139,7 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
             },
         },
     },
+    explain: explainThrottle,
     check(stack, config, report) {
         const site = citrixSite(stack);
         for (const zone of site.zones) {

@@ -5,6 +5,8 @@
 import { predictBrokering } from "../model/brokering";
 import { citrixSite, unknownNote, Zone } from "./support/citrixSite";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
+import { Applicability, applied, notApplicable, StackApplicability, unusableFact } from "./support/explain";
+import type { StackView } from "./support/resources";
 import { duration, num, pct, plural } from "./support/format";
 import { BrokeringTargets, MODEL_SOURCE, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
 
@@ -16,8 +18,12 @@ export interface BrokeringCapacityConfig extends BrokeringTargets {
 /** RTT from which an unverifiable throttle is noted (ms): the source measured no timeouts below it. */
 const THROTTLE_NOTE_RTT_MS = 90;
 
-/** The zone's effective concurrency: its peak, capped by the sum of its controllers' throttles. */
-function effectiveConcurrency(zone: Zone): { value: number; how: string } | undefined {
+/**
+ * The zone's effective concurrency: its peak, capped by the sum of its controllers' throttles
+ * (exported for `perfguard check --report`, which predicts with the same figure).
+ * @returns the concurrency (requests) and how it was found, or undefined when nothing says.
+ */
+export function effectiveConcurrency(zone: Zone): { value: number; how: string } | undefined {
     const peak = zone.peakConcurrentLaunches;
     const throttles = zone.controllers.map((c) => c.throttle);
     const allThrottled = throttles.length > 0 && throttles.every((t) => t.state === "ok");
@@ -87,6 +93,30 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: Brokerin
     report(`${label}: ${parts.join(" ")}`, zone.resource);
 }
 
+/** --explain: per zone, the prediction the check judged, or why there was nothing to predict. */
+function explainCapacity(stack: StackView, config: BrokeringCapacityConfig): StackApplicability {
+    const out = new Map<string, Applicability>();
+    for (const zone of citrixSite(stack).zones) {
+        const rtt = zone.rttMs;
+        if (rtt.state !== "ok") {
+            out.set(zone.resource.urn, notApplicable(unusableFact(rtt, "perfguard:rttMs", "this zone") ?? "perfguard:rttMs cannot be read"));
+            continue;
+        }
+        const concurrency = effectiveConcurrency(zone);
+        const unverifiable = rtt.value >= THROTTLE_NOTE_RTT_MS && zone.controllers.length === 0;
+        if (!concurrency) {
+            const why = `RTT ${num(rtt.value)} ms (${rtt.where}) but nothing to predict: no perfguard:peakConcurrentLaunches of 1 or more, and no throttle on every Delivery Controller with perfguard:users`;
+            out.set(zone.resource.urn, unverifiable ? applied(`${why}; at ${THROTTLE_NOTE_RTT_MS} ms or more with no Delivery Controller in the stack, the unverifiable throttle is noted`) : notApplicable(why));
+            continue;
+        }
+        const users = zone.users.state === "ok" ? zone.users.value : undefined;
+        const p = predictBrokering({ rttMs: rtt.value, concurrency: concurrency.value, users });
+        const launch = p.launchTimeS !== undefined ? `, launch of ${users} users ${duration(p.launchTimeS)} (window ${num(config.launchWindowMinutes)} min)` : "";
+        out.set(zone.resource.urn, applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${concurrency.how}: predicted ${num(p.meanResponseS)} s mean response, ${pct(p.errorRate)} timed out${launch}; ${targetsText(config)}`));
+    }
+    return { resources: out, others: "not a Citrix zone" };
+}
+
 export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     name: "citrix-brokering-capacity",
     description: "A Citrix zone's predicted brokering response, timeout rate and logon-storm launch time at peak should meet the targets.",
@@ -103,6 +133,7 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
             },
         },
     },
+    explain: explainCapacity,
     check(stack, config, report) {
         const site = citrixSite(stack);
         for (const zone of site.zones) {

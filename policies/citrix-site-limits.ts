@@ -3,13 +3,44 @@
  * zone under Local Host Cache).
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
-import { citrixSite } from "./support/citrixSite";
+import { CATALOG_TYPE, citrixSite } from "./support/citrixSite";
 import { isolate, stackPolicy } from "./support/definePolicy";
+import { Applicability, applied, notApplicable, StackApplicability } from "./support/explain";
+import type { StackView } from "./support/resources";
 import { listLabels, plural } from "./support/format";
 
 export interface SiteLimitsConfig {
     maxZonesPerSite: number;
     maxVdasPerZone: number;
+}
+
+/** --explain: the zone count against maxZonesPerSite, and each zone's machines against maxVdasPerZone. */
+function explainLimits(stack: StackView, config: SiteLimitsConfig): StackApplicability {
+    const out = new Map<string, Applicability>();
+    const site = citrixSite(stack);
+    for (const zone of site.zones) {
+        if (zone.catalogs.length === 0) {
+            out.set(zone.resource.urn, notApplicable("no machine catalog is joined to this zone (through a catalog's zone input property dependency)"));
+            continue;
+        }
+        const known = zone.catalogs.filter((c) => typeof c.machines === "number");
+        const total = known.reduce((t, c) => t + (typeof c.machines === "number" ? c.machines : 0), 0);
+        const unknown = zone.catalogs.filter((c) => c.machines === "unknown").length;
+        out.set(zone.resource.urn, applied(`${total} machines in ${plural(known.length, "catalog")}${unknown > 0 ? ` (+ ${unknown} not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`));
+        for (const catalog of zone.catalogs) {
+            out.set(catalog.resource.urn, applied(`counted with its zone ${zone.resource.label}: ${catalog.machines === "none" ? "no machine count declared" : catalog.machines === "unknown" ? "machine count not known yet" : `${catalog.machines} machines`}`));
+        }
+    }
+    for (const catalog of stack.ofType(CATALOG_TYPE)) {
+        if (!out.has(catalog.urn)) {
+            out.set(catalog.urn, notApplicable("its zone input depends on no zone of this stack, so its machines are not counted"));
+        }
+    }
+    return {
+        resources: out,
+        others: "not a Citrix zone or machine catalog",
+        stack: applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}`),
+    };
 }
 
 export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
@@ -34,6 +65,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
             },
         },
     },
+    explain: explainLimits,
     check(stack, config, report) {
         const site = citrixSite(stack);
         if (site.zones.length > config.maxZonesPerSite) {

@@ -4,6 +4,8 @@
  */
 import { CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
 import { resourcePolicy } from "./support/definePolicy";
+import { applied, Applicability, notApplicable, unusableFact } from "./support/explain";
+import type { ResourceView } from "./support/resources";
 import { ZONE_TYPE } from "./support/citrixSite";
 import { num, pct } from "./support/format";
 
@@ -22,6 +24,17 @@ function evidenceAtLimit(): string {
     return ` At ${CITRIX_GUIDANCE.maxZoneRttMs} ms the XenApp/XenDesktop 7.7 tests measured launch errors of ${cells} concurrent brokering requests.`;
 }
 
+/** --explain: the zone's RTT against maxRttMs, or why it cannot be read. */
+function explainZone(zone: ResourceView, config: ZoneRttLimitConfig): Applicability {
+    const rtt = zone.facts.number("rttMs");
+    const missing = unusableFact(rtt, "perfguard:rttMs", "this zone");
+    if (missing !== undefined || rtt.state !== "ok") {
+        return notApplicable(missing ?? "perfguard:rttMs cannot be read");
+    }
+    const against = rtt.value >= config.maxRttMs ? "at or above" : "below";
+    return applied(`RTT ${num(rtt.value)} ms (${rtt.where}) ${against} maxRttMs ${num(config.maxRttMs)} ms`);
+}
+
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     name: "citrix-zone-rtt-limit",
     description: "Citrix zones must stay below the RTT limit to the Site database; farther locations need their own Site.",
@@ -38,6 +51,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         },
     },
     types: [ZONE_TYPE],
+    explain: explainZone,
     check(zone, config, report) {
         const rtt = zone.facts.number("rttMs");
         if (rtt.state !== "ok" || rtt.value < config.maxRttMs) {

@@ -21,6 +21,8 @@ import {
 } from "../model/seCapacity";
 import { aviStack, fieldText, SE_GROUP_FIELD_NAMES, seGroupFieldProblems, SeGroupSizing, seGroupSizing, SeGroupView, VsPlacement } from "./support/aviSeGroups";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
+import { Applicability, applied, notApplicable, StackApplicability } from "./support/explain";
+import type { StackView } from "./support/resources";
 import { listLabels, num, pct, plural } from "./support/format";
 
 export interface SeCapacityConfig {
@@ -248,6 +250,53 @@ function guard(group: SeGroupView, report: Report, fn: () => void): void {
     }
 }
 
+/** --explain: each VS's and SE group's utilisation as the check computed it, or why it was not checked. */
+function explainSeCapacity(stack: StackView, config: SeCapacityConfig): StackApplicability {
+    const out = new Map<string, Applicability>();
+    const avi = aviStack(stack, config.seGroups);
+    const limit = `limit ${pct(1 - config.headroomPct / 100)} (headroomPct ${num(config.headroomPct)})`;
+    const sizings = new Map<SeGroupView, SeGroupSizing | undefined>(avi.groups.map((g) => [g, seGroupSizing(g.fields)]));
+    for (const placement of avi.placements) {
+        const { vs, group, demand } = placement;
+        let verdict: Applicability;
+        if (demand.state === "none") {
+            verdict = notApplicable("no demand fact (perfguard:sslTps, l7Rps, l4Cps, l4OpenConnections or throughputGbps) on this virtual service");
+        } else if (demand.state === "unusable") {
+            verdict = notApplicable("a demand fact or the SSL setting the throughput row depends on is unknown or invalid");
+        } else if (!group) {
+            verdict = notApplicable("its SE group is neither declared in this stack nor described in policy config seGroups (or its seGroupRef is unknown)");
+        } else {
+            const sizing = sizings.get(group);
+            if (!sizing) {
+                verdict = notApplicable(`the sizing fields of ${group.label} are unknown or invalid`);
+            } else {
+                const capacity = seGroupCapacity(sizing.spec);
+                const count = sesFor(capacity, { scope: "vs", assumeScaleOut: config.assumeScaleOut });
+                const u = seUtilisation([demand.demand], capacity.perSe, count);
+                verdict = applied(`on ${group.label}: needs ${pct(u.peak)} of ${ses(count)} (limiting metric ${METRIC_NAME[u.limiting]}), ${limit}`);
+            }
+        }
+        out.set(vs.urn, verdict);
+    }
+    for (const group of avi.groups) {
+        if (!group.resource) {
+            continue;
+        }
+        const loaded = avi.placements.filter((p) => p.group === group && p.demand.state === "ok");
+        const sizing = sizings.get(group);
+        if (!sizing) {
+            out.set(group.resource.urn, notApplicable("a sizing field is unknown in this preview or invalid (perfguard-facts reports it)"));
+        } else if (loaded.length === 0) {
+            out.set(group.resource.urn, notApplicable("no virtual service with usable demand facts is placed on this SE group"));
+        } else {
+            const capacity = seGroupCapacity(sizing.spec);
+            const u = seUtilisation(loaded.map((p) => (p.demand.state === "ok" ? p.demand.demand : {})), capacity.perSe, capacity.groupSes);
+            out.set(group.resource.urn, applied(`${plural(loaded.length, "VS", "VSs")} need ${pct(u.peak)} of the ${ses(capacity.groupSes)} it carries (limiting metric ${METRIC_NAME[u.limiting]}), ${limit}`));
+        }
+    }
+    return { resources: out, others: "not an NSX ALB virtual service or SE group" };
+}
+
 const FIELD_VALUE_SCHEMA: PolicyConfigJSONSchema = { type: ["string", "number", "boolean"] };
 
 export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
@@ -280,6 +329,7 @@ export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
             },
         },
     },
+    explain: explainSeCapacity,
     check(stack, config, report) {
         const avi = aviStack(stack, config.seGroups);
         for (const group of avi.groups) {

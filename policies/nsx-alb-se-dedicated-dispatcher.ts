@@ -4,6 +4,7 @@
  */
 import { fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
+import { applied, Applicability, notApplicable } from "./support/explain";
 import { isRecord } from "./support/values";
 import type { ResourceView } from "./support/resources";
 
@@ -25,6 +26,21 @@ function missingDispatcher(group: ResourceView, config: DedicatedDispatcherConfi
     };
 }
 
+/** --explain: vcpusPerSe against minVcpus and the dispatcher setting, or why they cannot be read. */
+function explainDispatcher(group: ResourceView, config: DedicatedDispatcherConfig): Applicability {
+    const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = readSeGroupFields(group.props);
+    if (vcpus.state !== "ok") {
+        return notApplicable(`vcpusPerSe is ${vcpus.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`);
+    }
+    if (vcpus.value < config.minVcpus) {
+        return notApplicable(`${fieldText("vcpusPerSe", vcpus.value, vcpus.where)} below minVcpus ${config.minVcpus}`);
+    }
+    if (dispatcher.state !== "ok") {
+        return notApplicable(`dedicatedDispatcherCore is ${dispatcher.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`);
+    }
+    return applied(`${fieldText("vcpusPerSe", vcpus.value, vcpus.where)} at or above minVcpus ${config.minVcpus}; ${fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where)}`);
+}
+
 export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherConfig>({
     name: "nsx-alb-se-dedicated-dispatcher",
     description: "NSX ALB Service Engine groups with 4 or more vCPUs per SE should set a dedicated dispatcher core, as the published per-SE figures were measured.",
@@ -41,6 +57,7 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         },
     },
     types: [SE_GROUP_TYPE],
+    explain: explainDispatcher,
     check(group, config, report) {
         const missing = missingDispatcher(group, config);
         if (!missing) {

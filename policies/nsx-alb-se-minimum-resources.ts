@@ -5,6 +5,8 @@
 import { SE_MEMORY_MIN_GB, testedSeSize } from "../model/seCapacity";
 import { fieldText, readSeGroupFields, SE_GROUP_TYPE, SeGroupFields } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
+import { applied, Applicability, notApplicable } from "./support/explain";
+import type { ResourceView } from "./support/resources";
 import { isRecord } from "./support/values";
 
 /** One field below its tested minimum. */
@@ -37,11 +39,24 @@ function shortfalls(fields: SeGroupFields): Shortfall[] {
     return found;
 }
 
+/** --explain: memory and disk against the tested size, or why they cannot be compared. */
+function explainMinimum(group: ResourceView): Applicability {
+    const fields = readSeGroupFields(group.props);
+    if (fields.vcpusPerSe.state !== "ok") {
+        return notApplicable(`vcpusPerSe is ${fields.vcpusPerSe.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}, so the tested size is not known`);
+    }
+    const tested = testedSeSize(fields.vcpusPerSe.value);
+    const memory = fields.memoryPerSe.state === "ok" ? fieldText("memoryPerSe", fields.memoryPerSe.value, fields.memoryPerSe.where, "MB") : `memoryPerSe ${fields.memoryPerSe.state}`;
+    const disk = fields.diskPerSe.state === "ok" ? fieldText("diskPerSe", fields.diskPerSe.value, fields.diskPerSe.where, "GB") : `diskPerSe ${fields.diskPerSe.state}`;
+    return applied(`${fieldText("vcpusPerSe", fields.vcpusPerSe.value, fields.vcpusPerSe.where)}: ${memory} against ${Math.max(tested.memoryGb, SE_MEMORY_MIN_GB) * 1024} MB tested, ${disk} against ${tested.diskGb} GB tested`);
+}
+
 export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
     name: "nsx-alb-se-minimum-resources",
     description: "NSX ALB Service Engine groups should give each SE at least the memory and disk the published per-SE figures were measured with for its vCPU count.",
     enforcementLevel: "advisory",
     types: [SE_GROUP_TYPE],
+    explain: explainMinimum,
     check(group, _config, report) {
         const fields = readSeGroupFields(group.props);
         const found = shortfalls(fields);

@@ -9,6 +9,8 @@
  */
 import { DEFAULT_DOM0_SHARE, predictXenShares, XenShareGuest } from "../model/xenShares";
 import { isolate, stackPolicy } from "./support/definePolicy";
+import { Applicability, applied, notApplicable, StackApplicability } from "./support/explain";
+import type { StackView } from "./support/resources";
 import { listLabels, num, pct, plural } from "./support/format";
 import { describeValue } from "./support/values";
 import { Dom0Service, modelText, XenHost, xenLayout } from "./support/xenHosts";
@@ -58,10 +60,27 @@ function lossText(service: Dom0Service, host: XenHost | undefined): string {
         `which xen-guest-network-share uses to check each guest's declared need against its predicted share.`;
 }
 
+/** --explain: each dom0 resource's role, or why it is not judged. */
+function explainDom0(stack: StackView): StackApplicability {
+    const out = new Map<string, Applicability>();
+    for (const service of xenLayout(stack).dom0Services) {
+        const host = service.host ? `host ${describeValue(service.host.name)} (${service.host.where})` : "no valid perfguard:xenHost";
+        if (service.management) {
+            out.set(service.resource.urn, notApplicable(`runs in dom0 (${host}) as management (${service.role.state === "ok" ? service.role.where : "perfguard:xenDom0Role"}), which dom0 is for`));
+        } else if (service.role.state === "unknown" || service.role.state === "invalid") {
+            out.set(service.resource.urn, notApplicable(`runs in dom0 (${host}) but perfguard:xenDom0Role is ${service.role.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`));
+        } else {
+            out.set(service.resource.urn, applied(`runs in dom0 (${host}) as a workload: ${roleText(service)}`));
+        }
+    }
+    return { resources: out, others: "no perfguard:xenDomain=dom0 on this resource" };
+}
+
 export const xenDom0Workload = stackPolicy<Record<string, never>>({
     name: "xen-dom0-workload",
     description: "A Xen host's dom0 is for management only: services that run in dom0 take network bandwidth from every guest on the host.",
     enforcementLevel: "advisory",
+    explain: explainDom0,
     check(stack, _config, report) {
         const layout = xenLayout(stack);
         const byName = new Map(layout.hosts.map((h) => [h.name.trim().toLowerCase(), h]));

@@ -5,6 +5,9 @@
  */
 import { predictXenShares, XenShareGuest } from "../model/xenShares";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
+import { Applicability, applied, notApplicable, StackApplicability } from "./support/explain";
+import type { StackView } from "./support/resources";
+import { describeValue } from "./support/values";
 import { listLabels, num, plural } from "./support/format";
 import {
     Dom0Service,
@@ -12,6 +15,7 @@ import {
     hostConfigLookup,
     hostConfigPath,
     modelText,
+    VM_TYPE,
     XEN_SHARE_SCHEMA,
     XenGuest,
     XenHost,
@@ -193,11 +197,54 @@ function checkHost(host: XenHost, config: XenShareConfig, lookup: (name: string)
     });
 }
 
+/** --explain: per guest, its need against its predicted share (as checkHost computes it), or why not judged. */
+function explainShares(stack: StackView, config: XenShareConfig): StackApplicability {
+    const out = new Map<string, Applicability>();
+    const lookup = hostConfigLookup(config.hosts);
+    for (const host of xenLayout(stack).hosts) {
+        const hostText = `host ${describeValue(host.name)}`;
+        const entries = host.guests.map(guestEntry);
+        const declaring = host.guests.filter((g) => g.need.state === "ok");
+        const configEntry = lookup(host.name);
+        const link = linkOf(configEntry, config);
+        let shares: number[] | undefined;
+        if (link !== undefined && entries.some((e) => e.judgedNeed !== undefined)) {
+            const dom0 = dom0Traffic(host, configEntry);
+            shares = predictXenShares({ linkMBps: link.mbps, dom0Share: config.dom0Share, guests: [...dom0.entries, ...entries.map((e) => e.model)] })
+                .slice(dom0.entries.length).map((s) => s.MBps);
+        }
+        entries.forEach((entry, i) => {
+            const urn = entry.guest.resource.urn;
+            if (declaring.length === 0) {
+                out.set(urn, notApplicable(`no guest on ${hostText} declares perfguard:networkMBps, so the host is not checked`));
+            } else if (link === undefined) {
+                out.set(urn, entry.guest === declaring[0]
+                    ? applied(`${hostText} has no link figure (hosts entry linkMBps or defaultLinkMBps): reported once, on this guest`)
+                    : notApplicable(`${hostText} has no link figure; reported once, on its first guest that declares a need`));
+            } else if (entry.judgedNeed === undefined || shares === undefined) {
+                out.set(urn, notApplicable(`not judged on ${hostText}: ${entry.demandText} (it still counts in the other guests' shares)`));
+            } else {
+                out.set(urn, applied(`on ${hostText}: needs ${num(entry.judgedNeed, 2)} MB/s, predicted ${num(shares[i], 2)} MB/s of the ${num(link.mbps, 2)} MB/s link (${link.where})`));
+            }
+        });
+        for (const service of host.dom0) {
+            out.set(service.resource.urn, notApplicable(`a dom0 resource of ${hostText}: counted as dom0 traffic in its guests' shares (${service.traffic.state === "ok" ? `${num(service.traffic.value, 2)} MB/s` : "no declared traffic"}), not judged itself`));
+        }
+    }
+    for (const vm of stack.ofType(VM_TYPE)) {
+        if (!out.has(vm.urn)) {
+            out.set(vm.urn, notApplicable("its host is not known: no usable perfguard:xenHost fact and no affinityHost (or one is unknown in this preview)"));
+        }
+    }
+    return { resources: out, others: "not a Xen guest (xenorchestra:index/vm:Vm) or dom0 resource" };
+}
+
 export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
     name: "xen-guest-network-share",
     description: "Every Xen guest that declares the network bandwidth it needs must get at least that share of its host's link, given dom0's traffic and the other guests.",
     enforcementLevel: "advisory",
     configSchema: { properties: XEN_SHARE_SCHEMA },
+    explain: explainShares,
     check(stack, config, report) {
         const lookup = hostConfigLookup(config.hosts);
         for (const host of xenLayout(stack).hosts) {

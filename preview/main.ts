@@ -1,14 +1,15 @@
 /**
  * `npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>]
- * [--record <out.json>] [--stack <name>]`: prints what `pulumi preview --policy-pack` would
+ * [--record <out.json>] [--stack <name>] [--explain]`: prints what `pulumi preview --policy-pack` would
  * print about policies and exits 1 on a mandatory violation, 2 on bad policy config.
  */
 import { parseArgs } from "util";
 import { PreviewError } from "./errors";
+import { formatExplanation } from "./explain";
 import { runPreview } from "./runPreview";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>] " +
-    "[--record <out.json>] [--stack <name>]";
+    "[--record <out.json>] [--stack <name>] [--explain]";
 
 async function main(argv: string[]): Promise<number> {
     let parsed;
@@ -21,6 +22,7 @@ async function main(argv: string[]): Promise<number> {
                 "policy-pack-config": { type: "string" },
                 record: { type: "string" },
                 stack: { type: "string" },
+                explain: { type: "boolean" },
                 help: { type: "boolean", short: "h" },
             },
         });
@@ -43,8 +45,12 @@ async function main(argv: string[]): Promise<number> {
             policyPackConfig: parsed.values["policy-pack-config"],
             record: parsed.values.record,
             stack: parsed.values.stack,
+            explain: parsed.values.explain,
         });
         process.stdout.write(result.output);
+        if (result.explanation) {
+            process.stdout.write("\n" + formatExplanation(result.explanation));
+        }
         return result.exitCode;
     } catch (err) {
         if (err instanceof PreviewError) {

@@ -4,16 +4,14 @@
  * Remediate/Analyze per resource and AnalyzeStack once, and renders the results.
  */
 import * as path from "path";
-import { PreviewError } from "./errors";
-import { AnalyzerInfo, PackClient, startPack } from "./packClient";
-import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig } from "./policyConfig";
-import { formatPreviewOutput, urnName, urnType } from "./printViolations";
+import { analyzeResources, explainTempFile, openPack } from "./analyzeResources";
+import { Explanation, readExplanation } from "./explain";
+import { PolicyConfigInput } from "./policyConfig";
+import { formatPreviewOutput } from "./printViolations";
 import { readProjectName, readStackConfig } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
 import { runProgram } from "./runProgram";
-import {
-    AppliedRemediation, Diagnostic, ProviderResource, RecordedResource, ROOT_STACK_TYPE, Violation,
-} from "./types";
+import { AppliedRemediation, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
 
 export interface RunPreviewOptions {
     /** Folder with Pulumi.yaml and index.ts. */
@@ -28,6 +26,8 @@ export interface RunPreviewOptions {
     stack?: string;
     /** Receives program and pack logs; default: this process's stderr. */
     onLog?: (chunk: string) => void;
+    /** Ask the pack to explain, per resource, the facts it read and why each policy applied or not. */
+    explain?: boolean;
 }
 
 export interface PreviewResult {
@@ -39,6 +39,8 @@ export interface PreviewResult {
     output: string;
     /** The resources as sent (after remediation), root stack first. */
     resources: RecordedResource[];
+    /** With `explain`: what the pack explained. */
+    explanation?: Explanation;
 }
 
 /** The repository root: two levels up from preview/*.ts or dist/preview/*.js, wherever package.json is. */
@@ -49,53 +51,6 @@ export function defaultPackDir(): string {
 
 function sdkVersion(): string {
     return `v${(require("@pulumi/pulumi/package.json") as { version: string }).version}`;
-}
-
-function providerOf(r: RecordedResource, byUrn: Map<string, RecordedResource>): ProviderResource | undefined {
-    if (!r.provider) {
-        return undefined;
-    }
-    // A provider reference is `<urn>::<id>`.
-    const urn = r.provider.slice(0, r.provider.lastIndexOf("::"));
-    const p = byUrn.get(urn);
-    return p ? { urn: p.urn, type: p.type, name: p.name, properties: p.inputs } : undefined;
-}
-
-function toViolation(d: Diagnostic, urn: string, phase: Violation["phase"]): Violation {
-    return {
-        policyName: d.policyName,
-        policyPackName: d.policyPackName,
-        policyPackVersion: d.policyPackVersion,
-        // As the engine: a remediate-level violation means remediation did not fix it.
-        enforcementLevel: d.enforcementLevel === "remediate" ? "mandatory" : d.enforcementLevel,
-        message: d.message,
-        urn,
-        resourceType: urnType(urn),
-        resourceName: urnName(urn),
-        phase,
-    };
-}
-
-/**
- * Reconciles and sends the pack's config; resolves true when any policy ends at "remediate".
- * Throws PreviewError (exit 2) on config problems.
- */
-async function configurePack(
-    pack: PackClient, info: AnalyzerInfo, given: RunPreviewOptions["policyPackConfig"], log: (chunk: string) => void,
-): Promise<boolean> {
-    if (!info.supportsConfig) {
-        if (given !== undefined) {
-            throw new PreviewError(`policy pack "${info.name}" does not support config`, 2);
-        }
-        return false;
-    }
-    const parsed = given === undefined ? {} : parsePolicyConfig(given);
-    const { config: reconciled, unknownPolicies } = reconcilePolicyConfig(info, parsed);
-    for (const name of unknownPolicies) {
-        log(`warning: policy pack config names "${name}", which is not a policy of ${info.name}@v${info.version}\n`);
-    }
-    await pack.configure(reconciled);
-    return Object.values(reconciled).some((c) => c.enforcementLevel === "remediate");
 }
 
 /**
@@ -112,58 +67,21 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     const project = readProjectName(programDir);
     const stackConfig = readStackConfig(programDir, project, stack);
 
-    const pack = await startPack(packDir, { project, stack, dryRun: true, config: stackConfig, onOutput: log });
+    const explain = opts.explain ? explainTempFile() : undefined;
+    // The CLI's order: the pack is started and configured before the program runs.
+    const { pack, info, remediating } = await openPack({
+        packDir, project, stack, stackConfig, policyPackConfig: opts.policyPackConfig, log, explainFile: explain?.file,
+    }).catch((err) => {
+        explain?.cleanup();
+        throw err;
+    });
     try {
-        // The CLI's order: Handshake, ConfigureStack, GetAnalyzerInfo, Configure.
-        await pack.handshake();
-        await pack.configureStack({ project, stack, dryRun: true, config: stackConfig, tags: {} });
-        const info = await pack.getAnalyzerInfo();
-        const remediating = await configurePack(pack, info, opts.policyPackConfig, log);
-
         const resources = await runProgram(programDir, { project, stack, config: stackConfig, onOutput: log });
-        const byUrn = new Map(resources.map((r) => [r.urn, r]));
-        const violations: Violation[] = [];
-        const remediations: AppliedRemediation[] = [];
-
-        for (const r of resources) {
-            const base = {
-                urn: r.urn, type: r.type, name: r.name,
-                options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
-            };
-            if (remediating) {
-                const { remediations: results } = await pack.remediate({ ...base, properties: r.inputs });
-                for (const result of results) {
-                    if (result.diagnostic) {
-                        // As the engine: a remediation that could not run is an advisory violation.
-                        violations.push(toViolation(
-                            { ...result, message: result.diagnostic, enforcementLevel: "advisory" }, r.urn, "analyze"));
-                    } else if (result.properties) {
-                        remediations.push({
-                            policyName: result.policyName, policyPackName: result.policyPackName,
-                            policyPackVersion: result.policyPackVersion, urn: r.urn, before: r.inputs, after: result.properties,
-                        });
-                        // A preview's outputs follow the (remediated) inputs; the stack's are its exports.
-                        if (r.type !== ROOT_STACK_TYPE) {
-                            r.outputs = result.properties;
-                        }
-                        r.inputs = result.properties;
-                    }
-                }
-            }
-            const { diagnostics } = await pack.analyze({ ...base, properties: r.inputs });
-            violations.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
-        }
-
-        const stackUrn = resources.find((r) => r.type === ROOT_STACK_TYPE && r.parent === "")?.urn
-            ?? `urn:pulumi:${stack}::${project}::${ROOT_STACK_TYPE}::${project}-${stack}`;
-        const { diagnostics } = await pack.analyzeStack(resources.map((r) => ({
-            urn: r.urn, type: r.type, name: r.name, properties: r.outputs,
-            options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
-            parent: r.parent, dependencies: r.dependencies, propertyDependencies: r.propertyDependencies,
-        })));
-        // Stack violations name their own resource when it is in the stack, else the root stack.
-        violations.push(...diagnostics.map((d) => toViolation(d, d.urn && byUrn.has(d.urn) ? d.urn : stackUrn, "analyzeStack")));
-
+        const { violations, remediations } = await analyzeResources(pack, resources, {
+            remediating,
+            applyRemediations: true,
+            fallbackStackUrn: `urn:pulumi:${stack}::${project}::${ROOT_STACK_TYPE}::${project}-${stack}`,
+        });
         const output = formatPreviewOutput(
             [{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations, resources.length);
         if (opts.record) {
@@ -172,8 +90,10 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         return {
             exitCode: violations.some((v) => v.enforcementLevel === "mandatory") ? 1 : 0,
             violations, remediations, output, resources,
+            ...(explain ? { explanation: readExplanation(explain.file, resources.map((r) => r.urn)) } : {}),
         };
     } finally {
         await pack.close();
+        explain?.cleanup();
     }
 }

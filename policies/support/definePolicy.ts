@@ -14,6 +14,7 @@ import type {
     StackValidationPolicy,
 } from "@pulumi/policy";
 import { readPolicyConfig, unknownKeysMessage } from "./config";
+import { Applicability, explaining, recordFacts, recordVerdict, StackApplicability, typeNotRead } from "./explain";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
 import { registerPolicyId, waiverFor } from "./waivers";
 
@@ -34,6 +35,11 @@ export interface PolicyMeta {
 export interface StackPolicySpec<C> extends PolicyMeta {
     /** Evaluates the whole stack; use `isolate` around per-resource work. */
     check(stack: StackView, config: C, report: Report): void;
+    /**
+     * For --explain only (never called otherwise): per resource, why the policy applied or not,
+     * with the same readers as `check`. Reasons show fact values only as describeValue does.
+     */
+    explain?(stack: StackView, config: C): StackApplicability;
 }
 
 export interface ResourcePolicySpec<C> extends PolicyMeta {
@@ -42,6 +48,8 @@ export interface ResourcePolicySpec<C> extends PolicyMeta {
     check(resource: ResourceView, config: C, report: Report): void;
     /** Returns the props to use instead (provider string forms), or undefined for no change. */
     remediate?(resource: ResourceView, config: C): Record<string, unknown> | undefined;
+    /** For --explain only (never called otherwise): why the policy applies to `resource` or not. */
+    explain?(resource: ResourceView, config: C): Applicability;
 }
 
 const EMPTY_SCHEMA: PolicyConfigSchema = { properties: {} };
@@ -127,6 +135,40 @@ function reporterFor(policy: PolicyMeta, reportViolation: ReportViolation): Repo
     };
 }
 
+/** Counts reports per URN ("" = stack-wide) for --explain, passing each on to `report`. */
+function countingReport(report: Report, counts: Map<string, number>): Report {
+    return (message, resource) => {
+        const urn = resource?.urn ?? "";
+        counts.set(urn, (counts.get(urn) ?? 0) + 1);
+        report(message, resource);
+    };
+}
+
+/** Runs an explain hook; an error in it must not change any verdict, so it becomes a reason. */
+function safely<T>(fn: () => T, fallback: (why: string) => T): T {
+    try {
+        return fn();
+    } catch (e) {
+        return fallback(e instanceof Error ? e.name : "an error");
+    }
+}
+
+/** Records a stack policy's explanation of every resource of the stack (PERFGUARD_EXPLAIN only). */
+function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, config: C, counts: Map<string, number>): void {
+    const explained = safely<StackApplicability>(
+        () => spec.explain ? spec.explain(stack, config) : { resources: new Map(), others: "evaluated with the whole stack (this policy gives no per-resource explanation)" },
+        (why) => ({ resources: new Map(), others: `could not be explained (${why} in the explain hook)` }));
+    for (const resource of stack.resources) {
+        recordFacts("analyzeStack", resource);
+        const verdict = explained.resources.get(resource.urn) ?? typeNotRead(explained.others);
+        recordVerdict("analyzeStack", spec.name, resource.urn, verdict, counts.get(resource.urn) ?? 0);
+    }
+    const stackWide = counts.get("") ?? 0;
+    if (explained.stack || stackWide > 0) {
+        recordVerdict("analyzeStack", spec.name, "", explained.stack ?? { applies: true, detail: "stack-wide verdict" }, stackWide);
+    }
+}
+
 /**
  * Builds a stack policy (AnalyzeStack: all resources' outputs, with property dependencies).
  * @returns an SDK StackValidationPolicy; its validateStack never throws.
@@ -141,9 +183,19 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
         validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
             const config = configFor<C>(spec, args.getConfig(), reportViolation, false);
             if (config === undefined) {
+                if (explaining) {
+                    recordVerdict("analyzeStack", spec.name, "", { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
+                }
                 return;
             }
-            spec.check(stackOf(args.resources), config, reporterFor(spec, reportViolation));
+            const stack = stackOf(args.resources);
+            if (!explaining) {
+                spec.check(stack, config, reporterFor(spec, reportViolation));
+                return;
+            }
+            const counts = new Map<string, number>();
+            spec.check(stack, config, countingReport(reporterFor(spec, reportViolation), counts));
+            explainStack(spec, stack, config, counts);
         },
     };
 }
@@ -162,16 +214,36 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
         configSchema: spec.configSchema,
         validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
             if (types && !types.has(args.type)) {
+                if (explaining) {
+                    const resource = viewOf(args);
+                    recordFacts("analyze", resource);
+                    recordVerdict("analyze", spec.name, resource.urn, typeNotRead(`reads only ${[...types].join(", ")}`), 0);
+                }
                 return;
             }
             // Analyze runs once per resource: report a config problem on the first one only.
             const config = configFor<C>(spec, args.getConfig(), reportViolation, true);
             if (config === undefined) {
+                if (explaining) {
+                    recordVerdict("analyze", spec.name, String(args.urn ?? ""), { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
+                }
                 return;
             }
             const resource = viewOf(args);
             const report = reporterFor(spec, reportViolation);
-            isolate(resource, report, () => spec.check(resource, config, report));
+            if (!explaining) {
+                isolate(resource, report, () => spec.check(resource, config, report));
+                return;
+            }
+            const counts = new Map<string, number>();
+            const counting = countingReport(report, counts);
+            isolate(resource, counting, () => spec.check(resource, config, counting));
+            recordFacts("analyze", resource);
+            const explain = spec.explain;
+            const verdict = safely<Applicability>(
+                () => explain ? explain(resource, config) : { applies: true, detail: "checked" },
+                (why) => ({ applies: false, reason: `could not be explained (${why} in the explain hook)` }));
+            recordVerdict("analyze", spec.name, resource.urn, verdict, counts.get(resource.urn) ?? 0);
         },
     };
     const remediate = spec.remediate;

@@ -37,16 +37,31 @@ function factKeyOf(rawKey: unknown): string | undefined {
     return prefix === "perfguard:" || prefix === "perfguard_" ? rawKey.slice(PREFIX_LENGTH) : undefined;
 }
 
+const LOWER_P = 0x70;
+
 function isFactKey(rawKey: string): boolean {
+    // Every tag of every resource comes here once per stack policy that scans the stack: reject
+    // keys that cannot start with "perfguard" before slicing (which allocates two strings).
+    if (rawKey.length < PREFIX_LENGTH || (rawKey.charCodeAt(0) | 0x20) !== LOWER_P) {
+        return false;
+    }
     const prefix = rawKey.slice(0, PREFIX_LENGTH).toLowerCase();
     return prefix === "perfguard:" || prefix === "perfguard_";
 }
 
-/** All facts of one resource, parsed once; reads are O(1). */
+const NO_PROBLEMS: readonly FactProblem[] = Object.freeze([]);
+// Reads of missing facts are the common case in a stack scan: share their (immutable) results.
+const ABSENT_READ: FactRead<never> = Object.freeze({ state: "absent" });
+const UNKNOWN_READ: FactRead<never> = Object.freeze({ state: "unknown" });
+
+/**
+ * All facts of one resource, parsed once; reads are O(1). The maps are created on the first fact:
+ * stack policies read the facts of every resource, and most resources have none.
+ */
 export class Facts {
-    private readonly entries = new Map<string, RawEntry[]>();
-    private readonly resolved = new Map<string, FactRead<number | string>>();
-    private readonly problemList: FactProblem[] = [];
+    private entries: Map<string, RawEntry[]> | undefined;
+    private resolved: Map<string, FactRead<number | string>> | undefined;
+    private problemList: FactProblem[] | undefined;
     private containerUnknown = false;
 
     /** True when any fact container was unknown (preview): an absent fact may then exist. */
@@ -56,7 +71,7 @@ export class Facts {
 
     /** Facts that cannot be parsed, conflict, or use a key perfguard does not know. */
     get problems(): readonly FactProblem[] {
-        return this.problemList;
+        return this.problemList ?? NO_PROBLEMS;
     }
 
     /** Reads a numeric fact (a plain decimal within the key's range). */
@@ -71,7 +86,7 @@ export class Facts {
 
     /** True when any fact (of any key, valid or not) was found. */
     get any(): boolean {
-        return this.entries.size > 0 || this.problemList.length > 0;
+        return (this.entries?.size ?? 0) > 0 || (this.problemList?.length ?? 0) > 0;
     }
 
     /** @internal used by readFacts */
@@ -79,12 +94,13 @@ export class Facts {
         const bare = rawKey.slice(PREFIX_LENGTH);
         const def = factKeyDef(bare);
         if (!def) {
-            this.problemList.push({
+            this.addProblem({
                 key: rawKey,
                 message: `unknown fact key "${rawKey.length <= 64 ? rawKey : rawKey.slice(0, 64) + "..."}" in ${place}: perfguard reads ${FACT_KEYS.map((d) => d.key).join(", ")} (prefix perfguard: or perfguard_, any case); a misspelt key means the check that needs it does not run`,
             });
             return;
         }
+        this.entries ??= new Map();
         let list = this.entries.get(def.key);
         if (!list) {
             list = [];
@@ -95,7 +111,7 @@ export class Facts {
 
     /** @internal used by readFacts */
     addProblem(problem: FactProblem): void {
-        this.problemList.push(problem);
+        (this.problemList ??= []).push(problem);
     }
 
     /** @internal used by readFacts */
@@ -103,23 +119,35 @@ export class Facts {
         this.containerUnknown = true;
     }
 
-    /** @internal resolves every collected key once, recording problems */
-    finish(): this {
-        for (const [key, list] of this.entries) {
-            const def = factKeyDef(key) as FactKeyDef;
-            this.resolved.set(key, resolve(def, list, this.problemList));
+    /**
+     * @internal resolves every collected key once, recording problems. A resource without any
+     * fact gets the shared empty Facts: a stack scan keeps one per resource alive per policy.
+     */
+    finish(): Facts {
+        if (!this.entries && !this.problemList && !this.containerUnknown) {
+            return NO_FACTS;
+        }
+        if (this.entries) {
+            this.resolved = new Map();
+            for (const [key, list] of this.entries) {
+                const def = factKeyDef(key) as FactKeyDef;
+                this.resolved.set(key, resolve(def, list, this));
+            }
         }
         return this;
     }
 
     private read(key: string): FactRead<number | string> {
-        const found = this.resolved.get(key);
+        const found = this.resolved?.get(key);
         if (found) {
             return found;
         }
-        return this.containerUnknown ? { state: "unknown" } : { state: "absent" };
+        return this.containerUnknown ? UNKNOWN_READ : ABSENT_READ;
     }
 }
+
+// Never mutated: only readFacts calls the @internal mutators, on the Facts it creates.
+const NO_FACTS = new Facts();
 
 function parseEntry(def: FactKeyDef, value: unknown): number | string | undefined {
     switch (def.kind) {
@@ -147,7 +175,7 @@ function parseEntry(def: FactKeyDef, value: unknown): number | string | undefine
     }
 }
 
-function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: FactProblem[]): FactRead<number | string> {
+function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Facts, "addProblem">): FactRead<number | string> {
     const name = `perfguard:${def.key}`;
     if (list.some((e) => isUnknown(e.value))) {
         return { state: "unknown" };
@@ -158,7 +186,7 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: FactProbl
         const value = parseEntry(def, entry.value);
         if (value === undefined) {
             bad = true;
-            problems.push({
+            problems.addProblem({
                 key: name,
                 message: `fact ${name} in ${entry.place} has ${entry.value === undefined ? "no value" : describeValue(entry.value)}, which is not ${describeFactRange(def)}`,
             });
@@ -169,10 +197,10 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: FactProbl
     if (bad) {
         return { state: "invalid" };
     }
-    const distinct = new Set(parsed.map((p) => p.value));
-    if (distinct.size > 1) {
+    const distinct = parsed.length === 1 ? undefined : new Set(parsed.map((p) => p.value));
+    if (distinct && distinct.size > 1) {
         const shown = parsed.map((p) => `${describeValue(p.value)} in ${p.place}`).join(", ");
-        problems.push({ key: name, message: `fact ${name} has ${distinct.size} different values (${shown}); keep one` });
+        problems.addProblem({ key: name, message: `fact ${name} has ${distinct.size} different values (${shown}); keep one` });
         return { state: "invalid" };
     }
     return { state: "ok", value: parsed[0].value, where: `${name} in ${parsed[0].place}` };

@@ -43,12 +43,11 @@ export class ResourceView {
 
 /** The whole stack for a stack policy: resources in engine order, indexed by URN and type. */
 export class StackView {
-    readonly byUrn = new Map<string, ResourceView>();
+    private urnIndex: Map<string, ResourceView> | undefined;
     private readonly byType = new Map<string, ResourceView[]>();
 
     constructor(readonly resources: readonly ResourceView[]) {
         for (const r of resources) {
-            this.byUrn.set(r.urn, r);
             let list = this.byType.get(r.type);
             if (!list) {
                 list = [];
@@ -56,6 +55,20 @@ export class StackView {
             }
             list.push(r);
         }
+    }
+
+    /**
+     * Resources by URN, indexed on first use: each stack policy gets its own StackView and most
+     * never join by URN, so building the index for every one cost AnalyzeStack time (O(n) each).
+     */
+    get byUrn(): ReadonlyMap<string, ResourceView> {
+        if (!this.urnIndex) {
+            this.urnIndex = new Map();
+            for (const r of this.resources) {
+                this.urnIndex.set(r.urn, r);
+            }
+        }
+        return this.urnIndex;
     }
 
     /** Resources of one type token, in engine order (empty when none). */
@@ -94,16 +107,24 @@ function urnsOf(list: unknown): string[] {
     return urns;
 }
 
+const NO_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = Object.freeze({});
+
 /**
  * Builds a ResourceView from an SDK resource (`args` of validateResource, or an element of
  * `args.resources` of validateStack, whose property dependencies hold resource objects).
  */
 export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"> & { propertyDependencies?: Record<string, unknown> }): ResourceView {
-    const deps: Record<string, string[]> = {};
-    for (const [prop, list] of Object.entries(r.propertyDependencies ?? {})) {
-        deps[prop] = urnsOf(list);
+    // Runs for every resource in every stack policy: allocate a dependency record only for the
+    // resources that have dependencies (most have none), and keep it shared and frozen otherwise.
+    let deps: Record<string, string[]> | undefined;
+    const given = r.propertyDependencies;
+    if (given) {
+        for (const prop of Object.keys(given)) {
+            deps ??= {};
+            deps[prop] = urnsOf(given[prop]);
+        }
     }
-    return new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps);
+    return new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES);
 }
 
 /** Builds the StackView of a validateStack call. */

@@ -1,0 +1,143 @@
+/**
+ * `perfguard check <file>`: every policy, run by the real pack process over gRPC exactly as the
+ * preview path runs it, on a stack export (existing state) or a preview's --record file.
+ * Remediations are reported, not applied: the state is what it is (as the engine does for
+ * existing state). Exit 1 on a mandatory violation.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { analyzeResources, explainTempFile, openPack } from "../preview/analyzeResources";
+import { Explanation, formatExplanation, readExplanation } from "../preview/explain";
+import { formatPoliciesSection, formatRemediation, formatViolation } from "../preview/printViolations";
+import { defaultPackDir } from "../preview/runPreview";
+import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types";
+import { UsageError } from "./errors";
+import { buildReport } from "./report";
+import { readStackExport } from "./stackExport";
+
+export interface CheckOptions {
+    /** The stack export or --record file. */
+    file: string;
+    /** --policy-pack-config file. */
+    policyPackConfig?: string;
+    /** Policy pack folder; default: this repository (the perfguard pack). */
+    packDir?: string;
+    explain: boolean;
+    /** --report: Markdown file to write. */
+    report?: string;
+    /** Receives the pack's own log output (stderr). */
+    log: (chunk: string) => void;
+}
+
+export interface CheckResult {
+    /** 1 on a mandatory violation, else 0. */
+    exitCode: number;
+    /** What `check` prints without --json. */
+    text: string;
+    /** What `check --json` prints. */
+    json: Record<string, unknown>;
+}
+
+/**
+ * Runs the check.
+ * Input: CheckOptions. Output: CheckResult.
+ * Throws UsageError (exit 2) for a missing or malformed file, PreviewError (exit 2) for a bad
+ * policy config, (exit 1) when the pack does not start or a policy fails.
+ */
+export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
+    // Read the file first: a bad path fails at once, before the pack starts.
+    const exported = readStackExport(opts.file);
+    if (opts.report !== undefined) {
+        const dir = path.dirname(path.resolve(opts.report));
+        try {
+            fs.accessSync(dir, fs.constants.W_OK);
+        } catch {
+            throw new UsageError(`cannot write report ${opts.report}: folder ${dir} does not exist or is not writable`);
+        }
+    }
+    const packDirGiven = opts.packDir ?? defaultPackDir();
+    const explain = opts.explain ? explainTempFile() : undefined;
+    let violations: Violation[];
+    let remediations: AppliedRemediation[];
+    let explanation: Explanation | undefined;
+    let info: { name: string; version: string };
+    let config;
+    try {
+        const opened = await openPack({
+            packDir: packDirGiven, project: exported.project, stack: exported.stack,
+            policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile: explain?.file,
+        });
+        info = opened.info;
+        config = opened.config;
+        try {
+            ({ violations, remediations } = await analyzeResources(opened.pack, exported.resources, {
+                remediating: opened.remediating,
+                applyRemediations: false,
+                fallbackStackUrn: `urn:pulumi:${exported.stack}::${exported.project}::${ROOT_STACK_TYPE}::${exported.project}-${exported.stack}`,
+            }));
+        } finally {
+            await opened.pack.close();
+        }
+        if (explain) {
+            explanation = readExplanation(explain.file, exported.resources.map((r) => r.urn));
+        }
+    } finally {
+        explain?.cleanup();
+    }
+    const mandatory = violations.filter((v) => v.enforcementLevel === "mandatory").length;
+    const advisory = violations.filter((v) => v.enforcementLevel === "advisory").length;
+    const exitCode = mandatory > 0 ? 1 : 0;
+
+    let text = "";
+    for (const r of remediations) {
+        text += formatRemediation(r);
+    }
+    for (const v of violations) {
+        text += formatViolation(v);
+    }
+    if (text !== "") {
+        text += "\n";
+    }
+    // As the CLI shows `--policy-pack` as given; the default pack is shown relative to the cwd.
+    const localPath = opts.packDir ?? (path.relative(process.cwd(), packDirGiven) || ".");
+    text += formatPoliciesSection([{ name: info.name, version: info.version, localPath }], violations, remediations);
+    text += `perfguard check ${opts.file}: ${exported.resources.length} resources (stack ${exported.stack}, project ${exported.project}): ` +
+        `${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}` +
+        `${remediations.length > 0 ? `, ${remediations.length} remediation${remediations.length === 1 ? "" : "s"} reported (not applied: this is existing state)` : ""}.\n`;
+    if (exported.pendingDeletes > 0) {
+        text += `${exported.pendingDeletes} resource(s) pending deletion were not checked, as the engine does not analyze them.\n`;
+    }
+    if (exported.redactedSecrets > 0) {
+        text += `${exported.redactedSecrets} encrypted secret value(s) were checked as "[secret]": export with --show-secrets to check them.\n`;
+    }
+    if (explanation) {
+        text += "\n" + formatExplanation(explanation);
+    }
+    if (opts.report !== undefined) {
+        fs.writeFileSync(opts.report, buildReport({
+            file: opts.file, packName: info.name, packVersion: info.version,
+            resources: exported.resources, violations, config,
+        }));
+        text += `\nReport written to ${opts.report}.\n`;
+    }
+    return {
+        exitCode,
+        text,
+        json: {
+            command: "check",
+            file: opts.file,
+            stack: exported.stack,
+            project: exported.project,
+            resources: exported.resources.length,
+            pendingDeletes: exported.pendingDeletes,
+            redactedSecrets: exported.redactedSecrets,
+            exitCode,
+            mandatory,
+            advisory,
+            violations,
+            remediations,
+            ...(explanation ? { explanation } : {}),
+            ...(opts.report !== undefined ? { report: opts.report } : {}),
+        },
+    };
+}

@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+/**
+ * `perfguard`: the models and the policies outside a preview.
+ *
+ *   perfguard size citrix  --rtt-ms 160 [...]          brokering at each concurrency, safe throttle
+ *   perfguard size nsx-alb --ssl-tps 5000 [...]        smallest SE size for one virtual service
+ *   perfguard size xen     --link-mb-per-s 117 [...]   each guest's share of a host's link
+ *   perfguard check <file> [...]                       every policy on a stack export
+ *
+ * Every command takes --help and --json (one JSON document on stdout, nothing else). Errors go
+ * to stderr. Exit codes: 0 ok, 1 mandatory violations (check) or a failure, 2 bad arguments or a
+ * missing or malformed file.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { Command, CommanderError, Option } from "commander";
+import type { HaMode } from "../model/seCapacity";
+import { USAGE_EXIT, UsageError } from "./errors";
+import { numberIn, oneOf } from "./numbers";
+
+/** The repository root: one level up from cli/*.ts, two from dist/cli/*.js. */
+function repoRoot(): string {
+    const up = path.resolve(__dirname, "..");
+    return path.basename(up) === "dist" ? path.dirname(up) : up;
+}
+
+function version(): string {
+    try {
+        return (JSON.parse(fs.readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as { version: string }).version;
+    } catch {
+        return "unknown";
+    }
+}
+
+/** Fails early (exit 2) when the folder of an output file does not exist or is not writable. */
+function checkWritable(file: string, what: string): void {
+    const dir = path.dirname(path.resolve(file));
+    try {
+        fs.accessSync(dir, fs.constants.W_OK);
+    } catch {
+        throw new UsageError(`cannot write ${what} ${file}: folder ${dir} does not exist or is not writable`);
+    }
+}
+
+/** Writes a plot; a missing charting library is named with the install command. */
+async function writePlot(file: string, render: () => Promise<string>): Promise<void> {
+    let svg: string;
+    try {
+        svg = await render();
+    } catch (err) {
+        const message = (err as Error).message ?? String(err);
+        if (/Cannot find module/.test(message)) {
+            throw new Error(`--plot needs the charting library (optional dependency "echarts") and the plot renderer: ${message.split("\n")[0]}. Run npm install in the perfguard folder.`);
+        }
+        throw err;
+    }
+    fs.writeFileSync(file, svg);
+}
+
+interface Io {
+    out: (text: string) => void;
+    err: (text: string) => void;
+}
+
+function printJson(io: Io, doc: unknown): void {
+    io.out(JSON.stringify(doc, null, 2) + "\n");
+}
+
+/** CLI spelling of each HA mode. */
+const HA_MODE_FLAGS: Record<string, HaMode> = {
+    "shared": "HA_MODE_SHARED",
+    "shared-pair": "HA_MODE_SHARED_PAIR",
+    "active-standby": "HA_MODE_LEGACY_ACTIVE_STANDBY",
+};
+
+const JSON_HELP = "print one JSON document on stdout instead of the tables";
+
+/**
+ * Builds the command tree. Actions store their exit code in `result.code`.
+ * Input: io (where output goes). Output: the commander program (exitOverride: never exits).
+ */
+export function buildProgram(io: Io, result: { code: number }): Command {
+    const program = new Command("perfguard")
+        .description("Size Citrix zones, NSX ALB SE groups and Xen hosts with perfguard's models, and run its policies on a stack export.")
+        .version(version(), "-V, --version")
+        .exitOverride()
+        .configureOutput({ writeOut: io.out, writeErr: io.err })
+        .showHelpAfterError("(add --help for usage)")
+        .showSuggestionAfterError(true)
+        .allowExcessArguments(false);
+
+    const size = program.command("size")
+        .description("predict performance from figures you give on the command line (no stack needed)");
+
+    size.command("citrix")
+        .description("Citrix launch brokering at one RTT: predicted mean response, brokered/s, timed-out requests and launch time per concurrency, the largest safe concurrency and the throttle per Delivery Controller")
+        .requiredOption("--rtt-ms <ms>", "RTT between the zone's Delivery Controllers and the Site database, ms", numberIn({ min: 0, max: 10000, unit: "ms" }))
+        .option("--users <n>", "users launched in the logon storm", numberIn({ min: 0, max: 10000000, integer: true, unit: "users" }), 10000)
+        .option("--controllers <n>", "Delivery Controllers in the zone", numberIn({ min: 1, max: 1000, integer: true, unit: "controllers" }), 2)
+        .option("--target-response-s <s>", "highest acceptable mean brokering response, s", numberIn({ min: 0, above: true, max: 600, unit: "s" }), 12)
+        .option("--error-budget-pct <pct>", "highest acceptable share of timed-out requests, percent", numberIn({ min: 0, max: 100, unit: "percent" }), 0.1)
+        .option("--from <n>", "first concurrency of the table, requests", numberIn({ min: 1, max: 1000, integer: true, unit: "requests" }), 12)
+        .option("--to <n>", "last concurrency of the table, requests", numberIn({ min: 1, max: 1000, integer: true, unit: "requests" }), 60)
+        .option("--step <n>", "concurrency step of the table, requests", numberIn({ min: 1, max: 1000, integer: true, unit: "requests" }), 6)
+        .option("--plot <file.svg>", "also draw mean response and timed-out requests against concurrency (measured cells overlaid when the source measured this RTT)")
+        .option("--json", JSON_HELP)
+        .action(async (o: { rttMs: number; users: number; controllers: number; targetResponseS: number; errorBudgetPct: number; from: number; to: number; step: number; plot?: string; json?: boolean }) => {
+            if (o.to < o.from) {
+                throw new UsageError(`--to ${o.to} is below --from ${o.from}`);
+            }
+            if (o.plot !== undefined) {
+                checkWritable(o.plot, "plot");
+            }
+            const { sizeCitrix, formatCitrixSizing, citrixSizingJson, citrixPlotSvg } = await import("./sizeCitrix");
+            const sizing = sizeCitrix({
+                rttMs: o.rttMs, users: o.users, controllers: o.controllers, targetResponseS: o.targetResponseS,
+                errorBudgetPct: o.errorBudgetPct, from: o.from, to: o.to, step: o.step,
+            });
+            if (o.plot !== undefined) {
+                await writePlot(o.plot, () => citrixPlotSvg(sizing));
+            }
+            if (o.json) {
+                printJson(io, citrixSizingJson(sizing, o.plot));
+            } else {
+                io.out(formatCitrixSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
+            }
+        });
+
+    const haModes = Object.keys(HA_MODE_FLAGS);
+    size.command("nsx-alb")
+        .description("NSX ALB Service Engines for one virtual service: the smallest vcpusPerSe (with memory and disk) that carries its peak demand with headroom, and the utilisation per metric")
+        .option("--ssl-tps <tps>", "new SSL/TLS handshakes per second at peak, TPS", numberIn({ min: 0, max: 1e9, unit: "TPS" }))
+        .addOption(new Option("--ssl-key <type>", "certificate key type of the SSL TPS figure").choices(["rsa", "ecc"]).default("rsa"))
+        .option("--l7-rps <rps>", "HTTP requests per second at peak, RPS", numberIn({ min: 0, max: 1e10, unit: "RPS" }))
+        .option("--l4-cps <cps>", "new TCP connections per second at peak, CPS", numberIn({ min: 0, max: 1e10, unit: "CPS" }))
+        .option("--open-connections <n>", "concurrent open connections at peak", numberIn({ min: 0, max: 1e11, integer: true, unit: "connections" }))
+        .option("--throughput-gbps <gbps>", "client-side throughput at peak, Gbps", numberIn({ min: 0, max: 100000, unit: "Gbps" }))
+        .option("--ssl", "the VS terminates SSL (implied by --ssl-tps); picks the L7 SSL throughput row")
+        .option("--scale-out <n>", "SEs the VS is placed on (minScaleoutPerVs; --ha-mode shared only)", numberIn({ min: 1, max: 64, integer: true, unit: "SEs" }), 1)
+        .option("--buffer-se <n>", "spare SEs kept for N+M failover (bufferSe)", numberIn({ min: 0, max: 64, integer: true, unit: "SEs" }), 1)
+        .option("--ha-mode <mode>", `SE group HA mode: ${haModes.join(", ")}`, oneOf(haModes), "shared")
+        .option("--headroom-pct <pct>", "spare capacity to keep, percent (nsx-alb-se-capacity's headroomPct)", numberIn({ min: 0, max: 95, unit: "percent" }), 20)
+        .option("--plot <file.svg>", "also draw demand against capacity per metric")
+        .option("--json", JSON_HELP)
+        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; scaleOut: number; bufferSe: number; haMode: string; headroomPct: number; plot?: string; json?: boolean }) => {
+            const demand = {
+                ...(o.sslTps !== undefined ? { sslTps: o.sslTps, sslKeyType: o.sslKey } : {}),
+                ...(o.l7Rps !== undefined ? { l7Rps: o.l7Rps } : {}),
+                ...(o.l4Cps !== undefined ? { l4Cps: o.l4Cps } : {}),
+                ...(o.openConnections !== undefined ? { l4OpenConnections: o.openConnections } : {}),
+                ...(o.throughputGbps !== undefined ? { throughputGbps: o.throughputGbps } : {}),
+                ...(o.ssl ? { ssl: true } : {}),
+            };
+            if (o.sslTps === undefined && o.l7Rps === undefined && o.l4Cps === undefined && o.openConnections === undefined && o.throughputGbps === undefined) {
+                throw new UsageError("give at least one demand: --ssl-tps, --l7-rps, --l4-cps, --open-connections or --throughput-gbps");
+            }
+            const haMode = HA_MODE_FLAGS[o.haMode];
+            if (haMode !== "HA_MODE_SHARED" && o.scaleOut !== 1) {
+                throw new UsageError(`--scale-out applies to --ha-mode shared only: in ${o.haMode} a virtual service gets one SE's capacity`);
+            }
+            if (o.plot !== undefined) {
+                checkWritable(o.plot, "plot");
+            }
+            const { sizeNsxAlb, formatNsxAlbSizing, nsxAlbSizingJson, nsxAlbPlotSvg } = await import("./sizeNsxAlb");
+            const sizing = sizeNsxAlb({ demand, scaleOut: o.scaleOut, bufferSe: o.bufferSe, haMode, headroomPct: o.headroomPct });
+            if (o.plot !== undefined) {
+                await writePlot(o.plot, () => nsxAlbPlotSvg(sizing));
+            }
+            if (o.json) {
+                printJson(io, nsxAlbSizingJson(sizing, o.plot));
+            } else {
+                io.out(formatNsxAlbSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
+            }
+        });
+
+    size.command("xen")
+        .description("Xen host network: each guest's predicted transmit share of the host's link, with dom0's traffic (MB/s = megabytes per second of usable throughput)")
+        .requiredOption("--link-mb-per-s <MBps>", "usable throughput of the host's link, MB/s (1 Gb/s carries about 111 MB/s)", numberIn({ min: 0, above: true, max: 1e6, unit: "MB/s" }))
+        .requiredOption("--guests <n>", "guests (domUs) on the host", numberIn({ min: 1, max: 10000, integer: true, unit: "guests" }))
+        .option("--dom0-mb-per-s <MBps>", "what dom0 sends, MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
+        .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each sends as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
+        .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), 0.5)
+        .option("--json", JSON_HELP)
+        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; json?: boolean }) => {
+            const { sizeXen, formatXenSizing, xenSizingJson } = await import("./sizeXen");
+            const sizing = sizeXen({ linkMBps: o.linkMbPerS, guests: o.guests, dom0MBps: o.dom0MbPerS, guestMBps: o.guestMbPerS, dom0Share: o.dom0Share });
+            if (o.json) {
+                printJson(io, xenSizingJson(sizing));
+            } else {
+                io.out(formatXenSizing(sizing));
+            }
+        });
+
+    program.command("check")
+        .description("run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; exits 1 on a mandatory violation")
+        .argument("<file>", "stack export (pulumi stack export > stack.json) or --record output")
+        .option("--policy-pack-config <file.json>", "policy config, as for pulumi preview --policy-pack-config")
+        .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
+        .option("--explain", "per resource, the facts read and why each policy applied or not")
+        .option("--report <file.md>", "also write a Markdown report (violations, per zone and SE group figures) for a PR comment")
+        .option("--json", JSON_HELP)
+        .action(async (file: string, o: { policyPackConfig?: string; policyPack?: string; explain?: boolean; report?: string; json?: boolean }) => {
+            const { runCheck } = await import("./check");
+            const checked = await runCheck({
+                file, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err,
+            });
+            if (o.json) {
+                printJson(io, checked.json);
+            } else {
+                io.out(checked.text);
+            }
+            result.code = checked.exitCode;
+        });
+
+    return program;
+}
+
+/**
+ * Runs the CLI on `argv` (without node and script).
+ * Output: the exit code; output goes to io. Never throws.
+ */
+export async function main(argv: string[], io: Io): Promise<number> {
+    const result = { code: 0 };
+    const program = buildProgram(io, result);
+    try {
+        await program.parseAsync(argv, { from: "user" });
+        return result.code;
+    } catch (err) {
+        if (err instanceof CommanderError) {
+            // commander has printed the message (or the help) already.
+            return err.code === "commander.helpDisplayed" || err.code === "commander.version" ? 0 : USAGE_EXIT;
+        }
+        const exitCode = (err as { exitCode?: unknown }).exitCode;
+        io.err(`error: ${(err as Error).message ?? String(err)}\n`);
+        return typeof exitCode === "number" ? exitCode : 1;
+    }
+}
+
+if (require.main === module) {
+    main(process.argv.slice(2), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then((code) => {
+        process.exitCode = code;
+    });
+}

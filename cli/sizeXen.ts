@@ -1,0 +1,102 @@
+/**
+ * `perfguard size xen`: each guest's predicted transmit share of one Xen host's link, with dom0's
+ * traffic, from the same share model xen-guest-network-share uses.
+ */
+import { DEFAULT_DOM0_SHARE, predictXenShares, XEN_SHARE_SOURCE, XenShareGuest } from "../model/xenShares";
+import { num, pct } from "../policies/support/format";
+import { table } from "./table";
+
+/** Input of {@link sizeXen} (MB/s: megabytes per second of usable throughput). */
+export interface XenSizingInput {
+    /** The host link's usable throughput, MB/s (> 0). */
+    readonly linkMBps: number;
+    /** Guests (domUs) on the host, >= 1. */
+    readonly guests: number;
+    /** What dom0 sends, MB/s; undefined = dom0 idle (not counted, as the policy does). */
+    readonly dom0MBps?: number;
+    /** What each guest needs, MB/s; undefined = each sends as much as it can. */
+    readonly guestMBps?: number;
+    /** dom0's guaranteed fraction of the link while it transfers, 0..1 (default 0.5). */
+    readonly dom0Share: number;
+}
+
+/** One traffic source's predicted share. */
+export interface XenShareLine {
+    readonly name: string;
+    readonly domain: "dom0" | "domU";
+    /** Its demand, MB/s, or null = as much as it can. */
+    readonly demandMBps: number | null;
+    readonly predictedMBps: number;
+    /** predicted / link. */
+    readonly linkFraction: number;
+    /** For a guest with a need: the need is met (as xen-guest-network-share judges it). */
+    readonly meetsNeed: boolean | null;
+}
+
+export interface XenSizing {
+    readonly input: XenSizingInput;
+    readonly lines: XenShareLine[];
+    readonly model: string;
+}
+
+// Shares within this much of the need count as met (the policy's tolerance).
+const EPSILON_MBPS = 1e-9;
+
+/**
+ * Runs the share model for one host.
+ * Input: XenSizingInput. Output: XenSizing, dom0 first when it sends, then guest 1..n.
+ * Throws RangeError from the model for out-of-range input.
+ */
+export function sizeXen(input: XenSizingInput): XenSizing {
+    const guests: XenShareGuest[] = [];
+    if (input.dom0MBps !== undefined && input.dom0MBps > 0) {
+        guests.push({ name: "dom0", domain: "dom0", demandMBps: input.dom0MBps });
+    }
+    for (let g = 1; g <= input.guests; g++) {
+        guests.push({ name: `guest ${g}`, domain: "domU", demandMBps: input.guestMBps });
+    }
+    const shares = predictXenShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, guests });
+    return {
+        input,
+        lines: guests.map((g, i) => ({
+            name: g.name,
+            domain: g.domain,
+            demandMBps: g.demandMBps ?? null,
+            predictedMBps: shares[i].MBps,
+            linkFraction: shares[i].MBps / input.linkMBps,
+            meetsNeed: g.domain === "domU" && g.demandMBps !== undefined ? shares[i].MBps >= g.demandMBps - EPSILON_MBPS : null,
+        })),
+        model: `dom0 keeps >= ${pct(input.dom0Share)} of the link while it transfers, domUs split the rest evenly, unused share is redistributed; ${XEN_SHARE_SOURCE}`,
+    };
+}
+
+/** Renders the human output. Output: text ending with "\n". */
+export function formatXenSizing(s: XenSizing): string {
+    const i = s.input;
+    let out = `Xen host: ${num(i.linkMBps, 2)} MB/s usable link, ${i.guests} guest${i.guests === 1 ? "" : "s"}` +
+        `${i.guestMBps !== undefined ? ` needing ${num(i.guestMBps, 2)} MB/s each` : " sending as much as they can"}, ` +
+        `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `sending ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
+        `${i.dom0Share !== DEFAULT_DOM0_SHARE ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
+    out += `Model: ${s.model}.\n\n`;
+    out += table(
+        ["sender", "wants", "predicted", "of the link", "need met"],
+        s.lines.map((l) => [
+            l.name,
+            l.demandMBps === null ? "as much as it can" : `${num(l.demandMBps, 2)} MB/s`,
+            `${num(l.predictedMBps, 2)} MB/s`,
+            pct(l.linkFraction),
+            l.meetsNeed === null ? "" : l.meetsNeed ? "yes" : "no",
+        ]),
+        ["left", "right", "right", "right", "left"],
+    );
+    const short = s.lines.filter((l) => l.meetsNeed === false);
+    if (short.length > 0) {
+        out += `\n${short.length} of ${i.guests} guests get less than they need: xen-guest-network-share would report each of them.\n`;
+    }
+    return out;
+}
+
+/** The JSON document of `size xen --json`. */
+export function xenSizingJson(s: XenSizing): Record<string, unknown> {
+    return { command: "size xen", input: s.input, model: s.model, shares: s.lines };
+}

@@ -1,0 +1,186 @@
+/**
+ * The part of a preview that follows the program run, shared by `npm run preview` and
+ * `perfguard check`: start the pack and reconcile its config as the CLI does, then send
+ * Remediate/Analyze per resource (inputs) and AnalyzeStack once (outputs, parent, dependencies,
+ * property dependencies), and turn the diagnostics into violations as the engine does.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { EXPLAIN_ENV } from "../policies/support/explain";
+import { PreviewError } from "./errors";
+import { AnalyzerInfo, PackClient, PolicyConfigEntry, startPack } from "./packClient";
+import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig } from "./policyConfig";
+import { urnName, urnType } from "./printViolations";
+import { AppliedRemediation, Diagnostic, ProviderResource, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
+
+export interface OpenPackOptions {
+    /** Policy pack folder (absolute or relative to the cwd). */
+    packDir: string;
+    project: string;
+    stack: string;
+    /** Stack config for PULUMI_CONFIG and ConfigureStack; default {}. */
+    stackConfig?: Record<string, string>;
+    /** --policy-pack-config: an object in the file's shape, or a path to the JSON file. */
+    policyPackConfig?: PolicyConfigInput | string;
+    /** Receives pack logs and config warnings. */
+    log: (chunk: string) => void;
+    /** File the pack appends explanations to (PERFGUARD_EXPLAIN); omit to keep them off. */
+    explainFile?: string;
+}
+
+/** A started, configured pack. */
+export interface OpenedPack {
+    pack: PackClient;
+    info: AnalyzerInfo;
+    /** What Configure sent: every policy with its level and properties (schema defaults applied). */
+    config: Record<string, PolicyConfigEntry>;
+    /** True when any policy ends at "remediate". */
+    remediating: boolean;
+}
+
+/**
+ * Starts the pack and sends, in the CLI's order, Handshake, ConfigureStack, GetAnalyzerInfo and
+ * Configure (the reconciled config).
+ * Output: OpenedPack; the caller must `pack.close()` it. Throws PreviewError: exit 2 on config
+ * problems (unreadable or invalid file, schema violations), exit 1 when the pack does not start.
+ * The pack is closed on every failure.
+ */
+export async function openPack(opts: OpenPackOptions): Promise<OpenedPack> {
+    const stackConfig = opts.stackConfig ?? {};
+    const pack = await startPack(opts.packDir, {
+        project: opts.project, stack: opts.stack, dryRun: true, config: stackConfig, onOutput: opts.log,
+        env: opts.explainFile ? { [EXPLAIN_ENV]: opts.explainFile } : undefined,
+    });
+    try {
+        await pack.handshake();
+        await pack.configureStack({ project: opts.project, stack: opts.stack, dryRun: true, config: stackConfig, tags: {} });
+        const info = await pack.getAnalyzerInfo();
+        if (!info.supportsConfig) {
+            if (opts.policyPackConfig !== undefined) {
+                throw new PreviewError(`policy pack "${info.name}" does not support config`, 2);
+            }
+            return { pack, info, config: {}, remediating: false };
+        }
+        const parsed = opts.policyPackConfig === undefined ? {} : parsePolicyConfig(opts.policyPackConfig);
+        const { config, unknownPolicies } = reconcilePolicyConfig(info, parsed);
+        for (const name of unknownPolicies) {
+            opts.log(`warning: policy pack config names "${name}", which is not a policy of ${info.name}@v${info.version}\n`);
+        }
+        await pack.configure(config);
+        return { pack, info, config, remediating: Object.values(config).some((c) => c.enforcementLevel === "remediate") };
+    } catch (err) {
+        await pack.close();
+        throw err;
+    }
+}
+
+export interface AnalyzeOptions {
+    /** Call Remediate before Analyze (some policy is at "remediate"). */
+    remediating: boolean;
+    /**
+     * Apply remediations to the resources' inputs before Analyze, as a deployment does (the
+     * preview); false reports them without applying, as the engine does for existing state.
+     */
+    applyRemediations: boolean;
+    /** URN for stack-wide violations when the resources hold no root stack. */
+    fallbackStackUrn: string;
+}
+
+export interface AnalyzeOutcome {
+    violations: Violation[];
+    remediations: AppliedRemediation[];
+}
+
+function providerOf(r: RecordedResource, byUrn: Map<string, RecordedResource>): ProviderResource | undefined {
+    if (!r.provider) {
+        return undefined;
+    }
+    // A provider reference is `<urn>::<id>`.
+    const urn = r.provider.slice(0, r.provider.lastIndexOf("::"));
+    const p = byUrn.get(urn);
+    return p ? { urn: p.urn, type: p.type, name: p.name, properties: p.inputs } : undefined;
+}
+
+function toViolation(d: Diagnostic, urn: string, phase: Violation["phase"]): Violation {
+    return {
+        policyName: d.policyName,
+        policyPackName: d.policyPackName,
+        policyPackVersion: d.policyPackVersion,
+        // As the engine: a remediate-level violation means remediation did not fix it.
+        enforcementLevel: d.enforcementLevel === "remediate" ? "mandatory" : d.enforcementLevel,
+        message: d.message,
+        urn,
+        resourceType: urnType(urn),
+        resourceName: urnName(urn),
+        phase,
+    };
+}
+
+/**
+ * Sends every resource to the pack: Remediate (when remediating) and Analyze with its inputs,
+ * in order, then one AnalyzeStack with every resource's outputs and dependencies.
+ * Input: resources in engine order (root stack first); with applyRemediations, a remediated
+ * resource's inputs (and, but for the root stack, outputs) are replaced in place.
+ * Output: violations (Analyze ones first, then AnalyzeStack's, attributed to their own URN when
+ * it is in `resources`, else to the root stack) and remediations.
+ * Throws when an RPC fails (a policy that throws, a pack that died).
+ */
+export async function analyzeResources(pack: PackClient, resources: RecordedResource[], opts: AnalyzeOptions): Promise<AnalyzeOutcome> {
+    const byUrn = new Map(resources.map((r) => [r.urn, r]));
+    const violations: Violation[] = [];
+    const remediations: AppliedRemediation[] = [];
+
+    for (const r of resources) {
+        const base = {
+            urn: r.urn, type: r.type, name: r.name,
+            options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
+        };
+        if (opts.remediating) {
+            const { remediations: results } = await pack.remediate({ ...base, properties: r.inputs });
+            for (const result of results) {
+                if (result.diagnostic) {
+                    // As the engine: a remediation that could not run is an advisory violation.
+                    violations.push(toViolation(
+                        { ...result, message: result.diagnostic, enforcementLevel: "advisory" }, r.urn, "analyze"));
+                } else if (result.properties) {
+                    remediations.push({
+                        policyName: result.policyName, policyPackName: result.policyPackName,
+                        policyPackVersion: result.policyPackVersion, urn: r.urn, before: r.inputs, after: result.properties,
+                    });
+                    if (opts.applyRemediations) {
+                        // A preview's outputs follow the (remediated) inputs; the stack's are its exports.
+                        if (r.type !== ROOT_STACK_TYPE) {
+                            r.outputs = result.properties;
+                        }
+                        r.inputs = result.properties;
+                    }
+                }
+            }
+        }
+        const { diagnostics } = await pack.analyze({ ...base, properties: r.inputs });
+        violations.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
+    }
+
+    const stackUrn = resources.find((r) => r.type === ROOT_STACK_TYPE && r.parent === "")?.urn ?? opts.fallbackStackUrn;
+    const { diagnostics } = await pack.analyzeStack(resources.map((r) => ({
+        urn: r.urn, type: r.type, name: r.name, properties: r.outputs,
+        options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
+        parent: r.parent, dependencies: r.dependencies, propertyDependencies: r.propertyDependencies,
+    })));
+    // Stack violations name their own resource when it is in the stack, else the root stack.
+    violations.push(...diagnostics.map((d) => toViolation(d, d.urn && byUrn.has(d.urn) ? d.urn : stackUrn, "analyzeStack")));
+    return { violations, remediations };
+}
+
+/**
+ * A fresh, private file for the pack's explanations (in a new temp folder).
+ * Output: { file, cleanup } — cleanup removes the folder and never throws.
+ */
+export function explainTempFile(): { file: string; cleanup: () => void } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-explain-"));
+    return {
+        file: path.join(dir, "explain.jsonl"),
+        cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+}

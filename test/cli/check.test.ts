@@ -1,0 +1,179 @@
+/**
+ * `perfguard check` through the built binary: on the --record output of each example it reports
+ * the same violations as the preview of that example; --explain, --report, --json, waivers, and
+ * the stack export shapes (bare resources, secrets, pending deletes).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
+import { duration, num, pct } from "../../policies/support/format";
+import { runPreview } from "../../preview/runPreview";
+import type { PreviewResult } from "../../preview/runPreview";
+import type { Violation } from "../../preview/types";
+import { perfguard, ROOT, tempDir, urn, writeExport } from "./cliHarness";
+
+const EXAMPLES = path.join(ROOT, "examples");
+const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "Pulumi.yaml")));
+const dir = tempDir();
+
+function key(v: Pick<Violation, "policyName" | "urn" | "enforcementLevel">): string {
+    return `${v.policyName} -> ${v.urn ?? "(stack)"} [${v.enforcementLevel}]`;
+}
+
+function configOf(name: string): string | undefined {
+    const file = path.join(EXAMPLES, name, "policy-config.json");
+    return fs.existsSync(file) ? file : undefined;
+}
+
+const previews = new Map<string, { result: PreviewResult; record: string }>();
+
+beforeAll(async () => {
+    for (const name of examples) {
+        const record = path.join(dir, `${name}.json`);
+        const result = await runPreview({ programDir: path.join(EXAMPLES, name), packDir: ROOT, policyPackConfig: configOf(name), record, onLog: () => undefined });
+        previews.set(name, { result, record });
+    }
+}, 120_000);
+
+describe("check on a preview's --record gives the preview's verdicts", () => {
+    it.each(examples)("%s", async (name) => {
+        const { result, record } = previews.get(name)!;
+        const config = configOf(name);
+        const run = await perfguard(["check", record, ...(config ? ["--policy-pack-config", config] : []), "--json"]);
+        expect(run.code, run.stderr).toBe(result.exitCode);
+        const doc = JSON.parse(run.stdout) as { violations: Violation[]; exitCode: number; resources: number };
+        expect(doc.violations.map(key).sort()).toEqual(result.violations.map(key).sort());
+        expect(doc.violations.map((v) => v.message).sort()).toEqual(result.violations.map((v) => v.message).sort());
+        expect(doc.resources).toBe(result.resources.length);
+
+        // The human output prints the Policies section exactly as the preview does (the pack
+        // path is shown as given, so give the preview's).
+        const human = await perfguard(["check", record, "--policy-pack", ROOT, ...(config ? ["--policy-pack-config", config] : [])]);
+        const section = (text: string) => text.slice(text.indexOf("Policies:"), text.indexOf("\n\n", text.indexOf("Policies:")));
+        expect(section(human.stdout)).toBe(section(result.output));
+        expect(human.stdout).toMatch(new RegExp(`perfguard check ${record.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ${result.resources.length} resources`));
+    });
+});
+
+describe("check --explain", () => {
+    it("explains per resource the facts read and why each policy applied or not", async () => {
+        const { record } = previews.get("citrix-satellite-zones")!;
+        const run = await perfguard(["check", record, "--explain"]);
+        expect(run.code).toBe(1);
+        const text = run.stdout.slice(run.stdout.indexOf("Explain:"));
+        expect(text).toContain("citrix:index/zone:Zone: apac-zone");
+        expect(text).toContain("perfguard:rttMs = 45 (in metadata)");
+        expect(text).toContain("citrix-broker-throttle [AnalyzeStack]: not applicable: RTT 45 ms (perfguard:rttMs in metadata) below requireAtRttMs 90 ms");
+        expect(text).toContain("citrix-zone-rtt-limit [Analyze]: applied, 1 violation: RTT 260 ms (perfguard:rttMs in metadata) at or above maxRttMs 250 ms");
+        expect(text).toMatch(/ddc-emea-east-02\n[\s\S]*?citrix-broker-throttle \[AnalyzeStack\]: applied, 1 violation: Delivery Controller of zone "emea-east": no throttle fact/);
+        // Values only as describeValue shows them: long values are named by length.
+        expect(text).toContain("perfguard:citrixRole = a value of 18 characters (in tags list)");
+    });
+
+    it("never prints a fact value that describeValue would hide", async () => {
+        const file = writeExport(path.join(dir, "secret.json"), [{
+            type: "citrix:index/zone:Zone", name: "zone-a",
+            inputs: { name: "a", metadata: [{ name: "perfguard:rttMs", value: "300" }, { name: "perfguard:waive", value: "citrix-zone-rtt-limit" }, { name: "perfguard:waiveReason", value: "SECRET-MARKER-42 approved by ops" }] },
+        }]);
+        const run = await perfguard(["check", file, "--explain", "--json"]);
+        const explained = JSON.stringify((JSON.parse(run.stdout) as { explanation: unknown }).explanation);
+        expect(explained).toContain("a value of 32 characters");
+        expect(explained).not.toContain("SECRET-MARKER-42");
+    });
+
+    it("is on the preview path too (npm run preview -- --explain)", async () => {
+        const result = await runPreview({ programDir: path.join(EXAMPLES, "nsx-alb-se-groups"), packDir: ROOT, explain: true, onLog: () => undefined });
+        const vs = result.explanation?.resources.find((r) => r.name === "web-https-vs");
+        expect(vs?.verdicts.find((v) => v.policy === "nsx-alb-se-capacity")).toMatchObject({ applies: true, violations: 1 });
+        expect(vs?.facts.analyze?.map((f) => f.key)).toContain("perfguard:sslTps");
+    });
+});
+
+describe("waivers through check", () => {
+    const zone = (extra: Array<{ name: string; value: string }>) => ({
+        type: "citrix:index/zone:Zone", name: "latam-zone",
+        inputs: { name: "latam", metadata: [{ name: "perfguard:rttMs", value: "300" }, ...extra] },
+    });
+
+    it("a waived verdict is advisory, prefixed waived, with the reason: the check passes", async () => {
+        const file = writeExport(path.join(dir, "waived.json"), [zone([
+            { name: "perfguard:waive", value: "citrix-zone-rtt-limit" },
+            { name: "perfguard:waiveReason", value: "CHG-1234: Site split planned for Q3" },
+        ])]);
+        const run = await perfguard(["check", file]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toContain("[advisory]  citrix-zone-rtt-limit");
+        expect(run.stdout).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\"): Zone \"latam-zone\" has an RTT of 300 ms");
+        expect(run.stdout).not.toContain("[mandatory]");
+    });
+
+    it("a waiver without a reason keeps the level and is a perfguard-facts violation", async () => {
+        const file = writeExport(path.join(dir, "unreasoned.json"), [zone([{ name: "perfguard:waive", value: "citrix-zone-rtt-limit" }])]);
+        const run = await perfguard(["check", file, "--json"]);
+        expect(run.code).toBe(1);
+        const doc = JSON.parse(run.stdout) as { violations: Violation[] };
+        expect(doc.violations.map(key).sort()).toEqual([
+            // At 300 ms with no Delivery Controller in the stack the throttle cannot be verified.
+            `citrix-brokering-capacity -> ${urn("citrix:index/zone:Zone", "latam-zone")} [advisory]`,
+            `citrix-zone-rtt-limit -> ${urn("citrix:index/zone:Zone", "latam-zone")} [mandatory]`,
+            `perfguard-facts -> ${urn("citrix:index/zone:Zone", "latam-zone")} [mandatory]`,
+        ]);
+        expect(doc.violations.find((v) => v.policyName === "perfguard-facts")?.message).toContain("there is no perfguard:waiveReason");
+    });
+});
+
+describe("check --report", () => {
+    it("writes the violations by level and the per zone and per SE group figures", async () => {
+        const report = path.join(dir, "report.md");
+        const { record } = previews.get("citrix-satellite-zones")!;
+        const run = await perfguard(["check", record, "--report", report]);
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stdout).toContain(`Report written to ${report}.`);
+        const md = fs.readFileSync(report, "utf8");
+        expect(md).toMatch(/^# perfguard check: ❌ mandatory violations\n/);
+        expect(md).toContain("### Mandatory (2)");
+        expect(md).toContain("### Advisory (1)");
+        expect(md).toContain("- **citrix-zone-rtt-limit** on `citrix:index:Zone` `latam-zone`");
+        expect(md).toContain("## Citrix zones");
+        // The same model as the policies, called directly.
+        const p = predictBrokering({ rttMs: 160, concurrency: 40, users: 6000 });
+        const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
+        expect(md).toContain(`| emea-east | 160 ms | 40 requests | ${num(p.meanResponseS)} s | ${pct(p.errorRate)} | ${duration(p.launchTimeS as number)} for 6000 users | ${safe} requests |`);
+
+        const nsx = path.join(dir, "nsx.md");
+        await perfguard(["check", previews.get("nsx-alb-se-groups")!.record, "--report", nsx]);
+        const nsxMd = fs.readFileSync(nsx, "utf8");
+        expect(nsxMd).toContain("## NSX ALB SE groups");
+        expect(nsxMd).toMatch(/\| web-se-group \| 2 vCPU, 2 GB \| 1 \/ 3 \| 1 \| 74\.1% \| 25% \|.*\| 99\.1% \| 10 \|/);
+    });
+});
+
+describe("stack export shapes", () => {
+    it("reads a bare { resources }, unwraps plaintext secrets, redacts encrypted ones and skips pending deletes", async () => {
+        const sig = "4dabf18193072939515e22adb298388d";
+        const secret = "1b47061264138c4ac30d75fd1eb44270";
+        const file = path.join(dir, "bare.json");
+        fs.writeFileSync(file, JSON.stringify({
+            resources: [
+                { urn: urn("citrix:index/zone:Zone", "far"), type: "citrix:index/zone:Zone", custom: true,
+                    inputs: { name: "far", metadata: { [sig]: secret, plaintext: JSON.stringify([{ name: "perfguard:rttMs", value: "300" }]) } } },
+                { urn: urn("citrix:index/zone:Zone", "sealed"), type: "citrix:index/zone:Zone", custom: true,
+                    inputs: { name: "sealed", metadata: [{ name: "perfguard:rttMs", value: { [sig]: secret, ciphertext: "AAAA" } }] } },
+                { urn: urn("citrix:index/zone:Zone", "gone"), type: "citrix:index/zone:Zone", custom: true, delete: true,
+                    inputs: { name: "gone", metadata: [{ name: "perfguard:rttMs", value: "900" }] } },
+            ],
+        }));
+        const run = await perfguard(["check", file, "--json"]);
+        const doc = JSON.parse(run.stdout) as { violations: Violation[]; resources: number; pendingDeletes: number; redactedSecrets: number };
+        expect(doc.resources).toBe(2);
+        expect(doc.pendingDeletes).toBe(1);
+        expect(doc.redactedSecrets).toBe(1);
+        expect(doc.violations.map(key).sort()).toEqual([
+            `citrix-zone-rtt-limit -> ${urn("citrix:index/zone:Zone", "far")} [mandatory]`,
+            // "[secret]" is not a number: reported as an unreadable fact, never shown.
+            `perfguard-facts -> ${urn("citrix:index/zone:Zone", "sealed")} [mandatory]`,
+        ]);
+        expect(run.code).toBe(1);
+    });
+});

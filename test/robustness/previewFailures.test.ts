@@ -1,0 +1,34 @@
+/**
+ * The preview path survives a pack that prints to stdout before its port, a pack that exits
+ * before printing it, and a program that throws: a clear error naming the cause and a non-zero
+ * exit, through the compiled CLI entry (`npm run preview`, dist/preview/main.js; needs npm run
+ * build). test/preview/* covers the same failures at the runPreview/startPack level.
+ */
+import { spawnSync } from "child_process";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import { CRASHING_PACK, NOISY_PACK, SAMPLE_PACK, SAMPLE_PROGRAM, THROWING_PROGRAM } from "../preview/fixtures";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+
+function preview(args: string[]) {
+    return spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+}
+
+describe("npm run preview on broken inputs", () => {
+    it.each([
+        ["a pack that prints before its port", [SAMPLE_PROGRAM, "--policy-pack", NOISY_PACK], [`policy pack ${NOISY_PACK} printed "loading noisy pack" before its port`]],
+        ["a pack that exits before its port", [SAMPLE_PROGRAM, "--policy-pack", CRASHING_PACK], [`policy pack ${CRASHING_PACK} exited (exit code 3) before printing its port`, "crashing-pack: missing thresholds table"]],
+        ["a program that throws", [THROWING_PROGRAM, "--policy-pack", SAMPLE_PACK], [`program ${THROWING_PROGRAM} failed`, "zone catalogue is missing the RTT table"]],
+    ])("%s: exit 1, the cause on stderr, nothing on stdout", (_label, args, causes) => {
+        const run = preview(args);
+        expect(run.error).toBeUndefined();
+        expect(run.status).toBe(1);
+        expect(run.stderr).toMatch(/^error: /m);
+        for (const cause of causes) {
+            expect(run.stderr).toContain(cause);
+        }
+        // No half-printed verdicts: a failed preview must not look like a clean one.
+        expect(run.stdout).toBe("");
+    });
+});

@@ -22,13 +22,18 @@ const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath;
 
 
 function fixFor(safe: number, count: number): string {
+    const declare = "and declare it with perfguard:throttleMaxConcurrentTransactions";
     if (safe === 0) {
         return "no concurrency meets the targets at this RTT: deploy a separate Site for this location";
     }
     if (safe < count) {
-        return `set ${THROTTLE} to 1 on ${safe} of the ${count} controllers and retire the others from brokering, or deploy a separate Site`;
+        return `the zone's ${count} Delivery Controllers cannot share ${safe} concurrent requests at 1 or more each: let at most ${safe} of them broker for this zone with ${THROTTLE} set to 1 ${declare}, or deploy a separate Site`;
     }
-    return `set the DWORD ${THROTTLE} to ${Math.floor(safe / count)} on each of the zone's ${plural(count, "Delivery Controller")} (${safe} split evenly) and declare it with perfguard:throttleMaxConcurrentTransactions`;
+    if (count === 1) {
+        return `set the DWORD ${THROTTLE} to ${safe} on the zone's Delivery Controller ${declare}`;
+    }
+    const each = Math.floor(safe / count);
+    return `set the DWORD ${THROTTLE} to ${each} on each of the zone's ${count} Delivery Controllers (${each * count} in all, within the ${safe} that meet the targets) ${declare}`;
 }
 
 function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerThrottleConfig, report: Report, unknownControllers: number): void {

@@ -40,9 +40,22 @@ export function effectiveConcurrency(zone: Zone): { value: number; how: string }
     return undefined;
 }
 
+/**
+ * Whether to note that the zone's throttle cannot be verified: at 90 ms or more with no Delivery
+ * Controller in the stack, unless the declared peak is already within the safe concurrency (then
+ * the throttle would not change anything, and a note on every preview is noise).
+ */
+function throttleUnverifiable(zone: Zone, rttMs: number, config: BrokeringCapacityConfig): boolean {
+    if (rttMs < THROTTLE_NOTE_RTT_MS || zone.controllers.length > 0) {
+        return false;
+    }
+    const peak = zone.peakConcurrentLaunches;
+    return !(peak.state === "ok" && peak.value <= safeConcurrency(rttMs, config));
+}
+
 function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokeringCapacityConfig, report: Report, unknownControllers: number): void {
     const label = `${zone.resource.label} (zone "${zone.zoneName}", RTT ${num(rttMs)} ms from ${rttWhere})`;
-    const unverifiable = rttMs >= THROTTLE_NOTE_RTT_MS && zone.controllers.length === 0;
+    const unverifiable = throttleUnverifiable(zone, rttMs, config);
     const concurrency = effectiveConcurrency(zone);
     const problems: string[] = [];
     let facts = "";
@@ -103,7 +116,7 @@ function explainCapacity(stack: StackView, config: BrokeringCapacityConfig): Sta
             continue;
         }
         const concurrency = effectiveConcurrency(zone);
-        const unverifiable = rtt.value >= THROTTLE_NOTE_RTT_MS && zone.controllers.length === 0;
+        const unverifiable = throttleUnverifiable(zone, rtt.value, config);
         if (!concurrency) {
             const why = `RTT ${num(rtt.value)} ms (${rtt.where}) but nothing to predict: no perfguard:peakConcurrentLaunches of 1 or more, and no throttle on every Delivery Controller with perfguard:users`;
             out.set(zone.resource.urn, unverifiable ? applied(`${why}; at ${THROTTLE_NOTE_RTT_MS} ms or more with no Delivery Controller in the stack, the unverifiable throttle is noted`) : notApplicable(why));

@@ -91,10 +91,10 @@ export function resetReportedOnce(): void {
  * Reads config; returns undefined (after reporting) when it is invalid, so no check runs on a
  * config the user did not mean. Config problems are mandatory: a misconfigured gate must not pass.
  */
-function configFor<C>(policy: PolicyMeta, raw: unknown, reportViolation: ReportViolation, once: boolean): C | undefined {
+function configFor<C>(policy: PolicyMeta, raw: unknown, reportViolation: ReportViolation, once: boolean, reportUnknownKeys = true): C | undefined {
     const schema = policy.configSchema ?? EMPTY_SCHEMA;
     const result = readPolicyConfig<C>(policy.name, schema, raw);
-    if (result.unknownKeys.length > 0) {
+    if (reportUnknownKeys && result.unknownKeys.length > 0) {
         reportConfigProblem(policy, unknownKeysMessage(policy.name, schema, result.unknownKeys), reportViolation, once);
     }
     if (result.errors.length > 0) {
@@ -117,11 +117,17 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
     }
 }
 
+/**
+ * perfguard-facts cannot be waived: an unreadable fact means another check silently did not run,
+ * so waiving it would waive every check on the resource.
+ */
+export const UNWAIVABLE_POLICY = "perfguard-facts";
+
 /** Reports as the SDK does, except that a waived verdict goes out at advisory, prefixed "waived". */
 function reporterFor(policy: PolicyMeta, reportViolation: ReportViolation): Report {
     return (message, resource) => {
         const urn = resource?.urn || undefined;
-        const waiver = resource ? waiverFor(resource, policy.name) : undefined;
+        const waiver = resource && policy.name !== UNWAIVABLE_POLICY ? waiverFor(resource, policy.name) : undefined;
         if (!waiver) {
             reportViolation(message, urn);
             return;
@@ -207,6 +213,10 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
 export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidationPolicy {
     registerPolicyId(spec.name);
     const types = spec.types ? new Set(spec.types) : undefined;
+    // Policies with settings report unknown keys (typos) once per AnalyzeStack, stack-wide; the
+    // others, which nobody should configure, report them on the first resource Analyze sees. Not
+    // every resource policy gets a validateStack: the SDK decodes the whole stack again for each.
+    const stackWideUnknownKeys = Object.keys(spec.configSchema?.properties ?? {}).length > 0;
     const policy: ResourceValidationPolicy = {
         name: spec.name,
         description: spec.description,
@@ -221,8 +231,10 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
                 }
                 return;
             }
-            // Analyze runs once per resource: report a config problem on the first one only.
-            const config = configFor<C>(spec, args.getConfig(), reportViolation, true);
+            // Analyze runs once per resource: report an invalid config on the first one only (the
+            // checks cannot run, and Analyze blocks before anything is created). Unknown keys do not
+            // stop the checks, so validateStack reports them once, stack-wide (below).
+            const config = configFor<C>(spec, args.getConfig(), reportViolation, true, !stackWideUnknownKeys);
             if (config === undefined) {
                 if (explaining) {
                     recordVerdict("analyze", spec.name, String(args.urn ?? ""), { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
@@ -246,6 +258,18 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             recordVerdict("analyze", spec.name, resource.urn, verdict, counts.get(resource.urn) ?? 0);
         },
     };
+    // The SDK runs validateStack of any policy that has one (@pulumi/policy 1.21 server.js
+    // isStackPolicy), so such a resource policy reports its unknown config keys exactly once per
+    // AnalyzeStack, with no resource attached, even when the stack has none of its types.
+    if (stackWideUnknownKeys) {
+        (policy as ResourceValidationPolicy & Pick<StackValidationPolicy, "validateStack">).validateStack = (args: StackValidationArgs, reportViolation: ReportViolation) => {
+            const schema = spec.configSchema ?? EMPTY_SCHEMA;
+            const result = readPolicyConfig<C>(spec.name, schema, args.getConfig());
+            if (result.unknownKeys.length > 0) {
+                reportConfigProblem(spec, unknownKeysMessage(spec.name, schema, result.unknownKeys), reportViolation, false);
+            }
+        };
+    }
     const remediate = spec.remediate;
     if (remediate) {
         policy.remediateResource = (args: ResourceValidationArgs) => {
@@ -256,8 +280,12 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             if (config.errors.length > 0) {
                 return undefined; // validateResource reports the config error
             }
+            const resource = viewOf(args);
+            if (waiverFor(resource, spec.name)) {
+                return undefined; // a waived verdict is accepted as it is: do not change the resource
+            }
             try {
-                return remediate(viewOf(args), config.config);
+                return remediate(resource, config.config);
             } catch {
                 return undefined; // validateResource still reports the violation
             }

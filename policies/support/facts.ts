@@ -49,6 +49,68 @@ function isFactKey(rawKey: string): boolean {
     return prefix === "perfguard:" || prefix === "perfguard_";
 }
 
+const SPACE = 0x20;
+const NEAR_MISS_SEPARATOR = /[:_\-. =]/;
+
+/** Edit distance, bounded: returns max + 1 as soon as it must exceed `max`. */
+function editDistance(a: string, b: string, max: number): number {
+    if (Math.abs(a.length - b.length) > max) {
+        return max + 1;
+    }
+    let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+        const current = [i];
+        let best = i;
+        for (let j = 1; j <= b.length; j++) {
+            current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+            best = Math.min(best, current[j]);
+        }
+        if (best > max) {
+            return max + 1;
+        }
+        previous = current;
+    }
+    return previous[b.length];
+}
+
+/**
+ * A key that was surely meant as a fact but is not spelt as one (" perfguard:rttMs",
+ * "perfgaurd:rttMs", "perfguard-rttMs"): reported, because it would otherwise be ignored and the
+ * check that needs it would not run. Cheap for ordinary tags: only keys starting with p or space.
+ */
+function isNearMissKey(rawKey: string): boolean {
+    const first = rawKey.charCodeAt(0) | 0x20;
+    if (first !== LOWER_P && rawKey.charCodeAt(0) !== SPACE) {
+        return false;
+    }
+    const trimmed = rawKey.trim();
+    const separator = trimmed.search(NEAR_MISS_SEPARATOR);
+    if (separator < 7 || separator > 11) {
+        return false;
+    }
+    return editDistance(trimmed.slice(0, separator).toLowerCase(), "perfguard", 2) <= 2;
+}
+
+/** The key to use when `rawKey` is a fact key, allowing spaces around it (as values allow). */
+function asFactKey(rawKey: string): string | undefined {
+    if (isFactKey(rawKey)) {
+        return rawKey.trimEnd();
+    }
+    if (rawKey.charCodeAt(0) === SPACE) {
+        const trimmed = rawKey.trim();
+        return isFactKey(trimmed) ? trimmed : undefined;
+    }
+    return undefined;
+}
+
+function nearMissProblem(rawKey: string, place: FactPlace): FactProblem {
+    const shown = rawKey.length <= 64 ? `"${rawKey}"` : `a key of ${rawKey.length} characters`;
+    return {
+        key: rawKey,
+        message: `key ${shown} in ${place} looks like a perfguard fact but is not spelt perfguard:<key> or perfguard_<key> (no spaces), so it is ignored and the check that needs it does not run`,
+    };
+}
+
 const NO_PROBLEMS: readonly FactProblem[] = Object.freeze([]);
 // Reads of missing facts are the common case in a stack scan: share their (immutable) results.
 const ABSENT_READ: FactRead<never> = Object.freeze({ state: "absent" });
@@ -175,6 +237,16 @@ function parseEntry(def: FactKeyDef, value: unknown): number | string | undefine
     }
 }
 
+/** " (did you mean deliveryController?)" for an enum value within two edits of a valid one. */
+function suggestion(def: FactKeyDef, value: unknown): string {
+    if (def.kind !== "enum" || typeof value !== "string" || value.length > 64) {
+        return "";
+    }
+    const lower = value.trim().toLowerCase();
+    const close = def.values.find((v) => editDistance(lower, v.toLowerCase(), 2) <= 2);
+    return close ? ` (did you mean ${close}?)` : "";
+}
+
 function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Facts, "addProblem">): FactRead<number | string> {
     const name = `perfguard:${def.key}`;
     if (list.some((e) => isUnknown(e.value))) {
@@ -188,7 +260,7 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Fact
             bad = true;
             problems.addProblem({
                 key: name,
-                message: `fact ${name} in ${entry.place} has ${entry.value === undefined ? "no value" : describeValue(entry.value)}, which is not ${describeFactRange(def)}`,
+                message: `fact ${name} in ${entry.place} has ${entry.value === undefined ? "no value" : describeValue(entry.value)}, which is not ${describeFactRange(def)}${suggestion(def, entry.value)}`,
             });
         } else {
             parsed.push({ value, place: entry.place });
@@ -220,7 +292,14 @@ function readTags(tags: unknown, facts: Facts): void {
                 facts.markUnknown();
                 continue;
             }
-            if (typeof item !== "string" || !isFactKey(item)) {
+            if (typeof item !== "string") {
+                continue;
+            }
+            if (!asFactKey(item)) {
+                if (isNearMissKey(item)) {
+                    const eq = item.indexOf("=");
+                    facts.addProblem(nearMissProblem(eq < 0 ? item : item.slice(0, eq), "tags list"));
+                }
                 continue;
             }
             const eq = item.indexOf("=");
@@ -235,8 +314,11 @@ function readTags(tags: unknown, facts: Facts): void {
     }
     if (isRecord(tags)) {
         for (const rawKey of Object.keys(tags)) {
-            if (isFactKey(rawKey)) {
-                facts.add(rawKey, tags[rawKey], "tags");
+            const key = asFactKey(rawKey);
+            if (key) {
+                facts.add(key, tags[rawKey], "tags");
+            } else if (isNearMissKey(rawKey)) {
+                facts.addProblem(nearMissProblem(rawKey, "tags"));
             }
         }
     }
@@ -259,8 +341,11 @@ function readNamedList(list: unknown, place: "metadata" | "metadatas", facts: Fa
             facts.markUnknown();
             continue;
         }
-        if (typeof name === "string" && isFactKey(name)) {
-            facts.add(name, field(item, "value"), place);
+        const key = typeof name === "string" ? asFactKey(name) : undefined;
+        if (key) {
+            facts.add(key, field(item, "value"), place);
+        } else if (typeof name === "string" && isNearMissKey(name)) {
+            facts.addProblem(nearMissProblem(name, place));
         }
     }
 }
@@ -282,17 +367,21 @@ function readMarkers(list: unknown, facts: Facts): void {
             facts.markUnknown();
             continue;
         }
-        if (typeof key !== "string" || !isFactKey(key)) {
+        const factKey = typeof key === "string" ? asFactKey(key) : undefined;
+        if (!factKey) {
+            if (typeof key === "string" && isNearMissKey(key)) {
+                facts.addProblem(nearMissProblem(key, "markers"));
+            }
             continue;
         }
         const values = field(item, "values");
         if (values === UNKNOWN) {
-            facts.add(key, UNKNOWN, "markers");
+            facts.add(factKey, UNKNOWN, "markers");
         } else if (!Array.isArray(values) || values.length === 0) {
-            facts.add(key, undefined, "markers");
+            facts.add(factKey, undefined, "markers");
         } else {
             for (const v of values) {
-                facts.add(key, isUnknown(v) ? UNKNOWN : v, "markers");
+                facts.add(factKey, isUnknown(v) ? UNKNOWN : v, "markers");
             }
         }
     }

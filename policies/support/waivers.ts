@@ -54,6 +54,9 @@ export function waiverProblems(resource: ResourceView): string[] {
     if (reason.state === "absent") {
         problems.push(`perfguard:waive names ${ids.join(", ")} but there is no perfguard:waiveReason: a waiver needs a reason, so the verdicts keep their level`);
     }
+    if (ids.includes("perfguard-facts")) {
+        problems.push("perfguard:waive names perfguard-facts, which cannot be waived: an unreadable fact means the checks that need it did not run, so fix the fact instead");
+    }
     const unknown = ids.filter((id) => !definedPolicyIds.has(id));
     if (unknown.length > 0) {
         const shown = unknown.map((id) => (id.length <= 64 ? `"${id}"` : `an id of ${id.length} characters`)).join(", ");

@@ -27,8 +27,9 @@ describe("Citrix policies: a compliant baseline and one change per failing case"
         ["throttles above the safe total plus an unthrottled controller", citrixStack({ throttles: ["20", "20", undefined] }), ["citrix-broker-throttle -> ddc-3", "citrix-broker-throttle -> emea-zone"]],
         ["a logon storm too large for the window", citrixStack({ users: "20000" }), ["citrix-brokering-capacity -> emea-zone"]],
         ["peak above the targets without the throttle", citrixStack({ peak: "40", throttles: [undefined] }), ["citrix-broker-throttle -> ddc-1", "citrix-brokering-capacity -> emea-zone"]],
-        ["no controller in the stack (noted by capacity)", citrixStack({ throttles: [] }), ["citrix-brokering-capacity -> emea-zone"]],
-        ["no controller, required in stack", citrixStack({ throttles: [] }), ["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"], { "citrix-broker-throttle": { requireControllersInStack: true } }],
+        ["no controller in the stack, peak within the safe concurrency: nothing to note", citrixStack({ throttles: [] }), []],
+        ["no controller in the stack, peak above the safe concurrency (noted by capacity)", citrixStack({ throttles: [], peak: "30" }), ["citrix-brokering-capacity -> emea-zone"]],
+        ["no controller, required in stack", citrixStack({ throttles: [], peak: "30" }), ["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"], { "citrix-broker-throttle": { requireControllersInStack: true } }],
         ["too many machines in one zone", citrixStack({ machines: "10001" }), ["citrix-site-limits -> emea-zone"]],
         ["more than 50 zones", citrixStack({ extra: manyZones }), ["citrix-site-limits -> (stack)"]],
         ["an unparseable RTT fact", citrixStack({ rttMs: "160ms" }), ["perfguard-facts -> emea-zone"]],
@@ -53,7 +54,7 @@ describe("unknown values (preview)", () => {
         expect(found.some((v) => v.includes("can't run"))).toBe(false);
     });
     it("a resource whose controller facts are unknown does not hide a zone without controllers", async () => {
-        const stack = citrixStack({ throttles: [], extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: ["perfguard:citrixRole=" + UNKNOWN_VALUE] } }] });
+        const stack = citrixStack({ throttles: [], peak: "30", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: ["perfguard:citrixRole=" + UNKNOWN_VALUE] } }] });
         const found = await runAll(stack, { "citrix-broker-throttle": { requireControllersInStack: true } });
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"]);
         expect(found[0].message).toContain("(1 resource whose Delivery Controller facts are unknown in this preview could not be counted)");
@@ -73,12 +74,18 @@ describe("config", () => {
         ["citrix-broker-throttle", citrixBrokerThrottle as Policy, { requireControllersInStack: "yes" }, /field requireControllersInStack must be boolean \(got "yes"\)/],
         ["citrix-site-limits", citrixSiteLimits as Policy, { maxVdasPerZone: 1.5 }, /field maxVdasPerZone must be integer/],
     ])("rejects bad config of %s", async (_name, policy, config, pattern) => {
-        const found = "validateStack" in policy && policy.validateStack
+        const found = !("validateResource" in policy && policy.validateResource)
             ? await runStackPolicy(policy as StackValidationPolicy, citrixStack({ rttMs: "300" }), config)
             : await runResourcePolicy(policy as ResourceValidationPolicy, citrixStack({ rttMs: "300" }), config);
         expect(found).toHaveLength(1);
         expect(found[0].enforcementLevel).toBe("mandatory");
         expect(found[0].message).toMatch(pattern);
+    });
+    it("reports an unknown key of a resource policy once, stack-wide, even with no resource of its type", async () => {
+        const found = await runResourcePolicy(citrixZoneRttLimit, [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm", props: {} }], { maxRtt: 100 });
+        expect(found).toHaveLength(1);
+        expect(found[0].urn).toBeUndefined();
+        expect(found[0].enforcementLevel).toBe("mandatory");
     });
     it("reports an unknown key once and still runs", async () => {
         const found = await runResourcePolicy(citrixZoneRttLimit, [...citrixStack({ rttMs: "300" }), ...citrixStack({ rttMs: "300" })], { maxRtt: 100 });

@@ -91,3 +91,35 @@ describe("readFacts: the four places", () => {
         }
     });
 });
+
+describe("readFacts: keys that were meant as facts", () => {
+    it.each([
+        ["spaces around the key", { tags: { " perfguard:rttMs ": "160" } }],
+        ["spaces in a metadata name", { metadata: [{ name: "perfguard:rttMs ", value: "160" }] }],
+        ["spaces in a tags list entry", { tags: ["perfguard:rttMs = 160"] }],
+    ])("accepts %s", (_name, props) => {
+        const facts = readFacts(props);
+        expect(facts.problems).toEqual([]);
+        expect(facts.number("rttMs")).toMatchObject({ state: "ok", value: 160 });
+    });
+    it.each([
+        ["perfgaurd:rttMs", { tags: { "perfgaurd:rttMs": "300" } }],
+        ["perfguard-rttMs", { tags: ["perfguard-rttMs=300"] }],
+        ["PerfGuard.rttMs", { metadata: [{ name: "PerfGuard.rttMs", value: "300" }] }],
+        ["prefguard:l7Rps", { markers: [{ key: "prefguard:l7Rps", values: ["300"] }] }],
+    ])("reports the near miss %s", (key, props) => {
+        const facts = readFacts(props);
+        expect(facts.problems.map((p) => p.message)).toEqual([expect.stringContaining(`key "${key}"`)]);
+        expect(facts.problems[0].message).toContain("looks like a perfguard fact");
+    });
+    it.each(["performance:tier", "owner", "project", "pci-scope", "perf"])("leaves the ordinary tag %s alone", (key) => {
+        expect(readFacts({ tags: { [key]: "x" } }).problems).toEqual([]);
+    });
+});
+
+describe("readFacts: a misspelt enum value gets a suggestion, without echoing it", () => {
+    it("suggests deliveryController", () => {
+        const [problem] = readFacts({ tags: ["perfguard:citrixRole=deliveryControler"] }).problems;
+        expect(problem.message).toBe("fact perfguard:citrixRole in tags list has a value of 17 characters, which is not one of deliveryController (did you mean deliveryController?)");
+    });
+});

@@ -127,7 +127,7 @@ describe("config", () => {
         [DISPATCH, nsxAlbSeDedicatedDispatcher as Policy, { minVcpus: 0 }, /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be >= 1 \(got 0\)/],
         [DISPATCH, nsxAlbSeDedicatedDispatcher as Policy, { minVcpus: 4.5 }, /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be integer/],
     ])("rejects bad config of %s", async (_name, policy, config, pattern) => {
-        const found = "validateStack" in policy && policy.validateStack
+        const found = !("validateResource" in policy && policy.validateResource)
             ? await runStackPolicy(policy as StackValidationPolicy, nsxStack(), config)
             : await runResourcePolicy(policy as ResourceValidationPolicy, nsxStack(), config);
         expect(found).toHaveLength(1);

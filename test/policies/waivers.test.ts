@@ -1,8 +1,10 @@
+import { unknownCheckingProxy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
+import { nsxAlbSeDedicatedDispatcher } from "../../policies/nsx-alb-se-dedicated-dispatcher";
 import { citrixBrokerThrottle } from "../../policies/citrix-broker-throttle";
 import { citrixZoneRttLimit } from "../../policies/citrix-zone-rtt-limit";
 import { perfguardFacts } from "../../policies/perfguard-facts";
-import { runResourcePolicy, runStackPolicy, TestResource } from "../support/policyHarness";
+import { runResourcePolicy, runStackPolicy, TestResource, urnOf } from "../support/policyHarness";
 import { citrixStack } from "./citrixFixtures";
 
 function withZoneMetadata(stack: TestResource[], extra: Array<{ name: string; value: string }>): TestResource[] {
@@ -12,6 +14,17 @@ function withZoneMetadata(stack: TestResource[], extra: Array<{ name: string; va
 }
 
 describe("waivers", () => {
+    it("perfguard-facts cannot be waived: the unreadable fact stays mandatory and the waiver is reported", async () => {
+        const stack = withZoneMetadata(citrixStack({ rttMs: "300ms" }), [
+            { name: "perfguard:waive", value: "perfguard-facts" },
+            { name: "perfguard:waiveReason", value: "we know" },
+        ]);
+        const found = await runResourcePolicy(perfguardFacts, stack);
+        expect(found.map((v) => v.enforcementLevel)).toEqual(["mandatory", "mandatory"]);
+        expect(found[0].message).toContain("perfguard:rttMs in metadata has \"300ms\"");
+        expect(found[1].message).toContain("perfguard:waive names perfguard-facts, which cannot be waived");
+    });
+
     it("a waived verdict is reported at advisory, prefixed waived, with the reason", async () => {
         const stack = withZoneMetadata(citrixStack({ rttMs: "260", throttles: ["4", "4"] }), [
             { name: "perfguard:waive", value: "citrix-zone-rtt-limit" },
@@ -49,5 +62,23 @@ describe("waivers", () => {
         const facts = await runResourcePolicy(perfguardFacts, stack);
         expect(facts).toHaveLength(1);
         expect(facts[0].message).toMatch(/perfguard:waive names "citrix-zone-rtt", which is not a policy of this pack \(policies: .*citrix-zone-rtt-limit/);
+    });
+});
+
+describe("waivers and remediation", () => {
+    const SE_GROUP = "avi:index/serviceenginegroup:Serviceenginegroup";
+    function remediate(markers: Array<{ key: string; values: string[] }>): Record<string, unknown> | undefined {
+        const props = { name: "seg", vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", markers };
+        const args = { type: SE_GROUP, name: "seg", urn: urnOf(SE_GROUP, "seg"), props: unknownCheckingProxy(props), getConfig: () => ({}) };
+        return nsxAlbSeDedicatedDispatcher.remediateResource?.(args as never) as Record<string, unknown> | undefined;
+    }
+    it("remediates an SE group that is not waived", () => {
+        expect(remediate([])?.dedicatedDispatcherCore).toBe("true");
+    });
+    it("does not change a resource whose verdict is waived", () => {
+        expect(remediate([
+            { key: "perfguard:waive", values: ["nsx-alb-se-dedicated-dispatcher"] },
+            { key: "perfguard:waiveReason", values: ["vendor-tuned SEs"] },
+        ])).toBeUndefined();
     });
 });

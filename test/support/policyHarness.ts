@@ -71,7 +71,7 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
     return out;
 }
 
-/** Runs a resource policy's validateResource on each resource in turn. */
+/** Runs a resource policy's validateResource on each resource in turn (then its validateStack, if any). */
 export async function runResourcePolicy(policy: ResourceValidationPolicy, resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
     resetReportedOnce();
     const out: Violation[] = [];
@@ -95,6 +95,11 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
             }
         }
     }
+    // As the SDK: AnalyzeStack also runs a resource policy's validateStack when it has one.
+    const stackPart = (policy as Partial<StackValidationPolicy>).validateStack;
+    if (stackPart) {
+        out.push(...await runStackPolicy({ ...policy, validateStack: stackPart } as StackValidationPolicy, resources, config));
+    }
     return out;
 }
 
@@ -103,10 +108,10 @@ export async function runPolicies(list: readonly Policy[], resources: TestResour
     const out: Violation[] = [];
     for (const p of list) {
         const c = config[p.name] ?? {};
-        if ("validateStack" in p && p.validateStack) {
-            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
-        } else {
+        if ("validateResource" in p && p.validateResource) {
             out.push(...await runResourcePolicy(p as ResourceValidationPolicy, resources, c));
+        } else {
+            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
         }
     }
     return out;

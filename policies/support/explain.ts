@@ -82,14 +82,18 @@ function write(record: ExplainRecord): void {
     }
 }
 
-/** The facts of `resource` as explain shows them: never the value, only describeValue of it. */
+/**
+ * The facts of `resource` as explain shows them: numbers and enum values as parsed (they are
+ * validated figures or one of a fixed set of words), free text only as describeValue shows it.
+ */
 export function explainedFacts(resource: ResourceView): ExplainedFact[] {
     const out: ExplainedFact[] = [];
     for (const def of FACT_KEYS) {
         const read = resource.facts.text(def.key) as FactRead<string | number>;
         const key = `perfguard:${def.key}`;
         if (read.state === "ok") {
-            out.push({ key, state: "ok", where: read.where, shown: describeValue(read.value) });
+            const shown = def.kind === "text" ? describeValue(read.value) : String(read.value);
+            out.push({ key, state: "ok", where: read.where, shown });
         } else if (read.state === "unknown" || read.state === "invalid") {
             // An absent key reads "unknown" when a fact container is unknown: list only keys
             // that were actually found, or every key would show up on such a resource.

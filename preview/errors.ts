@@ -14,3 +14,36 @@ export class PreviewError extends Error {
 
 /** Exit code for invalid policy config (the program is not run). */
 export const CONFIG_ERROR_EXIT = 2;
+
+/**
+ * Exit code for inputs the preview path cannot use at all: a program directory that is missing
+ * or has no Pulumi.yaml, a runtime other than nodejs, a `main:` that does not resolve, no entry
+ * file; a policy pack directory that is missing or has no PulumiPolicy.yaml.
+ */
+export const SETUP_ERROR_EXIT = 2;
+
+/** Env var that turns on stack traces for internal errors in the preview CLI (PERFGUARD_DEBUG=1). */
+export const DEBUG_ENV = "PERFGUARD_DEBUG";
+
+/** True when PERFGUARD_DEBUG is set to something other than "", "0" or "false". */
+export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+    const value = (env[DEBUG_ENV] ?? "").trim().toLowerCase();
+    return value !== "" && value !== "0" && value !== "false";
+}
+
+/**
+ * What the preview CLI prints for an error and exits with. Input: what was thrown, and whether
+ * PERFGUARD_DEBUG is on. Output: { text, exitCode }: for a PreviewError (a user error) the line
+ * `error: <message>` and its exit code, never a stack; for anything else (an internal error)
+ * `error: <message>` plus a hint to set PERFGUARD_DEBUG=1, or with it set the stack trace; exit 1.
+ */
+export function formatCliError(err: unknown, debug: boolean): { text: string; exitCode: number } {
+    if (err instanceof PreviewError) {
+        return { text: `error: ${err.message}\n`, exitCode: err.exitCode };
+    }
+    const message = err instanceof Error ? (err.message || err.name) : String(err);
+    if (debug) {
+        return { text: `error: ${err instanceof Error ? (err.stack ?? message) : message}\n`, exitCode: 1 };
+    }
+    return { text: `error: ${message}\n(internal error; set ${DEBUG_ENV}=1 for a stack trace)\n`, exitCode: 1 };
+}

@@ -1,15 +1,32 @@
 /**
  * `npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>]
  * [--record <out.json>] [--stack <name>] [--explain]`: prints what `pulumi preview --policy-pack` would
- * print about policies and exits 1 on a mandatory violation, 2 on bad policy config.
+ * print about policies and exits 1 on a mandatory violation or a failing program, 2 on bad policy
+ * config or a program directory it cannot run. Errors are one `error: ...` line (plus the
+ * program's own messages); stack traces only for internal errors with PERFGUARD_DEBUG=1.
  */
 import { parseArgs } from "util";
-import { PreviewError } from "./errors";
+import { DEBUG_ENV, debugEnabled, formatCliError } from "./errors";
 import { formatExplanation } from "./explain";
 import { runPreview } from "./runPreview";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>] " +
     "[--record <out.json>] [--stack <name>] [--explain]";
+
+const HELP = `${USAGE}
+
+Runs the Pulumi Node.js program in <program dir> (Pulumi.yaml's main, else package.json's entry,
+else index.js or index.ts) under preview mocks, sends its resources to the policy pack as the
+Pulumi CLI does, and prints the violations in the CLI's format.
+
+Exit codes: 0 no mandatory violation; 1 a mandatory violation, or the program failed (it threw,
+a registration or promise rejected, or it logged an error); 2 bad arguments, bad policy config,
+a program directory that cannot be run (missing, no Pulumi.yaml, runtime not nodejs, bad main),
+or a policy pack directory that is missing or has no PulumiPolicy.yaml.
+
+Environment:
+    ${DEBUG_ENV}=1   print stack traces for internal errors (user errors are always one line)
+`;
 
 async function main(argv: string[]): Promise<number> {
     let parsed;
@@ -31,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
     if (parsed.values.help) {
-        process.stdout.write(USAGE + "\n");
+        process.stdout.write(HELP);
         return 0;
     }
     if (parsed.positionals.length !== 1) {
@@ -53,12 +70,11 @@ async function main(argv: string[]): Promise<number> {
         }
         return result.exitCode;
     } catch (err) {
-        if (err instanceof PreviewError) {
-            process.stderr.write(`error: ${err.message}\n`);
-            return err.exitCode;
-        }
-        process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
-        return 1;
+        // A PreviewError is the user's to fix: one line. Anything else is internal: its stack
+        // only with PERFGUARD_DEBUG=1.
+        const { text, exitCode } = formatCliError(err, debugEnabled());
+        process.stderr.write(text);
+        return exitCode;
     }
 }
 

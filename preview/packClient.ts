@@ -3,6 +3,7 @@
  * through the SDK's generated stubs. Properties go in and come out as plain JS objects.
  */
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
 import * as grpc from "@grpc/grpc-js";
 import * as analyzerrpc from "@pulumi/pulumi/proto/analyzer_grpc_pb";
@@ -10,7 +11,7 @@ import * as analyzerproto from "@pulumi/pulumi/proto/analyzer_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { startEngineService, EngineService } from "./engineService";
-import { PreviewError } from "./errors";
+import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
 import { Diagnostic, EnforcementLevel, JsonValue, PropertyBag, ProviderResource, RecordedOptions } from "./types";
 
 /** A policy's config schema as GetAnalyzerInfo reports it. */
@@ -387,10 +388,15 @@ function readPort(child: ChildProcess, packDir: string, timeoutMs: number, tail:
  * `node <@pulumi/pulumi/cmd/run-policy-pack> <engine-address> <packDir>`, cwd = packDir, with
  * PULUMI_NODEJS_STACK/PROJECT/DRY_RUN and PULUMI_CONFIG (plus the PULUMI_* twins) set.
  * Output: a connected PackClient. Throws PreviewError when the pack does not come up
- * (bad first line, early exit, timeout); the process is killed in every failure case.
+ * (bad first line, early exit, timeout); the process is killed in every failure case; exit 2
+ * when `packDir` is not a directory (checked synchronously: the spawn still happens before
+ * the first await when `engineAddress` is given).
  */
 export async function startPack(packDir: string, opts: StartPackOptions = {}): Promise<PackClient> {
     const absDir = path.resolve(packDir);
+    if (!fs.existsSync(absDir) || !fs.statSync(absDir).isDirectory()) {
+        throw new PreviewError(`policy pack directory ${absDir} does not exist`, SETUP_ERROR_EXIT);
+    }
     const project = opts.project ?? "project";
     const stack = opts.stack ?? "stack";
     const dryRun = opts.dryRun ?? true;

@@ -101,12 +101,21 @@ function applyConfig(result: Record<string, PolicyConfigEntry>, toApply: Record<
     }
 }
 
-/** Renders one ajv error the way the CLI words gojsonschema's: "<field> <problem>". */
+/**
+ * Renders one ajv error the way the CLI words gojsonschema's: "<field> <problem>".
+ * Input: an ajv ErrorObject. Output: e.g. "maxRttMs must be number", "maxRttMs is required", and,
+ * for an unknown key under an object with `additionalProperties: false`, the key itself
+ * ("hosts.h1.linkMbps is not allowed (additional property)"), as gojsonschema's "Additional
+ * property linkMbps is not allowed" names it, rather than ajv's wording, which names only the object.
+ */
 function describeError(err: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): string {
     const field = err.instancePath.replace(/^\//, "").replace(/\//g, ".");
     if (err.keyword === "required") {
         const missing = String(err.params.missingProperty);
         return `${field ? field + "." : ""}${missing} is required`;
+    }
+    if (err.keyword === "additionalProperties" && typeof err.params.additionalProperty === "string") {
+        return `${field ? field + "." : ""}${err.params.additionalProperty} is not allowed (additional property)`;
     }
     return field ? `${field} ${err.message ?? "is invalid"}` : (err.message ?? "is invalid");
 }

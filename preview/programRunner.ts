@@ -2,16 +2,25 @@
  * Child-process entry that runs one Pulumi TypeScript program under the SDK's mocks in preview
  * mode and sends what it registered to the parent over IPC.
  *
- * argv: <programDir> <project> <stack>. Messages sent: RunnerMessage (below), then the process exits.
+ * argv: <entry file> <cwd> <project> <stack>. Messages sent: RunnerMessage (below), then the process exits.
  * Each program gets a process of its own because the SDK's runtime state is process-global.
+ *
+ * Failure handling mirrors @pulumi/pulumi/cmd/run (index.js, run.js): uncaught exceptions and
+ * unhandled rejections are fatal but do not stop the process; each distinct error is reported
+ * once; the run is over when the event loop is empty (`beforeExit`), and any error seen by then,
+ * or an error the SDK logged (`log.error`, which under mocks only prints), fails it.
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
+import { debugEnabled } from "./errors";
 import { toAnalyzerProperties } from "./wireValues";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE } from "./types";
 
-/** What the runner sends to its parent. */
+/**
+ * What the runner sends to its parent. `message` of an error: one line per distinct problem,
+ * the program's own error messages without stack traces (with them under PERFGUARD_DEBUG=1).
+ */
 export type RunnerMessage =
     | { kind: "result"; resources: RecordedResource[] }
     | { kind: "error"; message: string };
@@ -31,6 +40,11 @@ interface SettingsModule {
 }
 interface StackModule {
     runInPulumiStack(init: () => Promise<unknown>): Promise<unknown>;
+}
+/** The SDK's log module (the same object as `pulumi.log`): `error` is replaced to see what is logged. */
+interface LogModule {
+    error(msg: string, ...rest: unknown[]): Promise<void>;
+    hasErrors(): boolean;
 }
 
 /** Parses a Go duration string ("5m", "1h30m", "90s") into seconds; "" or garbage -> 0. */
@@ -98,12 +112,26 @@ function engineUrn(stack: string, project: string, parent: string, type: string,
     return `urn:pulumi:${stack}::${project}::${qualifiedType}::${name}`;
 }
 
-async function run(programDir: string, project: string, stack: string): Promise<RecordedResource[]> {
-    process.chdir(programDir);
+/**
+ * Loads `entry` (with `cwd` as working directory) under preview mocks and records what it
+ * registers. `onLoggedError` receives each message the SDK's `log.error` is given (the program's
+ * `pulumi.log.error` included). Output: the recorded resources once the program's exported value
+ * (or function result) has settled and every registration RPC has finished. Rejects with what
+ * the program threw or rejected with.
+ */
+async function run(entry: string, cwd: string, project: string, stack: string,
+    onLoggedError: (message: string) => void): Promise<RecordedResource[]> {
+    process.chdir(cwd);
     registerTypeScript();
 
     const settings = require("@pulumi/pulumi/runtime/settings") as SettingsModule;
     const stackModule = require("@pulumi/pulumi/runtime/stack") as StackModule;
+    const sdkLog = require("@pulumi/pulumi/log") as LogModule;
+    const logError = sdkLog.error.bind(sdkLog);
+    sdkLog.error = (msg: string, ...rest: unknown[]) => {
+        onLoggedError(String(msg));
+        return logError(msg, ...rest);
+    };
 
     // A preview: resources not yet created have no id, so their ids and computed outputs stay unknown.
     void pulumi.runtime.setMocks({
@@ -167,13 +195,17 @@ async function run(programDir: string, project: string, stack: string): Promise<
         registerOutputs(req, cb);
     };
 
-    await stackModule.runInPulumiStack(async () => {
-        // As Pulumi's host does: load the program; an exported function is called and awaited.
-        const exported = require(programDir) as unknown;
-        return exported instanceof Function ? await exported() : exported;
-    });
-    // Every resource registration holds an rpcKeepAlive until its response is processed.
-    await settings.waitForRPCs();
+    try {
+        await stackModule.runInPulumiStack(async () => {
+            // As Pulumi's host does: load the program file; an exported function is called and awaited.
+            const exported = require(entry) as unknown;
+            return exported instanceof Function ? await exported() : exported;
+        });
+    } finally {
+        // Every resource registration holds an rpcKeepAlive until its response is processed
+        // (a failed one releases it too), so this also lets failing registrations report.
+        await settings.waitForRPCs();
+    }
     return resources;
 }
 
@@ -186,31 +218,114 @@ function send(message: RunnerMessage): void {
     }
 }
 
-function describe(err: unknown): string {
-    return err instanceof Error ? (err.stack ?? err.message) : String(err);
+/**
+ * One error as the user should see it, as Pulumi's run.js words it but without the stack
+ * (kept under PERFGUARD_DEBUG=1): the message; for a SyntaxError/TSError also the location the
+ * stack starts with; for a module that cannot be found its first line and a hint.
+ */
+export function describeError(err: unknown, debug = debugEnabled()): string {
+    if (!(err instanceof Error)) {
+        return `a non-Error value was thrown: ${typeof err === "string" ? err : safeJson(err)}`;
+    }
+    if (debug && err.stack) {
+        return err.stack;
+    }
+    const message = err.message || err.name || String(err);
+    if (err.name === "TSError" || err.name === SyntaxError.name) {
+        const parts = (err.stack ?? "").split(err.message);
+        return parts.length === 2 && parts[0].trim() !== `${err.name}:` ? (parts[0] + err.message).trim() : message;
+    }
+    if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") {
+        return `${message.split("\n")[0]} (have you run npm install in the program's directory?)`;
+    }
+    return message;
+}
+
+function safeJson(value: unknown): string {
+    try {
+        return JSON.stringify(value) ?? String(value);
+    } catch {
+        return String(value);
+    }
+}
+
+/**
+ * The problems of one run, each distinct error object once (Node reports one unhandled rejection
+ * per promise a failed registration passes through) and each distinct text once.
+ */
+class Problems {
+    private readonly seen = new Set<unknown>();
+    private readonly texts: string[] = [];
+
+    /** Records a thrown/rejected value. */
+    add(err: unknown): void {
+        if (err !== null && (typeof err === "object" || typeof err === "function")) {
+            if (this.seen.has(err)) {
+                return;
+            }
+            this.seen.add(err);
+        }
+        this.addText(describeError(err).trim());
+    }
+
+    /** Records a message text (an SDK-logged error). */
+    addText(text: string): void {
+        if (!this.texts.includes(text)) {
+            this.texts.push(text);
+        }
+    }
+
+    get messages(): readonly string[] {
+        return this.texts;
+    }
 }
 
 function main(): void {
-    const [programDir, project, stack] = process.argv.slice(2);
-    if (!programDir || !project || !stack) {
-        send({ kind: "error", message: "usage: programRunner <programDir> <project> <stack>" });
+    const [entry, cwd, project, stack] = process.argv.slice(2);
+    if (!entry || !cwd || !project || !stack) {
+        send({ kind: "error", message: "usage: programRunner <entry file> <cwd> <project> <stack>" });
         return;
     }
-    let finished = false;
-    const fail = (err: unknown) => {
-        if (!finished) {
-            finished = true;
-            send({ kind: "error", message: describe(err) });
+    const problems = new Problems();
+    let loggedErrors = 0;
+    let sent = false;
+    let resources: RecordedResource[] | undefined;
+    const finish = () => {
+        if (sent) {
+            return;
+        }
+        sent = true;
+        const sdkLog = require("@pulumi/pulumi/log") as LogModule;
+        if (loggedErrors === 0 && sdkLog.hasErrors()) {
+            // Logged through another copy of the SDK (the program's own node_modules).
+            problems.addText("the Pulumi SDK logged an error (see the program output above)");
+        }
+        if (problems.messages.length > 0) {
+            send({ kind: "error", message: problems.messages.join("\n") });
+        } else if (resources) {
+            send({ kind: "result", resources });
+        } else {
+            send({ kind: "error", message: "the program ended while what it returned (or a resource registration) " +
+                "was still pending: a promise that never settles?" });
         }
     };
-    process.on("uncaughtException", fail);
-    process.on("unhandledRejection", fail);
-    run(path.resolve(programDir), project, stack).then((resources) => {
-        if (!finished) {
-            finished = true;
-            send({ kind: "result", resources });
-        }
-    }, fail);
+    // As @pulumi/pulumi/cmd/run does: uncaught exceptions and unhandled rejections are fatal, but
+    // the program keeps running until its event loop is empty.
+    process.on("uncaughtException", (err) => problems.add(err));
+    process.on("unhandledRejection", (err) => problems.add(err));
+    process.on("beforeExit", finish);
+    const onLoggedError = (message: string) => {
+        loggedErrors++;
+        problems.addText(`error logged: ${message}`);
+    };
+    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError).then((recorded) => {
+        resources = recorded;
+    }, (err: unknown) => {
+        problems.add(err);
+        // The program failed: report once what is already pending has surfaced, without waiting
+        // for handles (timers, sockets) the failed program may leave open.
+        setImmediate(() => setImmediate(finish));
+    });
 }
 
 // Only when started as the child process; importing the module for its types runs nothing.

@@ -1,11 +1,13 @@
 /**
- * Reads a program's Pulumi.yaml (project name) and Pulumi.<stack>.yaml (stack config) the way
- * the CLI uses them: the project name names the stack's URNs, the config becomes PULUMI_CONFIG.
+ * Reads a program's Pulumi.yaml (project name, runtime, main) and Pulumi.<stack>.yaml (stack
+ * config) the way the CLI and the Pulumi nodejs runtime use them: the project name names the
+ * stack's URNs, `runtime` must be nodejs, `main`/package.json/index.{js,ts} pick the file that is
+ * loaded, and the config becomes PULUMI_CONFIG.
  */
 import * as fs from "fs";
 import * as yaml from "js-yaml";
 import * as path from "path";
-import { PreviewError } from "./errors";
+import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
 
 /** Parses YAML, naming the file on error. */
 function loadYaml(text: string, file: string): unknown {
@@ -16,20 +18,243 @@ function loadYaml(text: string, file: string): unknown {
     }
 }
 
+/** What the preview path needs from a project directory. */
+export interface ProgramProject {
+    /** The project directory (absolute), where Pulumi.yaml and Pulumi.<stack>.yaml are. */
+    dir: string;
+    /** Pulumi.yaml's `name`. */
+    name: string;
+    /** The file the runtime loads (absolute); never a file beside the project directory. */
+    entry: string;
+    /**
+     * The working directory the program runs in (absolute), as the CLI picks it: `main`'s
+     * directory when `main` is set (the directory itself, or the file's directory), else `dir`.
+     */
+    cwd: string;
+    /** Warnings the Pulumi nodejs runtime would log while picking the entry (printed, not fatal). */
+    warnings: string[];
+}
+
+/** Runtime names the preview path runs (Pulumi's nodejs runtime runs TypeScript and JavaScript). */
+const NODEJS_RUNTIME = "nodejs";
+
+/** Returns `<dir>/Pulumi.yaml` (or Pulumi.yml, which the CLI also reads), or undefined when neither exists. */
+function projectFile(dir: string): string | undefined {
+    return ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+}
+
+/** Throws PreviewError (exit 2) unless `dir` exists and is a directory. */
+function requireDirectory(dir: string): void {
+    let stat: fs.Stats;
+    try {
+        stat = fs.statSync(dir);
+    } catch {
+        throw new PreviewError(`program directory ${dir} does not exist`, SETUP_ERROR_EXIT);
+    }
+    if (!stat.isDirectory()) {
+        throw new PreviewError(`program directory ${dir} is not a directory`, SETUP_ERROR_EXIT);
+    }
+}
+
+/**
+ * Reads and checks Pulumi.yaml. Output: the parsed document (an object with a non-empty string
+ * `name`) and the file's path. Throws PreviewError (exit 2) when the directory or the file is
+ * missing, the YAML does not parse, or `name` is missing.
+ */
+function loadProjectFile(programDir: string): { file: string; doc: Record<string, unknown> } {
+    requireDirectory(programDir);
+    const file = projectFile(programDir);
+    if (!file) {
+        throw new PreviewError(`no Pulumi.yaml in program directory ${programDir}`, SETUP_ERROR_EXIT);
+    }
+    let doc: unknown;
+    try {
+        doc = loadYaml(fs.readFileSync(file, "utf8"), file);
+    } catch (err) {
+        throw new PreviewError((err as Error).message, SETUP_ERROR_EXIT);
+    }
+    if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
+        throw new PreviewError(`${file} is not a YAML mapping`, SETUP_ERROR_EXIT);
+    }
+    const record = doc as Record<string, unknown>;
+    if (typeof record.name !== "string" || record.name === "") {
+        throw new PreviewError(`${file} has no project name`, SETUP_ERROR_EXIT);
+    }
+    return { file, doc: record };
+}
+
+/**
+ * Returns the runtime name from Pulumi.yaml's `runtime`: a string (`runtime: nodejs`) or the
+ * object form (`runtime: { name: nodejs, options: {...} }`). Throws PreviewError (exit 2) when
+ * it is missing or malformed, or names a runtime other than nodejs.
+ */
+function checkRuntime(file: string, runtime: unknown): void {
+    let name: unknown = runtime;
+    if (runtime !== null && typeof runtime === "object" && !Array.isArray(runtime)) {
+        name = (runtime as Record<string, unknown>).name;
+    }
+    if (typeof name !== "string" || name === "") {
+        throw new PreviewError(`${file} has no runtime (expected runtime: ${NODEJS_RUNTIME})`, SETUP_ERROR_EXIT);
+    }
+    if (name !== NODEJS_RUNTIME) {
+        throw new PreviewError("perfguard's preview path runs Node.js (TypeScript/JavaScript) programs; " +
+            `${file} says runtime: ${name}`, SETUP_ERROR_EXIT);
+    }
+}
+
+/** Node's file resolution for a path without a trailing slash: the file, else `<p>.js`, else `<p>.ts`. */
+function asFile(p: string): string | undefined {
+    return [p, `${p}.js`, `${p}.ts`].find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+}
+
+/**
+ * Resolves a directory as Node's `require("<dir>/")` does once ts-node is registered: its
+ * package.json `main` (a file or directory), else index.js, else index.ts. Output: the file,
+ * or undefined when there is none. `warnings` receives the runtime's warning when index.js and
+ * index.ts are both present (index.js is loaded, as Node's extension order makes it).
+ */
+function directoryEntry(dir: string, warnings: string[]): string | undefined {
+    const pkgMain = readPackageJson(dir)?.main;
+    if (typeof pkgMain === "string" && pkgMain !== "") {
+        const target = path.resolve(dir, pkgMain);
+        const found = asFile(target) ?? (isDirectory(target) ? directoryEntry(target, warnings) : undefined);
+        if (found) {
+            return found;
+        }
+    }
+    const js = path.join(dir, "index.js");
+    const ts = path.join(dir, "index.ts");
+    if (fs.existsSync(js) && fs.existsSync(ts)) {
+        warnings.push("Found a TypeScript project containing an index.js file and no explicit entrypoint in " +
+            "Pulumi.yaml - Pulumi will use index.js");
+    }
+    return [js, ts].find((f) => fs.existsSync(f));
+}
+
+function isDirectory(p: string): boolean {
+    return fs.existsSync(p) && fs.statSync(p).isDirectory();
+}
+
+/** Parses `<dir>/package.json`; undefined when absent or not a JSON object (Node would fail later). */
+function readPackageJson(dir: string): Record<string, unknown> | undefined {
+    const file = path.join(dir, "package.json");
+    if (!fs.existsSync(file)) {
+        return undefined;
+    }
+    try {
+        const doc = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+        return doc !== null && typeof doc === "object" && !Array.isArray(doc) ? doc as Record<string, unknown> : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * The entry point package.json declares, as the Pulumi nodejs runtime reads it when Pulumi.yaml
+ * has no `main`: `exports` (a string, or `exports["."]` as a string or its default/require/import),
+ * else `main`. Output: the path as written, or undefined.
+ */
+function packageEntrypoint(pkg: Record<string, unknown>): string | undefined {
+    const exports = pkg.exports;
+    if (typeof exports === "string") {
+        return exports;
+    }
+    if (exports !== null && typeof exports === "object" && !Array.isArray(exports)) {
+        const dot = (exports as Record<string, unknown>)["."];
+        if (typeof dot === "string") {
+            return dot;
+        }
+        if (dot !== null && typeof dot === "object") {
+            const d = dot as Record<string, unknown>;
+            const chosen = d.default ?? d.require ?? d.import;
+            return typeof chosen === "string" ? chosen : undefined;
+        }
+        return undefined;
+    }
+    return typeof pkg.main === "string" && pkg.main !== "" ? pkg.main : undefined;
+}
+
+/**
+ * Picks the program file in directory `dir` as the Pulumi nodejs runtime does for a program
+ * given as a directory: package.json's entry point (its `exports`, else `main`) when that path
+ * exists (else a warning, as the runtime logs), then the directory itself (package.json `main`,
+ * index.js, index.ts). Output: an absolute file path. Throws PreviewError (exit 2) when none exists.
+ */
+function programInDirectory(dir: string, warnings: string[]): string {
+    const pkg = readPackageJson(dir);
+    const declared = pkg ? packageEntrypoint(pkg) : undefined;
+    if (declared !== undefined) {
+        const target = path.resolve(dir, declared);
+        const found = asFile(target) ?? (isDirectory(target) ? directoryEntry(target, warnings) : undefined);
+        if (found) {
+            return found;
+        }
+        warnings.push(`Could not find entry point '${declared}' specified in package.json; using '${dir}' instead`);
+    }
+    const found = directoryEntry(dir, warnings);
+    if (!found) {
+        throw new PreviewError(`no program to run in ${dir}: no index.ts or index.js (and no package.json main that exists)`,
+            SETUP_ERROR_EXIT);
+    }
+    return found;
+}
+
+/**
+ * Resolves Pulumi.yaml's `main` as the CLI does: a path relative to the project directory that
+ * stays inside it and exists. A directory runs with that directory as cwd and is resolved like a
+ * project directory; a file runs with its directory as cwd. Output: { entry, cwd }.
+ * Throws PreviewError (exit 2) when `main` is not a string, absolute, outside the project, or missing.
+ */
+function resolveMain(file: string, projectDir: string, main: unknown, warnings: string[]): { entry: string; cwd: string } {
+    if (typeof main !== "string" || main === "") {
+        throw new PreviewError(`${file}: main must be a path relative to the project directory`, SETUP_ERROR_EXIT);
+    }
+    if (path.isAbsolute(main)) {
+        throw new PreviewError(`${file}: project 'main' must be a relative path (main: ${main})`, SETUP_ERROR_EXIT);
+    }
+    const target = path.resolve(projectDir, main);
+    const relative = path.relative(projectDir, target);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+        throw new PreviewError(`${file}: project 'main' must be a subfolder (main: ${main})`, SETUP_ERROR_EXIT);
+    }
+    let stat: fs.Stats;
+    try {
+        stat = fs.statSync(target);
+    } catch {
+        throw new PreviewError(`${file}: project 'main' could not be read: ${target} does not exist (main: ${main})`,
+            SETUP_ERROR_EXIT);
+    }
+    if (stat.isDirectory()) {
+        return { entry: programInDirectory(target, warnings), cwd: target };
+    }
+    return { entry: target, cwd: path.dirname(target) };
+}
+
+/**
+ * Reads `<programDir>/Pulumi.yaml` and picks the program to run as the CLI and the Pulumi nodejs
+ * runtime do: Pulumi.yaml's `main` (a file, or a directory resolved like the project directory)
+ * if set, else the project directory's package.json entry point, else index.js/index.ts in it.
+ * A file beside the directory with the directory's name (`app.ts` next to `app/`) is never loaded.
+ * Output: ProgramProject. Throws PreviewError (exit 2) when the directory does not exist, has no
+ * Pulumi.yaml or project name, the runtime is not nodejs, or `main` / the entry does not resolve.
+ */
+export function readProject(programDir: string): ProgramProject {
+    const dir = path.resolve(programDir);
+    const { file, doc } = loadProjectFile(dir);
+    checkRuntime(file, doc.runtime);
+    const warnings: string[] = [];
+    const { entry, cwd } = doc.main !== undefined && doc.main !== null
+        ? resolveMain(file, dir, doc.main, warnings)
+        : { entry: programInDirectory(dir, warnings), cwd: dir };
+    return { dir, name: doc.name as string, entry, cwd, warnings };
+}
+
 /**
  * Returns the project name from `<programDir>/Pulumi.yaml`.
- * Throws PreviewError when the file is missing, unparsable or has no string `name`.
+ * Throws PreviewError (exit 2) when the directory or file is missing, unparsable or has no string `name`.
  */
 export function readProjectName(programDir: string): string {
-    const file = path.join(programDir, "Pulumi.yaml");
-    if (!fs.existsSync(file)) {
-        throw new PreviewError(`no Pulumi.yaml in program directory ${programDir}`);
-    }
-    const doc = loadYaml(fs.readFileSync(file, "utf8"), file) as { name?: unknown } | null;
-    if (!doc || typeof doc.name !== "string" || doc.name === "") {
-        throw new PreviewError(`${file} has no project name`);
-    }
-    return doc.name;
+    return loadProjectFile(path.resolve(programDir)).doc.name as string;
 }
 
 /**

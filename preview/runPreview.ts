@@ -3,18 +3,20 @@
  * as the CLI loads policy packs first), runs the program under preview mocks, then drives
  * Remediate/Analyze per resource and AnalyzeStack once, and renders the results.
  */
+import * as fs from "fs";
 import * as path from "path";
 import { analyzeResources, explainTempFile, openPack } from "./analyzeResources";
+import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
 import { Explanation, readExplanation } from "./explain";
 import { PolicyConfigInput } from "./policyConfig";
 import { formatPreviewOutput } from "./printViolations";
-import { readProjectName, readStackConfig } from "./projectFiles";
+import { readProject, readStackConfig } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
 import { runProgram } from "./runProgram";
 import { AppliedRemediation, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
 
 export interface RunPreviewOptions {
-    /** Folder with Pulumi.yaml and index.ts. */
+    /** Folder with Pulumi.yaml; the program is its `main`, package.json entry, or index.js/index.ts. */
     programDir: string;
     /** Policy pack folder; default: the repository root (the folder holding package.json). */
     packDir?: string;
@@ -49,14 +51,38 @@ export function defaultPackDir(): string {
     return path.basename(up) === "dist" ? path.dirname(up) : up;
 }
 
+/**
+ * Checks `packDir` as the CLI does before it starts a local pack: a directory holding
+ * PulumiPolicy.yaml. Throws PreviewError (exit 2) otherwise.
+ */
+function checkPackDir(packDir: string): void {
+    if (!fs.existsSync(packDir) || !fs.statSync(packDir).isDirectory()) {
+        throw new PreviewError(`policy pack directory ${packDir} does not exist`, SETUP_ERROR_EXIT);
+    }
+    if (!fs.existsSync(path.join(packDir, "PulumiPolicy.yaml"))) {
+        throw new PreviewError(`no PulumiPolicy.yaml in policy pack directory ${packDir}`, SETUP_ERROR_EXIT);
+    }
+}
+
+/** Writes the --record file; an I/O failure is the user's (a missing folder, no permission). */
+function writeRecord(file: string, resources: RecordedResource[]): void {
+    try {
+        writeStackExport(file, resources, sdkVersion());
+    } catch (err) {
+        throw new PreviewError(`cannot write --record file ${file}: ${(err as Error).message}`);
+    }
+}
+
 function sdkVersion(): string {
     return `v${(require("@pulumi/pulumi/package.json") as { version: string }).version}`;
 }
 
 /**
  * Runs one preview. Output: PreviewResult (exitCode 1 on any mandatory violation).
- * Throws PreviewError: exit 2 for policy config problems (the program is not run), exit 1 when
- * the program fails, the pack does not start, or a policy throws. The pack is always stopped.
+ * Throws PreviewError: exit 2 for project problems (missing directory or Pulumi.yaml, a runtime
+ * other than nodejs, a `main` that does not resolve) and policy config problems (the program is
+ * not run), exit 1 when the program fails (throws, rejects, logs an error), the pack does not
+ * start, or a policy throws. The pack is always stopped.
  */
 export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult> {
     const programDir = path.resolve(opts.programDir);
@@ -64,8 +90,14 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     const packDir = path.resolve(packDirGiven);
     const stack = opts.stack ?? "dev";
     const log = opts.onLog ?? ((chunk: string) => process.stderr.write(chunk));
-    const project = readProjectName(programDir);
+    // Project problems (no directory, no Pulumi.yaml, not nodejs, bad main) stop before the pack starts.
+    const program = readProject(programDir);
+    checkPackDir(packDir);
+    const project = program.name;
     const stackConfig = readStackConfig(programDir, project, stack);
+    for (const warning of program.warnings) {
+        log(`warning: ${warning}\n`);
+    }
 
     const explain = opts.explain ? explainTempFile() : undefined;
     // The CLI's order: the pack is started and configured before the program runs.
@@ -76,7 +108,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         throw err;
     });
     try {
-        const resources = await runProgram(programDir, { project, stack, config: stackConfig, onOutput: log });
+        const resources = await runProgram(programDir, { project, stack, config: stackConfig, onOutput: log, program });
         const { violations, remediations } = await analyzeResources(pack, resources, {
             remediating,
             applyRemediations: true,
@@ -85,7 +117,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         const output = formatPreviewOutput(
             [{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations, resources.length);
         if (opts.record) {
-            writeStackExport(opts.record, resources, sdkVersion());
+            writeRecord(opts.record, resources);
         }
         return {
             exitCode: violations.some((v) => v.enforcementLevel === "mandatory") ? 1 : 0,

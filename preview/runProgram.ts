@@ -6,6 +6,7 @@ import { fork } from "child_process";
 import * as path from "path";
 import type { RunnerMessage } from "./programRunner";
 import { PreviewError } from "./errors";
+import { ProgramProject, readProject } from "./projectFiles";
 import { RecordedResource } from "./types";
 
 export interface RunProgramOptions {
@@ -17,6 +18,8 @@ export interface RunProgramOptions {
     onOutput?: (chunk: string) => void;
     /** Upper bound for the whole run, in ms; default 120000. */
     timeoutMs?: number;
+    /** The program to load and its cwd, as readProject resolved them; default: readProject(programDir). */
+    program?: Pick<ProgramProject, "entry" | "cwd">;
 }
 
 const OUTPUT_TAIL_CHARS = 4000;
@@ -39,18 +42,28 @@ function runnerEntry(): { file: string; execArgv: string[]; env: Record<string, 
 }
 
 /**
- * Runs the program in `programDir` (index.ts) under mocks in preview mode.
+ * Runs the program in `programDir` under mocks in preview mode, loading the file Pulumi would
+ * (see readProject: Pulumi.yaml `main`, package.json, index.js/index.ts) until the event loop
+ * empties, as the Pulumi nodejs runtime does.
  * Output: every registered resource in registration order, the root stack first.
- * Throws PreviewError (exit 1) naming the program dir when the program throws, the runner
- * exits without a result, or the run exceeds the timeout.
+ * Throws PreviewError (exit 1) `program <dir> failed:\n<messages>` when the program throws, a
+ * registration or output rejects, a promise rejection goes unhandled, or the SDK logs an error;
+ * also when the runner exits without a result or the run exceeds the timeout. Throws
+ * PreviewError (exit 2) from readProject when `program` is not given and the project does not resolve.
  */
 export function runProgram(programDir: string, opts: RunProgramOptions): Promise<RecordedResource[]> {
+    let program: Pick<ProgramProject, "entry" | "cwd">;
+    try {
+        program = opts.program ?? readProject(programDir);
+    } catch (err) {
+        return Promise.reject(err);
+    }
     const entry = runnerEntry();
     const timeoutMs = opts.timeoutMs ?? 120_000;
     const onOutput = opts.onOutput ?? ((chunk: string) => process.stderr.write(chunk));
     return new Promise((resolve, reject) => {
-        const child = fork(entry.file, [programDir, opts.project, opts.stack], {
-            cwd: programDir,
+        const child = fork(entry.file, [program.entry, program.cwd, opts.project, opts.stack], {
+            cwd: program.cwd,
             execArgv: entry.execArgv,
             env: {
                 ...process.env,
@@ -77,7 +90,9 @@ export function runProgram(programDir: string, opts: RunProgramOptions): Promise
         });
         const timer = setTimeout(() => {
             child.kill("SIGKILL");
-            reject(new PreviewError(`program ${programDir} did not finish within ${timeoutMs / 1000} s`));
+            // The runner, like Pulumi's nodejs runtime, ends when the program's event loop is empty.
+            reject(new PreviewError(`program ${programDir} did not finish within ${timeoutMs / 1000} s ` +
+                "(the program runs until nothing is pending: an open timer, server or socket keeps it running)"));
         }, timeoutMs);
         child.on("error", (err) => {
             clearTimeout(timer);

@@ -11,3 +11,6 @@ export const CRASHING_PACK = path.join(FIXTURES, "packs", "crashing-pack");
 /** Discards program and pack logs so test output stays readable. */
 export const quiet = (): void => undefined;
 export const XEN_PROGRAM = path.join(FIXTURES, "programs", "xen");
+
+/** A program directory under test/fixtures/programs. */
+export const program = (name: string): string => path.join(FIXTURES, "programs", name);

@@ -52,6 +52,21 @@ describe("validatePolicyProperties", () => {
         expect(validatePolicyProperties({ properties: { n: { type: "integer" } }, required: ["n"] }, {})).toEqual(["n is required"]);
         expect(validatePolicyProperties({ properties: { n: { type: "integer" } }, required: ["n"] }, { n: 3 })).toEqual([]);
     });
+
+    it("names an unknown nested key itself, as the CLI's validator does, not only the object holding it", () => {
+        const schema = {
+            properties: {
+                hosts: {
+                    type: "object",
+                    additionalProperties: { type: "object", properties: { linkGbps: { type: "number" } }, additionalProperties: false },
+                },
+            },
+            required: [],
+        };
+        expect(validatePolicyProperties(schema, { hosts: { h1: { linkMbps: 1000 } } }))
+            .toEqual(["hosts.h1.linkMbps is not allowed (additional property)"]);
+        expect(validatePolicyProperties(schema, { hosts: { h1: { linkGbps: 10 } } })).toEqual([]);
+    });
 });
 
 describe("parsePolicyConfig", () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PreviewError } from "../../preview/errors";
 import { runPreview } from "../../preview/runPreview";
 import { UNKNOWN_STRING } from "../../preview/types";
-import { quiet, SAMPLE_PACK, SAMPLE_PROGRAM, THROWING_PROGRAM } from "./fixtures";
+import { program, quiet, SAMPLE_PACK, SAMPLE_PROGRAM, THROWING_PROGRAM } from "./fixtures";
 
 const ZONE = "citrix:index/zone:Zone";
 const CATALOG = "citrix:index/machineCatalog:MachineCatalog";
@@ -130,5 +130,32 @@ describe("runPreview on the sample program", () => {
         expect((err as PreviewError).exitCode).toBe(1);
         expect((err as PreviewError).message).toContain(`program ${THROWING_PROGRAM} failed`);
         expect((err as PreviewError).message).toContain("zone catalogue is missing the RTT table");
+    });
+
+    it("fails on a resource input that is a rejected promise instead of previewing without the resource", async () => {
+        const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-preview-")), "out.json");
+        const err = await runPreview({ programDir: program("rejects-input"), packDir: SAMPLE_PACK, record, onLog: quiet })
+            .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(PreviewError);
+        expect((err as PreviewError).exitCode).toBe(1);
+        expect((err as PreviewError).message).toContain(`program ${program("rejects-input")} failed`);
+        expect((err as PreviewError).message).toContain("async boom");
+        // No record of a stack that lacks the failed resource.
+        expect(fs.existsSync(record)).toBe(false);
+    });
+
+    it("refuses a project it cannot run before starting the pack (exit 2)", async () => {
+        const err = await runPreview({ programDir: program("python-runtime"), packDir: path.join(os.tmpdir(), "no-such-pack"), onLog: quiet })
+            .catch((e: unknown) => e);
+        expect((err as PreviewError).exitCode).toBe(2);
+        expect((err as PreviewError).message).toContain("says runtime: python");
+    });
+
+    it("reports an unwritable --record file as a user error", async () => {
+        const record = path.join(os.tmpdir(), "perfguard-no-such-dir", "sub", "out.json");
+        const err = await runPreview({ programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, record, onLog: quiet })
+            .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(PreviewError);
+        expect((err as PreviewError).message).toContain(`cannot write --record file ${record}`);
     });
 });

@@ -1,0 +1,73 @@
+// A program fails the preview however it fails, as under Pulumi's nodejs runtime (cmd/run):
+// thrown at the top level, a registration whose input rejects, an SDK-logged error, an unhandled
+// rejection or an uncaught exception after the top level finished. The error names the program
+// dir and the program's message, without a stack trace.
+import { describe, expect, it } from "vitest";
+import { describeError } from "../../preview/programRunner";
+import { PreviewError } from "../../preview/errors";
+import { runProgram } from "../../preview/runProgram";
+import { program, quiet, THROWING_PROGRAM } from "./fixtures";
+
+async function failure(dir: string, project: string): Promise<PreviewError> {
+    const err = await runProgram(dir, { project, stack: "dev", config: {}, onOutput: quiet }).then(
+        (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`), (e: unknown) => e);
+    expect(err).toBeInstanceOf(PreviewError);
+    return err as PreviewError;
+}
+
+describe("runProgram fails the preview", () => {
+    it.each([
+        ["a top-level throw", THROWING_PROGRAM, "throws", "zone catalogue is missing the RTT table"],
+        ["a resource input that is a rejected promise", program("rejects-input"), "rejects-input", "async boom"],
+        ["an error logged through pulumi.log.error", program("logs-error"), "logs-error",
+            "error logged: zone catalogue lists no RTT for zone-a"],
+        ["an unhandled rejection after the top level finished", program("unhandled-rejection"), "unhandled-rejection",
+            "late lookup of the RTT table failed"],
+        ["an exception thrown from a timer", program("uncaught-exception"), "uncaught-exception", "timer could not read the RTT table"],
+    ])("on %s: exit 1, the program dir and its message, no stack trace", async (_label, dir, project, cause) => {
+        const err = await failure(dir, project);
+        expect(err.exitCode).toBe(1);
+        expect(err.message).toContain(`program ${dir} failed:\n`);
+        expect(err.message).toContain(cause);
+        expect(err.message).not.toMatch(/^\s+at /m);
+    });
+
+    it("reports a rejection that reaches several promises once", async () => {
+        const err = await failure(program("rejects-input"), "rejects-input");
+        expect(err.message.split("\n").filter((line) => line.includes("async boom"))).toHaveLength(1);
+    });
+});
+
+describe("runProgram loads the program Pulumi would", () => {
+    it.each([
+        ["Pulumi.yaml main: src/index.ts", "main-file", "zone-from-main"],
+        ["Pulumi.yaml main: app (a directory)", "main-dir", "zone-from-main-dir"],
+        ["package.json main", "package-main", "zone-from-package-main"],
+        ["the directory, not sibling.ts beside it", "sibling", "zone-from-directory"],
+    ])("%s", async (_label, name, zone) => {
+        const resources = await runProgram(program(name), { project: name, stack: "dev", config: {}, onOutput: quiet });
+        expect(resources.map((r) => r.name)).toEqual([`${name}-dev`, zone]);
+    });
+});
+
+describe("describeError", () => {
+    it("gives the message alone, the stack only when debugging", () => {
+        const err = new Error("boom");
+        expect(describeError(err, false)).toBe("boom");
+        expect(describeError(err, true)).toContain("    at ");
+    });
+
+    it("keeps a SyntaxError's location, shortens a missing module, and renders non-Error values", () => {
+        let syntax: unknown;
+        try {
+            new Function("const x = ;");
+        } catch (e) {
+            syntax = e;
+        }
+        expect(describeError(syntax, false)).not.toMatch(/^\s+at /m);
+        const missing = Object.assign(new Error("Cannot find module '@pulumi/aws'\nRequire stack:\n- /p/index.ts"), { code: "MODULE_NOT_FOUND" });
+        expect(describeError(missing, false)).toBe("Cannot find module '@pulumi/aws' (have you run npm install in the program's directory?)");
+        expect(describeError("plain string", false)).toBe("a non-Error value was thrown: plain string");
+        expect(describeError({ code: 7 }, false)).toBe("a non-Error value was thrown: {\"code\":7}");
+    });
+});

@@ -467,3 +467,139 @@ export function requiredVcpusPerSe(demands: readonly VsDemand[], group: SeGroupS
 function rowConnectionsMemoryGb(vcpus: number): number {
     return testedSeSize(vcpus).memoryGb;
 }
+
+/** The published SE memory ceiling, MB (otherPublishedFacts.seSizeRange: up to 256 GB). */
+export const SE_MEMORY_MAX_MB = 256 * 1024;
+
+/** Options of {@link groupFixes}. */
+export interface GroupFixOptions {
+    /** Spare capacity to keep, percent (0 <= headroomPct < 100). */
+    readonly headroomPct: number;
+    /** Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs (as nsx-alb-se-capacity's config). */
+    readonly assumeScaleOut?: boolean;
+}
+
+/** One way to make an SE group fit: the whole new spec (unchanged fields kept). */
+export interface GroupFix {
+    readonly spec: SeGroupSpec;
+    /** "up": a larger SE (vcpusPerSe and/or memoryPerSe); "out": more SEs per VS and in the group. */
+    readonly kind: "up" | "out";
+    /** SEs' worth one VS gets under the new spec. */
+    readonly vsSes: number;
+}
+
+/**
+ * Whether every VS fits what one VS gets and their sum fits what the group carries.
+ * @returns true when both hold with `headroomPct` kept.
+ */
+export function groupFits(demands: readonly VsDemand[], spec: SeGroupSpec, options: GroupFixOptions): boolean {
+    const limit = 1 - options.headroomPct / 100 + EPSILON;
+    const capacity = seGroupCapacity(spec);
+    const vsSes = sesFor(capacity, { scope: "vs", assumeScaleOut: options.assumeScaleOut });
+    return demands.every((d) => seUtilisation([d], capacity.perSe, vsSes).peak <= limit) &&
+        seUtilisation(demands, capacity.perSe, capacity.groupSes).peak <= limit;
+}
+
+/** The smallest maxSe that keeps at least one SE of load (N+M: bufferSe + 1; pairs: 2). */
+function maxSeForOneSe(spec: SeGroupSpec): number {
+    return spec.haMode === "HA_MODE_SHARED" ? Math.max(spec.maxSe, spec.bufferSe + 1) : Math.max(spec.maxSe, 2);
+}
+
+/** memoryPerSe (MB) at `vcpus` that carries the open connections with the given SE counts. */
+function memoryForConnections(demands: readonly VsDemand[], vcpus: number, vsSes: number, groupSes: number, limit: number): number {
+    const rowConnections = seCapacity({ vcpus }).l4OpenConnections;
+    const rowMemoryGb = rowConnectionsMemoryGb(vcpus);
+    const perVs = Math.max(0, ...demands.map((d) => (d.l4OpenConnections ?? 0) / vsSes));
+    const total = demands.reduce((sum, d) => sum + (d.l4OpenConnections ?? 0), 0) / groupSes;
+    const neededPerSe = Math.max(perVs, total) / limit;
+    return Math.ceil(Math.max(rowMemoryGb, (neededPerSe / rowConnections) * rowMemoryGb) * 1024 - EPSILON);
+}
+
+/**
+ * Scale-up: the smallest vcpusPerSe, from the current one up to 64, at which every VS and the
+ * group total fit with the current SE counts, with memoryPerSe raised to the tested size for
+ * that vcpusPerSe and to what the open connections need (never lowered); maxSe is raised only
+ * when the group carries no SE of load (maxSe <= bufferSe in N+M, maxSe < 2 for pairs).
+ * @returns the fix, or undefined when no size up to 64 vCPUs (and 256 GB) fits.
+ */
+function scaleUp(demands: readonly VsDemand[], spec: SeGroupSpec, options: GroupFixOptions): GroupFix | undefined {
+    const limit = 1 - options.headroomPct / 100;
+    const maxSe = maxSeForOneSe(spec);
+    for (let v = spec.vcpusPerSe; v <= SE_VCPU_MAX; v++) {
+        const base: SeGroupSpec = { ...spec, vcpusPerSe: v, maxSe };
+        const counts = seGroupCapacity(base);
+        const vsSes = sesFor(counts, { scope: "vs", assumeScaleOut: options.assumeScaleOut });
+        const tested = v === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(v).memoryGb, SE_MEMORY_MIN_GB) * 1024);
+        const memory = Math.max(tested, memoryForConnections(demands, v, vsSes, counts.groupSes, limit));
+        if (memory > SE_MEMORY_MAX_MB) {
+            continue;
+        }
+        const candidate: SeGroupSpec = { ...base, memoryPerSeMb: memory };
+        if (groupFits(demands, candidate, options)) {
+            return { spec: candidate, kind: "up", vsSes };
+        }
+    }
+    return undefined;
+}
+
+/**
+ * Scale-out at `vcpus` vCPUs per SE (memory at least the tested size when vcpus changes): each
+ * VS on the SEs its own demand needs, the group sized for the sum plus its HA reserve.
+ * - HA_MODE_SHARED: minScaleoutPerVs (maxScaleoutPerVs with assumeScaleOut) = the largest VS's
+ *   need, maxScaleoutPerVs at least minScaleoutPerVs, maxSe = the sum's need + bufferSe.
+ * - Pair and active/standby modes: a VS gets one SE, so a VS that needs more switches the group
+ *   to HA_MODE_SHARED as above; otherwise maxSe = 2 x the sum's need.
+ * Fields are only ever raised. @returns the fix, or undefined if it does not fit (not expected).
+ */
+function scaleOut(demands: readonly VsDemand[], spec: SeGroupSpec, vcpus: number, options: GroupFixOptions): GroupFix | undefined {
+    const limit = 1 - options.headroomPct / 100;
+    const memory = vcpus === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(vcpus).memoryGb, SE_MEMORY_MIN_GB) * 1024);
+    const perSe = seCapacity({ vcpus, memoryGb: memory / 1024 });
+    const sesFor1 = (ds: readonly VsDemand[]) => Math.max(1, Math.ceil(seUtilisation(ds, perSe, 1).peak / limit - EPSILON));
+    const kVs = Math.max(1, ...demands.map((d) => sesFor1([d])));
+    const kGroup = Math.max(kVs, sesFor1(demands));
+    let next: SeGroupSpec;
+    if (spec.haMode === "HA_MODE_SHARED" || kVs > 1) {
+        const minScaleoutPerVs = options.assumeScaleOut ? spec.minScaleoutPerVs : Math.max(spec.minScaleoutPerVs, kVs);
+        const maxScaleoutPerVs = Math.max(spec.maxScaleoutPerVs, minScaleoutPerVs, options.assumeScaleOut ? kVs : 1);
+        next = { ...spec, haMode: "HA_MODE_SHARED", vcpusPerSe: vcpus, memoryPerSeMb: memory, minScaleoutPerVs, maxScaleoutPerVs, maxSe: Math.max(spec.maxSe, kGroup + spec.bufferSe) };
+    } else {
+        next = { ...spec, vcpusPerSe: vcpus, memoryPerSeMb: memory, maxSe: Math.max(spec.maxSe, 2 * kGroup) };
+    }
+    if (!groupFits(demands, next, options)) {
+        return undefined;
+    }
+    return { spec: next, kind: "out", vsSes: sesFor(seGroupCapacity(next), { scope: "vs", assumeScaleOut: options.assumeScaleOut }) };
+}
+
+/**
+ * Ways to make an SE group fit every VS placed on it and their total at once (what
+ * nsx-alb-se-capacity checks), each a whole spec that passes both checks; at most two, the
+ * preferred first:
+ * - a scale-up within the published rows (the smallest vcpusPerSe up to 6, see scaleUp), then
+ *   scale-out at the current size;
+ * - otherwise scale-out at the current size (at 6 vCPUs when it is above 6), then scale-out at
+ *   6 vCPUs when the group is smaller, else the scale-up beyond 6 vCPUs (per-core
+ *   extrapolation: no measured figure, so it is never preferred).
+ * @param demands - every VS on the group (known demand).
+ * @param spec - the group's current fields.
+ * @returns the fixes, preferred first; empty only when the group already fits.
+ * @throws RangeError for an invalid spec (see seGroupCapacity) or headroomPct outside [0, 100).
+ */
+export function groupFixes(demands: readonly VsDemand[], spec: SeGroupSpec, options: GroupFixOptions): GroupFix[] {
+    if (!(Number.isFinite(options.headroomPct) && options.headroomPct >= 0 && options.headroomPct < 100)) {
+        throw new RangeError(`headroomPct must be a number from 0 to below 100, got ${options.headroomPct}`);
+    }
+    if (groupFits(demands, spec, options)) {
+        return [];
+    }
+    const up = scaleUp(demands, spec, options);
+    const outHere = scaleOut(demands, spec, Math.min(spec.vcpusPerSe, TOP_ROW.vcpus), options);
+    const candidates: Array<GroupFix | undefined> = up && up.spec.vcpusPerSe <= TOP_ROW.vcpus
+        ? [up, outHere]
+        : [outHere, spec.vcpusPerSe < TOP_ROW.vcpus ? scaleOut(demands, spec, TOP_ROW.vcpus, options) : up];
+    const out = candidates.filter((f): f is GroupFix => f !== undefined);
+    // Two fixes that change the same fields to the same values are one.
+    const key = (f: GroupFix) => JSON.stringify(f.spec);
+    return out.filter((f, i) => out.findIndex((g) => key(g) === key(f)) === i).slice(0, 2);
+}

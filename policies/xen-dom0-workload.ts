@@ -2,10 +2,10 @@
  * xen-dom0-workload: a Xen host's dom0 is for management only (source: dom0 keeps >= 50% of the
  * link whenever it transfers, so any dom0 workload takes bandwidth from every guest on the host).
  *
- * This policy has no config, and a stack policy sees only its own config, so it cannot read
- * xen-guest-network-share's host link figures: it predicts the loss as fractions of the link
- * (with dom0Share at xen-guest-network-share's default), which needs no link figure, and says the
- * loss in MB/s could not be computed here.
+ * This policy has no config (a stack policy sees only its own config, so it cannot read
+ * xen-guest-network-share's host link figures): it states the loss as fractions of the link
+ * (with dom0Share at xen-guest-network-share's default), which needs no link figure; the check
+ * in MB/s against each guest's declared need is xen-guest-network-share's.
  */
 import { DEFAULT_DOM0_SHARE, predictXenShares, XenShareGuest } from "../model/xenShares";
 import { isolate, stackPolicy } from "./support/definePolicy";
@@ -14,6 +14,8 @@ import type { StackView } from "./support/resources";
 import { listLabels, num, pct, plural } from "./support/format";
 import { describeValue } from "./support/values";
 import { Dom0Service, modelText, XenHost, xenLayout } from "./support/xenHosts";
+
+const POLICY = "xen-dom0-workload";
 
 // Guests named per message; the rest are counted.
 const SHOWN = 8;
@@ -50,14 +52,14 @@ function lossText(service: Dom0Service, host: XenHost | undefined): string {
     const { withService, without } = fractionsFor(guests.length);
     const labels = guests.slice(0, SHOWN).map((g) => g.resource.label);
     const named = guests.length > SHOWN ? `${labels.join(", ")} and ${guests.length - SHOWN} more` : listLabels(labels);
-    const declared = service.traffic.state === "ok"
-        ? `It declares ${num(service.traffic.value, 2)} MB/s (${service.traffic.where}); the loss in MB/s`
-        : "It declares no perfguard:networkMBps, so it is taken to send as much as it can; the loss in MB/s";
-    return `Predicted loss for the host's ${plural(guests.length, "guest")} (${named}): while it transfers, they share ${pct(1 - DEFAULT_DOM0_SHARE)} of the link instead of all of it, ` +
-        `so when all send at once each gets ${pct(withService)} of the link instead of ${pct(without)} ` +
-        `(${modelText(DEFAULT_DOM0_SHARE, "dom0Share, xen-guest-network-share's default")}). ` +
-        `${declared} could not be computed: this policy takes no config and cannot read the host link figures (xen-guest-network-share's hosts.<host>.linkMBps or defaultLinkMBps), ` +
-        `which xen-guest-network-share uses to check each guest's declared need against its predicted share.`;
+    // Consistent with xen-guest-network-share: declared traffic is counted there; a service that
+    // declares none is assumed idle there, so the loss below is what any transfer of it costs.
+    const traffic = service.traffic.state === "ok"
+        ? `It declares ${num(service.traffic.value, 2)} MB/s (${service.traffic.where}), counted by xen-guest-network-share against the guests' needs.`
+        : "It declares no perfguard:networkMBps, so xen-guest-network-share assumes it idle, as any undeclared sender; declare its peak MB/s to have it counted there.";
+    return `While it transfers, the host's ${plural(guests.length, "guest")} (${named}) share ${pct(1 - DEFAULT_DOM0_SHARE)} of the link instead of all of it: ` +
+        `when all send at once each gets ${pct(withService)} of the link instead of ${pct(without)} ` +
+        `(${modelText(DEFAULT_DOM0_SHARE, "dom0Share: xen-guest-network-share's default", POLICY)}). ${traffic}`;
 }
 
 /** --explain: each dom0 resource's role, or why it is not judged. */
@@ -77,7 +79,7 @@ function explainDom0(stack: StackView): StackApplicability {
 }
 
 export const xenDom0Workload = stackPolicy<Record<string, never>>({
-    name: "xen-dom0-workload",
+    name: POLICY,
     description: "A Xen host's dom0 is for management only: services that run in dom0 take network bandwidth from every guest on the host.",
     enforcementLevel: "advisory",
     explain: explainDom0,
@@ -94,8 +96,8 @@ export const xenDom0Workload = stackPolicy<Record<string, never>>({
                 report(
                     `${service.resource.label} runs in ${where} as a workload, not a management tool (${roleText(service)}; only "management" belongs in dom0). ` +
                     `${lossText(service, host)} ` +
-                    `Fix: move the service into a domU (the source's conclusion: use dom0 for management only and host services in domUs; every guest packet already passes netfront -> netback in dom0, ` +
-                    `so dom0 work also slows the guests), or, if it is a management tool, declare perfguard:xenDom0Role=management.`,
+                    `Fix: move the service into a domU (the source's conclusion: dom0 for management only), ` +
+                    `or, if it is a management tool, declare perfguard:xenDom0Role=management.`,
                     service.resource,
                 );
             });

@@ -260,10 +260,25 @@ export interface SeGroupView {
     readonly fields: SeGroupFields;
 }
 
-/** The demand facts of a VS: none, not usable (unknown or invalid), or read. */
+/**
+ * The demand a VS's known facts give when some others are unknown in a preview. Demand only
+ * adds, so a verdict that this demand does not fit holds whatever the unknown facts turn out to be.
+ */
+export interface KnownDemand {
+    readonly demand: VsDemand;
+    readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>;
+    /** What is unknown in this preview and not counted, e.g. "perfguard:l7Rps". */
+    readonly unknown: readonly string[];
+}
+
+/**
+ * The demand facts of a VS: none, not usable (unknown or invalid), or read. An "unusable" VS
+ * whose only problem is facts unknown in a preview carries `known`: the demand of its known
+ * facts (a lower bound of the real demand).
+ */
 export type VsDemandRead =
     | { readonly state: "none" }
-    | { readonly state: "unusable" }
+    | { readonly state: "unusable"; readonly known?: KnownDemand }
     | { readonly state: "ok"; readonly demand: VsDemand; readonly where: Readonly<Partial<Record<keyof VsDemand, string>>> };
 
 /** A VS and the SE group it is placed on (undefined when that cannot be known or is not described). */
@@ -284,36 +299,62 @@ const DEMAND_KEYS = ["sslTps", "l7Rps", "l4Cps", "l4OpenConnections", "throughpu
 
 /**
  * Reads the demand facts of a VS (perfguard:sslTps, sslKeyType, l7Rps, l4Cps, l4OpenConnections,
- * throughputGbps). A VS with no demand fact is not applicable ("none"); any unknown or invalid
- * demand fact, or an unknown/invalid SSL setting when throughput decides on it, makes it "unusable".
+ * throughputGbps). A VS with no demand fact is not applicable ("none"); an invalid demand fact
+ * or SSL setting makes it "unusable" (perfguard-facts reports it). A fact unknown in a preview
+ * also makes it "unusable", with `known` set to the demand of the facts that are known (the
+ * lower bound: an unknown sslKeyType counts the SSL TPS as ECC, the cheaper handshake, and a
+ * throughput whose row depends on an unknown SSL setting is left out).
  */
 export function readVsDemand(vs: ResourceView): VsDemandRead {
     const demand: { -readonly [K in keyof VsDemand]: VsDemand[K] } = {};
     const where: Partial<Record<keyof VsDemand, string>> = {};
+    const unknown: string[] = [];
     let any = false;
     for (const key of DEMAND_KEYS) {
         const read = vs.facts.number(key);
-        if (read.state === "unknown" || read.state === "invalid") {
+        if (read.state === "invalid") {
             return { state: "unusable" };
         }
-        if (read.state === "ok") {
+        if (read.state === "unknown") {
+            unknown.push(`perfguard:${key}`);
+        } else if (read.state === "ok") {
             any = true;
             demand[key] = read.value;
             where[key] = read.where;
         }
     }
     if (!any) {
-        return vs.facts.incomplete ? { state: "unusable" } : { state: "none" };
+        return vs.facts.incomplete || unknown.length > 0 ? { state: "unusable" } : { state: "none" };
     }
     const keyType = vs.facts.text("sslKeyType");
-    demand.sslKeyType = keyType.state === "ok" && keyType.value === "ecc" ? "ecc" : "rsa";
-    where.sslKeyType = keyType.state === "ok" ? keyType.where : "perfguard:sslKeyType not set: default rsa, the conservative one";
+    if (keyType.state === "unknown" && demand.sslTps !== undefined) {
+        unknown.push("perfguard:sslKeyType");
+        demand.sslKeyType = "ecc";
+        where.sslKeyType = "perfguard:sslKeyType unknown in this preview: counted as ECC, the cheaper handshake";
+    } else {
+        demand.sslKeyType = keyType.state === "ok" && keyType.value === "ecc" ? "ecc" : "rsa";
+        where.sslKeyType = keyType.state === "ok" ? keyType.where
+            : keyType.state === "invalid" ? "perfguard:sslKeyType invalid (perfguard-facts reports it): rsa, the conservative one"
+                : "perfguard:sslKeyType not set: default rsa, the conservative one";
+    }
     const ssl = vsSsl(vs);
     if (ssl.state === "ok") {
         demand.ssl = ssl.value;
         where.ssl = ssl.where;
     } else if (demand.throughputGbps !== undefined && demand.sslTps === undefined) {
-        return { state: "unusable" }; // the throughput row (SSL or not) cannot be chosen
+        if (ssl.state === "invalid") {
+            return { state: "unusable" }; // the throughput row (SSL or not) cannot be chosen
+        }
+        // The row depends on an SSL setting unknown in this preview: leave the throughput out.
+        unknown.push("perfguard:throughputGbps (its row depends on the SSL setting)");
+        delete demand.throughputGbps;
+        delete where.throughputGbps;
+        if (!DEMAND_KEYS.some((k) => demand[k] !== undefined)) {
+            return { state: "unusable" };
+        }
+    }
+    if (unknown.length > 0) {
+        return { state: "unusable", known: { demand, where, unknown } };
     }
     return { state: "ok", demand, where };
 }

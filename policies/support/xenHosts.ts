@@ -10,7 +10,7 @@
  * Host keys (a UUID or a name) are compared trimmed and case-insensitively.
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { DEFAULT_DOM0_SHARE, XEN_SHARE_SOURCE } from "../../model/xenShares";
+import { DEFAULT_DOM0_SHARE } from "../../model/xenShares";
 import type { FactRead } from "./facts";
 import type { ResourceView, StackView } from "./resources";
 import { field, isUnknown, UNKNOWN } from "./values";
@@ -56,12 +56,21 @@ export interface XenHost {
     readonly dom0: Dom0Service[];
 }
 
+/** A guest with no host at all: neither a perfguard:xenHost fact nor an affinityHost input. */
+export interface UnplacedGuest {
+    readonly resource: ResourceView;
+    /** perfguard:networkMBps: the transmit bandwidth it needs. */
+    readonly need: FactRead<number>;
+}
+
 /** The stack's Xen layout. */
 export interface XenLayout {
     /** Hosts in order of first appearance. */
     readonly hosts: readonly XenHost[];
     /** Every dom0 service, with or without a host, in engine order. */
     readonly dom0Services: readonly Dom0Service[];
+    /** Guests with no host (not those whose host is unknown in a preview), in engine order. */
+    readonly unplaced: readonly UnplacedGuest[];
 }
 
 /** One host's entry in the `hosts` config. */
@@ -110,10 +119,12 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
     },
 };
 
-/** The share rule as messages state it. */
-export function modelText(dom0Share: number, dom0ShareWhere: string): string {
-    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link when it transfers (${dom0ShareWhere}), domUs split the rest evenly, ` +
-        `unused share is redistributed and VIF rate limits are hard bounds; ${XEN_SHARE_SOURCE}`;
+/**
+ * The share rule as messages state it: one short clause and the page that describes the model
+ * and its source in full (the source is XEN_SHARE_SOURCE; docs/policies/<policyId>.md quotes it).
+ */
+export function modelText(dom0Share: number, dom0ShareWhere: string, policyId: string): string {
+    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it transfers (${dom0ShareWhere}), the guests split the rest; see docs/policies/${policyId}.md`;
 }
 
 function normalise(key: string): string {
@@ -143,8 +154,8 @@ function isDom0(resource: ResourceView): boolean {
 /**
  * Builds the layout in one pass over the stack (O(resources)).
  * @param stack - the stack's resources (AnalyzeStack outputs).
- * @returns hosts with their guests and dom0 services; guests whose host is absent or unknown
- *   (preview) are left out. Never throws on odd props.
+ * @returns hosts with their guests and dom0 services, and the guests with no host (`unplaced`);
+ *   guests whose host is unknown (preview) are left out. Never throws on odd props.
  */
 export function xenLayout(stack: StackView): XenLayout {
     const hosts: XenHost[] = [];
@@ -160,10 +171,13 @@ export function xenLayout(stack: StackView): XenLayout {
         return host;
     };
     const dom0Services: Dom0Service[] = [];
+    const unplaced: UnplacedGuest[] = [];
     for (const resource of stack.resources) {
         if (resource.type === VM_TYPE && !isDom0(resource)) {
             const host = hostOfGuest(resource);
-            if (host !== undefined && host !== "unknown") {
+            if (host === undefined) {
+                unplaced.push({ resource, need: resource.facts.number("networkMBps") });
+            } else if (host !== "unknown") {
                 hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps") });
             }
             continue;
@@ -185,7 +199,7 @@ export function xenLayout(stack: StackView): XenLayout {
             hostFor(service.host).dom0.push(service);
         }
     }
-    return { hosts, dom0Services };
+    return { hosts, dom0Services, unplaced };
 }
 
 /** A host's config entry and the key it was found under. */

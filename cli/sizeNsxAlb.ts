@@ -66,7 +66,17 @@ export interface NsxAlbSizing {
     readonly limit: number;
     /** Where the per-SE figures come from. */
     readonly basis: string;
+    /**
+     * When the smallest SE is beyond the published 6-vCPU row (extrapolated, not measured): the
+     * fewest SEs per VS (HA_MODE_SHARED) at which a measured size (6 vCPUs or fewer) fits.
+     */
+    readonly measuredAlternative?: { readonly scaleOut: number; readonly vcpusPerSe: number };
 }
+
+/** The largest vCPU count the source measured (NSX ALB 20.1.6 per-SE table, 6 vCPU row). */
+const MEASURED_VCPUS_MAX = 6;
+/** How far the alternative search scales out (SEs per VS); Avi's max_scaleout_per_vs allows far more. */
+const MAX_ALTERNATIVE_SCALE_OUT = 16;
 
 /** Metric names as nsx-alb-se-capacity's messages spell them. */
 const METRIC_NAME: Record<SeMetric, string> = {
@@ -125,6 +135,21 @@ function metricLines(d: VsDemand, spec: SeGroupSpec, ses: number, u: SeUtilisati
  * Throws RangeError from the model for out-of-range input.
  */
 export function sizeNsxAlb(input: NsxAlbSizingInput): NsxAlbSizing {
+    const found = smallestSe(input);
+    const vcpus = found.seGroup?.vcpusPerSe;
+    if (vcpus === undefined || vcpus <= MEASURED_VCPUS_MAX || input.haMode !== "HA_MODE_SHARED") {
+        return found;
+    }
+    for (let scaleOut = input.scaleOut + 1; scaleOut <= MAX_ALTERNATIVE_SCALE_OUT; scaleOut++) {
+        const alternative = smallestSe({ ...input, scaleOut }).seGroup;
+        if (alternative && alternative.vcpusPerSe <= MEASURED_VCPUS_MAX) {
+            return { ...found, measuredAlternative: { scaleOut, vcpusPerSe: alternative.vcpusPerSe } };
+        }
+    }
+    return found;
+}
+
+function smallestSe(input: NsxAlbSizingInput): NsxAlbSizing {
     const limit = 1 - input.headroomPct / 100;
     const demands = [input.demand];
     for (let v = SE_VCPU_MIN; v <= SE_VCPU_MAX; v++) {
@@ -198,7 +223,12 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     if (g) {
         out += `Smallest SE: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
         out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}\n`;
-        out += `Per-SE figures: ${s.basis}.\n\n`;
+        out += `Per-SE figures: ${s.basis}.\n`;
+        const alt = s.measuredAlternative;
+        if (alt) {
+            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the measured sizes.\n`;
+        }
+        out += "\n";
     } else {
         out += `No vcpusPerSe up to 64 fits this demand on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"}: raise --scale-out (HA_MODE_SHARED), or split the demand over more virtual services. Utilisation at 64 vCPUs:\n\n`;
     }
@@ -232,6 +262,7 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
         utilisation: { vs: s.vs ?? null, group: s.group ?? null },
         metrics: s.metrics,
         basis: s.basis,
+        measuredAlternative: s.measuredAlternative ?? null,
         ...(plot ? { plot } : {}),
     };
 }

@@ -126,6 +126,20 @@ describe("perfguard size nsx-alb", () => {
         expect((await runStackPolicy(nsxAlbSeCapacity, stack(v - 1))).length).toBeGreaterThan(0);
     });
 
+    it("points to a measured size when the smallest SE is extrapolated beyond 6 vCPUs", async () => {
+        // 4000 RSA-2048 TPS needs 5000 TPS of capacity at 20% headroom: more than the measured 6-vCPU
+        // row's 4000 on one SE, so one SE must be extrapolated; on two SEs 2500 each fits within 6 vCPUs.
+        const one = json((await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa", "--json"])).stdout);
+        expect(one.vcpusPerSe).toBeGreaterThan(6);
+        expect(one.measuredAlternative.scaleOut).toBe(2);
+        const two = json((await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa", "--scale-out", "2", "--json"])).stdout);
+        expect(two.vcpusPerSe).toBe(one.measuredAlternative.vcpusPerSe);
+        expect(two.vcpusPerSe).toBeLessThanOrEqual(6);
+        expect(two.measuredAlternative).toBeNull();
+        const text = (await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa"])).stdout;
+        expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the measured sizes`);
+    });
+
     it("raises memory, not vCPUs, for open connections", async () => {
         const doc = json((await perfguard(["size", "nsx-alb", "--open-connections", "5000000", "--json"])).stdout);
         expect(doc.fits).toBe(true);

@@ -104,6 +104,17 @@ function configFor<C>(policy: PolicyMeta, raw: unknown, reportViolation: ReportV
     return result.config;
 }
 
+/** Reports a resource policy's unknown config keys, once per pack process; cheap when there are none. */
+function reportUnknownKeys(policy: PolicyMeta, known: ReadonlySet<string>, raw: unknown, reportViolation: ReportViolation): void {
+    if (raw === null || typeof raw !== "object") {
+        return;
+    }
+    const unknownKeys = Object.keys(raw).filter((key) => !known.has(key));
+    if (unknownKeys.length > 0) {
+        reportConfigProblem(policy, unknownKeysMessage(policy.name, policy.configSchema ?? EMPTY_SCHEMA, unknownKeys), reportViolation, true);
+    }
+}
+
 /**
  * Runs `fn` for one resource; an unexpected error becomes a violation about that resource
  * (naming the error class, never property values) instead of failing every verdict.
@@ -213,16 +224,18 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
 export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidationPolicy {
     registerPolicyId(spec.name);
     const types = spec.types ? new Set(spec.types) : undefined;
-    // Policies with settings report unknown keys (typos) once per AnalyzeStack, stack-wide; the
-    // others, which nobody should configure, report them on the first resource Analyze sees. Not
-    // every resource policy gets a validateStack: the SDK decodes the whole stack again for each.
-    const stackWideUnknownKeys = Object.keys(spec.configSchema?.properties ?? {}).length > 0;
+    // Unknown config keys (typos) do not stop the checks; they are reported once per pack process
+    // on the first resource Analyze sees, whatever its type: the engine analyzes the root stack
+    // resource first, so they show up against the stack. (A validateStack hook would report them
+    // stack-wide, but the SDK decodes the whole stack again for every policy that has one.)
+    const known = new Set(Object.keys(spec.configSchema?.properties ?? {}));
     const policy: ResourceValidationPolicy = {
         name: spec.name,
         description: spec.description,
         enforcementLevel: spec.enforcementLevel,
         configSchema: spec.configSchema,
         validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
+            reportUnknownKeys(spec, known, args.getConfig(), reportViolation);
             if (types && !types.has(args.type)) {
                 if (explaining) {
                     const resource = viewOf(args);
@@ -234,7 +247,7 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             // Analyze runs once per resource: report an invalid config on the first one only (the
             // checks cannot run, and Analyze blocks before anything is created). Unknown keys do not
             // stop the checks, so validateStack reports them once, stack-wide (below).
-            const config = configFor<C>(spec, args.getConfig(), reportViolation, true, !stackWideUnknownKeys);
+            const config = configFor<C>(spec, args.getConfig(), reportViolation, true, false);
             if (config === undefined) {
                 if (explaining) {
                     recordVerdict("analyze", spec.name, String(args.urn ?? ""), { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
@@ -258,18 +271,6 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             recordVerdict("analyze", spec.name, resource.urn, verdict, counts.get(resource.urn) ?? 0);
         },
     };
-    // The SDK runs validateStack of any policy that has one (@pulumi/policy 1.21 server.js
-    // isStackPolicy), so such a resource policy reports its unknown config keys exactly once per
-    // AnalyzeStack, with no resource attached, even when the stack has none of its types.
-    if (stackWideUnknownKeys) {
-        (policy as ResourceValidationPolicy & Pick<StackValidationPolicy, "validateStack">).validateStack = (args: StackValidationArgs, reportViolation: ReportViolation) => {
-            const schema = spec.configSchema ?? EMPTY_SCHEMA;
-            const result = readPolicyConfig<C>(spec.name, schema, args.getConfig());
-            if (result.unknownKeys.length > 0) {
-                reportConfigProblem(spec, unknownKeysMessage(spec.name, schema, result.unknownKeys), reportViolation, false);
-            }
-        };
-    }
     const remediate = spec.remediate;
     if (remediate) {
         policy.remediateResource = (args: ResourceValidationArgs) => {

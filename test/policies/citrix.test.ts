@@ -81,11 +81,15 @@ describe("config", () => {
         expect(found[0].enforcementLevel).toBe("mandatory");
         expect(found[0].message).toMatch(pattern);
     });
-    it("reports an unknown key of a resource policy once, stack-wide, even with no resource of its type", async () => {
-        const found = await runResourcePolicy(citrixZoneRttLimit, [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm", props: {} }], { maxRtt: 100 });
-        expect(found).toHaveLength(1);
-        expect(found[0].urn).toBeUndefined();
+    it("reports an unknown key of a resource policy once, on the first resource analyzed, even with no resource of its type", async () => {
+        // The engine analyzes the root stack resource first, so the report lands on the stack.
+        const found = await runResourcePolicy(citrixZoneRttLimit, [
+            { type: "pulumi:pulumi:Stack", name: "perfguard-test-dev", props: {} },
+            { type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm", props: {} },
+        ], { maxRtt: 100 });
+        expect(verdicts(found)).toEqual(["citrix-zone-rtt-limit -> (stack)"]); // no URN: the engine shows it on the analyzed resource
         expect(found[0].enforcementLevel).toBe("mandatory");
+        expect(found[0].message).toContain("unknown config key \"maxRtt\" for policy citrix-zone-rtt-limit");
     });
     it("reports an unknown key once and still runs", async () => {
         const found = await runResourcePolicy(citrixZoneRttLimit, [...citrixStack({ rttMs: "300" }), ...citrixStack({ rttMs: "300" })], { maxRtt: 100 });

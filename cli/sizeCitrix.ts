@@ -152,6 +152,9 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         return out;
     }
     out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} in the zone.\n`;
+    if (s.maxSafeConcurrency > MEASURED_CONCURRENCY_MAX) {
+        out += `Note: the source measured up to ${MEASURED_CONCURRENCY_MAX} concurrent requests; beyond that the figure is the model's extrapolation, not a measurement.\n`;
+    }
     if (s.brokeringControllers < i.controllers) {
         out += `Throttle: set ${s.throttleKey} to ${s.throttlePerController} on ${s.brokeringControllers} of the ${i.controllers} Delivery Controllers and retire the others from brokering (or deploy a separate Site).\n`;
     } else {
@@ -163,6 +166,9 @@ export function formatCitrixSizing(s: CitrixSizing): string {
     }
     return out;
 }
+
+/** The most concurrent brokering requests the source measured (citrix-brokering.json, 60-request rows). */
+const MEASURED_CONCURRENCY_MAX = 60;
 
 /** The JSON document of `size citrix --json` (units in the field names; error rates as fractions and percent). */
 export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string, unknown> {

@@ -100,6 +100,12 @@ function optionsOf(r: Record<string, unknown>): RecordedOptions {
  * JSON, is not a stack export, has no resources, or a resource lacks a string `urn`/`type` or
  * has a URN that is not `urn:pulumi:<stack>::<project>::<type>::<name>`.
  */
+/** Where JSON.parse failed, without the file's text (Node quotes the start of it: it may be secret). */
+export function jsonErrorWhere(err: unknown): string {
+    const position = /position (\d+)/.exec(err instanceof Error ? err.message : "");
+    return position ? `syntax error at character ${position[1]}` : "syntax error";
+}
+
 export function readStackExport(file: string): StackExportFile {
     let text: string;
     try {
@@ -113,7 +119,7 @@ export function readStackExport(file: string): StackExportFile {
     try {
         doc = JSON.parse(text);
     } catch (err) {
-        throw new UsageError(`stack export ${file} is not valid JSON: ${(err as Error).message}`);
+        throw new UsageError(`stack export ${file} is not valid JSON (${jsonErrorWhere(err)})`);
     }
     const shape = "expected the output of `pulumi stack export` ({ \"version\": 3, \"deployment\": { \"resources\": [...] } }) or a file written by --record";
     if (!isObject(doc)) {
@@ -121,11 +127,10 @@ export function readStackExport(file: string): StackExportFile {
     }
     const deployment = isObject(doc.deployment) ? doc.deployment : doc;
     const list = deployment.resources;
-    if (list === undefined && isObject(doc.deployment)) {
-        // `pulumi stack export` of a stack that never deployed anything has no resources key.
-        throw new UsageError(`${file} has no resources: the stack is empty, so there is nothing to check`);
-    }
-    if (!Array.isArray(list)) {
+    // `pulumi stack export` of a stack that never deployed anything has no resources key: an
+    // empty stack is checked (no violations), so a new stack does not fail CI.
+    const resourceList = list === undefined && isObject(doc.deployment) ? [] : list;
+    if (!Array.isArray(resourceList)) {
         throw new UsageError(`${file} is not a stack export: no deployment.resources list; ${shape}`);
     }
     if (doc.version !== undefined && (typeof doc.version !== "number" || doc.version < 1 || doc.version > 3)) {
@@ -136,7 +141,7 @@ export function readStackExport(file: string): StackExportFile {
     let pendingDeletes = 0;
     let stack = "";
     let project = "";
-    list.forEach((item, i) => {
+    resourceList.forEach((item, i) => {
         if (!isObject(item) || typeof item.urn !== "string" || typeof item.type !== "string") {
             throw new UsageError(`${file} is not a stack export: deployment.resources[${i}] has no string "urn" and "type"`);
         }
@@ -165,8 +170,5 @@ export function readStackExport(file: string): StackExportFile {
             options: optionsOf(item),
         });
     });
-    if (resources.length === 0) {
-        throw new UsageError(`${file} has no resources to check${pendingDeletes > 0 ? ` (${pendingDeletes} pending deletion)` : ""}`);
-    }
     return { resources, stack, project, pendingDeletes, redactedSecrets: counter.redacted };
 }

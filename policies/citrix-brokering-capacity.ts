@@ -7,7 +7,7 @@ import { citrixSite, unknownNote, Zone } from "./support/citrixSite";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { Applicability, applied, notApplicable, StackApplicability, unusableFact } from "./support/explain";
 import type { StackView } from "./support/resources";
-import { duration, num, pct, plural } from "./support/format";
+import { duration, num, numVs, pct, plural } from "./support/format";
 import { BrokeringTargets, MODEL_SOURCE, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
 
 export interface BrokeringCapacityConfig extends BrokeringTargets {
@@ -65,7 +65,7 @@ function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: Brokerin
         const p = predictBrokering({ rttMs, concurrency: concurrency.value, users });
         facts = `At ${concurrency.how}, the ${MODEL_SOURCE} predicts a mean response of ${num(p.meanResponseS)} s and ${pct(p.errorRate)} timed-out requests`;
         if (p.meanResponseS > config.targetResponseS) {
-            problems.push(`mean response ${num(p.meanResponseS)} s is above the ${num(config.targetResponseS)} s target (targetResponseS)`);
+            problems.push(`mean response ${numVs(p.meanResponseS, config.targetResponseS)} s is above the ${num(config.targetResponseS)} s target (targetResponseS)`);
         }
         if (p.errorRate > config.errorBudgetPct / 100) {
             problems.push(`${pct(p.errorRate)} timed-out requests is above the ${num(config.errorBudgetPct, 4)}% budget (errorBudgetPct)`);

@@ -25,9 +25,13 @@ export const perfguardFacts = resourcePolicy<Record<string, never>>({
     enforcementLevel: "mandatory",
     explain: explainFacts,
     check(resource, _config, report) {
-        const problems = [...resource.facts.problems.map((p) => p.message), ...typedFieldProblems(resource), ...waiverProblems(resource)];
-        for (const problem of problems) {
+        const unreadable = [...resource.facts.problems.map((p) => p.message), ...typedFieldProblems(resource)];
+        for (const problem of unreadable) {
             report(`${resource.label}: ${problem}. The perfguard checks that need it cannot run on this resource until it is fixed.`, resource);
+        }
+        // The checks still ran; only the waiver did not take effect.
+        for (const problem of waiverProblems(resource)) {
+            report(`${resource.label}: ${problem}. Until it is fixed, the waiver does not apply and the verdicts keep their level.`, resource);
         }
     },
 });

@@ -29,7 +29,9 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
         try {
             text = fs.readFileSync(input, "utf8");
         } catch (err) {
-            throw new PreviewError(`cannot read policy pack config ${input}: ${(err as Error).message}`, CONFIG_ERROR_EXIT);
+            const code = (err as NodeJS.ErrnoException).code;
+            const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message;
+            throw new PreviewError(`cannot read policy pack config ${input}: ${why}`, CONFIG_ERROR_EXIT);
         }
         if (text.trim() === "") {
             return {};
@@ -37,7 +39,9 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
         try {
             raw = JSON.parse(text);
         } catch (err) {
-            throw new PreviewError(`policy pack config ${input} is not JSON: ${(err as Error).message}`, CONFIG_ERROR_EXIT);
+            // Node's message quotes the start of the file: name only where it failed.
+            const position = /position (\d+)/.exec((err as Error).message);
+            throw new PreviewError(`policy pack config ${input} is not JSON (syntax error${position ? ` at character ${position[1]}` : ""})`, CONFIG_ERROR_EXIT);
         }
     }
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {

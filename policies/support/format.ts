@@ -56,3 +56,15 @@ export function listLabels(labels: readonly string[], max = 8): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
     return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/**
+ * Formats `value` against a threshold with enough decimals that the two never print the same
+ * when they differ ("12.03 s is above the 12 s target", not "12 s is above the 12 s target").
+ */
+export function numVs(value: number, threshold: number, digits = 1): string {
+    let d = digits;
+    while (d < 4 && value !== threshold && num(value, d) === num(threshold, d)) {
+        d += 1;
+    }
+    return num(value, d);
+}

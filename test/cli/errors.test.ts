@@ -67,10 +67,20 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
         fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources: [{ type: "x:y:Z" }] } }));
         return fails(["check", file], `${file} is not a stack export: deployment.resources[0] has no string "urn" and "type"`);
     });
-    it("an empty stack", () => {
+    it("an empty stack (never deployed) is checked and passes", async () => {
         const file = path.join(dir, "empty.json");
         fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {} } }));
-        return fails(["check", file], `${file} has no resources`);
+        const run = await perfguard(["check", file]);
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain("0 resources");
+    });
+    it("malformed JSON is named without quoting the file", async () => {
+        const file = path.join(dir, "secretish.json");
+        fs.writeFileSync(file, "root:*:20201:0:99999:7:::\n");
+        const run = await perfguard(["check", file]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(`stack export ${file} is not valid JSON (syntax error`);
+        expect(run.stderr).not.toContain("root:");
     });
     it("an unsupported version", () => {
         const file = path.join(dir, "v9.json");

@@ -88,6 +88,16 @@ describe("perfguard size citrix", () => {
     });
 });
 
+describe("perfguard size citrix beyond the measured range", () => {
+    it("says when the safe concurrency is beyond the 60 requests the source measured", async () => {
+        const low = await perfguard(["size", "citrix", "--rtt-ms", "2"]);
+        expect(maxSafeConcurrency({ rttMs: 2, targetResponseS: 12, errorBudget: 0.001 })).toBeGreaterThan(60);
+        expect(low.stdout).toContain("Note: the source measured up to 60 concurrent requests");
+        const high = await perfguard(["size", "citrix", "--rtt-ms", "160"]);
+        expect(high.stdout).not.toContain("Note: the source measured");
+    });
+});
+
 describe("perfguard size nsx-alb", () => {
     it("prints the smallest SE size and the utilisation per metric", async () => {
         const run = await perfguard(["size", "nsx-alb", "--ssl-tps", "5000", "--ssl-key", "rsa", "--l7-rps", "100000"]);

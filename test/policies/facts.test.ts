@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFacts } from "../../policies/support/facts";
+import { numVs } from "../../policies/support/format";
 import { describeValue, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/support/values";
 import { UNKNOWN_VALUE } from "../support/policyHarness";
 
@@ -121,5 +122,16 @@ describe("readFacts: a misspelt enum value gets a suggestion, without echoing it
     it("suggests deliveryController", () => {
         const [problem] = readFacts({ tags: ["perfguard:citrixRole=deliveryControler"] }).problems;
         expect(problem.message).toBe("fact perfguard:citrixRole in tags list has a value of 17 characters, which is not one of deliveryController (did you mean deliveryController?)");
+    });
+});
+
+describe("numVs", () => {
+    it.each([
+        [12.03, 12, "12.03"],
+        [12.4, 12, "12.4"],
+        [11.99, 12, "11.99"],
+        [12, 12, "12"],
+    ])("%s against %s prints %s", (value, threshold, shown) => {
+        expect(numVs(value, threshold)).toBe(shown);
     });
 });

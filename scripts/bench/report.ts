@@ -252,10 +252,9 @@ const FINDINGS = [
     "",
     "- **AnalyzeStack is the SDK's cost.** @pulumi/policy 1.21 decodes every resource's Struct again for each stack policy " +
     "(and builds its resource objects and proxies), so a pack pays that once per policy with a validateStack even when " +
-    "its policies do nothing (the no-op column, which has perfguard's counts). Two of perfguard's resource policies " +
-    "(citrix-zone-rtt-limit, nsx-alb-se-dedicated-dispatcher) also have a validateStack, to report unknown config keys " +
-    "once per stack: each costs a full decode of the stack (counted as a stack policy above, so the floor pays it too). " +
-    "With the gRPC decode of the request and the garbage all this produces, the SDK is most of perfguard's AnalyzeStack " +
+    "its policies do nothing (the no-op column, which has perfguard's counts). This is why perfguard's resource policies " +
+    "report unknown config keys from Analyze, once, rather than from a validateStack hook, which would cost a full decode " +
+    "of the stack each. With the gRPC decode of the request and the garbage all this produces, the SDK is most of perfguard's AnalyzeStack " +
     "time in the profile above. perfguard's own self time is the " +
     "\"perfguard\" row; it is O(n) per stack policy (one pass to build the view, one fact scan, joins through maps).",
     "- **What was fixed** (policies/support, measured before/after on the same SDK-built arguments, in one process, " +
@@ -266,8 +265,7 @@ const FINDINGS = [
     "character. perfguard's validateStack time per AnalyzeStack went from 175 to 119 ms at 10,000 resources and from " +
     "1,943 to 1,269 ms at 50,000 (most of the 50,000 figure is garbage collection of the SDK's and perfguard's objects " +
     "while the policies run). Before the fix the bench measured AnalyzeStack at 1.27x the no-op pack at 10,000 resources " +
-    "(target 1.25x) on a loaded machine. (These before/after figures are from six stack policies, before the two " +
-    "stack hooks above were added.)",
+    "(target 1.25x) on a loaded machine.",
     "- **Start-up**: the pack loads its policies and the models (about 2 ms of `require` after the SDK; the models' " +
     "constants feed the config schemas GetAnalyzerInfo returns); ajv is loaded on the first call that reads config, and " +
     "nothing from preview/ is loaded by the pack. Start-up is the SDK's (the CLI's run-policy-pack loads @pulumi/pulumi, " +

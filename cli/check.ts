@@ -47,6 +47,12 @@ export interface CheckResult {
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     // Read the file first: a bad path fails at once, before the pack starts.
     const exported = readStackExport(opts.file);
+    if (exported.encryptedFacts.length > 0) {
+        // A check that cannot read the facts must not pass silently.
+        const names = exported.encryptedFacts;
+        const shown = names.slice(0, 5).map((n) => `"${n}"`).join(", ") + (names.length > 5 ? ` and ${names.length - 5} more` : "");
+        throw new UsageError(`${opts.file}: the perfguard facts (tags, metadata or markers) of ${names.length} resource(s) (${shown}) are encrypted secrets, so they cannot be checked; export with \`pulumi stack export --show-secrets\``);
+    }
     if (opts.report !== undefined) {
         const dir = path.dirname(path.resolve(opts.report));
         try {

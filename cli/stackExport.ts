@@ -32,6 +32,23 @@ export interface StackExportFile {
     readonly pendingDeletes: number;
     /** Secrets that were encrypted and are analyzed as "[secret]". */
     readonly redactedSecrets: number;
+    /** Names of resources whose fact containers (tags, metadata, markers) hold encrypted secrets. */
+    readonly encryptedFacts: readonly string[];
+}
+
+/** The props perfguard reads facts from (policies/support/facts.ts). */
+const FACT_CONTAINERS = ["tags", "metadata", "metadatas", "markers"];
+
+/**
+ * True when a whole fact container, or a whole entry of a fact list, is an encrypted secret: its
+ * facts would silently read as absent. (An encrypted fact VALUE reads as "[secret]", which
+ * perfguard-facts reports as unreadable.)
+ */
+function factsEncrypted(props: PropertyBag): boolean {
+    return FACT_CONTAINERS.some((key) => {
+        const container = props[key];
+        return container === REDACTED_SECRET || (Array.isArray(container) && container.some((entry) => entry === REDACTED_SECRET));
+    });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -138,6 +155,7 @@ export function readStackExport(file: string): StackExportFile {
     }
     const counter = { redacted: 0 };
     const resources: RecordedResource[] = [];
+    const encryptedFacts: string[] = [];
     let pendingDeletes = 0;
     let stack = "";
     let project = "";
@@ -155,14 +173,19 @@ export function readStackExport(file: string): StackExportFile {
         }
         stack ||= match[1];
         project ||= match[2];
+        const inputs = bag(item.inputs, counter);
+        const outputs = bag(item.outputs, counter);
+        if (factsEncrypted(inputs) || factsEncrypted(outputs)) {
+            encryptedFacts.push(urnName(item.urn));
+        }
         resources.push({
             urn: item.urn,
             type: item.type,
             name: urnName(item.urn),
             custom: item.custom === true,
             parent: typeof item.parent === "string" ? item.parent : "",
-            inputs: bag(item.inputs, counter),
-            outputs: bag(item.outputs, counter),
+            inputs,
+            outputs,
             dependencies: strings(item.dependencies),
             propertyDependencies: Object.fromEntries(Object.entries(isObject(item.propertyDependencies) ? item.propertyDependencies : {})
                 .map(([k, v]) => [k, strings(v)])),
@@ -170,5 +193,5 @@ export function readStackExport(file: string): StackExportFile {
             options: optionsOf(item),
         });
     });
-    return { resources, stack, project, pendingDeletes, redactedSecrets: counter.redacted };
+    return { resources, stack, project, pendingDeletes, redactedSecrets: counter.redacted, encryptedFacts };
 }

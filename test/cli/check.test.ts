@@ -150,6 +150,21 @@ describe("check --report", () => {
 });
 
 describe("stack export shapes", () => {
+    it("refuses an export whose fact containers are encrypted: the facts would read as absent", async () => {
+        const sig = "4dabf18193072939515e22adb298388d";
+        const secret = "1b47061264138c4ac30d75fd1eb44270";
+        const file = path.join(dir, "sealed-metadata.json");
+        fs.writeFileSync(file, JSON.stringify({
+            resources: [
+                { urn: urn("citrix:index/zone:Zone", "far"), type: "citrix:index/zone:Zone", custom: true,
+                    inputs: { name: "far", metadata: { [sig]: secret, ciphertext: "AAAA" } } },
+            ],
+        }));
+        const run = await perfguard(["check", file]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(`${file}: the perfguard facts (tags, metadata or markers) of 1 resource(s) ("far") are encrypted secrets`);
+        expect(run.stderr).toContain("--show-secrets");
+    });
     it("reads a bare { resources }, unwraps plaintext secrets, redacts encrypted ones and skips pending deletes", async () => {
         const sig = "4dabf18193072939515e22adb298388d";
         const secret = "1b47061264138c4ac30d75fd1eb44270";

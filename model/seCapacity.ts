@@ -31,10 +31,8 @@ export const SE_VCPU_MAX = 64;
 export const SE_MEMORY_MIN_GB = 2;
 
 /** One row of the published table (units in the field names; throughput is client side). */
-export interface SeTableRow {
-    readonly vcpus: number;
-    readonly memoryGb: number;
-    readonly diskGb: number;
+/** The per-SE figures the table publishes (client-side throughput in Gbps; TPS/RPS/CPS per second; connections). */
+export interface SeFigures {
     readonly sslTpsEcc: number;
     /** The source's second "SSL TPS (ECC)" row: RSA-2048. */
     readonly sslTpsRsa: number;
@@ -44,6 +42,13 @@ export interface SeTableRow {
     readonly l4ThroughputGbps: number;
     readonly l7ThroughputGbps: number;
     readonly l7SslThroughputGbps: number;
+}
+
+/** One row of the table: the SE size tested and its figures. */
+export interface SeTableRow extends SeFigures {
+    readonly vcpus: number;
+    readonly memoryGb: number;
+    readonly diskGb: number;
     /** Tested with a dedicated dispatcher core (4 vCPUs: 1; 6 vCPUs: 2). */
     readonly dedicatedDispatcher: boolean;
 }
@@ -77,16 +82,8 @@ export const SE_TABLE_ROWS: readonly SeTableRow[] = table.rows.map((row) => {
 
 const TOP_ROW = SE_TABLE_ROWS[SE_TABLE_ROWS.length - 1];
 
-/** Per-SE capacity (client-side throughput in Gbps; TPS/RPS/CPS per second; connections). */
-export interface SeCapacity {
-    readonly sslTpsEcc: number;
-    readonly sslTpsRsa: number;
-    readonly l7Rps: number;
-    readonly l4Cps: number;
-    readonly l4OpenConnections: number;
-    readonly l4ThroughputGbps: number;
-    readonly l7ThroughputGbps: number;
-    readonly l7SslThroughputGbps: number;
+/** Per-SE capacity at a given size (client-side throughput in Gbps; TPS/RPS/CPS per second; connections). */
+export interface SeCapacity extends SeFigures {
     /** True beyond the 6 vCPU row (per-core extrapolation of TPS/RPS/CPS). */
     readonly extrapolated: boolean;
 }

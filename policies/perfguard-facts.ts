@@ -21,6 +21,7 @@ function explainFacts(resource: ResourceView): Applicability {
 
 export const perfguardFacts = resourcePolicy<Record<string, never>>({
     name: "perfguard-facts",
+    reportsUnverified: false,
     description: "Facts and provider fields that perfguard reads must parse, so that the checks that need them can run.",
     enforcementLevel: "mandatory",
     explain: explainFacts,

@@ -17,9 +17,38 @@ import { readPolicyConfig, unknownKeysMessage } from "./config";
 import { Applicability, explaining, recordFacts, recordVerdict, StackApplicability, typeNotRead } from "./explain";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
 import { registerPolicyId, waiverFor } from "./waivers";
+import { escapeControl, Message, renderMessage } from "./message";
+import { plural } from "./format";
 
-/** Reports one violation: about `resource` (its URN is attached) or site-wide when omitted. */
-export type Report = (message: string, resource?: ResourceView) => void;
+/**
+ * Why a resource a policy judges could not be checked, and what would make it checkable:
+ * `{ reason: "perfguard:rttMs is unknown in this preview", remedy: "known after apply: run ..." }`.
+ */
+export interface NotChecked {
+    /** Short phrase, no resource name (stack policies group resources by it). */
+    readonly reason: string;
+    /** What would make it checkable. */
+    readonly remedy: string;
+}
+
+/**
+ * Reports one violation (a Message; plain strings are the old form) about `resource` (its URN is
+ * attached) or stack-wide when omitted, and records each decision the policy takes: the one
+ * decision API behind verdicts, "not checked" reports, the SDK's not-applicable channel and
+ * --explain.
+ */
+export interface Report {
+    (message: Message | string, resource?: ResourceView): void;
+    /** The policy evaluated `resource` (or the stack); `detail` names the numbers it used. */
+    applied(detail: string, resource?: ResourceView): void;
+    /** None of the facts the policy needs is declared on `resource`: nothing to judge. */
+    notApplicable(reason: string, resource?: ResourceView): void;
+    /**
+     * Some of what the policy needs is declared but cannot be used (unknown in the preview,
+     * unresolved, unreadable, in conflict): reported at the policy's `unverified` level.
+     */
+    notChecked(why: NotChecked, resource?: ResourceView): void;
+}
 
 /** What every perfguard policy declares. */
 export interface PolicyMeta {
@@ -28,8 +57,10 @@ export interface PolicyMeta {
     /** One sentence; the CLI prints it above each message. */
     readonly description: string;
     readonly enforcementLevel: EnforcementLevel;
-    /** JSON Schema of the config, with a `default` on every property. */
+    /** JSON Schema of the config, with a `default` on every property (`unverified` is added). */
     readonly configSchema?: PolicyConfigSchema;
+    /** False for a policy that judges nothing itself (perfguard-facts): no `unverified` key. */
+    readonly reportsUnverified?: boolean;
 }
 
 export interface StackPolicySpec<C> extends PolicyMeta {
@@ -134,31 +165,152 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
  */
 export const UNWAIVABLE_POLICY = "perfguard-facts";
 
-/** Reports as the SDK does, except that a waived verdict goes out at advisory, prefixed "waived". */
-function reporterFor(policy: PolicyMeta, reportViolation: ReportViolation): Report {
-    return (message, resource) => {
+/** The levels a policy's `unverified` config key takes: the level of its "not checked" reports. */
+export const UNVERIFIED_LEVELS = ["advisory", "mandatory"] as const;
+
+/** Config every judging policy accepts besides its own keys. */
+export interface UnverifiedConfig {
+    /** Level of "not checked" reports (default advisory; "mandatory" blocks on blind spots). */
+    readonly unverified?: (typeof UNVERIFIED_LEVELS)[number];
+}
+
+const UNVERIFIED_PROPERTY: PolicyConfigSchema["properties"][string] = {
+    type: "string",
+    enum: [...UNVERIFIED_LEVELS],
+    default: "advisory",
+    description: "Level of this policy's \"not checked\" reports (a fact unknown in the preview, an unresolved reference): advisory (default) or mandatory, to block on blind spots.",
+};
+
+/** The schema a policy is published with: its own properties plus `unverified` (unless it opts out). */
+function publishedSchema(spec: PolicyMeta): PolicyConfigSchema | undefined {
+    if (spec.reportsUnverified === false) {
+        return spec.configSchema;
+    }
+    const own = spec.configSchema ?? EMPTY_SCHEMA;
+    return { ...own, properties: { ...own.properties, unverified: UNVERIFIED_PROPERTY } };
+}
+
+/** How many names a grouped "not checked" report lists per reason. */
+const FIRST_NAMES = 3;
+
+/**
+ * Collects what one policy call decided, per resource, and sends the violations: verdicts as the
+ * SDK does (a waived one at advisory, prefixed "waived"), "not checked" at the `unverified` level
+ * (per resource for a resource policy, grouped on the stack for a stack policy).
+ */
+class Decisions {
+    /** URN ("" = the stack) -> violations reported about it. */
+    readonly violations = new Map<string, number>();
+    /** URN ("" = the stack) -> the last applicability decision recorded. */
+    readonly outcomes = new Map<string, Applicability>();
+    /** URN -> the resource and why it was not checked, in the order recorded. */
+    readonly notChecked = new Map<string, { resource?: ResourceView; whys: NotChecked[] }>();
+    readonly report: Report;
+
+    constructor(private readonly policy: PolicyMeta, private readonly reportViolation: ReportViolation, private readonly unverified: EnforcementLevel) {
+        const report = ((message: Message | string, resource?: ResourceView) => this.violation(message, resource)) as Report;
+        report.applied = (detail, resource) => {
+            this.outcomes.set(resource?.urn ?? "", { applies: true, detail });
+        };
+        report.notApplicable = (reason, resource) => {
+            const urn = resource?.urn ?? "";
+            if (!this.outcomes.has(urn)) {
+                this.outcomes.set(urn, { applies: false, reason });
+            }
+        };
+        report.notChecked = (why, resource) => {
+            const urn = resource?.urn ?? "";
+            let entry = this.notChecked.get(urn);
+            if (!entry) {
+                entry = { resource, whys: [] };
+                this.notChecked.set(urn, entry);
+            }
+            if (!entry.whys.some((w) => w.reason === why.reason && w.remedy === why.remedy)) {
+                entry.whys.push(why);
+            }
+            this.outcomes.set(urn, { applies: false, reason: `not checked: ${why.reason}` });
+        };
+        this.report = report;
+    }
+
+    private violation(message: Message | string, resource: ResourceView | undefined): void {
         const urn = resource?.urn || undefined;
-        const waiver = resource && policy.name !== UNWAIVABLE_POLICY ? waiverFor(resource, policy.name) : undefined;
+        this.violations.set(urn ?? "", (this.violations.get(urn ?? "") ?? 0) + 1);
+        const text = typeof message === "string" ? message : renderMessage(message);
+        const waiver = resource && this.policy.name !== UNWAIVABLE_POLICY ? waiverFor(resource, this.policy.name) : undefined;
         if (!waiver) {
-            reportViolation(message, urn);
+            this.reportViolation(text, urn);
             return;
         }
-        reportWithLevel(reportViolation, {
-            message: `${policy.description}\nwaived (${waiver.where}: "${waiver.reason}"): ${message}`,
-            description: policy.description,
+        reportWithLevel(this.reportViolation, {
+            message: `${this.policy.description}\nwaived (${waiver.where}: "${escapeControl(waiver.reason)}"): ${text}`,
+            description: this.policy.description,
             enforcementLevel: "advisory",
             urn,
         });
-    };
+    }
+
+    private sendUnverified(message: Message, urn: string | undefined): void {
+        reportWithLevel(this.reportViolation, {
+            message: `${this.policy.description}\n${renderMessage(message)}`,
+            description: this.policy.description,
+            enforcementLevel: this.unverified,
+            urn,
+        });
+    }
+
+    /** Resource policy: one "not checked" violation on each resource that has any (unless waived). */
+    flushPerResource(): void {
+        for (const [urn, { resource, whys }] of this.notChecked) {
+            if (resource && waiverFor(resource, this.policy.name)) {
+                continue;
+            }
+            const label = resource ? resource.label : "the stack";
+            this.sendUnverified({
+                problem: `${label} not checked: ${whys.map((w) => w.reason).join("; ")}.`,
+                fix: [...new Set(whys.map((w) => w.remedy))].join("; "),
+            }, urn || undefined);
+        }
+    }
+
+    /** Stack policy: one "not checked" violation on the stack, grouped by reason, count and first names. */
+    flushGrouped(): void {
+        const groups = new Map<string, { why: NotChecked; names: string[] }>();
+        let total = 0;
+        for (const { resource, whys } of this.notChecked.values()) {
+            if (resource && waiverFor(resource, this.policy.name)) {
+                continue;
+            }
+            total += 1;
+            for (const why of whys) {
+                const key = `${why.reason}\u0000${why.remedy}`;
+                let group = groups.get(key);
+                if (!group) {
+                    group = { why, names: [] };
+                    groups.set(key, group);
+                }
+                group.names.push(resource ? resource.label : "the stack");
+            }
+        }
+        if (groups.size === 0) {
+            return;
+        }
+        const list = [...groups.values()];
+        const first = (names: string[]) => names.length <= FIRST_NAMES ? names.join(", ") : `${names.slice(0, FIRST_NAMES).join(", ")} and ${names.length - FIRST_NAMES} more`;
+        const problem = list.length === 1
+            ? `${plural(total, "resource")} not checked: ${list[0].why.reason} (${first(list[0].names)}).`
+            : `${plural(total, "resource")} not checked, for ${list.length} reasons (below); their verdicts are unknown.`;
+        this.sendUnverified({
+            problem,
+            fix: [...new Set(list.map((g) => g.why.remedy))].join("; "),
+            basis: list.length === 1 ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
+        }, undefined);
+    }
 }
 
-/** Counts reports per URN ("" = stack-wide) for --explain, passing each on to `report`. */
-function countingReport(report: Report, counts: Map<string, number>): Report {
-    return (message, resource) => {
-        const urn = resource?.urn ?? "";
-        counts.set(urn, (counts.get(urn) ?? 0) + 1);
-        report(message, resource);
-    };
+function unverifiedLevel(config: unknown): EnforcementLevel {
+    const level = (config as UnverifiedConfig | undefined)?.unverified;
+    return level === "mandatory" ? "mandatory" : "advisory";
 }
 
 /** Runs an explain hook; an error in it must not change any verdict, so it becomes a reason. */
@@ -170,19 +322,23 @@ function safely<T>(fn: () => T, fallback: (why: string) => T): T {
     }
 }
 
-/** Records a stack policy's explanation of every resource of the stack (PERFGUARD_EXPLAIN only). */
-function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, config: C, counts: Map<string, number>): void {
+/**
+ * Records a stack policy's decisions on every resource of the stack (PERFGUARD_EXPLAIN only):
+ * what `check` recorded, else what the policy's explain hook says, else "not judged".
+ */
+function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, config: C, decisions: Decisions): void {
     const explained = safely<StackApplicability>(
-        () => spec.explain ? spec.explain(stack, config) : { resources: new Map(), others: "evaluated with the whole stack (this policy gives no per-resource explanation)" },
+        () => spec.explain ? spec.explain(stack, config) : { resources: new Map(), others: "not a resource this policy judges" },
         (why) => ({ resources: new Map(), others: `could not be explained (${why} in the explain hook)` }));
     for (const resource of stack.resources) {
         recordFacts("analyzeStack", resource);
-        const verdict = explained.resources.get(resource.urn) ?? typeNotRead(explained.others);
-        recordVerdict("analyzeStack", spec.name, resource.urn, verdict, counts.get(resource.urn) ?? 0);
+        const verdict = decisions.outcomes.get(resource.urn) ?? explained.resources.get(resource.urn) ?? typeNotRead(explained.others);
+        recordVerdict("analyzeStack", spec.name, resource.urn, verdict, decisions.violations.get(resource.urn) ?? 0);
     }
-    const stackWide = counts.get("") ?? 0;
-    if (explained.stack || stackWide > 0) {
-        recordVerdict("analyzeStack", spec.name, "", explained.stack ?? { applies: true, detail: "stack-wide verdict" }, stackWide);
+    const stackWide = decisions.violations.get("") ?? 0;
+    const stackVerdict = decisions.outcomes.get("") ?? explained.stack;
+    if (stackVerdict || stackWide > 0) {
+        recordVerdict("analyzeStack", spec.name, "", stackVerdict ?? { applies: true, detail: "stack-wide verdict" }, stackWide);
     }
 }
 
@@ -192,13 +348,15 @@ function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, config: C, 
  */
 export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy {
     registerPolicyId(spec.name);
+    const configSchema = publishedSchema(spec);
+    const meta: PolicyMeta = { ...spec, configSchema };
     return {
         name: spec.name,
         description: spec.description,
         enforcementLevel: spec.enforcementLevel,
-        configSchema: spec.configSchema,
+        configSchema,
         validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
-            const config = configFor<C>(spec, args.getConfig(), reportViolation, false);
+            const config = configFor<C>(meta, args.getConfig(), reportViolation, false);
             if (config === undefined) {
                 if (explaining) {
                     recordVerdict("analyzeStack", spec.name, "", { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
@@ -206,13 +364,14 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
                 return;
             }
             const stack = stackOf(args.resources);
-            if (!explaining) {
-                spec.check(stack, config, reporterFor(spec, reportViolation));
-                return;
+            const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config));
+            spec.check(stack, config, decisions.report);
+            // In a stack policy the SDK's notApplicable ends the whole policy: per-resource
+            // not-applicable reasons stay in the decisions, for --explain only.
+            decisions.flushGrouped();
+            if (explaining) {
+                explainStack(spec, stack, config, decisions);
             }
-            const counts = new Map<string, number>();
-            spec.check(stack, config, countingReport(reporterFor(spec, reportViolation), counts));
-            explainStack(spec, stack, config, counts);
         },
     };
 }
@@ -224,18 +383,20 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
 export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidationPolicy {
     registerPolicyId(spec.name);
     const types = spec.types ? new Set(spec.types) : undefined;
+    const configSchema = publishedSchema(spec);
+    const meta: PolicyMeta = { ...spec, configSchema };
     // Unknown config keys (typos) do not stop the checks; they are reported once per pack process
     // on the first resource Analyze sees, whatever its type: the engine analyzes the root stack
     // resource first, so they show up against the stack. (A validateStack hook would report them
     // stack-wide, but the SDK decodes the whole stack again for every policy that has one.)
-    const known = new Set(Object.keys(spec.configSchema?.properties ?? {}));
+    const known = new Set(Object.keys(configSchema?.properties ?? {}));
     const policy: ResourceValidationPolicy = {
         name: spec.name,
         description: spec.description,
         enforcementLevel: spec.enforcementLevel,
-        configSchema: spec.configSchema,
+        configSchema,
         validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
-            reportUnknownKeys(spec, known, args.getConfig(), reportViolation);
+            reportUnknownKeys(meta, known, args.getConfig(), reportViolation);
             if (types && !types.has(args.type)) {
                 if (explaining) {
                     const resource = viewOf(args);
@@ -247,7 +408,7 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             // Analyze runs once per resource: report an invalid config on the first one only (the
             // checks cannot run, and Analyze blocks before anything is created). Unknown keys do not
             // stop the checks, so validateStack reports them once, stack-wide (below).
-            const config = configFor<C>(spec, args.getConfig(), reportViolation, true, false);
+            const config = configFor<C>(meta, args.getConfig(), reportViolation, true, false);
             if (config === undefined) {
                 if (explaining) {
                     recordVerdict("analyze", spec.name, String(args.urn ?? ""), { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
@@ -255,20 +416,22 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
                 return;
             }
             const resource = viewOf(args);
-            const report = reporterFor(spec, reportViolation);
-            if (!explaining) {
-                isolate(resource, report, () => spec.check(resource, config, report));
-                return;
+            const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config));
+            isolate(resource, decisions.report, () => spec.check(resource, config, decisions.report));
+            decisions.flushPerResource();
+            const outcome = decisions.outcomes.get(resource.urn);
+            if (explaining) {
+                recordFacts("analyze", resource);
+                const explain = spec.explain;
+                const verdict = outcome ?? safely<Applicability>(
+                    () => explain ? explain(resource, config) : { applies: true, detail: "checked" },
+                    (why) => ({ applies: false, reason: `could not be explained (${why} in the explain hook)` }));
+                recordVerdict("analyze", spec.name, resource.urn, verdict, decisions.violations.get(resource.urn) ?? 0);
             }
-            const counts = new Map<string, number>();
-            const counting = countingReport(report, counts);
-            isolate(resource, counting, () => spec.check(resource, config, counting));
-            recordFacts("analyze", resource);
-            const explain = spec.explain;
-            const verdict = safely<Applicability>(
-                () => explain ? explain(resource, config) : { applies: true, detail: "checked" },
-                (why) => ({ applies: false, reason: `could not be explained (${why} in the explain hook)` }));
-            recordVerdict("analyze", spec.name, resource.urn, verdict, counts.get(resource.urn) ?? 0);
+            // The SDK's not-applicable channel (it throws; the SDK records the reason).
+            if (outcome && !outcome.applies && !decisions.violations.has(resource.urn) && !decisions.notChecked.has(resource.urn)) {
+                args.notApplicable(outcome.reason);
+            }
         },
     };
     const remediate = spec.remediate;
@@ -277,7 +440,7 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             if (types && !types.has(args.type)) {
                 return undefined;
             }
-            const config = readPolicyConfig<C>(spec.name, spec.configSchema ?? EMPTY_SCHEMA, args.getConfig());
+            const config = readPolicyConfig<C>(spec.name, configSchema ?? EMPTY_SCHEMA, args.getConfig());
             if (config.errors.length > 0) {
                 return undefined; // validateResource reports the config error
             }

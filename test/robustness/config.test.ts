@@ -30,6 +30,7 @@ interface Schema {
     minimum?: number;
     maximum?: number;
     exclusiveMinimum?: number;
+    enum?: unknown[];
     properties?: Record<string, Schema>;
     additionalProperties?: boolean | Schema;
     default?: unknown;
@@ -66,6 +67,9 @@ function invalidValues(s: Schema): Array<[string, unknown, string]> {
         if (types.length > 0 && !allowed(types)) {
             out.push([`${what} for ${types.join(" or ")}`, value, ""]);
         }
+    }
+    if (s.enum !== undefined) {
+        out.push(["a word not in the enum", "blocking", ""]);
     }
     if (numeric) {
         if (s.minimum !== undefined) {
@@ -124,6 +128,9 @@ function validValues(s: Schema): Array<[string, unknown]> {
     }
     if (types.includes("null")) {
         out.push(["null", null]);
+    }
+    for (const value of s.enum ?? []) {
+        out.push([`the enum value ${JSON.stringify(value)}`, value]);
     }
     // Only a plain boolean: seGroups entries take "string, number or boolean" per the schema and
     // are then checked by the pack against the Avi provider's rules (vcpusPerSe true is a pack

@@ -71,6 +71,16 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
     return out;
 }
 
+/** What args.notApplicable throws here (the SDK throws its own NotApplicableError). */
+class NotApplicableSignal extends Error {
+    constructor(readonly reason: string) {
+        super(`not applicable: ${reason}`);
+    }
+}
+
+/** Not-applicable reasons of the last runResourcePolicy/runPolicies call, as the SDK would send them. */
+export const notApplicableLog: Array<{ policyName: string; urn: string; reason: string }> = [];
+
 /** Runs a resource policy's validateResource on each resource in turn (then its validateStack, if any). */
 export async function runResourcePolicy(policy: ResourceValidationPolicy, resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
     resetReportedOnce();
@@ -87,11 +97,19 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
             getConfig: <T>() => config as T,
             isType: () => false,
             asType: () => undefined,
-            notApplicable: () => { throw new Error("notApplicable"); },
+            notApplicable: (reason?: string) => { throw new NotApplicableSignal(reason ?? ""); },
         };
         for (const validate of validations) {
             if (validate) {
-                await validate(args as never, collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never);
+                try {
+                    await validate(args as never, collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never);
+                } catch (e) {
+                    // As the SDK: args.notApplicable ends this validation and records the reason.
+                    if (!(e instanceof NotApplicableSignal)) {
+                        throw e;
+                    }
+                    notApplicableLog.push({ policyName: policy.name, urn: args.urn, reason: e.reason });
+                }
             }
         }
     }
@@ -105,6 +123,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
 
 /** Runs several policies (resource or stack) on one stack; `config` maps policy name -> its config. */
 export async function runPolicies(list: readonly Policy[], resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
+    notApplicableLog.length = 0;
     const out: Violation[] = [];
     for (const p of list) {
         const c = config[p.name] ?? {};

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds the real Pulumi CLI and its Node.js language host from their Go modules into
+# .cache/real-cli/<version>/bin, so that the real-CLI tests can use the CLI as the arbiter.
+#
+# What pins what:
+# - pkg/v3 and sdk/v3 are tagged releases: the go command checks them, and every dependency
+#   added while building, against the checksum database (reached through the module proxy).
+# - The language host module has no tags, and the checksum database has no entry for its
+#   pseudo-versions, so GONOSUMDB names that one module and this script checks its zip against
+#   the h1: hash below (the one recorded in public go.sum files) before building it.
+# - Both go.mod files replace sdk/v3 (and pkg/v3) with sibling folders of the monorepo; those
+#   directory replaces are dropped and the sibling modules required at a tagged version instead.
+#   For the CLI that is its own version. The newest language host the proxy serves here is from
+#   2025-08-06 and does not compile against pkg/v3 v3.274.1 (the LanguageRuntimeServer and
+#   ResourceMonitorServer interfaces gained methods, pcl and codegen signatures changed), so it
+#   is built against v3.188.0, the first release after its commit. The CLI talks to it over the
+#   language-host gRPC protocol, which keeps old hosts working (new methods answer Unimplemented).
+set -euo pipefail
+
+version="3.274.1"
+# Newest pseudo-version of the language host served by the module proxy here (2025-08-06).
+langhost_module="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
+langhost_version="v3.0.0-20250806165243-bee5e4fa4815"
+langhost_sum="h1:+QJTFK7UcOFTYCg3XaSTrRZHWJ6Hqza8w9oADa4pPcM="
+langhost_pulumi_version="3.188.0"
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cache="$root/.cache/real-cli/v$version"
+bin="$cache/bin"
+stamp="$bin/.built-$version-$langhost_version-$langhost_pulumi_version"
+
+if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ -f "$stamp" ]; then
+    echo "real-cli: pulumi v$version already built in ${bin#$root/}"
+    exit 0
+fi
+
+command -v go >/dev/null || { echo "real-cli: needs Go (go not found on PATH)" >&2; exit 2; }
+
+export GOFLAGS="-mod=mod -buildvcs=false"
+export GONOSUMDB="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs"
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
+
+# download MODULE@VERSION: prints the module's read-only folder in the module cache.
+download() {
+    local json
+    json="$(cd "$cache" && go mod download -json "$1")"
+    if printf '%s' "$json" | grep -q '"Error"'; then
+        printf '%s\n' "$json" >&2
+        return 1
+    fi
+    printf '%s' "$json" | node -e 'const j=JSON.parse(require("fs").readFileSync(0,"utf8")); process.stdout.write(j.Dir + "\n" + j.Sum)'
+}
+
+# writable_copy DIR DEST: a module is read-only in the cache; its go.mod must be edited.
+writable_copy() {
+    rm -rf "$2"
+    mkdir -p "$(dirname "$2")"
+    cp -r "$1" "$2"
+    chmod -R u+w "$2"
+}
+
+mkdir -p "$cache" "$bin"
+start=$(date +%s)
+
+echo "real-cli: downloading github.com/pulumi/pulumi/pkg/v3@v$version"
+pkg_dir="$(download "github.com/pulumi/pulumi/pkg/v3@v$version" | head -n 1)"
+writable_copy "$pkg_dir" "$cache/src/pkg"
+(cd "$cache/src/pkg" && go mod edit \
+    -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
+    -require="github.com/pulumi/pulumi/sdk/v3@v$version")
+
+echo "real-cli: downloading $langhost_module@$langhost_version"
+lh="$(download "$langhost_module@$langhost_version")"
+lh_dir="$(printf '%s' "$lh" | head -n 1)"
+lh_sum="$(printf '%s' "$lh" | tail -n 1)"
+if [ "$lh_sum" != "$langhost_sum" ]; then
+    echo "real-cli: $langhost_module@$langhost_version has hash $lh_sum, expected $langhost_sum" >&2
+    exit 1
+fi
+writable_copy "$lh_dir" "$cache/src/langhost"
+(cd "$cache/src/langhost" && go mod edit \
+    -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
+    -dropreplace=github.com/pulumi/pulumi/pkg/v3 \
+    -require="github.com/pulumi/pulumi/sdk/v3@v$langhost_pulumi_version" \
+    -require="github.com/pulumi/pulumi/pkg/v3@v$langhost_pulumi_version")
+
+echo "real-cli: building pulumi (cold: tens of minutes on 2 cores)"
+(cd "$cache/src/pkg" && go build -trimpath -ldflags "$ldflags" -o "$bin/pulumi" ./cmd/pulumi)
+echo "real-cli: building pulumi-language-nodejs"
+(cd "$cache/src/langhost" && go build -trimpath -ldflags "${ldflags/v$version/v$langhost_pulumi_version}" -o "$bin/pulumi-language-nodejs" .)
+
+rm -f "$bin"/.built-*
+touch "$stamp"
+echo "real-cli: built pulumi v$version and pulumi-language-nodejs in $(( $(date +%s) - start )) s into ${bin#$root/}"
+"$bin/pulumi" version

@@ -2,7 +2,18 @@
  * The perfguard policy pack: what `pulumi preview --policy-pack <this folder>` starts. Nothing
  * may print to stdout before the SDK prints the gRPC port.
  */
+import * as fs from "fs";
+import * as path from "path";
 import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./policies";
+
+// PolicyPack reads the pack's version from package.json in the working directory. The CLI's
+// own Node.js language host starts a pack there, but language hosts older than 2025-09 (the
+// newest one the Go module proxy serves is from 2025-08) start every plugin, packs included,
+// in the program's directory: move to the pack's folder so that both work.
+const packRoot = fs.existsSync(path.join(__dirname, "package.json")) ? __dirname : path.dirname(__dirname);
+if (process.cwd() !== packRoot && fs.existsSync(path.join(packRoot, "package.json"))) {
+    process.chdir(packRoot);
+}
 
 new PolicyPack("perfguard", { policies });

@@ -1,0 +1,196 @@
+/**
+ * Runs the real Pulumi CLI (built by `npm run real-cli:setup`) on a program or a stack export,
+ * offline: a local file backend and PULUMI_HOME in a temporary folder, a fixed passphrase, no
+ * update check, no plugin download, and perfguard's stand-in provider plugins on PATH.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+/** The CLI version scripts/real-cli/setup.sh builds. */
+export const REAL_CLI_VERSION = "3.274.1";
+
+/** This repository (dist/scripts/realCli/run.js or scripts/realCli/run.ts -> the root). */
+export const REPO_ROOT = ((): string => {
+    let dir = __dirname;
+    while (!fs.existsSync(path.join(dir, "PulumiPolicy.yaml")) && path.dirname(dir) !== dir) {
+        dir = path.dirname(dir);
+    }
+    return dir;
+})();
+
+/** Where the CLI and the language host are (PERFGUARD_REAL_CLI_BIN overrides). */
+export function realCliBinDir(): string {
+    return process.env.PERFGUARD_REAL_CLI_BIN || path.join(REPO_ROOT, ".cache", "real-cli", `v${REAL_CLI_VERSION}`, "bin");
+}
+
+/** True when `npm run real-cli:setup` has built the CLI. */
+export function realCliAvailable(): boolean {
+    return fs.existsSync(path.join(realCliBinDir(), "pulumi")) && fs.existsSync(path.join(realCliBinDir(), "pulumi-language-nodejs"));
+}
+
+/** Folders holding the stand-in provider plugins' launchers (pulumi-resource-<package>). */
+function providerBinDirs(): string[] {
+    const dir = path.join(REPO_ROOT, "preview", "providers", "bin");
+    return fs.existsSync(dir) ? [dir] : [];
+}
+
+/** What one CLI command printed and returned. */
+export interface CliRun {
+    readonly stdout: string;
+    readonly stderr: string;
+    readonly exitCode: number;
+}
+
+/** A scratch CLI home and file backend; `dispose` removes them. */
+export interface Workspace {
+    readonly dir: string;
+    readonly env: NodeJS.ProcessEnv;
+    run(args: readonly string[], cwd: string): Promise<CliRun>;
+    dispose(): void;
+}
+
+/** Creates a scratch workspace: a temporary PULUMI_HOME and `file://` backend, nothing shared. */
+export function createWorkspace(): Workspace {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-real-cli-"));
+    fs.mkdirSync(path.join(dir, "home"));
+    fs.mkdirSync(path.join(dir, "state"));
+    const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: [realCliBinDir(), ...providerBinDirs(), process.env.PATH ?? ""].join(path.delimiter),
+        PULUMI_HOME: path.join(dir, "home"),
+        PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
+        PULUMI_CONFIG_PASSPHRASE: "perfguard-test-passphrase",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        PULUMI_SKIP_CONFIRMATIONS: "true",
+        PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+        // No colour codes, so that output compares byte for byte.
+        NO_COLOR: "1",
+        FORCE_COLOR: "0",
+    };
+    delete env.PULUMI_ACCESS_TOKEN;
+    return {
+        dir,
+        env,
+        run: (args, cwd) => runCommand(path.join(realCliBinDir(), "pulumi"), args, cwd, env),
+        dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+}
+
+function runCommand(bin: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliRun> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(bin, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => { stdout += d.toString("utf8"); });
+        child.stderr.on("data", (d: Buffer) => { stderr += d.toString("utf8"); });
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ stdout, stderr, exitCode: code ?? 1 }));
+    });
+}
+
+/**
+ * Copies a program into a scratch folder outside the repository, so that `stack init` writes its
+ * Pulumi.<stack>.yaml there and not into examples/, with this repository's node_modules linked
+ * beside it so that `@pulumi/pulumi` resolves. (Inside the repository the Node.js language host
+ * would take perfguard's own package.json as the program's project root and run the pack.)
+ */
+function stageProgram(programDir: string, root: string): { dir: string; dispose(): void } {
+    const source = path.resolve(programDir);
+    const dir = path.join(root, "program", path.basename(source));
+    fs.cpSync(source, dir, {
+        recursive: true,
+        filter: (src) => path.basename(src) !== "node_modules" && !/^Pulumi\.[^/]+\.yaml$/.test(path.basename(src)),
+    });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    return { dir, dispose: () => fs.rmSync(path.join(root, "program"), { recursive: true, force: true }) };
+}
+
+/** Options of a real preview. */
+export interface RealPreviewOptions {
+    readonly policyPackConfig?: string;
+    readonly diff?: boolean;
+    readonly stack?: string;
+    /** The pack folder (default: this repository). */
+    readonly packDir?: string;
+}
+
+/** Runs `pulumi preview --policy-pack <pack>` on a copy of `programDir` with a fresh stack. */
+export async function realPreview(programDir: string, options: RealPreviewOptions = {}): Promise<CliRun> {
+    const ws = createWorkspace();
+    const program = stageProgram(programDir, ws.dir);
+    try {
+        const stack = options.stack ?? "dev";
+        const init = await ws.run(["stack", "init", stack, "--non-interactive"], program.dir);
+        if (init.exitCode !== 0) {
+            return init;
+        }
+        const args = ["preview", "--non-interactive", "--stack", stack, "--policy-pack", options.packDir ?? REPO_ROOT];
+        if (options.policyPackConfig) {
+            args.push("--policy-pack-config", path.resolve(options.policyPackConfig));
+        }
+        if (options.diff) {
+            args.push("--diff");
+        }
+        return await ws.run(args, program.dir);
+    } finally {
+        program.dispose();
+        ws.dispose();
+    }
+}
+
+/** Runs `pulumi policy analyze --file <export> --policy-pack <pack>` (the CLI's own check of existing state). */
+export async function realAnalyze(exportFile: string, options: { policyPackConfig?: string; packDir?: string } = {}): Promise<CliRun> {
+    const ws = createWorkspace();
+    try {
+        const args = ["policy", "analyze", "--non-interactive", "--file", path.resolve(exportFile), "--policy-pack", options.packDir ?? REPO_ROOT];
+        if (options.policyPackConfig) {
+            args.push("--policy-pack-config", path.resolve(options.policyPackConfig));
+        }
+        return await ws.run(args, ws.dir);
+    } finally {
+        ws.dispose();
+    }
+}
+
+/** One violation as the CLI's `Policies:` section lists it. */
+export interface ListedViolation {
+    readonly level: string;
+    readonly policy: string;
+    /** `citrix:index:Zone`, or undefined for a stack-wide violation. */
+    readonly type?: string;
+    readonly name?: string;
+}
+
+/**
+ * The `Policies:` section of the CLI's output, from its heading to the blank line that ends it
+ * ("" when there is none).
+ */
+export function policiesSection(output: string): string {
+    const lines = output.split("\n");
+    const start = lines.findIndex((l) => l === "Policies:");
+    if (start < 0) {
+        return "";
+    }
+    let end = start + 1;
+    while (end < lines.length && lines[end] !== "") {
+        end += 1;
+    }
+    return lines.slice(start, end).join("\n") + "\n";
+}
+
+const VIOLATION_LINE = /^ {8}- \[(advisory|mandatory|remediate)\] {2}([a-z0-9-]+)(?: {2}\((.+?): (.+)\))?$/;
+
+/** The violations listed in a `Policies:` section, in the order printed. */
+export function listedViolations(section: string): ListedViolation[] {
+    const out: ListedViolation[] = [];
+    for (const line of section.split("\n")) {
+        const m = VIOLATION_LINE.exec(line);
+        if (m && m[1] !== "remediate") {
+            out.push({ level: m[1], policy: m[2], type: m[3], name: m[4] });
+        }
+    }
+    return out;
+}

@@ -11,13 +11,15 @@ import { formatExplanation } from "./explain";
 import { runPreview } from "./runPreview";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>] " +
-    "[--record <out.json>] [--stack <name>] [--explain]";
+    "[--record <out.json>] [--stack <name>] [--diff] [--explain]";
 
 const HELP = `${USAGE}
 
 Runs the Pulumi Node.js program in <program dir> (Pulumi.yaml's main, else package.json's entry,
 else index.js or index.ts) under preview mocks, sends its resources to the policy pack as the
-Pulumi CLI does, and prints the violations in the CLI's format.
+Pulumi CLI does, and prints the violations in the CLI's format: the progress view (the
+\`Policies:\` section, then \`Resources:\` unless a mandatory violation was reported), or with
+--diff the diff view (one event line per violation, then \`Resources:\` and the packs run).
 
 Exit codes: 0 no mandatory violation; 1 a mandatory violation, or the program failed (it threw,
 a registration or promise rejected, or it logged an error); 2 bad arguments, bad policy config,
@@ -40,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
                 record: { type: "string" },
                 stack: { type: "string" },
                 explain: { type: "boolean" },
+                diff: { type: "boolean" },
                 help: { type: "boolean", short: "h" },
             },
         });
@@ -63,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
             record: parsed.values.record,
             stack: parsed.values.stack,
             explain: parsed.values.explain,
+            view: parsed.values.diff ? "diff" : "progress",
         });
         process.stdout.write(result.output);
         if (result.explanation) {

@@ -113,26 +113,48 @@ export function formatPoliciesSection(packs: PackSummary[], violations: Violatio
     return out + "\n";
 }
 
+/** The CLI's two views of a preview: progress (the default) and diff (`--diff`). */
+export type PreviewView = "progress" | "diff";
+
 /**
- * Everything the preview prints: event lines, the Policies section, and, unless a mandatory
- * violation was reported, `Resources:` with the count of resources a preview would create.
+ * One violation as the diff view prints it (pkg/backend/display diff.go): the header line with the
+ * message appended as it came (the SDK puts the description first), no indent of its own lines.
+ */
+function diffViolation(v: Violation): string {
+    return `    ${v.policyPackName}@v${v.policyPackVersion} [${v.enforcementLevel}]  ${v.policyName}${resourceClause(v.urn)}${v.message.replace(/\n$/, "")}\n`;
+}
+
+/**
+ * Everything the preview prints about policies, as the CLI's view does:
+ * - progress (default): the `Policies:` section, then `Resources:` with the count of resources a
+ *   preview would create unless a mandatory violation was reported (each violation printed once);
+ * - diff: each remediation and violation as an event line, then `Resources:` and the
+ *   `Policy Packs run:` table.
  */
 export function formatPreviewOutput(
-    packs: PackSummary[], violations: Violation[], remediations: AppliedRemediation[], resourceCount: number,
+    packs: PackSummary[], violations: Violation[], remediations: AppliedRemediation[], resourceCount: number, view: PreviewView = "progress",
 ): string {
+    const mandatory = violations.some((v) => v.enforcementLevel === "mandatory");
+    if (view === "progress") {
+        let out = formatPoliciesSection(packs, violations, remediations);
+        if (!mandatory) {
+            out += `Resources:\n    + ${resourceCount} to create\n`;
+        }
+        return out;
+    }
     let out = "";
     for (const r of remediations) {
         out += formatRemediation(r);
     }
     for (const v of violations) {
-        out += formatViolation(v);
+        out += diffViolation(v);
     }
-    if (out !== "") {
-        out += "\n";
-    }
-    out += formatPoliciesSection(packs, violations, remediations);
-    if (!violations.some((v) => v.enforcementLevel === "mandatory")) {
-        out += `Resources:\n    + ${resourceCount} to create\n`;
+    out += `Resources:\n    + ${resourceCount} to create\n\nPolicy Packs run:\n`;
+    const rows = packs.map((p) => [`${p.name}|local|${p.localPath}`, p.version]);
+    const width = Math.max("Name".length, ...rows.map((r) => r[0].length)) + 2;
+    out += `    ${"Name".padEnd(width)}Version\n`;
+    for (const [name, version] of rows) {
+        out += `    ${name.padEnd(width)}${version}\n`;
     }
     return out;
 }

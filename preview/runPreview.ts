@@ -9,7 +9,7 @@ import { analyzeResources, explainTempFile, openPack } from "./analyzeResources"
 import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
 import { Explanation, readExplanation } from "./explain";
 import { PolicyConfigInput } from "./policyConfig";
-import { formatPreviewOutput } from "./printViolations";
+import { formatPreviewOutput, PreviewView } from "./printViolations";
 import { readProject, readStackConfig } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
 import { runProgram } from "./runProgram";
@@ -30,6 +30,8 @@ export interface RunPreviewOptions {
     onLog?: (chunk: string) => void;
     /** Ask the pack to explain, per resource, the facts it read and why each policy applied or not. */
     explain?: boolean;
+    /** The CLI's view: progress (default) or diff (`--diff`). */
+    view?: PreviewView;
 }
 
 export interface PreviewResult {
@@ -115,7 +117,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
             fallbackStackUrn: `urn:pulumi:${stack}::${project}::${ROOT_STACK_TYPE}::${project}-${stack}`,
         });
         const output = formatPreviewOutput(
-            [{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations, resources.length);
+            [{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations, resources.length, opts.view);
         if (opts.record) {
             writeRecord(opts.record, resources);
         }

@@ -12,15 +12,20 @@ export class PreviewError extends Error {
     }
 }
 
-/** Exit code for invalid policy config (the program is not run). */
-export const CONFIG_ERROR_EXIT = 2;
+/**
+ * Exit code for invalid policy config (the program is not run): 1, as the Pulumi CLI (v3.274.1)
+ * exits for an unreadable or invalid --policy-pack-config and a config that fails its schema
+ * (read off the built CLI by test/real).
+ */
+export const CONFIG_ERROR_EXIT = 1;
 
 /**
  * Exit code for inputs the preview path cannot use at all: a program directory that is missing
  * or has no Pulumi.yaml, a runtime other than nodejs, a `main:` that does not resolve, no entry
- * file; a policy pack directory that is missing or has no PulumiPolicy.yaml.
+ * file; a policy pack directory that is missing or has no PulumiPolicy.yaml. 1, as the Pulumi CLI
+ * exits for each of these (read off the built CLI by test/real).
  */
-export const SETUP_ERROR_EXIT = 2;
+export const SETUP_ERROR_EXIT = 1;
 
 /** Env var that turns on stack traces for internal errors in the preview CLI (PERFGUARD_DEBUG=1). */
 export const DEBUG_ENV = "PERFGUARD_DEBUG";

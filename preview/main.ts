@@ -1,8 +1,8 @@
 /**
  * `npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>]
  * [--record <out.json>] [--stack <name>] [--explain]`: prints what `pulumi preview --policy-pack` would
- * print about policies and exits 1 on a mandatory violation or a failing program, 2 on bad policy
- * config or a program directory it cannot run. Errors are one `error: ...` line (plus the
+ * print about policies and exits as the CLI does: 1 on a mandatory violation, a failing program, bad
+ * policy config or a program directory it cannot run; 2 on bad arguments to this command. Errors are one `error: ...` line (plus the
  * program's own messages); stack traces only for internal errors with PERFGUARD_DEBUG=1.
  */
 import { parseArgs } from "util";
@@ -21,10 +21,11 @@ Pulumi CLI does, and prints the violations in the CLI's format: the progress vie
 \`Policies:\` section, then \`Resources:\` unless a mandatory violation was reported), or with
 --diff the diff view (one event line per violation, then \`Resources:\` and the packs run).
 
-Exit codes: 0 no mandatory violation; 1 a mandatory violation, or the program failed (it threw,
-a registration or promise rejected, or it logged an error); 2 bad arguments, bad policy config,
-a program directory that cannot be run (missing, no Pulumi.yaml, runtime not nodejs, bad main),
-or a policy pack directory that is missing or has no PulumiPolicy.yaml.
+Exit codes, as the Pulumi CLI's: 0 no mandatory violation; 1 a mandatory violation, the program
+failed (it threw, a registration or promise rejected, or it logged an error), bad policy config
+(unreadable file, an invalid level, a value its schema rejects), a program directory that cannot
+be run (missing, no Pulumi.yaml, runtime not nodejs, bad main), or a policy pack directory that
+is missing or has no PulumiPolicy.yaml; 2 bad arguments to this command.
 
 Environment:
     ${DEBUG_ENV}=1   print stack traces for internal errors (user errors are always one line)

@@ -6,6 +6,7 @@
 import * as fs from "fs";
 import Ajv from "ajv";
 import { CONFIG_ERROR_EXIT, PreviewError } from "./errors";
+import { gojsonschemaMessage } from "./gojsonschemaWording";
 import { AnalyzerInfo, PolicyConfigEntry, PolicyConfigSchema } from "./packClient";
 import { ENFORCEMENT_LEVELS, EnforcementLevel, JsonValue, PropertyBag } from "./types";
 
@@ -106,28 +107,10 @@ function applyConfig(result: Record<string, PolicyConfigEntry>, toApply: Record<
 }
 
 /**
- * Renders one ajv error the way the CLI words gojsonschema's: "<field> <problem>".
- * Input: an ajv ErrorObject. Output: e.g. "maxRttMs must be number", "maxRttMs is required", and,
- * for an unknown key under an object with `additionalProperties: false`, the key itself
- * ("hosts.h1.linkMbps is not allowed (additional property)"), as gojsonschema's "Additional
- * property linkMbps is not allowed" names it, rather than ajv's wording, which names only the object.
- */
-function describeError(err: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): string {
-    const field = err.instancePath.replace(/^\//, "").replace(/\//g, ".");
-    if (err.keyword === "required") {
-        const missing = String(err.params.missingProperty);
-        return `${field ? field + "." : ""}${missing} is required`;
-    }
-    if (err.keyword === "additionalProperties" && typeof err.params.additionalProperty === "string") {
-        return `${field ? field + "." : ""}${err.params.additionalProperty} is not allowed (additional property)`;
-    }
-    return field ? `${field} ${err.message ?? "is invalid"}` : (err.message ?? "is invalid");
-}
-
-/**
  * Validates `properties` against a policy's config schema as the CLI does: only the schema's
  * `properties` and `required`, wrapped in {type: "object"}, with draft-07 semantics.
- * Output: one message per problem ("maxRttMs must be number", "maxRttMs is required"); [] if valid.
+ * Output: one message per problem in the CLI's words ("maxRttMs: Invalid type. Expected: number, given: string",
+ * "maxRttMs is required"); [] if valid.
  */
 export function validatePolicyProperties(schema: PolicyConfigSchema, properties: PropertyBag): string[] {
     const jsonSchema: Record<string, unknown> = { type: "object" };
@@ -142,7 +125,7 @@ export function validatePolicyProperties(schema: PolicyConfigSchema, properties:
     if (validate(properties)) {
         return [];
     }
-    return (validate.errors ?? []).map(describeError);
+    return (validate.errors ?? []).map((e) => gojsonschemaMessage(e, properties));
 }
 
 export interface ReconciledConfig {

@@ -43,9 +43,9 @@ describe("preview/main", () => {
             `${path.join(program("python-runtime"), "Pulumi.yaml")} says runtime: python\n`],
         ["a policy pack directory that does not exist", [SAMPLE_PROGRAM, "--policy-pack", path.join(ROOT, "no-such-pack")],
             `error: policy pack directory ${path.join(ROOT, "no-such-pack")} does not exist\n`],
-    ])("refuses %s with one line and exit 2", (_label, args, line) => {
+    ])("refuses %s with one line and exit 1 (as the CLI)", (_label, args, line) => {
         const run = cli(args);
-        expect(run.status).toBe(2);
+        expect(run.status).toBe(1);
         expect(run.stderr).toBe(line);
         expect(run.stdout).toBe("");
     });

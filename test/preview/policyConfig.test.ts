@@ -32,8 +32,8 @@ describe("reconcilePolicyConfig", () => {
     it("names the policy and field of every schema violation", () => {
         const run = () => reconcilePolicyConfig(info, parsePolicyConfig({ rtt: { maxRttMs: "slow", site: 3 } }));
         expect(run).toThrow(PreviewError);
-        expect(run).toThrow("validating policy config: pack 1.2.3  rtt: maxRttMs must be number");
-        expect(run).toThrow("rtt: site must be string");
+        expect(run).toThrow("validating policy config: pack 1.2.3  rtt: maxRttMs: Invalid type. Expected: number, given: string");
+        expect(run).toThrow("rtt: site: Invalid type. Expected: string, given: integer");
     });
 
     it("forwards unknown policy names with a level, as the CLI does, and lists them", () => {
@@ -64,7 +64,7 @@ describe("validatePolicyProperties", () => {
             required: [],
         };
         expect(validatePolicyProperties(schema, { hosts: { h1: { linkMbps: 1000 } } }))
-            .toEqual(["hosts.h1.linkMbps is not allowed (additional property)"]);
+            .toEqual(["hosts.h1: Additional property linkMbps is not allowed"]);
         expect(validatePolicyProperties(schema, { hosts: { h1: { linkGbps: 10 } } })).toEqual([]);
     });
 });

@@ -1,5 +1,5 @@
 // Which file a program directory runs, as the CLI and the Pulumi nodejs runtime pick it, and the
-// project problems reported before anything starts (exit 2, one clear line).
+// project problems reported before anything starts (exit 1 as the CLI, one clear line).
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -78,24 +78,24 @@ describe("readProject: the program file", () => {
     });
 });
 
-describe("readProject: project problems are exit 2 with one line", () => {
+describe("readProject: project problems are exit 1 (as the CLI) with one line", () => {
     it("names a program directory that does not exist", () => {
         const dir = path.join(os.tmpdir(), "perfguard-no-such-program");
         const err = failure(() => readProject(dir));
-        expect(err.exitCode).toBe(2);
+        expect(err.exitCode).toBe(1);
         expect(err.message).toBe(`program directory ${dir} does not exist`);
         expect(failure(() => readProjectName(dir)).message).toBe(`program directory ${dir} does not exist`);
     });
 
     it("names a missing Pulumi.yaml", () => {
         const dir = project({ "index.ts": "" });
-        expect(failure(() => readProject(dir))).toMatchObject({ exitCode: 2, message: `no Pulumi.yaml in program directory ${dir}` });
+        expect(failure(() => readProject(dir))).toMatchObject({ exitCode: 1, message: `no Pulumi.yaml in program directory ${dir}` });
     });
 
     it("refuses a runtime other than nodejs, in either form", () => {
         const dir = program("python-runtime");
         expect(failure(() => readProject(dir))).toMatchObject({
-            exitCode: 2,
+            exitCode: 1,
             message: "perfguard's preview path runs Node.js (TypeScript/JavaScript) programs; " +
                 `${path.join(dir, "Pulumi.yaml")} says runtime: python`,
         });
@@ -107,7 +107,7 @@ describe("readProject: project problems are exit 2 with one line", () => {
 
     it("rejects a main: that is absolute, outside the project, or missing, as the CLI does", () => {
         const abs = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nmain: /etc/index.ts\n" });
-        expect(failure(() => readProject(abs))).toMatchObject({ exitCode: 2 });
+        expect(failure(() => readProject(abs))).toMatchObject({ exitCode: 1 });
         expect(failure(() => readProject(abs)).message).toContain("project 'main' must be a relative path");
         const outside = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nmain: ../elsewhere\n" });
         expect(failure(() => readProject(outside)).message).toContain("project 'main' must be a subfolder");
@@ -118,7 +118,7 @@ describe("readProject: project problems are exit 2 with one line", () => {
 
     it("names a directory with nothing to run", () => {
         const dir = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" });
-        expect(failure(() => readProject(dir))).toMatchObject({ exitCode: 2 });
+        expect(failure(() => readProject(dir))).toMatchObject({ exitCode: 1 });
         expect(failure(() => readProject(dir)).message).toContain(`no program to run in ${dir}`);
     });
 });

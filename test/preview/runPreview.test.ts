@@ -111,8 +111,8 @@ describe("runPreview on the sample program", () => {
             policyPackConfig: { "catalog-zone-rtt": { maxRttMs: "fast" } },
         }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PreviewError);
-        expect((err as PreviewError).exitCode).toBe(2);
-        expect((err as PreviewError).message).toContain("catalog-zone-rtt: maxRttMs must be number");
+        expect((err as PreviewError).exitCode).toBe(1);
+        expect((err as PreviewError).message).toContain("catalog-zone-rtt: maxRttMs: Invalid type. Expected: number, given: string");
     });
 
     it("rejects an invalid enforcement level in the config file", async () => {
@@ -120,7 +120,7 @@ describe("runPreview on the sample program", () => {
         fs.writeFileSync(file, JSON.stringify({ "catalog-count": "loud" }));
         const err = await runPreview({ programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, policyPackConfig: file, onLog: quiet })
             .catch((e: unknown) => e);
-        expect((err as PreviewError).exitCode).toBe(2);
+        expect((err as PreviewError).exitCode).toBe(1);
         expect((err as PreviewError).message).toContain("\"catalog-count\": \"loud\" is not a valid enforcement level");
     });
 
@@ -145,10 +145,10 @@ describe("runPreview on the sample program", () => {
         expect(fs.existsSync(record)).toBe(false);
     });
 
-    it("refuses a project it cannot run before starting the pack (exit 2)", async () => {
+    it("refuses a project it cannot run before starting the pack (exit 1)", async () => {
         const err = await runPreview({ programDir: program("python-runtime"), packDir: path.join(os.tmpdir(), "no-such-pack"), onLog: quiet })
             .catch((e: unknown) => e);
-        expect((err as PreviewError).exitCode).toBe(2);
+        expect((err as PreviewError).exitCode).toBe(1);
         expect((err as PreviewError).message).toContain("says runtime: python");
     });
 

@@ -141,7 +141,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     void pulumi.runtime.setMocks({
         newResource: (args) => ({
             id: args.id || undefined,
-            state: args.id ? args.inputs : previewOutputs(args.type, checkInputs(args.type, args.inputs)),
+            state: args.id ? args.inputs : previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)),
         }),
         call: (args) => args.inputs,
     }, project, stack, true);
@@ -160,7 +160,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         // a custom resource's preview Create result is what AnalyzeStack sees as its outputs.
         const custom = req.getCustom();
         const registered = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}) as PropertyBag);
-        const inputs = custom ? checkInputs(req.getType(), registered) as PropertyBag : registered;
+        const inputs = custom ? checkInputs(req.getType(), registered, req.getName()) as PropertyBag : registered;
         const propertyDependencies: Record<string, string[]> = {};
         req.getPropertydependenciesMap().forEach((deps, key) => {
             propertyDependencies[key] = deps.getUrnsList();

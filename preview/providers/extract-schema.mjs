@@ -256,6 +256,11 @@ function pfAttributes(src, anchor, lookup, warn) {
     });
 }
 
+function autonamingOf(resourcesGo) {
+    const m = /SetAutonaming\((\d+),\s*"([^"]*)"\)/.exec(resourcesGo);
+    return m ? { property: "name", maxLength: Number(m[1]), separator: m[2] } : undefined;
+}
+
 function write(pkg, data) {
     const dir = path.join(here, "schema");
     mkdirSync(dir, { recursive: true });
@@ -321,8 +326,10 @@ function resourceEntry(file, attributes) {
         }
         resources[token] = resourceEntry(file, attrs);
     }
+    const autonaming = autonamingOf(show(pulumiRepo, pulumiRev, "provider/resources.go"));
     write("xenorchestra", {
         package: "xenorchestra",
+        autonaming: autonaming && { ...autonaming, source: `github.com/${pulumiRepo} ${pulumiRev} provider/resources.go` },
         version: pschema.version ?? "2.4.0",
         source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: rev,
             names: `github.com/${pulumiRepo} ${pulumiRev} (${commitOf(pulumiRepo, pulumiRev)}) provider/cmd/pulumi-resource-xenorchestra/schema.json`,
@@ -418,9 +425,13 @@ function resourceEntry(file, attributes) {
         }
         resources[token] = { file: "provider/cmd/pulumi-resource-vsphere/schema.json", attributes: Object.fromEntries(attrs.map((a) => [a.pulumi, a])) };
     }
+    // The bridge's autonaming (ProviderInfo.SetAutonaming(maxLength, separator) in resources.go):
+    // Check fills an unset top-level `name` with `<resource name><separator><7 random hex>`.
+    const autonaming = autonamingOf(show(prepo, prev, "provider/resources.go"));
     write("vsphere", {
         package: "vsphere",
         version: pschema.version,
+        autonaming: autonaming && { ...autonaming, source: `github.com/${prepo} provider/resources.go` },
         source: { repository: `github.com/${prepo}`, commit: commitOf(prepo, prev), describe: git(prepo, "describe", "--tags", prev).trim(),
             defaults: `github.com/${trepo} ${commitOf(trepo, trev)} (${trev === "HEAD" ? "HEAD" : "pulumi-vsphere's upstream submodule"}): ${vmFiles.join(", ")}`,
             form: "bridged Pulumi schema.json (names, computed); Terraform plugin SDKv2 Go (defaults)" },

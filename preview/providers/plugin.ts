@@ -18,15 +18,18 @@ import { createHash } from "crypto";
 import * as grpc from "@grpc/grpc-js";
 import * as provider from "@pulumi/pulumi/provider";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { checkInputs, createdOutputs, PACKAGES, previewOutputs, Props } from "./schema";
-
-/** The version GetPluginInfo reports when the package's data names none (see bin/README.md). */
-const DEFAULT_VERSION = "0.0.1";
+import { pluginVersion } from "./install";
+import { checkInputs, createdOutputs, previewOutputs, Props } from "./schema";
 
 /** The resource type of a URN (`urn:pulumi:s::p::parent$type::name` -> `type`). */
 export function typeOfUrn(urn: string): string {
     const qualified = urn.split("::")[2] ?? "";
     return qualified.split("$").pop() ?? "";
+}
+
+/** The resource name of a URN (its last `::` part). */
+export function nameOfUrn(urn: string): string {
+    return urn.split("::").slice(3).join("::");
 }
 
 /** A stable fake id for a created resource: the package name and a hash of the URN. */
@@ -46,10 +49,15 @@ function changed(olds: Props, news: Props): boolean {
 
 /** The Provider for `pkg`. `preview` tells create whether the engine asked for a preview. */
 export function standInProvider(pkg: string): provider.Provider & { createInPreview(urn: string, inputs: Props): Props } {
-    const version = PACKAGES[pkg]?.version ?? DEFAULT_VERSION;
+    const version = pluginVersion(pkg);
     return {
         version,
-        check: async (urn, _olds, news) => ({ inputs: checkInputs(typeOfUrn(urn), news as Props) }),
+        check: async (urn, olds, news) => {
+            // As the bridge does, an auto-name given before is kept.
+            const name = (olds as Props | undefined)?.name;
+            const seeded = news.name === undefined && typeof name === "string" ? { ...news, name } : news;
+            return { inputs: checkInputs(typeOfUrn(urn), seeded as Props, nameOfUrn(urn)) };
+        },
         diff: async (_id, _urn, olds, news) => ({ changes: changed(olds as Props, news as Props) }),
         create: async (urn, inputs) => {
             const id = fakeId(pkg, urn);

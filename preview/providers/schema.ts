@@ -6,7 +6,8 @@
  * the engine the same inputs and outputs. Free of Pulumi imports.
  *
  * - Check (`checkInputs`): an SDKv2 provider's Check fills every unset top-level input that has a
- *   schema `Default:` (the bridge applies Terraform defaults to the checked inputs). A plugin
+ *   schema `Default:` (the bridge applies Terraform defaults to the checked inputs), and an unset
+ *   `name` of a package with autonaming (vsphere) gets `<resource name>-<7 hex>`. A plugin
  *   framework provider (citrix) applies defaults when it plans, not in Check: its defaults appear
  *   in the preview outputs only.
  * - Create in a preview (`previewOutputs`): the checked inputs, plus every top-level attribute the
@@ -44,9 +45,17 @@ export interface ResourceSchema {
     attributes: Record<string, AttributeSchema>;
 }
 
+/** The bridge's autonaming of a package (ProviderInfo.SetAutonaming in its resources.go). */
+export interface Autonaming {
+    property: string;
+    maxLength: number;
+    separator: string;
+}
+
 export interface PackageSchema {
     package: string;
     version?: string;
+    autonaming?: Autonaming;
     bridge: "sdkv2" | "pf";
     source: Record<string, string>;
     resources: Record<string, ResourceSchema>;
@@ -90,15 +99,36 @@ function withDefaults(resource: ResourceSchema, inputs: Props): Props {
 }
 
 /**
- * The inputs a provider's Check returns for `inputs` of a resource of `type`.
+ * The auto-name the bridge gives an unset `name`: `<resource name><separator><7 hex>`. The
+ * bridge's 7 hex digits are random; here they are a hash of type and name, so that previews
+ * repeat (no verdict depends on them).
+ */
+export function autoName(type: string, resourceName: string, naming: Autonaming): string {
+    let h = 0x811c9dc5;
+    for (const c of `${type}::${resourceName}`) {
+        h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+    }
+    const suffix = h.toString(16).padStart(8, "0").slice(0, 7);
+    return `${resourceName}${naming.separator}${suffix}`.slice(0, naming.maxLength);
+}
+
+/**
+ * The inputs a provider's Check returns for `inputs` of a resource of `type` named
+ * `resourceName` (the name in its URN; without it no auto-name is given).
  * Input: the program's inputs (plain values; unknowns as UNKNOWN). Output: a new object.
  */
-export function checkInputs(type: string, inputs: Props): Props {
+export function checkInputs(type: string, inputs: Props, resourceName?: string): Props {
     const found = resourceOf(type);
-    if (!found || found.pkg.bridge !== "sdkv2") {
+    if (!found) {
         return { ...inputs };
     }
-    return withDefaults(found.resource, inputs);
+    const out = found.pkg.bridge === "sdkv2" ? withDefaults(found.resource, inputs) : { ...inputs };
+    const naming = found.pkg.autonaming;
+    const named = naming && found.resource.attributes[naming.property];
+    if (naming && named && named.kind === "string" && resourceName !== undefined && isUnset(out[naming.property])) {
+        out[naming.property] = autoName(type, resourceName, naming);
+    }
+    return out;
 }
 
 /** A plausible value of a computed attribute after a create (an update on a local backend). */

@@ -9,31 +9,27 @@
  *
  * Needs the CLI built by `npm run real-cli:setup` (Go): PERFGUARD_REAL_CLI_BIN, default
  * <repo>/.cache/real-cli/v3.274.1/bin. Without it the suite is skipped with a message.
- * Run: `npm run build && npx vitest run test/real/providers.test.ts`.
+ * Run: `npm run test:real` (or `npm run build && npx vitest run --config vitest.real.config.mts
+ * test/real/providers.test.ts`).
  *
- * Two work-arounds, both for the lead's harness to replace (see the report of the providers
- * branch): (1) the CLI starts a Node.js pack with the PROGRAM's directory as working directory,
- * and @pulumi/policy reads `<cwd>/package.json` for the pack version, so perfguard fails to load
- * ("Cannot find module .../examples/<name>/package.json"); the pack is reached through a small
- * wrapper pack that changes directory first. (2) The examples have no package.json, so Node's
- * module lookup from the example directory finds the repository's package.json and runs its
- * `main` (the pack) as the program; each example is previewed from a copy in a temporary folder.
+ * Uses scripts/realCli/run.ts's workspace (offline PULUMI_HOME and backend) and its `Policies:`
+ * parser; the stand-ins are installed into that PULUMI_HOME's plugin cache with ambient plugins
+ * off, so the CLI prints no "using pulumi-resource-<pkg> from $PATH" warning.
  */
-import { spawnSync } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStandInPlugins } from "../../preview/providers/install";
 import { checkInputs, previewOutputs, Props, UNKNOWN } from "../../preview/providers/schema";
+import {
+    createWorkspace, listedViolations, policiesSection, realCliAvailable, realCliBinDir, REPO_ROOT, Workspace,
+} from "../../scripts/realCli/run";
 
-const repo = path.resolve(__dirname, "..", "..");
-const binDir = process.env.PERFGUARD_REAL_CLI_BIN ?? path.join(repo, ".cache", "real-cli", "v3.274.1", "bin");
-const cli = path.join(binDir, "pulumi");
-const present = fs.existsSync(cli);
+const repo = REPO_ROOT;
+const present = realCliAvailable();
 if (!present) {
-    console.warn(`test/real/providers.test.ts skipped: no Pulumi CLI at ${cli} ` +
-        "(build it with `npm run real-cli:setup`, which needs Go, or set PERFGUARD_REAL_CLI_BIN)");
+    console.warn(`test/real/providers.test.ts skipped: no Pulumi CLI and language host in ${realCliBinDir()} ` +
+        "(build them with `npm run real-cli:setup`, which needs Go, or set PERFGUARD_REAL_CLI_BIN)");
 }
 
 /** Marks an unknown value in the recording pack's dump (the policy SDK throws on reading one). */
@@ -53,26 +49,24 @@ interface Verdict { policy: string; resource: string; level: string }
 interface Dumped { type: string; name: string; props: Props }
 interface Dump { inputs: Dumped[]; stack: Dumped[] }
 
-let tmp = "";
-let env: NodeJS.ProcessEnv = {};
+let ws: Workspace | undefined;
 
-function run(args: string[], cwd: string): { status: number; out: string } {
-    const r = spawnSync(cli, args, { cwd, env, encoding: "utf8", timeout: 300_000 });
-    return { status: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+async function run(args: string[], cwd: string): Promise<{ status: number; out: string }> {
+    const r = await ws!.run(args, cwd);
+    return { status: r.exitCode, out: `${r.stdout}${r.stderr}` };
 }
 
 function writeJson(file: string, value: unknown): void {
     fs.writeFileSync(file, JSON.stringify(value, null, 2));
 }
 
-/** A pack folder whose index.js changes to `dir` and loads `entry` (work-around (1) above). */
-function wrapperPack(dir: string, name: string, version: string, entry: string, cwd: string): void {
+/** A pack folder for the recording pack (index.js moves to the pack's folder first, as perfguard's does). */
+function recorderPack(dir: string): void {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "PulumiPolicy.yaml"), "runtime: nodejs\n");
-    writeJson(path.join(dir, "package.json"), { name, version, main: "index.js" });
+    writeJson(path.join(dir, "package.json"), { name: "recorder", version: "0.0.1", main: "index.js" });
     fs.symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
-    fs.writeFileSync(path.join(dir, "index.js"),
-        `process.chdir(${JSON.stringify(cwd)});\nmodule.exports = require(${JSON.stringify(entry)});\n`);
+    fs.writeFileSync(path.join(dir, "index.js"), `process.chdir(__dirname);\n${RECORDER}`);
 }
 
 /**
@@ -100,21 +94,10 @@ new PolicyPack("recorder", { policies: [
 ] });
 `;
 
-/** The verdicts of the CLI's `Policies:` section: `- [level]  policy  (type: name)` lines. */
-function verdicts(out: string, pack: string): Verdict[] {
-    const found: Verdict[] = [];
-    let inPack = false;
-    for (const line of out.split("\n")) {
-        if (/^\s{4}\S.*@v\d/.test(line)) {
-            inPack = line.includes(`${pack}@`);
-            continue;
-        }
-        const m = /^\s+- \[(\w+)\]\s+(\S+)\s+\(([^()]*): ([^()]*)\)$/.exec(line);
-        if (inPack && m) {
-            found.push({ level: m[1], policy: m[2], resource: m[4] });
-        }
-    }
-    return found;
+/** perfguard's verdicts in the CLI's `Policies:` section (the recorder lists none). */
+function verdicts(out: string): Verdict[] {
+    return listedViolations(policiesSection(out))
+        .map((v) => ({ policy: v.policy, resource: v.name ?? "", level: v.level }));
 }
 
 const byKey = (a: Verdict, b: Verdict) =>
@@ -128,60 +111,46 @@ function asDumped(props: Props): Props {
 describe.skipIf(!present)("stand-in providers under the real Pulumi CLI", () => {
     const results = new Map<string, { status: number; out: string; dump: Dump }>();
 
-    beforeAll(() => {
+    beforeAll(async () => {
         if (!fs.existsSync(path.join(repo, "dist", "index.js"))) {
             throw new Error("dist/ is missing: run npm run build first");
         }
-        tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-real-"));
-        const home = path.join(tmp, "home");
-        fs.mkdirSync(path.join(tmp, "backend"), { recursive: true });
-        installStandInPlugins(home, repo);
-        env = {
-            ...process.env,
-            PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ""}`,
-            PULUMI_HOME: home,
-            PULUMI_CONFIG_PASSPHRASE: "x",
-            PULUMI_SKIP_UPDATE_CHECK: "true",
-            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-            PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
-            PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
-            NO_COLOR: "1",
-        };
-        const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { name: string; version: string };
-        wrapperPack(path.join(tmp, "perfguard"), pkg.name, pkg.version, path.join(repo, "dist", "index.js"), repo);
-        const recorder = path.join(tmp, "recorder");
-        wrapperPack(recorder, "recorder", "0.0.1", path.join(recorder, "recorder.js"), recorder);
-        fs.writeFileSync(path.join(recorder, "recorder.js"), RECORDER);
+        ws = createWorkspace();
+        installStandInPlugins(ws.env.PULUMI_HOME as string, repo);
+        // The plugin cache, not the launchers on PATH (see preview/providers/install.ts).
+        ws.env.PULUMI_IGNORE_AMBIENT_PLUGINS = "true";
+        const recorder = path.join(ws.dir, "recorder");
+        recorderPack(recorder);
+        const empty = path.join(ws.dir, "empty-config.json");
+        writeJson(empty, {});
 
         for (const example of EXAMPLES) {
-            const dir = path.join(tmp, "programs", example.name);
+            // A copy outside the repository (as scripts/realCli/run.ts stages programs).
+            const dir = path.join(ws.dir, "programs", example.name);
             fs.cpSync(path.join(repo, "examples", example.name), dir, { recursive: true });
             fs.symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
-            const init = run(["stack", "init", "real", "--non-interactive"], dir);
+            const init = await run(["stack", "init", "real", "--non-interactive"], dir);
             expect(init.status, init.out).toBe(0);
-            const dumpFile = path.join(tmp, `${example.name}.dump.json`);
-            env.PERFGUARD_DUMP_FILE = dumpFile;
-            const args = ["preview", "--non-interactive", "--policy-pack", path.join(tmp, "perfguard"),
-                "--policy-pack", recorder];
+            const dumpFile = path.join(ws.dir, `${example.name}.dump.json`);
+            ws.env.PERFGUARD_DUMP_FILE = dumpFile;
+            const args = ["preview", "--non-interactive", "--policy-pack", repo, "--policy-pack", recorder];
             if (example.config) {
-                args.push("--policy-pack-config", path.join(repo, "examples", example.name, example.config));
                 // One config file per pack, in the order of --policy-pack.
-                const empty = path.join(tmp, "empty-config.json");
-                writeJson(empty, {});
-                args.push("--policy-pack-config", empty);
+                args.push("--policy-pack-config", path.join(repo, "examples", example.name, example.config),
+                    "--policy-pack-config", empty);
             }
-            const r = run(args, dir);
+            const r = await run(args, dir);
             const dump = JSON.parse(fs.existsSync(dumpFile) ? fs.readFileSync(dumpFile, "utf8") : '{"inputs":[],"stack":[]}') as Dump;
             results.set(example.name, { ...r, dump });
-            fs.writeFileSync(path.join(tmp, `${example.name}.out.txt`), `${r.out}\nexit ${r.status}\n`);
+            fs.writeFileSync(path.join(ws.dir, `${example.name}.out.txt`), `${r.out}\nexit ${r.status}\n`);
         }
     }, 900_000);
 
     afterAll(() => {
-        if (tmp && !process.env.PERFGUARD_KEEP_TMP) {
-            fs.rmSync(tmp, { recursive: true, force: true });
-        } else if (tmp) {
-            console.log(`real CLI outputs kept in ${tmp}`);
+        if (ws && !process.env.PERFGUARD_KEEP_TMP) {
+            ws.dispose();
+        } else if (ws) {
+            console.log(`real CLI outputs kept in ${ws.dir}`);
         }
     });
 
@@ -194,7 +163,7 @@ describe.skipIf(!present)("stand-in providers under the real Pulumi CLI", () => 
                 const expected = (JSON.parse(fs.readFileSync(
                     path.join(repo, "examples", example.name, "expected-violations.json"), "utf8")) as Verdict[])
                     .map(({ policy, resource, level }) => ({ policy, resource, level }));
-                expect(verdicts(out, "perfguard").sort(byKey), out).toEqual([...expected].sort(byKey));
+                expect(verdicts(out).sort(byKey), out).toEqual([...expected].sort(byKey));
                 expect(status, out).toBe(expected.some((v) => v.level === "mandatory") ? 1 : 0);
                 expect(out).not.toMatch(/from \$PATH|downloading|failed to download|no resource plugin|failed to start/i);
             });

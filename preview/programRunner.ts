@@ -14,6 +14,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { debugEnabled } from "./errors";
+import { checkInputs, previewOutputs } from "./providers/schema";
 import { toAnalyzerProperties } from "./wireValues";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE } from "./types";
 
@@ -133,9 +134,15 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         return logError(msg, ...rest);
     };
 
-    // A preview: resources not yet created have no id, so their ids and computed outputs stay unknown.
+    // A preview: resources not yet created have no id, and their outputs are what the stand-in
+    // providers' preview Create returns (providers/schema.ts): the checked inputs (schema defaults
+    // applied) plus each computed attribute the program left unset as the engine's unknown
+    // sentinel, which the SDK turns into an unknown output. Resources read by id keep their inputs.
     void pulumi.runtime.setMocks({
-        newResource: (args) => ({ id: args.id || undefined, state: args.inputs }),
+        newResource: (args) => ({
+            id: args.id || undefined,
+            state: args.id ? args.inputs : previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)),
+        }),
         call: (args) => args.inputs,
     }, project, stack, true);
 
@@ -149,7 +156,11 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     const mockUrnOf = new Map<string, string>();
     const registerResource = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req, cb) => {
-        const inputs = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}) as PropertyBag);
+        // As the engine does: the provider's Check result is what analyzers see as inputs, and
+        // a custom resource's preview Create result is what AnalyzeStack sees as its outputs.
+        const custom = req.getCustom();
+        const registered = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}) as PropertyBag);
+        const inputs = custom ? checkInputs(req.getType(), registered, req.getName()) as PropertyBag : registered;
         const propertyDependencies: Record<string, string[]> = {};
         req.getPropertydependenciesMap().forEach((deps, key) => {
             propertyDependencies[key] = deps.getUrnsList();
@@ -159,11 +170,11 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         const partial = {
             type: req.getType(),
             name: req.getName(),
-            custom: req.getCustom(),
+            custom,
             parent,
             inputs,
-            // A preview's outputs: the inputs; what a provider would compute stays absent/unknown.
-            outputs: inputs,
+            // Components: their registered outputs replace these (registerResourceOutputs below).
+            outputs: custom ? previewOutputs(req.getType(), inputs) as PropertyBag : inputs,
             dependencies: req.getDependenciesList(),
             propertyDependencies,
             ...(provider ? { provider } : {}),

@@ -1,0 +1,441 @@
+#!/usr/bin/env node
+// Regenerates preview/providers/schema/<package>.json from the real providers' sources, as mirrored
+// by the session's `fetch` tool under /work/.mirror (or MIRROR=<dir>). It reads the Go schema
+// definitions (Terraform plugin SDKv2 `map[string]*schema.Schema` literals and plugin-framework
+// `schema.Schema{Attributes: ...}` literals) and the bridged Pulumi schema.json where the
+// provider has one, and writes data only: per resource token, each top-level attribute's
+// Pulumi name, Terraform name, kind, and its required/optional/computed flags and default.
+// No provider code is copied; the JSON names the repository, commit and files it came from.
+//
+// Usage: node preview/providers/extract-schema.mjs   (writes the four files, prints checks)
+import { execFileSync } from "node:child_process";
+import { writeFileSync, mkdirSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MIRROR = process.env.MIRROR ?? "/work/.mirror";
+
+function git(repo, ...args) {
+    return execFileSync("git", ["-C", path.join(MIRROR, repo.replace("/", "+"), "repo"), ...args],
+        { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
+const show = (repo, rev, file) => git(repo, "show", `${rev}:${file}`);
+const commitOf = (repo, rev) => git(repo, "rev-parse", `${rev}^{commit}`).trim();
+
+// ---------------------------------------------------------------------------------------------
+// A small brace-aware reader of Go composite literals.
+// ---------------------------------------------------------------------------------------------
+
+/** The source with comments blanked and brackets inside string literals blanked (same length). */
+function mask(src) {
+    const out = src.split("");
+    let i = 0;
+    while (i < src.length) {
+        const c = src[i];
+        if (c === "/" && src[i + 1] === "/") {
+            while (i < src.length && src[i] !== "\n") out[i++] = " ";
+        } else if (c === "/" && src[i + 1] === "*") {
+            const end = src.indexOf("*/", i + 2);
+            for (; i < end + 2; i++) if (src[i] !== "\n") out[i] = " ";
+        } else if (c === "\"" || c === "`") {
+            i++;
+            while (i < src.length && src[i] !== c) {
+                if (c === "\"" && src[i] === "\\") { out[i] = " "; out[i + 1] = " "; i += 2; continue; }
+                if ("{}()[],:".includes(src[i])) out[i] = " ";
+                i++;
+            }
+            i++;
+        } else {
+            i++;
+        }
+    }
+    return out.join("");
+}
+
+/** Index of the bracket closing the one at `open` in masked text. */
+function closing(m, open) {
+    let depth = 0;
+    for (let i = open; i < m.length; i++) {
+        if ("{([".includes(m[i])) depth++;
+        else if ("})]".includes(m[i])) { depth--; if (depth === 0) return i; }
+    }
+    throw new Error("unbalanced");
+}
+
+/** The entries `"key": expr` of the map literal whose `{` is at `open`: [{ key, start, end }]. */
+function entries(m, open) {
+    const close = closing(m, open);
+    const list = [];
+    const re = /"([A-Za-z0-9_]+)"\s*:\s*/y;
+    let i = open + 1;
+    while (i < close) {
+        while (i < close && /[\s,]/.test(m[i])) i++;
+        if (i >= close) break;
+        re.lastIndex = i;
+        const k = re.exec(m);
+        if (!k) { // not a string key: skip to the next top-level comma
+            let depth = 0;
+            while (i < close && !(depth === 0 && m[i] === ",")) {
+                if ("{([".includes(m[i])) depth++; else if ("})]".includes(m[i])) depth--;
+                i++;
+            }
+            continue;
+        }
+        const start = re.lastIndex;
+        let j = start, depth = 0;
+        while (j < close && !(depth === 0 && m[j] === ",")) {
+            if ("{([".includes(m[j])) depth++; else if ("})]".includes(m[j])) depth--;
+            j++;
+        }
+        list.push({ key: k[1], start, end: j });
+        i = j + 1;
+    }
+    return list;
+}
+
+/** The `Field: value` pairs directly inside the first `{` of an expression (nested literals skipped). */
+function fields(src, m, start, end) {
+    const open = m.indexOf("{", start);
+    const head = src.slice(start, open >= 0 && open < end ? open : end).trim();
+    const out = { __head: head };
+    if (open < 0 || open >= end) return out;
+    const close = closing(m, open);
+    let i = open + 1;
+    const re = /([A-Z][A-Za-z]*)\s*:\s*/y;
+    while (i < close) {
+        while (i < close && /[\s,]/.test(m[i])) i++;
+        re.lastIndex = i;
+        const f = re.exec(m);
+        let j = f ? re.lastIndex : i, depth = 0;
+        const vStart = j;
+        while (j < close && !(depth === 0 && m[j] === ",")) {
+            if ("{([".includes(m[j])) depth++; else if ("})]".includes(m[j])) depth--;
+            j++;
+        }
+        if (f) out[f[1]] = { text: src.slice(vStart, j).trim(), start: vStart, end: j };
+        i = j + 1;
+    }
+    return out;
+}
+
+/**
+ * Defaults given by a named constant or an SDK enum, resolved by hand: value and where it was read.
+ * (citrixorchestration is github.com/citrix/citrix-daas-rest-go, not mirrored: the provider's own
+ * docs/resources/*.md state the value.)
+ */
+const RESOLVED = {
+    "netDefaultDesc": ["Created with Xen Orchestra", "xoa/resource_xenorchestra_network.go: var netDefaultDesc"],
+    "types.SetValueMust(types.StringType, []attr.Value{})": [[], "an empty set of strings"],
+    "string(citrixorchestration.LOADBALANCETYPE_NONE)": ["None", "docs/resources/delivery_group.md: Defaults to `None`"],
+    "client.CloneTypeFastClone": ["fast", "docs/resources/vm.md: defaults to `fast`"],
+    "client.RunningPowerState": ["Running", "github.com/vatesfr/xenorchestra-go-sdk client: RunningPowerState string = \"Running\""],
+    "string(citrixorchestration.MACHINEACCOUNTDELETEOPTION_NONE)": ["None", "docs/resources/machine_catalog.md: Defaults to `None`"],
+};
+
+/** A Go default expression as JSON, or `{ unresolved: text }`. */
+function goValue(text) {
+    const t = text.trim();
+    if (t in RESOLVED) return RESOLVED[t][0];
+    const call = /^[a-z0-9]+default\.Static[A-Za-z0-9]+\((.*)\)$/s.exec(t);
+    if (call) return goValue(call[1]);
+    if (/^".*"$/s.test(t)) return JSON.parse(t);
+    if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+    if (t === "true" || t === "false") return t === "true";
+    return { unresolved: t };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pulumi naming as the Terraform bridge does it (pkg/tfbridge names.go): snake_case to
+// lowerCamelCase; a list or set that is not a single nested block (MaxItems 1) is pluralised.
+// ---------------------------------------------------------------------------------------------
+
+function camel(name) {
+    return name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+}
+function plural(name) {
+    if (/s$/.test(name)) return name;
+    if (/[^aeiou]y$/.test(name)) return name.slice(0, -1) + "ies";
+    if (/(x|ch|sh|z)$/.test(name)) return name + "es";
+    return name + "s";
+}
+
+function attribute(tfName, kind, flags) {
+    const listy = kind === "list" || kind === "set";
+    const a = { tf: tfName, pulumi: camel(listy ? plural(tfName) : tfName), kind };
+    if (flags.required) a.required = true;
+    if (flags.optional) a.optional = true;
+    if (flags.computed) a.computed = true;
+    if (flags.default !== undefined) a.default = flags.default;
+    return a;
+}
+
+/** SDKv2: the top-level attributes of the map literal returned after `anchor` in `src`. */
+function sdkv2Attributes(src, anchor, warn, lookup) {
+    const m = mask(src);
+    const at = m.indexOf(anchor);
+    if (at < 0) throw new Error(`anchor not found: ${anchor}`);
+    const open = m.indexOf("map[string]*schema.Schema{", at) + "map[string]*schema.Schema".length;
+    return entries(m, open).map(({ key, start, end }) => {
+        let f = fields(src, m, start, end);
+        const call = /^([A-Za-z0-9_]+)\(\)$/.exec(f.__head);
+        if (call && lookup) { // an attribute built by a helper returning &schema.Schema{...}
+            const body = lookup(`func ${call[1]}()`);
+            const bm = mask(body);
+            const ret = bm.indexOf("return ", bm.indexOf(`func ${call[1]}()`)) + "return ".length;
+            f = fields(body, bm, ret, closing(bm, bm.indexOf("{", ret)) + 1);
+        }
+        const type = (f.Type?.text ?? "").replace("schema.Type", "").toLowerCase();
+        let kind = type === "list" || type === "set" ? type : type === "map" ? "map" : type;
+        if ((kind === "list" || kind === "set") && f.MaxItems?.text === "1") kind = "object";
+        const flags = {
+            required: f.Required?.text === "true",
+            optional: f.Optional?.text === "true",
+            computed: f.Computed?.text === "true",
+        };
+        if (f.Default) {
+            flags.default = goValue(f.Default.text);
+            if (flags.default?.unresolved) warn(`${key}: default ${flags.default.unresolved}`);
+        }
+        if (!kind) warn(`${key}: no Type (${f.__head})`);
+        return attribute(key, kind, flags);
+    });
+}
+
+const PF_KINDS = {
+    StringAttribute: "string", BoolAttribute: "bool", Int64Attribute: "int", Int32Attribute: "int",
+    Float64Attribute: "float", NumberAttribute: "float", ListAttribute: "list", ListNestedAttribute: "list",
+    SetAttribute: "set", SetNestedAttribute: "set", MapAttribute: "map", MapNestedAttribute: "map",
+    SingleNestedAttribute: "object", ObjectAttribute: "object",
+};
+
+/**
+ * Plugin framework: the top-level attributes of `Attributes: map[string]schema.Attribute{...}`
+ * after `anchor`. An attribute given by a function call (`util.GetMetadataListSchema("Zone")`) is
+ * resolved by reading that function's returned literal in `lookup(funcName)`.
+ */
+function pfAttributes(src, anchor, lookup, warn) {
+    const m = mask(src);
+    const at = m.indexOf(anchor);
+    if (at < 0) throw new Error(`anchor not found: ${anchor}`);
+    const key = "Attributes: map[string]schema.Attribute";
+    const open = m.indexOf("{", m.indexOf(key, at) + key.length);
+    return entries(m, open).map(({ key: name, start, end }) => {
+        let s = src, mm = m, st = start, en = end;
+        // An attribute built by a function or a model's GetSchema* method: follow the returns.
+        for (let hop = 0; hop < 4; hop++) {
+            const text = s.slice(st, en).trim();
+            const method = /^(?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)\{\}\.([A-Za-z]+)\(.*\)$/s.exec(text);
+            const call = /^([A-Za-z0-9_.]+)\(/.exec(text);
+            if (!method && !call) break;
+            const sig = method ? `func (${method[1]}) ${method[2]}(` : `func ${call[1].split(".").pop()}(`;
+            const body = lookup(sig);
+            const bm = mask(body);
+            const ret = bm.indexOf("return ", bm.indexOf(sig)) + "return ".length;
+            // The returned expression ends at the first line break outside brackets.
+            let e = ret, depth = 0;
+            while (e < bm.length && !(depth === 0 && bm[e] === "\n")) {
+                if ("{([".includes(bm[e])) depth++; else if ("})]".includes(bm[e])) depth--;
+                e++;
+            }
+            s = body; mm = bm; st = ret; en = e;
+        }
+        const f = fields(s, mm, st, en);
+        const kind = PF_KINDS[f.__head.replace(/^schema\./, "")];
+        if (!kind) warn(`${name}: unknown attribute kind ${f.__head}`);
+        const flags = {
+            required: f.Required?.text === "true",
+            optional: f.Optional?.text === "true",
+            computed: f.Computed?.text === "true",
+        };
+        if (f.Default) {
+            flags.default = goValue(f.Default.text);
+            if (flags.default?.unresolved) warn(`${name}: default ${flags.default.unresolved}`);
+        }
+        return attribute(name, kind ?? "unknown", flags);
+    });
+}
+
+function autonamingOf(resourcesGo) {
+    const m = /SetAutonaming\((\d+),\s*"([^"]*)"\)/.exec(resourcesGo);
+    return m ? { property: "name", maxLength: Number(m[1]), separator: m[2] } : undefined;
+}
+
+function write(pkg, data) {
+    const dir = path.join(here, "schema");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${pkg}.json`), JSON.stringify(data, null, 2) + "\n");
+    console.log(`wrote schema/${pkg}.json: ${Object.keys(data.resources).length} resources`);
+}
+
+function resourceEntry(file, attributes) {
+    return { file, attributes: Object.fromEntries(attributes.map((a) => [a.pulumi, a])) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// avi: vmware/terraform-provider-avi (SDKv2)
+// ---------------------------------------------------------------------------------------------
+{
+    const repo = "vmware/terraform-provider-avi", rev = "HEAD";
+    const resources = {};
+    const list = [
+        ["avi:index/serviceenginegroup:Serviceenginegroup", "avi/resource_avi_serviceenginegroup.go", "func ResourceServiceEngineGroupSchema()"],
+        ["avi:index/virtualservice:Virtualservice", "avi/resource_avi_virtualservice.go", "func ResourceVirtualServiceSchema()"],
+        ["avi:index/vsvip:Vsvip", "avi/resource_avi_vsvip.go", "func ResourceVsVipSchema()"],
+        ["avi:index/pool:Pool", "avi/resource_avi_pool.go", "func ResourcePoolSchema()"],
+        ["avi:index/healthmonitor:Healthmonitor", "avi/resource_avi_healthmonitor.go", "func ResourceHealthMonitorSchema()"],
+    ];
+    for (const [token, file, anchor] of list) {
+        resources[token] = resourceEntry(file, sdkv2Attributes(show(repo, rev, file), anchor, (w) => console.warn(`avi ${token}: ${w}`)));
+    }
+    write("avi", {
+        package: "avi",
+        source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: git(repo, "describe", "--tags", rev).trim(),
+            form: "Terraform plugin SDKv2 schema (Go); Pulumi names as the Terraform bridge derives them" },
+        bridge: "sdkv2",
+        resources,
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// xenorchestra: vatesfr/terraform-provider-xenorchestra v0.37.3 (SDKv2), the version that
+// vatesfr/pulumi-xenorchestra v2.4.0 (the npm package @vates/pulumi-xenorchestra 2.4.0) bridges
+// (its provider/go.mod); names checked against that release's schema.json.
+// ---------------------------------------------------------------------------------------------
+{
+    const repo = "vatesfr/terraform-provider-xenorchestra", rev = "v0.37.3";
+    const pulumiRepo = "vatesfr/pulumi-xenorchestra", pulumiRev = "v2.4.0";
+    const pschema = JSON.parse(show(pulumiRepo, pulumiRev, "provider/cmd/pulumi-resource-xenorchestra/schema.json"));
+    const resources = {};
+    const list = [
+        ["xenorchestra:index/vm:Vm", "xoa/resource_xenorchestra_vm.go", "func resourceVmSchema()"],
+        ["xenorchestra:index/xoaNetwork:XoaNetwork", "xoa/resource_xenorchestra_network.go", "func resourceXoaNetwork()"],
+    ];
+    for (const [token, file, anchor] of list) {
+        const warn = (w) => console.warn(`xenorchestra ${token}: ${w}`);
+        const lookup = (sig) => {
+            const hit = git(repo, "grep", "-l", "-F", sig, rev, "--", "*.go").split("\n").filter(Boolean)[0];
+            return show(repo, rev, hit.slice(rev.length + 1));
+        };
+        const attrs = sdkv2Attributes(show(repo, rev, file), anchor, warn, lookup);
+        const inputs = Object.keys(pschema.resources[token]?.inputProperties ?? {});
+        for (const a of attrs) {
+            if (a.tf !== "id" && !inputs.includes(a.pulumi) && !Object.keys(pschema.resources[token].properties).includes(a.pulumi)) {
+                warn(`${a.tf} -> ${a.pulumi} is not a property in schema.json`);
+            }
+        }
+        resources[token] = resourceEntry(file, attrs);
+    }
+    const autonaming = autonamingOf(show(pulumiRepo, pulumiRev, "provider/resources.go"));
+    write("xenorchestra", {
+        package: "xenorchestra",
+        autonaming: autonaming && { ...autonaming, source: `github.com/${pulumiRepo} ${pulumiRev} provider/resources.go` },
+        version: pschema.version ?? "2.4.0",
+        source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: rev,
+            names: `github.com/${pulumiRepo} ${pulumiRev} (${commitOf(pulumiRepo, pulumiRev)}) provider/cmd/pulumi-resource-xenorchestra/schema.json`,
+            form: "Terraform plugin SDKv2 schema (Go); Pulumi names as the Terraform bridge derives them" },
+        bridge: "sdkv2",
+        resources,
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// citrix: citrix/terraform-provider-citrix v1.0.38 (plugin framework)
+// ---------------------------------------------------------------------------------------------
+{
+    const repo = "citrix/terraform-provider-citrix", rev = "v1.0.38";
+    const goFiles = git(repo, "ls-tree", "-r", "--name-only", rev).split("\n").filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"));
+    const funcCache = new Map();
+    const lookup = (sig) => {
+        if (!funcCache.has(sig)) {
+            const hits = git(repo, "grep", "-l", "-F", sig, rev, "--", "*.go").split("\n").filter(Boolean);
+            if (hits.length !== 1) throw new Error(`citrix: ${sig} found in ${hits.length} files`);
+            funcCache.set(sig, show(repo, rev, hits[0].slice(rev.length + 1)));
+        }
+        return funcCache.get(sig);
+    };
+    void goFiles;
+    const resources = {};
+    const list = [
+        ["citrix:index/zone:Zone", "internal/daas/zone/zone_resource_model.go", "func (ZoneResourceModel) GetSchema()"],
+        ["citrix:index/machineCatalog:MachineCatalog", "internal/daas/machine_catalog/machine_catalog_resource_model.go", "func (MachineCatalogResourceModel) GetSchema()"],
+        ["citrix:index/deliveryGroup:DeliveryGroup", "internal/daas/delivery_group/delivery_group_resource_model.go", "func (DeliveryGroupResourceModel) GetSchema()"],
+        ["citrix:index/xenserverHypervisor:XenserverHypervisor", "internal/daas/hypervisor/xenserver_hypervisor_resource_model.go", "func (XenserverHypervisorResourceModel) GetSchema()"],
+        ["citrix:index/xenserverHypervisorResourcePool:XenserverHypervisorResourcePool", "internal/daas/hypervisor_resource_pool/xenserver_hypervisor_resource_pool_resource_model.go", "func (XenserverHypervisorResourcePoolResourceModel) GetSchema()"],
+    ];
+    for (const [token, file, anchor] of list) {
+        resources[token] = resourceEntry(file, pfAttributes(show(repo, rev, file), anchor, lookup, (w) => console.warn(`citrix ${token}: ${w}`)));
+    }
+    write("citrix", {
+        package: "citrix",
+        source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: rev,
+            form: "Terraform plugin framework schema (Go); Pulumi names as the Terraform bridge derives them" },
+        bridge: "pf",
+        resources,
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// vsphere: pulumi/pulumi-vsphere's bridged schema.json (names, and computed: an output the
+// schema lists as required that is not a required input is Optional+Computed or Computed in
+// Terraform), defaults from the upstream Go it bridges (its `upstream` submodule commit).
+// ---------------------------------------------------------------------------------------------
+{
+    const prepo = "pulumi/pulumi-vsphere", prev = "HEAD";
+    const pschema = JSON.parse(show(prepo, prev, "provider/cmd/pulumi-resource-vsphere/schema.json"));
+    const upstreamCommit = git(prepo, "ls-tree", prev, "upstream").split(/\s+/)[2];
+    const trepo = "vmware/terraform-provider-vsphere";
+    let trev = upstreamCommit;
+    try { commitOf(trepo, trev); } catch { trev = "HEAD"; }
+    const vmFiles = git(trepo, "ls-tree", "-r", "--name-only", trev).split("\n")
+        .filter((f) => /^vsphere\/(resource_vsphere_virtual_machine\.go|internal\/helper\/virtualmachine\/.*\.go|internal\/virtualdevice\/virtual_machine_(disk|network_interface|cdrom)_subresource\.go|internal\/helper\/vappcontainer|virtual_machine_config_structure\.go|virtual_machine_.*structure.*\.go)/.test(f) && !f.endsWith("_test.go"));
+    // Defaults of top-level scalar attributes: every SDKv2 schema map in those files, by key.
+    const defaults = new Map();
+    for (const file of vmFiles) {
+        const src = show(trepo, trev, file);
+        const m = mask(src);
+        let at = 0;
+        for (;;) {
+            at = m.indexOf("map[string]*schema.Schema{", at);
+            if (at < 0) break;
+            const open = at + "map[string]*schema.Schema".length;
+            for (const { key, start, end } of entries(m, open)) {
+                const f = fields(src, m, start, end);
+                if (f.Default && !defaults.has(key)) defaults.set(key, { value: goValue(f.Default.text), file });
+            }
+            at = open;
+        }
+    }
+    const resources = {};
+    for (const token of ["vsphere:index/virtualMachine:VirtualMachine"]) {
+        const r = pschema.resources[token];
+        const required = new Set(r.required ?? []), requiredInputs = new Set(r.requiredInputs ?? []);
+        const attrs = [];
+        const snake = (n) => n.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+        for (const [name, p] of Object.entries(r.properties)) {
+            const input = name in (r.inputProperties ?? {});
+            const kind = p.type === "array" ? "list" : p.type === "object" ? "map" : p.type ?? "object";
+            const a = { tf: snake(name), pulumi: name, kind };
+            if (requiredInputs.has(name)) a.required = true;
+            else if (input) a.optional = true;
+            if (required.has(name) && !requiredInputs.has(name)) a.computed = true;
+            const d = kind !== "list" ? defaults.get(a.tf) : undefined;
+            if (d && input && !d.value?.unresolved) a.default = d.value;
+            attrs.push(a);
+        }
+        resources[token] = { file: "provider/cmd/pulumi-resource-vsphere/schema.json", attributes: Object.fromEntries(attrs.map((a) => [a.pulumi, a])) };
+    }
+    // The bridge's autonaming (ProviderInfo.SetAutonaming(maxLength, separator) in resources.go):
+    // Check fills an unset top-level `name` with `<resource name><separator><7 random hex>`.
+    const autonaming = autonamingOf(show(prepo, prev, "provider/resources.go"));
+    write("vsphere", {
+        package: "vsphere",
+        version: pschema.version,
+        autonaming: autonaming && { ...autonaming, source: `github.com/${prepo} provider/resources.go` },
+        source: { repository: `github.com/${prepo}`, commit: commitOf(prepo, prev), describe: git(prepo, "describe", "--tags", prev).trim(),
+            defaults: `github.com/${trepo} ${commitOf(trepo, trev)} (${trev === "HEAD" ? "HEAD" : "pulumi-vsphere's upstream submodule"}): ${vmFiles.join(", ")}`,
+            form: "bridged Pulumi schema.json (names, computed); Terraform plugin SDKv2 Go (defaults)" },
+        bridge: "sdkv2",
+        resources,
+    });
+}

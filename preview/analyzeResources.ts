@@ -85,6 +85,8 @@ export interface AnalyzeOptions {
     applyRemediations: boolean;
     /** URN for stack-wide violations when the resources hold no root stack. */
     fallbackStackUrn: string;
+    /** Analyze only: the program failed, and the engine runs no AnalyzeStack then. */
+    skipStack?: boolean;
 }
 
 export interface AnalyzeOutcome {
@@ -162,6 +164,9 @@ export async function analyzeResources(pack: PackClient, resources: RecordedReso
         violations.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
     }
 
+    if (opts.skipStack) {
+        return { violations, remediations };
+    }
     const stackUrn = resources.find((r) => r.type === ROOT_STACK_TYPE && r.parent === "")?.urn ?? opts.fallbackStackUrn;
     const { diagnostics } = await pack.analyzeStack(resources.map((r) => ({
         urn: r.urn, type: r.type, name: r.name, properties: r.outputs,

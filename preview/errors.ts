@@ -1,3 +1,5 @@
+import type { RecordedResource } from "./types";
+
 /**
  * The one error type the preview path throws for problems a user must fix (bad config,
  * failing program, pack that does not start); `exitCode` is what the CLI exits with.
@@ -9,6 +11,19 @@ export class PreviewError extends Error {
         super(message);
         this.name = "PreviewError";
         this.exitCode = exitCode;
+    }
+}
+
+/**
+ * A program that failed part-way: the resources it registered before the failure, which the
+ * engine still analyzes (Analyze only, no AnalyzeStack), and, once analyzed, the output to print.
+ */
+export class ProgramFailure extends PreviewError {
+    output = "";
+
+    constructor(message: string, readonly registered: RecordedResource[]) {
+        super(message, 1);
+        this.name = "ProgramFailure";
     }
 }
 

@@ -6,7 +6,7 @@
  * program's own messages); stack traces only for internal errors with PERFGUARD_DEBUG=1.
  */
 import { parseArgs } from "util";
-import { DEBUG_ENV, debugEnabled, formatCliError } from "./errors";
+import { DEBUG_ENV, debugEnabled, formatCliError, ProgramFailure } from "./errors";
 import { formatExplanation } from "./explain";
 import { runPreview } from "./runPreview";
 
@@ -77,6 +77,9 @@ async function main(argv: string[]): Promise<number> {
     } catch (err) {
         // A PreviewError is the user's to fix: one line. Anything else is internal: its stack
         // only with PERFGUARD_DEBUG=1.
+        if (err instanceof ProgramFailure) {
+            process.stdout.write(err.output);
+        }
         const { text, exitCode } = formatCliError(err, debugEnabled());
         process.stderr.write(text);
         return exitCode;

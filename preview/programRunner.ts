@@ -7,8 +7,9 @@
  *
  * Failure handling mirrors @pulumi/pulumi/cmd/run (index.js, run.js): uncaught exceptions and
  * unhandled rejections are fatal but do not stop the process; each distinct error is reported
- * once; the run is over when the event loop is empty (`beforeExit`), and any error seen by then,
- * or an error the SDK logged (`log.error`, which under mocks only prints), fails it.
+ * once; the run is over when the event loop is empty (`beforeExit`), and any error seen by then
+ * fails it. An error the SDK logged (`log.error`) is printed but does not fail the preview: the
+ * real CLI (v3.274.1) exits 0 on such a program (test/real).
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
@@ -24,7 +25,7 @@ import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE } from 
  */
 export type RunnerMessage =
     | { kind: "result"; resources: RecordedResource[] }
-    | { kind: "error"; message: string };
+    | { kind: "error"; message: string; resources: RecordedResource[] };
 
 type Callback<T> = (err: Error | null, resp?: T) => void;
 
@@ -121,7 +122,7 @@ function engineUrn(stack: string, project: string, parent: string, type: string,
  * the program threw or rejected with.
  */
 async function run(entry: string, cwd: string, project: string, stack: string,
-    onLoggedError: (message: string) => void): Promise<RecordedResource[]> {
+    onLoggedError: (message: string) => void, resources: RecordedResource[]): Promise<RecordedResource[]> {
     process.chdir(cwd);
     registerTypeScript();
 
@@ -147,7 +148,6 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     }, project, stack, true);
 
     const monitor = settings.getMonitor() as MonitorLike;
-    const resources: RecordedResource[] = [];
     const byUrn = new Map<string, RecordedResource>();
 
     // The mock monitor drops dependencies and property dependencies; capture the request first.
@@ -294,11 +294,12 @@ class Problems {
 function main(): void {
     const [entry, cwd, project, stack] = process.argv.slice(2);
     if (!entry || !cwd || !project || !stack) {
-        send({ kind: "error", message: "usage: programRunner <entry file> <cwd> <project> <stack>" });
+        send({ kind: "error", message: "usage: programRunner <entry file> <cwd> <project> <stack>", resources: [] });
         return;
     }
     const problems = new Problems();
-    let loggedErrors = 0;
+    // What the program registered so far: on a failure the engine still analyzes these.
+    const registered: RecordedResource[] = [];
     let sent = false;
     let resources: RecordedResource[] | undefined;
     const finish = () => {
@@ -306,18 +307,13 @@ function main(): void {
             return;
         }
         sent = true;
-        const sdkLog = require("@pulumi/pulumi/log") as LogModule;
-        if (loggedErrors === 0 && sdkLog.hasErrors()) {
-            // Logged through another copy of the SDK (the program's own node_modules).
-            problems.addText("the Pulumi SDK logged an error (see the program output above)");
-        }
         if (problems.messages.length > 0) {
-            send({ kind: "error", message: problems.messages.join("\n") });
+            send({ kind: "error", message: problems.messages.join("\n"), resources: registered });
         } else if (resources) {
             send({ kind: "result", resources });
         } else {
             send({ kind: "error", message: "the program ended while what it returned (or a resource registration) " +
-                "was still pending: a promise that never settles?" });
+                "was still pending: a promise that never settles?", resources: registered });
         }
     };
     // As @pulumi/pulumi/cmd/run does: uncaught exceptions and unhandled rejections are fatal, but
@@ -326,10 +322,9 @@ function main(): void {
     process.on("unhandledRejection", (err) => problems.add(err));
     process.on("beforeExit", finish);
     const onLoggedError = (message: string) => {
-        loggedErrors++;
-        problems.addText(`error logged: ${message}`);
+        process.stderr.write(`error: ${message}\n`);
     };
-    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError).then((recorded) => {
+    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError, registered).then((recorded) => {
         resources = recorded;
     }, (err: unknown) => {
         problems.add(err);

@@ -6,10 +6,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import { analyzeResources, explainTempFile, openPack } from "./analyzeResources";
-import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
+import { PreviewError, ProgramFailure, SETUP_ERROR_EXIT } from "./errors";
 import { Explanation, readExplanation } from "./explain";
 import { PolicyConfigInput } from "./policyConfig";
-import { formatPreviewOutput, PreviewView } from "./printViolations";
+import { formatPoliciesSection, formatPreviewOutput, PreviewView } from "./printViolations";
 import { readProject, readStackConfig } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
 import { runProgram } from "./runProgram";
@@ -110,7 +110,18 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         throw err;
     });
     try {
-        const resources = await runProgram(programDir, { project, stack, config: stackConfig, onOutput: log, program });
+        const resources = await runProgram(programDir, { project, stack, config: stackConfig, onOutput: log, program })
+            .catch(async (err: unknown) => {
+                // As the engine: the resources registered before the failure are still analyzed
+                // (Analyze only) and their verdicts printed; the preview fails.
+                if (err instanceof ProgramFailure) {
+                    const { violations, remediations } = await analyzeResources(pack, err.registered, {
+                        remediating, applyRemediations: true, skipStack: true, fallbackStackUrn: "",
+                    });
+                    err.output = formatPoliciesSection([{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations);
+                }
+                throw err;
+            });
         const { violations, remediations } = await analyzeResources(pack, resources, {
             remediating,
             applyRemediations: true,

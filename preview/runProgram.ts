@@ -5,7 +5,7 @@
 import { fork } from "child_process";
 import * as path from "path";
 import type { RunnerMessage } from "./programRunner";
-import { PreviewError } from "./errors";
+import { PreviewError, ProgramFailure } from "./errors";
 import { ProgramProject, readProject } from "./projectFiles";
 import { RecordedResource } from "./types";
 
@@ -103,7 +103,7 @@ export function runProgram(programDir: string, opts: RunProgramOptions): Promise
             if (message?.kind === "result") {
                 resolve(message.resources);
             } else if (message?.kind === "error") {
-                reject(new PreviewError(`program ${programDir} failed:\n${message.message}`));
+                reject(new ProgramFailure(`program ${programDir} failed:\n${message.message}`, message.resources));
             } else {
                 const why = signal ? `signal ${signal}` : `exit code ${code}`;
                 reject(new PreviewError(`program ${programDir} ended (${why}) without a result:\n${tail}`));

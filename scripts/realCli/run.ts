@@ -1,12 +1,13 @@
 /**
  * Runs the real Pulumi CLI (built by `npm run real-cli:setup`) on a program or a stack export,
  * offline: a local file backend and PULUMI_HOME in a temporary folder, a fixed passphrase, no
- * update check, no plugin download, and perfguard's stand-in provider plugins on PATH.
+ * update check, no plugin download, and perfguard's stand-in provider plugins in the plugin cache.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { installStandInPlugins } from "../../preview/providers/install";
 
 /** The CLI version scripts/real-cli/setup.sh builds. */
 export const REAL_CLI_VERSION = "3.274.1";
@@ -28,12 +29,6 @@ export function realCliBinDir(): string {
 /** True when `npm run real-cli:setup` has built the CLI. */
 export function realCliAvailable(): boolean {
     return fs.existsSync(path.join(realCliBinDir(), "pulumi")) && fs.existsSync(path.join(realCliBinDir(), "pulumi-language-nodejs"));
-}
-
-/** Folders holding the stand-in provider plugins' launchers (pulumi-resource-<package>). */
-function providerBinDirs(): string[] {
-    const dir = path.join(REPO_ROOT, "preview", "providers", "bin");
-    return fs.existsSync(dir) ? [dir] : [];
 }
 
 /** What one CLI command printed and returned. */
@@ -58,12 +53,15 @@ export function createWorkspace(): Workspace {
     fs.mkdirSync(path.join(dir, "state"));
     const env: NodeJS.ProcessEnv = {
         ...process.env,
-        PATH: [realCliBinDir(), ...providerBinDirs(), process.env.PATH ?? ""].join(path.delimiter),
+        PATH: [realCliBinDir(), process.env.PATH ?? ""].join(path.delimiter),
         PULUMI_HOME: path.join(dir, "home"),
         PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
         PULUMI_CONFIG_PASSPHRASE: "perfguard-test-passphrase",
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        // Providers come from the plugin cache only: the stand-ins installed below, at the
+        // versions programs ask for (preview/providers/README.md), never a binary on PATH.
+        PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
         PULUMI_SKIP_CONFIRMATIONS: "true",
         PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
         // No colour codes, so that output compares byte for byte.
@@ -71,6 +69,7 @@ export function createWorkspace(): Workspace {
         FORCE_COLOR: "0",
     };
     delete env.PULUMI_ACCESS_TOKEN;
+    installStandInPlugins(path.join(dir, "home"), REPO_ROOT);
     return {
         dir,
         env,

@@ -193,3 +193,37 @@ export function listedViolations(section: string): ListedViolation[] {
     }
     return out;
 }
+
+/**
+ * Deploys `programDir` with `pulumi up` (stand-in providers) on a fresh stack, exports the stack
+ * (secrets stay encrypted), and calls `fn` with the workspace and the export file; cleans up.
+ */
+export async function withDeployedStack<T>(programDir: string, fn: (ws: Workspace, exportFile: string, up: CliRun) => Promise<T>): Promise<T> {
+    const ws = createWorkspace();
+    const program = stageProgram(programDir, ws.dir);
+    try {
+        const init = await ws.run(["stack", "init", "dev", "--non-interactive"], program.dir);
+        if (init.exitCode !== 0) {
+            throw new Error(`pulumi stack init failed:\n${init.stdout}${init.stderr}`);
+        }
+        const up = await ws.run(["up", "--yes", "--non-interactive", "--skip-preview", "--stack", "dev"], program.dir);
+        const exportFile = path.join(ws.dir, "export.json");
+        const exported = await ws.run(["stack", "export", "--stack", "dev", "--file", exportFile], program.dir);
+        if (exported.exitCode !== 0) {
+            throw new Error(`pulumi stack export failed:\n${exported.stdout}${exported.stderr}`);
+        }
+        return await fn(ws, exportFile, up);
+    } finally {
+        program.dispose();
+        ws.dispose();
+    }
+}
+
+/** `pulumi policy analyze --file` in an existing workspace (env overrides, e.g. another passphrase). */
+export function analyzeIn(ws: Workspace, exportFile: string, options: { policyPackConfig?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+    const args = ["policy", "analyze", "--non-interactive", "--file", exportFile, "--policy-pack", REPO_ROOT];
+    if (options.policyPackConfig) {
+        args.push("--policy-pack-config", path.resolve(options.policyPackConfig));
+    }
+    return runCommand(path.join(realCliBinDir(), "pulumi"), args, ws.dir, { ...ws.env, ...options.env });
+}

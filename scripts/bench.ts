@@ -18,6 +18,7 @@ import { startEngineService } from "../preview/engineService";
 import { loadNow, machineInfo } from "./bench/machine";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, PackId, packSpecs, peakRssMb, perfguardPolicyCounts, startConfigured, startWithEnv } from "./bench/packs";
 import { profileAnalyzeStack } from "./bench/profile";
+import { benchRealPreview, renderRealPreview } from "./bench/realPreview";
 import { BenchResults, renderConsole, renderMarkdown, StackRun } from "./bench/report";
 import { analyzeInputs, benchStack, stackComposition } from "./bench/stack";
 import { msSince } from "./bench/stats";
@@ -147,8 +148,13 @@ async function main(): Promise<void> {
             if (distFingerprint() !== fingerprint) {
                 throw new Error("dist/ (the compiled pack) changed during the run (a build in this working tree?): the figures mix two versions; nothing written, re-run");
             }
+            // What users feel: a real `pulumi preview` with perfguard, the empty pack and no pack.
+            const real = await benchRealPreview(ROOT, 1000, plan.out === undefined ? 1 : 5, log);
+            if (real) {
+                process.stdout.write(`\n${renderRealPreview(real)}`);
+            }
             if (plan.out) {
-                fs.writeFileSync(plan.out, renderMarkdown(results));
+                fs.writeFileSync(plan.out, renderMarkdown(results) + (real ? `\n${renderRealPreview(real)}` : ""));
                 log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out}`);
             }
         } finally {

@@ -114,6 +114,8 @@ export interface RealPreviewOptions {
     readonly stack?: string;
     /** The pack folder (default: this repository). */
     readonly packDir?: string;
+    /** Preview without any policy pack (a benchmark floor). */
+    readonly noPack?: boolean;
 }
 
 /** Runs `pulumi preview --policy-pack <pack>` on a copy of `programDir` with a fresh stack. */
@@ -126,7 +128,10 @@ export async function realPreview(programDir: string, options: RealPreviewOption
         if (init.exitCode !== 0) {
             return init;
         }
-        const args = ["preview", "--non-interactive", "--stack", stack, "--policy-pack", options.packDir ?? REPO_ROOT];
+        const args = ["preview", "--non-interactive", "--stack", stack];
+        if (!options.noPack) {
+            args.push("--policy-pack", options.packDir ?? REPO_ROOT);
+        }
         if (options.policyPackConfig) {
             args.push("--policy-pack-config", path.resolve(options.policyPackConfig));
         }

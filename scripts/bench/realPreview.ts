@@ -1,0 +1,102 @@
+/**
+ * What users feel: the wall time of a real `pulumi preview` (the CLI built by
+ * `npm run real-cli:setup`, stand-in providers) of a 1,000-resource program with perfguard, with
+ * the empty pack and with no pack, interleaved (perfguard, empty, none, perfguard, ...) so that
+ * machine noise falls on all three alike.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { realCliAvailable, realPreview } from "../realCli/run";
+import { median } from "./stats";
+
+/** One configuration of the real preview and its wall times. */
+export interface RealPreviewRun {
+    readonly label: string;
+    readonly seconds: number[];
+    readonly median: number;
+}
+
+export interface RealPreviewResults {
+    readonly resources: number;
+    readonly repeats: number;
+    readonly runs: RealPreviewRun[];
+}
+
+/**
+ * A program of `count` resources shaped like a platform stack: Citrix zones with controllers
+ * and catalogs, Avi SE groups with virtual services, Xen guests; facts on each as the examples
+ * declare them. Written to a fresh folder; returns it.
+ */
+export function writeBenchProgram(count: number): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-bench-program-"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: perfguard-bench\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(dir, "index.ts"), `import * as pulumi from "@pulumi/pulumi";
+class R extends pulumi.CustomResource {
+    constructor(type: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+        super(type, name, props, opts);
+    }
+}
+const per = 10;
+for (let i = 0; i < ${Math.ceil(count / 10)}; i++) {
+    const zone = new R("citrix:index/zone:Zone", \`zone-\${i}\`, { name: \`zone-\${i}\`, metadatas: [{ name: "perfguard:rttMs", value: String(10 + (i % 20) * 10) }, { name: "perfguard:peakConcurrentLaunches", value: "12" }] });
+    new R("citrix:index/machineCatalog:MachineCatalog", \`catalog-\${i}\`, { name: \`catalog-\${i}\`, zone: zone.id, provisioningScheme: { numberOfTotalMachines: 50 } });
+    new R("xenorchestra:index/vm:Vm", \`ddc-\${i}\`, { nameLabel: \`ddc-\${i}\`, tags: ["perfguard:citrixRole=deliveryController", \`perfguard:citrixZone=zone-\${i}\`, "perfguard:throttleMaxConcurrentTransactions=6"] });
+    const group = new R("avi:index/serviceenginegroup:Serviceenginegroup", \`se-\${i}\`, { name: \`se-\${i}\`, vcpusPerSe: "2", memoryPerSe: "4096", maxSe: "4" });
+    for (let v = 0; v < per - 6; v++) {
+        new R("avi:index/virtualservice:Virtualservice", \`vs-\${i}-\${v}\`, { name: \`vs-\${i}-\${v}\`, seGroupRef: group.id, markers: [{ key: "perfguard:l7Rps", values: ["2000"] }] });
+    }
+    new R("xenorchestra:index/vm:Vm", \`guest-\${i}\`, { nameLabel: \`guest-\${i}\`, affinityHost: \`host-\${i % 7}\`, tags: ["perfguard:networkMBps=5"] });
+}
+`);
+    return dir;
+}
+
+/** Runs the comparison; undefined (with a note on stderr) when the real CLI is not built. */
+export async function benchRealPreview(root: string, count: number, repeats: number, log: (line: string) => void): Promise<RealPreviewResults | undefined> {
+    if (!realCliAvailable()) {
+        log("real preview: skipped (run npm run real-cli:setup to build the Pulumi CLI)");
+        return undefined;
+    }
+    const program = writeBenchProgram(count);
+    const configs: Array<{ label: string; packDir?: string }> = [
+        { label: "perfguard", packDir: root },
+        { label: "empty pack", packDir: path.join(root, "bench", "floors", "empty-pack") },
+        { label: "no pack" },
+    ];
+    const times = configs.map(() => [] as number[]);
+    try {
+        for (let i = 0; i < repeats; i++) {
+            for (const [k, config] of configs.entries()) {
+                const t = process.hrtime.bigint();
+                const run = await realPreview(program, { packDir: config.packDir, noPack: config.packDir === undefined });
+                const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+                if (run.exitCode !== 0 && run.exitCode !== 1) {
+                    throw new Error(`real preview (${config.label}) exited ${run.exitCode}:\n${run.stdout}${run.stderr}`);
+                }
+                times[k].push(seconds);
+                log(`real preview ${i + 1}/${repeats} ${config.label}: ${seconds.toFixed(1)} s`);
+            }
+        }
+    } finally {
+        fs.rmSync(program, { recursive: true, force: true });
+    }
+    return { resources: count, repeats, runs: configs.map((c, k) => ({ label: c.label, seconds: times[k], median: median(times[k]) })) };
+}
+
+/** The BENCHMARKS.md section. */
+export function renderRealPreview(r: RealPreviewResults): string {
+    const none = r.runs.find((x) => x.label === "no pack")?.median ?? NaN;
+    const empty = r.runs.find((x) => x.label === "empty pack")?.median ?? NaN;
+    const rows = r.runs.map((x) => `| ${x.label} | ${x.median.toFixed(2)} | ${(x.median / none).toFixed(2)}x | ${(x.median / empty).toFixed(2)}x |`);
+    return [
+        "## A real `pulumi preview`",
+        "",
+        `Wall time of \`pulumi preview\` (the real CLI v3.274.1 built by \`npm run real-cli:setup\`, stand-in providers, local file backend) of a ${r.resources}-resource program (Citrix zones, catalogs and controllers, Avi SE groups and virtual services, Xen guests, with facts), median of ${r.repeats}, interleaved in one run. Includes stack creation in a fresh backend (the same for all three).`,
+        "",
+        "| pack | median s | vs no pack | vs empty pack |",
+        "| --- | --- | --- | --- |",
+        ...rows,
+        "",
+    ].join("\n");
+}

@@ -5,6 +5,7 @@
 import { createHash } from "crypto";
 import * as fs from "fs";
 import { PropertyBag, RecordedResource } from "./types";
+import { toExportValue } from "./wireValues";
 
 export interface ExportedResource {
     urn: string;
@@ -48,8 +49,8 @@ export function toStackExport(resources: RecordedResource[], engineVersion: stri
                     urn: r.urn,
                     custom: r.custom,
                     type: r.type,
-                    inputs: r.inputs,
-                    outputs: r.outputs,
+                    inputs: toExportValue(r.inputs) as PropertyBag,
+                    outputs: toExportValue(r.outputs) as PropertyBag,
                     dependencies: r.dependencies,
                     propertyDependencies: r.propertyDependencies,
                 };

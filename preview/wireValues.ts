@@ -11,7 +11,9 @@ const RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 const OUTPUT_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
 
 /**
- * Maps one wire value to what analyzers receive: secrets unwrapped to their plain value,
+ * Maps one wire value to what analyzers receive: secrets kept marked, as the engine sends them to
+ * Analyze, AnalyzeStack and Remediate (analyzer_plugin.go marshals with KeepSecrets; the policy SDK
+ * unwraps them for policies, and a remediation must keep the marker),
  * resource references replaced by the custom resource's id (unknown in a preview when empty) or
  * a component's URN, output values by their value or the unknown sentinel.
  * Input: any JSON value from Struct.toJavaScript(). Output: a JSON value. Throws nothing.
@@ -25,7 +27,7 @@ export function toAnalyzerValue(value: JsonValue): JsonValue {
     }
     const sig = value[SIG_KEY];
     if (sig === SECRET_SIG) {
-        return value.value === undefined ? null : toAnalyzerValue(value.value);
+        return { [SIG_KEY]: SECRET_SIG, value: value.value === undefined ? null : toAnalyzerValue(value.value) };
     }
     if (sig === RESOURCE_SIG) {
         // The engine marshals references without KeepResources: custom -> id, component -> URN.
@@ -54,6 +56,32 @@ export function toAnalyzerProperties(props: PropertyBag): PropertyBag {
         if (!k.startsWith("__")) {
             out[k] = toAnalyzerValue(v);
         }
+    }
+    return out;
+}
+
+/** True for a secret-marked value in the engine's wire form. */
+export function isSecretValue(value: JsonValue): boolean {
+    return value !== null && typeof value === "object" && !Array.isArray(value) && value[SIG_KEY] === SECRET_SIG;
+}
+
+/**
+ * A value as `pulumi stack export --show-secrets` writes it: secrets as `{sig, plaintext}` with
+ * the JSON of their value.
+ */
+export function toExportValue(value: JsonValue): JsonValue {
+    if (Array.isArray(value)) {
+        return value.map(toExportValue);
+    }
+    if (value === null || typeof value !== "object") {
+        return value;
+    }
+    if (isSecretValue(value)) {
+        return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value.value ?? null) };
+    }
+    const out: PropertyBag = {};
+    for (const [k, v] of Object.entries(value)) {
+        out[k] = toExportValue(v);
     }
     return out;
 }

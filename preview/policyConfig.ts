@@ -5,6 +5,7 @@
  */
 import * as fs from "fs";
 import Ajv from "ajv";
+import { didYouMean } from "../policies/support/config";
 import { CONFIG_ERROR_EXIT, PreviewError } from "./errors";
 import { gojsonschemaMessage } from "./gojsonschemaWording";
 import { AnalyzerInfo, PolicyConfigEntry, PolicyConfigSchema } from "./packClient";
@@ -133,6 +134,17 @@ export interface ReconciledConfig {
     config: Record<string, PolicyConfigEntry>;
     /** File keys that name no policy of the pack (forwarded like the CLI does, worth a warning). */
     unknownPolicies: string[];
+    /** Unknown policy name -> the pack's policy it is probably a typo of (edit distance), when one is close. */
+    suggestions: Record<string, string>;
+}
+
+/**
+ * The warning for a config key that names no policy of the pack (with a level: the CLI forwards
+ * it silently, so a typo would leave the intended policy at its default level).
+ */
+export function unknownPolicyWarning(name: string, pack: string, suggestion: string | undefined): string {
+    const shown = name.length <= 64 ? `"${name}"` : `a name of ${name.length} characters`;
+    return `warning: policy pack config names ${shown}, which is not a policy of ${pack}${suggestion ? `: did you mean "${suggestion}"?` : ""}\n`;
 }
 
 /**
@@ -173,6 +185,15 @@ export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, 
                 CONFIG_ERROR_EXIT);
         }
     }
-    const known = new Set(info.policies.map((p) => p.name));
-    return { config: result, unknownPolicies: Object.keys(given).filter((k) => k !== "all" && !known.has(k)) };
+    const names = info.policies.map((p) => p.name);
+    const known = new Set(names);
+    const unknownPolicies = Object.keys(given).filter((k) => k !== "all" && !known.has(k));
+    const suggestions: Record<string, string> = {};
+    for (const name of unknownPolicies) {
+        const near = didYouMean(name, names);
+        if (near) {
+            suggestions[name] = near;
+        }
+    }
+    return { config: result, unknownPolicies, suggestions };
 }

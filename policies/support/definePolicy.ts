@@ -184,8 +184,8 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
     } catch (e) {
         const name = e instanceof Error ? shortName(e.name) : "a non-Error value";
         report({
-            problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${name}): its verdict is unknown; the other resources were evaluated.`,
-            fix: `report this perfguard bug with the resource type ${resource.type} and the error below; meanwhile check this resource by hand`,
+            problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${name}): its verdict is unknown.`,
+            fix: `report this perfguard bug with the resource type ${resource.type} and the error below; meanwhile check this resource by hand (the other resources were evaluated)`,
             basis: [e instanceof Error ? `internal error ${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown"],
         }, resource);
     }

@@ -65,7 +65,7 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
             return;
         }
         report({
-            problem: `${shortLabel(group)} has ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core: it may not reach the per-SE figures the capacity checks assume.`,
+            problem: `${shortLabel(group)}: ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core, unlike the tested SE sizes.`,
             fix: `set dedicatedDispatcherCore "true" (at enforcement level remediate this policy sets it)`,
             basis: [read, MEASURED_WITH, ...wholeNameBasis(group)],
         }, group);

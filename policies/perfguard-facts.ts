@@ -3,7 +3,7 @@
  * them cannot run, so by default this blocks the deploy rather than passing silently.
  */
 import { resourcePolicy } from "./support/definePolicy";
-import { shortLabel, wholeNameBasis } from "./support/message";
+import { shortLabel, shortName, wholeNameBasis } from "./support/message";
 import { typedFieldProblems } from "./support/typedFields";
 import { waiverProblems } from "./support/waivers";
 
@@ -13,9 +13,8 @@ export const perfguardFacts = resourcePolicy<Record<string, never>>({
     description: "Facts and provider fields that perfguard reads must parse, so that the checks that need them can run.",
     enforcementLevel: "mandatory",
     check(resource, _config, report) {
-        const unreadable = [...resource.facts.problems.map((p) => p.message), ...typedFieldProblems(resource)];
         const waivers = waiverProblems(resource);
-        const problems = unreadable.length + waivers.length;
+        const problems = resource.facts.problems.length + typedFieldProblems(resource).length + waivers.length;
         if (!resource.facts.any && problems === 0) {
             report.notApplicable(resource.facts.incomplete
                 ? "no perfguard: fact found (a fact container is unknown in this preview) and no provider field perfguard parses is unreadable"
@@ -23,22 +22,19 @@ export const perfguardFacts = resourcePolicy<Record<string, never>>({
             return;
         }
         report.applied(`checked the perfguard: facts${problems > 0 ? `: ${problems} unreadable fact(s), field(s) or waiver problem(s)` : ": all readable"}`, resource);
-        // TODO(facts helper): the problem sentences come from facts.ts / typedFields / waivers and can
-        // exceed the 160-character problem line; split them into problem and fix there.
-        for (const problem of unreadable) {
-            report({
-                problem: `${shortLabel(resource)}: ${problem}.`,
-                fix: "correct the value named above; until then the perfguard checks that need it do not run on this resource",
-                basis: wholeNameBasis(resource),
-            }, resource);
+        // The problem line names what cannot be used; the sentence that says why (and the value to
+        // write) is the fix, since it can be long (it quotes the key as written).
+        const cannotRun = "so the perfguard checks that need it do not run";
+        for (const problem of resource.facts.problems) {
+            report({ problem: `${shortLabel(resource)}: fact ${shortName(problem.key)} cannot be used, ${cannotRun}.`, fix: `correct it: ${problem.message}`, basis: wholeNameBasis(resource) }, resource);
+        }
+        for (const problem of typedFieldProblems(resource)) {
+            const field = /^[A-Za-z][A-Za-z0-9]*/.exec(problem)?.[0] ?? "a field";
+            report({ problem: `${shortLabel(resource)}: provider field ${field} cannot be read, ${cannotRun}.`, fix: `correct it: ${problem}`, basis: wholeNameBasis(resource) }, resource);
         }
         // The checks still ran; only the waiver did not take effect.
         for (const problem of waivers) {
-            report({
-                problem: `${shortLabel(resource)}: ${problem}.`,
-                fix: "correct the waiver facts named above; until then the waiver does not apply and the verdicts keep their level",
-                basis: wholeNameBasis(resource),
-            }, resource);
+            report({ problem: `${shortLabel(resource)}: its waiver (perfguard:waive) does not apply, so the verdicts keep their level.`, fix: `correct it: ${problem}`, basis: wholeNameBasis(resource) }, resource);
         }
     },
 });

@@ -154,6 +154,6 @@ export function unknownKeysMessage(policyName: string, schema: PolicyConfigSchem
         const near = didYouMean(key, accepted);
         return near ? `${shownKey(key)}: did you mean "${near}"?` : `remove ${shownKey(key)}`;
     });
-    const list = accepted.length > 0 ? `accepted keys are ${accepted.join(", ")}, plus enforcementLevel` : "this policy takes no config (only enforcementLevel)";
+    const list = `accepted keys are ${accepted.length > 0 ? accepted.join(", ") : "none (this policy takes no config)"}, plus enforcementLevel`;
     return { problem, fix: `${steps.join("; ")} (${list})` };
 }

@@ -299,7 +299,9 @@ class Decisions {
             return;
         }
         reportWithLevel(this.reportViolation, {
-            message: `${this.policy.description}\nwaived (${waiver.where}: "${escapeControl(waiver.reason)}"): ${text}`,
+            // The waiver on a line of its own above the problem: its reason is free text of any
+            // length, and the problem line keeps its 160 characters.
+            message: `${this.policy.description}\nwaived (${waiver.where}: "${escapeControl(waiver.reason)}")\n${text}`,
             description: this.policy.description,
             enforcementLevel: "advisory",
             urn,

@@ -48,7 +48,7 @@ describe("NSX ALB remediation over gRPC", () => {
         const { diagnostics } = await pack.analyze(group);
         expect(diagnostics.map((d) => d.policyName)).toEqual([MIN]);
         const { problem, fix } = parseMessage(diagnostics[0].message);
-        expect(problem).toContain("2048 MB memory per 4 vCPU SE, under the tested 4096 MB");
+        expect(problem).toContain("2048 MB memory per 4 vCPU SE; tested: 4096 MB");
         expect(fix).toContain("memoryPerSe \"4096\"");
     });
 });

@@ -258,7 +258,7 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const found = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { memoryPerSe: undefined, diskPerSe: "20" } }));
         expectViolation(found, {
             policy: MIN, resource: "web-seg",
-            problem: ["Serviceenginegroup \"web-seg\"", "per 4 vCPU SE", "2048 MB memory", "20 GB disk", `under the tested ${r4.memoryGb * 1024} MB and ${r4.diskGb} GB`],
+            problem: ["Serviceenginegroup \"web-seg\"", "2048 MB memory, 20 GB disk per 4 vCPU SE", `tested: ${r4.memoryGb * 1024} MB, ${r4.diskGb} GB`],
             fix: [`memoryPerSe "${r4.memoryGb * 1024}"`, `diskPerSe "${r4.diskGb}"`, "remediate"],
         });
         // Beyond 6 vCPUs the 6 vCPU row's 6 GB / 40 GB is the tested minimum.
@@ -274,6 +274,17 @@ describe("messages give the numbers, their source, the threshold and the fix", (
             policy: DISPATCH, resource: "web-seg",
             problem: ["Serviceenginegroup \"web-seg\"", "6 vCPUs per SE", "minVcpus 4", "no dedicated dispatcher core"],
             fix: ["dedicatedDispatcherCore \"true\""],
+        });
+        // A long name is shortened on the problem line and given whole in a basis line.
+        const long = "web-se-group-for-the-emea-production-tenant-with-long-name";
+        const named = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" }) }]);
+        const v = expectViolation(named, { policy: DISPATCH, resource: long, problem: [`"${long.slice(0, 39)}…"`, "16 vCPUs per SE"], fix: ["dedicatedDispatcherCore"] });
+        expect(v.basis).toContain(`Serviceenginegroup "${long.slice(0, 39)}…" is "${long}"`);
+        const small = await runResourcePolicy(nsxAlbSeMinimumResources, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "1024", diskPerSe: "1", dedicatedDispatcherCore: "true" }) }]);
+        expectViolation(small, {
+            policy: MIN, resource: long,
+            problem: ["1024 MB memory, 1 GB disk per 16 vCPU SE", `tested: ${row(6).memoryGb * 1024} MB, ${row(6).diskGb} GB`],
+            fix: [`memoryPerSe "${row(6).memoryGb * 1024}" and diskPerSe "${row(6).diskGb}"`],
         });
         expect(table.notes.some((n) => n.includes("4 cores: 1 dispatcher + 3 proxy cores") && n.includes("6 cores: 2 dispatcher + 4 proxy cores"))).toBe(true);
         expect(num(row(4).l7Rps)).toBe("150000");

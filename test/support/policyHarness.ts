@@ -8,6 +8,7 @@ import { unknownCheckingProxy } from "@pulumi/policy";
 import { expect } from "vitest";
 import { resetReportedOnce } from "../../policies/support/definePolicy";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
+import { shapeProblems } from "./messageShape";
 
 /** The engine's wire value for an unknown (preview) value. */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -70,7 +71,17 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
         { resources: built, getConfig: <T>() => config as T, stackTags: new Map(), notApplicable: () => { throw new Error("notApplicable"); } } as never,
         collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never,
     );
+    expectShape(out);
     return out;
+}
+
+/**
+ * Every violation a policy produces in a test has the Message shape (problem line of at most 160
+ * characters, a Fix: line), except for the policies still being converted (messageShape.ts).
+ */
+function expectShape(violations: readonly Violation[]): void {
+    const wrong = shapeProblems(violations.map((v) => ({ policyName: v.policyName, message: v.message, resource: v.urn ? v.urn.split("::").pop() ?? "" : "(stack)" })));
+    expect(wrong, "violations without the Message shape").toEqual([]);
 }
 
 /** What args.notApplicable throws here (the SDK throws its own NotApplicableError). */
@@ -115,6 +126,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
             }
         }
     }
+    expectShape(out);
     // As the SDK: AnalyzeStack also runs a resource policy's validateStack when it has one.
     const stackPart = (policy as Partial<StackValidationPolicy>).validateStack;
     if (stackPart) {

@@ -87,6 +87,10 @@ describe("check --explain", () => {
         const vs = result.explanation?.resources.find((r) => r.name === "web-https-vs");
         expect(vs?.verdicts.find((v) => v.policy === "nsx-alb-se-capacity")).toMatchObject({ applies: true, violations: 1 });
         expect(vs?.facts.analyze?.map((f) => f.key)).toContain("perfguard:sslTps");
+        // A decision recorded by check itself (no explain hook): the dispatcher rule does not apply below minVcpus.
+        const group = result.explanation?.resources.find((r) => r.name === "web-se-group");
+        expect(group?.verdicts.find((v) => v.policy === "nsx-alb-se-dedicated-dispatcher")).toMatchObject({ applies: false, text: "vcpusPerSe 2 below minVcpus 4", violations: 0 });
+        expect(group?.verdicts.find((v) => v.policy === "nsx-alb-se-minimum-resources")).toMatchObject({ applies: true, violations: 0 });
     });
 });
 

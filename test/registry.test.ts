@@ -6,6 +6,7 @@ import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../policies";
 import { FACT_KEYS } from "../policies/support/factKeys";
+import { configRows, defaultText, PropertySchema, typeAgrees, typeText } from "./support/docTables";
 
 const ROOT = path.resolve(__dirname, "..");
 const names = policies.map((p) => p.name);
@@ -56,6 +57,17 @@ describe("docs/policies/<id>.md", () => {
         }
         for (const key of keys) {
             expect(doc, key).toMatch(new RegExp(`\\| \`${key}\` \\|`));
+        }
+    });
+    it.each(policies.map((p) => [p.name, p] as const))("%s: the config table's types and defaults are the schema's (npm run docs:examples sets them)", (name, p) => {
+        const doc = fs.readFileSync(path.join(ROOT, "docs", "policies", `${name}.md`), "utf8");
+        const properties = (p.configSchema?.properties ?? {}) as Record<string, PropertySchema>;
+        const rows = configRows(doc);
+        expect(rows.map((r) => r.key).sort(), "one row per config key, no other").toEqual(Object.keys(properties).sort());
+        for (const row of rows) {
+            const schema = properties[row.key];
+            expect(typeAgrees(row, schema), `${name}.${row.key}: type "${row.type}", the schema says "${typeText(schema)}"`).toBe(true);
+            expect(row.default, `${name}.${row.key}: default`).toBe(defaultText(schema));
         }
     });
 });

@@ -68,6 +68,7 @@ function preview(name: string): string {
 
 describe("messages of the bundled examples, as printed", () => {
     const printed = new Map(examples.map((name) => [name, printedViolations(preview(name))]));
+    const printedOf = (name: string) => printed.get(name) ?? [];
 
     it("has examples, and each prints violations", () => {
         expect(examples.length).toBeGreaterThanOrEqual(3);
@@ -91,6 +92,19 @@ describe("messages of the bundled examples, as printed", () => {
             expect(seen.get(key), `${v.policyName} on ${v.resource} repeats the message on ${seen.get(key)}`).toBeUndefined();
             seen.set(key, v.resource);
         }
+    });
+
+    it("the README's violation (What a violation looks like) is what the nsx-alb-se-groups example prints", () => {
+        const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+        const start = readme.indexOf("## What a violation looks like");
+        const block = /```\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? "";
+        const [head, ...lines] = block.trimEnd().split("\n");
+        const m = /^\[(\w+)\] {2}(\S+) {2}\((.+?): (.+)\)$/.exec(head);
+        expect(m, head).not.toBeNull();
+        const printed = printedOf("nsx-alb-se-groups").find((v) => v.policyName === m![2] && v.resource === m![4]);
+        expect(printed, head).toBeDefined();
+        expect(printed!.level).toBe(m![1]);
+        expect(lines.map((l) => l.replace(/^ {2}/, "")).join("\n")).toBe(printed!.message);
     });
 
     it("skip-lists only registered policies, each with its owner", async () => {

@@ -1,5 +1,5 @@
 /**
- * Every message the bundled examples print, as a user sees it (`node dist/preview/main.js
+ * Every message the bundled examples print, as a user sees it in the "Policies:" summary (`node dist/preview/main.js
  * examples/<name>` [--policy-pack-config examples/<name>/policy-config.json]; `npm run build`
  * first): a problem line of at most 160 characters and a Fix: line, and no two violations with the
  * same text apart from the resource name. Policies still being converted are skip-listed in
@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, "..");
 const EXAMPLES = path.join(ROOT, "examples");
 const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "Pulumi.yaml")));
 
-/** One violation as the preview prints it in its event section. */
+/** One violation as the preview prints it in its "Policies:" summary. */
 export interface PrintedViolation {
     policyName: string;
     level: string;
@@ -25,23 +25,25 @@ export interface PrintedViolation {
     message: string;
 }
 
-const HEAD = /^ {4}\S+@v\S+ \[(\w+)\] {2}(\S+)(?: {2}\((.+?): (.*)\))?$/;
+const HEAD = /^ {8}- \[(\w+)\] {2}(\S+)(?: {2}\((.+?): (.*)\))?$/;
 
 /**
- * The violations of the event section of a preview's stdout (before the "Policies:" summary,
- * which repeats them): a head line, then the message indented by 8 spaces.
+ * The violations of a preview's stdout as its "Policies:" summary prints them (the CLI's default
+ * progress view; the diff view prints it too): `- [level]  policy  (type: name)` indented by 8
+ * spaces, then the message indented by 10.
  */
 export function printedViolations(stdout: string): PrintedViolation[] {
-    const events = stdout.split("\nPolicies:")[0];
+    const at = stdout.indexOf("\nPolicies:\n");
+    const summary = at >= 0 ? stdout.slice(at) : stdout.startsWith("Policies:\n") ? stdout : "";
     const out: PrintedViolation[] = [];
     let current: PrintedViolation | undefined;
-    for (const line of events.split("\n")) {
+    for (const line of summary.split("\n")) {
         const head = HEAD.exec(line);
         if (head) {
             current = { level: head[1], policyName: head[2], resource: head[4] ?? "(stack)", message: "" };
             out.push(current);
-        } else if (current && line.startsWith("        ")) {
-            current.message += (current.message ? "\n" : "") + line.slice(8);
+        } else if (current && line.startsWith("          ")) {
+            current.message += (current.message ? "\n" : "") + line.slice(10);
         } else {
             current = undefined;
         }
@@ -99,7 +101,7 @@ describe("messages of the bundled examples, as printed", () => {
         const start = readme.indexOf("## What a violation looks like");
         const block = /```\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? "";
         const [head, ...lines] = block.trimEnd().split("\n");
-        const m = /^\[(\w+)\] {2}(\S+) {2}\((.+?): (.+)\)$/.exec(head);
+        const m = /^- \[(\w+)\] {2}(\S+) {2}\((.+?): (.+)\)$/.exec(head);
         expect(m, head).not.toBeNull();
         const printed = printedOf("nsx-alb-se-groups").find((v) => v.policyName === m![2] && v.resource === m![4]);
         expect(printed, head).toBeDefined();

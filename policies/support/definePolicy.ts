@@ -63,7 +63,26 @@ export interface PolicyMeta {
     readonly reportsUnverified?: boolean;
 }
 
-export interface StackPolicySpec<C> extends PolicyMeta {
+/** The config keys a policy declares itself (`unverified` is added by definePolicy). */
+export type OwnConfigKey<C> = Exclude<keyof C, keyof UnverifiedConfig> & string;
+
+/**
+ * The config schema of a policy whose config type is C: exactly one property per key of C (a key
+ * of C missing from the schema, or a schema property C does not declare, is a compile error), each
+ * with a `default` and a `description` (test/registry.test.ts).
+ */
+export interface ConfigSchemaOf<C> extends Omit<PolicyConfigSchema, "properties" | "required"> {
+    readonly properties: { readonly [K in OwnConfigKey<C>]-?: PolicyConfigSchema["properties"][string] };
+    readonly required?: Array<OwnConfigKey<C>>;
+}
+
+/** What a policy of config type C declares: PolicyMeta with its schema typed by C. */
+export interface TypedPolicyMeta<C> extends Omit<PolicyMeta, "configSchema"> {
+    /** JSON Schema of the config, one property per key of C, with a `default` on each (`unverified` is added). */
+    readonly configSchema?: ConfigSchemaOf<C>;
+}
+
+export interface StackPolicySpec<C> extends TypedPolicyMeta<C> {
     /**
      * Type tokens of the resources the policy judges, for --explain: a resource of another type
      * is listed as not read; one of these types on which `check` recorded no decision is shown
@@ -83,7 +102,7 @@ export interface StackPolicySpec<C> extends PolicyMeta {
     explain?(stack: StackView, config: C): StackApplicability;
 }
 
-export interface ResourcePolicySpec<C> extends PolicyMeta {
+export interface ResourcePolicySpec<C> extends TypedPolicyMeta<C> {
     /** Type tokens the policy reads; other resources are skipped cheaply. Omit for all types. */
     readonly types?: readonly string[];
     check(resource: ResourceView, config: C, report: Report): void;

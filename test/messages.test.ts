@@ -55,7 +55,7 @@ export function printedViolations(stdout: string): PrintedViolation[] {
 function preview(name: string): string {
     const dir = path.join("examples", name);
     const config = path.join(dir, "policy-config.json");
-    const args = ["dist/preview/main.js", dir, ...(fs.existsSync(path.join(ROOT, config)) ? ["--policy-pack-config", config] : [])];
+    const args = ["dist/preview/main.js", dir, ...(fs.existsSync(path.join(ROOT, config)) ? ["--policy-pack-config", config] : []), "--explain"];
     try {
         return execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     } catch (e) {
@@ -69,7 +69,8 @@ function preview(name: string): string {
 }
 
 describe("messages of the bundled examples, as printed", () => {
-    const printed = new Map(examples.map((name) => [name, printedViolations(preview(name))]));
+    const outputs = new Map(examples.map((name) => [name, preview(name)]));
+    const printed = new Map(examples.map((name) => [name, printedViolations(outputs.get(name)!)]));
     const printedOf = (name: string) => printed.get(name) ?? [];
 
     it("has examples, and each prints violations", () => {
@@ -107,6 +108,13 @@ describe("messages of the bundled examples, as printed", () => {
         expect(printed, head).toBeDefined();
         expect(printed!.level).toBe(m![1]);
         expect(lines.map((l) => l.replace(/^ {2}/, "")).join("\n")).toBe(printed!.message);
+    });
+
+    it.each(examples)("%s: --explain shows a recorded decision for every resource a policy judged", (name) => {
+        const explained = outputs.get(name)!.slice(outputs.get(name)!.indexOf("\nExplain:"));
+        expect(explained.length).toBeGreaterThan(20);
+        const gaps = explained.split("\n").filter((l) => l.includes("no decision recorded"));
+        expect(gaps).toEqual([]);
     });
 
     it("skip-lists only registered policies, each with its owner", async () => {

@@ -180,3 +180,34 @@ describe("README and docs/ pages", () => {
         }
     });
 });
+
+describe("explain hooks (issue 10: --explain is derived from the decisions check records)", () => {
+    /**
+     * Policies whose `explain` hook is being removed by another helper's branch. TODO(lead): remove
+     * each entry once that branch is merged; once no policy has a hook, the test below requires the
+     * hook members and fallback in definePolicy.ts to be deleted.
+     */
+    const HOOK_PENDING: Readonly<Record<string, string>> = {
+        "citrix-broker-throttle": "citrix helper",
+        "citrix-brokering-capacity": "citrix helper",
+        "citrix-site-limits": "citrix helper",
+        "citrix-zone-rtt-limit": "citrix helper",
+        "nsx-alb-se-capacity": "nsx helper",
+        "perfguard-facts": "facts helper",
+        "xen-dom0-workload": "xen helper",
+        "xen-guest-network-share": "xen helper",
+    };
+    const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(path.join(ROOT, "policies", `${id}.ts`), "utf8")));
+
+    it("no policy outside the pending list has an explain hook", () => {
+        expect(withHook.filter((id) => !(id in HOOK_PENDING))).toEqual([]);
+    });
+    it("the hook fallback in definePolicy.ts goes with the last hook", () => {
+        const source = fs.readFileSync(path.join(ROOT, "policies", "support", "definePolicy.ts"), "utf8");
+        if (withHook.length === 0) {
+            expect(source).not.toMatch(/explain\?\(/);
+        } else {
+            expect(source).toMatch(/explain\?\(/);
+        }
+    });
+});

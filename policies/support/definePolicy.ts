@@ -17,7 +17,7 @@ import { readPolicyConfig, unknownKeysMessage } from "./config";
 import { Applicability, explaining, recordFacts, recordVerdict, StackApplicability, typeNotRead } from "./explain";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
 import { registerPolicyId, waiverFor } from "./waivers";
-import { escapeControl, Message, renderMessage, shortLabel, shortName } from "./message";
+import { escapeControl, Message, PROBLEM_LINE_MAX, renderMessage, shortLabel, shortName } from "./message";
 import { plural } from "./format";
 
 /**
@@ -153,11 +153,13 @@ function reportConfigProblem(policy: PolicyMeta, message: Message, reportViolati
 export function invalidConfigMessage(policyName: string, errors: readonly string[], fields: readonly string[]): Message {
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more, below)` : "";
     const named = [...new Set(fields)].map((f) => shortName(f));
-    return {
-        problem: `${errors[0] ?? `invalid config for policy ${policyName}`}${more}; none of this policy's checks ran.`,
-        fix: `correct ${named.length > 0 ? named.join(", ") : "the config"} in the policy config (--policy-pack-config); docs/policies/${policyName}.md gives each key's type and default`,
-        basis: errors.length > 1 ? errors : [],
-    };
+    const fix = `correct ${named.length > 0 ? named.join(", ") : "the config"} in the policy config (--policy-pack-config); docs/policies/${policyName}.md gives each key's type and default`;
+    const problem = `${errors[0] ?? `invalid config for policy ${policyName}`}${more}; none of this policy's checks ran.`;
+    if (problem.length <= PROBLEM_LINE_MAX) {
+        return { problem, fix, basis: errors.length > 1 ? errors : [] };
+    }
+    // A long field path (nested keys are the user's): the count on the problem line, each problem below.
+    return { problem: `invalid config for policy ${policyName}: ${plural(errors.length, "problem")} (below); none of this policy's checks ran.`, fix, basis: errors };
 }
 
 /** Forgets which config problems were reported (tests that reuse one process). */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { nsxAlbSeDedicatedDispatcher } from "../../policies/nsx-alb-se-dedicated-dispatcher";
 import { didYouMean, editDistance, unknownKeysMessage } from "../../policies/support/config";
-import { isolate, Report, resourcePolicy } from "../../policies/support/definePolicy";
+import { invalidConfigMessage, isolate, Report, resourcePolicy } from "../../policies/support/definePolicy";
 import { parseMessage, renderMessage } from "../../policies/support/message";
 import { viewOf } from "../../policies/support/resources";
 import { expectMessageShape, expectViolation, notApplicableLog, runPolicies, runResourcePolicy } from "../support/policyHarness";
@@ -53,6 +53,16 @@ describe("config problems are Messages", () => {
         expect(fix).toContain("docs/policies/nsx-alb-se-dedicated-dispatcher.md");
         expect(basis).toHaveLength(2);
         expect(basis.join("\n")).toContain("field minVcpus must be >= 1 (got 0)");
+    });
+});
+
+describe("invalidConfigMessage", () => {
+    it("keeps the problem line within 160 characters when a field path is long", () => {
+        const error = `invalid config for policy xen-guest-network-share: field hosts.${"h".repeat(120)}.linkMBps must be > 0 (got 0)`;
+        const message = invalidConfigMessage("xen-guest-network-share", [error], [`hosts.${"h".repeat(120)}.linkMBps`]);
+        expect(message.problem).toBe("invalid config for policy xen-guest-network-share: 1 problem (below); none of this policy's checks ran.");
+        expect(message.basis).toEqual([error]);
+        expect(message.fix.length).toBeLessThan(200);
     });
 });
 

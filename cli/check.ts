@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { analyzeResources, explainTempFile, openPack } from "../preview/analyzeResources";
 import { Explanation, formatExplanation, readExplanation } from "../preview/explain";
+import { PolicyConfigError } from "../preview/policyConfig";
 import { formatPoliciesSection, formatRemediation, formatViolation } from "../preview/printViolations";
 import { defaultPackDir } from "../preview/runPreview";
 import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types";
@@ -41,7 +42,7 @@ export interface CheckResult {
 /**
  * Runs the check.
  * Input: CheckOptions. Output: CheckResult.
- * Throws UsageError (exit 2) for a missing or malformed file, PreviewError (exit 2) for a bad
+ * Throws UsageError (exit 2) for a missing or malformed file and for a bad
  * policy config, (exit 1) when the pack does not start or a policy fails.
  */
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
@@ -72,6 +73,9 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
         const opened = await openPack({
             packDir: packDirGiven, project: exported.project, stack: exported.stack,
             policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile: explain?.file,
+        }).catch((err: unknown) => {
+            // A config the CLI would refuse is a bad input file here: exit 2, as docs/cli.md says.
+            throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
         });
         info = opened.info;
         config = opened.config;

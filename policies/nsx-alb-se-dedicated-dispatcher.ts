@@ -4,7 +4,8 @@
  */
 import { fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
-import { applied, Applicability, notApplicable } from "./support/explain";
+import { shortLabel, wholeNameBasis } from "./support/message";
+import { usable } from "./support/seGroupDecisions";
 import { isRecord } from "./support/values";
 import type { ResourceView } from "./support/resources";
 
@@ -26,20 +27,8 @@ function missingDispatcher(group: ResourceView, config: DedicatedDispatcherConfi
     };
 }
 
-/** --explain: vcpusPerSe against minVcpus and the dispatcher setting, or why they cannot be read. */
-function explainDispatcher(group: ResourceView, config: DedicatedDispatcherConfig): Applicability {
-    const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = readSeGroupFields(group.props);
-    if (vcpus.state !== "ok") {
-        return notApplicable(`vcpusPerSe is ${vcpus.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`);
-    }
-    if (vcpus.value < config.minVcpus) {
-        return notApplicable(`${fieldText("vcpusPerSe", vcpus.value, vcpus.where)} below minVcpus ${config.minVcpus}`);
-    }
-    if (dispatcher.state !== "ok") {
-        return notApplicable(`dedicatedDispatcherCore is ${dispatcher.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`);
-    }
-    return applied(`${fieldText("vcpusPerSe", vcpus.value, vcpus.where)} at or above minVcpus ${config.minVcpus}; ${fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where)}`);
-}
+/** How the published figures were measured (NSX ALB 20.1.6 per-SE table notes). */
+const MEASURED_WITH = "NSX ALB 20.1.6 per-SE table: 4 vCPU row measured with 1 dedicated dispatcher core + 3 proxy cores, 6 vCPU row with 2 + 4";
 
 export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherConfig>({
     name: "nsx-alb-se-dedicated-dispatcher",
@@ -57,19 +46,29 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         },
     },
     types: [SE_GROUP_TYPE],
-    explain: explainDispatcher,
     check(group, config, report) {
-        const missing = missingDispatcher(group, config);
-        if (!missing) {
+        const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = readSeGroupFields(group.props);
+        if (!usable("vcpusPerSe", vcpus, group, report)) {
             return;
         }
-        report(
-            `${group.label} has ${missing.vcpus}, at or above ${config.minVcpus} (minVcpus), but ${missing.dispatcher}. ` +
-            `The NSX ALB 20.1.6 per-SE table measured its 4 vCPU row with 1 dedicated dispatcher core + 3 proxy cores and its 6 vCPU row with 2 + 4; ` +
-            `without a dedicated dispatcher an SE of this size may not reach those figures. ` +
-            `Fix: set dedicatedDispatcherCore to "true" (at enforcement level remediate this policy sets it).`,
-            group,
-        );
+        const vcpusText = fieldText("vcpusPerSe", vcpus.value, vcpus.where);
+        if (vcpus.value < config.minVcpus) {
+            report.notApplicable(`${vcpusText} below minVcpus ${config.minVcpus}`, group);
+            return;
+        }
+        if (!usable("dedicatedDispatcherCore", dispatcher, group, report)) {
+            return;
+        }
+        const read = `${vcpusText} at or above minVcpus ${config.minVcpus}; ${fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where)}`;
+        report.applied(read, group);
+        if (!missingDispatcher(group, config)) {
+            return;
+        }
+        report({
+            problem: `${shortLabel(group)}: ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core, unlike the tested SE sizes.`,
+            fix: `set dedicatedDispatcherCore "true" (at enforcement level remediate this policy sets it)`,
+            basis: [read, MEASURED_WITH, ...wholeNameBasis(group)],
+        }, group);
     },
     remediate(group, config) {
         if (!isRecord(group.props) || !missingDispatcher(group, config)) {

@@ -5,8 +5,8 @@
 import { SE_MEMORY_MIN_GB, testedSeSize } from "../model/seCapacity";
 import { fieldText, readSeGroupFields, SE_GROUP_TYPE, SeGroupFields } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
-import { applied, Applicability, notApplicable } from "./support/explain";
-import type { ResourceView } from "./support/resources";
+import { shortLabel, wholeNameBasis } from "./support/message";
+import { usable } from "./support/seGroupDecisions";
 import { isRecord } from "./support/values";
 
 /** One field below its tested minimum. */
@@ -39,42 +39,37 @@ function shortfalls(fields: SeGroupFields): Shortfall[] {
     return found;
 }
 
-/** --explain: memory and disk against the tested size, or why they cannot be compared. */
-function explainMinimum(group: ResourceView): Applicability {
-    const fields = readSeGroupFields(group.props);
-    if (fields.vcpusPerSe.state !== "ok") {
-        return notApplicable(`vcpusPerSe is ${fields.vcpusPerSe.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}, so the tested size is not known`);
-    }
-    const tested = testedSeSize(fields.vcpusPerSe.value);
-    const memory = fields.memoryPerSe.state === "ok" ? fieldText("memoryPerSe", fields.memoryPerSe.value, fields.memoryPerSe.where, "MB") : `memoryPerSe ${fields.memoryPerSe.state}`;
-    const disk = fields.diskPerSe.state === "ok" ? fieldText("diskPerSe", fields.diskPerSe.value, fields.diskPerSe.where, "GB") : `diskPerSe ${fields.diskPerSe.state}`;
-    return applied(`${fieldText("vcpusPerSe", fields.vcpusPerSe.value, fields.vcpusPerSe.where)}: ${memory} against ${Math.max(tested.memoryGb, SE_MEMORY_MIN_GB) * 1024} MB tested, ${disk} against ${tested.diskGb} GB tested`);
-}
-
 export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
     name: "nsx-alb-se-minimum-resources",
     description: "NSX ALB Service Engine groups should give each SE at least the memory and disk the published per-SE figures were measured with for its vCPU count.",
     enforcementLevel: "advisory",
     types: [SE_GROUP_TYPE],
-    explain: explainMinimum,
     check(group, _config, report) {
         const fields = readSeGroupFields(group.props);
+        const { vcpusPerSe: vcpus, memoryPerSe: memory, diskPerSe: disk } = fields;
+        if (!usable("vcpusPerSe", vcpus, group, report)) {
+            return; // the tested size depends on it
+        }
+        const tested = testedSeSize(vcpus.value);
+        const needMb = Math.max(tested.memoryGb, SE_MEMORY_MIN_GB) * 1024;
+        const read = [
+            fieldText("vcpusPerSe", vcpus.value, vcpus.where),
+            usable("memoryPerSe", memory, group, report) ? fieldText("memoryPerSe", memory.value, memory.where, "MB") : "memoryPerSe not usable",
+            usable("diskPerSe", disk, group, report) ? fieldText("diskPerSe", disk.value, disk.where, "GB") : "diskPerSe not usable",
+        ].join(", ");
+        const testedText = `${tested.basis}: ${needMb} MB memory, ${tested.diskGb} GB disk (SE memory at least ${SE_MEMORY_MIN_GB} GB, the published minimum)`;
+        report.applied(`${read} against the tested size, ${testedText}`, group);
         const found = shortfalls(fields);
-        if (found.length === 0 || fields.vcpusPerSe.state !== "ok") {
+        if (found.length === 0) {
             return;
         }
-        const vcpus = fieldText("vcpusPerSe", fields.vcpusPerSe.value, fields.vcpusPerSe.where);
-        const parts = found.map((s) => {
-            const unit = s.field === "memoryPerSe" ? "MB" : "GB";
-            return `${fieldText(s.field, s.have, s.where, unit)} is below the tested ${s.need} ${unit} (${s.basis})`;
-        });
-        const sets = found.map((s) => `${s.field} to "${s.need}"`).join(" and ");
-        report(
-            `${group.label} has ${vcpus}, but ${parts.join(", and ")}. The published per-SE figures were measured at that size, ` +
-            `and open connections are memory bound, so a smaller SE may carry less than perfguard's capacity checks assume. ` +
-            `Fix: set ${sets} (at enforcement level remediate this policy sets them).`,
-            group,
-        );
+        const have = found.map((s) => s.field === "memoryPerSe" ? `${s.have} MB memory` : `${s.have} GB disk`).join(", ");
+        const need = found.map((s) => s.field === "memoryPerSe" ? `${s.need} MB` : `${s.need} GB`).join(", ");
+        report({
+            problem: `${shortLabel(group)}: ${have} per ${vcpus.value} vCPU SE; tested: ${need}; capacity may be lower.`,
+            fix: `set ${found.map((s) => `${s.field} "${s.need}"`).join(" and ")} (at enforcement level remediate this policy sets ${found.length === 1 ? "it" : "them"})`,
+            basis: [read, `tested size: ${testedText}`, ...wholeNameBasis(group)],
+        }, group);
     },
     remediate(group) {
         if (!isRecord(group.props)) {

@@ -10,7 +10,7 @@ import * as path from "path";
 import { EXPLAIN_ENV } from "../policies/support/explain";
 import { PreviewError } from "./errors";
 import { AnalyzerInfo, PackClient, PolicyConfigEntry, startPack } from "./packClient";
-import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig } from "./policyConfig";
+import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig, unknownPolicyWarning } from "./policyConfig";
 import { urnName, urnType } from "./printViolations";
 import { AppliedRemediation, Diagnostic, ProviderResource, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
 
@@ -63,9 +63,9 @@ export async function openPack(opts: OpenPackOptions): Promise<OpenedPack> {
             return { pack, info, config: {}, remediating: false };
         }
         const parsed = opts.policyPackConfig === undefined ? {} : parsePolicyConfig(opts.policyPackConfig);
-        const { config, unknownPolicies } = reconcilePolicyConfig(info, parsed);
+        const { config, unknownPolicies, suggestions } = reconcilePolicyConfig(info, parsed);
         for (const name of unknownPolicies) {
-            opts.log(`warning: policy pack config names "${name}", which is not a policy of ${info.name}@v${info.version}\n`);
+            opts.log(unknownPolicyWarning(name, `${info.name}@v${info.version}`, suggestions[name]));
         }
         await pack.configure(config);
         return { pack, info, config, remediating: Object.values(config).some((c) => c.enforcementLevel === "remediate") };

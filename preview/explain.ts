@@ -15,8 +15,27 @@ export interface ExplainedVerdict {
     text: string;
     /** The policy never reads this resource type. */
     typeNotRead: boolean;
-    /** Violations the policy reported on this resource. */
+    /** Violations the policy reported on this resource ("not checked" reports included). */
     violations: number;
+    /** What the policy could not check here, "reason (remedy)" (empty when everything was checked). */
+    notChecked: string[];
+}
+
+/** How --explain classifies one verdict: the three decisions a policy records, and not read. */
+export type VerdictStatus = "applied" | "not applicable" | "not checked" | "not read";
+
+/** The status of a verdict: applied (even if part was not checked), not checked, not applicable, not read. */
+export function verdictStatus(v: ExplainedVerdict): VerdictStatus {
+    if (v.applies) {
+        return "applied";
+    }
+    if (v.notChecked.length > 0) {
+        return "not checked";
+    }
+    if (v.violations > 0) {
+        return "applied"; // a verdict without a recorded decision still judged the resource
+    }
+    return v.typeNotRead ? "not read" : "not applicable";
 }
 
 /** Everything explained about one resource. */
@@ -87,6 +106,7 @@ export function readExplanation(file: string, order: readonly string[]): Explana
                 text: record.applies ? record.detail : record.reason,
                 typeNotRead: !record.applies && record.typeNotRead === true,
                 violations: record.violations,
+                notChecked: [...(record.notChecked ?? [])],
             };
             if (record.urn === "") {
                 stack.push(verdict);
@@ -117,18 +137,25 @@ function sameFacts(a: ExplainedFact[] | undefined, b: ExplainedFact[] | undefine
 
 function verdictLine(v: ExplainedVerdict): string {
     const count = `${v.violations} violation${v.violations === 1 ? "" : "s"}`;
-    return v.applies || v.violations > 0
-        ? `${v.policy} [${PHASE_NAME[v.phase]}]: applied, ${count}: ${v.text}`
-        : `${v.policy} [${PHASE_NAME[v.phase]}]: not applicable: ${v.text}`;
+    const head = `${v.policy} [${PHASE_NAME[v.phase]}]`;
+    switch (verdictStatus(v)) {
+        case "applied":
+            return `${head}: applied, ${count}: ${v.text}${v.notChecked.length > 0 ? `; not checked: ${v.notChecked.join("; ")}` : ""}`;
+        case "not checked":
+            return `${head}: not checked, ${count}: ${v.notChecked.join("; ")}`;
+        default:
+            return `${head}: not applicable: ${v.text}`;
+    }
 }
 
 /**
  * Renders an explanation as text: per resource its facts (inputs, and outputs when they differ),
- * the policies that applied (with their violation counts), those that did not and why, and the
- * policies that never read its type on one line. Output ends with "\n".
+ * the policies that applied (with their violation counts), those that did not check it and why
+ * (with the remedy), those that do not apply and why, and the policies that never read its type
+ * on one line. Output ends with "\n".
  */
 export function formatExplanation(e: Explanation): string {
-    let out = "Explain: facts read and why each policy applied or not\n";
+    let out = "Explain: facts read and, per policy, applied / not checked / not applicable and why\n";
     if (e.stack.length > 0) {
         out += "\n    the stack as a whole\n";
         for (const v of e.stack) {

@@ -5,10 +5,23 @@
  */
 import * as fs from "fs";
 import Ajv from "ajv";
+import { didYouMean } from "../policies/support/config";
 import { CONFIG_ERROR_EXIT, PreviewError } from "./errors";
 import { gojsonschemaMessage } from "./gojsonschemaWording";
 import { AnalyzerInfo, PolicyConfigEntry, PolicyConfigSchema } from "./packClient";
 import { ENFORCEMENT_LEVELS, EnforcementLevel, JsonValue, PropertyBag } from "./types";
+
+/**
+ * A --policy-pack-config the CLI would refuse (unreadable, not JSON, a bad level, a schema
+ * violation): the preview path exits as the Pulumi CLI does (CONFIG_ERROR_EXIT); `perfguard check`
+ * reports it as a usage error (exit 2, docs/cli.md).
+ */
+export class PolicyConfigError extends PreviewError {
+    constructor(message: string) {
+        super(message, CONFIG_ERROR_EXIT);
+        this.name = "PolicyConfigError";
+    }
+}
 
 /** Config as the user writes it: policy name (or "all") -> level string or object. */
 export type PolicyConfigInput = Record<string, unknown>;
@@ -20,7 +33,7 @@ function isLevel(value: unknown): value is EnforcementLevel {
 /**
  * Parses config in the file's shape. Input: an object, or a path to a JSON file (empty file = no
  * config). Output: policy name -> { enforcementLevel?, properties? }; entries with neither are
- * dropped, as the CLI does. Throws PreviewError (exit 2) on unreadable/invalid JSON, a value
+ * dropped, as the CLI does. Throws PolicyConfigError (CONFIG_ERROR_EXIT) on unreadable/invalid JSON, a value
  * that is neither string nor object, or an invalid enforcement level.
  */
 export function parsePolicyConfig(input: PolicyConfigInput | string): Record<string, PolicyConfigEntry> {
@@ -32,7 +45,7 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
         } catch (err) {
             const code = (err as NodeJS.ErrnoException).code;
             const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message;
-            throw new PreviewError(`cannot read policy pack config ${input}: ${why}`, CONFIG_ERROR_EXIT);
+            throw new PolicyConfigError(`cannot read policy pack config ${input}: ${why}`);
         }
         if (text.trim() === "") {
             return {};
@@ -42,31 +55,29 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
         } catch (err) {
             // Node's message quotes the start of the file: name only where it failed.
             const position = /position (\d+)/.exec((err as Error).message);
-            throw new PreviewError(`policy pack config ${input} is not JSON (syntax error${position ? ` at character ${position[1]}` : ""})`, CONFIG_ERROR_EXIT);
+            throw new PolicyConfigError(`policy pack config ${input} is not JSON (syntax error${position ? ` at character ${position[1]}` : ""})`);
         }
     }
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-        throw new PreviewError("policy pack config must be a JSON object keyed by policy name", CONFIG_ERROR_EXIT);
+        throw new PolicyConfigError("policy pack config must be a JSON object keyed by policy name");
     }
     const result: Record<string, PolicyConfigEntry> = {};
     for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
         if (key === "environments") {
-            throw new PreviewError("policy pack config: ESC \"environments\" need the Pulumi CLI and are not supported here",
-                CONFIG_ERROR_EXIT);
+            throw new PolicyConfigError("policy pack config: ESC \"environments\" need the Pulumi CLI and are not supported here");
         }
         const entry: PolicyConfigEntry = {};
         if (typeof value === "string") {
             if (!isLevel(value)) {
-                throw new PreviewError(`parsing enforcement level for "${key}": "${value}" is not a valid enforcement level`,
-                    CONFIG_ERROR_EXIT);
+                throw new PolicyConfigError(`parsing enforcement level for "${key}": "${value}" is not a valid enforcement level`);
             }
             entry.enforcementLevel = value;
         } else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
             const { enforcementLevel, ...properties } = value as Record<string, JsonValue>;
             if (enforcementLevel !== undefined) {
                 if (!isLevel(enforcementLevel)) {
-                    throw new PreviewError(`parsing enforcement level for "${key}": ${JSON.stringify(enforcementLevel)} ` +
-                        "is not a valid enforcement level", CONFIG_ERROR_EXIT);
+                    throw new PolicyConfigError(`parsing enforcement level for "${key}": ${JSON.stringify(enforcementLevel)} ` +
+                        "is not a valid enforcement level");
                 }
                 entry.enforcementLevel = enforcementLevel;
             }
@@ -74,8 +85,7 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
                 entry.properties = properties;
             }
         } else {
-            throw new PreviewError(`parsing "${key}": ${JSON.stringify(value)} is not a valid value; must be a string or object`,
-                CONFIG_ERROR_EXIT);
+            throw new PolicyConfigError(`parsing "${key}": ${JSON.stringify(value)} is not a valid value; must be a string or object`);
         }
         if (entry.enforcementLevel || entry.properties) {
             result[key] = entry;
@@ -133,11 +143,22 @@ export interface ReconciledConfig {
     config: Record<string, PolicyConfigEntry>;
     /** File keys that name no policy of the pack (forwarded like the CLI does, worth a warning). */
     unknownPolicies: string[];
+    /** Unknown policy name -> the pack's policy it is probably a typo of (edit distance), when one is close. */
+    suggestions: Record<string, string>;
+}
+
+/**
+ * The warning for a config key that names no policy of the pack (with a level: the CLI forwards
+ * it silently, so a typo would leave the intended policy at its default level).
+ */
+export function unknownPolicyWarning(name: string, pack: string, suggestion: string | undefined): string {
+    const shown = name.length <= 64 ? `"${name}"` : `a name of ${name.length} characters`;
+    return `warning: policy pack config names ${shown}, which is not a policy of ${pack}${suggestion ? `: did you mean "${suggestion}"?` : ""}\n`;
 }
 
 /**
  * Reconciles config for one pack: schema defaults, then the pack's initial config, then `given`.
- * Output: ReconciledConfig. Throws PreviewError (exit 2) listing every validation problem as
+ * Output: ReconciledConfig. Throws PolicyConfigError (CONFIG_ERROR_EXIT) listing every validation problem as
  * `validating policy config: <pack> <version>  <policy>: <field> <problem>` (sorted), or when a
  * key ends up without an enforcement level (the CLI's Configure rejects that).
  */
@@ -165,14 +186,22 @@ export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, 
         }
     }
     if (errors.length > 0) {
-        throw new PreviewError(errors.sort().join("\n"), CONFIG_ERROR_EXIT);
+        throw new PolicyConfigError(errors.sort().join("\n"));
     }
     for (const [name, entry] of Object.entries(result)) {
         if (!entry.enforcementLevel) {
-            throw new PreviewError(`configuring policy pack "${info.name}": invalid enforcement level "" for "${name}"`,
-                CONFIG_ERROR_EXIT);
+            throw new PolicyConfigError(`configuring policy pack "${info.name}": invalid enforcement level "" for "${name}"`);
         }
     }
-    const known = new Set(info.policies.map((p) => p.name));
-    return { config: result, unknownPolicies: Object.keys(given).filter((k) => k !== "all" && !known.has(k)) };
+    const names = info.policies.map((p) => p.name);
+    const known = new Set(names);
+    const unknownPolicies = Object.keys(given).filter((k) => k !== "all" && !known.has(k));
+    const suggestions: Record<string, string> = {};
+    for (const name of unknownPolicies) {
+        const near = didYouMean(name, names);
+        if (near) {
+            suggestions[name] = near;
+        }
+    }
+    return { config: result, unknownPolicies, suggestions };
 }

@@ -6,6 +6,7 @@ import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../policies";
 import { FACT_KEYS } from "../policies/support/factKeys";
+import { configRows, defaultText, PropertySchema, typeAgrees, typeText } from "./support/docTables";
 
 const ROOT = path.resolve(__dirname, "..");
 const names = policies.map((p) => p.name);
@@ -58,6 +59,17 @@ describe("docs/policies/<id>.md", () => {
             expect(doc, key).toMatch(new RegExp(`\\| \`${key}\` \\|`));
         }
     });
+    it.each(policies.map((p) => [p.name, p] as const))("%s: the config table's types and defaults are the schema's (npm run docs:examples sets them)", (name, p) => {
+        const doc = fs.readFileSync(path.join(ROOT, "docs", "policies", `${name}.md`), "utf8");
+        const properties = (p.configSchema?.properties ?? {}) as Record<string, PropertySchema>;
+        const rows = configRows(doc);
+        expect(rows.map((r) => r.key).sort(), "one row per config key, no other").toEqual(Object.keys(properties).sort());
+        for (const row of rows) {
+            const schema = properties[row.key];
+            expect(typeAgrees(row, schema), `${name}.${row.key}: type "${row.type}", the schema says "${typeText(schema)}"`).toBe(true);
+            expect(row.default, `${name}.${row.key}: default`).toBe(defaultText(schema));
+        }
+    });
 });
 
 describe("README", () => {
@@ -85,6 +97,117 @@ describe("examples", () => {
             for (const v of JSON.parse(fs.readFileSync(file, "utf8")) as Array<{ policy: string }>) {
                 expect(names, `${example}: ${v.policy}`).toContain(v.policy);
             }
+        }
+    });
+});
+
+describe("README and docs/ pages", () => {
+    const docsDir = path.join(ROOT, "docs");
+    const pages = ["cli.md", "ci.md", "models.md"];
+    it.each(pages)("README links docs/%s, which exists", (page) => {
+        expect(readme).toContain(`](docs/${page}`);
+        expect(fs.existsSync(path.join(docsDir, page))).toBe(true);
+    });
+
+    // TODO(lead): docs/facts.md comes with the facts helper's branch (issue 10); drop it from here once merged.
+    const PENDING_PAGES = new Set([path.join(docsDir, "facts.md")]);
+    const markdown = [path.join(ROOT, "README.md"), ...fs.readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => path.join(docsDir, f)),
+        ...fs.readdirSync(path.join(docsDir, "policies")).map((f) => path.join(docsDir, "policies", f))];
+    it.each(markdown.map((f) => [path.relative(ROOT, f), f] as const))("%s: every relative link points to a file that exists", (_name, file) => {
+        const text = fs.readFileSync(file, "utf8");
+        for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+            const target = m[1];
+            if (/^[a-z]+:/.test(target) || target.includes("<")) {
+                continue; // an absolute URL, or a placeholder such as docs/policies/<id>.md
+            }
+            const resolved = path.resolve(path.dirname(file), target);
+            if (PENDING_PAGES.has(resolved)) {
+                continue;
+            }
+            expect(fs.existsSync(resolved), `${path.relative(ROOT, file)} links ${target}`).toBe(true);
+        }
+    });
+
+    it("docs/cli.md documents every perfguard command", () => {
+        const cli = fs.readFileSync(path.join(docsDir, "cli.md"), "utf8");
+        const main = fs.readFileSync(path.join(ROOT, "cli", "main.ts"), "utf8");
+        const subcommands = [...main.matchAll(/size\.command\("([a-z-]+)"\)/g)].map((m) => `perfguard size ${m[1]}`);
+        const commands = [...main.matchAll(/program\.command\("([a-z-]+)"\)/g)].map((m) => m[1]).filter((c) => c !== "size").map((c) => `perfguard ${c}`);
+        expect(subcommands.length).toBeGreaterThanOrEqual(3);
+        for (const command of [...subcommands, ...commands]) {
+            expect(cli, command).toContain(`\`${command}`);
+        }
+    });
+
+    it("docs/ci.md holds a workflow with a preview job using the pack and a perfguard check job", async () => {
+        const yaml = await import("js-yaml");
+        const ci = fs.readFileSync(path.join(docsDir, "ci.md"), "utf8");
+        const block = /```yaml\n([\s\S]*?)```/.exec(ci)?.[1];
+        expect(block).toBeDefined();
+        const workflow = yaml.load(block!) as { jobs: Record<string, { steps: Array<{ run?: string; with?: Record<string, unknown> }> }> };
+        const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+        expect(steps.some((s) => s.with?.policyPacks === "./perfguard")).toBe(true);
+        expect(steps.some((s) => /npx perfguard check \S+/.test(s.run ?? ""))).toBe(true);
+        expect(steps.some((s) => /pulumi stack export/.test(s.run ?? ""))).toBe(true);
+    });
+
+    it("docs/models.md names model files, data files and functions that exist", async () => {
+        const models = fs.readFileSync(path.join(docsDir, "models.md"), "utf8");
+        const files = [...models.matchAll(/`(model\/[\w./-]+\.(?:ts|json))`/g)].map((m) => m[1]);
+        expect(files.length).toBeGreaterThanOrEqual(6);
+        for (const file of files) {
+            expect(fs.existsSync(path.join(ROOT, file)), file).toBe(true);
+        }
+        const exported = await import("../model");
+        const functions = [...models.matchAll(/`([a-z][A-Za-z]+)\(/g)].map((m) => m[1]);
+        expect(functions.length).toBeGreaterThanOrEqual(5);
+        for (const name of functions) {
+            expect(typeof (exported as Record<string, unknown>)[name], name).toBe("function");
+        }
+    });
+
+    it("README's 'Adding a policy' names every file and command the tests need", () => {
+        const start = readme.indexOf("## Adding a policy");
+        expect(start).toBeGreaterThan(0);
+        const adding = readme.slice(start, readme.indexOf("\n## ", start + 5));
+        for (const needed of ["policies/<id>.ts", "policies/index.ts", "test/policies/", "expectViolation", "docs/policies/<id>.md",
+            "test/docs/exampleCases.ts", "npm run docs:examples", "report.applied", "report.notApplicable", "report.notChecked",
+            "This policy takes no config.", "Default level", "Reported on", "expected-violations.json"]) {
+            expect(adding, needed).toContain(needed);
+        }
+        for (const heading of ["What it checks", "Why", "How to fix", "Config", "Example"]) {
+            expect(adding, heading).toContain(heading);
+        }
+    });
+});
+
+describe("explain hooks (issue 10: --explain is derived from the decisions check records)", () => {
+    /**
+     * Policies whose `explain` hook is being removed by another helper's branch. TODO(lead): remove
+     * each entry once that branch is merged; once no policy has a hook, the test below requires the
+     * hook members and fallback in definePolicy.ts to be deleted.
+     */
+    const HOOK_PENDING: Readonly<Record<string, string>> = {
+        "citrix-broker-throttle": "citrix helper",
+        "citrix-brokering-capacity": "citrix helper",
+        "citrix-site-limits": "citrix helper",
+        "citrix-zone-rtt-limit": "citrix helper",
+        "nsx-alb-se-capacity": "nsx helper",
+        "perfguard-facts": "facts helper",
+        "xen-dom0-workload": "xen helper",
+        "xen-guest-network-share": "xen helper",
+    };
+    const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(path.join(ROOT, "policies", `${id}.ts`), "utf8")));
+
+    it("no policy outside the pending list has an explain hook", () => {
+        expect(withHook.filter((id) => !(id in HOOK_PENDING))).toEqual([]);
+    });
+    it("the hook fallback in definePolicy.ts goes with the last hook", () => {
+        const source = fs.readFileSync(path.join(ROOT, "policies", "support", "definePolicy.ts"), "utf8");
+        if (withHook.length === 0) {
+            expect(source).not.toMatch(/explain\?\(/);
+        } else {
+            expect(source).toMatch(/explain\?\(/);
         }
     });
 });

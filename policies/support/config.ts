@@ -13,6 +13,8 @@ export interface ConfigResult<C> {
     readonly config: C;
     /** One sentence per invalid field, naming the policy and field. */
     readonly errors: readonly string[];
+    /** The invalid fields' paths ("minVcpus", "hosts.xcp-02.linkMBps"), in the order of `errors`. */
+    readonly fields: readonly string[];
     /** Keys that the schema does not declare (typos such as `maxRtt`), as written. */
     readonly unknownKeys: readonly string[];
 }
@@ -80,22 +82,78 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
     }
     const validate = validatorFor(policyName, schema);
     const errors: string[] = [];
+    const fields: string[] = [];
     if (!validate(input)) {
         for (const error of validate.errors ?? []) {
+            const field = fieldOf(error);
+            fields.push(field);
             if (error.keyword === "additionalProperties") {
-                errors.push(`invalid config for policy ${policyName}: field ${fieldOf(error)} is not a known key (misspelt?)`);
+                errors.push(`invalid config for policy ${policyName}: field ${field} is not a known key (misspelt?)`);
                 continue;
             }
             const shown = error.keyword === "required" ? "" : shownValue(valueAt(input, error));
-            errors.push(`invalid config for policy ${policyName}: field ${fieldOf(error)} ${error.message ?? "is invalid"}${shown}`);
+            errors.push(`invalid config for policy ${policyName}: field ${field} ${error.message ?? "is invalid"}${shown}`);
         }
     }
-    return { config: input as C, errors, unknownKeys };
+    return { config: input as C, errors, fields, unknownKeys };
 }
 
-/** The sentence that reports unknown config keys of a policy. */
-export function unknownKeysMessage(policyName: string, schema: PolicyConfigSchema, unknownKeys: readonly string[]): string {
-    const shown = unknownKeys.map((k) => (k.length <= 40 ? `"${k}"` : `a key of ${k.length} characters`)).join(", ");
+/**
+ * Levenshtein distance between two strings, compared case-insensitively (`maxrttms` is a typo of
+ * `maxRttMs`). O(a x b) on names of a few dozen characters.
+ */
+export function editDistance(a: string, b: string): number {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= x.length; i++) {
+        const current = [i];
+        for (let j = 1; j <= y.length; j++) {
+            current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+        }
+        previous = current;
+    }
+    return previous[y.length];
+}
+
+/**
+ * The known name closest to `given`, when it is close enough to be a typo: at most a third of
+ * the longer name's characters differ (at least 2 allowed), or one name contains the other
+ * (`maxRtt` for `maxRttMs`). Ties go to the first candidate. Undefined when nothing is close.
+ */
+export function didYouMean(given: string, candidates: readonly string[]): string | undefined {
+    if (given.length > 64) {
+        return undefined; // not a typo of a name: do not echo or compare it
+    }
+    let best: { name: string; distance: number } | undefined;
+    for (const name of candidates) {
+        const distance = editDistance(given, name);
+        const contains = given.length >= 3 && (name.toLowerCase().includes(given.toLowerCase()) || given.toLowerCase().includes(name.toLowerCase()));
+        const close = distance <= Math.max(2, Math.floor(Math.max(given.length, name.length) / 3)) || contains;
+        if (close && (!best || distance < best.distance)) {
+            best = { name, distance };
+        }
+    }
+    return best?.name;
+}
+
+function shownKey(key: string): string {
+    return key.length <= 40 ? `"${key}"` : `a key of ${key.length} characters`;
+}
+
+/**
+ * The problem and fix that report unknown config keys of a policy: the problem names the first
+ * key (and how many more), the fix suggests the closest accepted key for each ("did you mean")
+ * and lists the accepted keys.
+ */
+export function unknownKeysMessage(policyName: string, schema: PolicyConfigSchema, unknownKeys: readonly string[]): { problem: string; fix: string } {
     const accepted = Object.keys(schema.properties ?? {});
-    return `unknown config key${unknownKeys.length > 1 ? "s" : ""} ${shown} for policy ${policyName} (ignored; the checks ran with the other settings): accepted keys are ${accepted.length > 0 ? accepted.join(", ") : "none (this policy takes no config)"}, plus enforcementLevel`;
+    const more = unknownKeys.length > 1 ? ` and ${unknownKeys.length - 1} more` : "";
+    const problem = `unknown config key${unknownKeys.length > 1 ? "s" : ""} ${shownKey(unknownKeys[0] ?? "")}${more} for policy ${policyName}: ignored, the checks ran with the other settings.`;
+    const steps = unknownKeys.map((key) => {
+        const near = didYouMean(key, accepted);
+        return near ? `${shownKey(key)}: did you mean "${near}"?` : `remove ${shownKey(key)}`;
+    });
+    const list = `accepted keys are ${accepted.length > 0 ? accepted.join(", ") : "none (this policy takes no config)"}, plus enforcementLevel`;
+    return { problem, fix: `${steps.join("; ")} (${list})` };
 }

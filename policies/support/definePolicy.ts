@@ -17,7 +17,7 @@ import { readPolicyConfig, unknownKeysMessage } from "./config";
 import { Applicability, explaining, recordFacts, recordVerdict, StackApplicability, typeNotRead } from "./explain";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
 import { registerPolicyId, waiverFor } from "./waivers";
-import { escapeControl, Message, renderMessage } from "./message";
+import { escapeControl, Message, PROBLEM_LINE_MAX, renderMessage, shortLabel, shortName } from "./message";
 import { plural } from "./format";
 
 /**
@@ -63,23 +63,55 @@ export interface PolicyMeta {
     readonly reportsUnverified?: boolean;
 }
 
-export interface StackPolicySpec<C> extends PolicyMeta {
-    /** Evaluates the whole stack; use `isolate` around per-resource work. */
+/** The config keys a policy declares itself (`unverified` is added by definePolicy). */
+export type OwnConfigKey<C> = Exclude<keyof C, keyof UnverifiedConfig> & string;
+
+/**
+ * The config schema of a policy whose config type is C: exactly one property per key of C (a key
+ * of C missing from the schema, or a schema property C does not declare, is a compile error), each
+ * with a `default` and a `description` (test/registry.test.ts).
+ */
+export interface ConfigSchemaOf<C> extends Omit<PolicyConfigSchema, "properties" | "required"> {
+    readonly properties: { readonly [K in OwnConfigKey<C>]-?: PolicyConfigSchema["properties"][string] };
+    readonly required?: Array<OwnConfigKey<C>>;
+}
+
+/** What a policy of config type C declares: PolicyMeta with its schema typed by C. */
+export interface TypedPolicyMeta<C> extends Omit<PolicyMeta, "configSchema"> {
+    /** JSON Schema of the config, one property per key of C, with a `default` on each (`unverified` is added). */
+    readonly configSchema?: ConfigSchemaOf<C>;
+}
+
+export interface StackPolicySpec<C> extends TypedPolicyMeta<C> {
+    /**
+     * Type tokens of the resources the policy judges, for --explain: a resource of another type
+     * is listed as not read; one of these types on which `check` recorded no decision is shown
+     * as such (a gap in the check). Omit to list every undecided resource as not read.
+     */
+    readonly types?: readonly string[];
+    /**
+     * Evaluates the whole stack; use `isolate` around per-resource work. Records, per resource it
+     * judges, report.applied / notApplicable / notChecked: --explain shows exactly those.
+     */
     check(stack: StackView, config: C, report: Report): void;
     /**
-     * For --explain only (never called otherwise): per resource, why the policy applied or not,
-     * with the same readers as `check`. Reasons show fact values only as describeValue does.
+     * @deprecated TODO(lead): remove once no policy on main has an explain hook (issue 10): the
+     * decisions `check` records are the explanation. Still read, as a fallback for resources on
+     * which `check` recorded nothing, while the other helpers' conversions are unmerged.
      */
     explain?(stack: StackView, config: C): StackApplicability;
 }
 
-export interface ResourcePolicySpec<C> extends PolicyMeta {
+export interface ResourcePolicySpec<C> extends TypedPolicyMeta<C> {
     /** Type tokens the policy reads; other resources are skipped cheaply. Omit for all types. */
     readonly types?: readonly string[];
     check(resource: ResourceView, config: C, report: Report): void;
     /** Returns the props to use instead (provider string forms), or undefined for no change. */
     remediate?(resource: ResourceView, config: C): Record<string, unknown> | undefined;
-    /** For --explain only (never called otherwise): why the policy applies to `resource` or not. */
+    /**
+     * @deprecated TODO(lead): remove once no policy on main has an explain hook (issue 10); read
+     * only when `check` recorded no decision on the resource.
+     */
     explain?(resource: ResourceView, config: C): Applicability;
 }
 
@@ -104,13 +136,30 @@ function reportWithLevel(reportViolation: ReportViolation, violation: ViolationW
 // process (the CLI starts one per preview), not once per resource.
 const reportedOnce = new Set<string>();
 
-function reportConfigProblem(policy: PolicyMeta, message: string, reportViolation: ReportViolation, once: boolean): void {
-    const key = `${policy.name}\u0000${message}`;
+function reportConfigProblem(policy: PolicyMeta, message: Message, reportViolation: ReportViolation, once: boolean): void {
+    const text = renderMessage(message);
+    const key = `${policy.name}\u0000${text}`;
     if (once && reportedOnce.has(key)) {
         return;
     }
     reportedOnce.add(key);
-    reportWithLevel(reportViolation, { message: `${policy.description}\n${message}`, description: policy.description, enforcementLevel: "mandatory" });
+    reportWithLevel(reportViolation, { message: `${policy.description}\n${text}`, description: policy.description, enforcementLevel: "mandatory" });
+}
+
+/**
+ * The message of an invalid config: the first problem (and how many more) on the problem line,
+ * every field to correct in the fix, each problem in a basis line when there are several.
+ */
+export function invalidConfigMessage(policyName: string, errors: readonly string[], fields: readonly string[]): Message {
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more, below)` : "";
+    const named = [...new Set(fields)].map((f) => shortName(f));
+    const fix = `correct ${named.length > 0 ? named.join(", ") : "the config"} in the policy config (--policy-pack-config); docs/policies/${policyName}.md gives each key's type and default`;
+    const problem = `${errors[0] ?? `invalid config for policy ${policyName}`}${more}; none of this policy's checks ran.`;
+    if (problem.length <= PROBLEM_LINE_MAX) {
+        return { problem, fix, basis: errors.length > 1 ? errors : [] };
+    }
+    // A long field path (nested keys are the user's): the count on the problem line, each problem below.
+    return { problem: `invalid config for policy ${policyName}: ${plural(errors.length, "problem")} (below); none of this policy's checks ran.`, fix, basis: errors };
 }
 
 /** Forgets which config problems were reported (tests that reuse one process). */
@@ -129,7 +178,7 @@ function configFor<C>(policy: PolicyMeta, raw: unknown, reportViolation: ReportV
         reportConfigProblem(policy, unknownKeysMessage(policy.name, schema, result.unknownKeys), reportViolation, once);
     }
     if (result.errors.length > 0) {
-        reportConfigProblem(policy, `${result.errors.join("; ")}. None of this policy's checks ran; fix the policy config (--policy-pack-config).`, reportViolation, once);
+        reportConfigProblem(policy, invalidConfigMessage(policy.name, result.errors, result.fields), reportViolation, once);
         return undefined;
     }
     return result.config;
@@ -154,8 +203,12 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
     try {
         fn();
     } catch (e) {
-        const what = e instanceof Error ? `${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown";
-        report(`perfguard could not evaluate ${resource.label} (internal error ${what}); the other resources were evaluated. Please report this with the resource type.`, resource);
+        const name = e instanceof Error ? shortName(e.name) : "a non-Error value";
+        report({
+            problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${name}): its verdict is unknown.`,
+            fix: `report this perfguard bug with the resource type ${resource.type} and the error below; meanwhile check this resource by hand (the other resources were evaluated)`,
+            basis: [e instanceof Error ? `internal error ${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown"],
+        }, resource);
     }
 }
 
@@ -201,8 +254,10 @@ const FIRST_NAMES = 3;
 class Decisions {
     /** URN ("" = the stack) -> violations reported about it. */
     readonly violations = new Map<string, number>();
-    /** URN ("" = the stack) -> the last applicability decision recorded. */
-    readonly outcomes = new Map<string, Applicability>();
+    /** URN ("" = the stack) -> the last "applied" detail recorded. */
+    private readonly applied = new Map<string, string>();
+    /** URN ("" = the stack) -> the first "not applicable" reason recorded. */
+    private readonly notApplicable = new Map<string, string>();
     /** URN -> the resource and why it was not checked, in the order recorded. */
     readonly notChecked = new Map<string, { resource?: ResourceView; whys: NotChecked[] }>();
     readonly report: Report;
@@ -210,12 +265,12 @@ class Decisions {
     constructor(private readonly policy: PolicyMeta, private readonly reportViolation: ReportViolation, private readonly unverified: EnforcementLevel) {
         const report = ((message: Message | string, resource?: ResourceView) => this.violation(message, resource)) as Report;
         report.applied = (detail, resource) => {
-            this.outcomes.set(resource?.urn ?? "", { applies: true, detail });
+            this.applied.set(resource?.urn ?? "", detail);
         };
         report.notApplicable = (reason, resource) => {
             const urn = resource?.urn ?? "";
-            if (!this.outcomes.has(urn)) {
-                this.outcomes.set(urn, { applies: false, reason });
+            if (!this.notApplicable.has(urn)) {
+                this.notApplicable.set(urn, reason);
             }
         };
         report.notChecked = (why, resource) => {
@@ -228,9 +283,31 @@ class Decisions {
             if (!entry.whys.some((w) => w.reason === why.reason && w.remedy === why.remedy)) {
                 entry.whys.push(why);
             }
-            this.outcomes.set(urn, { applies: false, reason: `not checked: ${why.reason}` });
         };
         this.report = report;
+    }
+
+    /**
+     * What was decided about `urn` ("" = the stack), undefined when nothing was recorded:
+     * applied (with what was not checked besides), else not checked, else not applicable.
+     */
+    outcome(urn: string): Applicability | undefined {
+        const whys = this.notChecked.get(urn)?.whys;
+        const notChecked = whys && whys.length > 0 ? whys.map((w) => `${w.reason} (${w.remedy})`) : undefined;
+        const detail = this.applied.get(urn);
+        if (detail !== undefined) {
+            return notChecked ? { applies: true, detail, notChecked } : { applies: true, detail };
+        }
+        if (notChecked) {
+            return { applies: false, reason: whys!.map((w) => w.reason).join("; "), notChecked };
+        }
+        const reason = this.notApplicable.get(urn);
+        return reason === undefined ? undefined : { applies: false, reason };
+    }
+
+    /** True when `check` decided nothing else about `urn` than "not applicable" (the SDK channel). */
+    onlyNotApplicable(urn: string): string | undefined {
+        return this.applied.has(urn) || this.notChecked.has(urn) || this.violations.has(urn) ? undefined : this.notApplicable.get(urn);
     }
 
     private violation(message: Message | string, resource: ResourceView | undefined): void {
@@ -243,7 +320,9 @@ class Decisions {
             return;
         }
         reportWithLevel(this.reportViolation, {
-            message: `${this.policy.description}\nwaived (${waiver.where}: "${escapeControl(waiver.reason)}"): ${text}`,
+            // The waiver on a line of its own above the problem: its reason is free text of any
+            // length, and the problem line keeps its 160 characters.
+            message: `${this.policy.description}\nwaived (${waiver.where}: "${escapeControl(waiver.reason)}")\n${text}`,
             description: this.policy.description,
             enforcementLevel: "advisory",
             urn,
@@ -251,6 +330,7 @@ class Decisions {
     }
 
     private sendUnverified(message: Message, urn: string | undefined): void {
+        this.violations.set(urn ?? "", (this.violations.get(urn ?? "") ?? 0) + 1);
         reportWithLevel(this.reportViolation, {
             message: `${this.policy.description}\n${renderMessage(message)}`,
             description: this.policy.description,
@@ -313,7 +393,7 @@ function unverifiedLevel(config: unknown): EnforcementLevel {
     return level === "mandatory" ? "mandatory" : "advisory";
 }
 
-/** Runs an explain hook; an error in it must not change any verdict, so it becomes a reason. */
+/** Runs a (deprecated) explain hook; an error in it must not change any verdict, so it becomes a reason. */
 function safely<T>(fn: () => T, fallback: (why: string) => T): T {
     try {
         return fn();
@@ -322,23 +402,37 @@ function safely<T>(fn: () => T, fallback: (why: string) => T): T {
     }
 }
 
+/** What --explain says of a resource the policy judges but on which `check` recorded nothing. */
+function undecided(violations: number): Applicability {
+    return violations > 0
+        ? { applies: true, detail: `reported ${plural(violations, "violation")} (no decision recorded)` }
+        : { applies: false, reason: "no decision recorded: the check neither applied nor declared itself not applicable (a gap in the policy)" };
+}
+
 /**
  * Records a stack policy's decisions on every resource of the stack (PERFGUARD_EXPLAIN only):
- * what `check` recorded, else what the policy's explain hook says, else "not judged".
+ * what `check` recorded; for a resource of the policy's `types` with no decision, "no decision
+ * recorded"; for other types, not read. TODO(lead): the explain-hook fallback goes with the hooks.
  */
 function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, config: C, decisions: Decisions): void {
-    const explained = safely<StackApplicability>(
-        () => spec.explain ? spec.explain(stack, config) : { resources: new Map(), others: "not a resource this policy judges" },
-        (why) => ({ resources: new Map(), others: `could not be explained (${why} in the explain hook)` }));
+    const hook = spec.explain;
+    const explained = hook
+        ? safely<StackApplicability>(() => hook(stack, config), (why) => ({ resources: new Map(), others: `could not be explained (${why} in the explain hook)` }))
+        : undefined;
+    const judged = spec.types ? new Set(spec.types) : undefined;
+    const others = explained?.others ?? (judged ? `reads only ${[...judged].join(", ")}` : "not a resource this policy judges");
     for (const resource of stack.resources) {
         recordFacts("analyzeStack", resource);
-        const verdict = decisions.outcomes.get(resource.urn) ?? explained.resources.get(resource.urn) ?? typeNotRead(explained.others);
-        recordVerdict("analyzeStack", spec.name, resource.urn, verdict, decisions.violations.get(resource.urn) ?? 0);
+        const violations = decisions.violations.get(resource.urn) ?? 0;
+        const verdict = decisions.outcome(resource.urn)
+            ?? explained?.resources.get(resource.urn)
+            ?? (judged?.has(resource.type) || violations > 0 ? undecided(violations) : typeNotRead(others));
+        recordVerdict("analyzeStack", spec.name, resource.urn, verdict, violations);
     }
     const stackWide = decisions.violations.get("") ?? 0;
-    const stackVerdict = decisions.outcomes.get("") ?? explained.stack;
+    const stackVerdict = decisions.outcome("") ?? explained?.stack;
     if (stackVerdict || stackWide > 0) {
-        recordVerdict("analyzeStack", spec.name, "", stackVerdict ?? { applies: true, detail: "stack-wide verdict" }, stackWide);
+        recordVerdict("analyzeStack", spec.name, "", stackVerdict ?? undecided(stackWide), stackWide);
     }
 }
 
@@ -419,18 +513,20 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config));
             isolate(resource, decisions.report, () => spec.check(resource, config, decisions.report));
             decisions.flushPerResource();
-            const outcome = decisions.outcomes.get(resource.urn);
             if (explaining) {
                 recordFacts("analyze", resource);
-                const explain = spec.explain;
-                const verdict = outcome ?? safely<Applicability>(
-                    () => explain ? explain(resource, config) : { applies: true, detail: "checked" },
-                    (why) => ({ applies: false, reason: `could not be explained (${why} in the explain hook)` }));
-                recordVerdict("analyze", spec.name, resource.urn, verdict, decisions.violations.get(resource.urn) ?? 0);
+                const violations = decisions.violations.get(resource.urn) ?? 0;
+                // TODO(lead): drop the explain-hook fallback once no policy on main has a hook.
+                const hook = spec.explain;
+                const verdict = decisions.outcome(resource.urn) ?? (hook
+                    ? safely<Applicability>(() => hook(resource, config), (why) => ({ applies: false, reason: `could not be explained (${why} in the explain hook)` }))
+                    : undecided(violations));
+                recordVerdict("analyze", spec.name, resource.urn, verdict, violations);
             }
             // The SDK's not-applicable channel (it throws; the SDK records the reason).
-            if (outcome && !outcome.applies && !decisions.violations.has(resource.urn) && !decisions.notChecked.has(resource.urn)) {
-                args.notApplicable(outcome.reason);
+            const notApplicable = decisions.onlyNotApplicable(resource.urn);
+            if (notApplicable !== undefined) {
+                args.notApplicable(notApplicable);
             }
         },
     };

@@ -23,10 +23,17 @@ const explainFile: string | undefined = process.env[EXPLAIN_ENV] || undefined;
 /** True when this pack process records explanations. */
 export const explaining: boolean = explainFile !== undefined;
 
-/** Why a policy did or did not apply to one resource (or to the stack as a whole). */
+/**
+ * Why a policy did or did not apply to one resource (or to the stack as a whole), as its `check`
+ * recorded it through report.applied / notApplicable / notChecked (definePolicy.ts). `notChecked`
+ * lists what could not be checked ("reason (remedy)"): with `applies: false` nothing was.
+ */
 export type Applicability =
-    | { readonly applies: true; readonly detail: string }
-    | { readonly applies: false; readonly reason: string; readonly typeNotRead?: boolean };
+    | { readonly applies: true; readonly detail: string; readonly notChecked?: readonly string[] }
+    | { readonly applies: false; readonly reason: string; readonly typeNotRead?: boolean; readonly notChecked?: readonly string[] };
+
+// TODO(lead): applied(), notApplicable() and StackApplicability serve only the deprecated explain
+// hooks; delete them with the last hook (policies record decisions through `report` instead).
 
 /** The policy applies; `detail` says what it evaluated (numbers, where they came from). */
 export function applied(detail: string): Applicability {
@@ -43,7 +50,7 @@ export function typeNotRead(reason: string): Applicability {
     return { applies: false, reason, typeNotRead: true };
 }
 
-/** What a stack policy's explain hook returns: per-resource verdicts and the rest. */
+/** What a (deprecated) stack policy's explain hook returns: per-resource verdicts and the rest. */
 export interface StackApplicability {
     /** URN -> why the policy applied to that resource or not. */
     readonly resources: ReadonlyMap<string, Applicability>;

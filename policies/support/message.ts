@@ -74,3 +74,21 @@ export function parseMessage(text: string): { description?: string; problem: str
         basis: lines.filter((l) => l.startsWith("Basis: ")).map((l) => l.slice(7)),
     };
 }
+
+/** What shortLabel needs of a resource (a ResourceView, or anything with a type token and a name). */
+export interface Named {
+    readonly type: string;
+    readonly name: string;
+}
+
+/** `Serviceenginegroup "web-seg"`: the type token's last segment and the name, shortened by shortName. */
+export function shortLabel(resource: Named): string {
+    const colon = resource.type.lastIndexOf(":");
+    const kind = colon >= 0 ? resource.type.slice(colon + 1) : resource.type;
+    return `${kind || "resource"} "${shortName(resource.name)}"`;
+}
+
+/** The basis line that gives a name shortened on the problem line whole (none when it was not). */
+export function wholeNameBasis(resource: Named): string[] {
+    return isShortened(resource.name) ? [`${shortLabel(resource)} is "${escapeControl(resource.name)}"`] : [];
+}

@@ -87,6 +87,10 @@ describe("check --explain", () => {
         const vs = result.explanation?.resources.find((r) => r.name === "web-https-vs");
         expect(vs?.verdicts.find((v) => v.policy === "nsx-alb-se-capacity")).toMatchObject({ applies: true, violations: 1 });
         expect(vs?.facts.analyze?.map((f) => f.key)).toContain("perfguard:sslTps");
+        // A decision recorded by check itself (no explain hook): the dispatcher rule does not apply below minVcpus.
+        const group = result.explanation?.resources.find((r) => r.name === "web-se-group");
+        expect(group?.verdicts.find((v) => v.policy === "nsx-alb-se-dedicated-dispatcher")).toMatchObject({ applies: false, text: "vcpusPerSe 2 below minVcpus 4", violations: 0 });
+        expect(group?.verdicts.find((v) => v.policy === "nsx-alb-se-minimum-resources")).toMatchObject({ applies: true, violations: 0 });
     });
 });
 
@@ -104,7 +108,8 @@ describe("waivers through check", () => {
         const run = await perfguard(["check", file]);
         expect(run.code, run.stderr).toBe(0);
         expect(run.stdout).toContain("[advisory]  citrix-zone-rtt-limit");
-        expect(run.stdout).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\"): Zone \"latam-zone\" has an RTT of 300 ms");
+        expect(run.stdout).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\")\n");
+        expect(run.stdout).toContain("Zone \"latam-zone\" has an RTT of 300 ms");
         expect(run.stdout).not.toContain("[mandatory]");
     });
 

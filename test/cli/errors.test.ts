@@ -96,7 +96,7 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
         const file = writeExport(path.join(dir, "ok2.json"), [{ type: "citrix:index/zone:Zone", name: "z", inputs: { name: "z" } }]);
         const config = path.join(dir, "bad-config.json");
         fs.writeFileSync(config, JSON.stringify({ "citrix-zone-rtt-limit": { maxRttMs: "far" } }));
-        return fails(["check", file, "--policy-pack-config", config], "citrix-zone-rtt-limit: maxRttMs must be number");
+        return fails(["check", file, "--policy-pack-config", config], "citrix-zone-rtt-limit: maxRttMs: Invalid type. Expected: number, given: string");
     });
     it("a report in a missing folder", async () => {
         const file = writeExport(path.join(dir, "ok3.json"), [{ type: "citrix:index/zone:Zone", name: "z", inputs: { name: "z" } }]);

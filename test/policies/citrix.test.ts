@@ -95,7 +95,7 @@ describe("config", () => {
         const found = await runResourcePolicy(citrixZoneRttLimit, [...citrixStack({ rttMs: "300" }), ...citrixStack({ rttMs: "300" })], { maxRtt: 100 });
         const typo = found.filter((v) => v.message.includes("unknown config key"));
         expect(typo).toHaveLength(1);
-        expect(typo[0].message).toMatch(/"maxRtt" for policy citrix-zone-rtt-limit .* accepted keys are maxRttMs/);
+        expect(typo[0].message).toMatch(/"maxRtt" for policy citrix-zone-rtt-limit[\s\S]*Fix: "maxRtt": did you mean "maxRttMs"\? \(accepted keys are maxRttMs/);
         expect(found.filter((v) => v.message.includes("300 ms"))).toHaveLength(2);
     });
 });

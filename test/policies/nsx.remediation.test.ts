@@ -4,6 +4,7 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PackClient, startPack } from "../../preview/packClient";
 import type { PropertyBag } from "../../preview/types";
+import { parseMessage } from "../../policies/support/message";
 import { SE_GROUP, SECRET, seGroupProps } from "./nsxFixtures";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -46,6 +47,8 @@ describe("NSX ALB remediation over gRPC", () => {
         const group = { urn: "urn:pulumi:t::p::avi:index/serviceenginegroup:Serviceenginegroup::small", type: SE_GROUP, name: "small", properties: seGroupProps({ memoryPerSe: "2048" }) as PropertyBag };
         const { diagnostics } = await pack.analyze(group);
         expect(diagnostics.map((d) => d.policyName)).toEqual([MIN]);
-        expect(diagnostics[0].message).toContain("memoryPerSe 2048 MB is below the tested 4096 MB");
+        const { problem, fix } = parseMessage(diagnostics[0].message);
+        expect(problem).toContain("2048 MB memory per 4 vCPU SE; tested: 4096 MB");
+        expect(fix).toContain("memoryPerSe \"4096\"");
     });
 });

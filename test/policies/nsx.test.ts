@@ -10,7 +10,7 @@ import { SE_GROUP_FIELD_NAMES, seGroupNameOfRef } from "../../policies/support/a
 import * as fs from "fs";
 import * as path from "path";
 import { num, pct } from "../../policies/support/format";
-import { runPolicies, runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../support/policyHarness";
+import { expectViolation, runPolicies, runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../support/policyHarness";
 import { nsxStack, NsxStackOptions, SE_GROUP, SECRET, seGroupProps, VS } from "./nsxFixtures";
 
 const NSX_POLICIES: Policy[] = [perfguardFacts, nsxAlbSeCapacity, nsxAlbSeMinimumResources, nsxAlbSeDedicatedDispatcher];
@@ -121,7 +121,10 @@ describe("joins and unknown values (preview)", () => {
             props: { seGroupRef: "/api/serviceenginegroup?name=other", markers: [{ key: "perfguard:l4Cps", values: ["80000"] }] },
         };
         const stack = nsxStack({ group: { vcpusPerSe: UNKNOWN_VALUE }, shop: { sslTps: "3000" }, extra: [other, busy] });
-        expect(verdicts(await runAll(stack))).toEqual([`${CAP} -> busy-vs`]);
+        // The sizing policies cannot check web-seg either: "not checked" (fail closed), advisory by default.
+        const found = await runAll(stack);
+        expect(verdicts(found)).toEqual([`${CAP} -> busy-vs`, `${DISPATCH} -> web-seg`, `${MIN} -> web-seg`]);
+        expectViolation(found, { policy: MIN, resource: "web-seg", problem: ["not checked", "vcpusPerSe is unknown in this preview"], fix: ["vcpusPerSe"], level: "advisory" });
     });
     it("counts the known demand of a VS with an unknown demand fact in the group total, and says so", async () => {
         // api-vs gets minScaleoutPerVs 2 SEs (0.45 of them); the group carries 2 - 1 = 1 SE: api-vs 90000/100000 CPS
@@ -175,7 +178,7 @@ describe("config", () => {
     it("reports an unknown key of a policy without config", async () => {
         const found = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack(), { minMemory: 1 });
         expect(found).toHaveLength(1);
-        expect(found[0].message).toMatch(/unknown config key "minMemory" for policy nsx-alb-se-minimum-resources .* unverified, plus enforcementLevel/);
+        expect(found[0].message).toMatch(/unknown config key "minMemory" for policy nsx-alb-se-minimum-resources[\s\S]* unverified, plus enforcementLevel/);
     });
 });
 
@@ -252,24 +255,37 @@ describe("messages give the numbers, their source, the threshold and the fix", (
 
     it("nsx-alb-se-minimum-resources", async () => {
         const r4 = row(4);
-        const [v] = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { memoryPerSe: undefined, diskPerSe: "20" } }));
-        expect(v.message).toBe(
-            `Serviceenginegroup "web-seg" has vcpusPerSe 4, but memoryPerSe 2048 MB (not set: provider default) is below the tested ${r4.memoryGb * 1024} MB (NSX ALB 20.1.6 per-SE table, 4 vCPU row), ` +
-            `and diskPerSe 20 GB is below the tested ${r4.diskGb} GB (NSX ALB 20.1.6 per-SE table, 4 vCPU row). The published per-SE figures were measured at that size, and open connections are memory bound, ` +
-            `so a smaller SE may carry less than perfguard's capacity checks assume. Fix: set memoryPerSe to "4096" and diskPerSe to "30" (at enforcement level remediate this policy sets them).`,
-        );
+        const found = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { memoryPerSe: undefined, diskPerSe: "20" } }));
+        expectViolation(found, {
+            policy: MIN, resource: "web-seg",
+            problem: ["Serviceenginegroup \"web-seg\"", "2048 MB memory, 20 GB disk per 4 vCPU SE", `tested: ${r4.memoryGb * 1024} MB, ${r4.diskGb} GB`],
+            fix: [`memoryPerSe "${r4.memoryGb * 1024}"`, `diskPerSe "${r4.diskGb}"`, "remediate"],
+        });
         // Beyond 6 vCPUs the 6 vCPU row's 6 GB / 40 GB is the tested minimum.
-        const [big] = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { vcpusPerSe: "16", memoryPerSe: "4096", diskPerSe: "40" } }));
-        expect(big.message).toContain(`memoryPerSe 4096 MB is below the tested ${row(6).memoryGb * 1024} MB (NSX ALB 20.1.6 per-SE table, 6 vCPU row (the largest tested size; used beyond 6 vCPUs))`);
+        const big = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { vcpusPerSe: "16", memoryPerSe: "4096", diskPerSe: "40" } }));
+        const v = expectViolation(big, { policy: MIN, resource: "web-seg", problem: ["per 16 vCPU SE", "4096 MB memory", row(6).memoryGb * 1024], fix: [`memoryPerSe "${row(6).memoryGb * 1024}"`] });
+        expect(v.fix).not.toContain("diskPerSe");
+        expect(v.basis.join("\n")).toContain("6 vCPU row (the largest tested size; used beyond 6 vCPUs)");
     });
 
     it("nsx-alb-se-dedicated-dispatcher", async () => {
-        const [v] = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, nsxStack({ group: { vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" } }));
-        expect(v.message).toBe(
-            `Serviceenginegroup "web-seg" has vcpusPerSe 6, at or above 4 (minVcpus), but dedicatedDispatcherCore false. ` +
-            `The NSX ALB 20.1.6 per-SE table measured its 4 vCPU row with 1 dedicated dispatcher core + 3 proxy cores and its 6 vCPU row with 2 + 4; ` +
-            `without a dedicated dispatcher an SE of this size may not reach those figures. Fix: set dedicatedDispatcherCore to "true" (at enforcement level remediate this policy sets it).`,
-        );
+        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, nsxStack({ group: { vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" } }));
+        expectViolation(found, {
+            policy: DISPATCH, resource: "web-seg",
+            problem: ["Serviceenginegroup \"web-seg\"", "6 vCPUs per SE", "minVcpus 4", "no dedicated dispatcher core"],
+            fix: ["dedicatedDispatcherCore \"true\""],
+        });
+        // A long name is shortened on the problem line and given whole in a basis line.
+        const long = "web-se-group-for-the-emea-production-tenant-with-long-name";
+        const named = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" }) }]);
+        const v = expectViolation(named, { policy: DISPATCH, resource: long, problem: [`"${long.slice(0, 39)}…"`, "16 vCPUs per SE"], fix: ["dedicatedDispatcherCore"] });
+        expect(v.basis).toContain(`Serviceenginegroup "${long.slice(0, 39)}…" is "${long}"`);
+        const small = await runResourcePolicy(nsxAlbSeMinimumResources, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "1024", diskPerSe: "1", dedicatedDispatcherCore: "true" }) }]);
+        expectViolation(small, {
+            policy: MIN, resource: long,
+            problem: ["1024 MB memory, 1 GB disk per 16 vCPU SE", `tested: ${row(6).memoryGb * 1024} MB, ${row(6).diskGb} GB`],
+            fix: [`memoryPerSe "${row(6).memoryGb * 1024}" and diskPerSe "${row(6).diskGb}"`],
+        });
         expect(table.notes.some((n) => n.includes("4 cores: 1 dispatcher + 3 proxy cores") && n.includes("6 cores: 2 dispatcher + 4 proxy cores"))).toBe(true);
         expect(num(row(4).l7Rps)).toBe("150000");
     });

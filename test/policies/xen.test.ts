@@ -133,7 +133,7 @@ describe("config", () => {
     it("xen-dom0-workload takes no config: a key is reported as unknown and the check still runs", async () => {
         const found = await runStackPolicy(xenDom0Workload, xenStack(backupOn01), { hosts: {} });
         expect(found).toHaveLength(2);
-        expect(found[0].message).toMatch(/unknown config key "hosts" for policy xen-dom0-workload .*accepted keys are unverified,/);
+        expect(found[0].message).toMatch(/unknown config key "hosts" for policy xen-dom0-workload[\s\S]*accepted keys are unverified,/);
         expect(found[1].urn).toMatch(/::backup$/);
     });
     it("schema defaults and bounds", () => {

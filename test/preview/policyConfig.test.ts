@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { PreviewError } from "../../preview/errors";
 import { AnalyzerInfo } from "../../preview/packClient";
-import { parsePolicyConfig, reconcilePolicyConfig, validatePolicyProperties } from "../../preview/policyConfig";
+import { parsePolicyConfig, reconcilePolicyConfig, unknownPolicyWarning, validatePolicyProperties } from "../../preview/policyConfig";
 
 const info: AnalyzerInfo = {
     name: "pack", displayName: "", version: "1.2.3", supportsConfig: true,
@@ -44,6 +44,23 @@ describe("reconcilePolicyConfig", () => {
 
     it("rejects an unknown policy name without a level, as the CLI's Configure does", () => {
         expect(() => reconcilePolicyConfig(info, parsePolicyConfig({ ghost: { x: 1 } }))).toThrow("invalid enforcement level");
+    });
+
+    it.each([
+        ["pln", "mandatory", "plain"],
+        ["Plain", "mandatory", "plain"],
+        ["rttt", { enforcementLevel: "disabled" }, "rtt"],
+        ["ghost", "mandatory", undefined],
+    ] as const)("suggests the closest policy for the unknown name %s given with a level", (name, value, expected) => {
+        const { unknownPolicies, suggestions } = reconcilePolicyConfig(info, parsePolicyConfig({ [name]: value }));
+        expect(unknownPolicies).toEqual([name]);
+        expect(suggestions[name]).toBe(expected);
+        const warning = unknownPolicyWarning(name, "pack@v1.2.3", suggestions[name]);
+        expect(warning).toBe(`warning: policy pack config names "${name}", which is not a policy of pack@v1.2.3${expected ? `: did you mean "${expected}"?` : ""}\n`);
+    });
+
+    it("keeps the CLI's error, without a suggestion, for a misspelt policy name given as an object without a level", () => {
+        expect(() => reconcilePolicyConfig(info, parsePolicyConfig({ pln: { x: 1 } }))).toThrow('configuring policy pack "pack": invalid enforcement level "" for "pln"');
     });
 });
 

@@ -5,7 +5,10 @@
  */
 import type { EnforcementLevel, Policy, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { unknownCheckingProxy } from "@pulumi/policy";
+import { expect } from "vitest";
 import { resetReportedOnce } from "../../policies/support/definePolicy";
+import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
+import { shapeProblems } from "./messageShape";
 
 /** The engine's wire value for an unknown (preview) value. */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -68,7 +71,17 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
         { resources: built, getConfig: <T>() => config as T, stackTags: new Map(), notApplicable: () => { throw new Error("notApplicable"); } } as never,
         collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never,
     );
+    expectShape(out);
     return out;
+}
+
+/**
+ * Every violation a policy produces in a test has the Message shape (problem line of at most 160
+ * characters, a Fix: line), except for the policies still being converted (messageShape.ts).
+ */
+function expectShape(violations: readonly Violation[]): void {
+    const wrong = shapeProblems(violations.map((v) => ({ policyName: v.policyName, message: v.message, resource: v.urn ? v.urn.split("::").pop() ?? "" : "(stack)" })));
+    expect(wrong, "violations without the Message shape").toEqual([]);
 }
 
 /** What args.notApplicable throws here (the SDK throws its own NotApplicableError). */
@@ -113,6 +126,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
             }
         }
     }
+    expectShape(out);
     // As the SDK: AnalyzeStack also runs a resource policy's validateStack when it has one.
     const stackPart = (policy as Partial<StackValidationPolicy>).validateStack;
     if (stackPart) {
@@ -139,4 +153,74 @@ export async function runPolicies(list: readonly Policy[], resources: TestResour
 /** "policy -> resource name" pairs (stack-level: "(stack)"), sorted, for exact-set assertions. */
 export function verdicts(violations: Violation[]): string[] {
     return violations.map((v) => `${v.policyName} -> ${v.urn ? v.urn.split("::").pop() : "(stack)"}`).sort();
+}
+
+/** The resource name a violation is about ("(stack)" for a stack-wide one). */
+export function resourceOf(v: Violation): string {
+    return v.urn ? v.urn.split("::").pop() ?? "" : "(stack)";
+}
+
+/** What a test expects in one part of a message: texts it contains, numbers it names. */
+export type Expected = ReadonlyArray<string | number | RegExp>;
+
+/** Matches `n` as a whole number in text: 4096 is not found in "40960" nor 4 in "4.5". */
+function numberPattern(n: number): RegExp {
+    const text = String(n).replace(".", "\\.");
+    return new RegExp(`(?<![\\d.])${text}(?![\\d]|\\.\\d)`);
+}
+
+function expectPart(part: string, expected: Expected, what: string): void {
+    for (const e of expected) {
+        if (typeof e === "number") {
+            expect(part, `${what} names ${e}`).toMatch(numberPattern(e));
+        } else if (typeof e === "string") {
+            expect(part, what).toContain(e);
+        } else {
+            expect(part, what).toMatch(e);
+        }
+    }
+}
+
+/**
+ * Asserts that a violation has the Message shape (description, a problem line of at most 160
+ * characters, a Fix: line) and returns its parts.
+ */
+export function expectMessageShape(v: Violation): { problem: string; fix: string; basis: string[] } {
+    const parsed = parseMessage(v.message);
+    const where = `${v.policyName} -> ${resourceOf(v)}`;
+    expect(parsed.problem.length, `${where}: problem line "${parsed.problem}"`).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
+    expect(parsed.problem.length, `${where}: empty problem line`).toBeGreaterThan(0);
+    expect(parsed.fix, `${where}: no "Fix:" line in ${JSON.stringify(v.message)}`).toBeDefined();
+    return { problem: parsed.problem, fix: parsed.fix ?? "", basis: parsed.basis };
+}
+
+/** One expected violation: its policy and resource, and what its problem and fix must say. */
+export interface ExpectedViolation {
+    readonly policy: string;
+    /** Resource name, or "(stack)". */
+    readonly resource: string;
+    /** Texts and numbers the problem line must contain. */
+    readonly problem?: Expected;
+    /** Texts and numbers the fix must contain. */
+    readonly fix?: Expected;
+    /** The level it is reported at, when the test cares. */
+    readonly level?: EnforcementLevel;
+}
+
+/**
+ * Finds the one violation of `expected.policy` on `expected.resource` and asserts its problem line
+ * and its fix separately (basis lines are not asserted, so rewording them breaks no test).
+ * @returns the violation and its parts, for further assertions.
+ */
+export function expectViolation(violations: readonly Violation[], expected: ExpectedViolation): Violation & { problem: string; fix: string; basis: string[] } {
+    const matching = violations.filter((v) => v.policyName === expected.policy && resourceOf(v) === expected.resource);
+    expect(matching.map((v) => v.message), `exactly one ${expected.policy} violation on ${expected.resource}; all: ${verdicts([...violations]).join(", ")}`).toHaveLength(1);
+    const v = matching[0];
+    const parts = expectMessageShape(v);
+    expectPart(parts.problem, expected.problem ?? [], `${expected.policy} -> ${expected.resource}: problem line`);
+    expectPart(parts.fix, expected.fix ?? [], `${expected.policy} -> ${expected.resource}: fix`);
+    if (expected.level) {
+        expect(v.enforcementLevel, `${expected.policy} -> ${expected.resource}: level`).toBe(expected.level);
+    }
+    return { ...v, ...parts };
 }

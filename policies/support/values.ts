@@ -48,6 +48,15 @@ export function isUnknown(value: unknown): boolean {
     return value === UNKNOWN || (typeof value === "string" && UNKNOWN_SENTINELS.has(value));
 }
 
+/**
+ * Locale-independent case folding for names, keys and enum values: full folding as Unicode
+ * defines it for the common cases ("ß" and "SS", final sigma), never the host's locale
+ * (toLocaleLowerCase would fold "I" to a dotless i under a Turkish locale).
+ */
+export function foldCase(text: string): string {
+    return text.toUpperCase().toLowerCase();
+}
+
 /** Plain-object test that excludes arrays and null. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
     return value !== null && typeof value === "object" && !Array.isArray(value);

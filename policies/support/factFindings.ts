@@ -1,0 +1,141 @@
+/**
+ * What perfguard-facts reports, built from the fact reader's problems: per resource (a bad value,
+ * a fact on a carrier the provider rejects, an unreadable provider field, a waiver problem, a
+ * fact no policy reads on that resource), and per key and preview (a key that was surely meant as
+ * a fact). Analyze (inputs) and AnalyzeStack (outputs) both run these; a problem Analyze
+ * reported on a resource is not reported again from its outputs.
+ */
+import type { FactProblem } from "./facts";
+import { misplacedFacts, problemLabel } from "./facts";
+import { describeReadOn } from "./factKeys";
+import { escapeControl, Message } from "./message";
+import type { ResourceView } from "./resources";
+import { typedFieldProblems } from "./typedFields";
+import { waiverProblems } from "./waivers";
+import { plural } from "./format";
+
+/** One violation perfguard-facts sends about a resource; `identity` dedupes inputs and outputs. */
+export interface Finding {
+    readonly message: Message;
+    readonly identity: string;
+}
+
+const CONSEQUENCE = "so the checks that need it do not run";
+
+function fromFactProblem(label: string, p: FactProblem): Finding {
+    const consequence = p.kind === "carrier" ? "the apply would fail" : CONSEQUENCE;
+    return {
+        identity: `${p.kind}\u0000${p.key}\u0000${p.problem}`,
+        message: { problem: `${label}: ${p.problem}, ${consequence}.`, fix: `${p.fix}.`, basis: p.basis },
+    };
+}
+
+function fromTypedField(label: string, text: string): Finding {
+    const open = text.indexOf(" (");
+    const head = open > 0 ? text.slice(0, open) : text;
+    const rule = open > 0 ? text.slice(open + 2).replace(/\)$/, "") : "";
+    return {
+        identity: `field\u0000${text}`,
+        message: {
+            problem: `${label}: ${escapeControl(head)}, ${CONSEQUENCE}.`,
+            fix: "write the field in the provider's string form.",
+            basis: rule ? [escapeControl(rule)] : [],
+        },
+    };
+}
+
+/**
+ * The mandatory findings on one resource: bad fact values and carriers, unreadable provider
+ * fields, waiver problems. Key problems are grouped per preview (KeyProblems), misplaced facts are
+ * advisory (misplacedFinding).
+ */
+export function resourceFindings(resource: ResourceView): Finding[] {
+    const label = problemLabel(resource.type, resource.name);
+    const found: Finding[] = [];
+    for (const p of resource.facts.problems) {
+        if (p.kind !== "key") {
+            found.push(fromFactProblem(label, p));
+        }
+    }
+    for (const text of typedFieldProblems(resource)) {
+        found.push(fromTypedField(label, text));
+    }
+    for (const w of waiverProblems(resource)) {
+        found.push({ identity: `waiver\u0000${w.problem}`, message: { problem: `${label}: ${w.problem}.`, fix: `${w.fix}.` } });
+    }
+    return found;
+}
+
+/** The advisory finding for facts that no policy reads on this resource (`perfguard:rttMs` on a VM). */
+export function misplacedFinding(resource: ResourceView): Finding | undefined {
+    const misplaced = misplacedFacts(resource.facts, resource.type);
+    if (misplaced.length === 0) {
+        return undefined;
+    }
+    const keys = misplaced.map((m) => m.key);
+    const label = problemLabel(resource.type, resource.name);
+    const shown = keys.length <= 2 ? keys.join(" and ") : `${keys.slice(0, 2).join(", ")} and ${plural(keys.length - 2, "more fact")}`;
+    return {
+        identity: `misplaced\u0000${keys.join(",")}`,
+        message: {
+            problem: `${label}: ${shown} ${keys.length === 1 ? "has" : "have"} no effect here: no policy reads ${keys.length === 1 ? "it" : "them"} on this resource.`,
+            fix: `declare ${keys.length === 1 ? "it" : "each"} on the resource that policies read it on, or remove ${keys.length === 1 ? "it" : "them"}.`,
+            basis: misplaced.map((m) => `${m.key} is read on ${describeReadOn(m.def)}`),
+        },
+    };
+}
+
+/** How many resources a grouped key problem names. */
+const FIRST_NAMES = 3;
+
+interface KeyGroup {
+    readonly problem: FactProblem;
+    /** URN -> label, of every resource that carries the key. */
+    readonly resources: Map<string, string>;
+}
+
+/**
+ * Keys that were surely meant as facts (near misses, unknown `perfguard:` keys), collected over
+ * one preview (Analyze and AnalyzeStack of one pack process) and reported once per key, on the
+ * first resource by URN (verdicts must not depend on the engine's order), naming the first few.
+ */
+export class KeyProblems {
+    private readonly groups = new Map<string, KeyGroup>();
+
+    /** Records the key problems of `resource`. */
+    note(resource: ResourceView): void {
+        for (const p of resource.facts.problems) {
+            if (p.kind !== "key") {
+                continue;
+            }
+            const id = `${p.key}\u0000${p.problem}`;
+            let group = this.groups.get(id);
+            if (!group) {
+                group = { problem: p, resources: new Map() };
+                this.groups.set(id, group);
+            }
+            group.resources.set(resource.urn, problemLabel(resource.type, resource.name));
+        }
+    }
+
+    /** The grouped findings, with the URN each goes on, and forgets them (one preview). */
+    flush(): Array<{ urn: string; message: Message }> {
+        const out: Array<{ urn: string; message: Message }> = [];
+        for (const { problem, resources } of this.groups.values()) {
+            const urns = [...resources.keys()].sort();
+            const names = urns.slice(0, FIRST_NAMES).map((u) => resources.get(u) as string);
+            const more = urns.length > FIRST_NAMES ? ` and ${urns.length - FIRST_NAMES} more` : "";
+            const on = urns.length === 1 ? names[0] : `${plural(urns.length, "resource")}`;
+            out.push({
+                urn: urns[0],
+                message: {
+                    problem: `${on}: ${problem.problem}, ${CONSEQUENCE}.`,
+                    fix: `${problem.fix}.`,
+                    basis: [...problem.basis, ...(urns.length === 1 ? [] : [`on ${names.join(", ")}${more}`])],
+                },
+            });
+        }
+        this.groups.clear();
+        return out;
+    }
+}

@@ -3,7 +3,10 @@ import { FactRead, misplacedFacts, readFacts } from "../../policies/support/fact
 import { ResourceView, StackView } from "../../policies/support/resources";
 import { numVs } from "../../policies/support/format";
 import { describeValue, foldCase, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/support/values";
-import { UNKNOWN_VALUE } from "../support/policyHarness";
+import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { perfguardFacts } from "../../policies/perfguard-facts";
+import { parseMessage } from "../../policies/support/message";
+import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf, Violation } from "../support/policyHarness";
 
 describe("parsePlainDecimal", () => {
     it.each([
@@ -269,5 +272,69 @@ describe("numVs", () => {
         [12, 12, "12"],
     ])("%s against %s prints %s", (value, threshold, shown) => {
         expect(numVs(value, threshold)).toBe(shown);
+    });
+});
+
+describe("perfguard-facts: wherever the engine shows facts, once per resource", () => {
+    const DOM0 = "perfguard:example:Dom0Service";
+    const analyzeOnly = { ...perfguardFacts, validateStack: undefined } as unknown as ResourceValidationPolicy;
+    /** Analyze on the inputs, then AnalyzeStack on the outputs, in one process (one preview). */
+    async function preview(inputs: TestResource[], outputs: TestResource[]): Promise<Violation[]> {
+        return [...await runResourcePolicy(analyzeOnly, inputs), ...await runStackPolicy(perfguardFacts as unknown as StackValidationPolicy, outputs)];
+    }
+    const component = (tags: unknown): TestResource => ({ type: DOM0, name: "backup", props: tags === undefined ? {} : { tags } });
+    const bad = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60MB/s"];
+    const good = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60"];
+    const BAD_PROBLEM = "Dom0Service \"backup\": perfguard:networkMBps has a value of 6 characters, not a plain decimal in range, so the checks that need it do not run.";
+    it.each<[string, TestResource[], TestResource[], string[]]>([
+        ["baseline: good facts in inputs and outputs", [component(good)], [component(good)], []],
+        ["facts only in the outputs (a component that publishes them)", [component(undefined)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
+        ["the same bad value in inputs and outputs: once", [component(bad)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
+        ["bad in the inputs only", [component(bad)], [component(good)], [`mandatory ${BAD_PROBLEM}`]],
+        ["a fact no policy reads there: advisory, in AnalyzeStack", [component(["perfguard:rttMs=160"])], [component(["perfguard:rttMs=160"])], [
+            "advisory Dom0Service \"backup\": perfguard:rttMs has no effect here: no policy reads it on this resource.",
+        ]],
+    ])("%s", async (_name, inputs, outputs, expected) => {
+        const found = await preview(inputs, outputs);
+        expect(found.map((v) => `${v.enforcementLevel} ${parseMessage(v.message).problem}`)).toEqual(expected);
+        expect(found.every((v) => v.urn === urnOf(DOM0, "backup"))).toBe(true);
+    });
+
+    it("a misplaced fact names the types that read it", async () => {
+        const [v] = await preview([], [{ type: VSPHERE_VM, name: "vm", props: { extraConfig: { "guestinfo.perfguard.rttMs": "160" } } }]);
+        expect(parseMessage(v.message).basis).toEqual(["perfguard:rttMs is read on citrix:index/zone:Zone"]);
+    });
+
+    it("a near miss on many resources: one violation per key, on the first by URN, naming the first three", async () => {
+        const stack = Array.from({ length: 50 }, (_, i): TestResource => ({ type: XEN_VM, name: `vm-${String(i).padStart(2, "0")}`, props: { tags: ["perfguard-rttMs=160", "perfguard-exempt=true", "perfguard.version=2"] } }));
+        for (const order of [stack, [...stack].reverse()]) {
+            const found = await preview(order, order);
+            expect(found).toHaveLength(1);
+            const m = parseMessage(found[0].message);
+            expect(m.problem).toBe("50 resources: \"perfguard-rttMs\" is not read as a fact (did you mean perfguard:rttMs?), so the checks that need it do not run.");
+            expect(m.fix).toBe("rename it perfguard:rttMs (prefix perfguard: or perfguard_, any case, no spaces).");
+            expect(m.basis).toContain("on Vm \"vm-00\", Vm \"vm-01\", Vm \"vm-02\" and 47 more");
+            expect(found[0].urn).toBe(urnOf(XEN_VM, "vm-00"));
+            expect(found[0].enforcementLevel).toBe("mandatory");
+        }
+    });
+
+    it("a perfguard: string in a vSphere VM's tags: read, and reported (the apply would fail), naming the carrier", async () => {
+        const vm: TestResource = { type: VSPHERE_VM, name: "ddc-1", props: { tags: ["perfguard:citrixRole=deliveryController"] } };
+        const [v, ...rest] = await preview([vm], [vm]);
+        expect(rest).toEqual([]);
+        expect(v.enforcementLevel).toBe("mandatory");
+        const m = parseMessage(v.message);
+        expect(m.problem).toBe("VirtualMachine \"ddc-1\": facts in tags (perfguard:citrixRole) are read, but tags holds vSphere tag ids, so the provider rejects them, the apply would fail.");
+        expect(m.fix).toContain("extraConfig \"guestinfo.perfguard.<key>\"");
+    });
+
+    it("a bad value on an attached vSphere tag is reported on the VM, from AnalyzeStack", async () => {
+        const tag: TestResource = { type: "vsphere:index/tag:Tag", name: "throttle", props: { name: "perfguard:throttleMaxConcurrentTransactions=lots" } };
+        const vm: TestResource = { type: VSPHERE_VM, name: "ddc-1", props: { tags: [UNKNOWN_VALUE], extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController" } }, propertyDependencies: { tags: ["throttle"] } };
+        const found = await preview([vm, tag], [vm, tag]);
+        expect(found.map((v) => [v.urn, parseMessage(v.message).problem])).toEqual([
+            [urnOf(VSPHERE_VM, "ddc-1"), "VirtualMachine \"ddc-1\": perfguard:throttleMaxConcurrentTransactions has \"lots\", not a whole number in range, so the checks that need it do not run."],
+        ]);
     });
 });

@@ -6,7 +6,7 @@ import { fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./support/aviSeGrou
 import { resourcePolicy } from "./support/definePolicy";
 import { applied, Applicability, notApplicable } from "./support/explain";
 import { isRecord } from "./support/values";
-import type { ResourceView } from "./support/resources";
+import { remediatedProps, ResourceView } from "./support/resources";
 
 export interface DedicatedDispatcherConfig {
     /** SE groups with at least this many vCPUs per SE need dedicatedDispatcherCore "true". */
@@ -75,7 +75,7 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         if (!isRecord(group.props) || !missingDispatcher(group, config)) {
             return undefined;
         }
-        // Keep every other field as it came (secrets included); the provider's string form.
-        return { ...group.props, dedicatedDispatcherCore: "true" };
+        // Only this field changes; every other keeps its secret marker (remediatedProps).
+        return remediatedProps(group, { dedicatedDispatcherCore: "true" });
     },
 });

@@ -6,7 +6,7 @@ import { SE_MEMORY_MIN_GB, testedSeSize } from "../model/seCapacity";
 import { fieldText, readSeGroupFields, SE_GROUP_TYPE, SeGroupFields } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
 import { applied, Applicability, notApplicable } from "./support/explain";
-import type { ResourceView } from "./support/resources";
+import { remediatedProps, ResourceView } from "./support/resources";
 import { isRecord } from "./support/values";
 
 /** One field below its tested minimum. */
@@ -84,11 +84,7 @@ export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
         if (found.length === 0) {
             return undefined;
         }
-        // Keep every other field as it came (secrets included); provider string forms only.
-        const props: Record<string, unknown> = { ...group.props };
-        for (const s of found) {
-            props[s.field] = String(s.need);
-        }
-        return props;
+        // Only these fields change; every other keeps its secret marker (remediatedProps).
+        return remediatedProps(group, Object.fromEntries(found.map((s) => [s.field, String(s.need)])));
     },
 });

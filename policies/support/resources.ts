@@ -3,9 +3,11 @@
  * SDK's proxy (reads never throw), facts parsed lazily, joins kept as URNs.
  */
 import type { PolicyResource } from "@pulumi/policy";
+import { Secret, unknownCheckingProxy } from "@pulumi/policy";
+import { secretsPreservingProxy } from "@pulumi/policy/secret";
 import { Facts, JoinedFact, readFacts } from "./facts";
 import { factKeyDef } from "./factKeys";
-import { field, foldCase, isUnknown, unwrapProps } from "./values";
+import { field, foldCase, isRecord, isUnknown, rawTarget, unwrapProps } from "./values";
 
 /** vSphere types whose tag objects carry a VM's facts (docs/facts.md#vsphere). */
 export const VSPHERE_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
@@ -242,4 +244,31 @@ export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"
 /** Builds the StackView of a validateStack call. */
 export function stackOf(resources: readonly PolicyResource[]): StackView {
     return new StackView(resources.map(viewOf));
+}
+
+/**
+ * What a remediation returns: the resource's props exactly as the SDK handed them, with only the
+ * `changes` replaced. Every other value keeps its secret marker (the engine stores the result as
+ * the resource's new inputs: a secret spread into a plain copy would be stored unencrypted), and
+ * a changed field that was secret stays secret. The result is wrapped as the SDK wraps
+ * Remediate's inputs (unknownCheckingProxy over secretsPreservingProxy), because the SDK hands it
+ * as it is to the next remediating policy, which must read plain values; serializeProperties
+ * unwraps both layers and sends each `Secret` as a secret.
+ * @param resource - the resource given to `remediate` (its props as the SDK handed them).
+ * @param changes - field -> new value, in the provider's form (Avi numbers as strings).
+ * @returns the new props, or undefined when the props are not an object (nothing to change).
+ */
+export function remediatedProps(resource: ResourceView, changes: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+    const raw = rawTarget(resource.props);
+    if (!isRecord(raw)) {
+        return undefined;
+    }
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(raw)) {
+        out[key] = raw[key];
+    }
+    for (const key of Object.keys(changes)) {
+        out[key] = raw[key] instanceof Secret ? new Secret(changes[key]) : changes[key];
+    }
+    return unknownCheckingProxy(secretsPreservingProxy(out)) as Record<string, unknown>;
 }

@@ -23,7 +23,7 @@ export interface Finding {
 const CONSEQUENCE = "so the checks that need it do not run";
 
 function fromFactProblem(label: string, p: FactProblem): Finding {
-    const consequence = p.kind === "carrier" ? "the apply would fail" : CONSEQUENCE;
+    const consequence = p.kind === "carrier" ? "so the apply would fail" : CONSEQUENCE;
     return {
         identity: `${p.kind}\u0000${p.key}\u0000${p.problem}`,
         message: { problem: `${label}: ${p.problem}, ${consequence}.`, fix: `${p.fix}.`, basis: p.basis },

@@ -435,9 +435,9 @@ class CarrierCheck {
         facts.addProblem({
             kind: "carrier",
             key: keys[0],
-            problem: `facts in tags (${listed}) are read, but tags holds ${what}, so the provider rejects them`,
-            fix: `move them to ${this.carrier}`,
-            basis: ["carriers per provider: docs/facts.md#carriers"],
+            problem: `tags carries ${keys.length === 1 ? "a fact" : `${keys.length} facts`} but holds ${what}`,
+            fix: `move ${keys.length === 1 ? "it" : "them"} to ${this.carrier}`,
+            basis: [`facts in tags (read, so the checks still run): ${listed}`, "carriers per provider: docs/facts.md#carriers"],
             message: `facts in tags (${listed}) sit on ${what}, which the provider rejects`,
         });
     }

@@ -174,7 +174,8 @@ describe("readFacts: carriers the provider rejects", () => {
         const facts = readFacts({ tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea"] }, type);
         expect(facts.text("citrixRole")).toMatchObject({ state: "ok", value: "deliveryController" });
         expect(facts.problems.map((p) => p.kind)).toEqual(["carrier"]);
-        expect(facts.problems[0].problem).toBe(`facts in tags (perfguard:citrixRole, perfguard:citrixZone) are read, but tags holds ${what}, so the provider rejects them`);
+        expect(facts.problems[0].problem).toBe(`tags carries 2 facts but holds ${what}`);
+        expect(facts.problems[0].basis[0]).toBe("facts in tags (read, so the checks still run): perfguard:citrixRole, perfguard:citrixZone");
         expect(facts.problems[0].fix).toContain(carrier);
     });
     it("a Xen Orchestra VM's tags are plain strings: no problem", () => {
@@ -325,7 +326,7 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
         expect(rest).toEqual([]);
         expect(v.enforcementLevel).toBe("mandatory");
         const m = parseMessage(v.message);
-        expect(m.problem).toBe("VirtualMachine \"ddc-1\": facts in tags (perfguard:citrixRole) are read, but tags holds vSphere tag ids, so the provider rejects them, the apply would fail.");
+        expect(m.problem).toBe("VirtualMachine \"ddc-1\": tags carries a fact but holds vSphere tag ids, so the apply would fail.");
         expect(m.fix).toContain("extraConfig \"guestinfo.perfguard.<key>\"");
     });
 

@@ -144,3 +144,10 @@ export function describeReadOn(def: FactKeyDef): string {
     const roles = (def.readOn.roles ?? []).map((r) => (r === "deliveryController" ? "a Delivery Controller (perfguard:citrixRole=deliveryController)" : "a dom0 resource (perfguard:xenDomain=dom0)"));
     return [...(def.readOn.types ?? []), ...roles].join(" or ");
 }
+
+const AREA_NAMES: Readonly<Record<FactArea, string>> = { any: "any", citrix: "Citrix", "nsx-alb": "NSX ALB", xen: "Xen" };
+
+/** The key's row of the table in docs/facts.md (a test checks the doc holds every row as built here). */
+export function factTableRow(def: FactKeyDef): string {
+    return `| \`perfguard:${def.key}\` | ${AREA_NAMES[def.area]} | ${describeReadOn(def)} | ${describeFactRange(def)} | ${def.meaning} |`;
+}

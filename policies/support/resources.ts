@@ -7,6 +7,7 @@ import { Secret, unknownCheckingProxy } from "@pulumi/policy";
 import { secretsPreservingProxy } from "@pulumi/policy/secret";
 import { Facts, JoinedFact, readFacts } from "./facts";
 import { factKeyDef } from "./factKeys";
+import { escapeControl } from "./message";
 import { field, foldCase, isRecord, isUnknown, rawTarget, unwrapProps } from "./values";
 
 /** vSphere types whose tag objects carry a VM's facts (docs/facts.md#vsphere). */
@@ -51,11 +52,14 @@ export class ResourceView {
         return this.factCache;
     }
 
-    /** How messages name the resource: `Zone "latam"` (the token's last segment and the Pulumi name). */
+    /**
+     * How messages name the resource: `Zone "latam"` (the token's last segment and the Pulumi name),
+     * control characters escaped, so that a name can never start a line of its own in the CLI's output.
+     */
     get label(): string {
         const colon = this.type.lastIndexOf(":");
         const kind = colon >= 0 ? this.type.slice(colon + 1) : this.type;
-        return `${kind || "resource"} "${this.name}"`;
+        return `${escapeControl(kind) || "resource"} "${escapeControl(this.name)}"`;
     }
 }
 

@@ -133,7 +133,7 @@ describe("perfguard-facts: a fact that cannot be parsed is reported, never treat
         }));
         await fc.assert(fc.asyncProperty(arb, async ({ type, def, place, base, bad, others, plain }) => {
             const props: Record<string, unknown> = { ...base };
-            for (const container of ["tags", "metadata", "metadatas", "markers"]) {
+            for (const container of ["tags", "metadata", "metadatas", "markers", "extraConfig"]) {
                 delete props[container];
             }
             Object.assign(props, placeFacts(place, [...others, bad], plain));

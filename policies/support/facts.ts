@@ -58,6 +58,9 @@ interface RawEntry {
     readonly place: FactPlace;
 }
 
+/** The props of a resource that carry facts (a VM's vSphere tag objects are joined in the stack). */
+export const FACT_CARRIERS: readonly string[] = ["tags", "metadata", "metadatas", "markers", "extraConfig"];
+
 const PREFIX = "perfguard:";
 const PREFIX_LENGTH = PREFIX.length;
 const GUESTINFO_PREFIX = "guestinfo.perfguard.";

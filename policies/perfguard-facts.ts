@@ -45,7 +45,7 @@ const analyze = resourcePolicy<Record<string, never>>({
         remember(resource.urn, found);
         keyProblems.note(resource);
         if (found.length > 0 || resource.facts.any) {
-            report.applied(`checked the perfguard: facts: ${found.length} unreadable fact(s), field(s) or waiver problem(s)`, resource);
+            report.applied(`checked the perfguard: facts${found.length > 0 ? `: ${found.length} unreadable fact(s), field(s) or waiver problem(s)` : ": all readable"}`, resource);
         } else {
             report.notApplicable(resource.facts.incomplete
                 ? "no perfguard: fact found (a fact container is unknown in this preview) and no provider field perfguard parses is unreadable"

@@ -8,7 +8,7 @@
 import type { FactProblem } from "./facts";
 import { misplacedFacts, problemLabel } from "./facts";
 import { describeReadOn } from "./factKeys";
-import { escapeControl, Message } from "./message";
+import { escapeControl, Message, PROBLEM_LINE_MAX } from "./message";
 import type { ResourceView } from "./resources";
 import { typedFieldProblems } from "./typedFields";
 import { waiverProblems } from "./waivers";
@@ -22,26 +22,42 @@ export interface Finding {
 
 const CONSEQUENCE = "so the checks that need it do not run";
 
-function fromFactProblem(label: string, p: FactProblem): Finding {
-    const consequence = p.kind === "carrier" ? "so the apply would fail" : CONSEQUENCE;
-    return {
-        identity: `${p.kind}\u0000${p.key}\u0000${p.problem}`,
-        message: { problem: `${label}: ${p.problem}, ${consequence}.`, fix: `${p.fix}.`, basis: p.basis },
-    };
+/**
+ * The problem line within PROBLEM_LINE_MAX: the first variant that fits after `who(max)`, trying
+ * the whole name first, then shorter names; `fitted.full` is false when a shorter variant was used
+ * (the caller then gives the full phrase in the basis).
+ */
+function fit(who: (max: number) => string, variants: readonly string[]): { line: string; full: boolean } {
+    for (const max of [40, 24, 12]) {
+        for (const [i, variant] of variants.entries()) {
+            const line = `${who(max)}: ${variant}`;
+            if (line.length <= PROBLEM_LINE_MAX) {
+                return { line, full: i === 0 };
+            }
+        }
+    }
+    const last = `${who(12)}: ${variants[variants.length - 1]}`;
+    return { line: `${last.slice(0, PROBLEM_LINE_MAX - 1)}…`, full: false };
 }
 
-function fromTypedField(label: string, text: string): Finding {
+function finding(identity: string, who: (max: number) => string, full: string, short: string | undefined, fix: string, basis: readonly string[]): Finding {
+    const variants = short ? [`${full}.`, `${short}.`] : [`${full}.`];
+    const { line, full: whole } = fit(who, variants);
+    return { identity, message: { problem: line, fix, basis: whole ? basis : [`${full}.`, ...basis] } };
+}
+
+function fromFactProblem(resource: ResourceView, p: FactProblem): Finding {
+    const consequence = p.kind === "carrier" ? "so the apply would fail" : CONSEQUENCE;
+    const who = (max: number) => problemLabel(resource.type, resource.name, max);
+    return finding(`${p.kind}\u0000${p.key}\u0000${p.problem}`, who, `${p.problem}, ${consequence}`, p.short && `${p.short}; its checks do not run`, `${p.fix}.`, p.basis);
+}
+
+function fromTypedField(resource: ResourceView, text: string): Finding {
     const open = text.indexOf(" (");
-    const head = open > 0 ? text.slice(0, open) : text;
+    const head = escapeControl(open > 0 ? text.slice(0, open) : text);
     const rule = open > 0 ? text.slice(open + 2).replace(/\)$/, "") : "";
-    return {
-        identity: `field\u0000${text}`,
-        message: {
-            problem: `${label}: ${escapeControl(head)}, ${CONSEQUENCE}.`,
-            fix: "write the field in the provider's string form.",
-            basis: rule ? [escapeControl(rule)] : [],
-        },
-    };
+    const who = (max: number) => problemLabel(resource.type, resource.name, max);
+    return finding(`field\u0000${text}`, who, `${head}, ${CONSEQUENCE}`, "a provider field cannot be read; its checks do not run", "write the field in the provider's string form.", rule ? [escapeControl(rule)] : []);
 }
 
 /**
@@ -50,18 +66,18 @@ function fromTypedField(label: string, text: string): Finding {
  * advisory (misplacedFinding).
  */
 export function resourceFindings(resource: ResourceView): Finding[] {
-    const label = problemLabel(resource.type, resource.name);
     const found: Finding[] = [];
     for (const p of resource.facts.problems) {
         if (p.kind !== "key") {
-            found.push(fromFactProblem(label, p));
+            found.push(fromFactProblem(resource, p));
         }
     }
     for (const text of typedFieldProblems(resource)) {
-        found.push(fromTypedField(label, text));
+        found.push(fromTypedField(resource, text));
     }
+    const who = (max: number) => problemLabel(resource.type, resource.name, max);
     for (const w of waiverProblems(resource)) {
-        found.push({ identity: `waiver\u0000${w.problem}`, message: { problem: `${label}: ${w.problem}.`, fix: `${w.fix}.` } });
+        found.push(finding(`waiver\u0000${w.problem}`, who, w.problem, w.short, `${w.fix}.`, []));
     }
     return found;
 }
@@ -73,16 +89,17 @@ export function misplacedFinding(resource: ResourceView): Finding | undefined {
         return undefined;
     }
     const keys = misplaced.map((m) => m.key);
-    const label = problemLabel(resource.type, resource.name);
+    const one = keys.length === 1;
     const shown = keys.length <= 2 ? keys.join(" and ") : `${keys.slice(0, 2).join(", ")} and ${plural(keys.length - 2, "more fact")}`;
-    return {
-        identity: `misplaced\u0000${keys.join(",")}`,
-        message: {
-            problem: `${label}: ${shown} ${keys.length === 1 ? "has" : "have"} no effect here: no policy reads ${keys.length === 1 ? "it" : "them"} on this resource.`,
-            fix: `declare ${keys.length === 1 ? "it" : "each"} on the resource that policies read it on, or remove ${keys.length === 1 ? "it" : "them"}.`,
-            basis: misplaced.map((m) => `${m.key} is read on ${describeReadOn(m.def)}`),
-        },
-    };
+    const who = (max: number) => problemLabel(resource.type, resource.name, max);
+    return finding(
+        `misplaced\u0000${keys.join(",")}`,
+        who,
+        `${shown} ${one ? "has" : "have"} no effect here: no policy reads ${one ? "it" : "them"} on this resource`,
+        `${plural(keys.length, "fact")} with no effect here: no policy reads ${one ? "it" : "them"} on this resource`,
+        `declare ${one ? "it" : "each"} on the resource that policies read it on, or remove ${one ? "it" : "them"}.`,
+        misplaced.map((m) => `${m.key} is read on ${describeReadOn(m.def)}`),
+    );
 }
 
 /** How many resources a grouped key problem names. */
@@ -126,14 +143,10 @@ export class KeyProblems {
             const names = urns.slice(0, FIRST_NAMES).map((u) => resources.get(u) as string);
             const more = urns.length > FIRST_NAMES ? ` and ${urns.length - FIRST_NAMES} more` : "";
             const on = urns.length === 1 ? names[0] : `${plural(urns.length, "resource")}`;
-            out.push({
-                urn: urns[0],
-                message: {
-                    problem: `${on}: ${problem.problem}, ${CONSEQUENCE}.`,
-                    fix: `${problem.fix}.`,
-                    basis: [...problem.basis, ...(urns.length === 1 ? [] : [`on ${names.join(", ")}${more}`])],
-                },
-            });
+            const basis = [...problem.basis, ...(urns.length === 1 ? [] : [`on ${names.join(", ")}${more}`])];
+            const f = finding("", (max) => (urns.length === 1 ? names[0] : on).replace(/"(.*)"$/, (_, n: string) => `"${n.length <= max ? n : `${n.slice(0, max - 1)}…`}"`),
+                `${problem.problem}, so the check that needs it does not run`, problem.short && `${problem.short}; its check does not run`, `${problem.fix}.`, basis);
+            out.push({ urn: urns[0], message: f.message });
         }
         this.groups.clear();
         return out;

@@ -37,6 +37,8 @@ export interface FactProblem {
     readonly key: string;
     /** A phrase without the resource name: `perfguard:rttMs is "160ms", not a plain decimal`. */
     readonly problem: string;
+    /** A shorter phrase for the problem line when the full one does not fit (the full one then goes to the basis). */
+    readonly short?: string;
     /** What to write instead. */
     readonly fix: string;
     /** Where it was found, and the values in conflict. */
@@ -178,6 +180,7 @@ function keyProblem(rawKey: string, place: FactPlace, meant: string | undefined,
         kind: "key",
         key: rawKey,
         problem,
+        short: rawKey.length <= 24 ? `"${escapeControl(rawKey)}" is not a fact key` : "a key is not a fact key",
         fix,
         basis: [`found in ${place}${prefixed ? "" : "; a near miss of a fact key is reported because the check that needs it would not run"}`],
         message: `${problem} (in ${place})`,
@@ -389,6 +392,7 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Fact
                 kind: "value",
                 key: name,
                 problem: `${name} has ${shown}, not ${shortKind(def)}${hint}`,
+                short: `${name} is not ${shortKind(def)}`,
                 fix: `set ${name} to ${describeFactRange(def)}${def.kind === "number" ? ", without a unit" : ""}`,
                 basis: [`${name} in ${escapeControl(entry.place)}`],
                 message: `fact ${name} in ${escapeControl(entry.place)} has ${shown}, which is not ${describeFactRange(def)}${hint}`,
@@ -669,11 +673,13 @@ export function misplacedFacts(facts: Facts, type: string): MisplacedFact[] {
     return out;
 }
 
-/** A label for the problem line: `VirtualMachine "ddc-01"`, the name shortened and escaped. */
-export function problemLabel(type: string, name: string): string {
+/** A label for the problem line: `VirtualMachine "ddc-01"`, the name escaped and shortened to `max` characters. */
+export function problemLabel(type: string, name: string, max = 40): string {
     const colon = type.lastIndexOf(":");
     const kind = colon >= 0 ? type.slice(colon + 1) : type;
-    return `${escapeControl(kind) || "resource"} "${shortName(name)}"`;
+    const escaped = escapeControl(name);
+    const shown = max >= 40 ? shortName(name) : escaped.length <= max ? escaped : `${escaped.slice(0, max - 1)}…`;
+    return `${escapeControl(kind) || "resource"} "${shown}"`;
 }
 
 export { PREFIX as FACT_PREFIX };

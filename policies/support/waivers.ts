@@ -20,6 +20,8 @@ export interface Waiver {
 /** A problem with a waiver, as perfguard-facts reports it (a phrase without the resource name). */
 export interface WaiverProblem {
     readonly problem: string;
+    /** A shorter phrase for the problem line when the full one does not fit. */
+    readonly short?: string;
     readonly fix: string;
 }
 
@@ -95,6 +97,7 @@ export function waiverProblems(resource: ResourceView): WaiverProblem[] {
         const named = ids.length <= 2 ? ids.map(shownId).join(", ") : `${ids.slice(0, 2).map(shownId).join(", ")} and ${ids.length - 2} more`;
         problems.push({
             problem: `perfguard:waive names ${named} but there is no perfguard:waiveReason, so the verdicts keep their level`,
+            short: "perfguard:waive has no perfguard:waiveReason, so the verdicts keep their level",
             fix: "add perfguard:waiveReason=<why the waiver was granted> next to perfguard:waive",
         });
     }
@@ -108,6 +111,7 @@ export function waiverProblems(resource: ResourceView): WaiverProblem[] {
     if (unknown.length > 0) {
         problems.push({
             problem: `perfguard:waive names ${unknown.map(shownId).join(", ")}, not ${unknown.length === 1 ? "a policy" : "policies"} of this pack, so it waives nothing here`,
+            short: `perfguard:waive names ${unknown.length === 1 ? "an id that is not a policy" : `${unknown.length} ids that are not policies`}, so it waives nothing here`,
             fix: `name policies of this pack: ${[...definedPolicyIds].join(", ")}`,
         });
     }

@@ -312,7 +312,7 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
             const found = await preview(order, order);
             expect(found).toHaveLength(1);
             const m = parseMessage(found[0].message);
-            expect(m.problem).toBe("50 resources: \"perfguard-rttMs\" is not read as a fact (did you mean perfguard:rttMs?), so the checks that need it do not run.");
+            expect(m.problem).toBe("50 resources: \"perfguard-rttMs\" is not read as a fact (did you mean perfguard:rttMs?), so the check that needs it does not run.");
             expect(m.fix).toBe("rename it perfguard:rttMs (prefix perfguard: or perfguard_, any case, no spaces).");
             expect(m.basis).toContain("on Vm \"vm-00\", Vm \"vm-01\", Vm \"vm-02\" and 47 more");
             expect(found[0].urn).toBe(urnOf(XEN_VM, "vm-00"));
@@ -337,5 +337,31 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
         expect(found.map((v) => [v.urn, parseMessage(v.message).problem])).toEqual([
             [urnOf(VSPHERE_VM, "ddc-1"), "VirtualMachine \"ddc-1\": perfguard:throttleMaxConcurrentTransactions has \"lots\", not a whole number in range, so the checks that need it do not run."],
         ]);
+    });
+});
+
+describe("perfguard-facts: every problem line fits in 160 characters", () => {
+    const LONG = "ddc-" + "emea-east-satellite-".repeat(3) + "01";
+    const heavy: TestResource[] = [
+        { type: VSPHERE_VM, name: LONG, props: {
+            tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard-throttleMaxConcurrentTransactions${"x".repeat(40)}=1`],
+            extraConfig: {
+                "guestinfo.perfguard.throttleMaxConcurrentTransactions": "x".repeat(300),
+                "guestinfo.perfguard.rttMs": "160", "guestinfo.perfguard.users": "5", "guestinfo.perfguard.sslTps": "5",
+                "guestinfo.perfguard.waive": `citrix-zone-rtt-limit, ${"not-a-policy-".repeat(6)}`,
+            },
+        } },
+        { type: ZONE, name: LONG, props: { metadatas: [{ name: "perfguard:citrixRole", value: "deliveryControler" }, { name: "perfguard:waive", value: "citrix-zone-rtt-limit" }] } },
+    ];
+    it("with a long name, the longest key and long values: shortened, with the full phrase in the basis", async () => {
+        const found = await runResourcePolicy(perfguardFacts, heavy);
+        expect(found.length).toBeGreaterThanOrEqual(6);
+        for (const v of found) {
+            const m = parseMessage(v.message);
+            expect(m.problem.length, m.problem).toBeLessThanOrEqual(160);
+            expect(m.fix?.length ?? 0).toBeGreaterThan(0);
+        }
+        const throttle = found.map((v) => parseMessage(v.message)).find((m) => m.problem.includes("perfguard:throttleMaxConcurrentTransactions is not"));
+        expect(throttle?.basis[0]).toBe("perfguard:throttleMaxConcurrentTransactions has a value of 300 characters, not a whole number in range, so the checks that need it do not run.");
     });
 });

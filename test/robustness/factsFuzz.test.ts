@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { policies } from "../../policies";
 import { perfguardFacts } from "../../policies/perfguard-facts";
 import { readFacts } from "../../policies/support/facts";
+import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
 import { FACT_KEYS, FactKeyDef, NumberFactKind } from "../../policies/support/factKeys";
 import { citrixStack } from "../policies/citrixFixtures";
 import { nsxStack } from "../policies/nsxFixtures";
@@ -193,6 +194,9 @@ describe("control characters in every field never reach a message raw", () => {
             const poisoned = stack.map((r) => ({ ...r, name: names && pick() ? `${r.name}${c}x` : r.name, urn: undefined, props: poison(r.props, c, pick, keys) as Record<string, unknown> }));
             const preview = await server.preview(poisoned);
             expectNoRawControl(preview.diagnostics, ESCAPING);
+            for (const d of preview.diagnostics.filter((x) => x.policyName === "perfguard-facts")) {
+                expect(parseMessage(d.message).problem.length).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
+            }
         }), { numRuns: RUNS });
     });
 

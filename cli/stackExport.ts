@@ -13,6 +13,7 @@ import * as fs from "fs";
 import { urnName } from "../preview/printViolations";
 import { JsonValue, PropertyBag, RecordedOptions, RecordedResource } from "../preview/types";
 import { UsageError } from "./errors";
+import { FACT_CARRIERS } from "../policies/support/facts";
 
 /** The secret signature key and value of Pulumi's property serialisation. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -36,8 +37,8 @@ export interface StackExportFile {
     readonly encryptedFacts: readonly string[];
 }
 
-/** The props perfguard reads facts from (policies/support/facts.ts). */
-const FACT_CONTAINERS = ["tags", "metadata", "metadatas", "markers"];
+/** The props perfguard reads facts from. */
+const FACT_CONTAINERS = FACT_CARRIERS;
 
 /**
  * True when a whole fact container, or a whole entry of a fact list, is an encrypted secret: its

@@ -7,7 +7,7 @@ import { resourcePolicy } from "./support/definePolicy";
 import { shortLabel, wholeNameBasis } from "./support/message";
 import { usable } from "./support/seGroupDecisions";
 import { isRecord } from "./support/values";
-import type { ResourceView } from "./support/resources";
+import { remediatedProps, ResourceView } from "./support/resources";
 
 export interface DedicatedDispatcherConfig {
     /** SE groups with at least this many vCPUs per SE need dedicatedDispatcherCore "true". */
@@ -74,7 +74,7 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         if (!isRecord(group.props) || !missingDispatcher(group, config)) {
             return undefined;
         }
-        // Keep every other field as it came (secrets included); the provider's string form.
-        return { ...group.props, dedicatedDispatcherCore: "true" };
+        // Only this field changes; every other keeps its secret marker (remediatedProps).
+        return remediatedProps(group, { dedicatedDispatcherCore: "true" });
     },
 });

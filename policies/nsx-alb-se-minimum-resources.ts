@@ -6,6 +6,7 @@ import { SE_MEMORY_MIN_GB, testedSeSize } from "../model/seCapacity";
 import { fieldText, readSeGroupFields, SE_GROUP_TYPE, SeGroupFields } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
 import { shortLabel, wholeNameBasis } from "./support/message";
+import { remediatedProps } from "./support/resources";
 import { usable } from "./support/seGroupDecisions";
 import { isRecord } from "./support/values";
 
@@ -79,11 +80,7 @@ export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
         if (found.length === 0) {
             return undefined;
         }
-        // Keep every other field as it came (secrets included); provider string forms only.
-        const props: Record<string, unknown> = { ...group.props };
-        for (const s of found) {
-            props[s.field] = String(s.need);
-        }
-        return props;
+        // Only these fields change; every other keeps its secret marker (remediatedProps).
+        return remediatedProps(group, Object.fromEntries(found.map((s) => [s.field, String(s.need)])));
     },
 });

@@ -1,38 +1,102 @@
 /**
- * perfguard-facts: facts (and typed provider fields) that cannot be read. The checks that need
- * them cannot run, so by default this blocks the deploy rather than passing silently.
+ * perfguard-facts: facts (and typed provider fields) that cannot be read, wherever the engine
+ * shows them: Analyze inputs, and AnalyzeStack outputs (a component that publishes its facts only
+ * in its outputs, a VM's facts on attached vSphere tags). The checks that need them cannot run,
+ * so by default this blocks the deploy rather than passing silently.
  */
-import { resourcePolicy } from "./support/definePolicy";
-import { applied, Applicability, notApplicable } from "./support/explain";
-import type { ResourceView } from "./support/resources";
-import { typedFieldProblems } from "./support/typedFields";
-import { waiverProblems } from "./support/waivers";
+import type { ReportViolation, StackValidationArgs } from "@pulumi/policy";
+import "./support/aviSeGroups"; // registers the Avi provider's typed fields, whichever policies are loaded
+import { isolate, resourcePolicy } from "./support/definePolicy";
+import { Finding, KeyProblems, misplacedFinding, resourceFindings } from "./support/factFindings";
+import { Message, renderMessage } from "./support/message";
+import { stackOf } from "./support/resources";
 
-/** --explain: which facts and typed fields were checked, and how many problems they have. */
-function explainFacts(resource: ResourceView): Applicability {
-    const problems = resource.facts.problems.length + typedFieldProblems(resource).length + waiverProblems(resource).length;
-    if (!resource.facts.any && problems === 0) {
-        return notApplicable(resource.facts.incomplete
-            ? "no perfguard: fact found (a fact container is unknown in this preview) and no provider field perfguard parses is unreadable"
-            : "no perfguard: fact on this resource and no provider field perfguard parses is unreadable");
+const NAME = "perfguard-facts";
+const DESCRIPTION = "Facts and provider fields that perfguard reads must parse, so that the checks that need them can run.";
+
+// One preview is one pack process: what Analyze reported per URN (not sent again from the
+// outputs), and the key problems to report once per key. AnalyzeStack, the last call, clears both.
+const reportedFromInputs = new Map<string, Set<string>>();
+const keyProblems = new KeyProblems();
+
+function remember(urn: string, found: readonly Finding[]): void {
+    if (found.length > 0) {
+        let seen = reportedFromInputs.get(urn);
+        if (!seen) {
+            seen = new Set();
+            reportedFromInputs.set(urn, seen);
+        }
+        for (const f of found) {
+            seen.add(f.identity);
+        }
     }
-    return applied(`checked the perfguard: facts${problems > 0 ? `: ${problems} unreadable fact(s), field(s) or waiver problem(s)` : ": all readable"}`);
 }
 
-export const perfguardFacts = resourcePolicy<Record<string, never>>({
-    name: "perfguard-facts",
+const analyze = resourcePolicy<Record<string, never>>({
+    name: NAME,
     reportsUnverified: false,
-    description: "Facts and provider fields that perfguard reads must parse, so that the checks that need them can run.",
+    description: DESCRIPTION,
     enforcementLevel: "mandatory",
-    explain: explainFacts,
     check(resource, _config, report) {
-        const unreadable = [...resource.facts.problems.map((p) => p.message), ...typedFieldProblems(resource)];
-        for (const problem of unreadable) {
-            report(`${resource.label}: ${problem}. The perfguard checks that need it cannot run on this resource until it is fixed.`, resource);
+        const found = resourceFindings(resource);
+        for (const f of found) {
+            report(f.message, resource);
         }
-        // The checks still ran; only the waiver did not take effect.
-        for (const problem of waiverProblems(resource)) {
-            report(`${resource.label}: ${problem}. Until it is fixed, the waiver does not apply and the verdicts keep their level.`, resource);
+        remember(resource.urn, found);
+        keyProblems.note(resource);
+        if (found.length > 0 || resource.facts.any) {
+            report.applied(`checked the perfguard: facts${found.length > 0 ? `: ${found.length} unreadable fact(s), field(s) or waiver problem(s)` : ": all readable"}`, resource);
+        } else {
+            report.notApplicable(resource.facts.incomplete
+                ? "no perfguard: fact found (a fact container is unknown in this preview) and no provider field perfguard parses is unreadable"
+                : "no perfguard: fact on this resource and no provider field perfguard parses is unreadable", resource);
         }
     },
 });
+
+function send(reportViolation: ReportViolation, message: Message, urn: string | undefined, level?: "advisory"): void {
+    const text = `${DESCRIPTION}\n${renderMessage(message)}`;
+    if (level) {
+        // The SDK's object form sets the level of one violation (@pulumi/policy 1.21 makeReportViolationFun).
+        (reportViolation as unknown as (v: object) => void)({ message: text, description: DESCRIPTION, enforcementLevel: level, urn });
+    } else {
+        (reportViolation as unknown as (v: object) => void)({ message: text, description: DESCRIPTION, urn });
+    }
+}
+
+/**
+ * AnalyzeStack: the outputs' problems that Analyze did not report on the same resource, facts no
+ * policy reads on their resource (advisory: the stack knows roles that attached tags give), and
+ * each key problem once. One decode of the stack (the SDK decodes it per policy with validateStack).
+ */
+function validateStack(args: StackValidationArgs, reportViolation: ReportViolation): void {
+    try {
+        const stack = stackOf(args.resources);
+        for (const resource of stack.resources) {
+            const seen = reportedFromInputs.get(resource.urn);
+            const report = Object.assign((m: Message | string) => send(reportViolation, typeof m === "string" ? { problem: m, fix: "see the message." } : m, resource.urn), {
+                applied: () => undefined, notApplicable: () => undefined, notChecked: () => undefined,
+            });
+            isolate(resource, report, () => {
+                for (const f of resourceFindings(resource)) {
+                    if (!seen?.has(f.identity)) {
+                        send(reportViolation, f.message, resource.urn);
+                    }
+                }
+                const misplaced = misplacedFinding(resource);
+                if (misplaced) {
+                    send(reportViolation, misplaced.message, resource.urn, "advisory");
+                }
+                keyProblems.note(resource);
+            });
+        }
+        for (const { urn, message } of keyProblems.flush()) {
+            send(reportViolation, message, urn);
+        }
+    } finally {
+        reportedFromInputs.clear();
+        keyProblems.flush();
+    }
+}
+
+export const perfguardFacts = { ...analyze, validateStack };

@@ -5,7 +5,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../policies";
-import { FACT_KEYS } from "../policies/support/factKeys";
+import { FACT_KEYS, factTableRow } from "../policies/support/factKeys";
 import { configRows, defaultText, PropertySchema, typeAgrees, typeText } from "./support/docTables";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -76,8 +76,12 @@ describe("README", () => {
     it.each(policies.map((p) => [p.name, p] as const))("lists %s with its default level", (name, p) => {
         expect(readme).toMatch(new RegExp(`\\| \\[\`${name}\`\\]\\(docs/policies/${name}\\.md\\) \\| ${p.enforcementLevel} \\|`));
     });
-    it.each(FACT_KEYS.map((k) => [k.key] as const))("documents the fact perfguard:%s", (key) => {
-        expect(readme).toContain(`\`perfguard:${key}\``);
+    it.each(FACT_KEYS.map((k) => [k.key, k] as const))("docs/facts.md documents the fact perfguard:%s as factKeys.ts defines it", (_key, def) => {
+        expect(fs.readFileSync(path.join(ROOT, "docs", "facts.md"), "utf8")).toContain(`\n${factTableRow(def)}\n`);
+    });
+    it("points to the facts reference and its not-checked section", () => {
+        expect(readme).toContain("(docs/facts.md#not-checked)");
+        expect(fs.readFileSync(path.join(ROOT, "docs", "facts.md"), "utf8")).toContain("\n## Not checked\n");
     });
     it("has exactly two set-up commands, both starting with npm ci", () => {
         const setup = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("\n## ", readme.indexOf("## Quick start") + 5));

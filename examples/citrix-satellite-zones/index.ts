@@ -8,7 +8,7 @@
 // Citrix resource models them.
 //
 // perfguard reads "facts" (keys starting with `perfguard:`) from the zones' `metadata` and the
-// controllers' `tags`; see README.md for which zone is meant to trigger which policy.
+// controllers' `extraConfig`; see README.md for which zone is meant to trigger which policy.
 
 import * as pulumi from "@pulumi/pulumi";
 import * as citrix from "./citrix";
@@ -56,7 +56,10 @@ function zoneFactMetadata(facts: ZoneFacts): citrix.MetadataArgs[] {
     ];
 }
 
-/** What perfguard needs to know about one Delivery Controller, recorded in its `tags`. */
+/**
+ * What perfguard needs to know about one Delivery Controller, recorded in its `extraConfig` as
+ * `guestinfo.perfguard.<key>` (a vSphere VM's `tags` hold tag ids: docs/facts.md#vsphere).
+ */
 interface ControllerFacts {
     /** The zone's `name` input (not its id), so the fact is known at preview time. */
     zone: string;
@@ -68,19 +71,19 @@ interface ControllerFacts {
     throttleMaxConcurrentTransactions?: number;
 }
 
-function controllerFactTags(facts: ControllerFacts): string[] {
-    const tags = [
+function controllerFactConfig(facts: ControllerFacts): Record<string, string> {
+    const config: Record<string, string> = {
         // Marks the VM as a Delivery Controller: nothing in the Citrix provider models one.
-        "perfguard:citrixRole=deliveryController",
+        "guestinfo.perfguard.citrixRole": "deliveryController",
         // Ties the controller to the zone whose rttMs/peakConcurrentLaunches it has to serve.
-        `perfguard:citrixZone=${facts.zone}`,
-    ];
+        "guestinfo.perfguard.citrixZone": facts.zone,
+    };
     if (facts.throttleMaxConcurrentTransactions !== undefined) {
         // The throttle is set in the guest (GPO or image), not by any resource argument, so it
         // is declared here; its absence on a high-latency controller is what perfguard flags.
-        tags.push(`perfguard:throttleMaxConcurrentTransactions=${facts.throttleMaxConcurrentTransactions}`);
+        config["guestinfo.perfguard.throttleMaxConcurrentTransactions"] = String(facts.throttleMaxConcurrentTransactions);
     }
-    return tags;
+    return config;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -351,7 +354,7 @@ const controllers = controllerSpecs.map((spec) => {
         guestId: "windows2019srvNext_64Guest",
         networkInterfaces: [{ networkId: site.networkId, adapterType: "vmxnet3" }],
         disks: [{ label: "disk0", size: 100, thinProvisioned: true }],
-        tags: controllerFactTags(spec.facts),
+        extraConfig: controllerFactConfig(spec.facts),
     });
 });
 

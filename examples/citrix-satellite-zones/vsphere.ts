@@ -28,7 +28,10 @@ export interface VirtualMachineArgs {
     guestId?: pulumi.Input<string>;
     networkInterfaces?: pulumi.Input<pulumi.Input<VirtualMachineNetworkInterfaceArgs>[]>;
     disks?: pulumi.Input<pulumi.Input<VirtualMachineDiskArgs>[]>;
+    /** The ids of vsphere.Tag objects (not free text). */
     tags?: pulumi.Input<pulumi.Input<string>[]>;
+    /** VM advanced settings; `guestinfo.*` keys pass data to the guest. */
+    extraConfig?: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 
 export class VirtualMachine extends pulumi.CustomResource {
@@ -43,6 +46,7 @@ export class VirtualMachine extends pulumi.CustomResource {
     declare public readonly networkInterfaces: pulumi.Output<pulumi.Unwrap<VirtualMachineNetworkInterfaceArgs>[] | undefined>;
     declare public readonly disks: pulumi.Output<pulumi.Unwrap<VirtualMachineDiskArgs>[]>;
     declare public readonly tags: pulumi.Output<string[] | undefined>;
+    declare public readonly extraConfig: pulumi.Output<Record<string, string> | undefined>;
 
     constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
         const resourceInputs: pulumi.Inputs = {
@@ -55,6 +59,7 @@ export class VirtualMachine extends pulumi.CustomResource {
             networkInterfaces: args.networkInterfaces,
             disks: args.disks,
             tags: args.tags,
+            extraConfig: args.extraConfig,
         };
         super(VirtualMachine.__pulumiType, name, resourceInputs, opts);
     }

@@ -96,7 +96,7 @@ function write(record: ExplainRecord): void {
 export function explainedFacts(resource: ResourceView): ExplainedFact[] {
     const out: ExplainedFact[] = [];
     for (const def of FACT_KEYS) {
-        const read = resource.facts.text(def.key) as FactRead<string | number>;
+        const read = resource.facts.read(def.key);
         const key = `perfguard:${def.key}`;
         if (read.state === "ok") {
             const shown = def.kind === "text" ? describeValue(read.value) : String(read.value);

@@ -1,7 +1,10 @@
 /**
- * Every fact key perfguard reads: its kind, valid range and what it means. The README's fact
- * table is checked against this list (test/docs.test.ts).
+ * Every fact key perfguard reads: its kind, valid range, what it means and which resources a
+ * policy reads it on. docs/facts.md's key table is checked against this list
+ * (test/registry.test.ts), and the key unions below make a misspelt key in a policy a compile
+ * error (`facts.number("rtMs")` does not type-check).
  */
+import { foldCase } from "./values";
 
 /** A numeric fact: a plain decimal within [min, max]; `integer` facts also reject fractions. */
 export interface NumberFactKind {
@@ -12,7 +15,7 @@ export interface NumberFactKind {
     readonly unit: string;
 }
 
-/** A fact with a fixed set of values, matched case-insensitively. */
+/** A fact with a fixed set of values, matched with locale-independent case folding. */
 export interface EnumFactKind {
     readonly kind: "enum";
     readonly values: readonly string[];
@@ -28,68 +31,100 @@ export type FactKind = NumberFactKind | EnumFactKind | TextFactKind;
 
 export type FactArea = "any" | "citrix" | "nsx-alb" | "xen";
 
+/** A role a resource takes through a fact: a Delivery Controller (citrixRole), a dom0 service (xenDomain). */
+export type FactRole = "deliveryController" | "dom0";
+
+/**
+ * Which resources some policy reads a key on: "any", or type tokens and/or roles. A fact on any
+ * other resource has no effect, and perfguard-facts says so (at advisory).
+ */
+export type FactReadOn = "any" | { readonly types?: readonly string[]; readonly roles?: readonly FactRole[] };
+
 /** One fact key: `key` is the canonical spelling after the `perfguard:` prefix. */
 export type FactKeyDef = FactKind & {
     readonly key: string;
     readonly area: FactArea;
     readonly on: string;
+    readonly readOn: FactReadOn;
     readonly meaning: string;
 };
 
-export const FACT_KEYS: readonly FactKeyDef[] = [
+const ANY = "any";
+// Type tokens as the policies read them (support modules define the same strings; a test checks them).
+const ZONE = "citrix:index/zone:Zone";
+const VS = "avi:index/virtualservice:Virtualservice";
+const XEN_VM = "xenorchestra:index/vm:Vm";
+
+const DEFS = [
     // Waivers: a verdict someone accepted, with the reason, stays visible at advisory level.
-    { key: "waive", area: "any", on: "any resource", kind: "text", maxLength: 1000,
+    { key: "waive", readOn: ANY, area: "any", on: "any resource", kind: "text", maxLength: 1000,
         meaning: "policy ids, separated by commas, whose violations on this resource are waived: reported at advisory, prefixed \"waived\", with the reason" },
-    { key: "waiveReason", area: "any", on: "a resource with perfguard:waive", kind: "text", maxLength: 500,
+    { key: "waiveReason", readOn: ANY, area: "any", on: "a resource with perfguard:waive", kind: "text", maxLength: 500,
         meaning: "why the waiver was granted (required with perfguard:waive)" },
     // Citrix (issue: perfguard v0). Ranges: RTT up to 10 s covers any WAN; counts are sanity bounds.
-    { key: "rttMs", area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000, unit: "ms",
+    { key: "rttMs", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000, unit: "ms",
         meaning: "RTT between the zone's Delivery Controllers and the Site database" },
-    { key: "peakConcurrentLaunches", area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 1000000, integer: true, unit: "requests",
+    { key: "peakConcurrentLaunches", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 1000000, integer: true, unit: "requests",
         meaning: "concurrent brokering requests at peak" },
-    { key: "users", area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000000, integer: true, unit: "users",
+    { key: "users", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000000, integer: true, unit: "users",
         meaning: "users launched in a logon storm" },
-    { key: "citrixRole", area: "citrix", on: "any resource (a VM or config resource)", kind: "enum", values: ["deliveryController"],
+    { key: "citrixRole", readOn: ANY, area: "citrix", on: "any resource (a VM or config resource)", kind: "enum", values: ["deliveryController"],
         meaning: "marks the resource as a Delivery Controller" },
-    { key: "citrixZone", area: "citrix", on: "a Delivery Controller", kind: "text", maxLength: 256,
+    { key: "citrixZone", readOn: { roles: ["deliveryController"] }, area: "citrix", on: "a Delivery Controller", kind: "text", maxLength: 256,
         meaning: "the zone's `name` input (or its Pulumi resource name) the controller belongs to" },
     // A DWORD: 32-bit unsigned; 0 is not a documented setting, so the range starts at 1.
-    { key: "throttleMaxConcurrentTransactions", area: "citrix", on: "a Delivery Controller", kind: "number", min: 1, max: 4294967295, integer: true, unit: "requests",
+    { key: "throttleMaxConcurrentTransactions", readOn: { roles: ["deliveryController"] }, area: "citrix", on: "a Delivery Controller", kind: "number", min: 1, max: 4294967295, integer: true, unit: "requests",
         meaning: "the DWORD ThrottledRequestAddressMaxConcurrentTransactions set on the controller; absent = no throttle" },
     // NSX ALB virtual service demand.
-    { key: "sslTps", area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e9, unit: "TPS",
+    { key: "sslTps", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e9, unit: "TPS",
         meaning: "new SSL/TLS handshakes per second at peak" },
-    { key: "sslKeyType", area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "enum", values: ["ecc", "rsa"],
+    { key: "sslKeyType", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "enum", values: ["ecc", "rsa"],
         meaning: "certificate key type for the SSL TPS figure (default rsa, the conservative one)" },
-    { key: "l7Rps", area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e10, unit: "RPS",
+    { key: "l7Rps", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e10, unit: "RPS",
         meaning: "HTTP requests per second at peak" },
-    { key: "l4Cps", area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e10, unit: "CPS",
+    { key: "l4Cps", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e10, unit: "CPS",
         meaning: "new TCP connections per second at peak" },
-    { key: "l4OpenConnections", area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e11, integer: true, unit: "connections",
+    { key: "l4OpenConnections", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 1e11, integer: true, unit: "connections",
         meaning: "concurrent open connections at peak" },
-    { key: "throughputGbps", area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 100000, unit: "Gbps",
+    { key: "throughputGbps", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 100000, unit: "Gbps",
         meaning: "client-side throughput at peak" },
     // Xen guests and dom0 services.
-    { key: "networkMBps", area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "number", min: 0, max: 1e6, unit: "MB/s",
+    { key: "networkMBps", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "number", min: 0, max: 1e6, unit: "MB/s",
         meaning: "network bandwidth the guest (or dom0 service) needs, transmit direction" },
-    { key: "vifCapMBps", area: "xen", on: "xenorchestra:index/vm:Vm", kind: "number", min: 0.001, max: 1e6, unit: "MB/s",
+    { key: "vifCapMBps", readOn: { types: [XEN_VM] }, area: "xen", on: "xenorchestra:index/vm:Vm", kind: "number", min: 0.001, max: 1e6, unit: "MB/s",
         meaning: "the guest's VIF rate limit (transmit)" },
-    { key: "xenHost", area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "text", maxLength: 256,
+    { key: "xenHost", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "text", maxLength: 256,
         meaning: "the Xen host (UUID or name) the resource runs on" },
-    { key: "xenDomain", area: "xen", on: "any resource", kind: "enum", values: ["dom0", "domU"],
+    { key: "xenDomain", readOn: ANY, area: "xen", on: "any resource", kind: "enum", values: ["dom0", "domU"],
         meaning: "`dom0` for a service that runs in the host's control domain" },
-    { key: "xenDom0Role", area: "xen", on: "a dom0 resource", kind: "text", maxLength: 64,
+    { key: "xenDom0Role", readOn: { roles: ["dom0"] }, area: "xen", on: "a dom0 resource", kind: "text", maxLength: 64,
         meaning: "`management` for the management tools the source allows in dom0; anything else is a workload" },
-];
+] as const satisfies readonly FactKeyDef[];
 
-const BY_LOWER_KEY: ReadonlyMap<string, FactKeyDef> = new Map(FACT_KEYS.map((d) => [d.key.toLowerCase(), d]));
+/** Every fact key, in documentation order. */
+export const FACT_KEYS: readonly (FactKeyDef & { readonly key: FactKey })[] = DEFS;
 
-/** Looks a key up case-insensitively (without its prefix). */
+type Def = (typeof DEFS)[number];
+
+/** Every fact key perfguard reads (canonical spelling, without the prefix). */
+export type FactKey = Def["key"];
+/** Keys of numeric facts: `facts.number(key)`. */
+export type NumberFactKey = Extract<Def, { kind: "number" }>["key"];
+/** Keys of free-text facts: `facts.text(key)`. */
+export type TextFactKey = Extract<Def, { kind: "text" }>["key"];
+/** Keys of enum facts: `facts.enum(key)` (or `facts.text(key)`, the older form). */
+export type EnumFactKey = Extract<Def, { kind: "enum" }>["key"];
+/** The values of one enum key, as a union: `EnumValue<"sslKeyType">` is "ecc" | "rsa". */
+export type EnumValue<K extends EnumFactKey> = Extract<Def, { key: K }> extends { values: readonly (infer V)[] } ? V : never;
+
+const BY_FOLDED_KEY: ReadonlyMap<string, FactKeyDef> = new Map(FACT_KEYS.map((d) => [foldCase(d.key), d]));
+
+/** Looks a key up with case folding (without its prefix). */
 export function factKeyDef(keyWithoutPrefix: string): FactKeyDef | undefined {
-    return BY_LOWER_KEY.get(keyWithoutPrefix.toLowerCase());
+    return BY_FOLDED_KEY.get(foldCase(keyWithoutPrefix));
 }
 
-/** Human text of a key's valid values, for messages and docs: e.g. "a plain decimal in ms from 0 to 10000". */
+/** Human text of a key's valid values, for messages and docs: e.g. "a plain decimal of ms from 0 to 10000". */
 export function describeFactRange(def: FactKeyDef): string {
     switch (def.kind) {
         case "number":
@@ -99,4 +134,20 @@ export function describeFactRange(def: FactKeyDef): string {
         case "text":
             return `a non-empty text of at most ${def.maxLength} characters`;
     }
+}
+
+/** Where a key is read, for messages and docs: "citrix:index/zone:Zone", "a Delivery Controller", ... */
+export function describeReadOn(def: FactKeyDef): string {
+    if (def.readOn === "any") {
+        return "any resource";
+    }
+    const roles = (def.readOn.roles ?? []).map((r) => (r === "deliveryController" ? "a Delivery Controller (perfguard:citrixRole=deliveryController)" : "a dom0 resource (perfguard:xenDomain=dom0)"));
+    return [...(def.readOn.types ?? []), ...roles].join(" or ");
+}
+
+const AREA_NAMES: Readonly<Record<FactArea, string>> = { any: "any", citrix: "Citrix", "nsx-alb": "NSX ALB", xen: "Xen" };
+
+/** The key's row of the table in docs/facts.md (a test checks the doc holds every row as built here). */
+export function factTableRow(def: FactKeyDef): string {
+    return `| \`perfguard:${def.key}\` | ${AREA_NAMES[def.area]} | ${describeReadOn(def)} | ${describeFactRange(def)} | ${def.meaning} |`;
 }

@@ -1,25 +1,58 @@
 /**
  * The one fact reader every policy uses. A fact is a `perfguard:` (or `perfguard_`) key/value
- * pair on a resource, in a `tags` map, a `tags` string list (`key=value`), a Citrix
- * `metadata`/`metadatas` list (`{name, value}`) or an Avi `markers` list (`{key, values[]}`).
+ * pair on a resource, on one of the carriers docs/facts.md lists: a `tags` map, a `tags` string
+ * list (`key=value`), a Citrix `metadatas`/`metadata` list (`{name, value}`), an Avi `markers`
+ * list (`{key, values[]}`), a vSphere VM's `extraConfig` (`guestinfo.perfguard.<key>`), or a
+ * vSphere tag object attached to the VM (joined by the stack view, resources.ts).
+ *
+ * Unknowns are per value, never per container: one unknown tag hides only itself (it is counted
+ * in `hidden`), while a container unknown as a whole makes every key read "unknown".
  */
-import { describeFactRange, factKeyDef, FACT_KEYS, FactKeyDef } from "./factKeys";
-import { describeValue, field, isRecord, isUnknown, parsePlainDecimal, UNKNOWN } from "./values";
+import {
+    describeFactRange, EnumFactKey, EnumValue, FACT_KEYS, FactKey, factKeyDef, FactKeyDef, FactRole, NumberFactKey, TextFactKey,
+} from "./factKeys";
+import { escapeControl, shortName } from "./message";
+import { describeValue, field, foldCase, isRecord, isUnknown, parsePlainDecimal, UNKNOWN } from "./values";
 
-/** Where a fact was found, as named in messages. */
-export type FactPlace = "tags" | "tags list" | "metadata" | "metadatas" | "markers";
+/** Where a fact was found, as named in messages: "tags", "metadatas", `vSphere tag "dc-role"`, ... */
+export type FactPlace = string;
 
-/** The outcome of reading one fact. `where` reads like `perfguard:rttMs in metadata`. */
+/** The outcome of reading one fact. `where` reads like `perfguard:rttMs in metadatas`. */
 export type FactRead<T> =
     | { readonly state: "absent" }
     | { readonly state: "unknown" }
     | { readonly state: "invalid" }
     | { readonly state: "ok"; readonly value: T; readonly where: string };
 
-/** A fact that cannot be used, as `perfguard-facts` reports it (`key` is canonical or as written). */
+/**
+ * What is wrong with a fact, as perfguard-facts reports it:
+ * - "value": a value that cannot be parsed, or two values in conflict (per resource);
+ * - "key": a key that is not a fact key but was surely meant as one (once per key and preview);
+ * - "carrier": facts on a carrier the provider rejects at apply (per resource).
+ * Every text is escaped (escapeControl) and quotes values only as describeValue does.
+ */
 export interface FactProblem {
+    readonly kind: "value" | "key" | "carrier";
+    /** The canonical key (`perfguard:rttMs`), or the key as written for a "key" problem. */
     readonly key: string;
+    /** A phrase without the resource name: `perfguard:rttMs is "160ms", not a plain decimal`. */
+    readonly problem: string;
+    /** A shorter phrase for the problem line when the full one does not fit (the full one then goes to the basis). */
+    readonly short?: string;
+    /** What to write instead. */
+    readonly fix: string;
+    /** Where it was found, and the values in conflict. */
+    readonly basis: readonly string[];
+    /** The problem as one phrase (older form, kept for --explain counts and tests). */
     readonly message: string;
+}
+
+/** One fact found outside the resource's props (a vSphere tag object attached to a VM). */
+export interface JoinedFact {
+    /** The key as written, with its prefix (`perfguard:citrixRole`). */
+    readonly rawKey: string;
+    readonly value: unknown;
+    readonly place: FactPlace;
 }
 
 interface RawEntry {
@@ -27,17 +60,22 @@ interface RawEntry {
     readonly place: FactPlace;
 }
 
-const PREFIX_LENGTH = "perfguard:".length;
+/** The props of a resource that carry facts (a VM's vSphere tag objects are joined in the stack). */
+export const FACT_CARRIERS: readonly string[] = ["tags", "metadata", "metadatas", "markers", "extraConfig"];
 
-function factKeyOf(rawKey: unknown): string | undefined {
-    if (typeof rawKey !== "string" || rawKey.length <= PREFIX_LENGTH) {
-        return undefined;
-    }
-    const prefix = rawKey.slice(0, PREFIX_LENGTH).toLowerCase();
-    return prefix === "perfguard:" || prefix === "perfguard_" ? rawKey.slice(PREFIX_LENGTH) : undefined;
-}
-
+const PREFIX = "perfguard:";
+const PREFIX_LENGTH = PREFIX.length;
+const GUESTINFO_PREFIX = "guestinfo.perfguard.";
 const LOWER_P = 0x70;
+const SPACE = 0x20;
+
+/** Types whose `tags` cannot carry facts (ids, not text), and the carrier to use instead. */
+const TAG_ID_CARRIERS: ReadonlyMap<string, string> = new Map([
+    ["vsphere:index/virtualMachine:VirtualMachine", "a vsphere:index/tag:Tag named \"<key>=<value>\" in a TagCategory named perfguard (or named \"perfguard:<key>=<value>\"), attached through tags, or extraConfig \"guestinfo.perfguard.<key>\""],
+    ["citrix:index/zone:Zone", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
+    ["citrix:index/machineCatalog:MachineCatalog", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
+    ["citrix:index/deliveryGroup:DeliveryGroup", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
+]);
 
 function isFactKey(rawKey: string): boolean {
     // Every tag of every resource comes here once per stack policy that scans the stack: reject
@@ -45,15 +83,24 @@ function isFactKey(rawKey: string): boolean {
     if (rawKey.length < PREFIX_LENGTH || (rawKey.charCodeAt(0) | 0x20) !== LOWER_P) {
         return false;
     }
-    const prefix = rawKey.slice(0, PREFIX_LENGTH).toLowerCase();
+    const prefix = foldCase(rawKey.slice(0, PREFIX_LENGTH));
     return prefix === "perfguard:" || prefix === "perfguard_";
 }
 
-const SPACE = 0x20;
-const NEAR_MISS_SEPARATOR = /[:_\-. =]/;
+/** The key to use when `rawKey` is a fact key, allowing spaces around it (as values allow). */
+function asFactKey(rawKey: string): string | undefined {
+    if (isFactKey(rawKey)) {
+        return rawKey.trimEnd();
+    }
+    if (rawKey.charCodeAt(0) === SPACE) {
+        const trimmed = rawKey.trim();
+        return isFactKey(trimmed) ? trimmed : undefined;
+    }
+    return undefined;
+}
 
 /** Edit distance, bounded: returns max + 1 as soon as it must exceed `max`. */
-function editDistance(a: string, b: string, max: number): number {
+export function editDistance(a: string, b: string, max: number): number {
     if (Math.abs(a.length - b.length) > max) {
         return max + 1;
     }
@@ -73,41 +120,70 @@ function editDistance(a: string, b: string, max: number): number {
     return previous[b.length];
 }
 
+const FOLDED_FULL_KEYS: ReadonlyArray<{ folded: string; key: string }> = FACT_KEYS.flatMap((d) => [
+    { folded: foldCase(`perfguard:${d.key}`), key: d.key },
+    { folded: foldCase(`perfguard_${d.key}`), key: d.key },
+]);
+const MIN_FULL = Math.min(...FOLDED_FULL_KEYS.map((k) => k.folded.length));
+const MAX_FULL = Math.max(...FOLDED_FULL_KEYS.map((k) => k.folded.length));
+
+/** The known key within edit distance 2 of `folded` (a full key with its prefix), if any. */
+function closeKey(folded: string): string | undefined {
+    let best: { key: string; distance: number } | undefined;
+    for (const candidate of FOLDED_FULL_KEYS) {
+        const distance = editDistance(folded, candidate.folded, 2);
+        if (distance <= 2 && (!best || distance < best.distance)) {
+            best = { key: candidate.key, distance };
+        }
+    }
+    return best?.key;
+}
+
 /**
- * A key that was surely meant as a fact but is not spelt as one (" perfguard:rttMs",
- * "perfgaurd:rttMs", "perfguard-rttMs"): reported, because it would otherwise be ignored and the
- * check that needs it would not run. Cheap for ordinary tags: only keys starting with p or space.
+ * The fact key `rawKey` was surely meant as, when it is not spelt as one: a known key after a
+ * separator other than ":" or "_" (`perfguard-rttMs`, `perfguard.rttMs`), or within edit distance 2
+ * of one (`perfguard:rtMs`, `perfgaurd:rttMs`). Ordinary tags (`perfguard-exempt`,
+ * `perfguard.version`, `owner`) are not. Cheap for ordinary tags: a length test, then a letter.
  */
-function isNearMissKey(rawKey: string): boolean {
-    const first = rawKey.charCodeAt(0) | 0x20;
-    if (first !== LOWER_P && rawKey.charCodeAt(0) !== SPACE) {
-        return false;
-    }
+export function nearMissKey(rawKey: string): string | undefined {
     const trimmed = rawKey.trim();
-    const separator = trimmed.search(NEAR_MISS_SEPARATOR);
-    if (separator < 7 || separator > 11) {
-        return false;
+    if (trimmed.length < MIN_FULL - 2 || trimmed.length > MAX_FULL + 2) {
+        return undefined;
     }
-    return editDistance(trimmed.slice(0, separator).toLowerCase(), "perfguard", 2) <= 2;
+    const folded = foldCase(trimmed);
+    if (folded.charCodeAt(0) !== LOWER_P && !folded.includes("guard")) {
+        return undefined;
+    }
+    if (folded.startsWith("perfguard") && folded.length > 10 && folded[9] !== ":" && folded[9] !== "_") {
+        const def = factKeyDef(trimmed.slice(10));
+        if (def) {
+            return def.key;
+        }
+    }
+    return closeKey(folded);
 }
 
-/** The key to use when `rawKey` is a fact key, allowing spaces around it (as values allow). */
-function asFactKey(rawKey: string): string | undefined {
-    if (isFactKey(rawKey)) {
-        return rawKey.trimEnd();
-    }
-    if (rawKey.charCodeAt(0) === SPACE) {
-        const trimmed = rawKey.trim();
-        return isFactKey(trimmed) ? trimmed : undefined;
-    }
-    return undefined;
+/** A key as messages show it: quoted and escaped when short, else by its length. */
+function shownKey(rawKey: string): string {
+    return rawKey.length <= 64 ? `"${escapeControl(rawKey)}"` : `a key of ${rawKey.length} characters`;
 }
 
-function nearMissProblem(rawKey: string, place: FactPlace): FactProblem {
-    const shown = rawKey.length <= 64 ? `"${rawKey}"` : `a key of ${rawKey.length} characters`;
+function keyProblem(rawKey: string, place: FactPlace, meant: string | undefined, prefixed: boolean): FactProblem {
+    const shown = shownKey(rawKey);
+    const problem = meant
+        ? `${shown} is not read as a fact (did you mean perfguard:${meant}?)`
+        : `${shown} is not a perfguard fact key`;
+    const fix = meant
+        ? `rename it perfguard:${meant} (prefix perfguard: or perfguard_, any case, no spaces)`
+        : "use a key from docs/facts.md, or remove the perfguard: prefix if it is not a fact";
     return {
+        kind: "key",
         key: rawKey,
-        message: `key ${shown} in ${place} looks like a perfguard fact but is not spelt perfguard:<key> or perfguard_<key> (no spaces), so it is ignored and the check that needs it does not run`,
+        problem,
+        short: rawKey.length <= 24 ? `"${escapeControl(rawKey)}" is not a fact key` : "a key is not a fact key",
+        fix,
+        basis: [`found in ${place}${prefixed ? "" : "; a near miss of a fact key is reported because the check that needs it would not run"}`],
+        message: `${problem} (in ${place})`,
     };
 }
 
@@ -125,25 +201,46 @@ export class Facts {
     private resolved: Map<string, FactRead<number | string>> | undefined;
     private problemList: FactProblem[] | undefined;
     private containerUnknown = false;
+    private hiddenCount = 0;
 
-    /** True when any fact container was unknown (preview): an absent fact may then exist. */
+    /** True when a fact container was unknown as a whole (preview): every absent key reads "unknown". */
     get incomplete(): boolean {
         return this.containerUnknown;
     }
 
-    /** Facts that cannot be parsed, conflict, or use a key perfguard does not know. */
+    /** Entries of a known container whose key is unknown in the preview: each hides only itself. */
+    get hidden(): number {
+        return this.hiddenCount;
+    }
+
+    /** Facts that cannot be parsed, conflict, use a key perfguard does not know, or sit on a carrier the provider rejects. */
     get problems(): readonly FactProblem[] {
         return this.problemList ?? NO_PROBLEMS;
     }
 
     /** Reads a numeric fact (a plain decimal within the key's range). */
-    number(key: string): FactRead<number> {
-        return this.read(key) as FactRead<number>;
+    number(key: NumberFactKey): FactRead<number> {
+        return this.lookup(key) as FactRead<number>;
     }
 
-    /** Reads an enum fact (canonical spelling) or a text fact (trimmed). */
-    text(key: string): FactRead<string> {
-        return this.read(key) as FactRead<string>;
+    /** Reads a text fact (trimmed), or an enum fact (canonical spelling; `enum` types the value). */
+    text(key: TextFactKey | EnumFactKey): FactRead<string> {
+        return this.lookup(key) as FactRead<string>;
+    }
+
+    /** Reads an enum fact: the value is one of the key's values, in its canonical spelling. */
+    enum<K extends EnumFactKey>(key: K): FactRead<EnumValue<K>> {
+        return this.lookup(key) as FactRead<EnumValue<K>>;
+    }
+
+    /** Reads any fact (for --explain, which lists every key). */
+    read(key: FactKey): FactRead<number | string> {
+        return this.lookup(key);
+    }
+
+    /** The canonical keys found on this resource (valid, invalid or unknown), in the order found. */
+    get keys(): readonly string[] {
+        return this.entries ? [...this.entries.keys()] : [];
     }
 
     /** True when any fact (of any key, valid or not) was found. */
@@ -151,17 +248,31 @@ export class Facts {
         return (this.entries?.size ?? 0) > 0 || (this.problemList?.length ?? 0) > 0;
     }
 
+    /** The roles this resource takes through its facts (a Delivery Controller, a dom0 service). */
+    get roles(): readonly FactRole[] {
+        const roles: FactRole[] = [];
+        if (this.enum("citrixRole").state === "ok") {
+            roles.push("deliveryController");
+        }
+        const domain = this.enum("xenDomain");
+        if (domain.state === "ok" && domain.value === "dom0") {
+            roles.push("dom0");
+        }
+        return roles;
+    }
+
     /** @internal used by readFacts */
     add(rawKey: string, value: unknown, place: FactPlace): void {
-        const bare = rawKey.slice(PREFIX_LENGTH);
-        const def = factKeyDef(bare);
+        const def = factKeyDef(rawKey.slice(PREFIX_LENGTH));
         if (!def) {
-            this.addProblem({
-                key: rawKey,
-                message: `unknown fact key "${rawKey.length <= 64 ? rawKey : rawKey.slice(0, 64) + "..."}" in ${place}: perfguard reads ${FACT_KEYS.map((d) => d.key).join(", ")} (prefix perfguard: or perfguard_, any case); a misspelt key means the check that needs it does not run`,
-            });
+            this.addProblem(keyProblem(rawKey, place, closeKey(foldCase(rawKey)), true));
             return;
         }
+        this.addEntry(def, value, place);
+    }
+
+    /** @internal used by readFacts */
+    addEntry(def: FactKeyDef, value: unknown, place: FactPlace): void {
         this.entries ??= new Map();
         let list = this.entries.get(def.key);
         if (!list) {
@@ -181,12 +292,17 @@ export class Facts {
         this.containerUnknown = true;
     }
 
+    /** @internal used by readFacts */
+    markHidden(): void {
+        this.hiddenCount += 1;
+    }
+
     /**
      * @internal resolves every collected key once, recording problems. A resource without any
      * fact gets the shared empty Facts: a stack scan keeps one per resource alive per policy.
      */
     finish(): Facts {
-        if (!this.entries && !this.problemList && !this.containerUnknown) {
+        if (!this.entries && !this.problemList && !this.containerUnknown && this.hiddenCount === 0) {
             return NO_FACTS;
         }
         if (this.entries) {
@@ -199,7 +315,7 @@ export class Facts {
         return this;
     }
 
-    private read(key: string): FactRead<number | string> {
+    private lookup(key: string): FactRead<number | string> {
         const found = this.resolved?.get(key);
         if (found) {
             return found;
@@ -224,8 +340,8 @@ function parseEntry(def: FactKeyDef, value: unknown): number | string | undefine
             if (typeof value !== "string") {
                 return undefined;
             }
-            const lower = value.trim().toLowerCase();
-            return def.values.find((v) => v.toLowerCase() === lower);
+            const folded = foldCase(value.trim());
+            return def.values.find((v) => foldCase(v) === folded);
         }
         case "text": {
             if (typeof value !== "string") {
@@ -242,15 +358,27 @@ function suggestion(def: FactKeyDef, value: unknown): string {
     if (def.kind !== "enum" || typeof value !== "string" || value.length > 64) {
         return "";
     }
-    const lower = value.trim().toLowerCase();
-    const close = def.values.find((v) => editDistance(lower, v.toLowerCase(), 2) <= 2);
+    const folded = foldCase(value.trim());
+    const close = def.values.find((v) => editDistance(folded, foldCase(v), 2) <= 2);
     return close ? ` (did you mean ${close}?)` : "";
+}
+
+/** The kind of value a key takes, in a few words, for the problem line. */
+function shortKind(def: FactKeyDef): string {
+    switch (def.kind) {
+        case "number":
+            return def.integer ? "a whole number in range" : "a plain decimal in range";
+        case "enum":
+            return `one of ${def.values.join(", ")}`;
+        case "text":
+            return `a text of 1 to ${def.maxLength} characters`;
+    }
 }
 
 function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Facts, "addProblem">): FactRead<number | string> {
     const name = `perfguard:${def.key}`;
     if (list.some((e) => isUnknown(e.value))) {
-        return { state: "unknown" };
+        return UNKNOWN_READ;
     }
     let bad = false;
     const parsed: Array<{ value: number | string; place: FactPlace }> = [];
@@ -258,9 +386,16 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Fact
         const value = parseEntry(def, entry.value);
         if (value === undefined) {
             bad = true;
+            const shown = entry.value === undefined ? "no value" : describeValue(entry.value);
+            const hint = suggestion(def, entry.value);
             problems.addProblem({
+                kind: "value",
                 key: name,
-                message: `fact ${name} in ${entry.place} has ${entry.value === undefined ? "no value" : describeValue(entry.value)}, which is not ${describeFactRange(def)}${suggestion(def, entry.value)}`,
+                problem: `${name} has ${shown}, not ${shortKind(def)}${hint}`,
+                short: `${name} is not ${shortKind(def)}`,
+                fix: `set ${name} to ${describeFactRange(def)}${def.kind === "number" ? ", without a unit" : ""}`,
+                basis: [`${name} in ${escapeControl(entry.place)}`],
+                message: `fact ${name} in ${escapeControl(entry.place)} has ${shown}, which is not ${describeFactRange(def)}${hint}`,
             });
         } else {
             parsed.push({ value, place: entry.place });
@@ -271,14 +406,89 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Fact
     }
     const distinct = parsed.length === 1 ? undefined : new Set(parsed.map((p) => p.value));
     if (distinct && distinct.size > 1) {
-        const shown = parsed.map((p) => `${describeValue(p.value)} in ${p.place}`).join(", ");
-        problems.addProblem({ key: name, message: `fact ${name} has ${distinct.size} different values (${shown}); keep one` });
+        const shown = parsed.map((p) => `${describeValue(p.value)} in ${escapeControl(p.place)}`).join(", ");
+        problems.addProblem({
+            kind: "value",
+            key: name,
+            problem: `${name} has ${distinct.size} different values`,
+            fix: `keep one value of ${name} on this resource`,
+            basis: [shown],
+            message: `fact ${name} has ${distinct.size} different values (${shown}); keep one`,
+        });
         return { state: "invalid" };
     }
     return { state: "ok", value: parsed[0].value, where: `${name} in ${parsed[0].place}` };
 }
 
-function readTags(tags: unknown, facts: Facts): void {
+/** Collects the keys of facts written on a carrier the provider rejects, for one problem per resource. */
+class CarrierCheck {
+    readonly keys: string[] = [];
+    constructor(readonly carrier: string | undefined) {}
+
+    note(rawKey: string): void {
+        if (this.carrier !== undefined) {
+            const def = factKeyDef(rawKey.slice(PREFIX_LENGTH));
+            this.keys.push(def ? `perfguard:${def.key}` : shownKey(rawKey));
+        }
+    }
+
+    report(facts: Facts, type: string): void {
+        if (this.carrier === undefined || this.keys.length === 0) {
+            return;
+        }
+        const what = type.startsWith("vsphere:") ? "vSphere tag ids" : "Citrix tag GUIDs";
+        const keys = [...new Set(this.keys)];
+        const listed = keys.length <= 3 ? keys.join(", ") : `${keys.slice(0, 3).join(", ")} and ${keys.length - 3} more`;
+        facts.addProblem({
+            kind: "carrier",
+            key: keys[0],
+            problem: `tags carries ${keys.length === 1 ? "a fact" : `${keys.length} facts`} but holds ${what}`,
+            fix: `move ${keys.length === 1 ? "it" : "them"} to ${this.carrier}`,
+            basis: [`facts in tags (read, so the checks still run): ${listed}`, "carriers per provider: docs/facts.md#carriers"],
+            message: `facts in tags (${listed}) sit on ${what}, which the provider rejects`,
+        });
+    }
+}
+
+function readTagList(tags: readonly unknown[], facts: Facts, carrier: CarrierCheck, idsJoined: boolean): void {
+    for (const item of tags) {
+        if (isUnknown(item)) {
+            if (!idsJoined) {
+                facts.markHidden(); // hides only itself: its key is unknown, the other entries are read
+            }
+            continue;
+        }
+        if (typeof item !== "string") {
+            continue;
+        }
+        const eq = item.indexOf("=");
+        const rawKey = eq < 0 ? item : item.slice(0, eq);
+        if (!asFactKey(rawKey)) {
+            const meant = nearMissKey(rawKey);
+            if (meant) {
+                facts.addProblem(keyProblem(rawKey.trim(), "tags list", meant, false));
+            }
+            continue;
+        }
+        carrier.note(rawKey.trim());
+        if (eq < 0) {
+            const def = factKeyDef(rawKey.trim().slice(PREFIX_LENGTH));
+            const key = def ? `perfguard:${def.key}` : shownKey(rawKey.trim());
+            facts.addProblem({
+                kind: "value",
+                key,
+                problem: `tags list entry ${key} has no "=value"`,
+                fix: `write ${key}=<value>`,
+                basis: ["found in tags list"],
+                message: `tag ${key} in tags list has no "=value": write perfguard:<key>=<value>`,
+            });
+            continue;
+        }
+        facts.add(rawKey.trim(), item.slice(eq + 1), "tags list");
+    }
+}
+
+function readTags(tags: unknown, facts: Facts, carrier: CarrierCheck, idsJoined: boolean): void {
     if (tags === undefined || tags === null) {
         return;
     }
@@ -287,38 +497,20 @@ function readTags(tags: unknown, facts: Facts): void {
         return;
     }
     if (Array.isArray(tags)) {
-        for (const item of tags) {
-            if (isUnknown(item)) {
-                facts.markUnknown();
-                continue;
-            }
-            if (typeof item !== "string") {
-                continue;
-            }
-            if (!asFactKey(item)) {
-                if (isNearMissKey(item)) {
-                    const eq = item.indexOf("=");
-                    facts.addProblem(nearMissProblem(eq < 0 ? item : item.slice(0, eq), "tags list"));
-                }
-                continue;
-            }
-            const eq = item.indexOf("=");
-            if (eq < 0) {
-                const shown = factKeyOf(item) !== undefined && item.length <= 64 ? item : "an entry";
-                facts.addProblem({ key: item, message: `tag "${shown}" in tags list has no "=value": write perfguard:<key>=<value>` });
-                continue;
-            }
-            facts.add(item.slice(0, eq).trim(), item.slice(eq + 1), "tags list");
-        }
+        readTagList(tags, facts, carrier, idsJoined);
         return;
     }
     if (isRecord(tags)) {
         for (const rawKey of Object.keys(tags)) {
             const key = asFactKey(rawKey);
             if (key) {
-                facts.add(key, tags[rawKey], "tags");
-            } else if (isNearMissKey(rawKey)) {
-                facts.addProblem(nearMissProblem(rawKey, "tags"));
+                carrier.note(key);
+                facts.add(key, field(tags, rawKey), "tags");
+            } else {
+                const meant = nearMissKey(rawKey);
+                if (meant) {
+                    facts.addProblem(keyProblem(rawKey.trim(), "tags", meant, false));
+                }
             }
         }
     }
@@ -338,14 +530,17 @@ function readNamedList(list: unknown, place: "metadata" | "metadatas", facts: Fa
     for (const item of list) {
         const name = field(item, "name");
         if (name === UNKNOWN || isUnknown(item)) {
-            facts.markUnknown();
+            facts.markHidden();
             continue;
         }
         const key = typeof name === "string" ? asFactKey(name) : undefined;
         if (key) {
             facts.add(key, field(item, "value"), place);
-        } else if (typeof name === "string" && isNearMissKey(name)) {
-            facts.addProblem(nearMissProblem(name, place));
+        } else if (typeof name === "string") {
+            const meant = nearMissKey(name);
+            if (meant) {
+                facts.addProblem(keyProblem(name.trim(), place, meant, false));
+            }
         }
     }
 }
@@ -364,13 +559,14 @@ function readMarkers(list: unknown, facts: Facts): void {
     for (const item of list) {
         const key = field(item, "key");
         if (key === UNKNOWN || isUnknown(item)) {
-            facts.markUnknown();
+            facts.markHidden();
             continue;
         }
         const factKey = typeof key === "string" ? asFactKey(key) : undefined;
         if (!factKey) {
-            if (typeof key === "string" && isNearMissKey(key)) {
-                facts.addProblem(nearMissProblem(key, "markers"));
+            const meant = typeof key === "string" ? nearMissKey(key) : undefined;
+            if (meant) {
+                facts.addProblem(keyProblem((key as string).trim(), "markers", meant, false));
             }
             continue;
         }
@@ -387,23 +583,103 @@ function readMarkers(list: unknown, facts: Facts): void {
     }
 }
 
+/** A vSphere VM's advanced settings: `guestinfo.perfguard.<key>` (the carrier that survives an apply). */
+function readExtraConfig(config: unknown, facts: Facts): void {
+    if (config === undefined || config === null) {
+        return;
+    }
+    if (isUnknown(config)) {
+        facts.markUnknown();
+        return;
+    }
+    if (!isRecord(config)) {
+        return;
+    }
+    for (const rawKey of Object.keys(config)) {
+        const trimmed = rawKey.trim();
+        if (trimmed.length <= GUESTINFO_PREFIX.length || (trimmed.charCodeAt(0) | 0x20) !== 0x67 || foldCase(trimmed.slice(0, GUESTINFO_PREFIX.length)) !== GUESTINFO_PREFIX) {
+            continue;
+        }
+        const bare = trimmed.slice(GUESTINFO_PREFIX.length);
+        const def = factKeyDef(bare);
+        if (def) {
+            facts.addEntry(def, field(config, rawKey), "extraConfig");
+        } else {
+            facts.addProblem(keyProblem(trimmed, "extraConfig", closeKey(foldCase(`perfguard:${bare}`)), true));
+        }
+    }
+}
+
 /**
  * Reads every perfguard fact of one resource.
  * @param props - the resource's plain props (see `unwrapProps`); anything else yields no facts.
+ * @param type - its type token: tells which `tags` cannot carry facts (vSphere, Citrix).
+ * @param joined - facts found on objects attached to it (vSphere tags), and how many of those are unknown.
  * @returns a Facts object; never throws on odd input (unknowns, wrong types, huge lists).
  */
-export function readFacts(props: unknown): Facts {
+export function readFacts(props: unknown, type = "", joined?: { readonly facts: readonly JoinedFact[]; readonly hidden: number; readonly unknown?: boolean }): Facts {
     const facts = new Facts();
     if (isUnknown(props)) {
         facts.markUnknown();
-        return facts.finish();
+    } else if (isRecord(props)) {
+        const carrier = new CarrierCheck(TAG_ID_CARRIERS.get(type));
+        // A VM's tag ids joined to their tag objects: the join counts what they hide.
+        readTags(field(props, "tags"), facts, carrier, joined !== undefined);
+        carrier.report(facts, type);
+        readNamedList(field(props, "metadata"), "metadata", facts);
+        readNamedList(field(props, "metadatas"), "metadatas", facts);
+        readMarkers(field(props, "markers"), facts);
+        readExtraConfig(field(props, "extraConfig"), facts);
     }
-    if (!isRecord(props)) {
-        return facts.finish();
+    if (joined) {
+        for (const fact of joined.facts) {
+            facts.add(fact.rawKey, fact.value, fact.place);
+        }
+        for (let i = 0; i < joined.hidden; i++) {
+            facts.markHidden();
+        }
+        if (joined.unknown) {
+            facts.markUnknown();
+        }
     }
-    readTags(field(props, "tags"), facts);
-    readNamedList(field(props, "metadata"), "metadata", facts);
-    readNamedList(field(props, "metadatas"), "metadatas", facts);
-    readMarkers(field(props, "markers"), facts);
     return facts.finish();
 }
+
+/** A fact on a resource that no policy reads it on, as perfguard-facts reports it (advisory). */
+export interface MisplacedFact {
+    readonly key: string;
+    readonly def: FactKeyDef;
+}
+
+/**
+ * The facts of `facts` that no policy reads on a resource of `type` with its roles (`perfguard:rttMs`
+ * on a VM): they have no effect, which their author surely did not mean.
+ */
+export function misplacedFacts(facts: Facts, type: string): MisplacedFact[] {
+    const found = facts.keys;
+    if (found.length === 0) {
+        return [];
+    }
+    const roles = facts.roles;
+    const out: MisplacedFact[] = [];
+    for (const key of found) {
+        const def = factKeyDef(key) as FactKeyDef;
+        const on = def.readOn;
+        if (on === "any" || on.types?.includes(type) || on.roles?.some((r) => roles.includes(r))) {
+            continue;
+        }
+        out.push({ key: `perfguard:${def.key}`, def });
+    }
+    return out;
+}
+
+/** A label for the problem line: `VirtualMachine "ddc-01"`, the name escaped and shortened to `max` characters. */
+export function problemLabel(type: string, name: string, max = 40): string {
+    const colon = type.lastIndexOf(":");
+    const kind = colon >= 0 ? type.slice(colon + 1) : type;
+    const escaped = escapeControl(name);
+    const shown = max >= 40 ? shortName(name) : escaped.length <= max ? escaped : `${escaped.slice(0, max - 1)}…`;
+    return `${escapeControl(kind) || "resource"} "${shown}"`;
+}
+
+export { PREFIX as FACT_PREFIX };

@@ -3,8 +3,24 @@
  * SDK's proxy (reads never throw), facts parsed lazily, joins kept as URNs.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import { Facts, readFacts } from "./facts";
-import { unwrapProps } from "./values";
+import { Secret, unknownCheckingProxy } from "@pulumi/policy";
+import { secretsPreservingProxy } from "@pulumi/policy/secret";
+import { Facts, JoinedFact, readFacts } from "./facts";
+import { factKeyDef } from "./factKeys";
+import { escapeControl } from "./message";
+import { field, foldCase, isRecord, isUnknown, rawTarget, unwrapProps } from "./values";
+
+/** vSphere types whose tag objects carry a VM's facts (docs/facts.md#vsphere). */
+export const VSPHERE_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
+export const VSPHERE_TAG_TYPE = "vsphere:index/tag:Tag";
+export const VSPHERE_CATEGORY_TYPE = "vsphere:index/tagCategory:TagCategory";
+
+/** Facts found on objects attached to a resource, as readFacts takes them. */
+export interface JoinedFacts {
+    readonly facts: readonly JoinedFact[];
+    /** Attached objects whose facts cannot be read (unknown in the preview, outside the stack). */
+    readonly hidden: number;
+}
 
 /** One resource as perfguard's checks read it. */
 export class ResourceView {
@@ -25,19 +41,25 @@ export class ResourceView {
         readonly propertyDependencies: Readonly<Record<string, readonly string[]>> = {},
     ) {}
 
-    /** The resource's facts, parsed on first use. */
+    /** Set by a StackView for the resources whose facts also live on attached objects (vSphere tags). */
+    joinFacts: (() => JoinedFacts) | undefined;
+
+    /** The resource's facts, parsed on first use (with the attached objects' facts in a stack). */
     get facts(): Facts {
         if (!this.factCache) {
-            this.factCache = readFacts(this.props);
+            this.factCache = readFacts(this.props, this.type, this.joinFacts?.());
         }
         return this.factCache;
     }
 
-    /** How messages name the resource: `Zone "latam"` (the token's last segment and the Pulumi name). */
+    /**
+     * How messages name the resource: `Zone "latam"` (the token's last segment and the Pulumi name),
+     * control characters escaped, so that a name can never start a line of its own in the CLI's output.
+     */
     get label(): string {
         const colon = this.type.lastIndexOf(":");
         const kind = colon >= 0 ? this.type.slice(colon + 1) : this.type;
-        return `${kind || "resource"} "${this.name}"`;
+        return `${escapeControl(kind) || "resource"} "${escapeControl(this.name)}"`;
     }
 }
 
@@ -45,6 +67,8 @@ export class ResourceView {
 export class StackView {
     private urnIndex: Map<string, ResourceView> | undefined;
     private readonly byType = new Map<string, ResourceView[]>();
+
+    private tagIndex: { tags: Map<string, ResourceView>; categories: Map<string, ResourceView> } | undefined;
 
     constructor(readonly resources: readonly ResourceView[]) {
         for (const r of resources) {
@@ -55,6 +79,100 @@ export class StackView {
             }
             list.push(r);
         }
+        // Only a stack with vSphere tag objects joins them (O(1) otherwise).
+        if (this.byType.has(VSPHERE_TAG_TYPE)) {
+            for (const vm of this.ofType(VSPHERE_VM_TYPE)) {
+                vm.joinFacts = () => this.vsphereTagFacts(vm);
+            }
+        }
+    }
+
+    /** The id (outputs `id`) of a resource, when known. */
+    private static idOf(r: ResourceView): string | undefined {
+        const id = field(r.props, "id");
+        return typeof id === "string" && id.length > 0 ? id : undefined;
+    }
+
+    private tagsAndCategories(): { tags: Map<string, ResourceView>; categories: Map<string, ResourceView> } {
+        if (!this.tagIndex) {
+            const index = (type: string) => new Map(this.ofType(type).flatMap((r) => {
+                const id = StackView.idOf(r);
+                return id === undefined ? [] : [[id, r] as const];
+            }));
+            this.tagIndex = { tags: index(VSPHERE_TAG_TYPE), categories: index(VSPHERE_CATEGORY_TYPE) };
+        }
+        return this.tagIndex;
+    }
+
+    /**
+     * The facts on the vSphere tags attached to `vm`: joined through the property dependencies of
+     * `tags` (a preview, where ids are unknown) and by id (state). A tag is a fact when its name is
+     * `perfguard:<key>=<value>`, or `<key>=<value>` in a TagCategory named `perfguard`.
+     */
+    vsphereTagFacts(vm: ResourceView): JoinedFacts {
+        const { tags: byId, categories } = this.tagsAndCategories();
+        const attached = new Map<string, ResourceView>();
+        for (const tag of this.dependencyOf(vm, "tags", VSPHERE_TAG_TYPE)) {
+            attached.set(tag.urn, tag);
+        }
+        const byDependency = attached.size;
+        const list = field(vm.props, "tags");
+        let matchedDependency = 0;
+        let unknownIds = 0;
+        let outside = 0;
+        if (Array.isArray(list)) {
+            for (const id of list) {
+                const tag = typeof id === "string" && !isUnknown(id) ? byId.get(id) : undefined;
+                if (tag) {
+                    matchedDependency += attached.has(tag.urn) ? 1 : 0;
+                    attached.set(tag.urn, tag);
+                } else if (isUnknown(id)) {
+                    unknownIds += 1;
+                } else {
+                    outside += 1; // a tag of another stack or a data source: its name is not known here
+                }
+            }
+        }
+        // In a preview the unknown ids are the tags joined through dependencies: only the rest hide a fact.
+        const hidden = outside + Math.max(0, unknownIds - (byDependency - matchedDependency));
+        const facts: JoinedFact[] = [];
+        let unreadable = 0;
+        for (const tag of attached.values()) {
+            const fact = this.tagFact(tag, categories);
+            if (fact === "hidden") {
+                unreadable += 1;
+            } else if (fact) {
+                facts.push(fact);
+            }
+        }
+        return { facts, hidden: hidden + unreadable };
+    }
+
+    private tagFact(tag: ResourceView, categories: ReadonlyMap<string, ResourceView>): JoinedFact | "hidden" | undefined {
+        const name = field(tag.props, "name");
+        if (typeof name !== "string") {
+            return isUnknown(name) ? "hidden" : undefined;
+        }
+        const eq = name.indexOf("=");
+        const place = `vSphere tag "${tag.name}"`;
+        const head = name.slice(0, eq < 0 ? name.length : eq).trim();
+        const prefix = foldCase(head.slice(0, 10));
+        if (prefix === "perfguard:" || prefix === "perfguard_") {
+            return { rawKey: head, value: eq < 0 ? undefined : name.slice(eq + 1), place };
+        }
+        if (eq < 0) {
+            return undefined;
+        }
+        const categoryId = field(tag.props, "categoryId");
+        const category = this.dependencyOf(tag, "categoryId", VSPHERE_CATEGORY_TYPE)[0]
+            ?? (typeof categoryId === "string" ? categories.get(categoryId) : undefined);
+        const categoryName = category ? field(category.props, "name") : undefined;
+        if (typeof categoryName === "string") {
+            return foldCase(categoryName.trim()) === "perfguard" ? { rawKey: `perfguard:${head}`, value: name.slice(eq + 1), place: `${place} (category perfguard)` } : undefined;
+        }
+        // A category unknown in the preview (or outside the stack) may be perfguard's: a tag that
+        // would then be a fact hides it; any other tag is an ordinary one.
+        return factKeyDef(head) ? "hidden" : undefined;
     }
 
     /**
@@ -130,4 +248,31 @@ export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"
 /** Builds the StackView of a validateStack call. */
 export function stackOf(resources: readonly PolicyResource[]): StackView {
     return new StackView(resources.map(viewOf));
+}
+
+/**
+ * What a remediation returns: the resource's props exactly as the SDK handed them, with only the
+ * `changes` replaced. Every other value keeps its secret marker (the engine stores the result as
+ * the resource's new inputs: a secret spread into a plain copy would be stored unencrypted), and
+ * a changed field that was secret stays secret. The result is wrapped as the SDK wraps
+ * Remediate's inputs (unknownCheckingProxy over secretsPreservingProxy), because the SDK hands it
+ * as it is to the next remediating policy, which must read plain values; serializeProperties
+ * unwraps both layers and sends each `Secret` as a secret.
+ * @param resource - the resource given to `remediate` (its props as the SDK handed them).
+ * @param changes - field -> new value, in the provider's form (Avi numbers as strings).
+ * @returns the new props, or undefined when the props are not an object (nothing to change).
+ */
+export function remediatedProps(resource: ResourceView, changes: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+    const raw = rawTarget(resource.props);
+    if (!isRecord(raw)) {
+        return undefined;
+    }
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(raw)) {
+        out[key] = raw[key];
+    }
+    for (const key of Object.keys(changes)) {
+        out[key] = raw[key] instanceof Secret ? new Secret(changes[key]) : changes[key];
+    }
+    return unknownCheckingProxy(secretsPreservingProxy(out)) as Record<string, unknown>;
 }

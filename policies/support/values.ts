@@ -43,9 +43,49 @@ export function unwrapProps(props: unknown): unknown {
     }
 }
 
+const PROXY_MARK_KEY = "__isSpecialProxy";
+
+/**
+ * The plain value behind every layer of the SDK's proxies. In Remediate the SDK wraps the inputs
+ * twice (@pulumi/policy 1.21 server.js makeRemediateRpcFun: unknownCheckingProxy over
+ * deserializeProperties(..., true), whose secretsPreservingProxy hands reads the plain value of a
+ * secret): the innermost target still holds each secret as a `Secret` object, which
+ * serializeProperties sends back as a secret. unwrapProps stops above that layer, so that reads
+ * see plain values; this goes to the bottom.
+ * @returns the innermost target, or `value` itself when it is not a proxy; never throws.
+ */
+export function rawTarget(value: unknown): unknown {
+    let current = value;
+    for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
+        try {
+            const obj = current as Record<string, unknown>;
+            if (obj[PROXY_MARK_KEY] !== true) {
+                return current;
+            }
+            const target = obj[PROXY_TARGET_KEY];
+            if (target === null || typeof target !== "object" || target === current) {
+                return current;
+            }
+            current = target;
+        } catch {
+            return current;
+        }
+    }
+    return current;
+}
+
 /** True when `value` is an unknown sentinel (string form) or the UNKNOWN marker. */
 export function isUnknown(value: unknown): boolean {
     return value === UNKNOWN || (typeof value === "string" && UNKNOWN_SENTINELS.has(value));
+}
+
+/**
+ * Locale-independent case folding for names, keys and enum values: full folding as Unicode
+ * defines it for the common cases ("ß" and "SS", final sigma), never the host's locale
+ * (toLocaleLowerCase would fold "I" to a dotless i under a Turkish locale).
+ */
+export function foldCase(text: string): string {
+    return text.toUpperCase().toLowerCase();
 }
 
 /** Plain-object test that excludes arrays and null. */

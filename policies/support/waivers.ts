@@ -2,8 +2,14 @@
  * Waivers: `perfguard:waive=<policy-id>[,<policy-id>...]` with a required `perfguard:waiveReason`
  * on a resource. A waived verdict is not dropped: it is reported at advisory level, prefixed
  * "waived", with the reason, so the waiver stays visible in every preview.
+ *
+ * A waiver is all or nothing: when it names any id that is not a policy of this pack (a typo such
+ * as `citrix-zone-rtt`), it waives nothing on that resource, since the author's intent is unclear,
+ * and perfguard-facts names the wrong id.
  */
 import type { ResourceView } from "./resources";
+import { escapeControl } from "./message";
+import { foldCase } from "./values";
 
 /** A granted waiver: the reason as shown in messages and where it was declared. */
 export interface Waiver {
@@ -11,56 +17,103 @@ export interface Waiver {
     readonly where: string;
 }
 
-// Every policy defined through definePolicy registers its id here, so waivers can be checked
-// against the ids without importing the registry (which imports the policies).
-const definedPolicyIds = new Set<string>();
+/** A problem with a waiver, as perfguard-facts reports it (a phrase without the resource name). */
+export interface WaiverProblem {
+    readonly problem: string;
+    /** A shorter phrase for the problem line when the full one does not fit. */
+    readonly short?: string;
+    readonly fix: string;
+}
+
+/**
+ * Every policy id of this pack, independent of which policy modules a process happens to load
+ * (test/registry.test.ts checks it against the registry).
+ */
+export const POLICY_IDS: readonly string[] = [
+    "perfguard-facts",
+    "citrix-zone-rtt-limit",
+    "citrix-broker-throttle",
+    "citrix-brokering-capacity",
+    "citrix-site-limits",
+    "nsx-alb-se-capacity",
+    "nsx-alb-se-minimum-resources",
+    "nsx-alb-se-dedicated-dispatcher",
+    "xen-dom0-workload",
+    "xen-guest-network-share",
+];
+
+// Policies defined through definePolicy register here too, so a new policy is known before its id
+// is added above (the registry test then asks for it).
+const definedPolicyIds = new Set<string>(POLICY_IDS);
 
 /** Records a policy id as defined (called by definePolicy). */
 export function registerPolicyId(id: string): void {
-    definedPolicyIds.add(id);
+    definedPolicyIds.add(foldCase(id));
+}
+
+/** True when `id` (any case) is a policy of this pack. */
+export function isPolicyId(id: string): boolean {
+    return definedPolicyIds.has(foldCase(id.trim()));
 }
 
 function waivedIds(resource: ResourceView): string[] {
     const waive = resource.facts.text("waive");
-    return waive.state === "ok" ? waive.value.split(",").map((id) => id.trim().toLowerCase()).filter((id) => id.length > 0) : [];
+    return waive.state === "ok" ? waive.value.split(",").map((id) => foldCase(id.trim())).filter((id) => id.length > 0) : [];
 }
 
-/** The reason as messages show it: one line, at most 200 characters. */
+/** The reason as messages show it: one line, at most 200 characters, control characters escaped. */
 function shownReason(reason: string): string {
-    const line = reason.replace(/\s+/g, " ").trim();
+    const line = escapeControl(reason.replace(/\s+/g, " ").trim());
     return line.length <= 200 ? line : `${line.slice(0, 197)}...`;
 }
 
 /**
- * The waiver of `policyId` on `resource`, or undefined (none, or no valid reason: then the
- * violation keeps its level and perfguard-facts reports the missing reason).
+ * The waiver of `policyId` on `resource`, or undefined: none, no valid reason, or a list that
+ * names an id that is not a policy (then the violation keeps its level and perfguard-facts
+ * reports the waiver).
  */
 export function waiverFor(resource: ResourceView, policyId: string): Waiver | undefined {
-    if (!waivedIds(resource).includes(policyId)) {
+    const ids = waivedIds(resource);
+    if (!ids.includes(foldCase(policyId)) || ids.some((id) => !definedPolicyIds.has(id))) {
         return undefined;
     }
     const reason = resource.facts.text("waiveReason");
     return reason.state === "ok" ? { reason: shownReason(reason.value), where: reason.where } : undefined;
 }
 
-/** Problems with a resource's waiver, as perfguard-facts reports them (one sentence each). */
-export function waiverProblems(resource: ResourceView): string[] {
+function shownId(id: string): string {
+    return id.length <= 64 ? `"${escapeControl(id)}"` : `an id of ${id.length} characters`;
+}
+
+/** Problems with a resource's waiver, as perfguard-facts reports them. */
+export function waiverProblems(resource: ResourceView): WaiverProblem[] {
     const ids = waivedIds(resource);
     if (ids.length === 0) {
         return [];
     }
-    const problems: string[] = [];
+    const problems: WaiverProblem[] = [];
     const reason = resource.facts.text("waiveReason");
     if (reason.state === "absent") {
-        problems.push(`perfguard:waive names ${ids.join(", ")} but there is no perfguard:waiveReason: a waiver needs a reason, so the verdicts keep their level`);
+        const named = ids.length <= 2 ? ids.map(shownId).join(", ") : `${ids.slice(0, 2).map(shownId).join(", ")} and ${ids.length - 2} more`;
+        problems.push({
+            problem: `perfguard:waive names ${named} but there is no perfguard:waiveReason, so the verdicts keep their level`,
+            short: "perfguard:waive has no perfguard:waiveReason, so the verdicts keep their level",
+            fix: "add perfguard:waiveReason=<why the waiver was granted> next to perfguard:waive",
+        });
     }
     if (ids.includes("perfguard-facts")) {
-        problems.push("perfguard:waive names perfguard-facts, which cannot be waived: an unreadable fact means the checks that need it did not run, so fix the fact instead");
+        problems.push({
+            problem: "perfguard:waive names perfguard-facts, which cannot be waived",
+            fix: "fix the unreadable fact instead: it means the checks that need it did not run",
+        });
     }
     const unknown = ids.filter((id) => !definedPolicyIds.has(id));
     if (unknown.length > 0) {
-        const shown = unknown.map((id) => (id.length <= 64 ? `"${id}"` : `an id of ${id.length} characters`)).join(", ");
-        problems.push(`perfguard:waive names ${shown}, which ${unknown.length === 1 ? "is not a policy" : "are not policies"} of this pack (policies: ${[...definedPolicyIds].join(", ")})`);
+        problems.push({
+            problem: `perfguard:waive names ${unknown.map(shownId).join(", ")}, not ${unknown.length === 1 ? "a policy" : "policies"} of this pack, so it waives nothing here`,
+            short: `perfguard:waive names ${unknown.length === 1 ? "an id that is not a policy" : `${unknown.length} ids that are not policies`}, so it waives nothing here`,
+            fix: `name policies of this pack: ${[...definedPolicyIds].join(", ")}`,
+        });
     }
     return problems;
 }

@@ -68,7 +68,7 @@ describe("check --explain", () => {
         expect(text).toContain("citrix-zone-rtt-limit [Analyze]: applied, 1 violation: RTT 260 ms (perfguard:rttMs in metadata) at or above maxRttMs 250 ms");
         expect(text).toMatch(/ddc-emea-east-02\n[\s\S]*?citrix-broker-throttle \[AnalyzeStack\]: applied, 1 violation: Delivery Controller of zone "emea-east": no throttle fact/);
         // Values only as describeValue shows them: long values are named by length.
-        expect(text).toContain("perfguard:citrixRole = deliveryController (in tags list)");
+        expect(text).toContain("perfguard:citrixRole = deliveryController (in extraConfig)");
     });
 
     it("never prints a fact value that describeValue would hide", async () => {

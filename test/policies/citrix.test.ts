@@ -54,7 +54,7 @@ describe("unknown values (preview)", () => {
         expect(found.some((v) => v.includes("can't run"))).toBe(false);
     });
     it("a resource whose controller facts are unknown does not hide a zone without controllers", async () => {
-        const stack = citrixStack({ throttles: [], peak: "30", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: ["perfguard:citrixRole=" + UNKNOWN_VALUE] } }] });
+        const stack = citrixStack({ throttles: [], peak: "30", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { extraConfig: { "guestinfo.perfguard.citrixRole": UNKNOWN_VALUE } } }] });
         const found = await runAll(stack, { "citrix-broker-throttle": { requireControllersInStack: true } });
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"]);
         expect(found[0].message).toContain("(1 resource whose Delivery Controller facts are unknown in this preview could not be counted)");

@@ -31,11 +31,12 @@ export function citrixStack(o: CitrixStackOptions = {}): TestResource[] {
         props: {
             name: `ddc-${i + 1}`,
             numCpus: 4,
-            tags: [
-                "perfguard:citrixRole=deliveryController",
-                `perfguard:citrixZone=${zoneName}`,
-                ...(throttle === undefined ? [] : [`perfguard:throttleMaxConcurrentTransactions=${throttle}`]),
-            ],
+            // vSphere `tags` hold tag ids: facts go in extraConfig (docs/facts.md#vsphere).
+            extraConfig: {
+                "guestinfo.perfguard.citrixRole": "deliveryController",
+                "guestinfo.perfguard.citrixZone": zoneName,
+                ...(throttle === undefined ? {} : { "guestinfo.perfguard.throttleMaxConcurrentTransactions": throttle }),
+            },
         },
     }));
     return [

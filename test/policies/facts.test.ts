@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { readFacts } from "../../policies/support/facts";
+import { FactRead, misplacedFacts, readFacts } from "../../policies/support/facts";
+import { ResourceView, StackView } from "../../policies/support/resources";
 import { numVs } from "../../policies/support/format";
-import { describeValue, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/support/values";
-import { UNKNOWN_VALUE } from "../support/policyHarness";
+import { describeValue, foldCase, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/support/values";
+import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { perfguardFacts } from "../../policies/perfguard-facts";
+import { parseMessage } from "../../policies/support/message";
+import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf, Violation } from "../support/policyHarness";
 
 describe("parsePlainDecimal", () => {
     it.each([
@@ -41,44 +45,24 @@ describe("describeValue never echoes long or odd values", () => {
     });
 });
 
-describe("readFacts: the four places", () => {
-    const cases: Array<[string, Record<string, unknown>]> = [
-        ["tags map", { tags: { "perfguard:rttMs": "160" } }],
-        ["tags list", { tags: ["owner=team", "perfguard:rttMs=160"] }],
-        ["metadata", { metadata: [{ name: "perfguard:rttMs", value: "160" }] }],
-        ["metadatas", { metadatas: [{ name: "perfguard:rttMs", value: "160" }] }],
-        ["markers", { markers: [{ key: "perfguard:rttMs", values: ["160"] }] }],
-        ["underscore prefix, any case", { tags: { "PERFGUARD_RTTMS": " 160 " } }],
+const VSPHERE_VM = "vsphere:index/virtualMachine:VirtualMachine";
+const XEN_VM = "xenorchestra:index/vm:Vm";
+const ZONE = "citrix:index/zone:Zone";
+
+describe("readFacts: every carrier", () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+        ["tags map", { tags: { "perfguard:rttMs": "160" } }, "perfguard:rttMs in tags"],
+        ["tags list", { tags: ["owner=team", "perfguard:rttMs=160"] }, "perfguard:rttMs in tags list"],
+        ["metadata", { metadata: [{ name: "perfguard:rttMs", value: "160" }] }, "perfguard:rttMs in metadata"],
+        ["metadatas (the bridge's plural)", { metadatas: [{ name: "perfguard:rttMs", value: "160" }] }, "perfguard:rttMs in metadatas"],
+        ["markers", { markers: [{ key: "perfguard:rttMs", values: ["160"] }] }, "perfguard:rttMs in markers"],
+        ["extraConfig guestinfo", { extraConfig: { "guestinfo.perfguard.rttMs": "160", "guestinfo.hostname": "x" } }, "perfguard:rttMs in extraConfig"],
+        ["underscore prefix, any case", { tags: { "PERFGUARD_RTTMS": " 160 " } }, "perfguard:rttMs in tags"],
     ];
-    it.each(cases)("%s", (_name, props) => {
+    it.each(cases)("%s", (_name, props, where) => {
         const facts = readFacts(props);
         expect(facts.problems).toEqual([]);
-        const rtt = facts.number("rttMs");
-        expect(rtt.state).toBe("ok");
-        expect(rtt.state === "ok" && rtt.value).toBe(160);
-    });
-
-    it("absent when no fact, unknown when a container is unknown", () => {
-        expect(readFacts({ tags: { owner: "x" } }).number("rttMs").state).toBe("absent");
-        expect(readFacts({ tags: UNKNOWN_VALUE }).number("rttMs").state).toBe("unknown");
-        expect(readFacts({ tags: { "perfguard:rttMs": UNKNOWN_VALUE } }).number("rttMs").state).toBe("unknown");
-    });
-
-    it.each([
-        ["unit suffix", { tags: { "perfguard:rttMs": "160ms" } }, /perfguard:rttMs in tags has "160ms", which is not a plain decimal of ms from 0 to 10000/],
-        ["exponent", { tags: ["perfguard:rttMs=1e3"] }, /"1e3"/],
-        ["negative", { tags: ["perfguard:rttMs=-5"] }, /"-5"/],
-        ["out of range", { tags: ["perfguard:rttMs=20000"] }, /from 0 to 10000/],
-        ["fraction for a count", { tags: ["perfguard:users=12.5"] }, /perfguard:users .* a whole number/],
-        ["long value shown by length", { tags: { "perfguard:rttMs": "x".repeat(40) } }, /a value of 40 characters/],
-        ["conflict", { tags: { "perfguard:rttMs": "160" }, metadata: [{ name: "perfguard:rttMs", value: "200" }] }, /2 different values \(160 in tags, 200 in metadata\)/],
-        ["no value in a list entry", { tags: ["perfguard:rttMs"] }, /has no "=value"/],
-        ["unknown key", { tags: { "perfguard:rtt": "160" } }, /unknown fact key "perfguard:rtt"/],
-        ["bad enum", { tags: { "perfguard:sslKeyType": "dsa" } }, /one of ecc, rsa/],
-        ["empty marker values", { markers: [{ key: "perfguard:l7Rps", values: [] }] }, /has no value/],
-    ])("reports %s", (_name, props, pattern) => {
-        const facts = readFacts(props);
-        expect(facts.problems.map((p) => p.message).join("\n")).toMatch(pattern);
+        expect(facts.number("rttMs")).toEqual({ state: "ok", value: 160, where });
     });
 
     it("same value twice is not a conflict", () => {
@@ -87,13 +71,85 @@ describe("readFacts: the four places", () => {
     });
 
     it("never throws on junk", () => {
-        for (const junk of [null, 5, "x", [], { tags: 5 }, { tags: [null, 5, {}] }, { metadata: [null, { name: 5 }] }, { markers: [{ key: "perfguard:l7Rps", values: "x" }] }]) {
+        for (const junk of [null, 5, "x", [], { tags: 5 }, { tags: [null, 5, {}] }, { metadata: [null, { name: 5 }] }, { markers: [{ key: "perfguard:l7Rps", values: "x" }] }, { extraConfig: [1] }]) {
             expect(() => readFacts(junk)).not.toThrow();
         }
     });
 });
 
-describe("readFacts: keys that were meant as facts", () => {
+/**
+ * Unknowns are per value, never per container. Baseline: a Delivery Controller's facts with one
+ * ordinary entry per carrier; each case makes one thing unknown and states every read.
+ */
+describe("readFacts: unknowns per value", () => {
+    type Reads = { role: string; zone: string; throttle: string; hidden: number; incomplete: boolean };
+    const baseline = (): Record<string, unknown> => ({
+        tags: ["owner=vdi", "perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea"],
+        metadatas: [{ name: "owner", value: "vdi" }],
+    });
+    const reads = (props: unknown): Reads => {
+        const facts = readFacts(props);
+        return { role: facts.text("citrixRole").state, zone: facts.text("citrixZone").state, throttle: facts.number("throttleMaxConcurrentTransactions").state, hidden: facts.hidden, incomplete: facts.incomplete };
+    };
+    const cases: Array<[string, (p: Record<string, unknown>) => unknown, Reads]> = [
+        ["baseline", (p) => p, { role: "ok", zone: "ok", throttle: "absent", hidden: 0, incomplete: false }],
+        ["one unknown element of the tags list hides only itself", (p) => ({ ...p, tags: [...(p.tags as string[]), UNKNOWN_VALUE] }), { role: "ok", zone: "ok", throttle: "absent", hidden: 1, incomplete: false }],
+        ["an unknown metadatas item hides only itself", (p) => ({ ...p, metadatas: [UNKNOWN_VALUE, { name: UNKNOWN_VALUE, value: "1" }] }), { role: "ok", zone: "ok", throttle: "absent", hidden: 2, incomplete: false }],
+        ["an unknown value makes its key unknown, no other", (p) => ({ ...p, metadatas: [{ name: "perfguard:throttleMaxConcurrentTransactions", value: UNKNOWN_VALUE }] }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: false }],
+        ["an unknown marker value makes its key unknown", (p) => ({ ...p, markers: [{ key: "perfguard:throttleMaxConcurrentTransactions", values: ["4", UNKNOWN_VALUE] }] }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: false }],
+        ["a container unknown as a whole: every key not found reads unknown", (p) => ({ ...p, metadatas: UNKNOWN_VALUE }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: true }],
+        ["the tags unknown as a whole", (p) => ({ ...p, tags: UNKNOWN_VALUE }), { role: "unknown", zone: "unknown", throttle: "unknown", hidden: 0, incomplete: true }],
+        ["extraConfig unknown as a whole", (p) => ({ ...p, extraConfig: UNKNOWN_VALUE }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: true }],
+        ["the props unknown as a whole", () => UNKNOWN_VALUE, { role: "unknown", zone: "unknown", throttle: "unknown", hidden: 0, incomplete: true }],
+    ];
+    it.each(cases)("%s", (_name, change, expected) => {
+        expect(reads(change(baseline()))).toEqual(expected);
+    });
+});
+
+describe("readFacts: values that cannot be used", () => {
+    it.each([
+        ["unit suffix", { tags: { "perfguard:rttMs": "160ms" } }, "perfguard:rttMs has \"160ms\", not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags"],
+        ["exponent", { tags: ["perfguard:rttMs=1e3"] }, "perfguard:rttMs has \"1e3\", not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags list"],
+        ["out of range", { tags: ["perfguard:rttMs=20000"] }, "perfguard:rttMs has \"20000\", not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags list"],
+        ["fraction for a count", { tags: ["perfguard:users=12.5"] }, "perfguard:users has \"12.5\", not a whole number in range", "set perfguard:users to a whole number of users from 0 to 10000000, without a unit", "perfguard:users in tags list"],
+        ["long value shown by length", { tags: { "perfguard:rttMs": "x".repeat(40) } }, "perfguard:rttMs has a value of 40 characters, not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags"],
+        ["bad enum, with a suggestion", { tags: ["perfguard:citrixRole=deliveryControler"] }, "perfguard:citrixRole has a value of 17 characters, not one of deliveryController (did you mean deliveryController?)", "set perfguard:citrixRole to one of deliveryController", "perfguard:citrixRole in tags list"],
+        ["empty marker values", { markers: [{ key: "perfguard:l7Rps", values: [] }] }, "perfguard:l7Rps has no value, not a plain decimal in range", "set perfguard:l7Rps to a plain decimal of RPS from 0 to 10000000000, without a unit", "perfguard:l7Rps in markers"],
+    ])("%s", (_name, props, problem, fix, basis) => {
+        const facts = readFacts(props);
+        expect(facts.problems.map((p) => ({ kind: p.kind, problem: p.problem, fix: p.fix, basis: p.basis }))).toEqual([{ kind: "value", problem, fix, basis: [basis] }]);
+    });
+    it("a conflict names both values in its basis", () => {
+        const [p] = readFacts({ tags: { "perfguard:rttMs": "160" }, metadata: [{ name: "perfguard:rttMs", value: "200" }] }).problems;
+        expect(p).toMatchObject({ kind: "value", problem: "perfguard:rttMs has 2 different values", basis: ["160 in tags, 200 in metadata"] });
+    });
+    it("a tags list entry without a value", () => {
+        const [p] = readFacts({ tags: ["perfguard:rttMs"] }).problems;
+        expect(p).toMatchObject({ kind: "value", problem: "tags list entry perfguard:rttMs has no \"=value\"", fix: "write perfguard:rttMs=<value>" });
+    });
+});
+
+describe("readFacts: keys that were meant as facts (near misses)", () => {
+    it.each([
+        ["perfguard-rttMs (another separator)", { tags: ["perfguard-rttMs=300"] }, "\"perfguard-rttMs\"", "rttMs"],
+        ["perfguard.rttMs", { tags: { "perfguard.rttMs": "300" } }, "\"perfguard.rttMs\"", "rttMs"],
+        ["PerfGuard.rttMs in metadata", { metadata: [{ name: "PerfGuard.rttMs", value: "300" }] }, "\"PerfGuard.rttMs\"", "rttMs"],
+        ["perfguard:rtMs (one edit)", { tags: { "perfguard:rtMs": "300" } }, "\"perfguard:rtMs\"", "rttMs"],
+        ["perfgaurd:rttMs (two edits)", { tags: { "perfgaurd:rttMs": "300" } }, "\"perfgaurd:rttMs\"", "rttMs"],
+        ["prefguard:l7Rps in markers", { markers: [{ key: "prefguard:l7Rps", values: ["300"] }] }, "\"prefguard:l7Rps\"", "l7Rps"],
+        ["guestinfo.perfguard.rtMs", { extraConfig: { "guestinfo.perfguard.rtMs": "300" } }, "\"guestinfo.perfguard.rtMs\"", "rttMs"],
+    ])("%s: did you mean", (_name, props, shown, meant) => {
+        const problems = readFacts(props).problems;
+        expect(problems.map((p) => [p.kind, p.problem, p.fix])).toEqual([["key", `${shown} is not read as a fact (did you mean perfguard:${meant}?)`, `rename it perfguard:${meant} (prefix perfguard: or perfguard_, any case, no spaces)`]]);
+    });
+    it("a perfguard: key that is no fact key and close to none", () => {
+        expect(readFacts({ tags: { "perfguard:version": "1" } }).problems.map((p) => [p.kind, p.problem])).toEqual([["key", "\"perfguard:version\" is not a perfguard fact key"]]);
+    });
+    it.each(["perfguard-exempt", "perfguard.version", "perfguard-scan", "perfguard", "performance:tier", "owner", "project", "pci-scope", "perf"])("leaves the ordinary tag %s alone", (key) => {
+        expect(readFacts({ tags: { [key]: "x" } }).problems).toEqual([]);
+        expect(readFacts({ tags: [`${key}=x`] }).problems).toEqual([]);
+    });
     it.each([
         ["spaces around the key", { tags: { " perfguard:rttMs ": "160" } }],
         ["spaces in a metadata name", { metadata: [{ name: "perfguard:rttMs ", value: "160" }] }],
@@ -103,25 +159,109 @@ describe("readFacts: keys that were meant as facts", () => {
         expect(facts.problems).toEqual([]);
         expect(facts.number("rttMs")).toMatchObject({ state: "ok", value: 160 });
     });
-    it.each([
-        ["perfgaurd:rttMs", { tags: { "perfgaurd:rttMs": "300" } }],
-        ["perfguard-rttMs", { tags: ["perfguard-rttMs=300"] }],
-        ["PerfGuard.rttMs", { metadata: [{ name: "PerfGuard.rttMs", value: "300" }] }],
-        ["prefguard:l7Rps", { markers: [{ key: "prefguard:l7Rps", values: ["300"] }] }],
-    ])("reports the near miss %s", (key, props) => {
-        const facts = readFacts(props);
-        expect(facts.problems.map((p) => p.message)).toEqual([expect.stringContaining(`key "${key}"`)]);
-        expect(facts.problems[0].message).toContain("looks like a perfguard fact");
-    });
-    it.each(["performance:tier", "owner", "project", "pci-scope", "perf"])("leaves the ordinary tag %s alone", (key) => {
-        expect(readFacts({ tags: { [key]: "x" } }).problems).toEqual([]);
+    it("escapes control characters in a quoted key", () => {
+        const [p] = readFacts({ tags: { "perfguard-rttMs\u001b": "1" } }).problems;
+        expect(p.problem).toBe("\"perfguard-rttMs\\u001b\" is not read as a fact (did you mean perfguard:rttMs?)");
+        expect(/[\u0000-\u001f]/.test(p.problem + p.fix + p.basis.join(""))).toBe(false);
     });
 });
 
-describe("readFacts: a misspelt enum value gets a suggestion, without echoing it", () => {
-    it("suggests deliveryController", () => {
-        const [problem] = readFacts({ tags: ["perfguard:citrixRole=deliveryControler"] }).problems;
-        expect(problem.message).toBe("fact perfguard:citrixRole in tags list has a value of 17 characters, which is not one of deliveryController (did you mean deliveryController?)");
+describe("readFacts: carriers the provider rejects", () => {
+    it.each([
+        ["a vSphere VM's tags hold tag ids", VSPHERE_VM, "vSphere tag ids", "vsphere:index/tag:Tag"],
+        ["a Citrix zone's tags hold tag GUIDs", ZONE, "Citrix tag GUIDs", "metadatas"],
+    ])("%s: still read, and reported", (_name, type, what, carrier) => {
+        const facts = readFacts({ tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea"] }, type);
+        expect(facts.text("citrixRole")).toMatchObject({ state: "ok", value: "deliveryController" });
+        expect(facts.problems.map((p) => p.kind)).toEqual(["carrier"]);
+        expect(facts.problems[0].problem).toBe(`tags carries 2 facts but holds ${what}`);
+        expect(facts.problems[0].basis[0]).toBe("facts in tags (read, so the checks still run): perfguard:citrixRole, perfguard:citrixZone");
+        expect(facts.problems[0].fix).toContain(carrier);
+    });
+    it("a Xen Orchestra VM's tags are plain strings: no problem", () => {
+        expect(readFacts({ tags: ["perfguard:networkMBps=30"] }, XEN_VM).problems).toEqual([]);
+    });
+});
+
+describe("case folding is locale-independent", () => {
+    it("folds keys and enum values without the host locale", () => {
+        expect(foldCase("ß")).toBe(foldCase("SS"));
+        expect(foldCase("PERFGUARD:CITRIXROLE")).toBe("perfguard:citrixrole");
+        expect(readFacts({ tags: { "PERFGUARD:CITRIXROLE": "DELIVERYCONTROLLER" } }).enum("citrixRole")).toMatchObject({ state: "ok", value: "deliveryController" });
+    });
+});
+
+describe("misplaced facts: a fact no policy reads on that resource", () => {
+    it.each([
+        ["perfguard:rttMs on a VM", VSPHERE_VM, { extraConfig: { "guestinfo.perfguard.rttMs": "160" } }, ["perfguard:rttMs"]],
+        ["a throttle on a VM that is no Delivery Controller", VSPHERE_VM, { extraConfig: { "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12" } }, ["perfguard:throttleMaxConcurrentTransactions"]],
+        ["a throttle on a Delivery Controller", VSPHERE_VM, { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12" } }, []],
+        ["rttMs on a zone", ZONE, { metadatas: [{ name: "perfguard:rttMs", value: "160" }] }, []],
+        ["networkMBps on a dom0 service", "example:index:Dom0Service", { tags: ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60"] }, []],
+        ["networkMBps on a zone", ZONE, { metadatas: [{ name: "perfguard:networkMBps", value: "60" }] }, ["perfguard:networkMBps"]],
+        ["a waiver anywhere", XEN_VM, { tags: ["perfguard:waive=xen-dom0-workload"] }, []],
+    ])("%s", (_name, type, props, expected) => {
+        expect(misplacedFacts(readFacts(props, type), type).map((m) => m.key)).toEqual(expected);
+    });
+});
+
+describe("vSphere tag objects carry a VM's facts in the stack", () => {
+    const TAG = "vsphere:index/tag:Tag";
+    const CATEGORY = "vsphere:index/tagCategory:TagCategory";
+    const urn = (type: string, name: string) => `urn:pulumi:s::p::${type}::${name}`;
+    const view = (type: string, name: string, props: unknown, deps: Record<string, string[]> = {}) => new ResourceView(urn(type, name), type, name, props, deps);
+
+    it("a preview: ids unknown, tags joined through property dependencies", () => {
+        const role = view(TAG, "role", { name: "perfguard:citrixRole=deliveryController", categoryId: UNKNOWN_VALUE });
+        const category = view(CATEGORY, "pg", { name: "perfguard" });
+        const zone = view(TAG, "zone", { name: "citrixZone=emea", categoryId: UNKNOWN_VALUE }, { categoryId: [category.urn] });
+        const vm = view(VSPHERE_VM, "ddc-1", { tags: [UNKNOWN_VALUE, UNKNOWN_VALUE] }, { tags: [role.urn, zone.urn] });
+        new StackView([vm, role, zone, category]);
+        expect(vm.facts.text("citrixRole")).toEqual({ state: "ok", value: "deliveryController", where: "perfguard:citrixRole in vSphere tag \"role\"" });
+        expect(vm.facts.text("citrixZone")).toEqual({ state: "ok", value: "emea", where: "perfguard:citrixZone in vSphere tag \"zone\" (category perfguard)" });
+        expect(vm.facts.hidden).toBe(0);
+    });
+    it("state: tags joined by id", () => {
+        const category = view(CATEGORY, "pg", { id: "urn:vmomi:InventoryServiceCategory:c1", name: "PerfGuard" });
+        const throttle = view(TAG, "throttle", { id: "urn:vmomi:InventoryServiceTag:t1", name: "throttleMaxConcurrentTransactions=12", categoryId: "urn:vmomi:InventoryServiceCategory:c1" });
+        const other = view(TAG, "env", { id: "urn:vmomi:InventoryServiceTag:t2", name: "env=prod", categoryId: "urn:vmomi:InventoryServiceCategory:c9" });
+        const vm = view(VSPHERE_VM, "ddc-1", { tags: ["urn:vmomi:InventoryServiceTag:t1", "urn:vmomi:InventoryServiceTag:t2"] });
+        new StackView([throttle, vm, other, category]);
+        expect(vm.facts.number("throttleMaxConcurrentTransactions")).toMatchObject({ state: "ok", value: 12 });
+        expect(vm.facts.problems).toEqual([]);
+        expect(vm.facts.hidden).toBe(0);
+    });
+    it("a tag outside the stack, or a tag whose name is unknown, hides only itself", () => {
+        const role = view(TAG, "role", { name: UNKNOWN_VALUE });
+        const vm = view(VSPHERE_VM, "ddc-1", { tags: ["urn:vmomi:InventoryServiceTag:elsewhere", UNKNOWN_VALUE], extraConfig: { "guestinfo.perfguard.citrixZone": "emea" } }, { tags: [role.urn] });
+        new StackView([vm, role]);
+        expect(vm.facts.hidden).toBe(2);
+        expect(vm.facts.text("citrixRole").state).toBe("absent");
+        expect(vm.facts.text("citrixZone").state).toBe("ok");
+    });
+    it("a bad value on a tag is a value problem of the VM", () => {
+        const tag = view(TAG, "t", { name: "perfguard:throttleMaxConcurrentTransactions=lots" });
+        const vm = view(VSPHERE_VM, "ddc-1", { tags: [UNKNOWN_VALUE] }, { tags: [tag.urn] });
+        new StackView([vm, tag]);
+        expect(vm.facts.problems.map((p) => [p.kind, p.basis[0]])).toEqual([["value", "perfguard:throttleMaxConcurrentTransactions in vSphere tag \"t\""]]);
+    });
+    it("in Analyze (no stack) a VM sees only tag ids: no facts, nothing hidden", () => {
+        const vm = view(VSPHERE_VM, "ddc-1", { tags: ["urn:vmomi:InventoryServiceTag:t1"] });
+        expect(vm.facts.any).toBe(false);
+    });
+});
+
+describe("fact keys are typed", () => {
+    it("a misspelt key, or a key of another kind, does not compile", () => {
+        const facts = readFacts({ tags: { "perfguard:rttMs": "160" } });
+        // @ts-expect-error "rtMs" is not a fact key
+        expect(facts.number("rtMs").state).toBe("absent");
+        // @ts-expect-error citrixRole is an enum fact, not a number
+        expect(facts.number("citrixRole").state).toBe("absent");
+        // @ts-expect-error rttMs is a number fact, not a text
+        expect(facts.text("rttMs").state).toBe("ok");
+        const role: FactRead<"deliveryController"> = facts.enum("citrixRole");
+        expect(role.state).toBe("absent");
     });
 });
 
@@ -133,5 +273,95 @@ describe("numVs", () => {
         [12, 12, "12"],
     ])("%s against %s prints %s", (value, threshold, shown) => {
         expect(numVs(value, threshold)).toBe(shown);
+    });
+});
+
+describe("perfguard-facts: wherever the engine shows facts, once per resource", () => {
+    const DOM0 = "perfguard:example:Dom0Service";
+    const analyzeOnly = { ...perfguardFacts, validateStack: undefined } as unknown as ResourceValidationPolicy;
+    /** Analyze on the inputs, then AnalyzeStack on the outputs, in one process (one preview). */
+    async function preview(inputs: TestResource[], outputs: TestResource[]): Promise<Violation[]> {
+        return [...await runResourcePolicy(analyzeOnly, inputs), ...await runStackPolicy(perfguardFacts as unknown as StackValidationPolicy, outputs)];
+    }
+    const component = (tags: unknown): TestResource => ({ type: DOM0, name: "backup", props: tags === undefined ? {} : { tags } });
+    const bad = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60MB/s"];
+    const good = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60"];
+    const BAD_PROBLEM = "Dom0Service \"backup\": perfguard:networkMBps has a value of 6 characters, not a plain decimal in range, so the checks that need it do not run.";
+    it.each<[string, TestResource[], TestResource[], string[]]>([
+        ["baseline: good facts in inputs and outputs", [component(good)], [component(good)], []],
+        ["facts only in the outputs (a component that publishes them)", [component(undefined)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
+        ["the same bad value in inputs and outputs: once", [component(bad)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
+        ["bad in the inputs only", [component(bad)], [component(good)], [`mandatory ${BAD_PROBLEM}`]],
+        ["a fact no policy reads there: advisory, in AnalyzeStack", [component(["perfguard:rttMs=160"])], [component(["perfguard:rttMs=160"])], [
+            "advisory Dom0Service \"backup\": perfguard:rttMs has no effect here: no policy reads it on this resource.",
+        ]],
+    ])("%s", async (_name, inputs, outputs, expected) => {
+        const found = await preview(inputs, outputs);
+        expect(found.map((v) => `${v.enforcementLevel} ${parseMessage(v.message).problem}`)).toEqual(expected);
+        expect(found.every((v) => v.urn === urnOf(DOM0, "backup"))).toBe(true);
+    });
+
+    it("a misplaced fact names the types that read it", async () => {
+        const [v] = await preview([], [{ type: VSPHERE_VM, name: "vm", props: { extraConfig: { "guestinfo.perfguard.rttMs": "160" } } }]);
+        expect(parseMessage(v.message).basis).toEqual(["perfguard:rttMs is read on citrix:index/zone:Zone"]);
+    });
+
+    it("a near miss on many resources: one violation per key, on the first by URN, naming the first three", async () => {
+        const stack = Array.from({ length: 50 }, (_, i): TestResource => ({ type: XEN_VM, name: `vm-${String(i).padStart(2, "0")}`, props: { tags: ["perfguard-rttMs=160", "perfguard-exempt=true", "perfguard.version=2"] } }));
+        for (const order of [stack, [...stack].reverse()]) {
+            const found = await preview(order, order);
+            expect(found).toHaveLength(1);
+            const m = parseMessage(found[0].message);
+            expect(m.problem).toBe("50 resources: \"perfguard-rttMs\" is not read as a fact (did you mean perfguard:rttMs?), so the check that needs it does not run.");
+            expect(m.fix).toBe("rename it perfguard:rttMs (prefix perfguard: or perfguard_, any case, no spaces).");
+            expect(m.basis).toContain("on Vm \"vm-00\", Vm \"vm-01\", Vm \"vm-02\" and 47 more");
+            expect(found[0].urn).toBe(urnOf(XEN_VM, "vm-00"));
+            expect(found[0].enforcementLevel).toBe("mandatory");
+        }
+    });
+
+    it("a perfguard: string in a vSphere VM's tags: read, and reported (the apply would fail), naming the carrier", async () => {
+        const vm: TestResource = { type: VSPHERE_VM, name: "ddc-1", props: { tags: ["perfguard:citrixRole=deliveryController"] } };
+        const [v, ...rest] = await preview([vm], [vm]);
+        expect(rest).toEqual([]);
+        expect(v.enforcementLevel).toBe("mandatory");
+        const m = parseMessage(v.message);
+        expect(m.problem).toBe("VirtualMachine \"ddc-1\": tags carries a fact but holds vSphere tag ids, so the apply would fail.");
+        expect(m.fix).toContain("extraConfig \"guestinfo.perfguard.<key>\"");
+    });
+
+    it("a bad value on an attached vSphere tag is reported on the VM, from AnalyzeStack", async () => {
+        const tag: TestResource = { type: "vsphere:index/tag:Tag", name: "throttle", props: { name: "perfguard:throttleMaxConcurrentTransactions=lots" } };
+        const vm: TestResource = { type: VSPHERE_VM, name: "ddc-1", props: { tags: [UNKNOWN_VALUE], extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController" } }, propertyDependencies: { tags: ["throttle"] } };
+        const found = await preview([vm, tag], [vm, tag]);
+        expect(found.map((v) => [v.urn, parseMessage(v.message).problem])).toEqual([
+            [urnOf(VSPHERE_VM, "ddc-1"), "VirtualMachine \"ddc-1\": perfguard:throttleMaxConcurrentTransactions has \"lots\", not a whole number in range, so the checks that need it do not run."],
+        ]);
+    });
+});
+
+describe("perfguard-facts: every problem line fits in 160 characters", () => {
+    const LONG = "ddc-" + "emea-east-satellite-".repeat(3) + "01";
+    const heavy: TestResource[] = [
+        { type: VSPHERE_VM, name: LONG, props: {
+            tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard-throttleMaxConcurrentTransactions${"x".repeat(40)}=1`],
+            extraConfig: {
+                "guestinfo.perfguard.throttleMaxConcurrentTransactions": "x".repeat(300),
+                "guestinfo.perfguard.rttMs": "160", "guestinfo.perfguard.users": "5", "guestinfo.perfguard.sslTps": "5",
+                "guestinfo.perfguard.waive": `citrix-zone-rtt-limit, ${"not-a-policy-".repeat(6)}`,
+            },
+        } },
+        { type: ZONE, name: LONG, props: { metadatas: [{ name: "perfguard:citrixRole", value: "deliveryControler" }, { name: "perfguard:waive", value: "citrix-zone-rtt-limit" }] } },
+    ];
+    it("with a long name, the longest key and long values: shortened, with the full phrase in the basis", async () => {
+        const found = await runResourcePolicy(perfguardFacts, heavy);
+        expect(found.length).toBeGreaterThanOrEqual(6);
+        for (const v of found) {
+            const m = parseMessage(v.message);
+            expect(m.problem.length, m.problem).toBeLessThanOrEqual(160);
+            expect(m.fix?.length ?? 0).toBeGreaterThan(0);
+        }
+        const throttle = found.map((v) => parseMessage(v.message)).find((m) => m.problem.includes("perfguard:throttleMaxConcurrentTransactions is not"));
+        expect(throttle?.basis[0]).toBe("perfguard:throttleMaxConcurrentTransactions has a value of 300 characters, not a whole number in range, so the checks that need it do not run.");
     });
 });

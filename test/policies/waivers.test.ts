@@ -4,7 +4,10 @@ import { nsxAlbSeDedicatedDispatcher } from "../../policies/nsx-alb-se-dedicated
 import { citrixBrokerThrottle } from "../../policies/citrix-broker-throttle";
 import { citrixZoneRttLimit } from "../../policies/citrix-zone-rtt-limit";
 import { perfguardFacts } from "../../policies/perfguard-facts";
-import { runResourcePolicy, runStackPolicy, TestResource, urnOf } from "../support/policyHarness";
+import { policies } from "../../policies";
+import { POLICY_IDS } from "../../policies/support/waivers";
+import { parseMessage } from "../../policies/support/message";
+import { runResourcePolicy, runStackPolicy, TestResource, urnOf, Violation } from "../support/policyHarness";
 import { citrixStack } from "./citrixFixtures";
 
 function withZoneMetadata(stack: TestResource[], extra: Array<{ name: string; value: string }>): TestResource[] {
@@ -13,7 +16,41 @@ function withZoneMetadata(stack: TestResource[], extra: Array<{ name: string; va
     return stack;
 }
 
-describe("waivers", () => {
+const problems = (found: Violation[]) => found.map((v) => parseMessage(v.message).problem);
+
+describe("waivers: a compliant baseline, then one change each", () => {
+    // Baseline: a 260 ms zone waives citrix-zone-rtt-limit with a reason.
+    const waiver = (waive: string, reason: string | null = "CHG-1234: Site split planned for Q3") => withZoneMetadata(citrixStack({ rttMs: "260", throttles: ["4", "4"] }), [
+        { name: "perfguard:waive", value: waive },
+        ...(reason === null ? [] : [{ name: "perfguard:waiveReason", value: reason }]),
+    ]);
+    type Outcome = { rttLevel: string; waived: boolean; facts: string[] };
+    const outcome = async (stack: TestResource[]): Promise<Outcome> => {
+        const [rtt] = await runResourcePolicy(citrixZoneRttLimit, stack);
+        return { rttLevel: rtt.enforcementLevel, waived: rtt.message.includes("\nwaived ("), facts: problems(await runResourcePolicy(perfguardFacts, stack)) };
+    };
+    it.each<[string, TestResource[], Outcome]>([
+        ["baseline: waived, at advisory, nothing to fix", waiver("citrix-zone-rtt-limit"), { rttLevel: "advisory", waived: true, facts: [] }],
+        ["ids match with case folding", waiver("CITRIX-ZONE-RTT-LIMIT"), { rttLevel: "advisory", waived: true, facts: [] }],
+        ["no reason: keeps its level", waiver("citrix-zone-rtt-limit", null), { rttLevel: "mandatory", waived: false, facts: [
+            "Zone \"emea-zone\": perfguard:waive names \"citrix-zone-rtt-limit\" but there is no perfguard:waiveReason, so the verdicts keep their level.",
+        ] }],
+        ["a list naming one id that is not a policy waives nothing, not even the valid id", waiver("citrix-zone-rtt-limit, citrix-zone-rtt"), { rttLevel: "mandatory", waived: false, facts: [
+            "Zone \"emea-zone\": perfguard:waive names \"citrix-zone-rtt\", not a policy of this pack, so it waives nothing here.",
+        ] }],
+        ["an id with a control character is escaped", waiver("citrix-zone-rtt-limit,x\ny"), { rttLevel: "mandatory", waived: false, facts: [
+            "Zone \"emea-zone\": perfguard:waive names \"x\\ny\", not a policy of this pack, so it waives nothing here.",
+        ] }],
+    ])("%s", async (_name, stack, expected) => {
+        expect(await outcome(stack)).toEqual(expected);
+    });
+
+    it("the waived message quotes the reason with control characters escaped", async () => {
+        const [v] = await runResourcePolicy(citrixZoneRttLimit, waiver("citrix-zone-rtt-limit", "CHG-1\u001b[2J"));
+        expect(v.message).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1\\u001b[2J\")");
+        expect(/[\u0000-\u0009\u000b-\u001f]/.test(v.message)).toBe(false);
+    });
+
     it("perfguard-facts cannot be waived: the unreadable fact stays mandatory and the waiver is reported", async () => {
         const stack = withZoneMetadata(citrixStack({ rttMs: "300ms" }), [
             { name: "perfguard:waive", value: "perfguard-facts" },
@@ -21,48 +58,26 @@ describe("waivers", () => {
         ]);
         const found = await runResourcePolicy(perfguardFacts, stack);
         expect(found.map((v) => v.enforcementLevel)).toEqual(["mandatory", "mandatory"]);
-        expect(found[0].message).toContain("perfguard:rttMs in metadata has \"300ms\"");
-        expect(found[1].message).toContain("perfguard:waive names perfguard-facts, which cannot be waived");
-    });
-
-    it("a waived verdict is reported at advisory, prefixed waived, with the reason", async () => {
-        const stack = withZoneMetadata(citrixStack({ rttMs: "260", throttles: ["4", "4"] }), [
-            { name: "perfguard:waive", value: "citrix-zone-rtt-limit" },
-            { name: "perfguard:waiveReason", value: "CHG-1234: Site split planned for Q3" },
+        expect(problems(found)).toEqual([
+            "Zone \"emea-zone\": perfguard:rttMs has \"300ms\", not a plain decimal in range, so the checks that need it do not run.",
+            "Zone \"emea-zone\": perfguard:waive names perfguard-facts, which cannot be waived.",
         ]);
-        const [v] = await runResourcePolicy(citrixZoneRttLimit, stack);
-        expect(v.enforcementLevel).toBe("advisory");
-        expect(v.message).toContain("\nwaived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\")\n");
-        expect(v.message).toContain("Zone \"emea-zone\" has an RTT of 260 ms");
-        expect(await runResourcePolicy(perfguardFacts, stack)).toEqual([]);
     });
 
     it("a waiver list applies to each named policy only", async () => {
         const stack = citrixStack({ throttles: ["12", undefined] });
         const controller = stack[3];
-        (controller.props.tags as string[]).push("perfguard:waive=citrix-site-limits, citrix-broker-throttle", "perfguard:waiveReason=lab controller");
+        Object.assign(controller.props.extraConfig as Record<string, string>, {
+            "guestinfo.perfguard.waive": "citrix-site-limits, citrix-broker-throttle",
+            "guestinfo.perfguard.waiveReason": "lab controller",
+        });
         const [v] = await runStackPolicy(citrixBrokerThrottle, stack);
         expect(v.enforcementLevel).toBe("advisory");
-        expect(v.message).toContain("\nwaived (perfguard:waiveReason in tags list: \"lab controller\")\nDelivery Controller");
+        expect(v.message).toContain("waived (perfguard:waiveReason in extraConfig: \"lab controller\")");
     });
 
-    it("a waiver without a reason keeps the level and is reported by perfguard-facts", async () => {
-        const stack = withZoneMetadata(citrixStack({ rttMs: "260", throttles: ["4", "4"] }), [{ name: "perfguard:waive", value: "citrix-zone-rtt-limit" }]);
-        const [v] = await runResourcePolicy(citrixZoneRttLimit, stack);
-        expect(v.enforcementLevel).toBe("mandatory");
-        expect(v.message).not.toContain("waived");
-        const facts = await runResourcePolicy(perfguardFacts, stack);
-        expect(facts.map((f) => f.message)).toEqual([expect.stringContaining("perfguard:waive names citrix-zone-rtt-limit but there is no perfguard:waiveReason")]);
-    });
-
-    it("a waiver naming an unknown policy is reported", async () => {
-        const stack = withZoneMetadata(citrixStack(), [
-            { name: "perfguard:waive", value: "citrix-zone-rtt" },
-            { name: "perfguard:waiveReason", value: "typo" },
-        ]);
-        const facts = await runResourcePolicy(perfguardFacts, stack);
-        expect(facts).toHaveLength(1);
-        expect(facts[0].message).toMatch(/perfguard:waive names "citrix-zone-rtt", which is not a policy of this pack \(policies: .*citrix-zone-rtt-limit/);
+    it("POLICY_IDS lists the registry, so waivers do not depend on which policies a process loaded", () => {
+        expect([...POLICY_IDS].sort()).toEqual(policies.map((p) => p.name).sort());
     });
 });
 

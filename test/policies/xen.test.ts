@@ -90,14 +90,18 @@ describe("unknown values (preview)", () => {
         (stack.find((r) => r.name === "web") as TestResource).props.affinityHost = UNKNOWN_VALUE;
         expect(verdicts(await runBoth(stack))).toEqual(["xen-dom0-workload -> backup"]);
     });
-    it("an unknown item in a dom0 service's tags makes its role unknown: not judged, traffic not counted", async () => {
+    it("an unknown role of a dom0 service: not judged, traffic not counted", async () => {
+        // Unknowns are per value (docs/facts.md#not-checked): an unknown list item hides only itself,
+        // so the role's value itself is what is unknown here (a tags map).
         const backup = dom0Service("backup", XCP01_UUID, undefined, undefined);
-        (backup.props.tags as string[]).push(UNKNOWN_VALUE);
+        backup.props.tags = { "perfguard:xenDomain": "dom0", "perfguard:xenHost": XCP01_UUID, "perfguard:xenDom0Role": UNKNOWN_VALUE };
         expect(verdicts(await runBoth(xenStack({ add: [backup] })))).toEqual([]);
     });
     it("an unknown need on one guest does not stop the verdict on another", async () => {
         // web's host is declared, its need is unknown: it takes nothing in the model and is not judged.
-        const unknownWeb = setTags(`perfguard:xenHost=${XCP01_UUID}`, UNKNOWN_VALUE);
+        const unknownWeb = (props: Record<string, unknown>) => {
+            props.tags = { "perfguard:xenHost": XCP01_UUID, "perfguard:networkMBps": UNKNOWN_VALUE };
+        };
         // With backup: dom0 keeps 55 of 110; db 45 + cache 10 fit the other 55.
         const met = xenStack({ name: "web", edit: unknownWeb });
         met.push(...backupOn01.add);

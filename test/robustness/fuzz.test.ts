@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Policy } from "@pulumi/policy";
 import { policies } from "../../policies";
-import { FACT_KEYS, FactKeyDef, NumberFactKind } from "../../policies/support/factKeys";
+import { FACT_KEYS, NumberFactKind } from "../../policies/support/factKeys";
 import { citrixStack } from "../policies/citrixFixtures";
 import { nsxStack } from "../policies/nsxFixtures";
 import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
@@ -114,7 +114,7 @@ describe("every policy on clean stacks with a few values turned into junk", () =
 });
 
 describe("perfguard-facts: a fact that cannot be parsed is reported, never treated as absent", () => {
-    const numericDefs = FACT_KEYS.filter((d): d is FactKeyDef & NumberFactKind => d.kind === "number");
+    const numericDefs = FACT_KEYS.filter((d): d is (typeof FACT_KEYS)[number] & NumberFactKind => d.kind === "number");
 
     it("names the key of one invalid numeric fact in any place, on any resource type, among other facts and junk", async () => {
         const arb = fc.record({
@@ -133,7 +133,7 @@ describe("perfguard-facts: a fact that cannot be parsed is reported, never treat
         }));
         await fc.assert(fc.asyncProperty(arb, async ({ type, def, place, base, bad, others, plain }) => {
             const props: Record<string, unknown> = { ...base };
-            for (const container of ["tags", "metadata", "metadatas", "markers"]) {
+            for (const container of ["tags", "metadata", "metadatas", "markers", "extraConfig"]) {
                 delete props[container];
             }
             Object.assign(props, placeFacts(place, [...others, bad], plain));

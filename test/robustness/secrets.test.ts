@@ -39,9 +39,12 @@ const NEEDED: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 // Fact values a verdict shows or joins on (identity, not data): kept as they are.
 const SHOWN_FACTS = new Set(["waive", "waivereason", "citrixzone", "xenhost"]);
-const FACT_CONTAINERS = new Set(["tags", "metadata", "metadatas", "markers"]);
+const FACT_CONTAINERS = new Set(["tags", "metadata", "metadatas", "markers", "extraConfig"]);
 
 function factKeyOf(raw: unknown): string | undefined {
+    if (typeof raw === "string" && /^guestinfo\.perfguard\./i.test(raw.trim())) {
+        return raw.trim().slice("guestinfo.perfguard.".length).toLowerCase();
+    }
     return typeof raw === "string" && /^perfguard[:_]/i.test(raw.trim()) ? raw.trim().slice(10).toLowerCase() : undefined;
 }
 

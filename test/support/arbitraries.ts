@@ -221,8 +221,8 @@ export const unknownFactKeyEntryArb: fc.Arbitrary<FactEntry> = fc.record({
     value: fc.oneof(fc.string({ maxLength: 10 }), secretLikeArb),
 });
 
-export type FactPlace = "tags map" | "tags list" | "metadata" | "metadatas" | "markers";
-export const FACT_PLACES: readonly FactPlace[] = ["tags map", "tags list", "metadata", "metadatas", "markers"];
+export type FactPlace = "tags map" | "tags list" | "metadata" | "metadatas" | "markers" | "extraConfig";
+export const FACT_PLACES: readonly FactPlace[] = ["tags map", "tags list", "metadata", "metadatas", "markers", "extraConfig"];
 
 // A tags list carries only strings: a non-string value is written as an empty value, which is
 // invalid for every key (its JSON text could be a valid text fact, e.g. 5 -> "5").
@@ -244,6 +244,9 @@ export function placeFacts(place: FactPlace, entries: readonly FactEntry[], othe
             return { [place]: [...others.map((o) => ({ name: "owner", value: o })), ...entries.map((e) => ({ name: e.key, value: e.value }))] };
         case "markers":
             return { markers: [...others.map((o) => ({ key: "team", values: [o] })), ...entries.map((e) => ({ key: e.key, values: [e.value] }))] };
+        case "extraConfig":
+            // A vSphere VM's advanced settings: guestinfo.perfguard.<key> (the prefix's case varies too).
+            return { extraConfig: Object.fromEntries([...others.map((o, i) => [`guestinfo.owner${i}`, o]), ...entries.map((e) => [`${e.key.slice(0, 1) === "P" ? "GuestInfo.PerfGuard." : "guestinfo.perfguard."}${e.key.slice(10)}`, e.value])]) };
     }
 }
 
@@ -257,7 +260,7 @@ export function factPropsArb(kinds: readonly FactKind[] = ["valid", "invalid", "
         entries: fc.array(fc.oneof({ arbitrary: factEntryArb(defs, kinds), weight: 5 }, { arbitrary: unknownFactKeyEntryArb, weight: 1 }), { maxLength: 4 }),
         others: fc.array(otherEntryArb, { maxLength: 2 }),
     }).map(({ place, entries, others }) => placeFacts(place, entries, others));
-    const container = fc.record({ key: fc.constantFrom("tags", "metadata", "metadatas", "markers"), value: junkValueArb })
+    const container = fc.record({ key: fc.constantFrom("tags", "metadata", "metadatas", "markers", "extraConfig"), value: junkValueArb })
         .map(({ key, value }) => ({ [key]: value }));
     return fc.oneof(
         { arbitrary: onePlace, weight: 5 },
@@ -448,6 +451,14 @@ export function containsValidFact(rawProps: unknown): boolean {
         return Array.isArray(values) && values.some((v) => valid(unwrapWireSecret((e as Record<string, unknown>).key), v));
     })) {
         return true;
+    }
+    const extraConfig = unwrapWireSecret(p.extraConfig);
+    if (extraConfig !== null && typeof extraConfig === "object" && !Array.isArray(extraConfig)) {
+        for (const [k, v] of Object.entries(extraConfig)) {
+            if (/^guestinfo\.perfguard\./i.test(k.trim()) && valid(`perfguard:${k.trim().slice("guestinfo.perfguard.".length)}`, v)) {
+                return true;
+            }
+        }
     }
     return false;
 }

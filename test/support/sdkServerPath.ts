@@ -106,8 +106,11 @@ function decode(response: analyzerproto.AnalyzeResponse, phase: SdkDiagnostic["p
 
 /** The server functions for one set of policies (build once, call many times). */
 export interface SdkServer {
-    /** Analyze once per resource (inputs), then AnalyzeStack once (outputs = inputs, as in a preview). */
-    preview(resources: readonly TestResource[]): Promise<SdkPreview>;
+    /**
+     * Analyze once per resource (inputs), then AnalyzeStack once (outputs = inputs, as in a preview,
+     * unless `outputs` gives them: a component that publishes facts only in its outputs).
+     */
+    preview(resources: readonly TestResource[], outputs?: readonly TestResource[]): Promise<SdkPreview>;
 }
 
 /**
@@ -119,7 +122,7 @@ export function sdkServer(policies: Policies): SdkServer {
     const analyze = server.makeAnalyzeRpcFun(PACK_NAME, PACK_VERSION, "advisory", policies);
     const analyzeStack = server.makeAnalyzeStackRpcFun(PACK_NAME, PACK_VERSION, "advisory", policies);
     return {
-        async preview(resources) {
+        async preview(resources, outputs = resources) {
             // Config problems are reported once per pack process; each preview is a new process.
             resetReportedOnce();
             const names = new Map<string, string>();
@@ -141,7 +144,7 @@ export function sdkServer(policies: Policies): SdkServer {
                 diagnostics.push(...decode(await invoke(analyze, wire), "analyze"));
             }
             const stackReq = new analyzerproto.AnalyzeStackRequest();
-            stackReq.setResourcesList(resources.map((r) => {
+            stackReq.setResourcesList(outputs.map((r) => {
                 const res = new analyzerproto.AnalyzerResource();
                 res.setUrn(r.urn ?? urnOf(r.type, r.name));
                 res.setType(r.type);

@@ -83,6 +83,7 @@ const METRIC_NAME: Record<SeMetric, string> = {
     sslTps: "SSL TPS",
     l7Rps: "L7 RPS",
     l4Cps: "L4 CPS",
+    sslThroughput: "SSL throughput",
     throughput: "throughput",
     openConnections: "open connections",
 };

@@ -113,12 +113,20 @@ function packedWorst(shares: readonly SeUtilisation[], count: number): SeUtilisa
     return utilisationOf({ ...cpu, throughput: throughput.throughput, openConnections: connections.openConnections });
 }
 
-/** Even spread of `total` (utilisation of one SE by everything) over `ses` SEs, never below the largest share. */
+/**
+ * Even spread of `total` (utilisation of one SE by everything) over `ses` SEs, never below the
+ * largest share: for the CPU-bound loads the heaviest VS's own parts, or the spread total's.
+ */
 function spreadWorst(shares: readonly SeUtilisation[], total: SeUtilisation, ses: number): SeUtilisation {
+    const spread = (x: number) => (x === 0 ? 0 : ses > 0 ? x / ses : Infinity);
+    const heaviest = shares.reduce((a, b) => (b.cpu > a.cpu ? b : a), NO_UTILISATION);
+    const cpuFrom = heaviest.cpu >= spread(total.cpu) ? heaviest : undefined;
     const parts = {} as Record<Part, number>;
-    for (const part of [...CPU_PARTS, "throughput", "openConnections"] as Part[]) {
-        const largest = Math.max(0, ...shares.map((u) => u[part]));
-        parts[part] = Math.max(largest, total[part] === 0 ? 0 : ses > 0 ? total[part] / ses : Infinity);
+    for (const part of CPU_PARTS) {
+        parts[part] = cpuFrom ? cpuFrom[part] : spread(total[part]);
+    }
+    for (const part of ["throughput", "openConnections"] as const) {
+        parts[part] = Math.max(0, ...shares.map((u) => u[part]), spread(total[part]));
     }
     return utilisationOf(parts);
 }
@@ -196,7 +204,8 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
     } else {
         // Load of everything on one SE, spread over the SEs the group may run with its reserve.
         const total = sumOf(units.map((u) => seUtilisation(u, perSe, 1)));
-        const ses = Math.min(pair ? spec.maxSe - 1 : spec.maxSe - spec.bufferSe, placements);
+        // At least one SE: a buffer the group cannot keep is nsx-alb-se-capacity-advisory's concern.
+        const ses = Math.max(1, Math.min(pair ? spec.maxSe - 1 : spec.maxSe - spec.bufferSe, placements));
         worstSeShares = ses > 0 ? Math.ceil(placements / ses) : placements;
         worstSe = spreadWorst(shares, total, ses);
     }
@@ -317,7 +326,8 @@ function scaleOut(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number
  * Ways to make a group fit every VS placed on it and its busiest SE, each a whole spec within the
  * provider's documented ranges that passes placeGroup, preferred first (at most three):
  * - a larger SE within the measured rows (up to 6 vCPUs);
- * - more SEs per VS at a measured size (the current one, or 6 vCPUs for a larger SE): in legacy
+ * - more SEs per VS at a measured size (the current one or the smallest larger measured one that
+ *   fits; 6 vCPUs for an SE beyond the measured rows): in legacy
  *   active/standby, which has no scale-out, `distributeLoadActiveStandby` "true" when that fits,
  *   else HA_MODE_SHARED (N+M, Enterprise edition only) with scale-out;
  * - a larger SE beyond 6 vCPUs (extrapolated, not measured), only when no measured larger SE fits.
@@ -343,9 +353,13 @@ export function placementFixes(units: readonly PlacedUnit[], spec: SeGroupSpec, 
             out.push({ ...shared, kind: "mode" });
         }
     } else {
-        const wider = scaleOut(units, spec, at, options);
-        if (wider) {
-            out.push(wider);
+        // More SEs per VS at the current size, else at the smallest larger measured size that fits.
+        for (let v = at; v <= MEASURED_VCPUS_MAX; v++) {
+            const wider = scaleOut(units, spec, v, options);
+            if (wider) {
+                out.push(wider);
+                break;
+            }
         }
     }
     if (!upMeasured) {

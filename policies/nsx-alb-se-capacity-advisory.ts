@@ -38,8 +38,8 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     const p = e.placement;
     const spec = e.sizing?.spec;
     if (!p || !spec) {
-        if (e.group.resource && e.units.length > 0 && e.blocked) {
-            report.notChecked(e.blocked, e.group.resource);
+        if (e.group.resource) {
+            report.notApplicable(`${e.blocked?.reason ?? "its sizing cannot be read"}: nsx-alb-se-capacity reports it as not checked`, e.group.resource);
         }
         return;
     }
@@ -81,8 +81,9 @@ export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
     configSchema: SE_CAPACITY_SCHEMA,
     check(stack, config, report) {
         const evaluation = evaluateSeGroups(stack, config);
-        if (evaluation.unresolved.length > 0) {
-            report.notChecked({ reason: `${evaluation.unresolved.length} VSs whose SE group is not known are missing from every group's placement count`, remedy: "resolve them as nsx-alb-se-capacity's report says" });
+        // The blind spots are nsx-alb-se-capacity's, reported there once per preview (not twice).
+        for (const p of evaluation.unresolved) {
+            report.notApplicable(`its SE group is not known (${p.unresolved?.reason ?? "unresolved"}): nsx-alb-se-capacity reports it as not checked`, p.vs);
         }
         for (const e of evaluation.groups) {
             if (e.group.resource) {

@@ -202,7 +202,9 @@ export function unknownSizingFields(fields: SeGroupFields): SeGroupField[] {
  * known and valid; undefined otherwise (unknown in preview, or reported by perfguard-facts).
  */
 export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined {
-    if (seGroupFieldProblems(fields).length > 0) {
+    // Only the sizing fields count: a bad diskPerSe or dedicatedDispatcherCore does not block capacity.
+    const sizingOnly = { ...fields, diskPerSe: { state: "ok", value: 1, where: "" }, dedicatedDispatcherCore: { state: "ok", value: false, where: "" } } as SeGroupFields;
+    if (seGroupFieldProblems(sizingOnly).length > 0) {
         return undefined;
     }
     const spec: Record<string, unknown> = {};

@@ -65,7 +65,7 @@ export function haText(sizing: SeGroupSizing, p: GroupPlacement, config: SeCapac
     if (spec.haMode === "HA_MODE_SHARED_PAIR") {
         return `${mode} (active/active): each VS on ${plural(p.sesPerVs, "SE")} (${scale}, at least 2) must fit on ${plural(p.vsSes, "SE")} after one fails (${HA_DOC})`;
     }
-    return `${mode} (N+M): each VS on ${plural(p.sesPerVs, "SE")} (${scale}); N = ${p.sesNeeded} SEs for placement + ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)} spare, ${fieldText("maxSe", spec.maxSe, where.maxSe)} (${HA_DOC})`;
+    return `${mode} (N+M): each VS on ${plural(p.sesPerVs, "SE")} (${scale}); N = ${plural(p.sesNeeded, "SE")} for placement + ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)} spare, ${fieldText("maxSe", spec.maxSe, where.maxSe)} (${HA_DOC})`;
 }
 
 /** How the busiest SE was found, in words. */
@@ -218,7 +218,7 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const size = fix.measured ? `${seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "")}, measured`
         : `not measured: per-core extrapolation beyond the ${MEASURED_VCPUS_MAX} vCPU row`;
     const reserve = fix.spec.haMode === "HA_MODE_SHARED" ? ` + bufferSe ${fix.spec.bufferSe}` : "";
-    const ses = fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}, ${p.sesNeeded} SEs for placement${reserve}; `;
+    const ses = fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}, ${plural(p.sesNeeded, "SE")} for placement${reserve}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
 }
 
@@ -244,11 +244,13 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         problem = sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
             ? `${label}: its ${p.vsCount} VSs exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
             : `${label}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${sizing.spec.maxSe}: the Controller cannot place them all.`;
-    } else if (p.worstSe.peak > 1 - config.headroomPct / 100 + 1e-9) {
+    } else if (p.worstSe.peak > 1 - config.headroomPct / 100 + 1e-9 && (failing.length === 0 || p.worstSeShares > 1)) {
         problem = `${label}: its busiest SE needs ${pct(p.worstSe.peak)} with ${plural(p.worstSeShares, "VS share")} on it (${limit}): its VSs would drop traffic at peak.`;
     } else {
-        const first = failing[0];
-        problem = `${label}: ${failing.length} of its ${plural(e.units.length, "VS")} do${failing.length === 1 ? "es" : ""} not fit the SEs they run on (${limit}), first ${labelOf(first.head.vs)}.`;
+        const first = labelOf(failing[0].head.vs);
+        problem = e.units.length === 1
+            ? `${label}: its only VS, ${first}, does not fit the SEs it runs on (${limit}).`
+            : `${label}: ${failing.length} of its ${e.units.length} VSs do not fit the SEs they run on (${limit}), first ${first}.`;
     }
     const partial = e.units.filter((u) => u.partial).length;
     return {
@@ -271,9 +273,9 @@ export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[
     const { spec } = sizing;
     return {
         problem: `${groupLabel(e.group)}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe}, so maxSe ${spec.maxSe} cannot keep bufferSe ${spec.bufferSe} spare: an SE failure costs capacity.`,
-        fix: `${alternatives.join(", or ")}.`,
+        fix: `${alternatives.join("; or ")}.`,
         basis: [
-            `N+M: N = ceil(${p.vsCount} VSs x ${p.sesPerVs} SEs each / ${fieldText("maxVsPerSe", spec.maxVsPerSe, sizing.where.maxVsPerSe)}) = ${p.sesNeeded}; N + M = ${p.sesNeeded + spec.bufferSe} > ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} (${HA_DOC})`,
+            `N+M: N = ceil(${plural(p.vsCount, "VS")} x ${plural(p.sesPerVs, "SE")} each / ${fieldText("maxVsPerSe", spec.maxVsPerSe, sizing.where.maxVsPerSe)}) = ${p.sesNeeded}; N + M = ${p.sesNeeded + spec.bufferSe} > ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} (${HA_DOC})`,
             ...fullNames([e.group.resource]),
         ],
     };

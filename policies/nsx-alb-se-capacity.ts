@@ -97,7 +97,7 @@ export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
             if (!e.group.resource) {
                 for (const problem of seGroupFieldProblems(e.group.fields)) {
                     report({
-                        problem: `Invalid config for policy ${POLICY}: field seGroups.${e.group.name}: ${problem}.`,
+                        problem: `invalid config for policy ${POLICY}: field seGroups.${e.group.name}: ${problem}.`,
                         fix: "fix the policy config (--policy-pack-config); the checks of VSs on this SE group did not run.",
                     });
                 }

@@ -250,7 +250,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         const first = labelOf(failing[0].head.vs);
         problem = e.units.length === 1
             ? `${label}: its only VS, ${first}, does not fit the SEs it runs on (${limit}).`
-            : `${label}: ${failing.length} of its ${e.units.length} VSs do not fit the SEs they run on (${limit}), first ${first}.`;
+            : `${label}: ${failing.length} of its ${e.units.length} VSs ${failing.length === 1 ? "does" : "do"} not fit the SEs they run on (${limit}), first ${first}.`;
     }
     const partial = e.units.filter((u) => u.partial).length;
     return {

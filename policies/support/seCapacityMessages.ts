@@ -24,8 +24,6 @@ const KIND_ROW: Record<VsKind, string> = { l7ssl: "L7 SSL", l7: "L7", l4: "L4" }
 
 /** Vendor documents behind each rule (cited in basis lines; docs/policies/nsx-alb-se-capacity.md quotes them). */
 export const HA_DOC = "Avi Elastic HA for Service Engines (avinetworks.com/docs/latest/elastic-ha-for-avi-service-engines)";
-export const PLACEMENT_DOC = "provider docs r/avi_serviceenginegroup (algo, max_vs_per_se)";
-export const LEGACY_DOC = "VMware Avi Configuration Guide, SE group Placement tab (legacy HA: two SEs, no scale-out)";
 
 /** `Virtualservice "shop-vs"` with the name shortened for a problem line. */
 export function labelOf(resource: ResourceView): string {
@@ -58,14 +56,14 @@ export function haText(sizing: SeGroupSizing, p: GroupPlacement, config: SeCapac
     const mode = fieldText("haMode", spec.haMode, where.haMode);
     if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         const spread = fieldText("distributeLoadActiveStandby", String(spec.distributeLoadActiveStandby), where.distributeLoadActiveStandby);
-        return `${mode}: two SEs, one active, no scale-out; ${spread} (${LEGACY_DOC})`;
+        return `${mode}: two SEs, one active, no scale-out; ${spread}`;
     }
     const field = config.assumeScaleOut ? "maxScaleoutPerVs" : "minScaleoutPerVs";
     const scale = `${fieldText(field, spec[field], where[field])}, assumeScaleOut ${config.assumeScaleOut}`;
     if (spec.haMode === "HA_MODE_SHARED_PAIR") {
-        return `${mode} (active/active): each VS on ${plural(p.sesPerVs, "SE")} (${scale}, at least 2) must fit on ${plural(p.vsSes, "SE")} after one fails (${HA_DOC})`;
+        return `${mode} (active/active): each VS on ${plural(p.sesPerVs, "SE")} (${scale}, at least 2) must fit on ${plural(p.vsSes, "SE")} after one fails`;
     }
-    return `${mode} (N+M): each VS on ${plural(p.sesPerVs, "SE")} (${scale}); N = ${plural(p.sesNeeded, "SE")} for placement + ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)} spare, ${fieldText("maxSe", spec.maxSe, where.maxSe)} (${HA_DOC})`;
+    return `${mode} (N+M): each VS on ${plural(p.sesPerVs, "SE")} (${scale}); ${plural(p.sesNeeded, "SE")} for placement + ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)} spare, ${fieldText("maxSe", spec.maxSe, where.maxSe)}`;
 }
 
 /** How the busiest SE was found, in words. */
@@ -78,9 +76,9 @@ export function placementText(sizing: SeGroupSizing, p: GroupPlacement): string 
         case "active-standby-distributed":
             return `VSs spread over both SEs (about ${p.worstSeShares} each); each must fit one SE when the other fails`;
         case "packed":
-            return `${fieldText("algo", spec.algo, where.algo)}: the busiest SE holds the ${p.worstSeShares} heaviest VS shares (${m}; ${PLACEMENT_DOC})`;
+            return `${fieldText("algo", spec.algo, where.algo)}: the busiest SE holds the ${plural(p.worstSeShares, "heaviest VS share")} (${m})`;
         case "distributed":
-            return `${fieldText("algo", spec.algo, where.algo)}: shares spread evenly over the SEs the group may run (${PLACEMENT_DOC})`;
+            return `${fieldText("algo", spec.algo, where.algo)}: shares spread evenly over the SEs the group may run`;
     }
 }
 
@@ -149,13 +147,12 @@ export function demandText(unit: Unit): string {
         const unknown = m.unknown.length > 0 ? `; ${listLabels(m.unknown)} unknown in this preview, not counted` : "";
         parts.push(`${m.placement.vs.label}: ${own.join(", ") || "no demand fact"}${unknown}`);
     }
-    return `demand (perfguard:* facts in markers): ${parts.join("; ")}`;
+    return `demand (perfguard: facts): ${parts.join("; ")}`;
 }
 
 /** The problem of one VS (with its SNI children) that does not fit the SEs it runs on. */
 export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
-    const sizing = e.sizing as SeGroupSizing;
     const u = p.perVs[e.units.indexOf(unit)];
     const vs = unit.head.vs;
     const known = unit.partial ? "known demand alone " : "";
@@ -164,9 +161,7 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
         problem: `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`,
         fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
-            `${utilisationText(u)} of ${plural(p.vsSes, "SE")}, limiting ${METRIC_NAME[u.limiting]}; ${demandText(unit)}`,
-            capacityText(sizing, p, unit.demands),
-            haText(sizing, p, config),
+            `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
             ...fullNames([vs, e.group.resource]),
         ],
     };
@@ -257,7 +252,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         problem,
         fix: fixText(e),
         basis: [
-            `busiest SE: ${utilisationText(p.worstSe)}, limiting ${METRIC_NAME[p.worstSe.limiting]}; ${placementText(sizing, p)}`,
+            `busiest SE: ${utilisationText(p.worstSe)}; ${placementText(sizing, p)}`,
             capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
             haText(sizing, p, config),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),

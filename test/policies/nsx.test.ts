@@ -85,6 +85,7 @@ describe("NSX ALB policies: a compliant baseline and one change per failing case
         ["api-vs names a group not in the stack: not checked", nsxStack({ api: { l4Cps: "100000" }, apiRef: "/api/serviceenginegroup?name=other" }), [NOT_CHECKED]],
         ["api-vs needs 200000 open connections", nsxStack({ api: { l4OpenConnections: "200000" } }), GROUP_TOO("api-vs")],
         ["memory 8192 MB carries 200000 open connections", nsxStack({ api: { l4OpenConnections: "200000" }, group: { memoryPerSe: "8192" } }), []],
+        ["Default-Group described in config fits intranet-vs", nsxStack(), [], DEFAULT_GROUP_OK],
         ["Default-Group not described: intranet-vs not checked", nsxStack(), [NOT_CHECKED], { [CAP]: { seGroups: {} } }],
         ["Default-Group of 1 vCPU is too small for intranet-vs", nsxStack(), [`${CAP} -> intranet-vs`, NOT_CHECKED], DEFAULT_GROUP_SMALL],
         ["memory below the tested 4 GB", nsxStack({ group: { memoryPerSe: "2048" } }), [`${MIN} -> web-seg`]],
@@ -197,8 +198,11 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         expect(v.problem).toBe(`Virtualservice "shop-vs" needs ${pct(cpu)} of its 1 SE on Serviceenginegroup "web-seg" (limit 80%): it would drop traffic at peak.`);
         expect(v.fix).toBe(`see the fix on Serviceenginegroup "web-seg": one change for all its VSs.`);
         expect(v.basis[0]).toContain(`SSL TPS ${pct(3000 / r4.sslTpsRsa2048)}`);
-        expect(v.basis[1]).toContain(`${r4.sslTpsRsa2048} RSA-2048 SSL TPS, ${r4.l7Rps} L7 RPS`);
-        expect(v.basis[1]).toContain("NSX ALB 20.1.6 per-SE table, 4 vCPU row");
+        expect(v.basis[0]).toContain("3000 RSA-2048 SSL TPS");
+        // The per-SE figures and the HA rule are on the group's message, with the fix.
+        const g = parseMessage((found.find((x) => x.urn?.endsWith("web-seg")) as Violation).message);
+        expect(g.basis.join("\n")).toContain(`${r4.sslTpsRsa2048} RSA-2048 SSL TPS, ${r4.l7Rps} L7 RPS`);
+        expect(g.basis.join("\n")).toContain("NSX ALB 20.1.6 per-SE table, 4 vCPU row");
     });
 
     it("nsx-alb-se-capacity on the SE group: one fix for all its VSs", async () => {

@@ -71,6 +71,8 @@ export interface XenLayout {
     readonly dom0Services: readonly Dom0Service[];
     /** Guests with no host (not those whose host is unknown in a preview), in engine order. */
     readonly unplaced: readonly UnplacedGuest[];
+    /** Guests whose host is unknown in a preview or whose perfguard:xenHost is invalid, in engine order. */
+    readonly hostUnknown: readonly UnplacedGuest[];
 }
 
 /** One host's entry in the `hosts` config. */
@@ -79,7 +81,7 @@ export interface XenHostConfig {
     dom0NetworkMBps?: number;
 }
 
-/** xen-guest-network-share's config; xen-dom0-workload reads only the defaults. */
+/** The config of both Xen policies (a stack policy sees only its own config: give both the same hosts). */
 export interface XenShareConfig {
     hosts: Record<string, XenHostConfig>;
     /** null (the default) = none: hosts without a hosts entry's linkMBps are unchecked. */
@@ -154,8 +156,8 @@ function isDom0(resource: ResourceView): boolean {
 /**
  * Builds the layout in one pass over the stack (O(resources)).
  * @param stack - the stack's resources (AnalyzeStack outputs).
- * @returns hosts with their guests and dom0 services, and the guests with no host (`unplaced`);
- *   guests whose host is unknown (preview) are left out. Never throws on odd props.
+ * @returns hosts with their guests and dom0 services, the guests with no host (`unplaced`) and
+ *   those whose host is unknown in a preview or invalid (`hostUnknown`). Never throws on odd props.
  */
 export function xenLayout(stack: StackView): XenLayout {
     const hosts: XenHost[] = [];
@@ -172,12 +174,15 @@ export function xenLayout(stack: StackView): XenLayout {
     };
     const dom0Services: Dom0Service[] = [];
     const unplaced: UnplacedGuest[] = [];
+    const hostUnknown: UnplacedGuest[] = [];
     for (const resource of stack.resources) {
         if (resource.type === VM_TYPE && !isDom0(resource)) {
             const host = hostOfGuest(resource);
             if (host === undefined) {
                 unplaced.push({ resource, need: resource.facts.number("networkMBps") });
-            } else if (host !== "unknown") {
+            } else if (host === "unknown") {
+                hostUnknown.push({ resource, need: resource.facts.number("networkMBps") });
+            } else {
                 hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps") });
             }
             continue;
@@ -199,7 +204,7 @@ export function xenLayout(stack: StackView): XenLayout {
             hostFor(service.host).dom0.push(service);
         }
     }
-    return { hosts, dom0Services, unplaced };
+    return { hosts, dom0Services, unplaced, hostUnknown };
 }
 
 /** A host's config entry and the key it was found under. */

@@ -19,7 +19,7 @@ const NO_HOST = {
     remedy: "declare perfguard:xenHost=<host UUID or name> on it (or set affinityHost), spelt as in the hosts policy config",
 };
 
-function checkHost(model: HostModel, config: XenShareConfig, report: Report): void {
+function checkHost(model: HostModel, config: XenShareConfig, elsewhere: boolean, report: Report): void {
     const declaring = model.entries.filter((e) => e.state === "judged");
     for (const e of model.entries) {
         if (e.state === "idle") {
@@ -39,7 +39,8 @@ function checkHost(model: HostModel, config: XenShareConfig, report: Report): vo
         return;
     }
     // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
-    const uncertain = model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
+    // So could a guest whose host is unknown (it may run on this one).
+    const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
     const short: GuestEntry[] = [];
     for (const e of declaring) {
         const predicted = model.shares?.get(e) ?? 0;
@@ -65,24 +66,29 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
     check(stack, config, report) {
         const lookup = hostConfigLookup(config.hosts);
         const layout = xenLayout(stack);
-        for (const host of layout.hosts) {
+        const hidden = (g: { need: { state: string }; resource: { facts: { incomplete: boolean } } }) => g.need.state !== "absent" || g.resource.facts.incomplete;
+        const elsewhere = layout.hostUnknown.some(hidden);
+        // Sorted, so that no grouped report depends on the engine's resource order.
+        const byUrn = <T extends { resource: { urn: string } }>(list: readonly T[]) => [...list].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
+        const hosts = [...layout.hosts].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+        for (const host of hosts) {
             const anchor = host.guests[0]?.resource ?? host.dom0[0]?.resource;
             if (anchor) {
-                isolate(anchor, report, () => checkHost(modelHost(host, config, lookup(host.name)), config, report));
+                isolate(anchor, report, () => checkHost(modelHost(host, config, lookup(host.name)), config, elsewhere, report));
             }
             for (const service of host.dom0) {
                 report.notApplicable(`a dom0 resource of host "${host.name}": counted as dom0 traffic in its guests' shares, not judged itself`, service.resource);
             }
         }
-        for (const guest of layout.unplaced) {
+        for (const guest of byUrn(layout.unplaced)) {
             if (guest.need.state === "absent") {
                 report.notApplicable("no host and no perfguard:networkMBps", guest.resource);
             } else {
                 report.notChecked(NO_HOST, guest.resource);
             }
         }
-        for (const guest of layout.hostUnknown) {
-            if (guest.need.state !== "absent") {
+        for (const guest of byUrn(layout.hostUnknown)) {
+            if (hidden(guest)) {
                 report.notChecked({ reason: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid", remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally" }, guest.resource);
             }
         }

@@ -57,7 +57,9 @@ export function linkOf(entry: HostConfigEntry | undefined, config: XenShareConfi
 
 function entryOf(guest: XenGuest): GuestEntry {
     const { need, cap } = guest;
-    if (need.state === "unknown" || need.state === "invalid" || cap.state === "unknown" || cap.state === "invalid") {
+    // A fact container unknown as a whole may hold a need: not "idle".
+    const hidden = guest.resource.facts.incomplete && (need.state === "absent" || cap.state === "absent");
+    if (hidden || need.state === "unknown" || need.state === "invalid" || cap.state === "unknown" || cap.state === "invalid") {
         return { guest, state: "unknown", needMBps: undefined, capMBps: undefined };
     }
     if (need.state !== "ok") {
@@ -102,7 +104,7 @@ export function modelHost(host: XenHost, config: XenShareConfig, configEntry: Ho
         // Undeclared traffic is assumed idle (as for guests); unknown or invalid is not counted and said.
         if (service.traffic.state === "ok" && service.traffic.value > 0) {
             dom0.push({ label: service.resource.label, mbps: service.traffic.value, where: service.traffic.where, service });
-        } else if (service.traffic.state === "unknown" || service.traffic.state === "invalid") {
+        } else if (service.traffic.state === "unknown" || service.traffic.state === "invalid" || (service.traffic.state === "absent" && service.resource.facts.incomplete)) {
             dom0Unknown.push(service);
         }
     }

@@ -138,8 +138,8 @@ function hostOfGuest(vm: ResourceView): HostRef | "unknown" | undefined {
     if (fact.state === "ok") {
         return { name: fact.value, where: fact.where };
     }
-    if (fact.state !== "absent") {
-        return "unknown"; // unknown in a preview, or invalid (perfguard-facts reports it)
+    if (fact.state !== "absent" || vm.facts.incomplete) {
+        return "unknown"; // unknown in a preview (also a fact container unknown as a whole), or invalid
     }
     const affinity = field(vm.props, "affinityHost");
     if (affinity === UNKNOWN || isUnknown(affinity)) {

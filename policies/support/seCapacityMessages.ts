@@ -59,7 +59,7 @@ export function haText(sizing: SeGroupSizing, p: GroupPlacement, config: SeCapac
         return `${mode}: two SEs, one active, no scale-out; ${spread}`;
     }
     const field = config.assumeScaleOut ? "maxScaleoutPerVs" : "minScaleoutPerVs";
-    const scale = `${fieldText(field, spec[field], where[field])}, assumeScaleOut ${config.assumeScaleOut}`;
+    const scale = `${fieldText(field, spec[field], where[field])}${config.assumeScaleOut ? ", assumeScaleOut true" : ""}`;
     if (spec.haMode === "HA_MODE_SHARED_PAIR") {
         return `${mode} (active/active): each VS on ${plural(p.sesPerVs, "SE")} (${scale}, at least 2) must fit on ${plural(p.vsSes, "SE")} after one fails`;
     }
@@ -212,8 +212,7 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const edition = fix.kind === "mode" ? "Enterprise edition only; " : "";
     const size = fix.measured ? `${seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "")}, measured`
         : `not measured: per-core extrapolation beyond the ${MEASURED_VCPUS_MAX} vCPU row`;
-    const reserve = fix.spec.haMode === "HA_MODE_SHARED" ? ` + bufferSe ${fix.spec.bufferSe}` : "";
-    const ses = fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}, ${plural(p.sesNeeded, "SE")} for placement${reserve}; `;
+    const ses = fix.kind === "up" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
 }
 

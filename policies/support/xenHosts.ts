@@ -126,7 +126,7 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
  * and its source in full (the source is XEN_SHARE_SOURCE; docs/policies/<policyId>.md quotes it).
  */
 export function modelText(dom0Share: number, dom0ShareWhere: string, policyId: string): string {
-    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it transfers (${dom0ShareWhere}), the guests split the rest; see docs/policies/${policyId}.md`;
+    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it sends (${dom0ShareWhere}), guests split the rest (docs/policies/${policyId}.md)`;
 }
 
 function normalise(key: string): string {

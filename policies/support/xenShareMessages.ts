@@ -64,9 +64,9 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
     const need = entry.needMBps as number;
     const self = entry.guest.resource;
     const problem = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
-    const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}), host from ${entry.guest.host.where}`;
+    const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); host: ${entry.guest.host.where}`;
     if (entry !== first) {
-        return { problem, fix: `see the fix on ${labelOf(first.guest.resource)}: one change for ${hostName(model)}.`, basis: [own, ...fullNames([self.name, model.host.name])] };
+        return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
     }
     const judged = model.entries.filter((e) => e.state === "judged");
     const sumOfNeeds = judged.reduce((t, e) => t + (e.needMBps ?? 0), 0);
@@ -93,7 +93,7 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
 export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | undefined, config: XenShareConfig, policyId: string): Message {
     const role = service.role.state === "ok" ? `${service.role.where} is "${service.role.value}"` : "perfguard:xenDom0Role is absent";
     const where = service.host ? `dom0 of Xen host "${shortName(service.host.name)}"` : "a Xen host's dom0";
-    const basis: string[] = [`${role}; only "management" belongs in dom0 (the source: dom0 for management only)`];
+    const basis: string[] = [`${role} (only "management" belongs in dom0)`];
     let cost = "";
     if (!service.host || !model) {
         basis.push("no valid perfguard:xenHost on it: the cost to a host's guests is not computed");

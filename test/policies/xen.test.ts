@@ -71,12 +71,12 @@ describe("host of a guest", () => {
         // ci's affinityHost is xcp-01's UUID; on xcp-02 with a 60 MB/s link it gets 30 < 35.
         const [v] = (await runStackPolicy(xenGuestNetworkShare, xenStack(), { ...withoutXcp02, defaultLinkMBps: 60 })).filter((x) => x.urn?.endsWith("::ci"));
         expect(parseMessage(v.message).problem).toContain("Vm \"ci\" on Xen host \"xcp-02\" is predicted 30 of the 35 MB/s");
-        expect(parseMessage(v.message).basis[0]).toBe("needs 35 MB/s (perfguard:networkMBps in tags list), host from perfguard:xenHost in tags list");
+        expect(parseMessage(v.message).basis[0]).toBe("needs 35 MB/s (perfguard:networkMBps in tags list); host: perfguard:xenHost in tags list");
     });
     it("affinityHost names the host when there is no fact", async () => {
         const [v] = await runStackPolicy(xenGuestNetworkShare, xenStack(backupOn01), xenBaselineConfig());
         expect(parseMessage(v.message).problem).toContain(`Vm "db" on Xen host "${XCP01_UUID}" is predicted`);
-        expect(parseMessage(v.message).basis[0]).toBe("needs 45 MB/s (perfguard:networkMBps in tags list), host from affinityHost");
+        expect(parseMessage(v.message).basis[0]).toBe("needs 45 MB/s (perfguard:networkMBps in tags list); host: affinityHost");
     });
 });
 
@@ -120,7 +120,7 @@ describe("unknown values (preview)", () => {
         expect(db.problem).toContain("is predicted 27.5 of the 45 MB/s it needs");
         // The host's context and fix once, on its first short guest by URN (cache); db points to it.
         expect(cache.basis.join(" ")).toContain("1 sender with an unknown or invalid figure");
-        expect(db.fix).toBe(`see the fix on Vm "cache": one change for Xen host "${XCP01_UUID}".`);
+        expect(db.fix).toBe(`see the fix on Vm "cache" (same host).`);
     });
 });
 
@@ -189,7 +189,7 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         expect(app.problem).toContain(`is predicted ${(60 - 5) / 2} of the 40 MB/s`);
         expect(ci.problem).toContain(`is predicted ${(60 - 5) / 2} of the 35 MB/s`);
         expect(app.basis.join(" ")).toContain("not counted: 1 guest without perfguard:networkMBps");
-        expect(ci.fix).toBe(`see the fix on Vm "app": one change for Xen host "xcp-02".`);
+        expect(ci.fix).toBe(`see the fix on Vm "app" (same host).`);
         for (const line of ci.basis) {
             expect(app.basis).not.toContain(line);
         }
@@ -222,7 +222,7 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const [undeclared] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, undefined)] }), xenBaselineConfig());
         expect(parseMessage(undeclared.message).basis.join(" ")).toContain("it declares no perfguard:networkMBps: both Xen policies count it idle");
         const [named] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "0")] }), xenBaselineConfig());
-        expect(parseMessage(named.message).basis[0]).toBe("perfguard:xenDom0Role in tags list is \"backup\"; only \"management\" belongs in dom0 (the source: dom0 for management only)");
+        expect(parseMessage(named.message).basis[0]).toBe("perfguard:xenDom0Role in tags list is \"backup\" (only \"management\" belongs in dom0)");
         const [noLink] = await runStackPolicy(xenDom0Workload, xenStack(backupOn01), {});
         expect(parseMessage(noLink.message).basis.join(" ")).toContain("has no link figure");
     });

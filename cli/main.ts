@@ -254,14 +254,21 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--dom0-mb-per-s <MBps>", "what dom0 sends, MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each sends as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), 0.5)
+        .option("--plot <file.svg>", "also draw each sender's predicted share of the link (the first 40 senders)")
         .option("--json", JSON_HELP)
-        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; json?: boolean }) => {
-            const { sizeXen, formatXenSizing, xenSizingJson } = await import("./sizeXen");
+        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; plot?: string; json?: boolean }) => {
+            if (o.plot !== undefined) {
+                checkWritable(o.plot, "plot");
+            }
+            const { sizeXen, formatXenSizing, xenSizingJson, xenPlotSvg } = await import("./sizeXen");
             const sizing = sizeXen({ linkMBps: o.linkMbPerS, guests: o.guests, dom0MBps: o.dom0MbPerS, guestMBps: o.guestMbPerS, dom0Share: o.dom0Share });
+            if (o.plot !== undefined) {
+                await writePlot(o.plot, () => xenPlotSvg(sizing));
+            }
             if (o.json) {
-                printJson(io, xenSizingJson(sizing));
+                printJson(io, xenSizingJson(sizing, o.plot));
             } else {
-                io.out(formatXenSizing(sizing));
+                io.out(formatXenSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
             }
         });
 

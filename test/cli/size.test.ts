@@ -207,6 +207,18 @@ describe("perfguard size nsx-alb", () => {
 });
 
 describe("perfguard size xen", () => {
+    it("--plot writes the shares as an SVG (when the plot renderer is installed)", async () => {
+        if (!fs.existsSync(path.join(ROOT, "node_modules", "echarts"))) {
+            return;
+        }
+        const file = path.join(tempDir(), "xen.svg");
+        const run = await perfguard(["size", "xen", "--link-mb-per-s", "111", "--guests", "3", "--dom0-mb-per-s", "60", "--guest-mb-per-s", "30", "--plot", file]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toContain(`Plot written to ${file}.`);
+        const svg = fs.readFileSync(file, "utf8");
+        expect(svg).toMatch(/<svg[\s>]/);
+        expect(svg).toContain("guest 3");
+    });
     it("prints each guest's predicted share with units", async () => {
         const run = await perfguard(["size", "xen", "--link-mb-per-s", "117", "--guests", "3", "--dom0-mb-per-s", "40", "--guest-mb-per-s", "30"]);
         expect(run.code).toBe(0);

@@ -198,3 +198,25 @@ describe("preview outputs: computed attributes left unset are unknown", () => {
         expect(await run([group({ vcpusPerSe: "4", memoryPerSe: "4096" }), ...vss(1, { l7Rps: "1000" }, { applicationProfileRef: UNKNOWN_VALUE })])).toEqual([]);
     });
 });
+
+describe("application profile and SNI parents by uuid", () => {
+    it("an L4 application profile puts plain throughput on the L4 row", async () => {
+        // Without the profile a VS with l7Rps uses the L7 row; System-L4-Application says it is an L4 VS.
+        const l4 = [group({ vcpusPerSe: "4", memoryPerSe: "4096" }), ...vss(1, { l7Rps: "1000", throughputGbps: "8.5" }, { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" })];
+        const l7 = [group({ vcpusPerSe: "4", memoryPerSe: "4096" }), ...vss(1, { l7Rps: "1000", throughputGbps: "8.5" }, { applicationProfileRef: "/api/applicationprofile/?name=System-HTTP" })];
+        // 8.5 / 9.5 = 89% (L4 row) fails; 8.5 / 11 = 77% (L7 row) fits.
+        expect(8.5 / cell(4, "l4ThroughputGbps")).toBeGreaterThan(0.8);
+        expect(8.5 / cell(4, "l7ThroughputGbps")).toBeLessThanOrEqual(0.8);
+        expect(verdicts(await runStackPolicy(nsxAlbSeCapacity, l4))).toEqual([`${CAP} -> g-seg`, `${CAP} -> vs-1`]);
+        expect(await runStackPolicy(nsxAlbSeCapacity, l7)).toEqual([]);
+    });
+    it("an SNI child whose vhParentVsRef is the parent's controller URL counts on the parent's group", async () => {
+        const uuid = "9a8b7c6d-1a2b-4c5d-8e9f-0a1b2c3d4e5f";
+        const parent = vss(1, { sslTps: "1000" }, { ...SSL, uuid: `virtualservice-${uuid}` });
+        const child: TestResource = { type: VS, name: "child", props: { name: "child", type: "VS_TYPE_VH_CHILD", vhParentVsRef: `https://avi.example.com/api/virtualservice/virtualservice-${uuid}`, markers: [{ key: "perfguard:sslTps", values: ["1000"] }], ...SSL } };
+        // 2000 RSA TPS on one 2 vCPU SE (1800): the parent with its child does not fit.
+        const out = await runStackPolicy(nsxAlbSeCapacity, [group({ vcpusPerSe: "2" }), ...parent, child]);
+        expect(verdicts(out)).toEqual([`${CAP} -> g-seg`, `${CAP} -> vs-1`]);
+        expect(parseMessage((out.find((v) => v.urn?.endsWith("::vs-1")) as Violation).message).problem).toContain("with its 1 SNI child");
+    });
+});

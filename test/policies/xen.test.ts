@@ -255,3 +255,18 @@ describe("scale", () => {
         expect(Date.now() - started).toBeLessThan(10000);
     });
 });
+
+describe("order", () => {
+    it("gives the same violations for every rotation and reversal of the stack", async () => {
+        const stack = xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60"), dom0Service("nfs", "xcp-02", "nfs", "80")] });
+        const key = (vs: Violation[]) => vs.map((v) => `${v.policyName} ${v.urn} ${v.message}`).sort();
+        const baseline = key(await runBoth(stack));
+        expect(baseline.length).toBeGreaterThan(2);
+        for (let shift = 1; shift < stack.length; shift++) {
+            const rotated = [...stack.slice(shift), ...stack.slice(0, shift)];
+            for (const order of [rotated, [...rotated].reverse()]) {
+                expect(key(await runBoth(order))).toEqual(baseline);
+            }
+        }
+    });
+});

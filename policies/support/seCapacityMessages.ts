@@ -7,7 +7,7 @@ import { seCapacityBasis, SeGroupSpec, SeMetric, SeUtilisation, sslTpsCapacity, 
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./aviSeGroups";
 import { listLabels, num, pct, plural } from "./format";
-import { isShortened, Message, shortName } from "./message";
+import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "./message";
 import type { ResourceView } from "./resources";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./seCapacityCheck";
 
@@ -157,8 +157,10 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
     const vs = unit.head.vs;
     const known = unit.partial ? "known demand alone " : "";
     const children = unit.members.length > 1 ? ` with its ${plural(unit.members.length - 1, "SNI child", "SNI children")}` : "";
+    const long = `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
     return {
-        problem: `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`,
+        // Long names: the group is named in the fix, so the problem line can leave it out.
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} (${limitText(config)}).`,
         fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
@@ -245,6 +247,9 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         problem = e.units.length === 1
             ? `${label}: its only VS, ${first}, does not fit the SEs it runs on (${limit}).`
             : `${label}: ${failing.length} of its ${e.units.length} VSs ${failing.length === 1 ? "does" : "do"} not fit the SEs they run on (${limit}), first ${first}.`;
+        if (problem.length > PROBLEM_LINE_MAX) {
+            problem = `${label}: ${failing.length} of its ${plural(e.units.length, "VS")} do${failing.length === 1 ? "es" : ""} not fit the SEs they run on (${limit}).`;
+        }
     }
     const partial = e.units.filter((u) => u.partial).length;
     return {
@@ -288,7 +293,7 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
     const i = e.units.indexOf(unit);
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
     return {
-        problem: `${labelOf(unit.head.vs)} fits its ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on per-core extrapolation, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's figures.`,
+        problem: `${labelOf(unit.head.vs)} fits its ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
         fix,
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,

@@ -4,7 +4,7 @@
  * their own numbers and point to it.
  */
 import { listLabels, num, plural } from "./format";
-import { isShortened, Message, shortName } from "./message";
+import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "./message";
 import type { ResourceView } from "./resources";
 import { GuestEntry, guestsTotalWithout, HostModel } from "./xenHostModel";
 import { Dom0Service, modelText, XenShareConfig } from "./xenHosts";
@@ -63,7 +63,9 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
     const predicted = model.shares?.get(entry) ?? 0;
     const need = entry.needMBps as number;
     const self = entry.guest.resource;
-    const problem = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    const long = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    // Long names: the host is in the basis, so the problem line can leave it out.
+    const problem = long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
     const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); host: ${entry.guest.host.where}`;
     if (entry !== first) {
         return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
@@ -112,8 +114,9 @@ export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | und
             basis.push("no guest on the host declares perfguard:networkMBps: the model has no guest to compare");
         }
     }
+    const long = `${labelOf(service.resource)} runs a workload in ${where}${cost}.`;
     return {
-        problem: `${labelOf(service.resource)} runs a workload in ${where}${cost}.`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(service.resource)} runs a workload in dom0${cost}.`,
         fix: "move it into a domU (dom0 is for management only), or declare perfguard:xenDom0Role=management if it is a management tool.",
         basis: [...basis, ...fullNames([service.resource.name, service.host?.name])],
     };

@@ -220,3 +220,22 @@ describe("application profile and SNI parents by uuid", () => {
         expect(parseMessage((out.find((v) => v.urn?.endsWith("::vs-1")) as Violation).message).problem).toContain("with its 1 SNI child");
     });
 });
+
+describe("long names", () => {
+    it("keep every problem line within 160 characters and give the names whole in the basis", async () => {
+        const long = "x".repeat(60);
+        const g: TestResource = { ...group({ vcpusPerSe: "2" }, long, `seg-${long}`) };
+        const children = Array.from({ length: 2 }, (_, i): TestResource => ({
+            type: VS, name: `child-${i}-${long}`, props: { name: `c${i}`, type: "VS_TYPE_VH_CHILD", vhParentVsRef: UNKNOWN_VALUE, markers: [{ key: "perfguard:sslTps", values: ["500"] }], ...SSL },
+            propertyDependencies: { vhParentVsRef: [`vs-${long}`] },
+        }));
+        const parent: TestResource = { ...vss(1, { sslTps: "2000" }, SSL, `seg-${long}`)[0], name: `vs-${long}` };
+        const out = await run([g, parent, ...children]);
+        expect(out.length).toBeGreaterThan(1);
+        for (const v of out) {
+            const m = parseMessage(v.message);
+            expect(m.problem.length, m.problem).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
+            expect(m.basis.join(" ")).toContain(long);
+        }
+    });
+});

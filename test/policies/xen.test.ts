@@ -270,3 +270,16 @@ describe("order", () => {
         }
     });
 });
+
+describe("long names", () => {
+    it("keep every problem line within 160 characters", async () => {
+        const long = "h".repeat(60);
+        const stack = xenStack({ add: [dom0Service(`backup-${long}`, XCP01_UUID, undefined, "60")] });
+        (stack.find((r) => r.name === "db") as TestResource).name = `db-${long}`;
+        const found = await runBoth(stack);
+        expect(found.length).toBeGreaterThanOrEqual(2);
+        for (const v of found) {
+            expect(parseMessage(v.message).problem.length).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
+        }
+    });
+});

@@ -260,18 +260,30 @@ function memoryFor(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: numbe
 
 /** Scale-up: the smallest vcpusPerSe in [from, to] (memory raised as needed) that fits. */
 function scaleUp(units: readonly PlacedUnit[], spec: SeGroupSpec, from: number, to: number, options: FixOptions): PlacementFix | undefined {
-    for (let v = from; v <= to; v++) {
+    const at = (v: number): PlacementFix | undefined => {
         const memory = memoryFor(units, spec, v, options);
         if (memory > PROVIDER_RANGES.memoryPerSeMb.max || (v === spec.vcpusPerSe && memory === spec.memoryPerSeMb)) {
-            continue;
+            return undefined;
         }
         const candidate = { ...spec, vcpusPerSe: v, memoryPerSeMb: memory };
         const placement = fitsWith(units, candidate, options);
-        if (placement) {
-            return { spec: candidate, kind: "up", measured: v <= MEASURED_VCPUS_MAX, placement };
+        return placement ? { spec: candidate, kind: "up", measured: v <= MEASURED_VCPUS_MAX, placement } : undefined;
+    };
+    // Capacity never falls with vcpusPerSe (seCapacity is monotone), so the fewest that fit is found by bisection.
+    let lo = from;
+    let hi = to;
+    let best: PlacementFix | undefined;
+    while (lo <= hi) {
+        const v = Math.floor((lo + hi) / 2);
+        const fix = at(v);
+        if (fix) {
+            best = fix;
+            hi = v - 1;
+        } else {
+            lo = v + 1;
         }
     }
-    return undefined;
+    return best;
 }
 
 /** maxVsPerSe values to try under packed placement: the current one, then halved down to 1. */
@@ -300,23 +312,39 @@ function scaleOut(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number
     const currentVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
     const steps = (spec.algo ?? DEFAULT_ALGO) === "PLACEMENT_ALGO_PACKED" ? maxVsPerSeSteps(currentVsPerSe) : [currentVsPerSe];
     for (const maxVsPerSe of steps) {
-        for (let k = Math.max(spec[field], 1); k <= PROVIDER_RANGES.scaleoutPerVs.max; k++) {
+        const candidateAt = (k: number): SeGroupSpec | undefined => {
             const scaled: SeGroupSpec = {
                 ...spec, vcpusPerSe: vcpus, memoryPerSeMb: memory, maxVsPerSe: spec.maxVsPerSe === undefined && maxVsPerSe === DEFAULT_MAX_VS_PER_SE ? undefined : maxVsPerSe,
                 minScaleoutPerVs: field === "minScaleoutPerVs" ? k : spec.minScaleoutPerVs,
                 maxScaleoutPerVs: Math.max(spec.maxScaleoutPerVs, k),
             };
-            const needed = placeGroup(units, { ...scaled, maxSe: PROVIDER_RANGES.maxSe.max }, { assumeScaleOut: options.assumeScaleOut }).sesNeeded;
-            const reserve = scaled.haMode === "HA_MODE_SHARED" ? spec.bufferSe : 0;
-            const maxSe = Math.max(spec.maxSe, needed + reserve);
-            if (maxSe > PROVIDER_RANGES.maxSe.max) {
-                break;
+            // SEs the placements need (as placeGroup counts them), plus the N+M buffer.
+            const perVs = scaled.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(k, 2) : k;
+            const needed = units.length === 0 ? 0 : Math.max(perVs, Math.ceil((units.length * perVs) / maxVsPerSe));
+            const maxSe = Math.max(spec.maxSe, needed + (scaled.haMode === "HA_MODE_SHARED" ? spec.bufferSe : 0));
+            return maxSe > PROVIDER_RANGES.maxSe.max ? undefined : { ...scaled, maxSe };
+        };
+        // More SEs per VS only lower each share (and the busiest SE's load): search the fewest that fit.
+        let lo = Math.max(spec[field], 1);
+        let hi = PROVIDER_RANGES.scaleoutPerVs.max;
+        let best: { spec: SeGroupSpec; placement: GroupPlacement } | undefined;
+        while (lo <= hi) {
+            const k = Math.floor((lo + hi) / 2);
+            const candidate = candidateAt(k);
+            if (!candidate) {
+                hi = k - 1; // more SEs than maxSe allows: fewer per VS, or none fits
+                continue;
             }
-            const candidate = { ...scaled, maxSe };
             const placement = fitsWith(units, candidate, options);
             if (placement) {
-                return { spec: candidate, kind: spec.haMode === scaled.haMode ? "out" : "mode", measured: vcpus <= MEASURED_VCPUS_MAX, placement };
+                best = { spec: candidate, placement };
+                hi = k - 1;
+            } else {
+                lo = k + 1;
             }
+        }
+        if (best) {
+            return { spec: best.spec, kind: spec.haMode === best.spec.haMode ? "out" : "mode", measured: vcpus <= MEASURED_VCPUS_MAX, placement: best.placement };
         }
     }
     return undefined;

@@ -463,8 +463,26 @@ const SEG = "serviceenginegroup";
 
 /** Every SE group of the stack and the config, indexed for joins; no first-wins anywhere. */
 class GroupIndex {
-    private readonly all: IndexedGroup[] = [];
     readonly groups: SeGroupView[] = [];
+    // O(1) lookups per VS (a stack policy must stay O(n) per stack).
+    private readonly urns = new Map<string, SeGroupView>();
+    private readonly names = new Map<string, IndexedGroup[]>();
+    private readonly uuids = new Map<string, IndexedGroup[]>();
+    private unknownName = false;
+
+    private index(g: IndexedGroup): void {
+        if (g.group.resource) {
+            this.urns.set(g.group.resource.urn, g.group);
+        }
+        if (g.name === null) {
+            this.unknownName = true;
+        } else if (g.name !== undefined) {
+            push(this.names, g.name, g);
+        }
+        if (g.uuid !== undefined) {
+            push(this.uuids, g.uuid, g);
+        }
+    }
 
     constructor(stack: StackView, configGroups: Readonly<Record<string, unknown>>) {
         const declared = [...stack.ofType(SE_GROUP_TYPE)].sort((a, b) => compare(a.urn, b.urn));
@@ -473,7 +491,7 @@ class GroupIndex {
             const uuid = textProp(resource.props, "uuid");
             const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label: resource.label, fields: readSeGroupFields(resource.props) };
             this.groups.push(group);
-            this.all.push({
+            this.index({
                 group, name: name === "unknown" ? null : foldName(group.name),
                 uuid: uuid !== undefined && uuid !== "unknown" ? canonicalUuid(uuid, SEG) : undefined,
                 cloud: refKey(resource.props, "cloudRef", "cloud"), tenant: refKey(resource.props, "tenantRef", "tenant"),
@@ -487,17 +505,17 @@ class GroupIndex {
                 fields: readSeGroupFields(isRecord(entry) ? entry : {}, (f) => `policy config seGroups.${key}.${f}`),
             };
             this.groups.push(group);
-            this.all.push({ group, name: byUuid ? undefined : foldName(key), uuid: byUuid ? canonicalUuid(key, SEG) : undefined, cloud: undefined, tenant: undefined });
+            this.index({ group, name: byUuid ? undefined : foldName(key), uuid: byUuid ? canonicalUuid(key, SEG) : undefined, cloud: undefined, tenant: undefined });
         }
     }
 
     byUrn(urn: string): SeGroupView | undefined {
-        return this.all.find((g) => g.group.resource?.urn === urn)?.group;
+        return this.urns.get(urn);
     }
 
     /** Groups a uuid names (stack groups' `uuid`, config keys that are uuids). */
     byUuid(uuid: string): IndexedGroup[] {
-        return this.all.filter((g) => g.uuid === uuid);
+        return this.uuids.get(uuid) ?? [];
     }
 
     /**
@@ -509,9 +527,9 @@ class GroupIndex {
         const folded = foldName(name);
         const matches = (want: string | undefined, have: string | "unknown" | undefined) =>
             want === undefined || have === undefined || have === "unknown" || have === want;
-        const named = this.all.filter((g) => g.name === folded && matches(cloud, g.cloud) && matches(tenant, g.tenant));
+        const named = (this.names.get(folded) ?? []).filter((g) => matches(cloud, g.cloud) && matches(tenant, g.tenant));
         const declared = named.filter((g) => g.group.resource);
-        return { found: declared.length > 0 ? declared : named, unknownNames: this.all.some((g) => g.name === null) };
+        return { found: declared.length > 0 ? declared : named, unknownNames: this.unknownName };
     }
 }
 

@@ -55,6 +55,8 @@ export interface Counted {
 
 /** A VS and its SNI children: one placement, on the same SEs. */
 export interface Unit {
+    /** Its position in the group's units (and in the placement's perVs). */
+    readonly index: number;
     readonly head: VsPlacement;
     readonly members: readonly Counted[];
     readonly demands: readonly VsDemand[];
@@ -128,13 +130,20 @@ export function evaluateSeGroups(stack: StackView, config: SeCapacityConfig): Se
     const groups = avi.groups.map((group): GroupEvaluation => {
         const sizing = seGroupSizing(group.fields);
         const placements = onGroup.get(group) ?? [];
-        // SNI children join their parent's unit (they run on the parent's SEs).
-        const heads = placements.filter((p) => !p.parent || !placements.some((q) => q.vs === p.parent));
-        const units: Unit[] = heads.map((head) => {
-            const members = [head, ...placements.filter((p) => p.parent === head.vs)].map(countedOf);
+        // SNI children join their parent's unit (they run on the parent's SEs). O(VSs on the group).
+        const onThis = new Set(placements.map((p) => p.vs));
+        const children = new Map<VsPlacement["vs"], VsPlacement[]>();
+        for (const p of placements) {
+            if (p.parent && onThis.has(p.parent)) {
+                children.set(p.parent, [...(children.get(p.parent) ?? []), p]);
+            }
+        }
+        const heads = placements.filter((p) => !p.parent || !onThis.has(p.parent));
+        const units: Unit[] = heads.map((head, index) => {
+            const members = [head, ...(children.get(head.vs) ?? [])].map(countedOf);
             const demands = members.flatMap((m) => (m.demand ? [m.demand] : []));
             return {
-                head, members, demands,
+                head, members, demands, index,
                 partial: members.some((m) => m.unknown.length > 0),
                 idle: members.every((m) => m.placement.demand.state === "none"),
             };

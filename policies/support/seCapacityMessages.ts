@@ -153,7 +153,7 @@ export function demandText(unit: Unit): string {
 /** The problem of one VS (with its SNI children) that does not fit the SEs it runs on. */
 export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
-    const u = p.perVs[e.units.indexOf(unit)];
+    const u = p.perVs[unit.index];
     const vs = unit.head.vs;
     const known = unit.partial ? "known demand alone " : "";
     const children = unit.members.length > 1 ? ` with its ${plural(unit.members.length - 1, "SNI child", "SNI children")}` : "";
@@ -290,7 +290,7 @@ export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | und
 export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: string, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
     const m = e.measured as GroupPlacement;
-    const i = e.units.indexOf(unit);
+    const i = unit.index;
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
     return {
         problem: `${labelOf(unit.head.vs)} fits its ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,

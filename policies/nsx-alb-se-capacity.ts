@@ -22,6 +22,9 @@ function judgeUnits(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     }
     e.units.forEach((unit, i) => {
         const u = p.perVs[i];
+        if (unit.ambiguous) {
+            return; // not checked (reported once on the stack); counted in the busiest SE only
+        }
         for (const member of unit.members) {
             const vs = member.placement.vs;
             if (member.demand === undefined) {
@@ -61,6 +64,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     for (const unit of failing) {
         report(vsMessage(unit, e, config), unit.head.vs);
     }
+    // A VS whose ref is ambiguous counts on every group it may be on (fail closed: the load can only be higher).
     if (failing.length > 0 || !groupFits(e, config)) {
         report(groupMessage(e, failing, config), e.group.resource);
     } else if (e.group.resource) {

@@ -305,6 +305,8 @@ export type VsDemandRead =
 export interface Unresolved {
     readonly reason: string;
     readonly remedy: string;
+    /** For an ambiguous ref: the groups it may be on (each counts it, conservatively, in its busiest SE). */
+    readonly candidates?: readonly SeGroupView[];
 }
 
 /** A VS and the SE group it is placed on. */
@@ -543,7 +545,7 @@ const DECLARE = "declare perfguard:seGroup=<SE group name or uuid> on the virtua
 
 function ambiguous(what: string, found: readonly IndexedGroup[]): Resolution {
     const names = found.slice(0, 3).map((g) => g.group.label).join(", ");
-    return { unresolved: { reason: `${what} matches ${found.length} SE groups (${names}) that the join cannot tell apart`, remedy: "name the cloud and tenant in the ref (?name=...&cloud=...&tenant=...), or declare perfguard:seGroup=<uuid> on the virtual service" } };
+    return { unresolved: { reason: `${what} matches ${found.length} SE groups (${names}) that the join cannot tell apart`, remedy: "name the cloud and tenant in the ref (?name=...&cloud=...&tenant=...), or declare perfguard:seGroup=<uuid> on the virtual service", candidates: found.map((g) => g.group) } };
 }
 
 /** Resolves a parsed ref (or a fact's text) to exactly one group, or says why not. */

@@ -64,6 +64,8 @@ export interface Unit {
     readonly partial: boolean;
     /** True when no member declares any demand. */
     readonly idle: boolean;
+    /** Its ref is ambiguous: counted here (and on every other candidate group) for the busiest SE only, never judged here. */
+    readonly ambiguous: boolean;
 }
 
 /** One SE group and what is placed on it. */
@@ -118,9 +120,14 @@ export function evaluateSeGroups(stack: StackView, config: SeCapacityConfig): Se
     const avi = aviStack(stack, config.seGroups);
     const onGroup = new Map<SeGroupView, VsPlacement[]>();
     const unresolved: VsPlacement[] = [];
+    const maybe = new Map<SeGroupView, VsPlacement[]>();
     for (const p of avi.placements) {
         if (!p.group) {
             unresolved.push(p);
+            // An ambiguous VS may be on any of its candidates: each counts it (the load can only be higher).
+            for (const candidate of p.unresolved?.candidates ?? []) {
+                maybe.set(candidate, [...(maybe.get(candidate) ?? []), p]);
+            }
             continue;
         }
         const list = onGroup.get(p.group) ?? [];
@@ -146,8 +153,13 @@ export function evaluateSeGroups(stack: StackView, config: SeCapacityConfig): Se
                 head, members, demands, index,
                 partial: members.some((m) => m.unknown.length > 0),
                 idle: members.every((m) => m.placement.demand.state === "none"),
+                ambiguous: false,
             };
         });
+        for (const p of maybe.get(group) ?? []) {
+            const m = countedOf(p);
+            units.push({ head: p, members: [m], demands: m.demand ? [m.demand] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true });
+        }
         const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut }) : undefined;
         const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
             ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;

@@ -251,7 +251,8 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             problem = `${label}: ${failing.length} of its ${plural(e.units.length, "VS")} do${failing.length === 1 ? "es" : ""} not fit the SEs they run on (${limit}).`;
         }
     }
-    const partial = e.units.filter((u) => u.partial).length;
+    const partial = e.units.filter((u) => u.partial && !u.ambiguous).length;
+    const ambiguous = e.units.filter((u) => u.ambiguous).length;
     return {
         problem,
         fix: fixText(e),
@@ -260,6 +261,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
             haText(sizing, p, config),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
+            ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
             ...fullNames([e.group.resource]),
         ],
     };

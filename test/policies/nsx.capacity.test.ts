@@ -147,7 +147,8 @@ describe("issue 11: SE group references fail closed", () => {
         ["unknown seGroupRef and no dependency: not checked", [g, busy({ seGroupRef: UNKNOWN_VALUE })], [`${CAP} -> (stack)`]],
         ["perfguard:seGroup fact resolves it", [g, busy({ seGroupRef: UNKNOWN_VALUE, markers: [{ key: "perfguard:l4Cps", values: ["150000"] }, { key: "perfguard:seGroup", values: ["web"] }] })], [`${CAP} -> api-vs`, `${CAP} -> web-seg`]],
         ["a name ref to a group not in the stack: not checked", [g, busy({ seGroupRef: "/api/serviceenginegroup/?name=other" })], [`${CAP} -> (stack)`]],
-        ["two groups named web in different clouds, ref without cloud: ambiguous", [g, group({ vcpusPerSe: "4", memoryPerSe: "4096", cloudRef: "/api/cloud/?name=Other" }, "web", "web-other"), busy({ seGroupRef: "/api/serviceenginegroup/?name=web" })], [`${CAP} -> (stack)`]],
+        // Ambiguous: not checked itself, and counted on both groups it may be on (fail closed), where 150000 CPS do not fit.
+        ["two groups named web in different clouds, ref without cloud: ambiguous", [g, group({ vcpusPerSe: "4", memoryPerSe: "4096", cloudRef: "/api/cloud/?name=Other" }, "web", "web-other"), busy({ seGroupRef: "/api/serviceenginegroup/?name=web" })], [`${CAP} -> (stack)`, `${CAP} -> web-other`, `${CAP} -> web-seg`]],
         ["two groups named web, ref names the cloud", [g, group({ vcpusPerSe: "1", cloudRef: "/api/cloud/?name=Other" }, "web", "web-other"), busy({ seGroupRef: "/api/serviceenginegroup/?name=web&cloud=Other" })], [`${CAP} -> api-vs`, `${CAP} -> web-other`]],
         ["SNI child whose parent is unresolved: not checked", [g, busy({ type: "VS_TYPE_VH_CHILD", vhParentVsRef: "/api/virtualservice/?name=nowhere" })], [`${CAP} -> (stack)`]],
     ];
@@ -155,9 +156,12 @@ describe("issue 11: SE group references fail closed", () => {
         expect(verdicts(await runStackPolicy(nsxAlbSeCapacity, resources, config ?? {}))).toEqual([...expected].sort());
     });
     it("the ambiguous join says so and names no group by chance", async () => {
-        const [v] = await runStackPolicy(nsxAlbSeCapacity, cases[7][1]);
+        const out = await runStackPolicy(nsxAlbSeCapacity, cases[7][1]);
+        const v = out.find((x) => x.urn === undefined) as Violation;
         expect(parseMessage(v.message).problem).toMatch(/cannot tell apart/);
         expect(v.enforcementLevel).toBe("advisory");
+        const onGroup = parseMessage((out.find((x) => x.urn?.endsWith("::web-seg")) as Violation).message);
+        expect(onGroup.basis.join(" ")).toContain("whose ref matches this and another SE group counted here too");
     });
     it("an unknown se_group_ref (optional + computed in the provider) is not checked, never a pass", async () => {
         const [v] = await runStackPolicy(nsxAlbSeCapacity, cases[4][1]);

@@ -14,7 +14,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Command, CommanderError, Option } from "commander";
-import type { HaMode } from "../model/seCapacity";
+import type { HaMode, VsDemand } from "../model/seCapacity";
 import { USAGE_EXIT, UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
 
@@ -74,6 +74,75 @@ const HA_MODE_FLAGS: Record<string, HaMode> = {
 };
 
 const JSON_HELP = "print one JSON document on stdout instead of the tables";
+
+const VS_KEYS: Record<string, { max: number; integer?: boolean }> = {
+    sslTps: { max: 1e9 }, l7Rps: { max: 1e10 }, l4Cps: { max: 1e10 }, l4OpenConnections: { max: 1e11, integer: true }, throughputGbps: { max: 100000 },
+};
+
+/** One VS demand from an object of a --vs spec or a --vs-file entry; a UsageError names what is wrong. */
+function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(raw)) {
+        if (key === "sslKeyType") {
+            if (value !== "rsa" && value !== "ecc") {
+                throw new UsageError(`${where}: sslKeyType must be rsa or ecc, got ${JSON.stringify(value)}`);
+            }
+            out.sslKeyType = value;
+        } else if (key === "ssl") {
+            if (value !== true && value !== false && value !== "true" && value !== "false") {
+                throw new UsageError(`${where}: ssl must be true or false, got ${JSON.stringify(value)}`);
+            }
+            out.ssl = value === true || value === "true";
+        } else if (key in VS_KEYS) {
+            const n = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+            const range = VS_KEYS[key];
+            if (!Number.isFinite(n) || n < 0 || n > range.max || (range.integer && !Number.isInteger(n))) {
+                throw new UsageError(`${where}: ${key} must be ${range.integer ? "a whole number" : "a number"} from 0 to ${range.max}, got ${JSON.stringify(value)}`);
+            }
+            out[key] = n;
+        } else {
+            throw new UsageError(`${where}: unknown key ${JSON.stringify(key)} (known: ${[...Object.keys(VS_KEYS), "sslKeyType", "ssl"].join(", ")})`);
+        }
+    }
+    if (!Object.keys(VS_KEYS).some((k) => k in out)) {
+        throw new UsageError(`${where}: give at least one demand (${Object.keys(VS_KEYS).join(", ")})`);
+    }
+    if (out.sslTps !== undefined && out.sslKeyType === undefined) {
+        out.sslKeyType = "rsa";
+    }
+    return out as VsDemand;
+}
+
+/** commander collector of repeated --vs specs ("k=v,k=v"). */
+function collectVs(spec: string, previous: VsDemand[]): VsDemand[] {
+    const raw: Record<string, string> = {};
+    for (const pair of spec.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+        const eq = pair.indexOf("=");
+        if (eq <= 0) {
+            throw new UsageError(`--vs ${JSON.stringify(spec)}: expected key=value pairs separated by commas`);
+        }
+        raw[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    }
+    return [...previous, vsDemandOf(raw, `--vs ${JSON.stringify(spec)}`)];
+}
+
+function readVsFile(file: string): VsDemand[] {
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+    } catch (e) {
+        throw new UsageError(`--vs-file ${file}: ${e instanceof Error ? e.message : "cannot be read"}`);
+    }
+    if (!Array.isArray(parsed)) {
+        throw new UsageError(`--vs-file ${file}: expected a JSON array of virtual service demands`);
+    }
+    return parsed.map((entry, i) => {
+        if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+            throw new UsageError(`--vs-file ${file}: entry ${i} is not an object`);
+        }
+        return vsDemandOf(entry as Record<string, unknown>, `--vs-file ${file} entry ${i}`);
+    });
+}
 
 /**
  * Builds the command tree. Actions store their exit code in `result.code`.
@@ -139,10 +208,14 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--scale-out <n>", "SEs the VS is placed on (minScaleoutPerVs; --ha-mode shared only)", numberIn({ min: 1, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--buffer-se <n>", "spare SEs kept for N+M failover (bufferSe)", numberIn({ min: 0, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--ha-mode <mode>", `SE group HA mode: ${haModes.join(", ")}`, oneOf(haModes), "shared")
+        .option("--max-vs-per-se <n>", "most VSs on one SE (maxVsPerSe; packed placement fills an SE up to it)", numberIn({ min: 1, max: 1000, integer: true, unit: "VSs" }), 10)
+        .option("--vcpus <n>", "check this vcpusPerSe instead of searching for the smallest", numberIn({ min: 1, max: 64, integer: true, unit: "vCPUs" }))
+        .option("--vs <spec>", "a further VS on the same group, repeatable: key=value pairs, e.g. sslTps=1000,sslKeyType=rsa,l7Rps=20000,throughputGbps=1,ssl=true", collectVs, [])
+        .option("--vs-file <file.json>", "further VSs on the same group: a JSON array of { sslTps, sslKeyType, l7Rps, l4Cps, l4OpenConnections, throughputGbps, ssl }")
         .option("--headroom-pct <pct>", "spare capacity to keep, percent (nsx-alb-se-capacity's headroomPct)", numberIn({ min: 0, max: 95, unit: "percent" }), 20)
         .option("--plot <file.svg>", "also draw demand against capacity per metric")
         .option("--json", JSON_HELP)
-        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; scaleOut: number; bufferSe: number; haMode: string; headroomPct: number; plot?: string; json?: boolean }) => {
+        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; scaleOut: number; bufferSe: number; haMode: string; maxVsPerSe: number; vcpus?: number; vs: VsDemand[]; vsFile?: string; headroomPct: number; plot?: string; json?: boolean }) => {
             const demand = {
                 ...(o.sslTps !== undefined ? { sslTps: o.sslTps, sslKeyType: o.sslKey } : {}),
                 ...(o.l7Rps !== undefined ? { l7Rps: o.l7Rps } : {}),
@@ -155,14 +228,15 @@ export function buildProgram(io: Io, result: { code: number }): Command {
                 throw new UsageError("give at least one demand: --ssl-tps, --l7-rps, --l4-cps, --open-connections or --throughput-gbps");
             }
             const haMode = HA_MODE_FLAGS[o.haMode];
-            if (haMode !== "HA_MODE_SHARED" && o.scaleOut !== 1) {
-                throw new UsageError(`--scale-out applies to --ha-mode shared only: in ${o.haMode} a virtual service gets one SE's capacity`);
+            if (haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" && o.scaleOut !== 1) {
+                throw new UsageError(`--scale-out does not apply to --ha-mode ${o.haMode}: legacy active/standby has no scale-out`);
             }
+            const more = [...o.vs, ...(o.vsFile !== undefined ? readVsFile(o.vsFile) : [])];
             if (o.plot !== undefined) {
                 checkWritable(o.plot, "plot");
             }
             const { sizeNsxAlb, formatNsxAlbSizing, nsxAlbSizingJson, nsxAlbPlotSvg } = await import("./sizeNsxAlb");
-            const sizing = sizeNsxAlb({ demand, scaleOut: o.scaleOut, bufferSe: o.bufferSe, haMode, headroomPct: o.headroomPct });
+            const sizing = sizeNsxAlb({ demand, more, scaleOut: o.scaleOut, bufferSe: o.bufferSe, haMode, maxVsPerSe: o.maxVsPerSe, vcpus: o.vcpus, headroomPct: o.headroomPct });
             if (o.plot !== undefined) {
                 await writePlot(o.plot, () => nsxAlbPlotSvg(sizing));
             }
@@ -180,14 +254,21 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--dom0-mb-per-s <MBps>", "what dom0 sends, MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each sends as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), 0.5)
+        .option("--plot <file.svg>", "also draw each sender's predicted share of the link (the first 40 senders)")
         .option("--json", JSON_HELP)
-        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; json?: boolean }) => {
-            const { sizeXen, formatXenSizing, xenSizingJson } = await import("./sizeXen");
+        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; plot?: string; json?: boolean }) => {
+            if (o.plot !== undefined) {
+                checkWritable(o.plot, "plot");
+            }
+            const { sizeXen, formatXenSizing, xenSizingJson, xenPlotSvg } = await import("./sizeXen");
             const sizing = sizeXen({ linkMBps: o.linkMbPerS, guests: o.guests, dom0MBps: o.dom0MbPerS, guestMBps: o.guestMbPerS, dom0Share: o.dom0Share });
+            if (o.plot !== undefined) {
+                await writePlot(o.plot, () => xenPlotSvg(sizing));
+            }
             if (o.json) {
-                printJson(io, xenSizingJson(sizing));
+                printJson(io, xenSizingJson(sizing, o.plot));
             } else {
-                io.out(formatXenSizing(sizing));
+                io.out(formatXenSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
             }
         });
 

@@ -1,40 +1,44 @@
 /**
  * `perfguard size nsx-alb`: the smallest SE size (vcpusPerSe, with the tested memory and disk)
- * whose SE group carries one virtual service's (VS) peak demand with nsx-alb-se-capacity's
- * headroom, for the VS itself (what its SEs give it) and for the group (what it carries).
- * Same model functions and the same tolerance as the policy.
+ * whose SE group carries one or more virtual services' (VS) peak demand with
+ * nsx-alb-se-capacity's headroom, placed as the Controller places them (HA mode, packed
+ * placement, maxVsPerSe), or the check of a given size (`--vcpus`). Same model functions
+ * (model/sePlacement.ts) and the same tolerance as the policy.
  */
 import {
     HaMode,
-    requiredVcpusPerSe,
     SE_MEMORY_MIN_GB,
     SE_VCPU_MAX,
     SE_VCPU_MIN,
     seCapacityBasis,
     SeGroupSpec,
-    seGroupCapacity,
     SeMetric,
-    sesFor,
     SeUtilisation,
-    seUtilisation,
     sslTpsCapacity,
     testedSeSize,
     throughputCapacityGbps,
     VsDemand,
     vsKind,
 } from "../model/seCapacity";
+import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/support/format";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
 export interface NsxAlbSizingInput {
-    /** The VS's peak demand (at least one metric). */
+    /** The first VS's peak demand (at least one metric). */
     readonly demand: VsDemand;
-    /** SEs the VS is placed on (minScaleoutPerVs; HA_MODE_SHARED only), >= 1. */
+    /** Further VSs on the same group (`--vs`, repeated, or a JSON file). */
+    readonly more?: readonly VsDemand[];
+    /** SEs each VS is placed on (minScaleoutPerVs), 1..64. */
     readonly scaleOut: number;
     /** Spare SEs for N+M failover (bufferSe), >= 0. */
     readonly bufferSe: number;
     readonly haMode: HaMode;
+    /** Most VSs on one SE (maxVsPerSe), 1..1000; default 10 (the provider's). */
+    readonly maxVsPerSe?: number;
+    /** Check this vcpusPerSe instead of searching for the smallest. */
+    readonly vcpus?: number;
     /** Spare capacity to keep, percent (0..95; nsx-alb-se-capacity's headroomPct, default 20). */
     readonly headroomPct: number;
 }
@@ -52,61 +56,76 @@ export interface MetricLine {
 /** What `size nsx-alb` prints. */
 export interface NsxAlbSizing {
     readonly input: NsxAlbSizingInput;
-    /** The SE group to declare, or undefined when no vcpusPerSe up to 64 fits. */
+    /** The SE group to declare (or the one checked with --vcpus), or undefined when no vcpusPerSe up to 64 fits. */
     readonly seGroup: (SeGroupSpec & { readonly diskPerSeGb: number; readonly dedicatedDispatcherCore: boolean }) | undefined;
-    /** SEs' worth the VS gets and the group carries at that size. */
+    /** With --vcpus: whether that size fits. */
+    readonly fits: boolean;
+    /** SEs' capacity each VS counts on, and SEs the placements need (N). */
     readonly vsSes: number;
     readonly groupSes: number;
-    /** Utilisation of what the VS gets, and of what the group carries. */
+    /** The heaviest VS on its SEs, and the busiest SE. */
     readonly vs: SeUtilisation | undefined;
     readonly group: SeUtilisation | undefined;
-    /** Per metric, demand against what the VS gets (capacity = per-SE figure x vsSes). */
+    /** Per metric, the heaviest VS's demand against what it gets (capacity = per-SE figure x vsSes). */
     readonly metrics: MetricLine[];
     /** Fraction of capacity allowed: 1 - headroomPct / 100. */
     readonly limit: number;
     /** Where the per-SE figures come from. */
     readonly basis: string;
+    /** True when the size is beyond the 6 vCPU row (per-core extrapolation, not measured). */
+    readonly extrapolated: boolean;
     /**
      * When the smallest SE is beyond the published 6-vCPU row (extrapolated, not measured): the
-     * fewest SEs per VS (HA_MODE_SHARED) at which a measured size (6 vCPUs or fewer) fits.
+     * fewest SEs per VS (N+M, active/active) at which a measured size (6 vCPUs or fewer) fits.
      */
     readonly measuredAlternative?: { readonly scaleOut: number; readonly vcpusPerSe: number };
 }
-
-/** The largest vCPU count the source measured (NSX ALB 20.1.6 per-SE table, 6 vCPU row). */
-const MEASURED_VCPUS_MAX = 6;
-/** How far the alternative search scales out (SEs per VS); Avi's max_scaleout_per_vs allows far more. */
-const MAX_ALTERNATIVE_SCALE_OUT = 16;
 
 /** Metric names as nsx-alb-se-capacity's messages spell them. */
 const METRIC_NAME: Record<SeMetric, string> = {
     sslTps: "SSL TPS",
     l7Rps: "L7 RPS",
     l4Cps: "L4 CPS",
+    sslThroughput: "SSL throughput",
     throughput: "throughput",
     openConnections: "open connections",
 };
 
 // The policy's tolerance: 0.8 x 2600 computed in floating point must still meet 2080.
 const EPSILON = 1e-9;
+/** How far the alternative search scales out (SEs per VS): the provider's max_scaleout_per_vs range, 1-64. */
+const MAX_ALTERNATIVE_SCALE_OUT = 64;
 
-/** The group for one VS: `scaleOut` SEs plus `bufferSe` spare (N+M), or one pair. */
-function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number): SeGroupSpec {
-    const shared = input.haMode === "HA_MODE_SHARED";
-    return {
-        vcpusPerSe: vcpus,
-        memoryPerSeMb,
-        maxSe: shared ? input.scaleOut + input.bufferSe : 2,
-        minScaleoutPerVs: shared ? input.scaleOut : 1,
-        // The provider's default is 4; it must not be below minScaleoutPerVs.
-        maxScaleoutPerVs: shared ? Math.max(4, input.scaleOut) : 1,
-        bufferSe: input.bufferSe,
-        haMode: input.haMode,
-    };
+function demandsOf(input: NsxAlbSizingInput): VsDemand[] {
+    return [input.demand, ...(input.more ?? [])];
 }
 
-function metricLines(d: VsDemand, spec: SeGroupSpec, ses: number, u: SeUtilisation): MetricLine[] {
-    const perSe = seGroupCapacity(spec).perSe;
+/**
+ * The group for the VSs: `scaleOut` SEs each; maxSe = the SEs their placements need at
+ * maxVsPerSe, plus bufferSe (N+M); two SEs in legacy active/standby.
+ */
+function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number): SeGroupSpec {
+    const base: SeGroupSpec = {
+        vcpusPerSe: vcpus,
+        memoryPerSeMb,
+        maxSe: 1000,
+        minScaleoutPerVs: input.scaleOut,
+        // The provider's default is 4; it must not be below minScaleoutPerVs.
+        maxScaleoutPerVs: Math.max(4, input.scaleOut),
+        bufferSe: input.haMode === "HA_MODE_SHARED" ? input.bufferSe : 0,
+        haMode: input.haMode,
+        maxVsPerSe: input.maxVsPerSe,
+    };
+    if (input.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        return { ...base, maxSe: 2, minScaleoutPerVs: 1, maxScaleoutPerVs: 1 };
+    }
+    const needed = placeGroup(demandsOf(input).map((d) => [d]), base).sesNeeded;
+    return { ...base, maxSe: Math.min(1000, needed + base.bufferSe) };
+}
+
+function metricLines(d: VsDemand, p: GroupPlacement, u: SeUtilisation): MetricLine[] {
+    const perSe = p.perSe;
+    const ses = p.vsSes;
     const lines: MetricLine[] = [];
     const add = (name: string, unit: string, demand: number | undefined, perSeCapacity: number, share: number) => {
         if (demand !== undefined) {
@@ -116,79 +135,106 @@ function metricLines(d: VsDemand, spec: SeGroupSpec, ses: number, u: SeUtilisati
     add(`SSL TPS (${d.sslKeyType === "ecc" ? "ECC" : "RSA-2048"})`, "TPS", d.sslTps, sslTpsCapacity(perSe, d.sslKeyType), u.sslTps);
     add("L7 RPS", "RPS", d.l7Rps, perSe.l7Rps, u.l7Rps);
     add("L4 CPS", "CPS", d.l4Cps, perSe.l4Cps, u.l4Cps);
-    const cpuMetrics = [d.sslTps, d.l7Rps, d.l4Cps].filter((x) => x !== undefined).length;
+    const kind = vsKind(d);
+    if (kind === "l7ssl") {
+        // SSL bulk throughput is CPU bound: it adds to the CPU-bound total.
+        add("throughput (L7 SSL, CPU)", "Gbps", d.throughputGbps, perSe.l7SslThroughputGbps, u.sslThroughput);
+    }
+    const cpuMetrics = [d.sslTps, d.l7Rps, d.l4Cps, kind === "l7ssl" ? d.throughputGbps : undefined].filter((x) => x !== undefined).length;
     if (cpuMetrics > 1) {
-        // TPS, RPS and CPS share the SE's cores: their shares add up.
         lines.push({ name: "CPU-bound total", unit: "% of CPU", demand: u.cpu * 100, capacity: 100, utilisation: u.cpu });
     }
-    const kind = vsKind(d);
-    add(`throughput (${kind === "l7ssl" ? "L7 SSL" : kind === "l7" ? "L7" : "L4"})`, "Gbps", d.throughputGbps, throughputCapacityGbps(perSe, kind), u.throughput);
+    if (kind !== "l7ssl") {
+        add(`throughput (${kind === "l7" ? "L7" : "L4"})`, "Gbps", d.throughputGbps, throughputCapacityGbps(perSe, kind), u.throughput);
+    }
     add("open connections", "connections", d.l4OpenConnections, perSe.l4OpenConnections, u.openConnections);
     return lines;
 }
 
+/** memoryPerSe at `vcpus`: the tested size, raised for open connections (the source: add memory). */
+function memoryAt(input: NsxAlbSizingInput, v: number, limit: number): number {
+    const tested = Math.max(testedSeSize(v).memoryGb, SE_MEMORY_MIN_GB) * 1024;
+    if (!demandsOf(input).some((d) => d.l4OpenConnections !== undefined)) {
+        return tested;
+    }
+    const rowGb = testedSeSize(v).memoryGb;
+    const p = placeGroup(demandsOf(input).map((d) => [d]), specAt(input, v, rowGb * 1024));
+    const worst = Math.max(p.worstSe.openConnections, ...p.perVs.map((u) => u.openConnections));
+    return Math.min(256 * 1024, Math.max(tested, Math.ceil((worst / limit) * rowGb * 1024 - EPSILON)));
+}
+
+function evaluate(input: NsxAlbSizingInput, v: number): { spec: SeGroupSpec; placement: GroupPlacement; fits: boolean } {
+    const limit = 1 - input.headroomPct / 100;
+    const spec = specAt(input, v, memoryAt(input, v, limit));
+    const placement = placeGroup(demandsOf(input).map((d) => [d]), spec);
+    return { spec, placement, fits: placementFits(placement, input.headroomPct) };
+}
+
+function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: ReturnType<typeof evaluate>): NsxAlbSizing {
+    const { spec, placement } = found;
+    const demands = demandsOf(input);
+    const heaviest = placement.perVs.reduce((best, u, i) => (u.peak > placement.perVs[best].peak ? i : best), 0);
+    const vs = placement.perVs[heaviest];
+    return {
+        input,
+        seGroup: fits || input.vcpus !== undefined ? { ...spec, diskPerSeGb: testedSeSize(v).diskGb, dedicatedDispatcherCore: v >= 4 } : undefined,
+        fits,
+        vsSes: placement.vsSes,
+        groupSes: placement.sesNeeded,
+        vs,
+        group: placement.worstSe,
+        metrics: metricLines(demands[heaviest], placement, vs),
+        limit: 1 - input.headroomPct / 100,
+        basis: seCapacityBasis(v),
+        extrapolated: v > MEASURED_VCPUS_MAX,
+    };
+}
+
 /**
  * Finds the smallest vcpusPerSe (1..64) at the tested memory and disk for that size (memory
- * raised when open connections need it, as the source says: add memory) whose VS and group
- * utilisation both stay within 1 - headroomPct/100.
+ * raised when open connections need it, as the source says: add memory) at which every VS and
+ * the busiest SE stay within 1 - headroomPct/100 (placeGroup, as nsx-alb-se-capacity), or checks
+ * `vcpus`. Beyond 6 vCPUs it also names the fewest SEs per VS at which a measured size fits.
  * Input: NsxAlbSizingInput. Output: NsxAlbSizing (seGroup undefined when none fits).
  * Throws RangeError from the model for out-of-range input.
  */
 export function sizeNsxAlb(input: NsxAlbSizingInput): NsxAlbSizing {
-    const found = smallestSe(input);
-    const vcpus = found.seGroup?.vcpusPerSe;
-    if (vcpus === undefined || vcpus <= MEASURED_VCPUS_MAX || input.haMode !== "HA_MODE_SHARED") {
-        return found;
+    if (input.vcpus !== undefined) {
+        const at = evaluate(input, input.vcpus);
+        return withAlternative(input, result(input, input.vcpus, at.fits, at));
     }
-    for (let scaleOut = input.scaleOut + 1; scaleOut <= MAX_ALTERNATIVE_SCALE_OUT; scaleOut++) {
-        const alternative = smallestSe({ ...input, scaleOut }).seGroup;
-        if (alternative && alternative.vcpusPerSe <= MEASURED_VCPUS_MAX) {
-            return { ...found, measuredAlternative: { scaleOut, vcpusPerSe: alternative.vcpusPerSe } };
-        }
-    }
-    return found;
-}
-
-function smallestSe(input: NsxAlbSizingInput): NsxAlbSizing {
-    const limit = 1 - input.headroomPct / 100;
-    const demands = [input.demand];
     for (let v = SE_VCPU_MIN; v <= SE_VCPU_MAX; v++) {
-        const tested = testedSeSize(v);
-        let memoryMb = Math.max(tested.memoryGb, SE_MEMORY_MIN_GB) * 1024;
-        if (input.demand.l4OpenConnections !== undefined) {
-            for (const scope of ["vs", "group"] as const) {
-                const req = requiredVcpusPerSe(demands, specAt(input, v, memoryMb), { headroomPct: input.headroomPct, scope });
-                memoryMb = Math.min(256 * 1024, Math.max(memoryMb, req.memoryPerSeMbForConnections ?? memoryMb));
-            }
-        }
-        const spec = specAt(input, v, memoryMb);
-        const capacity = seGroupCapacity(spec);
-        const vsSes = sesFor(capacity, { scope: "vs" });
-        const vs = seUtilisation(demands, capacity.perSe, vsSes);
-        const group = seUtilisation(demands, capacity.perSe, capacity.groupSes);
-        if (vs.peak <= limit + EPSILON && group.peak <= limit + EPSILON) {
-            return {
-                input,
-                seGroup: { ...spec, diskPerSeGb: tested.diskGb, dedicatedDispatcherCore: v >= 4 },
-                vsSes,
-                groupSes: capacity.groupSes,
-                vs,
-                group,
-                metrics: metricLines(input.demand, spec, vsSes, vs),
-                limit,
-                basis: seCapacityBasis(v),
-            };
+        const at = evaluate(input, v);
+        if (at.fits) {
+            return withAlternative(input, result(input, v, true, at));
         }
     }
     // Nothing fits: show the demand against the largest size, so the user sees by how much.
-    const spec = specAt(input, SE_VCPU_MAX, Math.max(testedSeSize(SE_VCPU_MAX).memoryGb, SE_MEMORY_MIN_GB) * 1024);
-    const capacity = seGroupCapacity(spec);
-    const vsSes = sesFor(capacity, { scope: "vs" });
-    const vs = seUtilisation(demands, capacity.perSe, vsSes);
-    return {
-        input, seGroup: undefined, vsSes, groupSes: capacity.groupSes, vs, group: seUtilisation(demands, capacity.perSe, capacity.groupSes),
-        metrics: metricLines(input.demand, spec, vsSes, vs), limit, basis: seCapacityBasis(SE_VCPU_MAX),
-    };
+    return result(input, SE_VCPU_MAX, false, evaluate(input, SE_VCPU_MAX));
+}
+
+function smallestMeasured(input: NsxAlbSizingInput): number | undefined {
+    for (let v = SE_VCPU_MIN; v <= MEASURED_VCPUS_MAX; v++) {
+        if (evaluate(input, v).fits) {
+            return v;
+        }
+    }
+    return undefined;
+}
+
+/** A measured size with more SEs, preferred over an extrapolated larger SE (both are said). */
+function withAlternative(input: NsxAlbSizingInput, found: NsxAlbSizing): NsxAlbSizing {
+    const vcpus = found.seGroup?.vcpusPerSe;
+    if (vcpus === undefined || vcpus <= MEASURED_VCPUS_MAX || input.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        return found;
+    }
+    for (let scaleOut = input.scaleOut + 1; scaleOut <= MAX_ALTERNATIVE_SCALE_OUT; scaleOut++) {
+        const v = smallestMeasured({ ...input, scaleOut, vcpus: undefined });
+        if (v !== undefined) {
+            return { ...found, measuredAlternative: { scaleOut, vcpusPerSe: v } };
+        }
+    }
+    return found;
 }
 
 function amount(value: number, unit: string): string {
@@ -201,7 +247,7 @@ function amount(value: number, unit: string): string {
     return `${Math.round(value).toLocaleString("en-US")} ${unit}`;
 }
 
-function demandText(d: VsDemand): string {
+function oneDemandText(d: VsDemand): string {
     const parts: string[] = [];
     if (d.sslTps !== undefined) parts.push(`${amount(d.sslTps, "TPS")} SSL (${d.sslKeyType === "ecc" ? "ECC" : "RSA-2048"})`);
     if (d.l7Rps !== undefined) parts.push(`${amount(d.l7Rps, "RPS")} L7`);
@@ -211,35 +257,44 @@ function demandText(d: VsDemand): string {
     return parts.join(", ");
 }
 
+function demandText(i: NsxAlbSizingInput): string {
+    const all = demandsOf(i);
+    return all.length === 1 ? oneDemandText(all[0]) : `${all.length} VSs: ${all.map((d, n) => `(${n + 1}) ${oneDemandText(d)}`).join("; ")}`;
+}
+
 /** Renders the human output. Output: text ending with "\n". */
 export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     const i = s.input;
-    const placement = i.haMode === "HA_MODE_SHARED"
-        ? `placed on ${i.scaleOut} SE${i.scaleOut === 1 ? "" : "s"} (minScaleoutPerVs), ${i.haMode} with bufferSe ${i.bufferSe}`
-        : `${i.haMode}: the VS gets one SE's capacity`;
-    let out = `NSX ALB virtual service: ${demandText(i.demand)}\n`;
-    out += `SE group: ${placement}; headroom ${num(i.headroomPct)}% (demand <= ${pct(s.limit)} of capacity, as nsx-alb-se-capacity checks).\n\n`;
+    const ses = (n: number) => `${n} SE${n === 1 ? "" : "s"}`;
+    const placement = i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+        ? `${i.haMode}: two SEs, one active, every VS on it, no scale-out`
+        : i.haMode === "HA_MODE_SHARED_PAIR"
+            ? `${i.haMode}: each VS on ${ses(Math.max(2, i.scaleOut))}, fitting after one fails`
+            : `each VS on ${ses(i.scaleOut)} (minScaleoutPerVs), ${i.haMode} with bufferSe ${i.bufferSe}`;
+    let out = `NSX ALB virtual service${demandsOf(i).length === 1 ? "" : "s"}: ${demandText(i)}\n`;
+    out += `SE group: ${placement}; PLACEMENT_ALGO_PACKED, maxVsPerSe ${i.maxVsPerSe ?? 10}; headroom ${num(i.headroomPct)}% (demand <= ${pct(s.limit)} of capacity, as nsx-alb-se-capacity checks).\n\n`;
     const g = s.seGroup;
     if (g) {
-        out += `Smallest SE: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
-        out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}\n`;
-        out += `Per-SE figures: ${s.basis}.\n`;
+        const what = i.vcpus !== undefined ? `Checked SE (${s.fits ? "fits" : "does not fit"})` : "Smallest SE";
+        out += `${what}: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
+        out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}\n`;
+        out += `Per-SE figures: ${s.basis}${s.extrapolated ? " (not measured: per-core extrapolation beyond the 6 vCPU row)" : ""}.\n`;
         const alt = s.measuredAlternative;
         if (alt) {
-            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the measured sizes.\n`;
+            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the measured sizes (preferred).\n`;
         }
         out += "\n";
     } else {
-        out += `No vcpusPerSe up to 64 fits this demand on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"}: raise --scale-out (HA_MODE_SHARED), or split the demand over more virtual services. Utilisation at 64 vCPUs:\n\n`;
+        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: raise --scale-out (not in active-standby), or split the VSs over more SE groups. Utilisation at 64 vCPUs (not measured):\n\n`;
     }
     out += table(
-        ["metric", "demand", `capacity (${s.vsSes} SE${s.vsSes === 1 ? "" : "s"})`, "utilisation"],
+        ["metric", "demand", `capacity (${ses(s.vsSes)})`, "utilisation"],
         s.metrics.map((m) => [m.name, amount(m.demand, m.unit), amount(m.capacity, m.unit), pct(m.utilisation)]),
         ["left", "right", "right", "right"],
     );
     if (s.vs) {
-        out += `\nPeak: ${pct(s.vs.peak)} of what the VS gets (limiting metric: ${METRIC_NAME[s.vs.limiting]}); ` +
-            `of what the group carries (${s.groupSes} SE${s.groupSes === 1 ? "'s" : "s'"} worth): ${pct(s.group?.peak ?? NaN)}.\n`;
+        out += `\nPeak: ${pct(s.vs.peak)} of what the heaviest VS gets (limiting metric: ${METRIC_NAME[s.vs.limiting]}); ` +
+            `busiest SE: ${pct(s.group?.peak ?? NaN)} (${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement).\n`;
     }
     return out;
 }
@@ -250,7 +305,7 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
     return {
         command: "size nsx-alb",
         input: s.input,
-        fits: g !== undefined,
+        fits: s.fits,
         vcpusPerSe: g?.vcpusPerSe ?? null,
         memoryPerSeMb: g?.memoryPerSeMb ?? null,
         diskPerSeGb: g?.diskPerSeGb ?? null,
@@ -263,6 +318,7 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
         metrics: s.metrics,
         basis: s.basis,
         measuredAlternative: s.measuredAlternative ?? null,
+        extrapolated: s.extrapolated,
         ...(plot ? { plot } : {}),
     };
 }
@@ -272,7 +328,7 @@ export async function nsxAlbPlotSvg(s: NsxAlbSizing): Promise<string> {
     const { seCapacityPlotSvg } = await import("./plots/seCapacityPlot");
     const g = s.seGroup;
     const title = g
-        ? `1 VS on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"} of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis})`
+        ? `${demandsOf(s.input).length === 1 ? "1 VS" : "The heaviest VS"} on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"} of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis})`
         : `1 VS on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"} of 64 vCPUs: does not fit`;
     return seCapacityPlotSvg({
         title,

@@ -97,6 +97,17 @@ export function formatXenSizing(s: XenSizing): string {
 }
 
 /** The JSON document of `size xen --json`. */
-export function xenSizingJson(s: XenSizing): Record<string, unknown> {
-    return { command: "size xen", input: s.input, model: s.model, shares: s.lines };
+export function xenSizingJson(s: XenSizing, plot?: string): Record<string, unknown> {
+    return { command: "size xen", input: s.input, model: s.model, shares: s.lines, ...(plot ? { plot } : {}) };
+}
+
+/** Draws `--plot`: each sender's predicted share of the link. Loads the renderer only here. */
+export async function xenPlotSvg(s: XenSizing): Promise<string> {
+    const { xenSharePlotSvg } = await import("./plots/xenSharePlot");
+    const i = s.input;
+    return xenSharePlotSvg({
+        title: `Xen host: ${num(i.linkMBps, 2)} MB/s link, ${i.guests} guest${i.guests === 1 ? "" : "s"}, dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `${num(i.dom0MBps, 2)} MB/s` : "idle"} (dom0Share ${num(i.dom0Share, 3)})`,
+        linkMBps: i.linkMBps,
+        senders: s.lines.map((l) => ({ name: l.name, predictedMBps: l.predictedMBps, needMBps: l.domain === "domU" && l.demandMBps !== null ? l.demandMBps : undefined })),
+    });
 }

@@ -201,9 +201,38 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
     };
 }
 
-/** Avi SE group HA modes (otherPublishedFacts.haModes). */
+/**
+ * Avi SE group HA modes (otherPublishedFacts.haModes; vmware/terraform-provider-avi
+ * website/docs/r/avi_serviceenginegroup.html.markdown `ha_mode`, default HA_MODE_SHARED; the
+ * Essentials and Basic editions allow only HA_MODE_LEGACY_ACTIVE_STANDBY).
+ */
 export type HaMode = "HA_MODE_SHARED" | "HA_MODE_SHARED_PAIR" | "HA_MODE_LEGACY_ACTIVE_STANDBY";
 export const HA_MODES: readonly HaMode[] = ["HA_MODE_SHARED", "HA_MODE_SHARED_PAIR", "HA_MODE_LEGACY_ACTIVE_STANDBY"];
+
+/**
+ * Virtual service placement across an SE group's SEs (provider `algo`, default
+ * PLACEMENT_ALGO_PACKED: "in compact placement, virtual services are placed on existing SEs until
+ * max_vs_per_se is reached; in distributed placement, on new SEs until max_se is reached").
+ */
+export type PlacementAlgo = "PLACEMENT_ALGO_PACKED" | "PLACEMENT_ALGO_DISTRIBUTED";
+export const PLACEMENT_ALGOS: readonly PlacementAlgo[] = ["PLACEMENT_ALGO_PACKED", "PLACEMENT_ALGO_DISTRIBUTED"];
+
+/**
+ * The ranges the provider documents and validates (website/docs/r/avi_serviceenginegroup.html.markdown):
+ * min/max_scaleout_per_vs 1-64, max_se 0-1000, max_vs_per_se 1-1000, memory_per_se 2048-262144 MB;
+ * vcpus_per_se up to the published SE size range (64). A fix never leaves them.
+ */
+export const PROVIDER_RANGES = {
+    scaleoutPerVs: { min: 1, max: 64 },
+    maxSe: { min: 0, max: 1000 },
+    maxVsPerSe: { min: 1, max: 1000 },
+    memoryPerSeMb: { min: 2048, max: 262144 },
+    vcpusPerSe: { min: SE_VCPU_MIN, max: SE_VCPU_MAX },
+} as const;
+
+/** Provider defaults of the placement fields (resource_avi_serviceenginegroup.go schema). */
+export const DEFAULT_ALGO: PlacementAlgo = "PLACEMENT_ALGO_PACKED";
+export const DEFAULT_MAX_VS_PER_SE = 10;
 
 /** An SE group's sizing fields, parsed (the Avi provider's names; memory in MB). */
 export interface SeGroupSpec {
@@ -220,6 +249,12 @@ export interface SeGroupSpec {
     /** Spare SEs kept for N+M failover, integer >= 0. */
     readonly bufferSe: number;
     readonly haMode: HaMode;
+    /** Placement algorithm; default PLACEMENT_ALGO_PACKED (the provider's). */
+    readonly algo?: PlacementAlgo;
+    /** Most VSs on one SE, integer 1..1000; default 10 (the provider's). */
+    readonly maxVsPerSe?: number;
+    /** Legacy active/standby only: place VSs on both SEs; default false (the provider's). */
+    readonly distributeLoadActiveStandby?: boolean;
 }
 
 /** What an SE group gives: per-SE capacity and counts of SEs' worth of it. */
@@ -259,7 +294,7 @@ export function seGroupCapacity(spec: SeGroupSpec): SeGroupCapacity {
         throw new RangeError(`memoryPerSeMb must be a finite number of MB above 0, got ${spec.memoryPerSeMb}`);
     }
     checkVcpus("vcpusPerSe", spec.vcpusPerSe);
-    checkInteger("maxSe", spec.maxSe, 1);
+    checkInteger("maxSe", spec.maxSe, 0);
     checkInteger("minScaleoutPerVs", spec.minScaleoutPerVs, 1);
     checkInteger("maxScaleoutPerVs", spec.maxScaleoutPerVs, spec.minScaleoutPerVs);
     checkInteger("bufferSe", spec.bufferSe, 0);
@@ -296,19 +331,26 @@ export interface VsDemand {
     readonly throughputGbps?: number;
     /** SSL is configured on the VS (enableSsl or certificates). */
     readonly ssl?: boolean;
+    /** The application profile's layer when perfguard can tell (System-L4-Application: "l4"; System-HTTP: "l7"). */
+    readonly profile?: "l4" | "l7";
 }
 
 /** How the VS is proxied: SSL (terminated, L7), L7 (HTTP) or L4. */
 export type VsKind = "l7ssl" | "l7" | "l4";
 
 /**
- * A VS is L7 when it has SSL (configured, or an SSL TPS demand) or an L7 RPS demand, else L4.
+ * A VS with SSL (configured, or an SSL TPS demand) is "l7ssl" (its bulk throughput costs CPU for
+ * the encryption). Otherwise its application profile decides when known (an L4 profile: "l4",
+ * an HTTP profile: "l7"); else an L7 RPS demand makes it "l7", and anything else "l4".
  * @param demand - the VS's demand (VsDemand).
  * @returns "l7ssl" | "l7" | "l4"; never throws.
  */
 export function vsKind(demand: VsDemand): VsKind {
     if (demand.ssl === true || demand.sslTps !== undefined) {
         return "l7ssl";
+    }
+    if (demand.profile !== undefined) {
+        return demand.profile;
     }
     return demand.l7Rps !== undefined ? "l7" : "l4";
 }
@@ -334,15 +376,18 @@ export function sslTpsCapacity(perSe: SeCapacity, keyType: "ecc" | "rsa" | undef
 }
 
 /** A capacity metric, as messages name it. */
-export type SeMetric = "sslTps" | "l7Rps" | "l4Cps" | "throughput" | "openConnections";
+export type SeMetric = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "openConnections";
 
 /** Utilisation of `ses` SEs' capacity, as fractions (1 = full). */
 export interface SeUtilisation {
     readonly sslTps: number;
     readonly l7Rps: number;
     readonly l4Cps: number;
-    /** sslTps + l7Rps + l4Cps: the CPU-bound metrics share the SE's cores. */
+    /** SSL bulk throughput against the L7 SSL throughput row: CPU bound (encryption). */
+    readonly sslThroughput: number;
+    /** sslTps + l7Rps + l4Cps + sslThroughput: the CPU-bound loads share the SE's cores. */
     readonly cpu: number;
+    /** Plain (L4 or L7, no SSL) throughput against its row: bound by packets per second and the NIC. */
     readonly throughput: number;
     readonly openConnections: number;
     /** max(cpu, throughput, openConnections). */
@@ -355,10 +400,26 @@ function share(demand: number | undefined, capacity: number): number {
     return demand === undefined || demand === 0 ? 0 : demand / capacity;
 }
 
+/** Zero utilisation (no demand). */
+export const NO_UTILISATION: SeUtilisation = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, cpu: 0, throughput: 0, openConnections: 0, peak: 0, limiting: "sslTps" };
+
+/** Builds a utilisation from its parts (cpu, peak and limiting derived). */
+export function utilisationOf(parts: Pick<SeUtilisation, "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "openConnections">): SeUtilisation {
+    const cpu = parts.sslTps + parts.l7Rps + parts.l4Cps + parts.sslThroughput;
+    const cpuParts: Array<[SeMetric, number]> = [["sslTps", parts.sslTps], ["l7Rps", parts.l7Rps], ["l4Cps", parts.l4Cps], ["sslThroughput", parts.sslThroughput]];
+    const cpuPart = cpuParts.reduce((best, next) => (next[1] > best[1] ? next : best))[0];
+    const peak = Math.max(cpu, parts.throughput, parts.openConnections);
+    const limiting: SeMetric = peak === cpu ? cpuPart : peak === parts.throughput ? "throughput" : "openConnections";
+    return { ...parts, cpu, peak, limiting };
+}
+
 /**
- * Utilisation of `ses` SEs by one or more VSs. The CPU-bound metrics (SSL TPS, L7 RPS, L4 CPS)
- * add up as fractions of their per-SE capacity (they share the SE's cores); throughput (each VS
- * against its kind's row) and open connections are each checked on their own.
+ * Utilisation of `ses` SEs by one or more VSs. Every CPU-bound load (SSL TPS, L7 RPS, L4 CPS
+ * and SSL bulk throughput against the L7 SSL throughput row) adds up as fractions of one SE's
+ * CPU: the source states that CPS/RPS/TPS and SSL bulk throughput are CPU bound
+ * (otherPublishedFacts.limits), so they share the same cores. Plain throughput (each VS against
+ * its kind's row, NIC and packet bound) and open connections (memory bound) are each checked on
+ * their own.
  * @param demands - the VSs' demands.
  * @param perSe - per-SE capacity (seCapacity).
  * @param ses - SEs' worth of capacity (>= 0; 0 gives Infinity for any non-zero demand).
@@ -368,22 +429,23 @@ export function seUtilisation(demands: readonly VsDemand[], perSe: SeCapacity, s
     let sslTps = 0;
     let l7Rps = 0;
     let l4Cps = 0;
+    let sslThroughput = 0;
     let throughput = 0;
     let openConnections = 0;
     for (const d of demands) {
         sslTps += share(d.sslTps, sslTpsCapacity(perSe, d.sslKeyType));
         l7Rps += share(d.l7Rps, perSe.l7Rps);
         l4Cps += share(d.l4Cps, perSe.l4Cps);
-        throughput += share(d.throughputGbps, throughputCapacityGbps(perSe, vsKind(d)));
+        const kind = vsKind(d);
+        if (kind === "l7ssl") {
+            sslThroughput += share(d.throughputGbps, perSe.l7SslThroughputGbps);
+        } else {
+            throughput += share(d.throughputGbps, throughputCapacityGbps(perSe, kind));
+        }
         openConnections += share(d.l4OpenConnections, perSe.l4OpenConnections);
     }
     const over = (x: number) => (x === 0 ? 0 : x / ses);
-    const u = { sslTps: over(sslTps), l7Rps: over(l7Rps), l4Cps: over(l4Cps), throughput: over(throughput), openConnections: over(openConnections) };
-    const cpu = u.sslTps + u.l7Rps + u.l4Cps;
-    const cpuPart: SeMetric = u.sslTps >= u.l7Rps && u.sslTps >= u.l4Cps ? "sslTps" : u.l7Rps >= u.l4Cps ? "l7Rps" : "l4Cps";
-    const peak = Math.max(cpu, u.throughput, u.openConnections);
-    const limiting: SeMetric = peak === cpu ? cpuPart : peak === u.throughput ? "throughput" : "openConnections";
-    return { ...u, cpu, peak, limiting };
+    return utilisationOf({ sslTps: over(sslTps), l7Rps: over(l7Rps), l4Cps: over(l4Cps), sslThroughput: over(sslThroughput), throughput: over(throughput), openConnections: over(openConnections) });
 }
 
 /** Options of {@link requiredVcpusPerSe}. */
@@ -467,136 +529,3 @@ function rowConnectionsMemoryGb(vcpus: number): number {
 
 /** The published SE memory ceiling, MB (otherPublishedFacts.seSizeRange: up to 256 GB). */
 export const SE_MEMORY_MAX_MB = 256 * 1024;
-
-/** Options of {@link groupFixes}. */
-export interface GroupFixOptions {
-    /** Spare capacity to keep, percent (0 <= headroomPct < 100). */
-    readonly headroomPct: number;
-    /** Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs (as nsx-alb-se-capacity's config). */
-    readonly assumeScaleOut?: boolean;
-}
-
-/** One way to make an SE group fit: the whole new spec (unchanged fields kept). */
-export interface GroupFix {
-    readonly spec: SeGroupSpec;
-    /** "up": a larger SE (vcpusPerSe and/or memoryPerSe); "out": more SEs per VS and in the group. */
-    readonly kind: "up" | "out";
-    /** SEs' worth one VS gets under the new spec. */
-    readonly vsSes: number;
-}
-
-/**
- * Whether every VS fits what one VS gets and their sum fits what the group carries.
- * @returns true when both hold with `headroomPct` kept.
- */
-export function groupFits(demands: readonly VsDemand[], spec: SeGroupSpec, options: GroupFixOptions): boolean {
-    const limit = 1 - options.headroomPct / 100 + EPSILON;
-    const capacity = seGroupCapacity(spec);
-    const vsSes = sesFor(capacity, { scope: "vs", assumeScaleOut: options.assumeScaleOut });
-    return demands.every((d) => seUtilisation([d], capacity.perSe, vsSes).peak <= limit) &&
-        seUtilisation(demands, capacity.perSe, capacity.groupSes).peak <= limit;
-}
-
-/** The smallest maxSe that keeps at least one SE of load (N+M: bufferSe + 1; pairs: 2). */
-function maxSeForOneSe(spec: SeGroupSpec): number {
-    return spec.haMode === "HA_MODE_SHARED" ? Math.max(spec.maxSe, spec.bufferSe + 1) : Math.max(spec.maxSe, 2);
-}
-
-/** memoryPerSe (MB) at `vcpus` that carries the open connections with the given SE counts. */
-function memoryForConnections(demands: readonly VsDemand[], vcpus: number, vsSes: number, groupSes: number, limit: number): number {
-    const rowConnections = seCapacity({ vcpus }).l4OpenConnections;
-    const rowMemoryGb = rowConnectionsMemoryGb(vcpus);
-    const perVs = Math.max(0, ...demands.map((d) => (d.l4OpenConnections ?? 0) / vsSes));
-    const total = demands.reduce((sum, d) => sum + (d.l4OpenConnections ?? 0), 0) / groupSes;
-    const neededPerSe = Math.max(perVs, total) / limit;
-    return Math.ceil(Math.max(rowMemoryGb, (neededPerSe / rowConnections) * rowMemoryGb) * 1024 - EPSILON);
-}
-
-/**
- * Scale-up: the smallest vcpusPerSe, from the current one up to 64, at which every VS and the
- * group total fit with the current SE counts, with memoryPerSe raised to the tested size for
- * that vcpusPerSe and to what the open connections need (never lowered); maxSe is raised only
- * when the group carries no SE of load (maxSe <= bufferSe in N+M, maxSe < 2 for pairs).
- * @returns the fix, or undefined when no size up to 64 vCPUs (and 256 GB) fits.
- */
-function scaleUp(demands: readonly VsDemand[], spec: SeGroupSpec, options: GroupFixOptions): GroupFix | undefined {
-    const limit = 1 - options.headroomPct / 100;
-    const maxSe = maxSeForOneSe(spec);
-    for (let v = spec.vcpusPerSe; v <= SE_VCPU_MAX; v++) {
-        const base: SeGroupSpec = { ...spec, vcpusPerSe: v, maxSe };
-        const counts = seGroupCapacity(base);
-        const vsSes = sesFor(counts, { scope: "vs", assumeScaleOut: options.assumeScaleOut });
-        const tested = v === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(v).memoryGb, SE_MEMORY_MIN_GB) * 1024);
-        const memory = Math.max(tested, memoryForConnections(demands, v, vsSes, counts.groupSes, limit));
-        if (memory > SE_MEMORY_MAX_MB) {
-            continue;
-        }
-        const candidate: SeGroupSpec = { ...base, memoryPerSeMb: memory };
-        if (groupFits(demands, candidate, options)) {
-            return { spec: candidate, kind: "up", vsSes };
-        }
-    }
-    return undefined;
-}
-
-/**
- * Scale-out at `vcpus` vCPUs per SE (memory at least the tested size when vcpus changes): each
- * VS on the SEs its own demand needs, the group sized for the sum plus its HA reserve.
- * - HA_MODE_SHARED: minScaleoutPerVs (maxScaleoutPerVs with assumeScaleOut) = the largest VS's
- *   need, maxScaleoutPerVs at least minScaleoutPerVs, maxSe = the sum's need + bufferSe.
- * - Pair and active/standby modes: a VS gets one SE, so a VS that needs more switches the group
- *   to HA_MODE_SHARED as above; otherwise maxSe = 2 x the sum's need.
- * Fields are only ever raised. @returns the fix, or undefined if it does not fit (not expected).
- */
-function scaleOut(demands: readonly VsDemand[], spec: SeGroupSpec, vcpus: number, options: GroupFixOptions): GroupFix | undefined {
-    const limit = 1 - options.headroomPct / 100;
-    const memory = vcpus === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(vcpus).memoryGb, SE_MEMORY_MIN_GB) * 1024);
-    const perSe = seCapacity({ vcpus, memoryGb: memory / 1024 });
-    const sesFor1 = (ds: readonly VsDemand[]) => Math.max(1, Math.ceil(seUtilisation(ds, perSe, 1).peak / limit - EPSILON));
-    const kVs = Math.max(1, ...demands.map((d) => sesFor1([d])));
-    const kGroup = Math.max(kVs, sesFor1(demands));
-    let next: SeGroupSpec;
-    if (spec.haMode === "HA_MODE_SHARED" || kVs > 1) {
-        const minScaleoutPerVs = options.assumeScaleOut ? spec.minScaleoutPerVs : Math.max(spec.minScaleoutPerVs, kVs);
-        const maxScaleoutPerVs = Math.max(spec.maxScaleoutPerVs, minScaleoutPerVs, options.assumeScaleOut ? kVs : 1);
-        next = { ...spec, haMode: "HA_MODE_SHARED", vcpusPerSe: vcpus, memoryPerSeMb: memory, minScaleoutPerVs, maxScaleoutPerVs, maxSe: Math.max(spec.maxSe, kGroup + spec.bufferSe) };
-    } else {
-        next = { ...spec, vcpusPerSe: vcpus, memoryPerSeMb: memory, maxSe: Math.max(spec.maxSe, 2 * kGroup) };
-    }
-    if (!groupFits(demands, next, options)) {
-        return undefined;
-    }
-    return { spec: next, kind: "out", vsSes: sesFor(seGroupCapacity(next), { scope: "vs", assumeScaleOut: options.assumeScaleOut }) };
-}
-
-/**
- * Ways to make an SE group fit every VS placed on it and their total at once (what
- * nsx-alb-se-capacity checks), each a whole spec that passes both checks; at most two, the
- * preferred first:
- * - a scale-up within the published rows (the smallest vcpusPerSe up to 6, see scaleUp), then
- *   scale-out at the current size;
- * - otherwise scale-out at the current size (at 6 vCPUs when it is above 6), then scale-out at
- *   6 vCPUs when the group is smaller, else the scale-up beyond 6 vCPUs (per-core
- *   extrapolation: no measured figure, so it is never preferred).
- * @param demands - every VS on the group (known demand).
- * @param spec - the group's current fields.
- * @returns the fixes, preferred first; empty only when the group already fits.
- * @throws RangeError for an invalid spec (see seGroupCapacity) or headroomPct outside [0, 100).
- */
-export function groupFixes(demands: readonly VsDemand[], spec: SeGroupSpec, options: GroupFixOptions): GroupFix[] {
-    if (!(Number.isFinite(options.headroomPct) && options.headroomPct >= 0 && options.headroomPct < 100)) {
-        throw new RangeError(`headroomPct must be a number from 0 to below 100, got ${options.headroomPct}`);
-    }
-    if (groupFits(demands, spec, options)) {
-        return [];
-    }
-    const up = scaleUp(demands, spec, options);
-    const outHere = scaleOut(demands, spec, Math.min(spec.vcpusPerSe, TOP_ROW.vcpus), options);
-    const candidates: Array<GroupFix | undefined> = up && up.spec.vcpusPerSe <= TOP_ROW.vcpus
-        ? [up, outHere]
-        : [outHere, spec.vcpusPerSe < TOP_ROW.vcpus ? scaleOut(demands, spec, TOP_ROW.vcpus, options) : up];
-    const out = candidates.filter((f): f is GroupFix => f !== undefined);
-    // Two fixes that change the same fields to the same values are one.
-    const key = (f: GroupFix) => JSON.stringify(f.spec);
-    return out.filter((f, i) => out.findIndex((g) => key(g) === key(f)) === i).slice(0, 2);
-}

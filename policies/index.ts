@@ -8,6 +8,7 @@ import { citrixBrokeringCapacity } from "./citrix-brokering-capacity";
 import { citrixSiteLimits } from "./citrix-site-limits";
 import { citrixZoneRttLimit } from "./citrix-zone-rtt-limit";
 import { nsxAlbSeCapacity } from "./nsx-alb-se-capacity";
+import { nsxAlbSeCapacityAdvisory } from "./nsx-alb-se-capacity-advisory";
 import { nsxAlbSeDedicatedDispatcher } from "./nsx-alb-se-dedicated-dispatcher";
 import { nsxAlbSeMinimumResources } from "./nsx-alb-se-minimum-resources";
 import { perfguardFacts } from "./perfguard-facts";
@@ -21,6 +22,7 @@ export const policies: Policies = [
     citrixBrokeringCapacity,
     citrixSiteLimits,
     nsxAlbSeCapacity,
+    nsxAlbSeCapacityAdvisory,
     nsxAlbSeMinimumResources,
     nsxAlbSeDedicatedDispatcher,
     xenDom0Workload,

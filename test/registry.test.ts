@@ -196,10 +196,7 @@ describe("explain hooks (issue 10: --explain is derived from the decisions check
         "citrix-brokering-capacity": "citrix helper",
         "citrix-site-limits": "citrix helper",
         "citrix-zone-rtt-limit": "citrix helper",
-        "nsx-alb-se-capacity": "nsx helper",
         "perfguard-facts": "facts helper",
-        "xen-dom0-workload": "xen helper",
-        "xen-guest-network-share": "xen helper",
     };
     const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(path.join(ROOT, "policies", `${id}.ts`), "utf8")));
 

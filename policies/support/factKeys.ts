@@ -88,6 +88,8 @@ const DEFS = [
         meaning: "concurrent open connections at peak" },
     { key: "throughputGbps", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 100000, unit: "Gbps",
         meaning: "client-side throughput at peak" },
+    { key: "seGroup", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "text", maxLength: 512,
+        meaning: "the SE group (name, uuid or ref) the virtual service is placed on, when its seGroupRef cannot be resolved in the stack (a URL from a data source, unknown in a preview)" },
     // Xen guests and dom0 services.
     { key: "networkMBps", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "number", min: 0, max: 1e6, unit: "MB/s",
         meaning: "network bandwidth the guest (or dom0 service) needs, transmit direction" },

@@ -71,6 +71,8 @@ export interface XenLayout {
     readonly dom0Services: readonly Dom0Service[];
     /** Guests with no host (not those whose host is unknown in a preview), in engine order. */
     readonly unplaced: readonly UnplacedGuest[];
+    /** Guests whose host is unknown in a preview or whose perfguard:xenHost is invalid, in engine order. */
+    readonly hostUnknown: readonly UnplacedGuest[];
 }
 
 /** One host's entry in the `hosts` config. */
@@ -79,7 +81,7 @@ export interface XenHostConfig {
     dom0NetworkMBps?: number;
 }
 
-/** xen-guest-network-share's config; xen-dom0-workload reads only the defaults. */
+/** The config of both Xen policies (a stack policy sees only its own config: give both the same hosts). */
 export interface XenShareConfig {
     hosts: Record<string, XenHostConfig>;
     /** null (the default) = none: hosts without a hosts entry's linkMBps are unchecked. */
@@ -124,7 +126,7 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
  * and its source in full (the source is XEN_SHARE_SOURCE; docs/policies/<policyId>.md quotes it).
  */
 export function modelText(dom0Share: number, dom0ShareWhere: string, policyId: string): string {
-    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it transfers (${dom0ShareWhere}), the guests split the rest; see docs/policies/${policyId}.md`;
+    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it sends (${dom0ShareWhere}), guests split the rest (docs/policies/${policyId}.md)`;
 }
 
 function normalise(key: string): string {
@@ -136,8 +138,8 @@ function hostOfGuest(vm: ResourceView): HostRef | "unknown" | undefined {
     if (fact.state === "ok") {
         return { name: fact.value, where: fact.where };
     }
-    if (fact.state !== "absent") {
-        return "unknown"; // unknown in a preview, or invalid (perfguard-facts reports it)
+    if (fact.state !== "absent" || vm.facts.incomplete) {
+        return "unknown"; // unknown in a preview (also a fact container unknown as a whole), or invalid
     }
     const affinity = field(vm.props, "affinityHost");
     if (affinity === UNKNOWN || isUnknown(affinity)) {
@@ -154,8 +156,8 @@ function isDom0(resource: ResourceView): boolean {
 /**
  * Builds the layout in one pass over the stack (O(resources)).
  * @param stack - the stack's resources (AnalyzeStack outputs).
- * @returns hosts with their guests and dom0 services, and the guests with no host (`unplaced`);
- *   guests whose host is unknown (preview) are left out. Never throws on odd props.
+ * @returns hosts with their guests and dom0 services, the guests with no host (`unplaced`) and
+ *   those whose host is unknown in a preview or invalid (`hostUnknown`). Never throws on odd props.
  */
 export function xenLayout(stack: StackView): XenLayout {
     const hosts: XenHost[] = [];
@@ -172,12 +174,15 @@ export function xenLayout(stack: StackView): XenLayout {
     };
     const dom0Services: Dom0Service[] = [];
     const unplaced: UnplacedGuest[] = [];
+    const hostUnknown: UnplacedGuest[] = [];
     for (const resource of stack.resources) {
         if (resource.type === VM_TYPE && !isDom0(resource)) {
             const host = hostOfGuest(resource);
             if (host === undefined) {
                 unplaced.push({ resource, need: resource.facts.number("networkMBps") });
-            } else if (host !== "unknown") {
+            } else if (host === "unknown") {
+                hostUnknown.push({ resource, need: resource.facts.number("networkMBps") });
+            } else {
                 hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps") });
             }
             continue;
@@ -199,7 +204,7 @@ export function xenLayout(stack: StackView): XenLayout {
             hostFor(service.host).dom0.push(service);
         }
     }
-    return { hosts, dom0Services, unplaced };
+    return { hosts, dom0Services, unplaced, hostUnknown };
 }
 
 /** A host's config entry and the key it was found under. */

@@ -279,3 +279,31 @@ describe("lazy loading of the charting library", () => {
         }
     });
 });
+
+describe("xenSharePlot (size xen --plot)", () => {
+    const input = {
+        title: "Xen host: 111 MB/s link, 2 guests, dom0 60 MB/s",
+        linkMBps: 111,
+        senders: [
+            { name: "dom0", predictedMBps: 55.5 },
+            { name: "guest 1", predictedMBps: 27.75, needMBps: 40 },
+            { name: "guest 2", predictedMBps: 27.75, needMBps: 20 },
+        ],
+    };
+    it("draws one bar per sender, coloured by need met, with the needs and the link", async () => {
+        const { xenSharePlotOption, XEN_BAR_SERIES } = await import("../../cli/plots/xenSharePlot");
+        const option = xenSharePlotOption(input) as { yAxis: { data: string[] }; series: Array<{ name: string; data: unknown[] }> };
+        // Listed top to bottom: ECharts' category axis starts at the bottom.
+        expect(option.yAxis.data).toEqual(["guest 2", "guest 1", "dom0"]);
+        const byName = (n: string) => option.series.find((s) => s.name === n)?.data;
+        expect(byName(XEN_BAR_SERIES.short)).toEqual(["-", 27.75, "-"]);
+        expect(byName(XEN_BAR_SERIES.met)).toEqual([27.75, "-", "-"]);
+        expect(byName(XEN_BAR_SERIES.other)).toEqual(["-", "-", 55.5]);
+        expect(byName("need")).toEqual([[20, 0], [40, 1], "-"]);
+    });
+    it("rejects an empty sender list and a negative figure", async () => {
+        const { xenSharePlotSvg } = await import("../../cli/plots/xenSharePlot");
+        await expect(xenSharePlotSvg({ ...input, senders: [] })).rejects.toThrow(/senders must not be empty/);
+        await expect(xenSharePlotSvg({ ...input, senders: [{ name: "x", predictedMBps: -1 }] })).rejects.toThrow(/senders\[0\]\.predictedMBps/);
+    });
+});

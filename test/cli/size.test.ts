@@ -7,7 +7,8 @@ import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
 import { measuredAt } from "../../model/citrixGuidance";
-import { seGroupCapacity, seUtilisation, testedSeSize } from "../../model/seCapacity";
+import { testedSeSize } from "../../model/seCapacity";
+import { placeGroup } from "../../model/sePlacement";
 import { predictXenShares } from "../../model/xenShares";
 import { citrixBrokerThrottle } from "../../policies/citrix-broker-throttle";
 import { nsxAlbSeCapacity } from "../../policies/nsx-alb-se-capacity";
@@ -117,8 +118,9 @@ describe("perfguard size nsx-alb", () => {
         const v: number = doc.vcpusPerSe;
         expect(doc.memoryPerSeMb).toBe(Math.max(2, testedSeSize(v).memoryGb) * 1024);
         expect(doc.diskPerSeGb).toBe(testedSeSize(v).diskGb);
-        const cap = seGroupCapacity(doc.seGroup);
-        expect(doc.utilisation.vs).toEqual(seUtilisation([{ sslTps: 3000, sslKeyType: "rsa", l7Rps: 40000 }], cap.perSe, 2));
+        const placement = placeGroup([[{ sslTps: 3000, sslKeyType: "rsa", l7Rps: 40000 }]], doc.seGroup);
+        expect(doc.utilisation.vs).toEqual(placement.perVs[0]);
+        expect(doc.utilisation.group).toEqual(placement.worstSe);
 
         const stack = (vcpus: number): TestResource[] => [
             { type: SE_GROUP, name: "web-seg", props: {
@@ -148,6 +150,39 @@ describe("perfguard size nsx-alb", () => {
         expect(two.measuredAlternative).toBeNull();
         const text = (await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa"])).stdout;
         expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the measured sizes`);
+        expect(text).toContain("not measured");
+    });
+
+    it("several VSs in legacy active/standby share the one active SE (--vs repeated, --ha-mode)", async () => {
+        // Four VSs of 1000 RSA TPS: all on the active SE, 4000 TPS; a 2 vCPU SE (1800) is 222%.
+        const args = ["size", "nsx-alb", "--ssl-tps", "1000", "--ha-mode", "active-standby", "--vs", "sslTps=1000", "--vs", "sslTps=1000", "--vs", "sslTps=1000"];
+        const checked = json((await perfguard([...args, "--vcpus", "2", "--json"])).stdout);
+        expect(checked.fits).toBe(false);
+        expect(checked.utilisation.group.sslTps).toBeCloseTo(4000 / 1800, 9);
+        const smallest = json((await perfguard([...args, "--json"])).stdout);
+        // 4000 / 0.8 = 5000 TPS on one SE: beyond the 4000 of the 6 vCPU row, so extrapolated, and no scale-out to offer.
+        expect(smallest.vcpusPerSe).toBeGreaterThan(6);
+        expect(smallest.extrapolated).toBe(true);
+        expect(smallest.measuredAlternative).toBeNull();
+    });
+
+    it("packed placement with --max-vs-per-se, and --vs-file", async () => {
+        const file = path.join(tempDir(), "vs.json");
+        fs.writeFileSync(file, JSON.stringify(Array.from({ length: 9 }, () => ({ l7Rps: 20000 }))));
+        // Ten VSs of 20000 RPS on 4 vCPU SEs: packed at maxVsPerSe 10 the busiest SE holds all ten, 133%.
+        const packed = json((await perfguard(["size", "nsx-alb", "--l7-rps", "20000", "--vs-file", file, "--vcpus", "4", "--json"])).stdout);
+        expect(packed.fits).toBe(false);
+        expect(packed.utilisation.group.l7Rps).toBeCloseTo(200000 / 150000, 9);
+        // maxVsPerSe 5: two SEs of five, 66.7%.
+        const five = json((await perfguard(["size", "nsx-alb", "--l7-rps", "20000", "--vs-file", file, "--vcpus", "4", "--max-vs-per-se", "5", "--json"])).stdout);
+        expect(five.fits).toBe(true);
+        expect(five.seGroup.maxSe).toBe(3); // 2 SEs for placement + bufferSe 1
+    });
+
+    it("rejects a bad --vs spec with a clear message", async () => {
+        const run = await perfguard(["size", "nsx-alb", "--l7-rps", "1", "--vs", "l7rps=5"]);
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toContain('unknown key "l7rps"');
     });
 
     it("raises memory, not vCPUs, for open connections", async () => {
@@ -172,6 +207,18 @@ describe("perfguard size nsx-alb", () => {
 });
 
 describe("perfguard size xen", () => {
+    it("--plot writes the shares as an SVG (when the plot renderer is installed)", async () => {
+        if (!fs.existsSync(path.join(ROOT, "node_modules", "echarts"))) {
+            return;
+        }
+        const file = path.join(tempDir(), "xen.svg");
+        const run = await perfguard(["size", "xen", "--link-mb-per-s", "111", "--guests", "3", "--dom0-mb-per-s", "60", "--guest-mb-per-s", "30", "--plot", file]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toContain(`Plot written to ${file}.`);
+        const svg = fs.readFileSync(file, "utf8");
+        expect(svg).toMatch(/<svg[\s>]/);
+        expect(svg).toContain("guest 3");
+    });
     it("prints each guest's predicted share with units", async () => {
         const run = await perfguard(["size", "xen", "--link-mb-per-s", "117", "--guests", "3", "--dom0-mb-per-s", "40", "--guest-mb-per-s", "30"]);
         expect(run.code).toBe(0);

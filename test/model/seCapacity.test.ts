@@ -123,10 +123,12 @@ describe("seGroupCapacity by HA mode (hand-computed)", () => {
 describe("seUtilisation", () => {
     it("adds the CPU-bound shares and checks throughput and open connections on their own", () => {
         const perSe = seCapacity({ vcpus: 4 });
-        // 1300 / 2600 = 0.5 (RSA) + 30000 / 150000 = 0.2 -> 0.7; 3.6 / 7.2 = 0.5 (SSL row); 80000 / 160000 = 0.5
+        // 1300 / 2600 = 0.5 (RSA) + 30000 / 150000 = 0.2 + 3.6 / 7.2 = 0.5 (SSL bulk throughput: CPU bound,
+        // otherPublishedFacts.limits) -> 1.2; no plain throughput; 80000 / 160000 = 0.5
         const u = seUtilisation([{ sslTps: 1300, l7Rps: 30000, throughputGbps: 3.6, l4OpenConnections: 80000 }], perSe, 1);
-        expect(u.cpu).toBeCloseTo(0.7, 12);
-        expect(u.throughput).toBeCloseTo(0.5, 12);
+        expect(u.cpu).toBeCloseTo(1.2, 12);
+        expect(u.sslThroughput).toBeCloseTo(0.5, 12);
+        expect(u.throughput).toBe(0);
         expect(u.openConnections).toBeCloseTo(0.5, 12);
         expect(u.limiting).toBe("sslTps");
         expect(seUtilisation([{ sslTps: 1300, l7Rps: 30000 }], perSe, 2).cpu).toBeCloseTo(0.35, 12);

@@ -43,7 +43,7 @@ function merged(base: Record<string, unknown>, overrides: Record<string, unknown
     return out;
 }
 
-/** The SE group "web" at 4 vCPUs / 4096 MB / 30 GB, dispatcher on, maxSe 4, bufferSe 1, N+M. */
+/** The SE group "web" at 4 vCPUs / 4096 MB / 30 GB, dispatcher on, maxSe 4, bufferSe 1, N+M, distributed placement. */
 export function seGroupProps(overrides: Record<string, unknown> = {}): Record<string, unknown> {
     return merged({
         name: "web",
@@ -57,6 +57,7 @@ export function seGroupProps(overrides: Record<string, unknown> = {}): Record<st
         maxScaleoutPerVs: "2",
         bufferSe: "1",
         haMode: "HA_MODE_SHARED",
+        algo: "PLACEMENT_ALGO_DISTRIBUTED",
         dedicatedDispatcherCore: "true",
         description: SECRET,
     }, overrides);
@@ -64,7 +65,7 @@ export function seGroupProps(overrides: Record<string, unknown> = {}): Record<st
 
 /**
  * web-seg (above); shop-vs (SSL, joined through the seGroupRef property dependency, its ref
- * unknown as in a preview): 1000 RSA TPS, 30000 RPS, 2 Gbps, 50000 connections; api-vs (L4,
+ * unknown as in a preview): 1000 RSA TPS, 30000 RPS, 1 Gbps, 50000 connections; api-vs (L4,
  * literal ref): 30000 CPS, 3 Gbps, 40000 connections; intranet-vs (no seGroupRef: Default-Group,
  * not in the stack): 50000 RPS.
  */
@@ -80,7 +81,7 @@ export function nsxStack(o: NsxStackOptions = {}): TestResource[] {
                 services: [{ port: "443", enableSsl: o.shopEnableSsl ?? "true" }],
                 sslKeyAndCertificateRefs: [],
                 description: SECRET,
-                markers: markers(merged({ sslTps: "1000", l7Rps: "30000", throughputGbps: "2", l4OpenConnections: "50000" }, o.shop) as Record<string, string>),
+                markers: markers(merged({ sslTps: "1000", l7Rps: "30000", throughputGbps: "1", l4OpenConnections: "50000" }, o.shop) as Record<string, string>),
             },
             propertyDependencies: o.shopJoined === false ? {} : { seGroupRef: ["web-seg"] },
         },

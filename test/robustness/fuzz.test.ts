@@ -169,6 +169,7 @@ const CLEAN_STACKS: Array<[string, TestResource[]]> = [
     ["Citrix: unparseable RTT", citrixStack({ rttMs: "160ms" })],
     ["Citrix: no controller in the stack", citrixStack({ throttles: [] })],
     ["NSX ALB: 3000 RSA TPS, small memory, no dispatcher", nsxStack({ shop: { sslTps: "3000" }, group: { memoryPerSe: "2048", dedicatedDispatcherCore: "false" } })],
+    ["NSX ALB: maxSe 1 = bufferSe 1 (no buffer can be kept)", nsxStack({ group: { maxSe: "1" } })],
     ["NSX ALB: maxSe 2", nsxStack({ group: { maxSe: "2" } })],
     ["Xen: a backup service in dom0, hosts without link figures", xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60")] })],
 ];

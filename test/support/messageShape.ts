@@ -15,10 +15,7 @@ export const SHAPE_PENDING: Readonly<Record<string, string>> = {
     "citrix-brokering-capacity": "citrix helper (issue 10, Citrix messages)",
     "citrix-site-limits": "citrix helper (issue 10, Citrix messages)",
     "citrix-zone-rtt-limit": "citrix helper (issue 10, Citrix messages)",
-    "nsx-alb-se-capacity": "nsx helper (issue 10, NSX capacity messages)",
     "perfguard-facts": "facts helper (issue 10/11, perfguard-facts rewrite with factFindings.ts)",
-    "xen-dom0-workload": "xen helper (issue 10, Xen messages)",
-    "xen-guest-network-share": "xen helper (issue 10, Xen messages)",
 };
 
 /** What is wrong with the shape of one message, or undefined when it has the shape. */

@@ -1,0 +1,400 @@
+/**
+ * Where the NSX ALB (Avi) Controller places the virtual services (VSs) of one Service Engine (SE)
+ * group, and the load on the busiest SE that follows; and the group changes that make it fit.
+ *
+ * Rules, as the vendor defines them (each cited where it is applied):
+ * - HA modes: Avi "Elastic HA for Avi Service Engines"
+ *   (https://avinetworks.com/docs/latest/elastic-ha-for-avi-service-engines/) and the VMware Avi
+ *   Load Balancer Configuration Guide, SE group Placement tab
+ *   (https://docs.vmware.com/en/VMware-Avi-Load-Balancer/30.2/Configuration-Guide/GUID-A5E32D48-34FC-420B-AFD1-1D1497158491.html).
+ * - Placement (`algo`, `max_vs_per_se`) and the documented ranges: vmware/terraform-provider-avi
+ *   website/docs/r/avi_serviceenginegroup.html.markdown and avi/resource_avi_serviceenginegroup.go
+ *   (defaults: PLACEMENT_ALGO_PACKED, max_vs_per_se 10, ha_mode HA_MODE_SHARED, buffer_se 1).
+ * - Per-SE figures: seCapacity (the published 20.1.6 table; beyond 6 vCPUs not measured).
+ *
+ * Pure TypeScript: no Pulumi.
+ */
+import {
+    DEFAULT_ALGO,
+    DEFAULT_MAX_VS_PER_SE,
+    NO_UTILISATION,
+    PROVIDER_RANGES,
+    SE_MEMORY_MIN_GB,
+    seCapacity,
+    SeCapacity,
+    SeGroupSpec,
+    seGroupCapacity,
+    seUtilisation,
+    SeUtilisation,
+    testedSeSize,
+    utilisationOf,
+    VsDemand,
+} from "./seCapacity";
+
+/** The largest SE size the table measured (6 vCPUs); beyond it figures are extrapolated. */
+export const MEASURED_VCPUS_MAX = 6;
+
+/** One placed VS: its own demand and those of its SNI children (they run on the parent's SEs). */
+export type PlacedUnit = readonly VsDemand[];
+
+/** Options of {@link placeGroup}. */
+export interface PlacementOptions {
+    /** Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs (N+M and active/active). */
+    readonly assumeScaleOut?: boolean;
+    /** Use the 6 vCPU row's figures for a larger SE (what was measured), not the extrapolation. */
+    readonly measuredOnly?: boolean;
+}
+
+/** How the VSs were assumed to be spread, for messages. */
+export type PlacementRule = "packed" | "distributed" | "active-standby" | "active-standby-distributed";
+
+/** Where the VSs of one group run and how loaded that leaves its SEs. */
+export interface GroupPlacement {
+    readonly perSe: SeCapacity;
+    readonly rule: PlacementRule;
+    /** SEs each VS is placed on. */
+    readonly sesPerVs: number;
+    /**
+     * SEs' capacity one VS can count on: N+M all it is placed on (the buffer SEs take over a failed
+     * one); active/active one fewer (it must fit after one fails); active/standby one (the active).
+     */
+    readonly vsSes: number;
+    /** SEs the placements need: N of N+M, ceil(placements / maxVsPerSe) and at least sesPerVs. */
+    readonly sesNeeded: number;
+    /** The most SEs the group runs: maxSe; 2 in legacy active/standby. */
+    readonly sesMax: number;
+    readonly maxVsPerSe: number;
+    readonly vsCount: number;
+    /** The placements fit within sesMax SEs of maxVsPerSe VSs each. */
+    readonly placeable: boolean;
+    /** N+M only: sesNeeded + bufferSe <= maxSe, i.e. the buffer can be kept (true in the other modes). */
+    readonly bufferKept: boolean;
+    /** Each VS (with its SNI children) on vsSes SEs, in input order. */
+    readonly perVs: readonly SeUtilisation[];
+    /** The busiest SE. */
+    readonly worstSe: SeUtilisation;
+    /** VS shares on the busiest SE (packed: min(maxVsPerSe, VSs)). */
+    readonly worstSeShares: number;
+}
+
+// Rounding guard: 0.8 x 2600 computed in floating point must still meet a demand of 2080.
+const EPSILON = 1e-9;
+
+function checkRange(name: string, value: number, min: number, max: number): void {
+    if (!Number.isInteger(value) || value < min || value > max) {
+        throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+    }
+}
+
+type Part = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "openConnections";
+const CPU_PARTS: readonly Part[] = ["sslTps", "l7Rps", "l4Cps", "sslThroughput"];
+
+/** Sum of the `count` largest shares by `key`, taking all parts of `pick` from the same shares. */
+function topSum(shares: readonly SeUtilisation[], count: number, key: (u: SeUtilisation) => number, pick: readonly Part[]): Record<Part, number> {
+    const sorted = [...shares].sort((a, b) => key(b) - key(a)).slice(0, count);
+    const out: Record<Part, number> = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, throughput: 0, openConnections: 0 };
+    for (const u of sorted) {
+        for (const part of pick) {
+            out[part] += u[part];
+        }
+    }
+    return out;
+}
+
+/**
+ * Packed placement (Avi "compact": a new VS goes onto an SE already running until it holds
+ * max_vs_per_se VSs): the busiest SE holds the `count` heaviest shares (one per VS: a VS's shares
+ * are on different SEs). Each limit (CPU, throughput, open connections) takes its own heaviest set.
+ */
+function packedWorst(shares: readonly SeUtilisation[], count: number): SeUtilisation {
+    const cpu = topSum(shares, count, (u) => u.cpu, CPU_PARTS);
+    const throughput = topSum(shares, count, (u) => u.throughput, ["throughput"]);
+    const connections = topSum(shares, count, (u) => u.openConnections, ["openConnections"]);
+    return utilisationOf({ ...cpu, throughput: throughput.throughput, openConnections: connections.openConnections });
+}
+
+/**
+ * Even spread of `total` (utilisation of one SE by everything) over `ses` SEs, never below the
+ * largest share: for the CPU-bound loads the heaviest VS's own parts, or the spread total's.
+ */
+function spreadWorst(shares: readonly SeUtilisation[], total: SeUtilisation, ses: number): SeUtilisation {
+    const spread = (x: number) => (x === 0 ? 0 : ses > 0 ? x / ses : Infinity);
+    const heaviest = shares.reduce((a, b) => (b.cpu > a.cpu ? b : a), NO_UTILISATION);
+    const cpuFrom = heaviest.cpu >= spread(total.cpu) ? heaviest : undefined;
+    const parts = {} as Record<Part, number>;
+    for (const part of CPU_PARTS) {
+        parts[part] = cpuFrom ? cpuFrom[part] : spread(total[part]);
+    }
+    for (const part of ["throughput", "openConnections"] as const) {
+        parts[part] = Math.max(0, ...shares.map((u) => u[part]), spread(total[part]));
+    }
+    return utilisationOf(parts);
+}
+
+function sumOf(shares: readonly SeUtilisation[]): SeUtilisation {
+    const parts = {} as Record<Part, number>;
+    for (const part of [...CPU_PARTS, "throughput", "openConnections"] as Part[]) {
+        parts[part] = shares.reduce((t, u) => t + u[part], 0);
+    }
+    return utilisationOf(parts);
+}
+
+/**
+ * Places the VSs of one SE group as the Controller does and returns the load on each VS's SEs
+ * and on the busiest SE.
+ * - HA_MODE_SHARED (elastic N+M, the provider's default): a VS is placed on minScaleoutPerVs SEs
+ *   (maxScaleoutPerVs with assumeScaleOut; at most maxSe); N = the SEs the placements need at
+ *   maxVsPerSe VSs per SE, and the group keeps bufferSe SEs spare on top ("N+M"), so
+ *   N + bufferSe <= maxSe must hold for the buffer to be kept (Avi Elastic HA: "the N is the
+ *   minimum number of SEs required to place virtual services ... based on Virtual Services per
+ *   Service Engine"; "M ... additional SEs to handle up to M SE failures").
+ * - HA_MODE_SHARED_PAIR (elastic active/active): a VS runs on at least two active SEs and must
+ *   fit after one of them fails, i.e. on max(minScaleoutPerVs, 2) - 1 SEs.
+ * - HA_MODE_LEGACY_ACTIVE_STANDBY: two SEs, one active, no scale-out (VMware Avi Configuration
+ *   Guide: "Only two Service Engines may be created ... There is no Service Engine scale out");
+ *   every VS of the group runs on the active SE, unless distributeLoadActiveStandby spreads them
+ *   over both ("use both the active and standby Service Engines for virtual service placement"),
+ *   in which case each must still fit on one SE when the other fails.
+ * - algo PLACEMENT_ALGO_PACKED: the busiest SE holds the maxVsPerSe heaviest VS shares;
+ *   PLACEMENT_ALGO_DISTRIBUTED: the shares spread evenly over the SEs the group may run (maxSe
+ *   less the buffer; one fewer in active/active), never less than the heaviest share.
+ * @param units - each VS with its SNI children (demands as VsDemand).
+ * @param spec - the group (SeGroupSpec; absent algo / maxVsPerSe take the provider defaults).
+ * @returns the placement; never throws for a valid spec.
+ * @throws RangeError naming the field for a spec outside its range (see seGroupCapacity).
+ */
+export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, options: PlacementOptions = {}): GroupPlacement {
+    seGroupCapacity(spec); // validates the fields it shares
+    const maxVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
+    checkRange("maxVsPerSe", maxVsPerSe, PROVIDER_RANGES.maxVsPerSe.min, PROVIDER_RANGES.maxVsPerSe.max);
+    const vcpus = options.measuredOnly ? Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX) : spec.vcpusPerSe;
+    const perSe = seCapacity({ vcpus, memoryGb: spec.memoryPerSeMb / 1024 });
+    const n = units.length;
+    const base = options.assumeScaleOut ? spec.maxScaleoutPerVs : spec.minScaleoutPerVs;
+    const algo = spec.algo ?? DEFAULT_ALGO;
+    if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        const shares = units.map((u) => seUtilisation(u, perSe, 1));
+        const distribute = spec.distributeLoadActiveStandby === true;
+        const total = sumOf(shares);
+        return {
+            perSe, rule: distribute ? "active-standby-distributed" : "active-standby", sesPerVs: 1, vsSes: 1,
+            sesNeeded: n === 0 ? 0 : distribute ? Math.min(2, n) : 1, sesMax: 2, maxVsPerSe, vsCount: n,
+            // Each SE holds every VS, active or standby, so at most maxVsPerSe VSs in the group.
+            placeable: n <= maxVsPerSe, bufferKept: true, perVs: shares,
+            worstSe: n === 0 ? NO_UTILISATION : distribute ? spreadWorst(shares, total, 2) : total,
+            worstSeShares: distribute ? Math.ceil(n / 2) : n,
+        };
+    }
+    const pair = spec.haMode === "HA_MODE_SHARED_PAIR";
+    const wanted = pair ? Math.max(base, 2) : base;
+    const sesPerVs = Math.max(1, Math.min(wanted, Math.max(spec.maxSe, 1)));
+    const vsSes = pair ? Math.max(1, sesPerVs - 1) : sesPerVs;
+    const shares = units.map((u) => seUtilisation(u, perSe, vsSes));
+    const placements = n * sesPerVs;
+    const sesNeeded = n === 0 ? 0 : Math.max(sesPerVs, Math.ceil(placements / maxVsPerSe));
+    const placeable = n === 0 || (sesNeeded <= spec.maxSe && wanted <= spec.maxSe);
+    let worstSe: SeUtilisation;
+    let worstSeShares: number;
+    if (n === 0) {
+        worstSe = NO_UTILISATION;
+        worstSeShares = 0;
+    } else if (algo === "PLACEMENT_ALGO_PACKED") {
+        worstSeShares = Math.min(maxVsPerSe, n);
+        worstSe = packedWorst(shares, worstSeShares);
+    } else {
+        // Load of everything on one SE, spread over the SEs the group may run with its reserve.
+        const total = sumOf(units.map((u) => seUtilisation(u, perSe, 1)));
+        // At least one SE: a buffer the group cannot keep is nsx-alb-se-capacity-advisory's concern.
+        const ses = Math.max(1, Math.min(pair ? spec.maxSe - 1 : spec.maxSe - spec.bufferSe, placements));
+        worstSeShares = ses > 0 ? Math.ceil(placements / ses) : placements;
+        worstSe = spreadWorst(shares, total, ses);
+    }
+    return {
+        perSe, rule: algo === "PLACEMENT_ALGO_PACKED" ? "packed" : "distributed", sesPerVs, vsSes, sesNeeded, sesMax: spec.maxSe,
+        maxVsPerSe, vsCount: n, placeable, bufferKept: pair || sesNeeded + spec.bufferSe <= spec.maxSe, perVs: shares, worstSe, worstSeShares,
+    };
+}
+
+/** The utilisation allowed with `headroomPct` kept. */
+export function allowed(headroomPct: number): number {
+    return 1 - headroomPct / 100;
+}
+
+/** Whether every VS fits its SEs, the busiest SE fits, and the placements fit the group. */
+export function placementFits(p: GroupPlacement, headroomPct: number): boolean {
+    const limit = allowed(headroomPct) + EPSILON;
+    return p.placeable && p.worstSe.peak <= limit && p.perVs.every((u) => u.peak <= limit);
+}
+
+/** Options of {@link placementFixes}. */
+export interface FixOptions {
+    readonly headroomPct: number;
+    readonly assumeScaleOut?: boolean;
+}
+
+/** One way to make a group fit: the whole new spec (unchanged fields kept). */
+export interface PlacementFix {
+    readonly spec: SeGroupSpec;
+    /** "up": a larger SE; "out": more SEs per VS (and fewer VSs per SE); "mode": another HA mode or distributeLoadActiveStandby. */
+    readonly kind: "up" | "out" | "mode";
+    /** False when the fit rests on figures extrapolated beyond the 6 vCPU row (not measured). */
+    readonly measured: boolean;
+    readonly placement: GroupPlacement;
+}
+
+function fitsWith(units: readonly PlacedUnit[], spec: SeGroupSpec, options: FixOptions): GroupPlacement | undefined {
+    const p = placeGroup(units, spec, { assumeScaleOut: options.assumeScaleOut });
+    return placementFits(p, options.headroomPct) ? p : undefined;
+}
+
+/** memoryPerSe (MB) at `vcpus` that carries the open connections of the placement (never lowered, within range). */
+function memoryFor(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number, options: FixOptions): number {
+    const tested = vcpus === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(vcpus).memoryGb, SE_MEMORY_MIN_GB) * 1024);
+    const rowGb = testedSeSize(vcpus).memoryGb;
+    // Open connections at the row's own memory (factor 1), then the memory that brings them within the limit.
+    const atRow = placeGroup(units, { ...spec, vcpusPerSe: vcpus, memoryPerSeMb: rowGb * 1024 }, { assumeScaleOut: options.assumeScaleOut });
+    const worst = Math.max(atRow.worstSe.openConnections, ...atRow.perVs.map((u) => u.openConnections));
+    const needed = Math.ceil((worst / allowed(options.headroomPct)) * rowGb * 1024 - EPSILON);
+    return Math.max(tested, needed, PROVIDER_RANGES.memoryPerSeMb.min);
+}
+
+/** Scale-up: the smallest vcpusPerSe in [from, to] (memory raised as needed) that fits. */
+function scaleUp(units: readonly PlacedUnit[], spec: SeGroupSpec, from: number, to: number, options: FixOptions): PlacementFix | undefined {
+    const at = (v: number): PlacementFix | undefined => {
+        const memory = memoryFor(units, spec, v, options);
+        if (memory > PROVIDER_RANGES.memoryPerSeMb.max || (v === spec.vcpusPerSe && memory === spec.memoryPerSeMb)) {
+            return undefined;
+        }
+        const candidate = { ...spec, vcpusPerSe: v, memoryPerSeMb: memory };
+        const placement = fitsWith(units, candidate, options);
+        return placement ? { spec: candidate, kind: "up", measured: v <= MEASURED_VCPUS_MAX, placement } : undefined;
+    };
+    // Capacity never falls with vcpusPerSe (seCapacity is monotone), so the fewest that fit is found by bisection.
+    let lo = from;
+    let hi = to;
+    let best: PlacementFix | undefined;
+    while (lo <= hi) {
+        const v = Math.floor((lo + hi) / 2);
+        const fix = at(v);
+        if (fix) {
+            best = fix;
+            hi = v - 1;
+        } else {
+            lo = v + 1;
+        }
+    }
+    return best;
+}
+
+/** maxVsPerSe values to try under packed placement: the current one, then halved down to 1. */
+function maxVsPerSeSteps(current: number): number[] {
+    const steps = [current];
+    for (let m = Math.floor(current / 2); m >= 1; m = Math.floor(m / 2)) {
+        steps.push(m);
+    }
+    if (steps[steps.length - 1] !== 1) {
+        steps.push(1);
+    }
+    return steps;
+}
+
+/**
+ * Scale-out at `vcpus` (N+M or active/active, `haMode` as given): the fewest SEs per VS from the
+ * current count up to 64 (the documented range) and, under packed placement, the most VSs per SE
+ * that fit; maxSe raised to the SEs the placements need plus bufferSe (at most 1000).
+ */
+function scaleOut(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number, options: FixOptions): PlacementFix | undefined {
+    const memory = memoryFor(units, spec, vcpus, options);
+    if (memory > PROVIDER_RANGES.memoryPerSeMb.max) {
+        return undefined;
+    }
+    const field = options.assumeScaleOut ? "maxScaleoutPerVs" : "minScaleoutPerVs";
+    const currentVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
+    const steps = (spec.algo ?? DEFAULT_ALGO) === "PLACEMENT_ALGO_PACKED" ? maxVsPerSeSteps(currentVsPerSe) : [currentVsPerSe];
+    for (const maxVsPerSe of steps) {
+        const candidateAt = (k: number): SeGroupSpec | undefined => {
+            const scaled: SeGroupSpec = {
+                ...spec, vcpusPerSe: vcpus, memoryPerSeMb: memory, maxVsPerSe: spec.maxVsPerSe === undefined && maxVsPerSe === DEFAULT_MAX_VS_PER_SE ? undefined : maxVsPerSe,
+                minScaleoutPerVs: field === "minScaleoutPerVs" ? k : spec.minScaleoutPerVs,
+                maxScaleoutPerVs: Math.max(spec.maxScaleoutPerVs, k),
+            };
+            // SEs the placements need (as placeGroup counts them), plus the N+M buffer.
+            const perVs = scaled.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(k, 2) : k;
+            const needed = units.length === 0 ? 0 : Math.max(perVs, Math.ceil((units.length * perVs) / maxVsPerSe));
+            const maxSe = Math.max(spec.maxSe, needed + (scaled.haMode === "HA_MODE_SHARED" ? spec.bufferSe : 0));
+            return maxSe > PROVIDER_RANGES.maxSe.max ? undefined : { ...scaled, maxSe };
+        };
+        // More SEs per VS only lower each share (and the busiest SE's load): search the fewest that fit.
+        let lo = Math.max(spec[field], 1);
+        let hi = PROVIDER_RANGES.scaleoutPerVs.max;
+        let best: { spec: SeGroupSpec; placement: GroupPlacement } | undefined;
+        while (lo <= hi) {
+            const k = Math.floor((lo + hi) / 2);
+            const candidate = candidateAt(k);
+            if (!candidate) {
+                hi = k - 1; // more SEs than maxSe allows: fewer per VS, or none fits
+                continue;
+            }
+            const placement = fitsWith(units, candidate, options);
+            if (placement) {
+                best = { spec: candidate, placement };
+                hi = k - 1;
+            } else {
+                lo = k + 1;
+            }
+        }
+        if (best) {
+            return { spec: best.spec, kind: spec.haMode === best.spec.haMode ? "out" : "mode", measured: vcpus <= MEASURED_VCPUS_MAX, placement: best.placement };
+        }
+    }
+    return undefined;
+}
+
+/**
+ * Ways to make a group fit every VS placed on it and its busiest SE, each a whole spec within the
+ * provider's documented ranges that passes placeGroup, preferred first (at most three):
+ * - a larger SE within the measured rows (up to 6 vCPUs);
+ * - more SEs per VS at a measured size (the current one or the smallest larger measured one that
+ *   fits; 6 vCPUs for an SE beyond the measured rows): in legacy
+ *   active/standby, which has no scale-out, `distributeLoadActiveStandby` "true" when that fits,
+ *   else HA_MODE_SHARED (N+M, Enterprise edition only) with scale-out;
+ * - a larger SE beyond 6 vCPUs (extrapolated, not measured), only when no measured larger SE fits.
+ * @returns the fixes; empty when the group fits or when nothing within the ranges fits.
+ */
+export function placementFixes(units: readonly PlacedUnit[], spec: SeGroupSpec, options: FixOptions): PlacementFix[] {
+    if (fitsWith(units, spec, options)) {
+        return [];
+    }
+    const out: PlacementFix[] = [];
+    const upMeasured = spec.vcpusPerSe <= MEASURED_VCPUS_MAX ? scaleUp(units, spec, spec.vcpusPerSe, MEASURED_VCPUS_MAX, options) : undefined;
+    if (upMeasured) {
+        out.push(upMeasured);
+    }
+    const at = Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX);
+    if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        const distributed = spec.distributeLoadActiveStandby ? undefined : { ...spec, distributeLoadActiveStandby: true };
+        const placement = distributed ? fitsWith(units, distributed, options) : undefined;
+        const shared = placement && distributed
+            ? { spec: distributed, kind: "mode" as const, measured: spec.vcpusPerSe <= MEASURED_VCPUS_MAX, placement }
+            : scaleOut(units, { ...spec, haMode: "HA_MODE_SHARED", maxSe: Math.max(spec.maxSe, 2) }, at, options);
+        if (shared) {
+            out.push({ ...shared, kind: "mode" });
+        }
+    } else {
+        // More SEs per VS at the current size, else at the smallest larger measured size that fits.
+        for (let v = at; v <= MEASURED_VCPUS_MAX; v++) {
+            const wider = scaleOut(units, spec, v, options);
+            if (wider) {
+                out.push(wider);
+                break;
+            }
+        }
+    }
+    if (!upMeasured) {
+        const upExtrapolated = scaleUp(units, spec, Math.max(spec.vcpusPerSe, MEASURED_VCPUS_MAX + 1), PROVIDER_RANGES.vcpusPerSe.max, options);
+        if (upExtrapolated) {
+            out.push(upExtrapolated);
+        }
+    }
+    return out;
+}

@@ -36,6 +36,7 @@ export const POLICY_IDS: readonly string[] = [
     "citrix-brokering-capacity",
     "citrix-site-limits",
     "nsx-alb-se-capacity",
+    "nsx-alb-se-capacity-advisory",
     "nsx-alb-se-minimum-resources",
     "nsx-alb-se-dedicated-dispatcher",
     "xen-dom0-workload",

@@ -313,6 +313,10 @@ class Decisions {
     private violation(message: Message | string, resource: ResourceView | undefined): void {
         const urn = resource?.urn || undefined;
         this.violations.set(urn ?? "", (this.violations.get(urn ?? "") ?? 0) + 1);
+        // A verdict is a decision: the resource was judged (its problem line says how).
+        if (!this.applied.has(urn ?? "") && typeof message !== "string") {
+            this.applied.set(urn ?? "", `verdict: ${message.problem}`);
+        }
         const text = typeof message === "string" ? message : renderMessage(message);
         const waiver = resource && this.policy.name !== UNWAIVABLE_POLICY ? waiverFor(resource, this.policy.name) : undefined;
         if (!waiver) {

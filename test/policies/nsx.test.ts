@@ -171,7 +171,7 @@ describe("config", () => {
         [CAP, nsxAlbSeCapacity as Policy, { headroomPct: 99 }, /invalid config for policy nsx-alb-se-capacity: field headroomPct must be <= 95 \(got 99\)/],
         [CAP, nsxAlbSeCapacity as Policy, { assumeScaleOut: "yes" }, /invalid config for policy nsx-alb-se-capacity: field assumeScaleOut must be boolean \(got "yes"\)/],
         [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { vcpus: "2" } } }, /invalid config for policy nsx-alb-se-capacity: field seGroups.Default-Group.vcpus is not a known key \(misspelt\?\)/],
-        [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { vcpusPerSe: "4.5" } } }, /invalid config for policy nsx-alb-se-capacity: field seGroups.Default-Group: vcpusPerSe "4.5" \(policy config seGroups.Default-Group.vcpusPerSe\) is not an integer \(Go strconv.ParseInt\)/],
+        [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { vcpusPerSe: "4.5" } } }, /invalid config for policy nsx-alb-se-capacity: an entry of seGroups is invalid[\s\S]*field seGroups.Default-Group: vcpusPerSe "4.5" \(policy config seGroups.Default-Group.vcpusPerSe\) is not an integer \(Go strconv.ParseInt\)/],
         [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { haMode: "N+M" } } }, /field seGroups.Default-Group: haMode "N\+M" .* is not one of HA_MODE_SHARED/],
         [DISPATCH, nsxAlbSeDedicatedDispatcher as Policy, { minVcpus: 0 }, /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be >= 1 \(got 0\)/],
         [DISPATCH, nsxAlbSeDedicatedDispatcher as Policy, { minVcpus: 4.5 }, /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be integer/],

@@ -215,7 +215,7 @@ describe("no marker in any message or pack output: the real pack over gRPC", () 
         }
         // Non-vacuity: config problems and verdicts were reported, and the pack printed nothing odd.
         expect(diagnostics.some((d) => d.message.includes("invalid config for policy citrix-zone-rtt-limit"))).toBe(true);
-        expect(diagnostics.some((d) => d.message.includes("invalid config for policy nsx-alb-se-capacity: field seGroups.Default-Group"))).toBe(true);
+        expect(diagnostics.some((d) => d.message.includes("invalid config for policy nsx-alb-se-capacity: an entry of seGroups is invalid") && d.message.includes("field seGroups.Default-Group"))).toBe(true);
         expect(diagnostics.some((d) => d.policyName === "perfguard-facts" && d.message.includes("perfguard:apiToken"))).toBe(true);
         expect(diagnostics.filter((d) => d.message.includes(MARKER)).map((d) => d.message)).toEqual([]);
         expect(printed).not.toContain(MARKER);

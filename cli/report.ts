@@ -14,7 +14,7 @@ import {
     seUtilisation,
     VsDemand,
 } from "../model/seCapacity";
-import { effectiveConcurrency } from "../policies/citrix-brokering-capacity";
+import { effectiveConcurrency, groupLoads } from "../policies/support/citrixLoad";
 import { aviStack, seGroupSizing } from "../policies/support/aviSeGroups";
 import { citrixSite } from "../policies/support/citrixSite";
 import { safeConcurrency } from "../policies/support/citrixTargets";
@@ -73,6 +73,7 @@ function zonesSection(stack: StackView, config: ReportInput["config"]): string {
     if (site.zones.length === 0) {
         return "";
     }
+    const loads = groupLoads(site);
     const cap = propsOf(config, "citrix-brokering-capacity");
     const targets = { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1) };
     const rows: string[] = [];
@@ -86,7 +87,7 @@ function zonesSection(stack: StackView, config: ReportInput["config"]): string {
             continue;
         }
         const safe = safeConcurrency(rtt.value, targets);
-        const concurrency = effectiveConcurrency(zone);
+        const concurrency = effectiveConcurrency(zone, loads);
         let predicted = "- | - | -";
         if (concurrency) {
             const users = zone.users.state === "ok" ? zone.users.value : undefined;

@@ -5,6 +5,7 @@
 import type { Policies } from "@pulumi/policy";
 import { citrixBrokerThrottle } from "./citrix-broker-throttle";
 import { citrixBrokeringCapacity } from "./citrix-brokering-capacity";
+import { citrixSiteDatabaseLoad } from "./citrix-site-database-load";
 import { citrixSiteLimits } from "./citrix-site-limits";
 import { citrixZoneRttLimit } from "./citrix-zone-rtt-limit";
 import { nsxAlbSeCapacity } from "./nsx-alb-se-capacity";
@@ -20,6 +21,7 @@ export const policies: Policies = [
     citrixBrokerThrottle,
     citrixBrokeringCapacity,
     citrixSiteLimits,
+    citrixSiteDatabaseLoad,
     nsxAlbSeCapacity,
     nsxAlbSeMinimumResources,
     nsxAlbSeDedicatedDispatcher,

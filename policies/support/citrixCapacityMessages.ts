@@ -38,7 +38,7 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
     }
     const longLaunch = p.launchTimeS !== undefined && p.launchTimeS > t.launchWindowMinutes * 60;
     if (longLaunch && load.users !== undefined) {
-        problems.push(`${load.users} users take ${duration(p.launchTimeS as number)} > ${num(t.launchWindowMinutes)} min`);
+        problems.push(`${load.users} users in ${duration(p.launchTimeS as number)} > ${num(t.launchWindowMinutes)} min`);
     }
     if (problems.length === 0) {
         return undefined;
@@ -67,7 +67,7 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
         basis.push(`Delivery Group: ${load.group.resource.name}`);
     }
     return {
-        problem: `${groupName(load)}: at ${round(p.concurrency)} concurrent launches its brokering lock misses the targets (${problems.join("; ")}).`,
+        problem: `${groupName(load)}: at ${round(p.concurrency)} concurrent launches its lock misses the targets (${problems.join("; ")}).`,
         fix: fixes.join("; "),
         basis,
     };

@@ -10,6 +10,7 @@ import { groupLoads } from "./support/citrixLoad";
 import { siteBudget } from "./support/citrixBudget";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { num } from "./support/format";
+import { shortName } from "./support/message";
 import { BrokeringTargets, TARGET_SCHEMA } from "./support/citrixTargets";
 import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./support/citrixThrottleMessages";
 import { daasNotChecked, rttDecision } from "./support/citrixDecisions";
@@ -29,7 +30,7 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
         } else if (config.requireControllersInStack) {
             report({
-                problem: `Zone "${zone.zoneName}" (${num(rttMs)} ms) has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
+                problem: `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
                 fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
                 basis: ["requireControllersInStack is true"],
             }, zone.resource);
@@ -46,6 +47,9 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
         if (controller.throttle.state === "unknown" && controller.resource) {
             report.notChecked({ reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY }, controller.resource);
         } else if (controller.throttle.state === "absent") {
+            if (controller.resource) {
+                report.applied(`Delivery Controller of zone "${zone.zoneName}": no throttle fact`, controller.resource);
+            }
             const message = unthrottledMessage(controller, zone, rttMs, rttWhere, budget, config, unthrottled.length > 1);
             report(message, controller.resource ?? zone.resource);
         } else if (controller.resource) {

@@ -44,6 +44,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
         const site = citrixSite(stack);
         let total = 0;
         const parts: string[] = [];
+        const unknown: Array<typeof site.zones[number]> = [];
         for (const zone of site.zones) {
             if (zone.daas) {
                 report.notApplicable(DAAS_REASON, zone.resource);
@@ -58,12 +59,20 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             const peak = zone.peakConcurrentLaunches;
             const allowed = throttle ?? (peak.state === "ok" ? peak.value : undefined);
             if (allowed === undefined) {
-                report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, zone.resource);
+                unknown.push(zone);
                 continue;
             }
             total += allowed;
             parts.push(`"${zone.zoneName}" ${round(allowed)} (${throttle !== undefined ? "throttles" : "peak, unthrottled"})`);
             report.applied(`${round(allowed)} concurrent requests toward the Site database (${throttle !== undefined ? "sum of its throttles" : "its peak"})`, zone.resource);
+        }
+        // The sum matters with two satellite zones or more; one zone alone is citrix-broker-throttle's.
+        for (const zone of unknown) {
+            if (parts.length + unknown.length >= 2) {
+                report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, zone.resource);
+            } else {
+                report.notApplicable("the only satellite zone: nothing adds up against the Site database", zone.resource);
+            }
         }
         report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}`);
         if (total <= config.maxSiteConcurrentRequests || parts.length < 2) {

@@ -72,7 +72,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                     return;
                 }
                 report({
-                    problem: `Zone "${shortName(zone.zoneName)}" has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
+                    problem: `Zone "${shortName(zone.resource.name)}" has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
                     fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
                     basis: [
                         `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,

@@ -63,6 +63,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
             report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) below maxRttMs ${num(config.maxRttMs)} ms`, zone);
             return;
         }
+        report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
         report({
             problem: `Zone "${shortName(zone.name)}" is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
             fix: "deploy a separate Site (with its own database) for this location, or move the zone's Delivery Controllers closer to the Site database",

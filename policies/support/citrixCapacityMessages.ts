@@ -23,7 +23,7 @@ export function predictLoad(load: GroupLoad): GroupPrediction | undefined {
 }
 
 export function groupName(load: GroupLoad): string {
-    return load.group.implicit ? `Zone "${shortName(load.classes[0]?.zone.zoneName ?? load.group.resource.name)}"` : `Delivery Group "${shortName(load.group.resource.name)}"`;
+    return `${load.group.implicit ? "Zone" : "Delivery Group"} "${shortName(load.group.resource.name)}"`;
 }
 
 /** The verdict for one lock, or undefined when it meets every target. */
@@ -31,7 +31,7 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
     const problems: string[] = [];
     const slow = p.worstMeanResponseS > t.targetResponseS || p.worstErrorRate > t.errorBudgetPct / 100;
     if (p.worstMeanResponseS > t.targetResponseS) {
-        problems.push(`mean response ${num(p.worstMeanResponseS)} s > ${num(t.targetResponseS)} s`);
+        problems.push(`mean ${num(p.worstMeanResponseS)} s > ${num(t.targetResponseS)} s`);
     }
     if (p.worstErrorRate > t.errorBudgetPct / 100) {
         problems.push(`${pct(p.worstErrorRate)} timed out > ${num(t.errorBudgetPct, 4)}%`);

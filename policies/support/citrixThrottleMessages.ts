@@ -37,8 +37,8 @@ function basisFor(zone: Zone, budget: number, targets: BrokeringTargets, rttWher
     if (zone.groups.length > 1) {
         lines.push("several Delivery Groups working at once on one Site database: not measured (each group's lock is modelled on its own)");
     }
-    if (isShortened(zone.zoneName)) {
-        lines.push(`zone name: ${zone.zoneName}`);
+    if (zone.zoneName !== zone.resource.name || isShortened(zone.resource.name)) {
+        lines.push(`zone ${zone.resource.name}, name input "${zone.zoneName}" (what perfguard:citrixZone names)`);
     }
     return lines;
 }
@@ -50,7 +50,7 @@ export function unthrottledMessage(controller: Controller, zone: Zone, rttMs: nu
         ? `; the declared peak of ${peak.value} meets the targets; nothing caps a logon storm above it`
         : peak.state === "ok" ? `; at its peak of ${peak.value} the zone exceeds the ${round(Math.floor(budget))} that meet the targets` : "";
     return {
-        problem: `Delivery Controller "${shortName(controller.name)}" of zone "${shortName(zone.zoneName)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
+        problem: `Delivery Controller "${shortName(controller.name)}" of Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
         fix: pointTo ? `see the violation on ${zone.resource.label}: ${zoneFix(zone, budget)}` : zoneFix(zone, budget),
         basis: basisFor(zone, budget, targets, rttWhere),
     };
@@ -59,7 +59,7 @@ export function unthrottledMessage(controller: Controller, zone: Zone, rttMs: nu
 /** Several unthrottled controllers of one zone: the fix, stated once on the zone. */
 export function zoneUnthrottledMessage(zone: Zone, count: number, rttMs: number, rttWhere: string, budget: number, targets: BrokeringTargets): Message {
     return {
-        problem: `Zone "${shortName(zone.zoneName)}" (${num(rttMs)} ms) has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`,
+        problem: `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`,
         fix: zoneFix(zone, budget),
         basis: basisFor(zone, budget, targets, rttWhere),
     };
@@ -69,7 +69,7 @@ export function zoneUnthrottledMessage(zone: Zone, count: number, rttMs: number,
 export function groupOverMessage(budget: GroupBudget, shares: number, budgets: Map<Zone, number>, targets: BrokeringTargets): Message {
     const load = budget.load;
     const spans = budget.zones.length > 1;
-    const name = load.group.implicit ? `Zone "${shortName(budget.zones[0].zone.zoneName)}"` : `Delivery Group "${shortName(load.group.resource.name)}"`;
+    const name = `${load.group.implicit ? "Zone" : "Delivery Group"} "${shortName(load.group.resource.name)}"`;
     const where = spans ? ` across ${budget.zones.length} zones (one lock)` : "";
     const fixes = budget.zones.map((z) => zoneFix(z.zone, budgets.get(z.zone) ?? 0));
     const notMeasured = budget.safe === 0 ? [] : [];

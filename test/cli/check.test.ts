@@ -104,7 +104,7 @@ describe("waivers through check", () => {
         const run = await perfguard(["check", file]);
         expect(run.code, run.stderr).toBe(0);
         expect(run.stdout).toContain("[advisory]  citrix-zone-rtt-limit");
-        expect(run.stdout).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\"): Zone \"latam-zone\" has an RTT of 300 ms");
+        expect(run.stdout).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\"): Zone \"latam-zone\" is 300 ms from the Site database");
         expect(run.stdout).not.toContain("[mandatory]");
     });
 
@@ -114,8 +114,8 @@ describe("waivers through check", () => {
         expect(run.code).toBe(1);
         const doc = JSON.parse(run.stdout) as { violations: Violation[] };
         expect(doc.violations.map(key).sort()).toEqual([
-            // At 300 ms with no Delivery Controller in the stack the throttle cannot be verified.
-            `citrix-brokering-capacity -> ${urn("citrix:index/zone:Zone", "latam-zone")} [advisory]`,
+            // At 300 ms with no Delivery Controller in the stack the throttle is not checked (on the stack).
+            `citrix-broker-throttle -> ${urn("pulumi:pulumi:Stack", "sizing-prod")} [advisory]`,
             `citrix-zone-rtt-limit -> ${urn("citrix:index/zone:Zone", "latam-zone")} [mandatory]`,
             `perfguard-facts -> ${urn("citrix:index/zone:Zone", "latam-zone")} [mandatory]`,
         ]);

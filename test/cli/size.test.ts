@@ -69,7 +69,7 @@ describe("perfguard size citrix", () => {
         expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
         const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
         expect(over).toHaveLength(1);
-        expect(over[0].message).toContain(`above the ${doc.maxSafeConcurrency} that keep`);
+        expect(over[0].message).toContain(`above the ${doc.maxSafeConcurrency} it sustains at the targets`);
     });
 
     it("--plot writes an SVG (when the plot renderer is installed)", async () => {

@@ -60,7 +60,7 @@ describe("unknown values (preview)", () => {
         const stack = citrixStack({ throttles: [], peak: "30", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: ["perfguard:citrixRole=" + UNKNOWN_VALUE] } }] });
         const found = await runAll(stack, { "citrix-broker-throttle": { requireControllersInStack: true } });
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"]);
-        expect(parseMessage(found[0].message).problem).toContain("Zone \"emea\" (160 ms) has no Delivery Controller in this stack");
+        expect(parseMessage(found[0].message).problem).toContain("Zone \"emea-zone\" (160 ms) has no Delivery Controller in this stack");
     });
     it("a catalog whose zone is unknown still joins through property dependencies", async () => {
         const stack = citrixStack({ machines: 12000 });
@@ -115,10 +115,10 @@ describe("messages: problem line and fix, asserted separately", () => {
         const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
         const [unset] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "40", throttles: ["12", undefined] }));
         const m = parseMessage(unset.message);
-        expect(m.problem).toBe(`Delivery Controller "ddc-2" of zone "emea" (160 ms) sets no brokering throttle; at its peak of 40 the zone exceeds the ${safe} that meet the targets.`);
+        expect(m.problem).toBe(`Delivery Controller "ddc-2" of Zone "emea-zone" (160 ms) sets no brokering throttle; at its peak of 40 the zone exceeds the ${safe} that meet the targets.`);
         expect(m.fix).toContain(`to ${Math.floor(safe / 2)} on each of zone "emea"'s 2 Delivery Controllers`);
         const [sum] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: ["20", "20"] }));
-        expect(parseMessage(sum.message).problem).toBe(`Zone "emea": the throttles allow 40 concurrent brokering requests into its lock, above the ${safe} it sustains at the targets.`);
+        expect(parseMessage(sum.message).problem).toBe(`Zone "emea-zone": the throttles allow 40 concurrent brokering requests into its lock, above the ${safe} it sustains at the targets.`);
     });
     it("citrix-broker-throttle says when the declared peak already meets the targets", async () => {
         const [v] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "20", throttles: ["12", undefined] }));
@@ -139,7 +139,7 @@ describe("messages: problem line and fix, asserted separately", () => {
         const [v] = await runStackPolicy(citrixBrokeringCapacity, citrixStack({ users: "20000" }));
         const p = predictBrokering({ rttMs: 160, concurrency: 20, users: 20000 });
         const m = parseMessage(v.message);
-        expect(m.problem).toBe(`Zone "emea": at 20 concurrent launches its lock misses the targets (20000 users in ${duration(p.launchTimeS as number)} > 60 min).`);
+        expect(m.problem).toBe(`Zone "emea-zone": at 20 concurrent launches its lock misses the targets (20000 users in ${duration(p.launchTimeS as number)} > 60 min).`);
         expect(m.fix).toMatch(/^even at \d+ concurrent requests its lock takes .*: split the Delivery Group/);
         expect(m.fix).not.toContain("Site");
     });
@@ -171,6 +171,6 @@ describe("joining controllers to zones", () => {
         ];
         const found = await runStackPolicy(citrixBrokerThrottle, stack, { requireControllersInStack: true });
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> ddc"]);
-        expect(parseMessage(found[0].message).problem).toContain("of zone \"amb\" (200 ms) sets no brokering throttle");
+        expect(parseMessage(found[0].message).problem).toContain("of Zone \"amb-other\" (200 ms) sets no brokering throttle");
     });
 });

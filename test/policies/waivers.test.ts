@@ -32,7 +32,7 @@ describe("waivers", () => {
         ]);
         const [v] = await runResourcePolicy(citrixZoneRttLimit, stack);
         expect(v.enforcementLevel).toBe("advisory");
-        expect(v.message).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\"): Zone \"emea-zone\" has an RTT of 260 ms");
+        expect(v.message).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\"): Zone \"emea-zone\" is 260 ms from the Site database");
         expect(await runResourcePolicy(perfguardFacts, stack)).toEqual([]);
     });
 

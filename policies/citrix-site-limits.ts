@@ -3,7 +3,8 @@
  * zone under Local Host Cache).
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
-import { CATALOG_TYPE, citrixSite } from "./support/citrixSite";
+import { CATALOG_TYPE, citrixSite, Zone } from "./support/citrixSite";
+import { field } from "./support/values";
 import { isolate, stackPolicy } from "./support/definePolicy";
 import { shortName } from "./support/message";
 import { plural } from "./support/format";
@@ -11,6 +12,25 @@ import { plural } from "./support/format";
 export interface SiteLimitsConfig {
     maxZonesPerSite: number;
     maxVdasPerZone: number;
+}
+
+/**
+ * What the zone's Delivery Groups say about Local Host Cache (`makeResourcesAvailableInLhc`, a
+ * Delivery Group argument of the Citrix provider): the per-zone limit matters for the groups that
+ * keep their resources available in outage mode.
+ */
+function lhcNote(zone: Zone): string[] {
+    let on = 0;
+    let off = 0;
+    for (const share of zone.groups) {
+        const value = share.group.implicit ? undefined : field(share.group.resource.props, "makeResourcesAvailableInLhc");
+        if (value === true || value === "true") {
+            on += 1;
+        } else if (value === false || value === "false") {
+            off += 1;
+        }
+    }
+    return on + off === 0 ? [] : [`Delivery Groups with machines here: ${on} set makeResourcesAvailableInLhc true, ${off} false`];
 }
 
 export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
@@ -76,7 +96,8 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                     fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
                     basis: [
                         `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,
-                        `maxVdasPerZone (default ${CITRIX_GUIDANCE.maxVdasPerZone}: Local Host Cache's per-zone limit as the reference README gives it; not re-checked against a current Citrix release)`,
+                        `maxVdasPerZone (default ${CITRIX_GUIDANCE.maxVdasPerZone}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops)`,
+                        ...lhcNote(zone),
                     ],
                 }, zone.resource);
             });

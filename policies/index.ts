@@ -8,6 +8,7 @@ import { citrixBrokeringCapacity } from "./citrix-brokering-capacity";
 import { citrixSiteDatabaseLoad } from "./citrix-site-database-load";
 import { citrixSiteLimits } from "./citrix-site-limits";
 import { citrixZoneRttLimit } from "./citrix-zone-rtt-limit";
+import { citrixZoneRttWarning } from "./citrix-zone-rtt-warning";
 import { nsxAlbSeCapacity } from "./nsx-alb-se-capacity";
 import { nsxAlbSeDedicatedDispatcher } from "./nsx-alb-se-dedicated-dispatcher";
 import { nsxAlbSeMinimumResources } from "./nsx-alb-se-minimum-resources";
@@ -18,6 +19,7 @@ import { xenGuestNetworkShare } from "./xen-guest-network-share";
 export const policies: Policies = [
     perfguardFacts,
     citrixZoneRttLimit,
+    citrixZoneRttWarning,
     citrixBrokerThrottle,
     citrixBrokeringCapacity,
     citrixSiteLimits,

@@ -6,12 +6,13 @@ import { citrixBrokeringCapacity } from "../../policies/citrix-brokering-capacit
 import { citrixSiteDatabaseLoad } from "../../policies/citrix-site-database-load";
 import { citrixSiteLimits } from "../../policies/citrix-site-limits";
 import { citrixZoneRttLimit } from "../../policies/citrix-zone-rtt-limit";
+import { citrixZoneRttWarning } from "../../policies/citrix-zone-rtt-warning";
 import { parseMessage } from "../../policies/support/message";
 import { runPolicies, TestResource, UNKNOWN_VALUE, verdicts } from "../support/policyHarness";
 import { CATALOG, VM, ZONE } from "./citrixFixtures";
 
 const GROUP = "citrix:index/deliveryGroup:DeliveryGroup";
-const POLICIES: Policy[] = [citrixZoneRttLimit, citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimits, citrixSiteDatabaseLoad];
+const POLICIES: Policy[] = [citrixZoneRttLimit, citrixZoneRttWarning, citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimits, citrixSiteDatabaseLoad];
 
 function zone(name: string, facts: Record<string, string>, extra: Record<string, unknown> = {}): TestResource {
     return { type: ZONE, name: `${name}-zone`, props: { name, metadatas: Object.entries(facts).map(([k, v]) => ({ name: `perfguard:${k}`, value: v })), ...extra } };
@@ -96,5 +97,35 @@ describe("issue 11: Citrix fail closed", () => {
         stack[3].propertyDependencies = {};
         stack[3].props.metadatas = [{ name: "perfguard:citrixZone", value: "emea" }];
         expect(verdicts(await runPolicies(POLICIES, stack))).toEqual([]);
+    });
+});
+
+describe("citrix-zone-rtt-warning: the band below the limit", () => {
+    it.each([
+        ["224 ms: below the band", "224", []],
+        ["225 ms: the band's lower end", "225", ["citrix-zone-rtt-warning -> emea-zone"]],
+        ["249 ms: not silently fine", "249", ["citrix-zone-rtt-warning -> emea-zone"]],
+        ["250 ms: the limit's, not the warning's", "250", ["citrix-zone-rtt-limit -> emea-zone"]],
+    ])("%s", async (_name, rtt, expected) => {
+        const stack = [zone("emea", { rttMs: rtt, peakConcurrentLaunches: "4" }), ...controllers("emea", ["2", "2"])];
+        const found = (await runPolicies([citrixZoneRttLimit, citrixZoneRttWarning], stack));
+        expect(verdicts(found)).toEqual(expected);
+        const warning = found.find((v) => v.policyName === "citrix-zone-rtt-warning");
+        if (warning) {
+            expect(warning.enforcementLevel).toBe("advisory");
+            expect(parseMessage(warning.message).problem).toBe(`Zone "emea-zone" is ${rtt} ms from the Site database, within ${250 - Number(rtt)} ms of the 250 ms limit.`);
+        }
+    });
+});
+
+describe("citrix-site-limits: Local Host Cache per zone", () => {
+    it("names the zone's Delivery Groups' makeResourcesAvailableInLhc in the basis", async () => {
+        const dg = group("dg", ["cat-big"], 12000);
+        dg.props.makeResourcesAvailableInLhc = true;
+        const found = await runPolicies([citrixSiteLimits], [zone("emea", { rttMs: "10" }), catalog("cat-big", "emea", 12000), dg]);
+        expect(verdicts(found)).toEqual(["citrix-site-limits -> emea-zone"]);
+        const m = parseMessage(found[0].message);
+        expect(m.problem).toBe("Zone \"emea-zone\" has 12000 machines in its catalogs, more than the 10000 VDAs per zone Local Host Cache supports.");
+        expect(m.basis.join(" ")).toContain("1 set makeResourcesAvailableInLhc true, 0 false");
     });
 });

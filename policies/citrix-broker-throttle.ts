@@ -6,7 +6,7 @@
  * throttle is split over the groups it brokers into in proportion to their demand.
  */
 import { AFTER_APPLY, citrixSite, ExternalControllers, Zone } from "./support/citrixSite";
-import { groupLoads } from "./support/citrixLoad";
+import { groupLoads, zoneDemand } from "./support/citrixLoad";
 import { siteBudget } from "./support/citrixBudget";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { num } from "./support/format";
@@ -24,7 +24,7 @@ export interface BrokerThrottleConfig extends BrokeringTargets {
     externalControllers: ExternalControllers;
 }
 
-function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: number, config: BrokerThrottleConfig, report: Report): void {
+function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: number, demand: number | undefined, config: BrokerThrottleConfig, report: Report): void {
     if (zone.controllers.length === 0) {
         if (zone.nameUnknown) {
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
@@ -50,7 +50,7 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
             if (controller.resource) {
                 report.applied(`Delivery Controller of zone "${zone.zoneName}": no throttle fact`, controller.resource);
             }
-            const message = unthrottledMessage(controller, zone, rttMs, rttWhere, budget, config, unthrottled.length > 1);
+            const message = unthrottledMessage(controller, zone, rttMs, rttWhere, budget, config, unthrottled.length > 1, demand);
             report(message, controller.resource ?? zone.resource);
         } else if (controller.resource) {
             report.applied(`Delivery Controller of zone "${zone.zoneName}": throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
@@ -119,7 +119,7 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                 }
                 judged.add(zone);
                 report.applied(`RTT ${num(rtt.value)} ms at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
-                checkControllers(zone, rtt.value, rtt.where, budget.zoneBudget.get(zone) ?? 0, config, report);
+                checkControllers(zone, rtt.value, rtt.where, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
             });
         }
         for (const load of loads) {

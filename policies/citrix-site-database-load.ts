@@ -6,7 +6,7 @@
  */
 import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
 import { citrixSite } from "./support/citrixSite";
-import { round, zoneThrottle } from "./support/citrixLoad";
+import { groupLoads, round, zoneDemand, zoneThrottle } from "./support/citrixLoad";
 import { stackPolicy } from "./support/definePolicy";
 import { DAAS_REASON, rttDecision } from "./support/citrixDecisions";
 import { num, plural } from "./support/format";
@@ -42,6 +42,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     },
     check(stack, config, report) {
         const site = citrixSite(stack);
+        const loads = groupLoads(site);
         let total = 0;
         const parts: string[] = [];
         const unknown: Array<typeof site.zones[number]> = [];
@@ -54,16 +55,17 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             if (!rtt || rtt.value < config.satelliteAtRttMs) {
                 continue;
             }
-            // What the zone allows: its throttles when every controller has one, else its peak.
+            // What the zone allows: its throttles when every controller has one, else its declared
+            // peak (its own plus the part of Delivery Groups' own peaks in it).
             const throttle = zoneThrottle(zone).sum;
             const peak = zone.peakConcurrentLaunches;
-            const allowed = throttle ?? (peak.state === "ok" ? peak.value : undefined);
+            const allowed = throttle ?? zoneDemand(zone, loads) ?? (peak.state === "ok" ? peak.value : undefined);
             if (allowed === undefined) {
                 unknown.push(zone);
                 continue;
             }
             total += allowed;
-            parts.push(`"${zone.zoneName}" ${round(allowed)} (${throttle !== undefined ? "throttles" : "peak, unthrottled"})`);
+            parts.push(`"${zone.zoneName}" ${round(allowed)} (${throttle !== undefined ? "throttles" : "peak"})`);
             report.applied(`${round(allowed)} concurrent requests toward the Site database (${throttle !== undefined ? "sum of its throttles" : "its peak"})`, zone.resource);
         }
         // The sum matters with two satellite zones or more; one zone alone is citrix-broker-throttle's.
@@ -83,7 +85,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             fix: `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
                 `per zone: ${parts.join(", ")}`,
-                `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the XenApp/XenDesktop 7.7 tests ran against one database, from one zone at one RTT); satellite zones at or above ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
+                `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the XenApp/XenDesktop 7.7 tests ran against one database); satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
             ],
         });
     },

@@ -6,7 +6,7 @@ import { round } from "./citrixLoad";
 import type { Message } from "./message";
 import { isShortened, shortName } from "./message";
 import { duration, num, pct } from "./format";
-import { BrokeringTargets, MODEL_SOURCE, targetsText } from "./citrixTargets";
+import { BrokeringTargets, targetsBasis } from "./citrixTargets";
 
 export interface CapacityTargets extends BrokeringTargets {
     launchWindowMinutes: number;
@@ -15,6 +15,11 @@ export interface CapacityTargets extends BrokeringTargets {
 /** The lock's classes that carry a concurrency, as the model takes them. */
 export function classesOf(load: GroupLoad): Array<{ rttMs: number; concurrency: number }> {
     return load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ rttMs: c.rttMs, concurrency: c.concurrency as number }));
+}
+
+/** Zone names of the classes classesOf keeps, in the same order. */
+function zonesOf(load: GroupLoad): string[] {
+    return load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => c.zone.zoneName);
 }
 
 export function predictLoad(load: GroupLoad): GroupPrediction | undefined {
@@ -58,9 +63,9 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
             : `allow up to ${safe} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
     }
     const basis = [
-        `${round(p.concurrency)} concurrent requests into its lock (${p.classes.map((c) => `${round(c.concurrency)} at ${num(c.rttMs)} ms`).join(", ")}); ${targetsText(t)} (${MODEL_SOURCE})`,
+        `lock: ${zonesOf(load).map((z, i) => `${round(p.classes[i]?.concurrency ?? 0)} from zone "${z}" at ${num(p.classes[i]?.rttMs ?? 0)} ms`).join(", ")}; ${targetsBasis(t)}`,
         ...p.notMeasured,
-        ...(zoneGroups > 1 ? ["several Delivery Groups working at once on one Site database: not measured (each lock modelled on its own)"] : []),
+        ...(zoneGroups > 1 ? ["several Delivery Groups at once on one Site database: not measured"] : []),
         ...load.notes,
     ];
     if (!load.group.implicit && isShortened(load.group.resource.name)) {

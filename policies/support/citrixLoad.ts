@@ -89,7 +89,7 @@ export function groupLoads(site: Site): GroupLoad[] {
             return { group, classes: [], notes, notChecked: group.notChecked };
         }
         if (group.evenSplit) {
-            notes.push("its catalogs' machines are split evenly over them (in a preview the engine does not say which count is whose)");
+            notes.push("machines split evenly over its catalogs (a preview does not say which count is whose)");
         }
         const classes: LoadClass[] = [];
         let users = group.users.state === "ok" ? group.users.value : undefined;
@@ -109,8 +109,9 @@ export function groupLoads(site: Site): GroupLoad[] {
                 continue;
             }
             const d = demand.get(group)?.get(zone);
-            if (d !== undefined && group.peakConcurrentLaunches.state !== "ok" && zone.groups.length > 1) {
-                notes.push(`zone "${zone.zoneName}"'s peak is split over its ${zone.groups.length} Delivery Groups by their machines`);
+            const sharing = zone.groups.filter((s) => s.group.peakConcurrentLaunches.state !== "ok").length;
+            if (d !== undefined && group.peakConcurrentLaunches.state !== "ok" && sharing > 1) {
+                notes.push(`zone "${zone.zoneName}"'s peak split over its ${sharing} Delivery Groups by machines`);
             }
             const throttle = zoneThrottle(zone).sum;
             let throttleShare: number | undefined;
@@ -162,6 +163,24 @@ export function effectiveConcurrency(zone: Zone, loads: readonly GroupLoad[]): {
         ? `the peak of ${peak.value} (${peak.where}) capped at ${throttle} by its Delivery Controllers' throttles`
         : peak.state === "ok" ? `${peak.value} concurrent launches at peak (${peak.where})` : `${round(value)} concurrent requests from its Delivery Groups`;
     return { value, how };
+}
+
+/**
+ * What a zone's Delivery Groups declare they need from it in all (the zone's peak, plus the part
+ * of groups' own peaks in it); undefined when no group's demand in it is known.
+ */
+export function zoneDemand(zone: Zone, loads: readonly GroupLoad[]): number | undefined {
+    let total = 0;
+    let any = false;
+    for (const load of loads) {
+        for (const c of load.classes) {
+            if (c.zone === zone && c.demand !== undefined) {
+                total += c.demand;
+                any = true;
+            }
+        }
+    }
+    return any ? total : undefined;
 }
 
 /** A figure for messages: whole numbers as they are, others to one decimal. */

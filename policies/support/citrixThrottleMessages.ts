@@ -6,7 +6,7 @@ import type { Controller, Zone } from "./citrixSite";
 import type { GroupBudget } from "./citrixBudget";
 import { round } from "./citrixLoad";
 import { num } from "./format";
-import { MODEL_SOURCE, targetsText, BrokeringTargets } from "./citrixTargets";
+import { targetsBasis, BrokeringTargets } from "./citrixTargets";
 
 export const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath;
 const DECLARE = "and declare it as perfguard:throttleMaxConcurrentTransactions";
@@ -32,23 +32,23 @@ export function zoneFix(zone: Zone, budget: number): string {
 
 function basisFor(zone: Zone, budget: number, targets: BrokeringTargets, rttWhere: string): string[] {
     const lines = [
-        `zone budget ${round(budget)} concurrent requests: the sum over its ${zone.groups.length} Delivery Group lock(s) of what each sustains at ${targetsText(targets)} (${MODEL_SOURCE}); RTT from ${rttWhere}`,
+        `zone budget ${round(budget)} requests: the sum over its ${zone.groups.length} Delivery Group lock(s) at ${targetsBasis(targets)}; RTT from ${rttWhere}`,
     ];
     if (zone.groups.length > 1) {
-        lines.push("several Delivery Groups working at once on one Site database: not measured (each group's lock is modelled on its own)");
+        lines.push("several Delivery Groups at once on one Site database: not measured");
     }
-    if (zone.zoneName !== zone.resource.name || isShortened(zone.resource.name)) {
+    if (isShortened(zone.resource.name)) {
         lines.push(`zone ${zone.resource.name}, name input "${zone.zoneName}" (what perfguard:citrixZone names)`);
     }
     return lines;
 }
 
 /** One controller without a throttle; `pointTo` = the zone carries the fix (several unthrottled). */
-export function unthrottledMessage(controller: Controller, zone: Zone, rttMs: number, rttWhere: string, budget: number, targets: BrokeringTargets, pointTo: boolean): Message {
-    const peak = zone.peakConcurrentLaunches;
-    const meets = peak.state === "ok" && peak.value <= budget
-        ? `; the declared peak of ${peak.value} meets the targets; nothing caps a logon storm above it`
-        : peak.state === "ok" ? `; at its peak of ${peak.value} the zone exceeds the ${round(Math.floor(budget))} that meet the targets` : "";
+export function unthrottledMessage(controller: Controller, zone: Zone, rttMs: number, rttWhere: string, budget: number, targets: BrokeringTargets, pointTo: boolean, demand: number | undefined): Message {
+    // The zone's declared demand: its peak, plus the part of Delivery Groups' own peaks in it.
+    const meets = demand !== undefined && demand <= budget
+        ? `; the declared peak of ${round(demand)} meets the targets; nothing caps a logon storm above it`
+        : demand !== undefined ? `; at its peak of ${round(demand)} the zone exceeds the ${round(Math.floor(budget))} that meet the targets` : "";
     return {
         problem: `Delivery Controller "${shortName(controller.name)}" of Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
         fix: pointTo ? `see the violation on ${zone.resource.label}: ${zoneFix(zone, budget)}` : zoneFix(zone, budget),
@@ -77,8 +77,8 @@ export function groupOverMessage(budget: GroupBudget, shares: number, budgets: M
         problem: `${name}: the throttles allow ${round(shares)} concurrent brokering requests into its lock${where}, above the ${budget.safe} it sustains at the targets.`,
         fix: `${fixes.join("; ")}${spans ? "; or split the Delivery Group by zone (one lock each)" : ""}`,
         basis: [
-            `lock: ${budget.zones.map((z) => `zone "${z.zone.zoneName}" ${num(z.rttMs)} ms, ${round(shares * z.fraction)} requests`).join("; ")}; ${targetsText(targets)} (${MODEL_SOURCE})`,
-            ...(spans ? ["a Delivery Group brokered from several zones: not measured (approximate multi-class MVA of its one lock)"] : []),
+            `lock: ${budget.zones.map((z) => `${round(shares * z.fraction)} from zone "${z.zone.zoneName}" at ${num(z.rttMs)} ms`).join(", ")}; ${targetsBasis(targets)}`,
+            ...(spans ? ["a Delivery Group brokered from several zones: not measured (multi-class MVA of its one lock)"] : []),
             ...(shares > 60 ? [`${round(shares)} concurrent requests: not measured (the source measured up to 60)`] : []),
             ...notMeasured,
             ...load.notes,

@@ -161,7 +161,8 @@ export function effectiveConcurrency(zone: Zone, loads: readonly GroupLoad[]): {
     const peak = zone.peakConcurrentLaunches;
     const how = peak.state === "ok" && throttle !== undefined && throttle < peak.value
         ? `the peak of ${peak.value} (${peak.where}) capped at ${throttle} by its Delivery Controllers' throttles`
-        : peak.state === "ok" ? `${peak.value} concurrent launches at peak (${peak.where})` : `${round(value)} concurrent requests from its Delivery Groups`;
+        : peak.state === "ok" && Math.abs(value - peak.value) < 1e-9 ? `${peak.value} concurrent launches at peak (${peak.where})`
+            : `${round(value)} concurrent requests from its Delivery Groups${peak.state === "ok" ? ` (its peak of ${peak.value} and groups' own peaks, capped by throttle shares)` : ""}`;
     return { value, how };
 }
 

@@ -167,6 +167,7 @@ const CLEAN_STACKS: Array<[string, TestResource[]]> = [
     ["Citrix: 260 ms, one unthrottled controller, throttles above the safe total", citrixStack({ rttMs: "260", throttles: ["20", "20", undefined] })],
     ["Citrix: logon storm too large, too many machines", citrixStack({ users: "20000", machines: "10001" })],
     ["Citrix: unparseable RTT", citrixStack({ rttMs: "160ms" })],
+    ["Citrix: 240 ms, in the warning band below the limit", citrixStack({ rttMs: "240", throttles: ["4", "4"] })],
     ["Citrix: no controller in the stack", citrixStack({ throttles: [] })],
     ["Citrix: five 160 ms satellite zones of 24 against one Site database", [1, 2, 3, 4, 5].map((i): TestResource => ({
         type: "citrix:index/zone:Zone", name: `sat${i}-zone`,

@@ -5,9 +5,8 @@
  */
 import { CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
 import { resourcePolicy } from "./support/definePolicy";
-import { AFTER_APPLY, ZONE_TYPE } from "./support/citrixSite";
+import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./support/citrixSite";
 import { DAAS_REASON } from "./support/citrixDecisions";
-import { field, isUnknown, UNKNOWN } from "./support/values";
 import { shortName } from "./support/message";
 import { num, pct } from "./support/format";
 
@@ -41,9 +40,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     types: [ZONE_TYPE],
     check(zone, config, report) {
         const rtt = zone.facts.number("rttMs");
-        const location = field(zone.props, "resourceLocationId");
-        const daas = location === UNKNOWN || (typeof location === "string" && location.trim() !== "") || (location !== undefined && isUnknown(location));
-        if (daas) {
+        if (isDaasZone(zone, "inputs")) {
             if (rtt.state === "absent") {
                 report.notApplicable(DAAS_REASON, zone);
             } else {

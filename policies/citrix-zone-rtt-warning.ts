@@ -5,9 +5,8 @@
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
 import { resourcePolicy } from "./support/definePolicy";
-import { ZONE_TYPE } from "./support/citrixSite";
+import { isDaasZone, ZONE_TYPE } from "./support/citrixSite";
 import { DAAS_REASON } from "./support/citrixDecisions";
-import { field, isUnknown, UNKNOWN } from "./support/values";
 import { shortName } from "./support/message";
 import { num } from "./support/format";
 
@@ -43,8 +42,7 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
     types: [ZONE_TYPE],
     check(zone, config, report) {
         const rtt = zone.facts.number("rttMs");
-        const location = field(zone.props, "resourceLocationId");
-        if (location === UNKNOWN || (typeof location === "string" && location.trim() !== "") || (location !== undefined && isUnknown(location))) {
+        if (isDaasZone(zone, "inputs")) {
             report.notApplicable(DAAS_REASON, zone); // citrix-zone-rtt-limit reports it as not checked
             return;
         }

@@ -114,6 +114,22 @@ function machinesOf(catalog: ResourceView): MachineCount {
     return count;
 }
 
+/**
+ * A Citrix DaaS zone: `resourceLocationId` set (a resource location, no Site database over the
+ * WAN). Known: a non-empty string. Unknown in a preview: in inputs (Analyze) it was set from
+ * another resource; in outputs (AnalyzeStack) the engine also shows an unset computed output as
+ * unknown, which an on-premises zone (set by `name`) has too, so there only a property dependency
+ * on another resource makes it DaaS.
+ */
+export function isDaasZone(zone: ResourceView, props: "inputs" | "outputs" = "outputs"): boolean {
+    const location = field(zone.props, "resourceLocationId");
+    if (knownString(location) !== undefined) {
+        return true;
+    }
+    const unknown = location === UNKNOWN || isUnknown(location);
+    return unknown && (props === "inputs" || (zone.propertyDependencies["resourceLocationId"] ?? []).length > 0);
+}
+
 function knownString(value: unknown): string | undefined {
     return typeof value === "string" && !isUnknown(value) && value.trim() ? value.trim() : undefined;
 }
@@ -136,12 +152,11 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
     for (const resource of stack.ofType(ZONE_TYPE)) {
         const nameInput = field(resource.props, "name");
         const name = knownString(nameInput);
-        const location = field(resource.props, "resourceLocationId");
         const zone: Zone = {
             resource,
             zoneName: name ?? resource.name,
             nameUnknown: name === undefined && nameInput !== undefined && isUnknown(nameInput),
-            daas: location === UNKNOWN || knownString(location) !== undefined,
+            daas: isDaasZone(resource),
             rttMs: resource.facts.number("rttMs"),
             peakConcurrentLaunches: resource.facts.number("peakConcurrentLaunches"),
             users: resource.facts.number("users"),

@@ -91,6 +91,17 @@ describe("issue 11: Citrix fail closed", () => {
             expect(v.message).toContain(reason);
         }
     });
+    it("an unknown resourceLocationId with no dependency is an unset computed output, not a DaaS zone", async () => {
+        // Outputs (AnalyzeStack): the engine shows an unset computed output as unknown. (In inputs,
+        // Analyze, an unknown resourceLocationId was set from another resource: DaaS.)
+        const stack = base();
+        stack[0].props.resourceLocationId = UNKNOWN_VALUE;
+        const stackPolicies = [citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimits, citrixSiteDatabaseLoad];
+        expect(verdicts(await runPolicies(stackPolicies, stack))).toEqual([]);
+        stack[0].propertyDependencies = { resourceLocationId: ["rl"] };
+        stack.push({ type: "citrix:index/cloudResourceLocation:CloudResourceLocation", name: "rl", props: {} });
+        expect(verdicts(await runPolicies(POLICIES, stack))).toEqual(["citrix-broker-throttle -> (stack)", "citrix-brokering-capacity -> (stack)", "citrix-zone-rtt-limit -> emea-zone"]);
+    });
     it("a catalog with a perfguard:citrixZone fact is placed in that zone", async () => {
         const stack = base();
         stack[3].props.zone = "3f0e2a4c-1111-2222-3333-444455556666";

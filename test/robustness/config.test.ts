@@ -301,7 +301,11 @@ describe("(2) and (3): the preview path and the pack", () => {
             expect(err?.exitCode).toBe(1);
             // The CLI's form: "<pack> <version>  <policy>: <field>: <problem>" (gojsonschema's words);
             // an unknown nested key is named in the problem of the object holding it.
-            const expected = c.why === "an unknown nested key" ? `${c.policy}: ${c.field}: Additional property bogusKey is not allowed` : `${c.policy}: ${c.field}: `;
+            // A missing required key is named in the problem of the object holding it, likewise.
+            const missing = c.why.startsWith("a list item without ") ? c.field.split(".") : undefined;
+            const expected = c.why === "an unknown nested key" ? `${c.policy}: ${c.field}: Additional property bogusKey is not allowed`
+                : missing ? `${c.policy}: ${missing.slice(0, -1).join(".")}: ${missing[missing.length - 1]} is required`
+                    : `${c.policy}: ${c.field}: `;
             expect(err?.message).toContain(expected);
         });
 

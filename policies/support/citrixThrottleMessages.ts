@@ -46,13 +46,19 @@ function basisFor(zone: Zone, budget: number, targets: BrokeringTargets, rttWher
 /** One controller without a throttle; `pointTo` = the zone carries the fix (several unthrottled). */
 export function unthrottledMessage(controller: Controller, zone: Zone, rttMs: number, rttWhere: string, budget: number, targets: BrokeringTargets, pointTo: boolean, demand: number | undefined): Message {
     // The zone's declared demand: its peak, plus the part of Delivery Groups' own peaks in it.
-    const meets = demand !== undefined && demand <= budget
-        ? `; the declared peak of ${round(demand)} meets the targets; nothing caps a logon storm above it`
+    // Within the budget the problem line says only what is missing (a cap); that the peak meets the
+    // targets goes to a basis line, so the line stays within 160 characters.
+    const within = demand !== undefined && demand <= budget;
+    const meets = within
+        ? `: nothing caps a logon storm above its peak of ${round(demand)}`
         : demand !== undefined ? `; at its peak of ${round(demand)} the zone exceeds the ${round(Math.floor(budget))} that meet the targets` : "";
     return {
         problem: `Delivery Controller "${shortName(controller.name)}" of Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
         fix: pointTo ? `see the violation on ${zone.resource.label}: ${zoneFix(zone, budget)}` : zoneFix(zone, budget),
-        basis: basisFor(zone, budget, targets, rttWhere),
+        basis: [
+            ...(within ? [`the declared peak of ${round(demand)} is within the ${round(Math.floor(budget))} that meet the targets`] : []),
+            ...basisFor(zone, budget, targets, rttWhere),
+        ],
     };
 }
 

@@ -122,7 +122,9 @@ describe("messages: problem line and fix, asserted separately", () => {
     });
     it("citrix-broker-throttle says when the declared peak already meets the targets", async () => {
         const [v] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "20", throttles: ["12", undefined] }));
-        expect(parseMessage(v.message).problem).toContain("the declared peak of 20 meets the targets; nothing caps a logon storm above it");
+        const m = parseMessage(v.message);
+        expect(m.problem).toBe("Delivery Controller \"ddc-2\" of Zone \"emea-zone\" (160 ms) sets no brokering throttle: nothing caps a logon storm above its peak of 20.");
+        expect(m.basis.join("\n")).toContain("the declared peak of 20 is within the 25 that meet the targets");
     });
     it("three unthrottled controllers: the fix is stated once on the zone, the controllers point to it", async () => {
         const found = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: [undefined, undefined, undefined] }));

@@ -3,7 +3,7 @@ import type { Report } from "./definePolicy";
 import { AFTER_APPLY, Zone } from "./citrixSite";
 
 /** Reason every Site-database policy gives for a Citrix DaaS zone. */
-export const DAAS_REASON = "a Citrix DaaS resource location (resourceLocationId set): no Site database over the WAN, so the Site-database brokering model does not apply";
+export const DAAS_REASON = "a Citrix DaaS resource location (resourceLocationId set): no Site database over the WAN to model";
 
 /** A DaaS zone: "not checked" when it declares brokering facts, else not applicable. */
 export function daasNotChecked(zone: Zone, report: Report): void {

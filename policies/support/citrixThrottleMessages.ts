@@ -76,11 +76,11 @@ export function groupOverMessage(budget: GroupBudget, shares: number, budgets: M
     const load = budget.load;
     const spans = budget.zones.length > 1;
     const name = `${load.group.implicit ? "Zone" : "Delivery Group"} "${shortName(load.group.resource.name)}"`;
-    const where = spans ? ` across ${budget.zones.length} zones (one lock)` : "";
+    const where = spans ? ` across ${budget.zones.length} zones` : "";
     const fixes = budget.zones.map((z) => zoneFix(z.zone, budgets.get(z.zone) ?? 0));
     const notMeasured = budget.safe === 0 ? [] : [];
     return {
-        problem: `${name}: the throttles allow ${round(shares)} concurrent brokering requests into its lock${where}, above the ${budget.safe} it sustains at the targets.`,
+        problem: `${name}: the throttles allow ${round(shares)} concurrent brokering requests into its ${spans ? "one " : ""}lock${where}, above the ${budget.safe} it sustains at the targets.`,
         fix: `${fixes.join("; ")}${spans ? "; or split the Delivery Group by zone (one lock each)" : ""}`,
         basis: [
             `lock: ${budget.zones.map((z) => `${round(shares * z.fraction)} from zone "${z.zone.zoneName}" at ${num(z.rttMs)} ms`).join(", ")}; ${targetsBasis(targets)}`,

@@ -69,10 +69,10 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 const message = capacityMessage(load, p, budget.byGroup.get(load.group), config, zoneGroups);
                 if (message) {
                     report(message, load.group.resource);
-                } else {
-                    const launch = p.launchTimeS !== undefined ? `, launch ${duration(p.launchTimeS)}` : "";
-                    report.applied(`lock at ${num(p.concurrency)} concurrent: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${[...p.notMeasured, ...(zoneGroups > 1 ? ["groups working at once: not measured"] : [])].map((n) => `; ${n}`).join("")}`, load.group.resource);
                 }
+                // A violation or a pass, the group's lock was judged: --explain shows the numbers either way.
+                const launch = p.launchTimeS !== undefined ? `, launch ${duration(p.launchTimeS)}` : "";
+                report.applied(`lock at ${num(p.concurrency)} concurrent: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${[...p.notMeasured, ...(zoneGroups > 1 ? ["groups working at once: not measured"] : [])].map((n) => `; ${n}`).join("")}`, load.group.resource);
             });
         }
     },

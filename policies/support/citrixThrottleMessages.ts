@@ -51,7 +51,7 @@ export function unthrottledMessage(controller: Controller, zone: Zone, rttMs: nu
     const within = demand !== undefined && demand <= budget;
     const meets = within
         ? `: nothing caps a logon storm above its peak of ${round(demand)}`
-        : demand !== undefined ? `; at its peak of ${round(demand)} the zone exceeds the ${round(Math.floor(budget))} that meet the targets` : "";
+        : demand !== undefined ? `: its peak of ${round(demand)} exceeds the ${round(Math.floor(budget))} that meet the targets` : "";
     return {
         problem: `Delivery Controller "${shortName(controller.name)}" of Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
         fix: pointTo ? `see the violation on ${zone.resource.label}: ${zoneFix(zone, budget)}` : zoneFix(zone, budget),

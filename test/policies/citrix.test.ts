@@ -115,7 +115,7 @@ describe("messages: problem line and fix, asserted separately", () => {
         const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
         const [unset] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "40", throttles: ["12", undefined] }));
         const m = parseMessage(unset.message);
-        expect(m.problem).toBe(`Delivery Controller "ddc-2" of Zone "emea-zone" (160 ms) sets no brokering throttle; at its peak of 40 the zone exceeds the ${safe} that meet the targets.`);
+        expect(m.problem).toBe(`Delivery Controller "ddc-2" of Zone "emea-zone" (160 ms) sets no brokering throttle: its peak of 40 exceeds the ${safe} that meet the targets.`);
         expect(m.fix).toContain(`to ${Math.floor(safe / 2)} on each of zone "emea"'s 2 Delivery Controllers`);
         const [sum] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: ["20", "20"] }));
         expect(parseMessage(sum.message).problem).toBe(`Zone "emea-zone": the throttles allow 40 concurrent brokering requests into its lock, above the ${safe} it sustains at the targets.`);

@@ -241,7 +241,7 @@ describe("perfguard size nsx-alb", () => {
         const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--controllers", "2", "--delivery-groups", "4", "--json"])).stdout);
         const stack = (throttle: number): TestResource[] => [
             { type: ZONE, name: "emea", props: { name: "emea", metadata: [{ name: "perfguard:rttMs", value: "160" }] } },
-            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard:throttleMaxConcurrentTransactions=${throttle}`] } })),
+            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "emea", "guestinfo.perfguard.throttleMaxConcurrentTransactions": String(throttle) } } })),
             ...[1, 2, 3, 4].flatMap((g): TestResource[] => [
                 { type: "citrix:index/machineCatalog:MachineCatalog", name: `cat-${g}`, props: { provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["emea"] } },
                 { type: "citrix:index/deliveryGroup:DeliveryGroup", name: `dg-${g}`, props: { associatedMachineCatalogs: [{ machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] } },

@@ -18,7 +18,12 @@ function zone(name: string, facts: Record<string, string>, extra: Record<string,
     return { type: ZONE, name: `${name}-zone`, props: { name, metadatas: Object.entries(facts).map(([k, v]) => ({ name: `perfguard:${k}`, value: v })), ...extra } };
 }
 function controllers(zoneName: string, throttles: Array<string | undefined>): TestResource[] {
-    return throttles.map((t, i) => ({ type: VM, name: `ddc-${zoneName}-${i + 1}`, props: { tags: ["perfguard:citrixRole=deliveryController", `perfguard:citrixZone=${zoneName}`, ...(t ? [`perfguard:throttleMaxConcurrentTransactions=${t}`] : [])] } }));
+    // vSphere `tags` hold tag ids: controller facts go in extraConfig (docs/facts.md#vsphere).
+    return throttles.map((t, i) => ({ type: VM, name: `ddc-${zoneName}-${i + 1}`, props: { extraConfig: {
+        "guestinfo.perfguard.citrixRole": "deliveryController",
+        "guestinfo.perfguard.citrixZone": zoneName,
+        ...(t ? { "guestinfo.perfguard.throttleMaxConcurrentTransactions": t } : {}),
+    } } }));
 }
 function catalog(name: string, zoneName: string, machines: number): TestResource {
     return { type: CATALOG, name, props: { zone: UNKNOWN_VALUE, provisioningScheme: { numberOfTotalMachines: machines } }, propertyDependencies: { zone: [`${zoneName}-zone`] } };

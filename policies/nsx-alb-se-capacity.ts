@@ -101,8 +101,9 @@ export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
             if (!e.group.resource) {
                 for (const problem of seGroupFieldProblems(e.group.fields)) {
                     report({
-                        problem: `invalid config for policy ${POLICY}: field seGroups.${e.group.name}: ${problem}.`,
-                        fix: "fix the policy config (--policy-pack-config); the checks of VSs on this SE group did not run.",
+                        problem: `invalid config for policy ${POLICY}: an entry of seGroups is invalid, so its VSs were not checked.`,
+                        fix: "fix the policy config (--policy-pack-config) as the basis line says.",
+                        basis: [`field seGroups.${e.group.name}: ${problem}`],
                     });
                 }
             }

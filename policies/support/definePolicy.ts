@@ -366,13 +366,20 @@ class Decisions {
         }
         const list = [...groups.values()];
         const first = (names: string[]) => names.length <= FIRST_NAMES ? names.join(", ") : `${names.slice(0, FIRST_NAMES).join(", ")} and ${names.length - FIRST_NAMES} more`;
-        const problem = list.length === 1
-            ? `${plural(total, "resource")} not checked: ${list[0].why.reason} (${first(list[0].names)}).`
-            : `${plural(total, "resource")} not checked, for ${list.length} reasons (below); their verdicts are unknown.`;
+        // The problem line names the one reason and the first names when that fits, else the reason
+        // alone, else only the count; what it leaves out goes to basis lines, so the line stays
+        // within PROBLEM_LINE_MAX whatever the names and reasons.
+        const count = plural(total, "resource");
+        const withNames = list.length === 1 ? `${count} not checked: ${list[0].why.reason} (${first(list[0].names)}).` : "";
+        const reasonOnly = list.length === 1 ? `${count} not checked: ${list[0].why.reason}; their verdicts are unknown.` : "";
+        const namesFit = withNames !== "" && withNames.length <= PROBLEM_LINE_MAX;
+        const problem = namesFit ? withNames
+            : reasonOnly !== "" && reasonOnly.length <= PROBLEM_LINE_MAX ? reasonOnly
+                : `${count} not checked, for ${plural(list.length, "reason")} (below); their verdicts are unknown.`;
         this.sendUnverified({
             problem,
             fix: [...new Set(list.map((g) => g.why.remedy))].join("; "),
-            basis: list.length === 1 ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
+            basis: namesFit ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
         }, undefined);
     }
 }

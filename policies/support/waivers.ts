@@ -38,6 +38,7 @@ export const POLICY_IDS: readonly string[] = [
     "citrix-site-limits",
     "citrix-site-database-load",
     "nsx-alb-se-capacity",
+    "nsx-alb-se-capacity-advisory",
     "nsx-alb-se-minimum-resources",
     "nsx-alb-se-dedicated-dispatcher",
     "xen-dom0-workload",

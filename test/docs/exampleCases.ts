@@ -62,6 +62,9 @@ export const EXAMPLE_CASES: Readonly<Record<string, readonly ExampleCase[]>> = {
         { title: "A VS needing 3000 RSA-2048 TPS and 30000 RPS on one 4 vCPU SE (test/policies/nsxFixtures.ts, sslTps changed):", resources: nsxStack({ shop: { sslTps: "3000" } }) },
         { title: "The group-wide form (maxSe 2, bufferSe 1):", resources: nsxStack({ group: { maxSe: "2" } }) },
     ],
+    "nsx-alb-se-capacity-advisory": [
+        { title: "An N+M group that cannot keep its buffer: one VS per SE, bufferSe 2, maxSe 3 (test/policies/nsxFixtures.ts, group changed):", resources: nsxStack({ group: { maxSe: "3", bufferSe: "2", maxVsPerSe: "1" } }) },
+    ],
     "nsx-alb-se-minimum-resources": [
         { title: "A 4 vCPU SE group with the provider's default memory and 20 GB of disk:", resources: nsxStack({ group: { memoryPerSe: undefined, diskPerSe: "20" } }) },
     ],

@@ -158,7 +158,7 @@ describe("issue 11: SE group references fail closed", () => {
     it("the ambiguous join says so and names no group by chance", async () => {
         const out = await runStackPolicy(nsxAlbSeCapacity, cases[7][1]);
         const v = out.find((x) => x.urn === undefined) as Violation;
-        expect(parseMessage(v.message).problem).toMatch(/cannot tell apart/);
+        expect(v.message).toMatch(/cannot tell apart/);
         expect(v.enforcementLevel).toBe("advisory");
         const onGroup = parseMessage((out.find((x) => x.urn?.endsWith("::web-seg")) as Violation).message);
         expect(onGroup.basis.join(" ")).toContain("whose ref matches this and another SE group counted here too");

@@ -264,10 +264,10 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const named = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" }) }]);
         const v = expectViolation(named, { policy: DISPATCH, resource: long, problem: [`"${long.slice(0, 39)}…"`, "16 vCPUs per SE"], fix: ["dedicatedDispatcherCore"] });
         expect(v.basis).toContain(`Serviceenginegroup "${long.slice(0, 39)}…" is "${long}"`);
-        const small = await runResourcePolicy(nsxAlbSeMinimumResources, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "1024", diskPerSe: "1", dedicatedDispatcherCore: "true" }) }]);
+        const small = await runResourcePolicy(nsxAlbSeMinimumResources, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "2048", diskPerSe: "1", dedicatedDispatcherCore: "true" }) }]);
         expectViolation(small, {
             policy: MIN, resource: long,
-            problem: ["1024 MB memory, 1 GB disk per 16 vCPU SE", `tested: ${row(6).memoryGb * 1024} MB, ${row(6).diskGb} GB`],
+            problem: ["2048 MB memory, 1 GB disk per 16 vCPU SE", `tested: ${row(6).memoryGb * 1024} MB, ${row(6).diskGb} GB`],
             fix: [`memoryPerSe "${row(6).memoryGb * 1024}" and diskPerSe "${row(6).diskGb}"`],
         });
         expect(table.notes.some((n) => n.includes("4 cores: 1 dispatcher + 3 proxy cores") && n.includes("6 cores: 2 dispatcher + 4 proxy cores"))).toBe(true);

@@ -102,8 +102,9 @@ describe("unknown values (preview)", () => {
         // so the role's value itself is what is unknown here (a tags map).
         const backup = dom0Service("backup", XCP01_UUID, undefined, undefined);
         backup.props.tags = { "perfguard:xenDomain": "dom0", "perfguard:xenHost": XCP01_UUID, "perfguard:xenDom0Role": UNKNOWN_VALUE };
-        // Its role is unknown: not checked by either policy (its traffic may be counted or not), and the guests of its host neither.
-        expect(verdicts(await runBoth(xenStack({ add: [backup] })))).toEqual(["xen-dom0-workload -> (stack)", "xen-guest-network-share -> (stack)"]);
+        // Its role is unknown: xen-dom0-workload cannot judge it; it declares no traffic, so the
+        // guests' shares are still checked (an undeclared sender counts as idle there).
+        expect(verdicts(await runBoth(xenStack({ add: [backup] })))).toEqual(["xen-dom0-workload -> (stack)"]);
     });
     it("an unknown need on one guest does not stop the verdict on another", async () => {
         // web's host is declared, its need is unknown: it takes nothing in the model and is not judged.

@@ -5,7 +5,6 @@
  * aviStack, predictBrokering, seUtilisation, requiredVcpusPerSe), run in this process on the
  * resources' outputs as AnalyzeStack sends them, with the config the pack was given.
  */
-import { predictBrokering } from "../model/brokering";
 import {
     requiredVcpusPerSe,
     SeGroupCapacity,
@@ -14,10 +13,11 @@ import {
     seUtilisation,
     VsDemand,
 } from "../model/seCapacity";
-import { effectiveConcurrency } from "../policies/citrix-brokering-capacity";
+import { effectiveConcurrency, groupLoads, round } from "../policies/support/citrixLoad";
+import { siteBudget } from "../policies/support/citrixBudget";
+import { predictLoad } from "../policies/support/citrixCapacityMessages";
 import { aviStack, seGroupSizing } from "../policies/support/aviSeGroups";
 import { citrixSite } from "../policies/support/citrixSite";
-import { safeConcurrency } from "../policies/support/citrixTargets";
 import { duration, num, pct } from "../policies/support/format";
 import { ResourceView, StackView } from "../policies/support/resources";
 import type { PolicyConfigEntry } from "../preview/packClient";
@@ -75,31 +75,43 @@ function zonesSection(stack: StackView, config: ReportInput["config"]): string {
     }
     const cap = propsOf(config, "citrix-brokering-capacity");
     const targets = { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1) };
-    const rows: string[] = [];
+    const loads = groupLoads(site);
+    const budget = siteBudget(loads, targets);
+    const zoneRows: string[] = [];
     for (const zone of site.zones) {
         const rtt = zone.rttMs;
         const peak = zone.peakConcurrentLaunches;
         const throttles = zone.controllers.map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none"));
         const controllers = zone.controllers.length === 0 ? "none in stack" : `${zone.controllers.length} (throttles ${throttles.join(", ")})`;
-        if (rtt.state !== "ok") {
-            rows.push(`| ${cell(zone.zoneName)} | ${rtt.state === "absent" ? "no perfguard:rttMs" : `rttMs ${rtt.state}`} | ${peak.state === "ok" ? peak.value : "-"} | - | - | - | - | ${cell(controllers)} |`);
+        const rttText = zone.daas ? "Citrix DaaS (not judged)" : rtt.state === "ok" ? `${num(rtt.value)} ms` : rtt.state === "absent" ? "no perfguard:rttMs" : `rttMs ${rtt.state}`;
+        const concurrency = rtt.state === "ok" && !zone.daas ? effectiveConcurrency(zone, loads) : undefined;
+        const zoneBudget = budget.zoneBudget.get(zone);
+        zoneRows.push(`| ${cell(zone.zoneName)} | ${rttText} | ${peak.state === "ok" ? `${peak.value} requests` : "-"} | ${concurrency ? `${round(concurrency.value)} requests` : "-"} | ${zone.groups.length} | ${zoneBudget !== undefined ? `${round(zoneBudget)} requests` : "-"} | ${cell(controllers)} |`);
+    }
+    const groupRows: string[] = [];
+    for (const load of loads) {
+        const name = load.group.implicit ? `(zone ${load.group.resource.name})` : load.group.resource.name;
+        if (load.notChecked) {
+            groupRows.push(`| ${cell(name)} | - | - | - | - | - | not checked: ${cell(load.notChecked.reason)} |`);
             continue;
         }
-        const safe = safeConcurrency(rtt.value, targets);
-        const concurrency = effectiveConcurrency(zone);
-        let predicted = "- | - | -";
-        if (concurrency) {
-            const users = zone.users.state === "ok" ? zone.users.value : undefined;
-            const p = predictBrokering({ rttMs: rtt.value, concurrency: concurrency.value, users });
-            const capped = peak.state === "ok" && concurrency.value < peak.value ? ` (at ${concurrency.value}, capped by throttles)` : "";
-            const launch = p.launchTimeS !== undefined && users !== undefined ? `${duration(p.launchTimeS)} for ${users} users` : "no perfguard:users";
-            predicted = `${num(p.meanResponseS)} s${capped} | ${pct(p.errorRate)} | ${launch}`;
+        const p = predictLoad(load);
+        const zones = load.classes.map((c) => `${c.zone.zoneName} ${num(c.rttMs)} ms`).join(", ") || "-";
+        const safe = budget.byGroup.get(load.group)?.safe;
+        if (!p) {
+            groupRows.push(`| ${cell(name)} | ${cell(zones)} | - | - | - | - | ${safe !== undefined ? `${safe} requests` : "-"} |`);
+            continue;
         }
-        rows.push(`| ${cell(zone.zoneName)} | ${num(rtt.value)} ms | ${peak.state === "ok" ? `${peak.value} requests` : "-"} | ${predicted} | ${safe} requests | ${cell(controllers)} |`);
+        const launch = p.launchTimeS !== undefined && load.users !== undefined ? `${duration(p.launchTimeS)} for ${load.users} users` : "no perfguard:users";
+        const notMeasured = p.notMeasured.length > 0 ? " (not measured)" : "";
+        groupRows.push(`| ${cell(name)} | ${cell(zones)} | ${round(p.concurrency)} requests | ${num(p.worstMeanResponseS)} s${notMeasured} | ${pct(p.worstErrorRate)} | ${launch} | ${safe !== undefined ? `${safe} requests` : "-"} |`);
     }
-    return `## Citrix zones\n\nPredicted at each zone's peak (capped by its Delivery Controllers' throttles) by the brokering model; safe concurrency keeps mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%.\n\n` +
-        "| zone | RTT | peak | mean response | timed out | launch | safe concurrency | Delivery Controllers |\n" +
-        "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + rows.join("\n") + "\n\n";
+    return `## Citrix zones\n\nEach Delivery Group is its own brokering lock; a zone's budget is the sum over its groups of what each sustains at mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own.\n\n` +
+        "| zone | RTT | peak | into its groups' locks | Delivery Groups | zone budget | Delivery Controllers |\n" +
+        "| --- | --- | --- | --- | --- | --- | --- |\n" + zoneRows.join("\n") + "\n\n" +
+        "### Delivery Group locks\n\nPredicted by the brokering model at each lock's concurrency (its peak, capped by its share of the throttles); the worst zone's response and timeouts.\n\n" +
+        "| Delivery Group | zones | concurrency | mean response | timed out | launch | safe concurrency |\n" +
+        "| --- | --- | --- | --- | --- | --- | --- |\n" + groupRows.join("\n") + "\n\n";
 }
 
 function groupsSection(stack: StackView, config: ReportInput["config"]): string {

@@ -4,6 +4,7 @@
  * with the same models and the same arithmetic as citrix-broker-throttle.
  */
 import { BrokeringPrediction, maxSafeConcurrency, predictBrokering } from "../model/brokering";
+import { predictGroupBrokering } from "../model/deliveryGroupBrokering";
 import { BrokeringCell, CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
 import { MODEL_SOURCE } from "../policies/support/citrixTargets";
 import { duration, num, pct, plural } from "../policies/support/format";
@@ -21,6 +22,10 @@ export interface CitrixSizingInput {
     readonly targetResponseS: number;
     /** Highest acceptable share of timed-out requests, percent (0..100; 0.1 = 0.1 %). */
     readonly errorBudgetPct: number;
+    /** Delivery Groups with machines in the zone (>= 1; default 1): each is its own brokering lock. */
+    readonly deliveryGroups?: number;
+    /** Machines of each Delivery Group (length deliveryGroups; default equal): the zone's load splits in proportion. */
+    readonly groupMachines?: readonly number[];
     /** Table range: first and last concurrency and step (requests; from >= 1, step >= 1). */
     readonly from: number;
     readonly to: number;
@@ -63,6 +68,44 @@ export interface CitrixSizing {
     /** The registry value's full path. */
     readonly throttleKey: string;
     readonly model: string;
+    /** Per Delivery Group lock: its share of the zone's load and the concurrency it sustains at the targets. */
+    readonly groups: Array<{ readonly share: number; readonly maxSafeConcurrency: number }>;
+    /** What rests on extrapolation ("not measured"); empty when nothing does. */
+    readonly notMeasured: string[];
+}
+
+/** Each group's share of the zone's load: by machines when given, else equal. */
+function groupShares(input: CitrixSizingInput): number[] {
+    const n = Math.max(1, Math.floor(input.deliveryGroups ?? 1));
+    const machines = input.groupMachines && input.groupMachines.length === n ? input.groupMachines : Array.from({ length: n }, () => 1);
+    const total = machines.reduce((sum, m) => sum + m, 0);
+    return machines.map((m) => (total > 0 ? m / total : 1 / n));
+}
+
+/** The zone at `concurrency` split over its groups' locks: worst response and errors, summed throughput. */
+function zoneAt(rttMs: number, concurrency: number, users: number, shares: readonly number[]): BrokeringPrediction & { launchTimeS: number } {
+    if (shares.length === 1) {
+        const p = predictBrokering({ rttMs, concurrency, users });
+        return { ...p, launchTimeS: p.launchTimeS as number };
+    }
+    let meanResponseS = 0;
+    let brokeredPerS = 0;
+    let successfulPerS = 0;
+    let errorRate = 0;
+    let launchTimeS = 0;
+    for (const share of shares) {
+        if (share <= 0) {
+            continue;
+        }
+        const p = predictGroupBrokering({ classes: [{ rttMs, concurrency: concurrency * share }], users: users * share });
+        const c = p.classes[0];
+        meanResponseS = Math.max(meanResponseS, c.meanResponseS);
+        brokeredPerS += c.brokeredPerS;
+        successfulPerS += c.brokeredPerS * (1 - c.errorRate);
+        errorRate = Math.max(errorRate, c.errorRate);
+        launchTimeS = Math.max(launchTimeS, p.launchTimeS ?? 0);
+    }
+    return { meanResponseS, brokeredPerS, successfulPerS, errorRate, launchTimeS };
 }
 
 /**
@@ -74,8 +117,9 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const { rttMs, users } = input;
     const budget = input.errorBudgetPct / 100;
     const rows: CitrixSizingRow[] = [];
+    const shares = groupShares(input);
     for (let c = input.from; c <= input.to; c += input.step) {
-        const p = predictBrokering({ rttMs, concurrency: c, users });
+        const p = zoneAt(rttMs, c, users, shares);
         rows.push({
             concurrency: c,
             meanResponseS: p.meanResponseS,
@@ -86,12 +130,19 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
             meetsTargets: p.meanResponseS <= input.targetResponseS && p.errorRate <= budget,
         });
     }
-    const safe = maxSafeConcurrency({ rttMs, targetResponseS: input.targetResponseS, errorBudget: budget });
+    // One lock sustains safeOne; the zone's load splits by share, so the zone is safe while every
+    // group's part is: the zone's budget is the sum over its groups (safeOne x groups when equal).
+    const safeOne = maxSafeConcurrency({ rttMs, targetResponseS: input.targetResponseS, errorBudget: budget });
+    const safe = shares.length === 1 ? safeOne : Math.floor(Math.min(...shares.filter((x) => x > 0).map((x) => safeOne / x)) + 1e-9);
     // As citrix-broker-throttle's fix: the safe total split evenly, or 1 on `safe` controllers.
     const throttle = safe === 0 ? 0 : Math.max(1, Math.floor(safe / input.controllers));
     const brokering = safe === 0 ? 0 : Math.min(input.controllers, safe);
     const total = throttle * brokering;
-    const atThrottle = total > 0 ? { concurrency: total, ...predictBrokering({ rttMs, concurrency: total, users }) } : undefined;
+    const atThrottle = total > 0 ? { concurrency: total, ...zoneAt(rttMs, total, users, shares) } : undefined;
+    const notMeasured: string[] = [];
+    if (shares.length > 1) {
+        notMeasured.push(`${shares.length} Delivery Groups working at once on one Site database: not measured (each lock is modelled on its own)`);
+    }
     return {
         input,
         rows,
@@ -102,6 +153,8 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
         atThrottle,
         throttleKey: CITRIX_GUIDANCE.throttleKeyPath,
         model: MODEL_SOURCE,
+        groups: shares.map((share) => ({ share, maxSafeConcurrency: safeOne })),
+        notMeasured,
     };
 }
 
@@ -126,7 +179,7 @@ export function formatCitrixSizing(s: CitrixSizing): string {
     const header = ["concurrency", "mean response", "brokered", "timed out", `launch of ${i.users} users`, "meets targets"];
     const align: Array<"left" | "right"> = ["right", "right", "right", "right", "right", "left"];
     if (s.measured.length > 0) {
-        header.push(`measured at ${num(i.rttMs)} ms`);
+        header.push(`measured at ${num(i.rttMs)} ms${s.groups.length > 1 ? " (one group)" : ""}`);
         align.push("left");
     }
     const rows = s.rows.map((r) => {
@@ -143,7 +196,7 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         }
         return cells;
     });
-    let out = `Citrix zone at ${num(i.rttMs)} ms RTT to the Site database, ${i.users} users, ${i.controllers} Delivery Controller${i.controllers === 1 ? "" : "s"}\n`;
+    let out = `Citrix zone at ${num(i.rttMs)} ms RTT to the Site database, ${i.users} users, ${i.controllers} Delivery Controller${i.controllers === 1 ? "" : "s"}, ${plural(s.groups.length, "Delivery Group")}\n`;
     out += `Targets: mean response <= ${num(i.targetResponseS)} s, timed-out requests <= ${num(i.errorBudgetPct, 4)}%. Model: ${s.model}.\n\n`;
     out += table(header, rows, align);
     out += "\n";
@@ -152,6 +205,12 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         return out;
     }
     out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} in the zone.\n`;
+    if (s.groups.length > 1) {
+        out += `Per Delivery Group lock: each sustains ${s.groups[0].maxSafeConcurrency} at the targets; the zone's load splits ${s.groups.map((g) => `${num(g.share * 100)}%`).join(" / ")} over them.\n`;
+    }
+    for (const note of s.notMeasured) {
+        out += `Note: ${note}.\n`;
+    }
     if (s.maxSafeConcurrency > MEASURED_CONCURRENCY_MAX) {
         out += `Note: the source measured up to ${MEASURED_CONCURRENCY_MAX} concurrent requests; beyond that the figure is the model's extrapolation, not a measurement.\n`;
     }
@@ -183,6 +242,8 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
         brokeringControllers: s.brokeringControllers,
         throttleKey: s.throttleKey,
         atThrottle: s.atThrottle ?? null,
+        deliveryGroups: s.groups,
+        notMeasured: s.notMeasured,
         ...(plot ? { plot } : {}),
     };
 }

@@ -94,25 +94,30 @@ export interface SafeConcurrencyInput {
  * row-to-row scatter of the lock line and was 4-6 % optimistic in all five 160 ms cells
  * (2.20 vs 2.1 requests/s), so maxSafeConcurrency at 160 ms / 12 s / 0.1 % gave 26, above the
  * measured 12 s crossing (25.2) and the source's advice (24).
- * Lock: 2.90 round trips + 5.6 ms (the source's reading of its table: ~3 round trips + 10-15 ms).
- * Timeout 41 s: above the 30-34 s a spread-free reading gives, because the fitted response spread
- * and the orphaned transactions already cause timeouts while the mean response is well below it.
- * Residuals of these constants: mean response max 14.1 % (45 ms / 36: 4.9 vs 4.3 s, pessimistic),
- * median 2.7 %; brokered/s max 14.5 % (250 ms / 24: 1.37 vs 1.6/s, pessimistic; its neighbours
- * measure 1.3/s), median 5.2 %; launch time max 14.5 %; error rate max 4.4 points. Optimistic
- * residuals at 90-250 ms: at most 5.6 % (250 ms / 12: 8.8 vs 9.3 s), at 90 and 160 ms at most
- * 2.7 % (160 ms / 48: 22.6 vs 23.2 s). Leave one RTT out (worst of response and brokered/s):
- * 45 ms 22.7 %, 90 ms 10.3 %, 160 ms 3.1 %, 250 ms 15.4 %.
- * maxSafeConcurrency at 12 s / 0.1 %: 243 / 88 / 44 / 25 / 16 at 10 / 45 / 90 / 160 / 250 ms;
+ * Issue 12's error figures are part of the objective: cells measured at <= 0.05 % errors are kept
+ * under the 0.1 % default budget, cells measured at >= 0.2 % above it, cells measured at >= 0.1 %
+ * within a factor of 3; and where a row's measured mean response crosses 12 s the model predicts
+ * 12 s or more (so maxSafeConcurrency is never more permissive than the measurements).
+ * Lock: 2.92 round trips + 4.0 ms (the source's reading of its table: ~3 round trips + 10-15 ms).
+ * Timeout 37.6 s with a response spread of 0.253 (log space): the orphaned transactions and the
+ * spread cause timeouts while the mean response is still below it.
+ * Figures of these constants (`npm run calibrate`): mean response max 14.4 % (250 ms / 24, where
+ * the source's 1.6/s is out of line with its 1.3/s neighbours), median 2.5 %; brokered/s max
+ * 14.9 %, median 4.8 %; launch time max 14.5 %. Errors: highest predicted where the source
+ * measured <= 0.05 %: 0.091 % (250 ms / 24); lowest where it measured >= 0.2 %: 1.70 % (160 ms / 48,
+ * measured 4.0 %); worst factor 2.36 (160 ms / 36: 0.05 % for 0.12 %). Leave one RTT out (worst of
+ * response and brokered/s): 45 ms 22.4 % (the 20 % target gave way by 2.4 points), 90 ms 10.1 %,
+ * 160 ms 4.6 %, 250 ms 15.7 %.
+ * maxSafeConcurrency at 12 s / 0.1 %: 244 / 88 / 44 / 25 / 16 at 10 / 45 / 90 / 160 / 250 ms;
  * the measured 12 s crossings are 44.8 (90 ms), 25.2 (160 ms) and 17.3 (250 ms).
  */
 export const BROKERING_PARAMS: BrokeringParams = Object.freeze({
-    lockRoundTrips: 2.903,
-    lockFixedS: 0.005596,
-    serialServiceS: 0.04936,
-    outsideS: 0.8248,
-    timeoutS: 40.73,
-    responseSigma: 0.3502,
+    lockRoundTrips: 2.921,
+    lockFixedS: 0.003984,
+    serialServiceS: 0.04899,
+    outsideS: 0.8194,
+    timeoutS: 37.6,
+    responseSigma: 0.2533,
 });
 
 /** Upper end of the search of {@link maxSafeConcurrency}: far above any measured cell (60). */
@@ -202,30 +207,61 @@ export function maxSafeConcurrency(input: SafeConcurrencyInput, params: Brokerin
 
 type LoopResult = Pick<BrokeringPrediction, "meanResponseS" | "brokeredPerS" | "errorRate">;
 
-/** Fixed point of the closed loop with orphaned (timed-out) transactions; see the file comment. */
+/** Single-lock closed loop: the group-lock solver with one class (the calibrated model). */
 function solveClosedLoop(concurrency: number, holdS: number, params: BrokeringParams): LoopResult {
+    const [only] = solveLockClasses([{ population: concurrency, holdS }], params);
+    return { meanResponseS: only.meanResponseS, brokeredPerS: only.brokeredPerS, errorRate: only.errorRate };
+}
+
+/** One class of requests at a Delivery Group's lock: the requests brokered by one zone's controllers. */
+export interface LockClass {
+    /** Concurrent requests of this class (closed loop), > 0, may be fractional. */
+    readonly population: number;
+    /** Time one of its transactions holds the lock, s (lockHoldTimeS of its zone's RTT). */
+    readonly holdS: number;
+}
+
+/** Per-class outcome of {@link solveLockClasses}. */
+export type ClassResult = LoopResult;
+
+/**
+ * Fixed point of the closed loop with orphaned (timed-out) transactions for a lock shared by
+ * several classes (see the file comment for one class; with one class this is that model, the
+ * same arithmetic). The client mix is kept fixed: orphans are added in the clients' proportions.
+ */
+export function solveLockClasses(classes: readonly LockClass[], params: BrokeringParams = BROKERING_PARAMS): ClassResult[] {
+    const total = classes.reduce((sum, c) => sum + c.population, 0);
+    const mix = classes.map((c) => c.population / total);
+    const meanHoldS = classes.reduce((sum, c, i) => sum + mix[i] * c.holdS, 0);
     const timeoutS = params.timeoutS;
-    const bottleneckS = Math.max(holdS, params.serialServiceS);
-    if (concurrency * bottleneckS >= timeoutS) {
+    const bottleneckS = Math.max(meanHoldS, params.serialServiceS);
+    const collapsed = (): ClassResult[] => classes.map((_, i) => ({ meanResponseS: timeoutS, brokeredPerS: mix[i] / bottleneckS, errorRate: 1 }));
+    if (total * bottleneckS >= timeoutS) {
         // No fixed point: orphaned transactions accumulate, every request times out.
-        return { meanResponseS: timeoutS, brokeredPerS: 1 / bottleneckS, errorRate: 1 };
+        return collapsed();
     }
-    const mva = new ClosedLoopMva(holdS, params.serialServiceS, params.outsideS);
+    const mva = new LockMva(classes.map((c) => c.holdS), mix, params.serialServiceS, params.outsideS);
     // gap(n) > 0 while the clients would push more than n transactions through; decreasing in n.
     const gap = (n: number): number => {
-        const cycleS = mva.cycleTimeS(n);
-        return concurrency / timeoutOutcome(cycleS, timeoutS, params.responseSigma).meanSeenS - n / cycleS;
+        const cycles = mva.cycleTimesS(n);
+        let clients = 0;
+        let served = 0;
+        for (let i = 0; i < classes.length; i++) {
+            clients += classes[i].population / timeoutOutcome(cycles[i], timeoutS, params.responseSigma).meanSeenS;
+            served += (n * mix[i]) / cycles[i];
+        }
+        return clients - served;
     };
-    let lo = concurrency;
-    let hi = concurrency;
+    let lo = total;
+    let hi = total;
     if (gap(lo) > 0) {
-        hi = 2 * concurrency;
+        hi = 2 * total;
         while (gap(hi) > 0) {
             lo = hi;
             hi *= 2;
             if (hi > 1e15) {
                 // Numerically at the collapse boundary: report its limit.
-                return { meanResponseS: timeoutS, brokeredPerS: 1 / bottleneckS, errorRate: 1 };
+                return collapsed();
             }
         }
         for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
@@ -237,59 +273,90 @@ function solveClosedLoop(concurrency: number, holdS: number, params: BrokeringPa
             }
         }
     }
-    const cycleS = mva.cycleTimeS(hi);
-    const brokeredPerS = hi / cycleS;
-    return {
-        meanResponseS: concurrency / brokeredPerS,
-        brokeredPerS,
-        errorRate: timeoutOutcome(cycleS, timeoutS, params.responseSigma).errorRate,
-    };
+    const cycles = mva.cycleTimesS(hi);
+    return classes.map((c, i) => {
+        const brokeredPerS = (hi * mix[i]) / cycles[i];
+        return {
+            meanResponseS: c.population / brokeredPerS,
+            brokeredPerS,
+            errorRate: timeoutOutcome(cycles[i], timeoutS, params.responseSigma).errorRate,
+        };
+    });
 }
 
 /**
- * Exact MVA of a closed network with two FCFS queueing stations (the Delivery Group lock, mean
- * hold holdS; the serialised work, serialServiceS) and one delay station (outsideS). Cycle times
- * are kept per integer population until the bottleneck is saturated (each extra transaction
- * adds the bottleneck demand to the cycle); beyond that they are extended linearly.
+ * Mean value analysis of a closed network with two FCFS queueing stations (the Delivery Group
+ * lock, hold holdS[c] for class c; the serialised work, serialServiceS) and one delay station
+ * (outsideS), for populations n * mix (approximate multi-class MVA: a request of class c arriving
+ * at population n sees the queues of population n - 1 in the same mix, and waits at the lock for
+ * the hold of every request queued there; with one class this is exact MVA). Cycle times are kept
+ * per integer population until the bottleneck is saturated (each extra transaction then adds the
+ * bottleneck's mean demand to every cycle); beyond that they are extended linearly, and between
+ * integers interpolated linearly.
  */
-class ClosedLoopMva {
-    private readonly cycleS: number[] = [0];
-    private queueAtLock = 0;
+class LockMva {
+    /** cycles[n][c]: mean cycle time of class c at population n (n = 0: unused). */
+    private readonly cycles: number[][];
+    private readonly queueAtLock: number[];
     private queueAtSerial = 0;
     private saturated = false;
-
     private readonly bottleneckS: number;
 
-    constructor(private readonly holdS: number, private readonly serialServiceS: number, private readonly outsideS: number) {
-        this.bottleneckS = Math.max(holdS, serialServiceS);
+    constructor(private readonly holdS: readonly number[], private readonly mix: readonly number[], private readonly serialServiceS: number, private readonly outsideS: number) {
+        const meanHoldS = holdS.reduce((sum, d, i) => sum + mix[i] * d, 0);
+        this.bottleneckS = Math.max(meanHoldS, serialServiceS);
+        this.cycles = [holdS.map(() => 0)];
+        this.queueAtLock = holdS.map(() => 0);
     }
 
-    /** Mean cycle time (lock wait + hold + outside time), s, for n >= 1 transactions in the loop. */
-    cycleTimeS(n: number): number {
-        const below = Math.floor(n);
-        this.extendTo(Math.ceil(n));
-        const last = this.cycleS.length - 1;
+    /** Mean cycle time per class (lock wait + hold + serial work + outside time), s, for n transactions in the loop. */
+    cycleTimesS(n: number): number[] {
+        // Fewer than one transaction in all (a fractional group): nobody queues.
+        const at = Math.max(n, 1);
+        const below = Math.floor(at);
+        this.extendTo(Math.ceil(at));
+        const last = this.cycles.length - 1;
         if (below >= last) {
-            return this.cycleS[last] + (n - last) * this.bottleneckS;
+            return this.cycles[last].map((c) => c + (at - last) * this.bottleneckS);
         }
-        const fraction = n - below;
-        return this.cycleS[below] + fraction * (this.cycleS[below + 1] - this.cycleS[below]);
+        const fraction = at - below;
+        return this.cycles[below].map((c, i) => c + fraction * (this.cycles[below + 1][i] - c));
     }
 
     private extendTo(n: number): void {
         // 1e6 caps memory for extreme inputs; the lock is saturated long before in practice.
-        while (!this.saturated && this.cycleS.length <= n && this.cycleS.length <= 1e6) {
-            const population = this.cycleS.length;
-            const lockResidenceS = this.holdS * (1 + this.queueAtLock);
+        const cap = this.holdS.length === 1 ? 1e6 : 1e5;
+        while (!this.saturated && this.cycles.length <= n && this.cycles.length <= cap) {
+            const population = this.cycles.length;
+            let waitAtLockS = 0;
+            for (let k = 0; k < this.holdS.length; k++) {
+                waitAtLockS += this.holdS[k] * this.queueAtLock[k];
+            }
             const serialResidenceS = this.serialServiceS * (1 + this.queueAtSerial);
-            const cycle = lockResidenceS + serialResidenceS + this.outsideS;
-            const throughput = population / cycle;
-            this.queueAtLock = throughput * lockResidenceS;
-            this.queueAtSerial = throughput * serialResidenceS;
-            this.saturated = population > 1 && Math.abs(cycle - this.cycleS[population - 1] - this.bottleneckS) <= 1e-12 * this.bottleneckS;
-            this.cycleS.push(cycle);
+            const cycle = this.holdS.map((d) => d + waitAtLockS + serialResidenceS + this.outsideS);
+            let queueAtSerial = 0;
+            for (let c = 0; c < this.holdS.length; c++) {
+                const throughput = (population * this.mix[c]) / cycle[c];
+                this.queueAtLock[c] = throughput * (this.holdS[c] + waitAtLockS);
+                queueAtSerial += throughput * serialResidenceS;
+            }
+            this.queueAtSerial = queueAtSerial;
+            const previous = this.cycles[population - 1];
+            this.saturated = population > 1 && cycle.every((c, i) => Math.abs(c - previous[i] - this.bottleneckS) <= 1e-12 * this.bottleneckS);
+            this.cycles.push(cycle);
         }
     }
+}
+
+/**
+ * Mean cycle time and throughput per class of the lock's queueing network alone (no timeouts),
+ * for integer or fractional populations: the part the discrete-event test checks.
+ */
+export function lockMvaCycleTimes(classes: readonly LockClass[], params: BrokeringParams = BROKERING_PARAMS): Array<{ cycleS: number; throughputPerS: number }> {
+    const total = classes.reduce((sum, c) => sum + c.population, 0);
+    const mix = classes.map((c) => c.population / total);
+    const cycles = new LockMva(classes.map((c) => c.holdS), mix, params.serialServiceS, params.outsideS).cycleTimesS(total);
+    return classes.map((c, i) => ({ cycleS: cycles[i], throughputPerS: c.population / cycles[i] }));
 }
 
 interface TimeoutOutcome {

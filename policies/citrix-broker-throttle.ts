@@ -1,131 +1,66 @@
 /**
  * citrix-broker-throttle: at high RTT every Delivery Controller of a zone must cap its concurrent
- * brokering requests, and the caps together must stay within what the Site database can broker.
+ * brokering requests, and for each Delivery Group the throttle shares of all controllers that
+ * broker into it must fit what its lock sustains at the targets (the brokering transaction locks
+ * the workers of one Delivery Group: citrix-zones-latency-brokering.ja.txt). A controller's
+ * throttle is split over the groups it brokers into in proportion to their demand.
  */
-import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
-import { citrixSite, unknownNote, Zone } from "./support/citrixSite";
+import { AFTER_APPLY, citrixSite, ExternalControllers, Zone } from "./support/citrixSite";
+import { groupLoads, zoneDemand } from "./support/citrixLoad";
+import { siteBudget } from "./support/citrixBudget";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
-import { Applicability, applied, notApplicable, StackApplicability, unusableFact } from "./support/explain";
-import type { StackView } from "./support/resources";
-import { describeValue } from "./support/values";
-import { listLabels, num, plural } from "./support/format";
-import { BrokeringTargets, MODEL_SOURCE, predictionSentence, safeConcurrency, TARGET_SCHEMA, targetsText } from "./support/citrixTargets";
+import { num } from "./support/format";
+import { shortName } from "./support/message";
+import { BrokeringTargets, TARGET_SCHEMA } from "./support/citrixTargets";
+import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./support/citrixThrottleMessages";
+import { daasNotChecked, rttDecision } from "./support/citrixDecisions";
 
 export interface BrokerThrottleConfig extends BrokeringTargets {
     /** Zones at or above this RTT need the throttle (ms). */
     requireAtRttMs: number;
-    /** Report zones with no Delivery Controller in the stack. */
+    /** Report zones with no Delivery Controller in the stack (else "not checked"). */
     requireControllersInStack: boolean;
+    /** Delivery Controllers another stack manages, by zone name. */
+    externalControllers: ExternalControllers;
 }
 
-const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath;
-
-
-function fixFor(safe: number, count: number): string {
-    const declare = "and declare it with perfguard:throttleMaxConcurrentTransactions";
-    if (safe === 0) {
-        return "no concurrency meets the targets at this RTT: deploy a separate Site for this location";
-    }
-    if (safe < count) {
-        return `the zone's ${count} Delivery Controllers cannot share ${safe} concurrent requests at 1 or more each: let at most ${safe} of them broker for this zone with ${THROTTLE} set to 1 ${declare}, or deploy a separate Site`;
-    }
-    if (count === 1) {
-        return `set the DWORD ${THROTTLE} to ${safe} on the zone's Delivery Controller ${declare}`;
-    }
-    const each = Math.floor(safe / count);
-    return `set the DWORD ${THROTTLE} to ${each} on each of the zone's ${count} Delivery Controllers (${each * count} in all, within the ${safe} that meet the targets) ${declare}`;
-}
-
-function checkZone(zone: Zone, rttMs: number, rttWhere: string, config: BrokerThrottleConfig, report: Report, unknownControllers: number): void {
-    const controllers = zone.controllers;
-    const rttText = `RTT ${num(rttMs)} ms to the Site database (${rttWhere} on ${zone.resource.label}), at or above ${num(config.requireAtRttMs)} ms (requireAtRttMs)`;
-    if (controllers.length === 0) {
-        if (config.requireControllersInStack) {
-            report(
-                `${zone.resource.label} (zone "${zone.zoneName}") has ${rttText}, but no resource in this stack is a Delivery Controller of it${unknownNote(unknownControllers)}, so its brokering throttle cannot be checked ` +
-                `(requireControllersInStack is true). Fix: declare the zone's controllers with perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName}, or set requireControllersInStack to false if they live in another stack.`,
-                zone.resource,
-            );
-        }
-        return;
-    }
-    const safe = safeConcurrency(rttMs, config);
-    const peak = zone.peakConcurrentLaunches;
-    for (const controller of controllers) {
-        isolate(controller.resource, report, () => {
-            if (controller.throttle.state !== "absent") {
-                return; // set, unknown in preview, or reported by perfguard-facts when invalid
-            }
-            const predicted = peak.state === "ok" && peak.value >= 1
-                ? ` Without it, at the zone's peak of ${peak.value} concurrent launches (${peak.where}), ${predictionSentence(rttMs, peak.value)}.`
-                : "";
-            report(
-                `Delivery Controller ${controller.resource.label} of zone "${zone.zoneName}" sets no brokering throttle (no perfguard:throttleMaxConcurrentTransactions fact; absent means unlimited), and the zone has ${rttText}.${predicted} ` +
-                `At this RTT ${safe} concurrent requests in all keep ${targetsText(config)} according to the ${MODEL_SOURCE}. Fix: ${fixFor(safe, controllers.length)}.`,
-                controller.resource,
-            );
-        });
-    }
-    // Unthrottled controllers are reported above; unknown or invalid throttles can only add to
-    // the sum, so the known throttles alone already exceeding the safe total is a verdict.
-    const known = controllers.filter((c) => c.throttle.state === "ok");
-    const sum = known.reduce((total, c) => total + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
-    if (known.length === 0 || sum <= safe) {
-        return;
-    }
-    const parts = known.map((c) => `${c.resource.label}: ${c.throttle.state === "ok" ? c.throttle.value : "?"}`);
-    const others = controllers.length - known.length;
-    const rest = others > 0 ? `, plus ${plural(others, "controller")} without a known throttle` : "";
-    report(
-        `${zone.resource.label} (zone "${zone.zoneName}"): its throttled Delivery Controllers allow ${sum} concurrent brokering requests in all ` +
-        `(${listLabels(parts)}, from perfguard:throttleMaxConcurrentTransactions${rest}), above the ${safe} that keep ${targetsText(config)} at ${num(rttMs)} ms (${rttWhere} on ${zone.resource.label}) according to the ${MODEL_SOURCE}; ` +
-        `${predictionSentence(rttMs, Math.min(sum, 1000))}. Fix: ${fixFor(safe, controllers.length)}.`,
-        zone.resource,
-    );
-}
-
-/** --explain: per zone and Delivery Controller, whether the throttle requirement applied. */
-function explainThrottle(stack: StackView, config: BrokerThrottleConfig): StackApplicability {
-    const out = new Map<string, Applicability>();
-    const site = citrixSite(stack);
-    for (const zone of site.zones) {
-        const rtt = zone.rttMs;
-        let verdict: Applicability;
-        if (rtt.state !== "ok") {
-            verdict = notApplicable(unusableFact(rtt, "perfguard:rttMs", "this zone") ?? "perfguard:rttMs cannot be read");
-        } else if (rtt.value < config.requireAtRttMs) {
-            verdict = notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below requireAtRttMs ${num(config.requireAtRttMs)} ms`);
-        } else if (zone.controllers.length === 0 && !config.requireControllersInStack) {
-            verdict = notApplicable(`RTT ${num(rtt.value)} ms at or above requireAtRttMs ${num(config.requireAtRttMs)} ms, but no Delivery Controller of this zone is in the stack (requireControllersInStack false)`);
+function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: number, demand: number | undefined, config: BrokerThrottleConfig, report: Report): void {
+    if (zone.controllers.length === 0) {
+        if (zone.nameUnknown) {
+            report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
+        } else if (config.requireControllersInStack) {
+            report({
+                problem: `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
+                fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
+                basis: ["requireControllersInStack is true"],
+            }, zone.resource);
         } else {
-            const known = zone.controllers.filter((c) => c.throttle.state === "ok");
-            const sum = known.reduce((t, c) => t + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
-            verdict = applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms: ` +
-                `${plural(zone.controllers.length, "Delivery Controller")}, ${known.length} with a throttle (sum ${sum}), safe total ${safeConcurrency(rtt.value, config)}`);
+            report.notChecked({ reason: "no Delivery Controller of it is in this stack or in externalControllers", remedy: "declare perfguard:citrixZone=<zone name> on its controllers, or list them in citrix-broker-throttle's externalControllers" }, zone.resource);
         }
-        out.set(zone.resource.urn, verdict);
-        for (const controller of zone.controllers) {
-            const t = controller.throttle;
-            const throttle = t.state === "ok" ? `throttle ${t.value} (${t.where})` : t.state === "absent" ? "no throttle fact" : `throttle ${t.state}`;
-            out.set(controller.resource.urn, verdict.applies
-                ? applied(`Delivery Controller of zone ${describeValue(zone.zoneName)}: ${throttle}`)
-                : notApplicable(`Delivery Controller of zone ${describeValue(zone.zoneName)}, which is not checked: ${verdict.reason}`));
+        return;
+    }
+    const unthrottled = zone.controllers.filter((c) => c.throttle.state === "absent");
+    if (unthrottled.length > 1) {
+        report(zoneUnthrottledMessage(zone, unthrottled.length, rttMs, rttWhere, budget, config), zone.resource);
+    }
+    for (const controller of zone.controllers) {
+        if (controller.throttle.state === "unknown" && controller.resource) {
+            report.notChecked({ reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY }, controller.resource);
+        } else if (controller.throttle.state === "absent") {
+            if (controller.resource) {
+                report.applied(`Delivery Controller of zone "${zone.zoneName}": no throttle fact`, controller.resource);
+            }
+            const message = unthrottledMessage(controller, zone, rttMs, rttWhere, budget, config, unthrottled.length > 1, demand);
+            report(message, controller.resource ?? zone.resource);
+        } else if (controller.resource) {
+            report.applied(`Delivery Controller of zone "${zone.zoneName}": throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
         }
     }
-    for (const resource of stack.resources) {
-        if (!out.has(resource.urn) && resource.facts.text("citrixRole").state === "ok") {
-            const zoneFact = resource.facts.text("citrixZone");
-            out.set(resource.urn, notApplicable(zoneFact.state === "ok"
-                ? `a Delivery Controller naming zone ${describeValue(zoneFact.value)}, which matches no zone's name input or resource name in this stack`
-                : unusableFact(zoneFact, "perfguard:citrixZone", "this Delivery Controller") ?? "its zone cannot be read"));
-        }
-    }
-    return { resources: out, others: "not a Citrix zone or Delivery Controller" };
 }
 
 export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     name: "citrix-broker-throttle",
-    description: "Delivery Controllers of high-RTT Citrix zones must throttle concurrent brokering requests, and the throttles together must fit what the Site database can broker.",
+    description: "Delivery Controllers of high-RTT Citrix zones must throttle brokering, within what each Delivery Group's lock sustains.",
     enforcementLevel: "mandatory",
     configSchema: {
         properties: {
@@ -140,18 +75,73 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
             requireControllersInStack: {
                 type: "boolean",
                 default: false,
-                description: "Report a zone at or above requireAtRttMs when no Delivery Controller of it is in the stack (default false: controllers often live in another stack).",
+                description: "Report a zone at or above requireAtRttMs with no Delivery Controller in the stack as a violation (default false: \"not checked\" at the unverified level).",
+            },
+            externalControllers: {
+                type: "object",
+                default: {},
+                additionalProperties: {
+                    type: "array",
+                    items: {
+                        type: "object",
+                        properties: { name: { type: "string", minLength: 1 }, throttle: { type: "integer", minimum: 1, maximum: 4294967295 } },
+                        required: ["name"],
+                        additionalProperties: false,
+                    },
+                },
+                description: "Delivery Controllers another stack manages, by zone name: { \"<zone name>\": [{ name, throttle? }] } (throttle absent = none set).",
             },
         },
     },
-    explain: explainThrottle,
     check(stack, config, report) {
-        const site = citrixSite(stack);
+        const site = citrixSite(stack, config.externalControllers);
+        const loads = groupLoads(site);
+        const budget = siteBudget(loads, config);
+        for (const { resource, why } of site.unplaced) {
+            if (resource.type !== "citrix:index/machineCatalog:MachineCatalog") {
+                report.notChecked(why, resource);
+            }
+        }
+        const judged = new Set<Zone>();
         for (const zone of site.zones) {
             isolate(zone.resource, report, () => {
-                const rtt = zone.rttMs;
-                if (rtt.state === "ok" && rtt.value >= config.requireAtRttMs) {
-                    checkZone(zone, rtt.value, rtt.where, config, report, site.unknownControllers);
+                if (zone.daas) {
+                    daasNotChecked(zone, report);
+                    return;
+                }
+                const rtt = rttDecision(zone, report);
+                if (rtt === undefined) {
+                    return;
+                }
+                if (rtt.value < config.requireAtRttMs) {
+                    report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below requireAtRttMs ${num(config.requireAtRttMs)} ms`, zone.resource);
+                    return;
+                }
+                judged.add(zone);
+                report.applied(`RTT ${num(rtt.value)} ms at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                checkControllers(zone, rtt.value, rtt.where, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
+            });
+        }
+        for (const load of loads) {
+            if (load.notChecked && !load.group.implicit) {
+                report.notChecked(load.notChecked, load.group.resource);
+            }
+        }
+        // Per lock: the known throttle shares (unknown or absent ones can only add) against what it sustains.
+        for (const group of budget.groups) {
+            isolate(group.load.group.resource, report, () => {
+                if (!group.zones.some((z) => judged.has(z.zone))) {
+                    return;
+                }
+                let shares = 0;
+                for (const z of group.zones) {
+                    const known = z.zone.controllers.reduce((sum, c) => sum + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
+                    shares += known * z.throttleFraction;
+                }
+                if (shares > group.safe) {
+                    report(groupOverMessage(group, shares, budget.zoneBudget, config), group.load.group.resource);
+                } else if (!group.load.group.implicit) {
+                    report.applied(`throttle shares ${num(shares)} into its lock, within the ${group.safe} it sustains`, group.load.group.resource);
                 }
             });
         }

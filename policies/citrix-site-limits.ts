@@ -3,44 +3,34 @@
  * zone under Local Host Cache).
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
-import { CATALOG_TYPE, citrixSite } from "./support/citrixSite";
+import { CATALOG_TYPE, citrixSite, Zone } from "./support/citrixSite";
+import { field } from "./support/values";
 import { isolate, stackPolicy } from "./support/definePolicy";
-import { Applicability, applied, notApplicable, StackApplicability } from "./support/explain";
-import type { StackView } from "./support/resources";
-import { listLabels, plural } from "./support/format";
+import { shortName } from "./support/message";
+import { plural } from "./support/format";
 
 export interface SiteLimitsConfig {
     maxZonesPerSite: number;
     maxVdasPerZone: number;
 }
 
-/** --explain: the zone count against maxZonesPerSite, and each zone's machines against maxVdasPerZone. */
-function explainLimits(stack: StackView, config: SiteLimitsConfig): StackApplicability {
-    const out = new Map<string, Applicability>();
-    const site = citrixSite(stack);
-    for (const zone of site.zones) {
-        if (zone.catalogs.length === 0) {
-            out.set(zone.resource.urn, notApplicable("no machine catalog is joined to this zone (through a catalog's zone input property dependency)"));
-            continue;
-        }
-        const known = zone.catalogs.filter((c) => typeof c.machines === "number");
-        const total = known.reduce((t, c) => t + (typeof c.machines === "number" ? c.machines : 0), 0);
-        const unknown = zone.catalogs.filter((c) => c.machines === "unknown").length;
-        out.set(zone.resource.urn, applied(`${total} machines in ${plural(known.length, "catalog")}${unknown > 0 ? ` (+ ${unknown} not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`));
-        for (const catalog of zone.catalogs) {
-            out.set(catalog.resource.urn, applied(`counted with its zone ${zone.resource.label}: ${catalog.machines === "none" ? "no machine count declared" : catalog.machines === "unknown" ? "machine count not known yet" : `${catalog.machines} machines`}`));
-        }
-    }
-    for (const catalog of stack.ofType(CATALOG_TYPE)) {
-        if (!out.has(catalog.urn)) {
-            out.set(catalog.urn, notApplicable("its zone input depends on no zone of this stack, so its machines are not counted"));
+/**
+ * What the zone's Delivery Groups say about Local Host Cache (`makeResourcesAvailableInLhc`, a
+ * Delivery Group argument of the Citrix provider): the per-zone limit matters for the groups that
+ * keep their resources available in outage mode.
+ */
+function lhcNote(zone: Zone): string[] {
+    let on = 0;
+    let off = 0;
+    for (const share of zone.groups) {
+        const value = share.group.implicit ? undefined : field(share.group.resource.props, "makeResourcesAvailableInLhc");
+        if (value === true || value === "true") {
+            on += 1;
+        } else if (value === false || value === "false") {
+            off += 1;
         }
     }
-    return {
-        resources: out,
-        others: "not a Citrix zone or machine catalog",
-        stack: applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}`),
-    };
+    return on + off === 0 ? [] : [`Delivery Groups with machines here: ${on} set makeResourcesAvailableInLhc true, ${off} false`];
 }
 
 export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
@@ -65,38 +55,51 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
             },
         },
     },
-    explain: explainLimits,
     check(stack, config, report) {
         const site = citrixSite(stack);
+        report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}`);
         if (site.zones.length > config.maxZonesPerSite) {
-            report(
-                `This stack declares ${plural(site.zones.length, "Citrix zone")} (citrix:index/zone:Zone resources), more than the ${config.maxZonesPerSite} one Site supports ` +
-                `(maxZonesPerSite; default ${CITRIX_GUIDANCE.maxZonesPerSite} from Citrix's published limits). Fix: split the zones across Sites.`,
-            );
+            report({
+                problem: `This stack declares ${plural(site.zones.length, "Citrix zone")}, more than the ${config.maxZonesPerSite} one Site supports.`,
+                fix: "split the zones across Sites",
+                basis: [`maxZonesPerSite (default ${CITRIX_GUIDANCE.maxZonesPerSite}: Citrix's published limit)`],
+            });
+        }
+        for (const { resource, why } of site.unplaced) {
+            if (resource.type === CATALOG_TYPE) {
+                report.notChecked(why, resource);
+            }
         }
         for (const zone of site.zones) {
             isolate(zone.resource, report, () => {
+                if (zone.catalogs.length === 0) {
+                    report.notApplicable("no machine catalog of this stack is in this zone", zone.resource);
+                    return;
+                }
                 let total = 0;
                 let unknown = 0;
-                const parts: string[] = [];
                 for (const catalog of zone.catalogs) {
                     if (catalog.machines === "unknown") {
                         unknown += 1;
                     } else if (catalog.machines !== "none") {
                         total += catalog.machines;
-                        parts.push(`${catalog.resource.label}: ${catalog.machines}`);
                     }
+                    report.applied(`counted with its zone ${zone.resource.label}`, catalog.resource);
                 }
+                report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
                 // Unknown counts can only add machines: report when the known ones already exceed.
                 if (total <= config.maxVdasPerZone) {
                     return;
                 }
-                report(
-                    `${zone.resource.label} (zone "${zone.zoneName}") has ${total} machines in its catalogs (${listLabels(parts)}, from provisioningScheme.numberOfTotalMachines or machineAccounts)` +
-                    `${unknown > 0 ? ` plus ${plural(unknown, "catalog")} whose count is not known yet` : ""}, more than the ${config.maxVdasPerZone} VDAs per zone ` +
-                    `(maxVdasPerZone; default ${CITRIX_GUIDANCE.maxVdasPerZone}: Local Host Cache's published limit). Fix: spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache.`,
-                    zone.resource,
-                );
+                report({
+                    problem: `Zone "${shortName(zone.resource.name)}" has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
+                    fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
+                    basis: [
+                        `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,
+                        `maxVdasPerZone (default ${CITRIX_GUIDANCE.maxVdasPerZone}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops)`,
+                        ...lhcNote(zone),
+                    ],
+                }, zone.resource);
             });
         }
     },

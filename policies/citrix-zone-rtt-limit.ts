@@ -1,12 +1,13 @@
 /**
  * citrix-zone-rtt-limit: a satellite zone whose Delivery Controllers are too far from the Site
- * database must become a separate Site.
+ * database must become a separate Site (Citrix guidance: keep zone RTT under 250 ms). A Citrix
+ * DaaS zone (a resource location, no Site database over the WAN) is not judged.
  */
 import { CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
 import { resourcePolicy } from "./support/definePolicy";
-import { applied, Applicability, notApplicable, unusableFact } from "./support/explain";
-import type { ResourceView } from "./support/resources";
-import { ZONE_TYPE } from "./support/citrixSite";
+import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./support/citrixSite";
+import { DAAS_REASON } from "./support/citrixDecisions";
+import { shortName } from "./support/message";
 import { num, pct } from "./support/format";
 
 export interface ZoneRttLimitConfig {
@@ -14,25 +15,11 @@ export interface ZoneRttLimitConfig {
     maxRttMs: number;
 }
 
-/** The measured error rates at the guidance limit, quoted as evidence (citrix-brokering.json, 250 ms rows). */
+/** The measured error rates at the guidance limit, for the basis line (citrix-brokering.json, 250 ms rows). */
 function evidenceAtLimit(): string {
     const failing = measuredAt(CITRIX_GUIDANCE.maxZoneRttMs).filter((c) => (c.errorPct ?? 0) > 0);
-    if (failing.length === 0) {
-        return "";
-    }
     const cells = failing.map((c) => `${pct((c.errorPct as number) / 100)} at ${c.concurrentRequests}`).join(", ");
-    return ` At ${CITRIX_GUIDANCE.maxZoneRttMs} ms the XenApp/XenDesktop 7.7 tests measured launch errors of ${cells} concurrent brokering requests.`;
-}
-
-/** --explain: the zone's RTT against maxRttMs, or why it cannot be read. */
-function explainZone(zone: ResourceView, config: ZoneRttLimitConfig): Applicability {
-    const rtt = zone.facts.number("rttMs");
-    const missing = unusableFact(rtt, "perfguard:rttMs", "this zone");
-    if (missing !== undefined || rtt.state !== "ok") {
-        return notApplicable(missing ?? "perfguard:rttMs cannot be read");
-    }
-    const against = rtt.value >= config.maxRttMs ? "at or above" : "below";
-    return applied(`RTT ${num(rtt.value)} ms (${rtt.where}) ${against} maxRttMs ${num(config.maxRttMs)} ms`);
+    return `at ${CITRIX_GUIDANCE.maxZoneRttMs} ms the XenApp/XenDesktop 7.7 tests measured launch errors of ${cells} concurrent brokering requests`;
 }
 
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
@@ -51,17 +38,36 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         },
     },
     types: [ZONE_TYPE],
-    explain: explainZone,
     check(zone, config, report) {
         const rtt = zone.facts.number("rttMs");
-        if (rtt.state !== "ok" || rtt.value < config.maxRttMs) {
+        if (isDaasZone(zone, "inputs")) {
+            if (rtt.state === "absent") {
+                report.notApplicable(DAAS_REASON, zone);
+            } else {
+                report.notChecked({ reason: DAAS_REASON, remedy: "judge it against Citrix Cloud's published limits; remove perfguard:rttMs from it" }, zone);
+            }
             return;
         }
-        report(
-            `${zone.label} has an RTT of ${num(rtt.value)} ms to the Site database (${rtt.where}), at or above the limit of ${num(config.maxRttMs)} ms ` +
-            `(policy config maxRttMs; default ${CITRIX_GUIDANCE.maxZoneRttMs} ms from Citrix guidance: keep zone RTT under 250 ms).${evidenceAtLimit()} ` +
-            `Fix: deploy a separate Site (with its own database) for this location instead of a satellite zone, or move the zone's Delivery Controllers closer to the Site database.`,
-            zone,
-        );
+        if (rtt.state === "unknown") {
+            report.notChecked({ reason: "its perfguard:rttMs is unknown in this preview", remedy: AFTER_APPLY }, zone);
+            return;
+        }
+        if (rtt.state !== "ok") {
+            report.notApplicable(rtt.state === "absent" ? "no perfguard:rttMs fact on this zone" : "perfguard:rttMs is invalid (perfguard-facts reports it)", zone);
+            return;
+        }
+        if (rtt.value < config.maxRttMs) {
+            report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) below maxRttMs ${num(config.maxRttMs)} ms`, zone);
+            return;
+        }
+        report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
+        report({
+            problem: `Zone "${shortName(zone.name)}" is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
+            fix: "deploy a separate Site (with its own database) for this location, or move the zone's Delivery Controllers closer to the Site database",
+            basis: [
+                `RTT from ${rtt.where}; limit maxRttMs (default ${CITRIX_GUIDANCE.maxZoneRttMs} ms: Citrix guidance, keep zone RTT under 250 ms)`,
+                evidenceAtLimit(),
+            ],
+        }, zone);
     },
 });

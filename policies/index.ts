@@ -5,8 +5,10 @@
 import type { Policies } from "@pulumi/policy";
 import { citrixBrokerThrottle } from "./citrix-broker-throttle";
 import { citrixBrokeringCapacity } from "./citrix-brokering-capacity";
+import { citrixSiteDatabaseLoad } from "./citrix-site-database-load";
 import { citrixSiteLimits } from "./citrix-site-limits";
 import { citrixZoneRttLimit } from "./citrix-zone-rtt-limit";
+import { citrixZoneRttWarning } from "./citrix-zone-rtt-warning";
 import { nsxAlbSeCapacity } from "./nsx-alb-se-capacity";
 import { nsxAlbSeCapacityAdvisory } from "./nsx-alb-se-capacity-advisory";
 import { nsxAlbSeDedicatedDispatcher } from "./nsx-alb-se-dedicated-dispatcher";
@@ -18,9 +20,11 @@ import { xenGuestNetworkShare } from "./xen-guest-network-share";
 export const policies: Policies = [
     perfguardFacts,
     citrixZoneRttLimit,
+    citrixZoneRttWarning,
     citrixBrokerThrottle,
     citrixBrokeringCapacity,
     citrixSiteLimits,
+    citrixSiteDatabaseLoad,
     nsxAlbSeCapacity,
     nsxAlbSeCapacityAdvisory,
     nsxAlbSeMinimumResources,

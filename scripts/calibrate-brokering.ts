@@ -44,6 +44,9 @@ function printReport(title: string, report: CalibrationReport): void {
     console.log(`max |rel| response ${percent(report.maxResponseRelError)}, median ${percent(report.medianResponseRelError)}; `
         + `brokered/s max ${percent(report.maxPerSRelError)}, median ${percent(report.medianPerSRelError)}; `
         + `launch max ${percent(report.maxLaunchRelError)}; error rate max diff ${(report.maxErrorRateDifference * 100).toFixed(1)} pp`);
+    console.log(`error rate: highest predicted where measured <= 0.05 %: ${(report.maxPredictedErrorWhereNone * 100).toFixed(3)} % (budget 0.1 %); `
+        + `lowest predicted where measured >= 0.2 %: ${(report.minPredictedErrorWhereHigh * 100).toFixed(3)} %; `
+        + `worst factor where measured >= 0.1 %: ${report.maxErrorFactor.toFixed(2)} (bound 3)`);
     for (const failure of report.failures) {
         console.log(`  BOUND MISSED: ${failure}`);
     }
@@ -97,22 +100,27 @@ function main(): number {
     printReport("Shipped BROKERING_PARAMS, all 25 cells:", shipped);
 
     console.log("\nLeave one RTT level out (fit the others, predict it):");
-    let looFailures = 0;
+    // Issue 12: if six parameters cannot meet every bound, leave-one-out gives way first; it is
+    // printed with the amount, and does not fail the run.
+    const gaveWay: string[] = [];
     for (const rttMs of rttLevels(cells)) {
         const loo = leaveOneRttOut(cells, rttMs, fit.params);
-        // The 10 ms level is outside the brief's bound (it pins the constant part of the lock).
+        // The 10 ms level is outside the bound (it pins the constant part of the lock).
         const bounded = rttMs !== 10;
-        const ok = loo.maxResponseRelError <= CALIBRATION_BOUNDS.leaveOneOutRelativeError
-            && loo.maxPerSRelError <= CALIBRATION_BOUNDS.leaveOneOutRelativeError;
+        const worst = Math.max(loo.maxResponseRelError, loo.maxPerSRelError);
+        const ok = worst <= CALIBRATION_BOUNDS.leaveOneOutRelativeError;
         if (bounded && !ok) {
-            looFailures++;
+            gaveWay.push(`leave-one-out ${rttMs} ms: ${percent(worst)} against ${CALIBRATION_BOUNDS.leaveOneOutRelativeError * 100} %`);
         }
         console.log(`  ${String(rttMs).padStart(3)} ms: max |rel| response ${percent(loo.maxResponseRelError)}, `
-            + `brokered/s ${percent(loo.maxPerSRelError)}${bounded ? (ok ? "" : "  BOUND MISSED") : " (not bounded)"}`);
+            + `brokered/s ${percent(loo.maxPerSRelError)}${bounded ? (ok ? "" : "  GIVES WAY (leave-one-out gives way first)") : " (not bounded)"}`);
     }
     const permissiveLevels = printSafeConcurrency(cells, fit.params);
-    const failed = refit.failures.length + shipped.failures.length + looFailures + permissiveLevels;
-    console.log(failed === 0 ? "\nAll calibration bounds met." : `\n${failed} calibration bound(s) missed.`);
+    const failed = refit.failures.length + shipped.failures.length + permissiveLevels;
+    for (const line of gaveWay) {
+        console.log(`\nGave way: ${line}`);
+    }
+    console.log(failed === 0 ? `\nAll other calibration bounds met.` : `\n${failed} calibration bound(s) missed.`);
     return failed === 0 ? 0 : 1;
 }
 

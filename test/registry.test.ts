@@ -192,10 +192,6 @@ describe("explain hooks (issue 10: --explain is derived from the decisions check
      * hook members and fallback in definePolicy.ts to be deleted.
      */
     const HOOK_PENDING: Readonly<Record<string, string>> = {
-        "citrix-broker-throttle": "citrix helper",
-        "citrix-brokering-capacity": "citrix helper",
-        "citrix-site-limits": "citrix helper",
-        "citrix-zone-rtt-limit": "citrix helper",
         "perfguard-facts": "facts helper",
     };
     const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(path.join(ROOT, "policies", `${id}.ts`), "utf8")));

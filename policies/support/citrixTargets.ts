@@ -46,5 +46,10 @@ export function targetsText(targets: BrokeringTargets): string {
     return `mean response <= ${num(targets.targetResponseS)} s (targetResponseS) and errors <= ${num(targets.errorBudgetPct, 4)}% (errorBudgetPct)`;
 }
 
+/** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model, XenApp/XenDesktop 7.7 zone tests)": for basis lines. */
+export function targetsBasis(targets: BrokeringTargets): string {
+    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (targetResponseS, errorBudgetPct; brokering model, XenApp/XenDesktop 7.7 zone tests)`;
+}
+
 /** Where the model's numbers come from, for messages. */
 export const MODEL_SOURCE = "brokering model calibrated on the XenApp/XenDesktop 7.7 zone tests";

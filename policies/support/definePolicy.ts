@@ -14,7 +14,7 @@ import type {
     StackValidationPolicy,
 } from "@pulumi/policy";
 import { readPolicyConfig, unknownKeysMessage } from "./config";
-import { Applicability, explaining, recordFacts, recordVerdict, StackApplicability, typeNotRead } from "./explain";
+import { Applicability, explaining, recordFacts, recordVerdict, typeNotRead } from "./explain";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
 import { registerPolicyId, waiverFor } from "./waivers";
 import { escapeControl, Message, PROBLEM_LINE_MAX, renderMessage, shortLabel, shortName } from "./message";
@@ -94,12 +94,6 @@ export interface StackPolicySpec<C> extends TypedPolicyMeta<C> {
      * judges, report.applied / notApplicable / notChecked: --explain shows exactly those.
      */
     check(stack: StackView, config: C, report: Report): void;
-    /**
-     * @deprecated TODO(lead): remove once no policy on main has an explain hook (issue 10): the
-     * decisions `check` records are the explanation. Still read, as a fallback for resources on
-     * which `check` recorded nothing, while the other helpers' conversions are unmerged.
-     */
-    explain?(stack: StackView, config: C): StackApplicability;
 }
 
 export interface ResourcePolicySpec<C> extends TypedPolicyMeta<C> {
@@ -108,11 +102,6 @@ export interface ResourcePolicySpec<C> extends TypedPolicyMeta<C> {
     check(resource: ResourceView, config: C, report: Report): void;
     /** Returns the props to use instead (provider string forms), or undefined for no change. */
     remediate?(resource: ResourceView, config: C): Record<string, unknown> | undefined;
-    /**
-     * @deprecated TODO(lead): remove once no policy on main has an explain hook (issue 10); read
-     * only when `check` recorded no decision on the resource.
-     */
-    explain?(resource: ResourceView, config: C): Applicability;
 }
 
 const EMPTY_SCHEMA: PolicyConfigSchema = { properties: {} };
@@ -404,15 +393,6 @@ function unverifiedLevel(config: unknown): EnforcementLevel {
     return level === "mandatory" ? "mandatory" : "advisory";
 }
 
-/** Runs a (deprecated) explain hook; an error in it must not change any verdict, so it becomes a reason. */
-function safely<T>(fn: () => T, fallback: (why: string) => T): T {
-    try {
-        return fn();
-    } catch (e) {
-        return fallback(e instanceof Error ? e.name : "an error");
-    }
-}
-
 /** What --explain says of a resource the policy judges but on which `check` recorded nothing. */
 function undecided(violations: number): Applicability {
     return violations > 0
@@ -423,25 +403,20 @@ function undecided(violations: number): Applicability {
 /**
  * Records a stack policy's decisions on every resource of the stack (PERFGUARD_EXPLAIN only):
  * what `check` recorded; for a resource of the policy's `types` with no decision, "no decision
- * recorded"; for other types, not read. TODO(lead): the explain-hook fallback goes with the hooks.
+ * recorded"; for other types, not read.
  */
-function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, config: C, decisions: Decisions): void {
-    const hook = spec.explain;
-    const explained = hook
-        ? safely<StackApplicability>(() => hook(stack, config), (why) => ({ resources: new Map(), others: `could not be explained (${why} in the explain hook)` }))
-        : undefined;
+function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, decisions: Decisions): void {
     const judged = spec.types ? new Set(spec.types) : undefined;
-    const others = explained?.others ?? (judged ? `reads only ${[...judged].join(", ")}` : "not a resource this policy judges");
+    const others = judged ? `reads only ${[...judged].join(", ")}` : "not a resource this policy judges";
     for (const resource of stack.resources) {
         recordFacts("analyzeStack", resource);
         const violations = decisions.violations.get(resource.urn) ?? 0;
         const verdict = decisions.outcome(resource.urn)
-            ?? explained?.resources.get(resource.urn)
             ?? (judged?.has(resource.type) || violations > 0 ? undecided(violations) : typeNotRead(others));
         recordVerdict("analyzeStack", spec.name, resource.urn, verdict, violations);
     }
     const stackWide = decisions.violations.get("") ?? 0;
-    const stackVerdict = decisions.outcome("") ?? explained?.stack;
+    const stackVerdict = decisions.outcome("");
     if (stackVerdict || stackWide > 0) {
         recordVerdict("analyzeStack", spec.name, "", stackVerdict ?? undecided(stackWide), stackWide);
     }
@@ -475,7 +450,7 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
             // not-applicable reasons stay in the decisions, for --explain only.
             decisions.flushGrouped();
             if (explaining) {
-                explainStack(spec, stack, config, decisions);
+                explainStack(spec, stack, decisions);
             }
         },
     };
@@ -527,11 +502,7 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             if (explaining) {
                 recordFacts("analyze", resource);
                 const violations = decisions.violations.get(resource.urn) ?? 0;
-                // TODO(lead): drop the explain-hook fallback once no policy on main has a hook.
-                const hook = spec.explain;
-                const verdict = decisions.outcome(resource.urn) ?? (hook
-                    ? safely<Applicability>(() => hook(resource, config), (why) => ({ applies: false, reason: `could not be explained (${why} in the explain hook)` }))
-                    : undecided(violations));
+                const verdict = decisions.outcome(resource.urn) ?? undecided(violations);
                 recordVerdict("analyze", spec.name, resource.urn, verdict, violations);
             }
             // The SDK's not-applicable channel (it throws; the SDK records the reason).

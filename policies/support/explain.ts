@@ -32,32 +32,9 @@ export type Applicability =
     | { readonly applies: true; readonly detail: string; readonly notChecked?: readonly string[] }
     | { readonly applies: false; readonly reason: string; readonly typeNotRead?: boolean; readonly notChecked?: readonly string[] };
 
-// TODO(lead): applied(), notApplicable() and StackApplicability serve only the deprecated explain
-// hooks; delete them with the last hook (policies record decisions through `report` instead).
-
-/** The policy applies; `detail` says what it evaluated (numbers, where they came from). */
-export function applied(detail: string): Applicability {
-    return { applies: true, detail };
-}
-
-/** The policy does not apply; `reason` names what is missing or below a threshold. */
-export function notApplicable(reason: string): Applicability {
-    return { applies: false, reason };
-}
-
 /** The policy never reads resources of this type (listed compactly by the client). */
 export function typeNotRead(reason: string): Applicability {
     return { applies: false, reason, typeNotRead: true };
-}
-
-/** What a (deprecated) stack policy's explain hook returns: per-resource verdicts and the rest. */
-export interface StackApplicability {
-    /** URN -> why the policy applied to that resource or not. */
-    readonly resources: ReadonlyMap<string, Applicability>;
-    /** Reason for every resource not in `resources` (e.g. "not a Citrix zone"). */
-    readonly others: string;
-    /** The stack as a whole, for policies with stack-wide verdicts. */
-    readonly stack?: Applicability;
 }
 
 /** Where a request came from: Analyze (inputs) or AnalyzeStack (outputs). */

@@ -52,6 +52,8 @@ export type FactKeyDef = FactKind & {
 const ANY = "any";
 // Type tokens as the policies read them (support modules define the same strings; a test checks them).
 const ZONE = "citrix:index/zone:Zone";
+const GROUP = "citrix:index/deliveryGroup:DeliveryGroup";
+const CATALOG = "citrix:index/machineCatalog:MachineCatalog";
 const VS = "avi:index/virtualservice:Virtualservice";
 const XEN_VM = "xenorchestra:index/vm:Vm";
 
@@ -64,14 +66,14 @@ const DEFS = [
     // Citrix (issue: perfguard v0). Ranges: RTT up to 10 s covers any WAN; counts are sanity bounds.
     { key: "rttMs", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000, unit: "ms",
         meaning: "RTT between the zone's Delivery Controllers and the Site database" },
-    { key: "peakConcurrentLaunches", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 1000000, integer: true, unit: "requests",
+    { key: "peakConcurrentLaunches", readOn: { types: [ZONE, GROUP] }, area: "citrix", on: "citrix:index/zone:Zone, or citrix:index/deliveryGroup:DeliveryGroup (its own launches)", kind: "number", min: 0, max: 1000000, integer: true, unit: "requests",
         meaning: "concurrent brokering requests at peak" },
-    { key: "users", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000000, integer: true, unit: "users",
+    { key: "users", readOn: { types: [ZONE, GROUP] }, area: "citrix", on: "citrix:index/zone:Zone, or citrix:index/deliveryGroup:DeliveryGroup (its own users)", kind: "number", min: 0, max: 10000000, integer: true, unit: "users",
         meaning: "users launched in a logon storm" },
     { key: "citrixRole", readOn: ANY, area: "citrix", on: "any resource (a VM or config resource)", kind: "enum", values: ["deliveryController"],
         meaning: "marks the resource as a Delivery Controller" },
-    { key: "citrixZone", readOn: { roles: ["deliveryController"] }, area: "citrix", on: "a Delivery Controller", kind: "text", maxLength: 256,
-        meaning: "the zone's `name` input (or its Pulumi resource name) the controller belongs to" },
+    { key: "citrixZone", readOn: { types: [CATALOG], roles: ["deliveryController"] }, area: "citrix", on: "a Delivery Controller, or citrix:index/machineCatalog:MachineCatalog", kind: "text", maxLength: 256,
+        meaning: "the zone's `name` input (or its Pulumi resource name) the controller (or the catalog, when its `zone` is an id from elsewhere) belongs to" },
     // A DWORD: 32-bit unsigned; 0 is not a documented setting, so the range starts at 1.
     { key: "throttleMaxConcurrentTransactions", readOn: { roles: ["deliveryController"] }, area: "citrix", on: "a Delivery Controller", kind: "number", min: 1, max: 4294967295, integer: true, unit: "requests",
         meaning: "the DWORD ThrottledRequestAddressMaxConcurrentTransactions set on the controller; absent = no throttle" },

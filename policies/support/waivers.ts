@@ -32,9 +32,11 @@ export interface WaiverProblem {
 export const POLICY_IDS: readonly string[] = [
     "perfguard-facts",
     "citrix-zone-rtt-limit",
+    "citrix-zone-rtt-warning",
     "citrix-broker-throttle",
     "citrix-brokering-capacity",
     "citrix-site-limits",
+    "citrix-site-database-load",
     "nsx-alb-se-capacity",
     "nsx-alb-se-capacity-advisory",
     "nsx-alb-se-minimum-resources",

@@ -70,7 +70,37 @@ describe("perfguard size citrix", () => {
         expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
         const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
         expect(over).toHaveLength(1);
-        expect(over[0].message).toContain(`above the ${doc.maxSafeConcurrency} that keep`);
+        expect(over[0].message).toContain(`above the ${doc.maxSafeConcurrency} it sustains at the targets`);
+    });
+
+    it("--delivery-groups: each group is its own lock; the zone's budget is the sum, labelled not measured", async () => {
+        const one = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--json"])).stdout);
+        const same = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "1", "--json"])).stdout);
+        expect(same.rows).toEqual(one.rows);
+        expect(same.notMeasured).toEqual([]);
+        const four = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "4", "--json"])).stdout);
+        expect(four.maxSafeConcurrency).toBe(4 * one.maxSafeConcurrency);
+        expect(four.notMeasured[0]).toContain("4 Delivery Groups working at once on one Site database: not measured");
+        const uneven = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300,100", "--json"])).stdout);
+        expect(uneven.maxSafeConcurrency).toBe(Math.floor(one.maxSafeConcurrency / 0.75));
+        const bad = await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300"]);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain("--group-machines needs 2 whole numbers");
+    });
+
+    it("with four groups, the throttle it proposes passes citrix-broker-throttle, one more per controller does not", async () => {
+        const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--controllers", "2", "--delivery-groups", "4", "--json"])).stdout);
+        const stack = (throttle: number): TestResource[] => [
+            { type: ZONE, name: "emea", props: { name: "emea", metadata: [{ name: "perfguard:rttMs", value: "160" }] } },
+            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard:throttleMaxConcurrentTransactions=${throttle}`] } })),
+            ...[1, 2, 3, 4].flatMap((g): TestResource[] => [
+                { type: "citrix:index/machineCatalog:MachineCatalog", name: `cat-${g}`, props: { provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["emea"] } },
+                { type: "citrix:index/deliveryGroup:DeliveryGroup", name: `dg-${g}`, props: { associatedMachineCatalogs: [{ machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] } },
+            ]),
+        ];
+        expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
+        const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
+        expect(over.length).toBeGreaterThan(0);
     });
 
     it("--plot writes an SVG (when the plot renderer is installed)", async () => {
@@ -190,6 +220,36 @@ describe("perfguard size nsx-alb", () => {
         expect(doc.fits).toBe(true);
         expect(doc.memoryPerSeMb).toBeGreaterThan(Math.max(2, testedSeSize(doc.vcpusPerSe).memoryGb) * 1024);
         expect(doc.utilisation.vs.openConnections).toBeLessThanOrEqual(0.8 + 1e-9);
+    });
+
+    it("--delivery-groups: each group is its own lock; the zone's budget is the sum, labelled not measured", async () => {
+        const one = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--json"])).stdout);
+        const same = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "1", "--json"])).stdout);
+        expect(same.rows).toEqual(one.rows);
+        expect(same.notMeasured).toEqual([]);
+        const four = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "4", "--json"])).stdout);
+        expect(four.maxSafeConcurrency).toBe(4 * one.maxSafeConcurrency);
+        expect(four.notMeasured[0]).toContain("4 Delivery Groups working at once on one Site database: not measured");
+        const uneven = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300,100", "--json"])).stdout);
+        expect(uneven.maxSafeConcurrency).toBe(Math.floor(one.maxSafeConcurrency / 0.75));
+        const bad = await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300"]);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain("--group-machines needs 2 whole numbers");
+    });
+
+    it("with four groups, the throttle it proposes passes citrix-broker-throttle, one more per controller does not", async () => {
+        const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--controllers", "2", "--delivery-groups", "4", "--json"])).stdout);
+        const stack = (throttle: number): TestResource[] => [
+            { type: ZONE, name: "emea", props: { name: "emea", metadata: [{ name: "perfguard:rttMs", value: "160" }] } },
+            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "emea", "guestinfo.perfguard.throttleMaxConcurrentTransactions": String(throttle) } } })),
+            ...[1, 2, 3, 4].flatMap((g): TestResource[] => [
+                { type: "citrix:index/machineCatalog:MachineCatalog", name: `cat-${g}`, props: { provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["emea"] } },
+                { type: "citrix:index/deliveryGroup:DeliveryGroup", name: `dg-${g}`, props: { associatedMachineCatalogs: [{ machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] } },
+            ]),
+        ];
+        expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
+        const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
+        expect(over.length).toBeGreaterThan(0);
     });
 
     it("--plot writes an SVG (when the plot renderer is installed)", async () => {

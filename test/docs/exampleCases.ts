@@ -4,7 +4,7 @@
  * doc differs from it. Each case is a fixture of test/policies with one change that fails the policy.
  * To change an example: edit its case here, then run `npm run docs:examples`.
  */
-import { citrixStack } from "../policies/citrixFixtures";
+import { citrixStack, VM, ZONE } from "../policies/citrixFixtures";
 import { nsxStack } from "../policies/nsxFixtures";
 import { dom0Service, setTags, XCP01_UUID, xenBaselineConfig, xenStack } from "../policies/xenFixtures";
 import type { TestResource } from "../support/policyHarness";
@@ -19,10 +19,32 @@ export interface ExampleCase {
     readonly only?: readonly string[];
 }
 
+/** A further satellite zone of the same Site with two Delivery Controllers throttled at 12 (facts in extraConfig). */
+function satelliteZone(zoneName: string, rttMs: string): TestResource[] {
+    return [
+        { type: ZONE, name: `${zoneName}-zone`, props: { name: zoneName, metadata: [{ name: "perfguard:rttMs", value: rttMs }, { name: "perfguard:peakConcurrentLaunches", value: "20" }] } },
+        ...[1, 2].map((i): TestResource => ({
+            type: VM,
+            name: `ddc-${zoneName}-${i}`,
+            props: {
+                name: `ddc-${zoneName}-${i}`,
+                extraConfig: {
+                    "guestinfo.perfguard.citrixRole": "deliveryController",
+                    "guestinfo.perfguard.citrixZone": zoneName,
+                    "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12",
+                },
+            },
+        })),
+    ];
+}
+
 /** Policy id -> its example cases, in the order the doc shows them. */
 export const EXAMPLE_CASES: Readonly<Record<string, readonly ExampleCase[]>> = {
     "citrix-zone-rtt-limit": [
         { title: "Zone emea at 260 ms from the Site database (test/policies/citrixFixtures.ts, rttMs changed):", resources: citrixStack({ rttMs: "260" }) },
+    ],
+    "citrix-zone-rtt-warning": [
+        { title: "Zone emea at 240 ms, below the 250 ms limit but in the warning band (test/policies/citrixFixtures.ts, rttMs changed):", resources: citrixStack({ rttMs: "240" }) },
     ],
     "citrix-broker-throttle": [
         { title: "Zone emea at 160 ms; its second Delivery Controller sets no throttle:", resources: citrixStack({ throttles: ["12", undefined] }) },
@@ -32,6 +54,9 @@ export const EXAMPLE_CASES: Readonly<Record<string, readonly ExampleCase[]>> = {
     ],
     "citrix-site-limits": [
         { title: "Zone emea with 12000 machines in its catalog:", resources: citrixStack({ machines: 12000 }) },
+    ],
+    "citrix-site-database-load": [
+        { title: "Zone emea and two more satellite zones at 160 ms, each with two Delivery Controllers throttled at 12 (72 in all):", resources: citrixStack({ extra: [...satelliteZone("apac", "160"), ...satelliteZone("latam", "160")] }) },
     ],
     "nsx-alb-se-capacity": [
         { title: "A VS needing 3000 RSA-2048 TPS and 30000 RPS on one 4 vCPU SE (test/policies/nsxFixtures.ts, sslTps changed):", resources: nsxStack({ shop: { sslTps: "3000" } }) },

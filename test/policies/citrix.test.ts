@@ -6,7 +6,8 @@ import { citrixBrokeringCapacity } from "../../policies/citrix-brokering-capacit
 import { citrixSiteLimits } from "../../policies/citrix-site-limits";
 import { citrixZoneRttLimit } from "../../policies/citrix-zone-rtt-limit";
 import { perfguardFacts } from "../../policies/perfguard-facts";
-import { duration, num } from "../../policies/support/format";
+import { duration } from "../../policies/support/format";
+import { parseMessage } from "../../policies/support/message";
 import { runPolicies, runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../support/policyHarness";
 import { citrixStack, ZONE } from "./citrixFixtures";
 
@@ -27,8 +28,10 @@ describe("Citrix policies: a compliant baseline and one change per failing case"
         ["throttles above the safe total plus an unthrottled controller", citrixStack({ throttles: ["20", "20", undefined] }), ["citrix-broker-throttle -> ddc-3", "citrix-broker-throttle -> emea-zone"]],
         ["a logon storm too large for the window", citrixStack({ users: "20000" }), ["citrix-brokering-capacity -> emea-zone"]],
         ["peak above the targets without the throttle", citrixStack({ peak: "40", throttles: [undefined] }), ["citrix-broker-throttle -> ddc-1", "citrix-brokering-capacity -> emea-zone"]],
-        ["no controller in the stack, peak within the safe concurrency: nothing to note", citrixStack({ throttles: [] }), []],
-        ["no controller in the stack, peak above the safe concurrency (noted by capacity)", citrixStack({ throttles: [], peak: "30" }), ["citrix-brokering-capacity -> emea-zone"]],
+        ["no controller in the stack: the throttle is not checked (fail closed, on the stack)", citrixStack({ throttles: [] }), ["citrix-broker-throttle -> (stack)"]],
+        ["no controller in the stack, peak above the safe concurrency", citrixStack({ throttles: [], peak: "30" }), ["citrix-broker-throttle -> (stack)", "citrix-brokering-capacity -> emea-zone"]],
+        ["controllers another stack manages, listed in externalControllers", citrixStack({ throttles: [] }), [], { "citrix-broker-throttle": { externalControllers: { emea: [{ name: "ddc-a", throttle: 12 }, { name: "ddc-b", throttle: 12 }] } } }],
+        ["an external controller without a throttle", citrixStack({ throttles: [] }), ["citrix-broker-throttle -> emea-zone"], { "citrix-broker-throttle": { externalControllers: { emea: [{ name: "ddc-a", throttle: 12 }, { name: "ddc-b" }] } } }],
         ["no controller, required in stack", citrixStack({ throttles: [], peak: "30" }), ["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"], { "citrix-broker-throttle": { requireControllersInStack: true } }],
         ["too many machines in one zone", citrixStack({ machines: "10001" }), ["citrix-site-limits -> emea-zone"]],
         ["more than 50 zones", citrixStack({ extra: manyZones }), ["citrix-site-limits -> (stack)"]],
@@ -45,7 +48,7 @@ describe("Citrix policies: a compliant baseline and one change per failing case"
 describe("unknown values (preview)", () => {
     it("an unknown throttle makes the controller not evaluable, other zones still judged", async () => {
         const stack = citrixStack({ throttles: [UNKNOWN_VALUE, undefined] });
-        expect(verdicts(await runAll(stack))).toEqual(["citrix-broker-throttle -> ddc-2"]);
+        expect(verdicts(await runAll(stack))).toEqual(["citrix-broker-throttle -> (stack)", "citrix-broker-throttle -> ddc-2"]);
     });
     it("unknown tags on a resource do not abort the stack verdicts", async () => {
         const stack = citrixStack({ rttMs: "300", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { tags: UNKNOWN_VALUE } }] });
@@ -57,7 +60,7 @@ describe("unknown values (preview)", () => {
         const stack = citrixStack({ throttles: [], peak: "30", extra: [{ type: "vsphere:index/virtualMachine:VirtualMachine", name: "vm-x", props: { extraConfig: { "guestinfo.perfguard.citrixRole": UNKNOWN_VALUE } } }] });
         const found = await runAll(stack, { "citrix-broker-throttle": { requireControllersInStack: true } });
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> emea-zone", "citrix-brokering-capacity -> emea-zone"]);
-        expect(found[0].message).toContain("(1 resource whose Delivery Controller facts are unknown in this preview could not be counted)");
+        expect(parseMessage(found[0].message).problem).toContain("Zone \"emea-zone\" (160 ms) has no Delivery Controller in this stack");
     });
     it("a catalog whose zone is unknown still joins through property dependencies", async () => {
         const stack = citrixStack({ machines: 12000 });
@@ -100,32 +103,54 @@ describe("config", () => {
     });
 });
 
-describe("messages give the numbers, their source, the threshold and the fix", () => {
+describe("messages: problem line and fix, asserted separately", () => {
     it("citrix-zone-rtt-limit", async () => {
         const [v] = await runResourcePolicy(citrixZoneRttLimit, citrixStack({ rttMs: "260" }));
-        expect(v.message).toContain("Zone \"emea-zone\" has an RTT of 260 ms to the Site database (perfguard:rttMs in metadata), at or above the limit of 250 ms");
-        expect(v.message).toContain("4.6% at 36, 42.8% at 48, 99% at 60 concurrent brokering requests");
-        expect(v.message).toContain("Fix: deploy a separate Site");
+        const m = parseMessage(v.message);
+        expect(m.problem).toBe("Zone \"emea-zone\" is 260 ms from the Site database, at or above the 250 ms limit: launches time out under load.");
+        expect(m.fix).toMatch(/^deploy a separate Site/);
+        expect(m.basis.join(" ")).toContain("4.6% at 36, 42.8% at 48, 99% at 60 concurrent brokering requests");
     });
     it("citrix-broker-throttle proposes the per-controller value from the model", async () => {
         const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
         const [unset] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "40", throttles: ["12", undefined] }));
-        const p40 = predictBrokering({ rttMs: 160, concurrency: 40 });
-        expect(unset.message).toContain("Delivery Controller VirtualMachine \"ddc-2\" of zone \"emea\" sets no brokering throttle");
-        expect(unset.message).toContain(`at the zone's peak of 40 concurrent launches (perfguard:peakConcurrentLaunches in metadata)`);
-        expect(unset.message).toContain(`mean response of ${num(p40.meanResponseS)} s`);
-        expect(unset.message).toContain(`to ${Math.floor(safe / 2)} on each of the zone's 2 Delivery Controllers`);
+        const m = parseMessage(unset.message);
+        expect(m.problem).toBe(`Delivery Controller "ddc-2" of Zone "emea-zone" (160 ms) sets no brokering throttle: its peak of 40 exceeds the ${safe} that meet the targets.`);
+        expect(m.fix).toContain(`to ${Math.floor(safe / 2)} on each of zone "emea"'s 2 Delivery Controllers`);
         const [sum] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: ["20", "20"] }));
-        expect(sum.message).toContain(`allow 40 concurrent brokering requests in all`);
-        expect(sum.message).toContain(`above the ${safe} that keep mean response <= 12 s (targetResponseS) and errors <= 0.1% (errorBudgetPct)`);
+        expect(parseMessage(sum.message).problem).toBe(`Zone "emea-zone": the throttles allow 40 concurrent brokering requests into its lock, above the ${safe} it sustains at the targets.`);
+    });
+    it("citrix-broker-throttle says when the declared peak already meets the targets", async () => {
+        const [v] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "20", throttles: ["12", undefined] }));
+        const m = parseMessage(v.message);
+        expect(m.problem).toBe("Delivery Controller \"ddc-2\" of Zone \"emea-zone\" (160 ms) sets no brokering throttle: nothing caps a logon storm above its peak of 20.");
+        expect(m.basis.join("\n")).toContain("the declared peak of 20 is within the 25 that meet the targets");
+    });
+    it("three unthrottled controllers: the fix is stated once on the zone, the controllers point to it", async () => {
+        const found = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: [undefined, undefined, undefined] }));
+        expect(verdicts(found)).toEqual(["citrix-broker-throttle -> ddc-1", "citrix-broker-throttle -> ddc-2", "citrix-broker-throttle -> ddc-3", "citrix-broker-throttle -> emea-zone"]);
+        const zone = found.find((v) => v.urn?.endsWith("emea-zone")) as Violation;
+        expect(parseMessage(zone.message).fix).toMatch(/to 8 on each of zone "emea"'s 3 Delivery Controllers/);
+        for (const v of found.filter((x) => x !== zone)) {
+            expect(parseMessage(v.message).fix).toMatch(/^see the violation on Zone "emea-zone"/);
+        }
+        const texts = found.map((v) => v.message.replace(/ddc-\d/g, "ddc"));
+        expect(new Set(texts).size).toBe(2);
     });
     it("citrix-brokering-capacity names each exceeded target", async () => {
         const [v] = await runStackPolicy(citrixBrokeringCapacity, citrixStack({ users: "20000" }));
         const p = predictBrokering({ rttMs: 160, concurrency: 20, users: 20000 });
-        expect(v.message).toContain("20 concurrent launches at peak (perfguard:peakConcurrentLaunches in metadata)");
-        expect(v.message).toContain(`launching 20000 users takes ${duration(p.launchTimeS as number)}, longer than the 60 min window (launchWindowMinutes)`);
-        expect(v.message).toMatch(/Fix: even at \d+ concurrent requests \(the most that meet the targets\) the launch takes/);
-        expect(v.message).not.toContain("cap the zone");
+        const m = parseMessage(v.message);
+        expect(m.problem).toBe(`Zone "emea-zone": at 20 concurrent launches its lock misses the targets (20000 users in ${duration(p.launchTimeS as number)} > 60 min).`);
+        expect(m.fix).toMatch(/^even at \d+ concurrent requests its lock takes .*: split the Delivery Group/);
+        expect(m.fix).not.toContain("Site");
+    });
+    it("every problem line is at most 160 characters", async () => {
+        const all = await runAll(citrixStack({ rttMs: "300", peak: "60", throttles: [undefined, undefined], users: "50000", machines: 20000 }));
+        expect(all.length).toBeGreaterThan(3);
+        for (const v of all) {
+            expect(parseMessage(v.message).problem.length, parseMessage(v.message).problem).toBeLessThanOrEqual(160);
+        }
     });
     it("never echoes other property values", async () => {
         const stack = citrixStack({ rttMs: "300", peak: "60", throttles: [undefined], users: "50000", machines: 20000 });
@@ -148,6 +173,6 @@ describe("joining controllers to zones", () => {
         ];
         const found = await runStackPolicy(citrixBrokerThrottle, stack, { requireControllersInStack: true });
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> ddc"]);
-        expect(found[0].message).toContain("of zone \"amb\" sets no brokering throttle");
+        expect(parseMessage(found[0].message).problem).toContain("of Zone \"amb-other\" (200 ms) sets no brokering throttle");
     });
 });

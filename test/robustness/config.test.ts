@@ -33,7 +33,14 @@ interface Schema {
     enum?: unknown[];
     properties?: Record<string, Schema>;
     additionalProperties?: boolean | Schema;
+    items?: Schema;
+    required?: string[];
     default?: unknown;
+}
+
+/** A list item with only its required keys (set to "x"): the base of the list-entry cases. */
+function baseItem(items: Schema): Record<string, unknown> {
+    return Object.fromEntries((items.required ?? []).map((k) => [k, "x"]));
 }
 
 interface ConfigCase {
@@ -93,7 +100,22 @@ function invalidValues(s: Schema): Array<[string, unknown, string]> {
     }
     if (types.includes("object")) {
         const entry = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
-        if (entry) {
+        if (entry && typesOf(entry).includes("array") && entry.items) {
+            // Entries that are lists of objects (citrix-broker-throttle externalControllers).
+            const items = entry.items;
+            out.push(["an entry that is not a list", { h1: "x" }, "h1"]);
+            for (const key of items.required ?? []) {
+                out.push([`a list item without ${key}`, { h1: [{}] }, `h1.0.${key}`]);
+            }
+            if (items.additionalProperties === false) {
+                out.push(["an unknown nested key", { h1: [{ ...baseItem(items), bogusKey: 1 }] }, "h1.0"]);
+            }
+            for (const [key, sub] of Object.entries(items.properties ?? {})) {
+                for (const [why, value] of invalidValues(sub)) {
+                    out.push([`${key}: ${why}`, { h1: [{ ...baseItem(items), [key]: value }] }, `h1.0.${key}`]);
+                }
+            }
+        } else if (entry) {
             out.push(["an entry that is not an object", { h1: "x" }, "h1"]);
             if (entry.additionalProperties === false) {
                 out.push(["an unknown nested key", { h1: { bogusKey: 1 } }, "h1"]);
@@ -141,7 +163,15 @@ function validValues(s: Schema): Array<[string, unknown]> {
     if (types.includes("object")) {
         out.push(["an empty object", {}]);
         const entry = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
-        if (entry) {
+        if (entry && typesOf(entry).includes("array") && entry.items) {
+            const items = entry.items;
+            out.push(["an empty list entry", { h1: [] }], ["a list item with its required keys only", { h1: [baseItem(items)] }]);
+            for (const [key, sub] of Object.entries(items.properties ?? {})) {
+                for (const [why, value] of validValues(sub)) {
+                    out.push([`${key}: ${why}`, { h1: [{ ...baseItem(items), [key]: value }] }]);
+                }
+            }
+        } else if (entry) {
             out.push(["an empty entry", { h1: {} }]);
             for (const [key, sub] of Object.entries(entry.properties ?? {})) {
                 for (const [why, value] of validValues(sub)) {
@@ -271,7 +301,11 @@ describe("(2) and (3): the preview path and the pack", () => {
             expect(err?.exitCode).toBe(1);
             // The CLI's form: "<pack> <version>  <policy>: <field>: <problem>" (gojsonschema's words);
             // an unknown nested key is named in the problem of the object holding it.
-            const expected = c.why === "an unknown nested key" ? `${c.policy}: ${c.field}: Additional property bogusKey is not allowed` : `${c.policy}: ${c.field}: `;
+            // A missing required key is named in the problem of the object holding it, likewise.
+            const missing = c.why.startsWith("a list item without ") ? c.field.split(".") : undefined;
+            const expected = c.why === "an unknown nested key" ? `${c.policy}: ${c.field}: Additional property bogusKey is not allowed`
+                : missing ? `${c.policy}: ${missing.slice(0, -1).join(".")}: ${missing[missing.length - 1]} is required`
+                    : `${c.policy}: ${c.field}: `;
             expect(err?.message).toContain(expected);
         });
 

@@ -167,7 +167,12 @@ const CLEAN_STACKS: Array<[string, TestResource[]]> = [
     ["Citrix: 260 ms, one unthrottled controller, throttles above the safe total", citrixStack({ rttMs: "260", throttles: ["20", "20", undefined] })],
     ["Citrix: logon storm too large, too many machines", citrixStack({ users: "20000", machines: "10001" })],
     ["Citrix: unparseable RTT", citrixStack({ rttMs: "160ms" })],
+    ["Citrix: 240 ms, in the warning band below the limit", citrixStack({ rttMs: "240", throttles: ["4", "4"] })],
     ["Citrix: no controller in the stack", citrixStack({ throttles: [] })],
+    ["Citrix: five 160 ms satellite zones of 24 against one Site database", [1, 2, 3, 4, 5].map((i): TestResource => ({
+        type: "citrix:index/zone:Zone", name: `sat${i}-zone`,
+        props: { name: `sat${i}`, metadatas: [{ name: "perfguard:rttMs", value: "160" }, { name: "perfguard:peakConcurrentLaunches", value: "24" }] },
+    }))],
     ["NSX ALB: 3000 RSA TPS, small memory, no dispatcher", nsxStack({ shop: { sslTps: "3000" }, group: { memoryPerSe: "2048", dedicatedDispatcherCore: "false" } })],
     ["NSX ALB: maxSe 1 = bufferSe 1 (no buffer can be kept)", nsxStack({ group: { maxSe: "1" } })],
     ["NSX ALB: maxSe 2", nsxStack({ group: { maxSe: "2" } })],

@@ -11,10 +11,6 @@ import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
  * must end empty.
  */
 export const SHAPE_PENDING: Readonly<Record<string, string>> = {
-    "citrix-broker-throttle": "citrix helper (issue 10, Citrix messages)",
-    "citrix-brokering-capacity": "citrix helper (issue 10, Citrix messages)",
-    "citrix-site-limits": "citrix helper (issue 10, Citrix messages)",
-    "citrix-zone-rtt-limit": "citrix helper (issue 10, Citrix messages)",
     "perfguard-facts": "facts helper (issue 10/11, perfguard-facts rewrite with factFindings.ts)",
 };
 

@@ -1,0 +1,140 @@
+/**
+ * Brokering of one Delivery Group: its lock is its own closed queue, and a group whose machines
+ * sit in several zones is a queue with several classes, one per zone (the requests brokered by
+ * that zone's Delivery Controllers hold the lock for that zone's lock time).
+ *
+ * Source: citrix-zones-latency-brokering.ja.txt: the brokering transaction locks every worker of
+ * the Delivery Group to snapshot their load (the tests used one Delivery Group of 57 VDAs). What
+ * the source did not measure, and this module labels "not measured": several groups working at
+ * once on one Site database, a group spanning zones, and more than 60 concurrent requests.
+ */
+import { BROKERING_PARAMS, BrokeringParams, lockHoldTimeS, MAX_SEARCHED_CONCURRENCY, predictBrokering, solveLockClasses } from "./brokering";
+
+/** The most concurrent brokering requests the source measured against one Site database. */
+export const MEASURED_MAX_CONCURRENCY = 60;
+
+/** One zone's requests into a Delivery Group. */
+export interface GroupClassInput {
+    /** RTT between that zone's Delivery Controllers and the Site database, ms (>= 0). */
+    readonly rttMs: number;
+    /** Concurrent brokering requests from that zone into the group, > 0 (may be fractional). */
+    readonly concurrency: number;
+}
+
+/** Per-zone (per-class) prediction for one Delivery Group. */
+export interface GroupClassPrediction {
+    readonly rttMs: number;
+    readonly concurrency: number;
+    readonly meanResponseS: number;
+    readonly brokeredPerS: number;
+    readonly errorRate: number;
+}
+
+/** Prediction for one Delivery Group's lock. */
+export interface GroupPrediction {
+    readonly classes: GroupClassPrediction[];
+    /** Requests of all classes in flight. */
+    readonly concurrency: number;
+    /** The worst class's mean response (the users of the farthest zone), s. */
+    readonly worstMeanResponseS: number;
+    /** The worst class's error rate, 0..1. */
+    readonly worstErrorRate: number;
+    /** All classes, requests/s. */
+    readonly brokeredPerS: number;
+    /** Time to broker `users` launches at brokeredPerS, s (when users is given). */
+    readonly launchTimeS?: number;
+    /** Why parts of this prediction rest on extrapolation ("not measured"); empty when none. */
+    readonly notMeasured: string[];
+}
+
+/**
+ * Predicts one Delivery Group's brokering.
+ * Input: classes (one per zone the group's requests come from; classes with concurrency 0 are
+ * dropped), users? (>= 0); params.
+ * Output: GroupPrediction. One class is exactly predictBrokering (the calibrated single-lock
+ * model); several use approximate multi-class MVA (checked against a discrete-event simulation
+ * in test/model/brokering.groups.test.ts).
+ * Throws RangeError when no class has concurrency > 0, or an input is non-finite or negative.
+ */
+export function predictGroupBrokering(input: { classes: readonly GroupClassInput[]; users?: number }, params: BrokeringParams = BROKERING_PARAMS): GroupPrediction {
+    const classes = input.classes.filter((c) => c.concurrency > 0);
+    for (const c of input.classes) {
+        if (!Number.isFinite(c.concurrency) || c.concurrency < 0) {
+            throw new RangeError(`concurrency must be a finite number >= 0, got ${c.concurrency}`);
+        }
+    }
+    if (classes.length === 0) {
+        throw new RangeError("a Delivery Group prediction needs at least one class with concurrency > 0");
+    }
+    const concurrency = classes.reduce((sum, c) => sum + c.concurrency, 0);
+    let results: GroupClassPrediction[];
+    if (classes.length === 1 && classes[0].concurrency >= 1) {
+        const p = predictBrokering({ rttMs: classes[0].rttMs, concurrency: classes[0].concurrency }, params);
+        results = [{ rttMs: classes[0].rttMs, concurrency: classes[0].concurrency, meanResponseS: p.meanResponseS, brokeredPerS: p.brokeredPerS, errorRate: p.errorRate }];
+    } else {
+        const solved = solveLockClasses(classes.map((c) => ({ population: c.concurrency, holdS: lockHoldTimeS(c.rttMs, params) })), params);
+        results = classes.map((c, i) => ({ rttMs: c.rttMs, concurrency: c.concurrency, ...solved[i] }));
+    }
+    const brokeredPerS = results.reduce((sum, r) => sum + r.brokeredPerS, 0);
+    const notMeasured: string[] = [];
+    if (concurrency > MEASURED_MAX_CONCURRENCY) {
+        notMeasured.push(`${round(concurrency)} concurrent requests on one lock: not measured (the source measured up to ${MEASURED_MAX_CONCURRENCY})`);
+    }
+    if (new Set(results.map((r) => r.rttMs)).size > 1) {
+        notMeasured.push("one Delivery Group brokered from zones at different RTTs: not measured (multi-class MVA)");
+    }
+    if (input.users !== undefined && (!Number.isFinite(input.users) || input.users < 0)) {
+        throw new RangeError(`users must be a finite number >= 0, got ${input.users}`);
+    }
+    return {
+        classes: results,
+        concurrency,
+        worstMeanResponseS: Math.max(...results.map((r) => r.meanResponseS)),
+        worstErrorRate: Math.max(...results.map((r) => r.errorRate)),
+        brokeredPerS,
+        ...(input.users === undefined ? {} : { launchTimeS: input.users / brokeredPerS }),
+        notMeasured,
+    };
+}
+
+/** Targets of {@link maxSafeGroupConcurrency}. */
+export interface GroupTargets {
+    readonly targetResponseS: number;
+    /** Fraction 0..1. */
+    readonly errorBudget: number;
+}
+
+/**
+ * Largest whole number of concurrent requests in all that one Delivery Group's lock sustains at
+ * the targets, with the requests split over its zones in the given proportions (`mix`: RTT and
+ * weight per zone). One zone gives exactly maxSafeConcurrency. 0 when even 1 request misses.
+ */
+export function maxSafeGroupConcurrency(mix: readonly { rttMs: number; weight: number }[], targets: GroupTargets, params: BrokeringParams = BROKERING_PARAMS): number {
+    const weights = mix.filter((m) => m.weight > 0);
+    const total = weights.reduce((sum, m) => sum + m.weight, 0);
+    if (weights.length === 0 || !(total > 0)) {
+        return 0;
+    }
+    const meets = (n: number): boolean => {
+        const p = predictGroupBrokering({ classes: weights.map((m) => ({ rttMs: m.rttMs, concurrency: (n * m.weight) / total })) }, params);
+        return p.worstMeanResponseS <= targets.targetResponseS && p.worstErrorRate <= targets.errorBudget;
+    };
+    if (!meets(1)) {
+        return 0;
+    }
+    let good = 1;
+    let bad = MAX_SEARCHED_CONCURRENCY + 1;
+    while (bad - good > 1) {
+        const mid = Math.floor((good + bad) / 2);
+        if (meets(mid)) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    return good;
+}
+
+function round(value: number): string {
+    return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}

@@ -1,0 +1,92 @@
+/**
+ * citrix-site-database-load: the brokering requests of every satellite zone reach the one Site
+ * database, so they add up (citrix-zones-latency-brokering.ja.txt: the total wanted at SQL must
+ * be split across the remote controllers). The source measured at most 60 concurrent requests
+ * against one database; beyond that nothing was measured.
+ */
+import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
+import { citrixSite } from "./support/citrixSite";
+import { groupLoads, round, zoneDemand, zoneThrottle } from "./support/citrixLoad";
+import { stackPolicy } from "./support/definePolicy";
+import { DAAS_REASON, rttDecision } from "./support/citrixDecisions";
+import { num, plural } from "./support/format";
+
+export interface SiteDatabaseLoadConfig {
+    /** Most concurrent brokering requests all satellite zones together may allow. */
+    maxSiteConcurrentRequests: number;
+    /** Zones at or above this RTT count as satellite zones (ms). */
+    satelliteAtRttMs: number;
+}
+
+export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
+    name: "citrix-site-database-load",
+    description: "The brokering requests all satellite zones allow against the one Site database should stay within what was measured.",
+    enforcementLevel: "advisory",
+    configSchema: {
+        properties: {
+            maxSiteConcurrentRequests: {
+                type: "integer",
+                minimum: 1,
+                maximum: 1000000,
+                default: MEASURED_MAX_CONCURRENCY,
+                description: "Most concurrent brokering requests all satellite zones' throttles (or peaks) may allow against the Site database (default 60: the most the source measured against one database).",
+            },
+            satelliteAtRttMs: {
+                type: "number",
+                minimum: 0,
+                maximum: 10000,
+                default: 90,
+                description: "Zones whose perfguard:rttMs is at or above this (ms) count as satellite zones (default 90, as citrix-broker-throttle's requireAtRttMs).",
+            },
+        },
+    },
+    check(stack, config, report) {
+        const site = citrixSite(stack);
+        const loads = groupLoads(site);
+        let total = 0;
+        const parts: string[] = [];
+        const unknown: Array<typeof site.zones[number]> = [];
+        for (const zone of site.zones) {
+            if (zone.daas) {
+                report.notApplicable(DAAS_REASON, zone.resource);
+                continue;
+            }
+            const rtt = rttDecision(zone, report);
+            if (!rtt || rtt.value < config.satelliteAtRttMs) {
+                continue;
+            }
+            // What the zone allows: its throttles when every controller has one, else its declared
+            // peak (its own plus the part of Delivery Groups' own peaks in it).
+            const throttle = zoneThrottle(zone).sum;
+            const peak = zone.peakConcurrentLaunches;
+            const allowed = throttle ?? zoneDemand(zone, loads) ?? (peak.state === "ok" ? peak.value : undefined);
+            if (allowed === undefined) {
+                unknown.push(zone);
+                continue;
+            }
+            total += allowed;
+            parts.push(`"${zone.zoneName}" ${round(allowed)} (${throttle !== undefined ? "throttles" : "peak"})`);
+            report.applied(`${round(allowed)} concurrent requests toward the Site database (${throttle !== undefined ? "sum of its throttles" : "its peak"})`, zone.resource);
+        }
+        // The sum matters with two satellite zones or more; one zone alone is citrix-broker-throttle's.
+        for (const zone of unknown) {
+            if (parts.length + unknown.length >= 2) {
+                report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, zone.resource);
+            } else {
+                report.notApplicable("the only satellite zone: nothing adds up against the Site database", zone.resource);
+            }
+        }
+        report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}`);
+        if (total <= config.maxSiteConcurrentRequests || parts.length < 2) {
+            return;
+        }
+        report({
+            problem: `${plural(parts.length, "satellite zone")} allow ${round(total)} concurrent brokering requests against the one Site database, above the ${config.maxSiteConcurrentRequests} measured: not measured beyond it.`,
+            fix: `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
+            basis: [
+                `per zone: ${parts.join(", ")}`,
+                `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the XenApp/XenDesktop 7.7 tests ran against one database); satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
+            ],
+        });
+    },
+});

@@ -192,7 +192,6 @@ describe("explain hooks (issue 10: --explain is derived from the decisions check
      * hook members and fallback in definePolicy.ts to be deleted.
      */
     const HOOK_PENDING: Readonly<Record<string, string>> = {
-        "perfguard-facts": "facts helper",
     };
     const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(path.join(ROOT, "policies", `${id}.ts`), "utf8")));
 

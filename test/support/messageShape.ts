@@ -11,7 +11,6 @@ import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
  * must end empty.
  */
 export const SHAPE_PENDING: Readonly<Record<string, string>> = {
-    "perfguard-facts": "facts helper (issue 10/11, perfguard-facts rewrite with factFindings.ts)",
 };
 
 /** What is wrong with the shape of one message, or undefined when it has the shape. */

@@ -84,7 +84,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             problem: `${plural(parts.length, "satellite zone")} allow ${round(total)} concurrent brokering requests against the one Site database, above the ${config.maxSiteConcurrentRequests} measured: not measured beyond it.`,
             fix: `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
-                `per zone: ${parts.join(", ")}`,
+                `per zone: ${[...parts].sort().join(", ")}`, // sorted: AnalyzeStack order is arbitrary
                 `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the XenApp/XenDesktop 7.7 tests ran against one database); satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
             ],
         });

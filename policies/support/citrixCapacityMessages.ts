@@ -63,7 +63,7 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
             : `allow up to ${safe} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
     }
     const basis = [
-        `lock: ${zonesOf(load).map((z, i) => `${round(p.classes[i]?.concurrency ?? 0)} from zone "${z}" at ${num(p.classes[i]?.rttMs ?? 0)} ms`).join(", ")}; ${targetsBasis(t)}`,
+        `lock: ${zonesOf(load).map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.localeCompare(b.z)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from zone "${z}" at ${num(c?.rttMs ?? 0)} ms`).join(", ")}; ${targetsBasis(t)}`,
         ...p.notMeasured,
         ...(zoneGroups > 1 ? ["several Delivery Groups at once on one Site database: not measured"] : []),
         ...load.notes,

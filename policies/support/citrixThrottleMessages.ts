@@ -83,7 +83,7 @@ export function groupOverMessage(budget: GroupBudget, shares: number, budgets: M
         problem: `${name}: the throttles allow ${round(shares)} concurrent brokering requests into its ${spans ? "one " : ""}lock${where}, above the ${budget.safe} it sustains at the targets.`,
         fix: `${fixes.join("; ")}${spans ? "; or split the Delivery Group by zone (one lock each)" : ""}`,
         basis: [
-            `lock: ${budget.zones.map((z) => `${round(shares * z.fraction)} from zone "${z.zone.zoneName}" at ${num(z.rttMs)} ms`).join(", ")}; ${targetsBasis(targets)}`,
+            `lock: ${[...budget.zones].sort((a, b) => a.zone.zoneName.localeCompare(b.zone.zoneName)).map((z) => `${round(shares * z.fraction)} from zone "${z.zone.zoneName}" at ${num(z.rttMs)} ms`).join(", ")}; ${targetsBasis(targets)}`,
             ...(spans ? ["a Delivery Group brokered from several zones: not measured (multi-class MVA of its one lock)"] : []),
             ...(shares > 60 ? [`${round(shares)} concurrent requests: not measured (the source measured up to 60)`] : []),
             ...notMeasured,

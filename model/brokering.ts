@@ -189,6 +189,14 @@ export function maxSafeConcurrency(input: SafeConcurrencyInput, params: Brokerin
         const p = predictBrokering({ rttMs: input.rttMs, concurrency }, params);
         return p.meanResponseS <= input.targetResponseS && p.errorRate <= input.errorBudget;
     };
+    return largestMeeting(meets);
+}
+
+/**
+ * The largest concurrency in 1..MAX_SEARCHED_CONCURRENCY for which `meets` holds, by bisection
+ * (response and errors grow with concurrency, so `meets` is monotone); 0 when 1 already misses.
+ */
+export function largestMeeting(meets: (concurrency: number) => boolean): number {
     if (!meets(1)) {
         return 0;
     }

@@ -8,7 +8,7 @@
  * the source did not measure, and this module labels "not measured": several groups working at
  * once on one Site database, a group spanning zones, and more than 60 concurrent requests.
  */
-import { BROKERING_PARAMS, BrokeringParams, lockHoldTimeS, MAX_SEARCHED_CONCURRENCY, predictBrokering, solveLockClasses } from "./brokering";
+import { BROKERING_PARAMS, BrokeringParams, largestMeeting, lockHoldTimeS, predictBrokering, solveLockClasses } from "./brokering";
 
 /** The most concurrent brokering requests the source measured against one Site database. */
 export const MEASURED_MAX_CONCURRENCY = 60;
@@ -119,20 +119,7 @@ export function maxSafeGroupConcurrency(mix: readonly { rttMs: number; weight: n
         const p = predictGroupBrokering({ classes: weights.map((m) => ({ rttMs: m.rttMs, concurrency: (n * m.weight) / total })) }, params);
         return p.worstMeanResponseS <= targets.targetResponseS && p.worstErrorRate <= targets.errorBudget;
     };
-    if (!meets(1)) {
-        return 0;
-    }
-    let good = 1;
-    let bad = MAX_SEARCHED_CONCURRENCY + 1;
-    while (bad - good > 1) {
-        const mid = Math.floor((good + bad) / 2);
-        if (meets(mid)) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    return good;
+    return largestMeeting(meets);
 }
 
 function round(value: number): string {

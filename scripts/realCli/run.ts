@@ -199,11 +199,27 @@ export function listedViolations(section: string): ListedViolation[] {
     return out;
 }
 
+/** Options of a deployment: `pulumi up` itself can run the pack (e.g. to remediate). */
+export interface DeployOptions {
+    readonly policyPackConfig?: string;
+    /** Run `pulumi up` with this pack (default: without any pack). */
+    readonly withPack?: boolean;
+}
+
+/** A deployed scratch stack: its workspace, the staged program folder, the export file. */
+export interface DeployedStack {
+    readonly ws: Workspace;
+    /** The staged copy of the program, where `--stack dev` commands run. */
+    readonly programDir: string;
+    readonly exportFile: string;
+    readonly up: CliRun;
+}
+
 /**
  * Deploys `programDir` with `pulumi up` (stand-in providers) on a fresh stack, exports the stack
- * (secrets stay encrypted), and calls `fn` with the workspace and the export file; cleans up.
+ * (secrets stay encrypted), and calls `fn` with the deployment; cleans up.
  */
-export async function withDeployedStack<T>(programDir: string, fn: (ws: Workspace, exportFile: string, up: CliRun) => Promise<T>): Promise<T> {
+export async function withDeployedStack<T>(programDir: string, fn: (stack: DeployedStack) => Promise<T>, options: DeployOptions = {}): Promise<T> {
     const ws = createWorkspace();
     const program = stageProgram(programDir, ws.dir);
     try {
@@ -211,17 +227,33 @@ export async function withDeployedStack<T>(programDir: string, fn: (ws: Workspac
         if (init.exitCode !== 0) {
             throw new Error(`pulumi stack init failed:\n${init.stdout}${init.stderr}`);
         }
-        const up = await ws.run(["up", "--yes", "--non-interactive", "--skip-preview", "--stack", "dev"], program.dir);
+        const upArgs = ["up", "--yes", "--non-interactive", "--skip-preview", "--stack", "dev"];
+        if (options.withPack) {
+            upArgs.push("--policy-pack", REPO_ROOT);
+        }
+        if (options.policyPackConfig) {
+            upArgs.push("--policy-pack-config", path.resolve(options.policyPackConfig));
+        }
+        const up = await ws.run(upArgs, program.dir);
         const exportFile = path.join(ws.dir, "export.json");
         const exported = await ws.run(["stack", "export", "--stack", "dev", "--file", exportFile], program.dir);
         if (exported.exitCode !== 0) {
             throw new Error(`pulumi stack export failed:\n${exported.stdout}${exported.stderr}`);
         }
-        return await fn(ws, exportFile, up);
+        return await fn({ ws, programDir: program.dir, exportFile, up });
     } finally {
         program.dispose();
         ws.dispose();
     }
+}
+
+/** `pulumi policy analyze --stack dev` on a deployed stack: the CLI reads the state itself, no export. */
+export function analyzeStack(stack: DeployedStack, options: { policyPackConfig?: string } = {}): Promise<CliRun> {
+    const args = ["policy", "analyze", "--non-interactive", "--stack", "dev", "--policy-pack", REPO_ROOT];
+    if (options.policyPackConfig) {
+        args.push("--policy-pack-config", path.resolve(options.policyPackConfig));
+    }
+    return stack.ws.run(args, stack.programDir);
 }
 
 /** `pulumi policy analyze --file` in an existing workspace (env overrides, e.g. another passphrase). */

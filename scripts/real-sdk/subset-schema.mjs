@@ -41,7 +41,8 @@ function strip(value) {
     if (value && typeof value === "object") {
         const out = {};
         for (const [key, v] of Object.entries(value)) {
-            if (key !== "description") {
+            // Documentation is a string; a property that is called "description" is an object.
+            if (key !== "description" || typeof v !== "string") {
                 out[key] = strip(v);
             }
         }
@@ -76,6 +77,8 @@ const out = {
     license: schema.license,
     repository: schema.repository,
     meta: schema.meta,
+    // A dynamically bridged package is a parameterization of the terraform-provider plugin.
+    parameterization: schema.parameterization,
     "x-perfguard-source": source,
     language: { nodejs: { ...schema.language?.nodejs, readme: undefined } },
     config: strip(schema.config),

@@ -154,6 +154,8 @@ function camel(name) {
     return name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 }
 function plural(name) {
+    // The bridge's inflector: remote_pc_ous -> remotePcOuses (the dynamic bridge's citrix schema).
+    if (/ous$/.test(name)) return name + "es";
     if (/s$/.test(name)) return name;
     if (/[^aeiou]y$/.test(name)) return name.slice(0, -1) + "ies";
     if (/(x|ch|sh|z)$/.test(name)) return name + "es";
@@ -287,6 +289,10 @@ function resourceEntry(file, attributes) {
     ];
     for (const [token, file, anchor] of list) {
         resources[token] = resourceEntry(file, sdkv2Attributes(show(repo, rev, file), anchor, (w) => console.warn(`avi ${token}: ${w}`)));
+        // The resources declare an `id` attribute; the bridge renames it `<resource>Id` (Pulumi's own
+        // `id` is the resource id): serviceenginegroupId in the dynamic bridge's avi schema.
+        const idName = `${token.split(":").pop().toLowerCase()}Id`;
+        resources[token].attributes[idName] = { tf: "id", pulumi: idName, kind: "string", optional: true, computed: true };
     }
     write("avi", {
         package: "avi",

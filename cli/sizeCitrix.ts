@@ -261,7 +261,21 @@ export async function citrixPlotSvg(s: CitrixSizing): Promise<string> {
         const p = predictBrokering({ rttMs: i.rttMs, concurrency: c });
         rows.push({ concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate });
     }
+    // Several Delivery Groups: each lock is drawn as one group (with the measured cells, which are
+    // one group's), and the zone's load over all of them as a second line.
+    const shares = groupShares(i);
+    const zone = shares.length > 1
+        ? {
+            groups: shares.length,
+            rows: Array.from({ length: Math.max(1, i.to - Math.max(1, i.from) + 1) }, (_, k) => {
+                const c = Math.max(1, i.from) + k;
+                const p = zoneAt(i.rttMs, c, i.users, shares);
+                return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
+            }),
+        }
+        : undefined;
     return brokeringPlotSvg({
+        zone,
         rttMs: i.rttMs,
         targetResponseS: i.targetResponseS,
         errorBudget: i.errorBudgetPct / 100,

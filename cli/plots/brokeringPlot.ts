@@ -50,6 +50,12 @@ export interface BrokeringPlotInput {
      * model/brokering.ts), requests (>= 0); drawn as a dotted vertical line "max safe <n>".
      */
     readonly safeConcurrency?: number;
+    /**
+     * Optional: the zone's load over several Delivery Groups, each its own lock (`size citrix
+     * --delivery-groups N`): points at the zone's concurrency (worst group's response and error rate),
+     * drawn as a second line named by {@link zoneSeriesName}; `rows` is then one group's lock.
+     */
+    readonly zone?: { readonly groups: number; readonly rows: ReadonlyArray<BrokeringPlotRow> };
 }
 
 /** Chart size, px. */
@@ -58,6 +64,11 @@ export const BROKERING_PLOT_HEIGHT = 680;
 
 /** Legend name of the model's lines. */
 export const MODEL_SERIES_NAME = "perfguard model";
+
+/** Legend name of the zone's line when its load splits over `groups` Delivery Group locks. */
+export function zoneSeriesName(groups: number): string {
+    return `zone, ${groups} Delivery Group locks (at once: not measured)`;
+}
 
 /** Legend name of the measured markers for an RTT, e.g. "XenApp/XenDesktop 7.7 tests, 160 ms". */
 export function measuredSeriesName(rttMs: number): string {
@@ -98,9 +109,12 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
     const budgetPct = input.errorBudget * 100;
     const floorPct = errorFloorPct(input.errorBudget);
     const rows = [...input.rows].sort((a, b) => a.concurrency - b.concurrency);
+    const zoneRows = [...(input.zone?.rows ?? [])].sort((a, b) => a.concurrency - b.concurrency);
+    const zoneName = input.zone ? zoneSeriesName(input.zone.groups) : "";
+    const modelName = input.zone ? `one lock (${MODEL_SERIES_NAME})` : MODEL_SERIES_NAME;
     const measured = input.measured ?? [];
     const measuredName = measuredSeriesName(input.rttMs);
-    const maxConcurrency = Math.max(...rows.map((r) => r.concurrency), ...measured.map((m) => m.concurrency), input.safeConcurrency ?? 0);
+    const maxConcurrency = Math.max(...rows.map((r) => r.concurrency), ...zoneRows.map((r) => r.concurrency), ...measured.map((m) => m.concurrency), input.safeConcurrency ?? 0);
     const showSymbols = rows.length <= 25;
     const onLog = (pct: number) => Math.max(pct, floorPct);
 
@@ -108,7 +122,9 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
     const errorPoints = rows.map((r) => [r.concurrency, onLog(r.errorRate * 100)]);
     const measuredResponse = measured.filter((m) => m.meanResponseS !== null).map((m) => [m.concurrency, m.meanResponseS as number]);
     const measuredError = measured.filter((m) => m.errorPct !== null).map((m) => [m.concurrency, onLog(m.errorPct as number)]);
-    const maxErrorPct = Math.max(budgetPct * 10, ...errorPoints.map((p) => p[1]), ...measuredError.map((p) => p[1]));
+    const zoneResponse = zoneRows.map((r) => [r.concurrency, r.meanResponseS]);
+    const zoneError = zoneRows.map((r) => [r.concurrency, onLog(r.errorRate * 100)]);
+    const maxErrorPct = Math.max(budgetPct * 10, ...errorPoints.map((p) => p[1]), ...zoneError.map((p) => p[1]), ...measuredError.map((p) => p[1]));
     const errorAxisMax = Math.min(100, 10 ** Math.ceil(Math.log10(maxErrorPct)));
 
     const markLine = (yValue: number, label: string, withSafeLabel: boolean) => {
@@ -132,7 +148,7 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
     };
     const modelLine = (panel: 0 | 1, data: number[][], mark: object): SeriesOption => ({
         type: "line",
-        name: MODEL_SERIES_NAME,
+        name: modelName,
         xAxisIndex: panel,
         yAxisIndex: panel,
         data,
@@ -148,6 +164,13 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
         modelLine(0, responsePoints, markLine(input.targetResponseS, `target ${targetLabel} s`, true)),
         modelLine(1, errorPoints, markLine(onLog(budgetPct), `error budget ${formatNumber(budgetPct)} %`, false)),
     ];
+    if (input.zone) {
+        const zoneLine = (panel: 0 | 1, data: number[][]): SeriesOption => ({
+            type: "line", name: zoneName, xAxisIndex: panel, yAxisIndex: panel, data, showSymbol: false,
+            lineStyle: { width: 2, type: "dashed", color: COLORS.headroom }, itemStyle: { color: COLORS.headroom }, z: 1,
+        });
+        series.push(zoneLine(0, zoneResponse), zoneLine(1, zoneError));
+    }
     if (measured.length > 0) {
         const markers = { symbol: "diamond", symbolSize: 12, itemStyle: { color: COLORS.measured, borderColor: "#ffffff", borderWidth: 1 }, z: 3 };
         series.push(
@@ -187,7 +210,7 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
             left: "center",
             itemGap: 24,
             textStyle: { fontSize: 13 },
-            data: measured.length > 0 ? [MODEL_SERIES_NAME, measuredName] : [MODEL_SERIES_NAME],
+            data: [modelName, ...(input.zone ? [zoneName] : []), ...(measured.length > 0 ? [measuredName] : [])],
         },
         grid: [
             { left: 90, right: 40, top: 110, height: 215 },
@@ -255,5 +278,13 @@ function validate(input: BrokeringPlotInput): void {
     });
     if (input.safeConcurrency !== undefined) {
         requireFinite("safeConcurrency", input.safeConcurrency, 0);
+    }
+    if (input.zone) {
+        requireFinite("zone.groups", input.zone.groups, 1);
+        input.zone.rows.forEach((r, i) => {
+            requireFinite(`zone.rows[${i}].concurrency`, r.concurrency, 0);
+            requireFinite(`zone.rows[${i}].meanResponseS`, r.meanResponseS, 0);
+            requireFinite(`zone.rows[${i}].errorRate`, r.errorRate, 0);
+        });
     }
 }

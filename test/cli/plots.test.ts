@@ -13,7 +13,8 @@ import * as path from "path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { Resvg } from "@resvg/resvg-js";
-import { brokeringPlotOption, brokeringPlotSvg, measuredSeriesName, MODEL_SERIES_NAME, type BrokeringPlotInput } from "../../cli/plots/brokeringPlot";
+import { brokeringPlotOption, brokeringPlotSvg, measuredSeriesName, MODEL_SERIES_NAME, zoneSeriesName, type BrokeringPlotInput } from "../../cli/plots/brokeringPlot";
+import { citrixPlotSvg, sizeCitrix } from "../../cli/sizeCitrix";
 import { COLORS } from "../../cli/plots/render";
 import { SE_BAR_SERIES, seCapacityPlotHeight, seCapacityPlotSvg, type SeCapacityPlotInput } from "../../cli/plots/seCapacityPlot";
 import { maxSafeConcurrency, measuredAt, predictBrokering, seCapacity } from "../../model";
@@ -157,6 +158,21 @@ describe("brokeringPlotSvg", () => {
         expect(Math.max(...series[1].data.map((p) => p[1]))).toBeCloseTo(100, 6);
         expect(texts(svg)).toContain(measuredSeriesName(250));
         pngSize(writePng("brokering-250ms", svg));
+    });
+
+    it("size citrix --delivery-groups 4 draws one group's lock and the zone's load over the 4 locks", async () => {
+        const base = { rttMs: 160, users: 6000, controllers: 2, targetResponseS: 12, errorBudgetPct: 0.1, from: 1, to: 120, step: 1 };
+        const one = brokeringPlotOption({ ...brokeringInput(160) });
+        expect((one.series as Array<{ name: string }>).map((s) => s.name)).not.toContain(zoneSeriesName(4));
+        const svg = await citrixPlotSvg(sizeCitrix({ ...base, deliveryGroups: 4 }));
+        expectWellFormedSvg(svg);
+        const labels = texts(svg);
+        expect(labels).toContain(zoneSeriesName(4));
+        expect(labels).toContain(`one lock (${MODEL_SERIES_NAME})`);
+        // The zone line at 100 concurrent requests is one lock at 25: the same mean response.
+        const single = sizeCitrix({ ...base, to: 25 });
+        const zone = sizeCitrix({ ...base, deliveryGroups: 4, to: 100 });
+        expect(zone.rows[99].meanResponseS).toBeCloseTo(single.rows[24].meanResponseS, 6);
     });
 
     it("has no source legend entry when the RTT was not measured", async () => {

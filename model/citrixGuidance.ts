@@ -35,6 +35,8 @@ export const CITRIX_GUIDANCE = {
     maxZonesPerSite: table.guidance.otherPublishedLimits.maxZonesPerSite,
     /** Local Host Cache supports at most this many VDAs per zone. */
     maxVdasPerZone: table.guidance.otherPublishedLimits.maxVdasPerZoneLocalHostCache,
+    /** Local Host Cache in a multi-zone Site: at most this many VDAs per Site (7.14; see its source note). */
+    maxVdasPerSite: table.guidance.otherPublishedLimits.maxVdasPerSiteLocalHostCache,
     /** The throttle registry value's full path. */
     throttleKeyPath: table.guidance.throttleKey.path,
 } as const;

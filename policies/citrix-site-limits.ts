@@ -1,6 +1,6 @@
 /**
  * citrix-site-limits: Citrix's published per-Site and per-zone limits (zones per Site; VDAs per
- * zone under Local Host Cache).
+ * zone and per Site under Local Host Cache).
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
 import { CATALOG_TYPE, citrixSite, Zone } from "./support/citrixSite";
@@ -12,7 +12,11 @@ import { plural } from "./support/format";
 export interface SiteLimitsConfig {
     maxZonesPerSite: number;
     maxVdasPerZone: number;
+    maxVdasPerSite: number;
 }
+
+/** Where the per-Site figure comes from (model/data/citrix-brokering.json, its source note). */
+const PER_SITE_SOURCE = "XenApp and XenDesktop 7.14 Local Host Cache, as reported by dabcc.com (2017); not in Citrix's current Tech Zone article, not confirmed for current releases";
 
 /**
  * What the zone's Delivery Groups say about Local Host Cache (`makeResourcesAvailableInLhc`, a
@@ -53,6 +57,13 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 default: CITRIX_GUIDANCE.maxVdasPerZone,
                 description: "Most VDAs (machines of the zone's catalogs) one zone should have (default 10000: Local Host Cache's published limit per zone).",
             },
+            maxVdasPerSite: {
+                type: "integer",
+                minimum: 1,
+                maximum: 100000000,
+                default: CITRIX_GUIDANCE.maxVdasPerSite,
+                description: "Most VDAs all zones of the Site (this stack) should have together (default 40000: Local Host Cache in a multi-zone Site, XenApp and XenDesktop 7.14; not confirmed for current releases).",
+            },
         },
     },
     check(stack, config, report) {
@@ -70,6 +81,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 report.notChecked(why, resource);
             }
         }
+        let siteTotal = 0;
         for (const zone of site.zones) {
             isolate(zone.resource, report, () => {
                 if (zone.catalogs.length === 0) {
@@ -86,6 +98,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                     }
                     report.applied(`counted with its zone ${zone.resource.label}`, catalog.resource);
                 }
+                siteTotal += total;
                 report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
                 // Unknown counts can only add machines: report when the known ones already exceed.
                 if (total <= config.maxVdasPerZone) {
@@ -100,6 +113,15 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                         ...lhcNote(zone),
                     ],
                 }, zone.resource);
+            });
+        }
+        // Unknown counts can only add machines, as per zone: report when the known ones exceed.
+        report.applied(`${siteTotal} machines in ${plural(site.zones.length, "zone")} against maxVdasPerSite ${config.maxVdasPerSite}`);
+        if (site.zones.length > 1 && siteTotal > config.maxVdasPerSite) {
+            report({
+                problem: `This stack's ${plural(site.zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
+                fix: "split the zones across Sites, or keep the Site within the limit if it relies on Local Host Cache",
+                basis: [`maxVdasPerSite (default ${CITRIX_GUIDANCE.maxVdasPerSite}: ${PER_SITE_SOURCE})`],
             });
         }
     },

@@ -60,7 +60,7 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
 
 export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     name: "citrix-broker-throttle",
-    description: "Delivery Controllers of high-RTT Citrix zones must throttle brokering, within what each Delivery Group's lock sustains.",
+    description: "Delivery Controllers of high-RTT zones must throttle brokering.",
     enforcementLevel: "mandatory",
     configSchema: {
         properties: {

@@ -20,7 +20,7 @@ export interface SiteDatabaseLoadConfig {
 
 export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     name: "citrix-site-database-load",
-    description: "The brokering requests all satellite zones allow against the one Site database should stay within what was measured.",
+    description: "Satellite zones together should load the Site database only as measured.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {

@@ -24,7 +24,7 @@ function evidenceAtLimit(): string {
 
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     name: "citrix-zone-rtt-limit",
-    description: "Citrix zones must stay below the RTT limit to the Site database; farther locations need their own Site.",
+    description: "Citrix zones must stay below the RTT limit to the Site database.",
     enforcementLevel: "mandatory",
     configSchema: {
         properties: {

@@ -92,7 +92,7 @@ function guard(e: GroupEvaluation, report: Report, fn: () => void): void {
 
 export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
     name: POLICY,
-    description: "Each NSX ALB virtual service must fit the Service Engines its group places it on, and each group's busiest Service Engine must fit, with headroom to spare.",
+    description: "NSX ALB virtual services must fit their Service Engines, with headroom.",
     enforcementLevel: "mandatory",
     configSchema: SE_CAPACITY_SCHEMA,
     check(stack, config, report) {

@@ -32,7 +32,7 @@ const MEASURED_WITH = "NSX ALB 20.1.6 per-SE table: 4 vCPU row measured with 1 d
 
 export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherConfig>({
     name: "nsx-alb-se-dedicated-dispatcher",
-    description: "NSX ALB Service Engine groups with 4 or more vCPUs per SE should set a dedicated dispatcher core, as the published per-SE figures were measured.",
+    description: "Large NSX ALB Service Engines should have a dedicated dispatcher core.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {

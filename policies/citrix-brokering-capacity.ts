@@ -16,7 +16,7 @@ export type BrokeringCapacityConfig = CapacityTargets;
 
 export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     name: "citrix-brokering-capacity",
-    description: "Delivery Groups' brokering should meet the response and logon targets.",
+    description: "Delivery Groups should meet the brokering and logon-storm targets.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {

@@ -66,8 +66,9 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         }
         report({
             problem: `${shortLabel(group)}: ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core, unlike the tested SE sizes.`,
-            fix: `set dedicatedDispatcherCore "true" (at enforcement level remediate this policy sets it)`,
-            basis: [read, MEASURED_WITH, ...wholeNameBasis(group)],
+            fix: `set dedicatedDispatcherCore "true" (enforcement level remediate sets it)`,
+            // The vCPU figure's carrier is in the --explain record (read, above).
+            basis: [fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where), MEASURED_WITH, ...wholeNameBasis(group)],
         }, group);
     },
     remediate(group, config) {

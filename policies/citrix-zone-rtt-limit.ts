@@ -19,7 +19,7 @@ export interface ZoneRttLimitConfig {
 function evidenceAtLimit(): string {
     const failing = measuredAt(CITRIX_GUIDANCE.maxZoneRttMs).filter((c) => (c.errorPct ?? 0) > 0);
     const cells = failing.map((c) => `${pct((c.errorPct as number) / 100)} at ${c.concurrentRequests}`).join(", ");
-    return `XenApp/XenDesktop 7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent requests`;
+    return `XenApp/XenDesktop 7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent brokering requests`;
 }
 
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({

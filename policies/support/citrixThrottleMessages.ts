@@ -93,10 +93,10 @@ export function groupOverMessage(budget: GroupBudget, shares: number, budgets: M
     const simple = lowered.length > 0 && lowered.every(({ each }) => each > 0);
     // The DWORD path stated once, then one value per zone.
     const throttles = simple
-        ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ z, each }) => `${each} on ${z.zone.controllers.length === 1 ? "the Delivery Controller" : `each of the ${z.zone.controllers.length} Delivery Controllers`} of zone "${shortName(z.zone.zoneName)}"`).join(", ")}`
+        ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ z, each }) => (z.zone.controllers.length === 1 ? `${each} on zone "${shortName(z.zone.zoneName)}"'s Delivery Controller` : `${each} on each of zone "${shortName(z.zone.zoneName)}"'s ${z.zone.controllers.length} Delivery Controllers`)).join(", ")}`
         : lowered.map(({ z, needed }) => zoneFix(z.zone, needed)).join("; ");
     return {
-        problem: `${name}: the throttles${spans ? ` of ${budget.zones.length} zones` : ""} allow ${round(shares)} concurrent requests into its ${spans ? "one " : ""}lock, above the ${budget.safe} it sustains at the targets.`,
+        problem: `${name}: the throttles${spans ? ` of ${budget.zones.length} zones` : ""} allow ${round(shares)} concurrent brokering requests into its ${spans ? "one " : ""}lock, above the ${budget.safe} it sustains at the targets.`,
         fix: `${throttles}${spans ? "; or split the Delivery Group by zone (one lock each)" : ""}`,
         basis: [
             // Each zone's known throttles times the part of them that reaches this lock (by demand).

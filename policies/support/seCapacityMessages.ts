@@ -162,7 +162,7 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
     return {
         // Long names: the group is named in the fix, so the problem line can leave it out.
         problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} (${limitText(config)}).`,
-        fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"} (one change for all its VSs).`,
+        fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
             ...fullNames([vs, e.group.resource]),
@@ -213,7 +213,7 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const set = `set ${changes(fix, e).join(", ")}`;
     const p = fix.placement;
     const edition = fix.kind === "mode" ? "Enterprise edition only; " : "";
-    const size = fix.measured ? `${seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "")}`
+    const size = fix.measured ? `${seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "")}, measured`
         : `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;

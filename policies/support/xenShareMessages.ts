@@ -69,7 +69,7 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
     const problem = long.length <= PROBLEM_LINE_MAX && entry === first ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
     const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); host: ${entry.guest.host.where}`;
     if (entry !== first) {
-        return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same Xen host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
+        return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
     }
     const judged = model.entries.filter((e) => e.state === "judged");
     const sumOfNeeds = judged.reduce((t, e) => t + (e.needMBps ?? 0), 0);

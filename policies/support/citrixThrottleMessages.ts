@@ -96,7 +96,7 @@ export function groupOverMessage(budget: GroupBudget, shares: number, budgets: M
         ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ z, each }) => (z.zone.controllers.length === 1 ? `${each} on zone "${shortName(z.zone.zoneName)}"'s Delivery Controller` : `${each} on each of zone "${shortName(z.zone.zoneName)}"'s ${z.zone.controllers.length} Delivery Controllers`)).join(", ")}`
         : lowered.map(({ z, needed }) => zoneFix(z.zone, needed)).join("; ");
     return {
-        problem: `${name}: the throttles${spans ? ` of ${budget.zones.length} zones` : ""} allow ${round(shares)} concurrent brokering requests into its ${spans ? "one " : ""}lock, above the ${budget.safe} it sustains at the targets.`,
+        problem: `${name}: the throttles${spans ? ` of ${budget.zones.length} zones` : ""} allow ${round(shares)} concurrent ${spans ? "" : "brokering "}requests into its ${spans ? "one " : ""}lock, above the ${budget.safe} it sustains at the targets.`,
         fix: `${throttles}${spans ? "; or split the Delivery Group by zone (one lock each)" : ""}`,
         basis: [
             // Each zone's known throttles times the part of them that reaches this lock (by demand).

@@ -24,7 +24,7 @@ export interface BrokerThrottleConfig extends BrokeringTargets {
     externalControllers: ExternalControllers;
 }
 
-function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: number, demand: number | undefined, config: BrokerThrottleConfig, report: Report): void {
+function checkControllers(zone: Zone, rttMs: number, budget: number, demand: number | undefined, config: BrokerThrottleConfig, report: Report): void {
     if (zone.controllers.length === 0) {
         if (zone.nameUnknown) {
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
@@ -41,7 +41,7 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
     }
     const unthrottled = zone.controllers.filter((c) => c.throttle.state === "absent");
     if (unthrottled.length > 1) {
-        report(zoneUnthrottledMessage(zone, unthrottled.length, rttMs, rttWhere, budget, config), zone.resource);
+        report(zoneUnthrottledMessage(zone, unthrottled.length, rttMs, budget, config), zone.resource);
     }
     for (const controller of zone.controllers) {
         if (controller.throttle.state === "unknown" && controller.resource) {
@@ -50,7 +50,7 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
             if (controller.resource) {
                 report.applied(`Delivery Controller of zone "${zone.zoneName}": no throttle fact`, controller.resource);
             }
-            const message = unthrottledMessage(controller, zone, rttMs, rttWhere, budget, config, unthrottled.length > 1, demand);
+            const message = unthrottledMessage(controller, zone, rttMs, budget, config, unthrottled.length > 1, demand);
             report(message, controller.resource ?? zone.resource);
         } else if (controller.resource) {
             report.applied(`Delivery Controller of zone "${zone.zoneName}": throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
@@ -60,7 +60,7 @@ function checkControllers(zone: Zone, rttMs: number, rttWhere: string, budget: n
 
 export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     name: "citrix-broker-throttle",
-    description: "Delivery Controllers of high-RTT Citrix zones must throttle brokering, within what each Delivery Group's lock sustains.",
+    description: "Delivery Controllers of high-RTT zones must throttle brokering.",
     enforcementLevel: "mandatory",
     configSchema: {
         properties: {
@@ -118,8 +118,8 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                     return;
                 }
                 judged.add(zone);
-                report.applied(`RTT ${num(rtt.value)} ms at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
-                checkControllers(zone, rtt.value, rtt.where, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
+                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                checkControllers(zone, rtt.value, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
             });
         }
         for (const load of loads) {

@@ -16,7 +16,7 @@ export type BrokeringCapacityConfig = CapacityTargets;
 
 export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     name: "citrix-brokering-capacity",
-    description: "Each Citrix Delivery Group's predicted brokering response, timeouts and logon-storm launch time should meet the targets.",
+    description: "Delivery Groups should meet the brokering and logon-storm targets.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {

@@ -20,7 +20,7 @@ export interface SiteDatabaseLoadConfig {
 
 export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     name: "citrix-site-database-load",
-    description: "The brokering requests all satellite zones allow against the one Site database should stay within what was measured.",
+    description: "Satellite zones together should load the Site database only as measured.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {
@@ -85,7 +85,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             fix: `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
                 `per zone: ${[...parts].sort().join(", ")}`, // sorted: AnalyzeStack order is arbitrary
-                `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the XenApp/XenDesktop 7.7 tests ran against one database); satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
+                `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the 7.7 tests ran on one database); satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
             ],
         });
     },

@@ -39,7 +39,7 @@ function lhcNote(zone: Zone): string[] {
 
 export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
     name: "citrix-site-limits",
-    description: "A Citrix Site should stay within the published zone count and per-zone VDA limits.",
+    description: "A Citrix Site should stay within the published zone and VDA limits.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {

@@ -19,12 +19,12 @@ export interface ZoneRttLimitConfig {
 function evidenceAtLimit(): string {
     const failing = measuredAt(CITRIX_GUIDANCE.maxZoneRttMs).filter((c) => (c.errorPct ?? 0) > 0);
     const cells = failing.map((c) => `${pct((c.errorPct as number) / 100)} at ${c.concurrentRequests}`).join(", ");
-    return `at ${CITRIX_GUIDANCE.maxZoneRttMs} ms the XenApp/XenDesktop 7.7 tests measured launch errors of ${cells} concurrent brokering requests`;
+    return `XenApp/XenDesktop 7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent brokering requests`;
 }
 
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     name: "citrix-zone-rtt-limit",
-    description: "Citrix zones must stay below the RTT limit to the Site database; farther locations need their own Site.",
+    description: "Citrix zones must stay below the RTT limit to the Site database.",
     enforcementLevel: "mandatory",
     configSchema: {
         properties: {
@@ -63,10 +63,10 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
         report({
             problem: `Zone "${shortName(zone.name)}" is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
-            fix: "deploy a separate Site (with its own database) for this location, or move the zone's Delivery Controllers closer to the Site database",
+            fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
             basis: [
-                `RTT from ${rtt.where}; limit maxRttMs (default ${CITRIX_GUIDANCE.maxZoneRttMs} ms: Citrix guidance, keep zone RTT under 250 ms)`,
-                evidenceAtLimit(),
+                // Where the RTT was read (rtt.where) is in the --explain record above.
+                `maxRttMs (default ${CITRIX_GUIDANCE.maxZoneRttMs} ms: Citrix guidance); ${evidenceAtLimit()}`,
             ],
         }, zone);
     },

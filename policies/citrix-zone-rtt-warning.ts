@@ -19,7 +19,7 @@ export interface ZoneRttWarningConfig {
 
 export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
     name: "citrix-zone-rtt-warning",
-    description: "Citrix zones close to the RTT limit to the Site database should plan for their own Site.",
+    description: "Citrix zones near the RTT limit should plan for their own Site.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {

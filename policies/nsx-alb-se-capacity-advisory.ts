@@ -76,7 +76,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
 
 export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
     name: POLICY,
-    description: "An NSX ALB Service Engine group should keep its N+M buffer, and its virtual services should fit on measured Service Engine figures, not only on an extrapolation.",
+    description: "NSX ALB SE groups should keep their buffer and fit measured SE figures.",
     enforcementLevel: "advisory",
     configSchema: SE_CAPACITY_SCHEMA,
     check(stack, config, report) {

@@ -7,7 +7,7 @@ import { seGroupFieldProblems } from "./support/aviSeGroups";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { pct, plural } from "./support/format";
 import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./support/seCapacityCheck";
-import { groupMessage, vsMessage } from "./support/seCapacityMessages";
+import { busiestSeText, groupMessage, onlyVsReported, vsMessage } from "./support/seCapacityMessages";
 
 export type { SeCapacityConfig } from "./support/seCapacityCheck";
 
@@ -66,6 +66,9 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     }
     // A VS whose ref is ambiguous counts on every group it may be on (fail closed: the load can only be higher).
     if (failing.length > 0 || !groupFits(e, config)) {
+        if (e.group.resource && onlyVsReported(e, failing)) {
+            report.applied(busiestSeText(e), e.group.resource);
+        }
         report(groupMessage(e, failing, config), e.group.resource);
     } else if (e.group.resource) {
         if (e.units.length === 0) {
@@ -92,7 +95,7 @@ function guard(e: GroupEvaluation, report: Report, fn: () => void): void {
 
 export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
     name: POLICY,
-    description: "Each NSX ALB virtual service must fit the Service Engines its group places it on, and each group's busiest Service Engine must fit, with headroom to spare.",
+    description: "NSX ALB virtual services must fit their Service Engines, with headroom.",
     enforcementLevel: "mandatory",
     configSchema: SE_CAPACITY_SCHEMA,
     check(stack, config, report) {

@@ -32,7 +32,7 @@ const MEASURED_WITH = "NSX ALB 20.1.6 per-SE table: 4 vCPU row measured with 1 d
 
 export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherConfig>({
     name: "nsx-alb-se-dedicated-dispatcher",
-    description: "NSX ALB Service Engine groups with 4 or more vCPUs per SE should set a dedicated dispatcher core, as the published per-SE figures were measured.",
+    description: "Large NSX ALB Service Engines should have a dedicated dispatcher core.",
     enforcementLevel: "advisory",
     configSchema: {
         properties: {
@@ -66,8 +66,9 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         }
         report({
             problem: `${shortLabel(group)}: ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core, unlike the tested SE sizes.`,
-            fix: `set dedicatedDispatcherCore "true" (at enforcement level remediate this policy sets it)`,
-            basis: [read, MEASURED_WITH, ...wholeNameBasis(group)],
+            fix: `set dedicatedDispatcherCore "true" (enforcement level remediate sets it)`,
+            // The vCPU figure's carrier is in the --explain record (read, above).
+            basis: [fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where), MEASURED_WITH, ...wholeNameBasis(group)],
         }, group);
     },
     remediate(group, config) {

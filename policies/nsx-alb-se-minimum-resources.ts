@@ -42,7 +42,7 @@ function shortfalls(fields: SeGroupFields): Shortfall[] {
 
 export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
     name: "nsx-alb-se-minimum-resources",
-    description: "NSX ALB Service Engine groups should give each SE at least the memory and disk the published per-SE figures were measured with for its vCPU count.",
+    description: "NSX ALB Service Engines should have the memory and disk they were measured with.",
     enforcementLevel: "advisory",
     types: [SE_GROUP_TYPE],
     check(group, _config, report) {

@@ -12,7 +12,7 @@ import { Message, renderMessage } from "./support/message";
 import { stackOf } from "./support/resources";
 
 const NAME = "perfguard-facts";
-const DESCRIPTION = "Facts and provider fields that perfguard reads must parse, so that the checks that need them can run.";
+const DESCRIPTION = "The perfguard: facts and fields perfguard reads must parse.";
 
 // One preview is one pack process: what Analyze reported per URN (not sent again from the
 // outputs), and the key problems to report once per key. AnalyzeStack, the last call, clears both.

@@ -13,7 +13,7 @@ const POLICY = "xen-dom0-workload";
 
 export const xenDom0Workload = stackPolicy<XenShareConfig>({
     name: POLICY,
-    description: "A Xen host's dom0 is for management only: services that run in dom0 take network bandwidth from every guest on the host.",
+    description: "A Xen host's dom0 should run management services only.",
     enforcementLevel: "advisory",
     configSchema: { properties: XEN_SHARE_SCHEMA },
     check(stack, config, report) {

@@ -60,7 +60,7 @@ function checkHost(model: HostModel, config: XenShareConfig, elsewhere: boolean,
 
 export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
     name: POLICY,
-    description: "Every Xen guest that declares the network bandwidth it needs must get at least that share of its host's link, given dom0's traffic and the other guests.",
+    description: "Each Xen guest should get the network bandwidth it declares.",
     enforcementLevel: "advisory",
     configSchema: { properties: XEN_SHARE_SCHEMA },
     check(stack, config, report) {

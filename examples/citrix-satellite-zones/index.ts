@@ -303,93 +303,6 @@ function satelliteZone(spec: SatelliteZoneSpec): SatelliteZone {
 const satellites = satelliteSpecs.map(satelliteZone);
 
 // ---------------------------------------------------------------------------------------------
-// nordics: one zone, four Delivery Groups (four brokering locks); and a group spanning two zones
-// ---------------------------------------------------------------------------------------------
-
-// 160 ms, a peak of 24 concurrent launches and 8,000 users, shared by four departments. Each
-// Delivery Group is its own brokering lock, so the zone's peak splits over four locks (6 each,
-// by their machines) and passes; several groups at once on one Site database is "not measured".
-const nordicsZone = new citrix.Zone("nordics-zone", {
-    name: "nordics",
-    description: "Satellite zone, Stockholm",
-    metadata: [
-        { name: "owner", value: "euc-platform" },
-        ...zoneFactMetadata({ rttMs: 160, peakConcurrentLaunches: 24, users: 8000 }),
-    ],
-});
-const nordicsHypervisor = new citrix.XenserverHypervisor("nordics-xenserver-hypervisor", {
-    name: "nordics-xenserver",
-    zone: nordicsZone.id,
-    username: xenserverUsername,
-    password: xenserverPassword,
-    passwordFormat: xenserverPasswordFormat,
-    addresses: ["https://xenpool-nordics.corp.example.com"],
-});
-const nordicsResourcePool = new citrix.XenserverHypervisorResourcePool("nordics-xenserver-rp", {
-    name: "nordics-xenserver-rp",
-    hypervisor: nordicsHypervisor.id,
-    networks: ["VDA-Network"],
-    storage: [{ storageName: "nordics-sr-nfs01" }],
-    temporaryStorage: [{ storageName: "nordics-sr-nfs01" }],
-    useLocalStorageCaching: false,
-});
-
-function mcsCatalog(name: string, zone: citrix.Zone, machines: number, namingScheme: string): citrix.MachineCatalog {
-    return new citrix.MachineCatalog(name, {
-        name,
-        description: `Multi-session VDAs (${name})`,
-        provisioningType: "MCS",
-        allocationType: "Random",
-        sessionSupport: "MultiSession",
-        zone: zone.id,
-        provisioningScheme: {
-            hypervisor: nordicsHypervisor.id,
-            hypervisorResourcePool: nordicsResourcePool.id,
-            identityType: "ActiveDirectory",
-            machineDomainIdentity: {
-                domain: domainFqdn,
-                domainOu: domainOu,
-                serviceAccount: domainServiceAccount,
-                serviceAccountPassword: domainServiceAccountPassword,
-            },
-            xenserverMachineConfig: { masterImageVm: masterImageVm, cpuCount: 8, memoryMb: 32768 },
-            numberOfTotalMachines: machines,
-            machineAccountCreationRules: { namingScheme, namingSchemeType: "Numeric" },
-        },
-    });
-}
-
-const nordicsDepartments = ["finance", "hr", "sales", "engineering"];
-const nordicsGroups = nordicsDepartments.map((department, i) => {
-    const catalog = mcsCatalog(`nordics-${department}-catalog`, nordicsZone, 50, `ctx-nd${i}-###`);
-    return new citrix.DeliveryGroup(`nordics-${department}-group`, {
-        name: `nordics-${department}`,
-        associatedMachineCatalogs: [{ machineCatalog: catalog.id, machineCount: 50 }],
-        desktops: [{ publishedName: `Desktop (${department})`, restrictedAccessUsers: { allowList: allowList }, enabled: true }],
-        restrictedAccessUsers: { allowList: allowList },
-    });
-});
-
-// One Delivery Group whose catalogs sit in two 160 ms zones (emea-east and nordics): one lock,
-// brokered by both zones' controllers. Its own peak of 48 splits 24 / 24 by machines; that is
-// 48 requests on one lock at 160 ms (the source measured 23.2 s and 4% errors there).
-const sharedEmeaCatalog = mcsCatalog("shared-apps-emea-east-catalog", satellites[1].zone, 40, "ctx-sae-###");
-const sharedNordicsCatalog = mcsCatalog("shared-apps-nordics-catalog", nordicsZone, 40, "ctx-san-###");
-const sharedAppsGroup = new citrix.DeliveryGroup("shared-apps-group", {
-    name: "shared-apps",
-    associatedMachineCatalogs: [
-        { machineCatalog: sharedEmeaCatalog.id, machineCount: 40 },
-        { machineCatalog: sharedNordicsCatalog.id, machineCount: 40 },
-    ],
-    desktops: [{ publishedName: "Shared apps", restrictedAccessUsers: { allowList: allowList }, enabled: true }],
-    restrictedAccessUsers: { allowList: allowList },
-    metadata: [
-        { name: "perfguard:peakConcurrentLaunches", value: "48" },
-        { name: "perfguard:users", value: "3000" },
-    ],
-});
-
-// ---------------------------------------------------------------------------------------------
 // Delivery Controllers (vSphere VMs)
 // ---------------------------------------------------------------------------------------------
 
@@ -399,7 +312,6 @@ const vsphereSites: Record<string, { resourcePoolId: string; datastoreId: string
     "apac": { resourcePoolId: "resgroup-2001", datastoreId: "datastore-2101", networkId: "network-2201" },
     "emea-east": { resourcePoolId: "resgroup-3001", datastoreId: "datastore-3101", networkId: "network-3201" },
     "latam": { resourcePoolId: "resgroup-4001", datastoreId: "datastore-4101", networkId: "network-4201" },
-    "nordics": { resourcePoolId: "resgroup-5001", datastoreId: "datastore-5101", networkId: "network-5201" },
 };
 
 interface ControllerSpec {
@@ -426,9 +338,6 @@ const controllerSpecs: ControllerSpec[] = [
         name: "ddc-latam-01", numCpus: 4, memoryMb: 8192,
         facts: { zone: "latam", throttleMaxConcurrentTransactions: 8 },
     },
-    // nordics, 160 ms: both throttled at 12 (24 in all, split over the zone's five groups by demand).
-    { name: "ddc-nordics-01", numCpus: 4, memoryMb: 8192, facts: { zone: "nordics", throttleMaxConcurrentTransactions: 12 } },
-    { name: "ddc-nordics-02", numCpus: 4, memoryMb: 8192, facts: { zone: "nordics", throttleMaxConcurrentTransactions: 12 } },
 ];
 
 const controllers = controllerSpecs.map((spec) => {
@@ -455,9 +364,8 @@ const controllers = controllerSpecs.map((spec) => {
 
 export const zoneIds = {
     primary: primaryZone.id,
-    nordics: nordicsZone.id,
     ...Object.fromEntries(satellites.map((s, i) => [satelliteSpecs[i].name, s.zone.id])),
 };
 export const machineCatalogIds = [primaryCatalog.id, ...satellites.map((s) => s.catalog.id)];
-export const deliveryGroupIds = [primaryDeliveryGroup.id, ...satellites.map((s) => s.deliveryGroup.id), ...nordicsGroups.map((g) => g.id), sharedAppsGroup.id];
+export const deliveryGroupIds = [primaryDeliveryGroup.id, ...satellites.map((s) => s.deliveryGroup.id)];
 export const deliveryControllers = controllers.map((c) => c.name);

@@ -6,7 +6,7 @@ import { round } from "./citrixLoad";
 import type { Message } from "./message";
 import { isShortened, shortName } from "./message";
 import { duration, num, pct } from "./format";
-import { BrokeringTargets, targetsBasis } from "./citrixTargets";
+import { BrokeringTargets } from "./citrixTargets";
 
 export interface CapacityTargets extends BrokeringTargets {
     launchWindowMinutes: number;
@@ -52,7 +52,7 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
     const fixes: string[] = [];
     if (slow) {
         fixes.push(safe > 0
-            ? `lower the throttles so its lock sees at most ${safe} concurrent requests in all, or split the Delivery Group (each group has its own lock)`
+            ? `cap its lock at ${safe} concurrent requests with ${classesOf(load).length > 1 ? "the zones'" : "its zone's"} throttles, or split the Delivery Group (one lock each)`
             : "split the Delivery Group: no concurrency meets the targets on this lock");
     }
     if (longLaunch && load.users !== undefined) {
@@ -63,7 +63,7 @@ export function capacityMessage(load: GroupLoad, p: GroupPrediction, budget: Gro
             : `allow up to ${safe} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
     }
     const basis = [
-        `lock: ${zonesOf(load).map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.localeCompare(b.z)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from zone "${z}" at ${num(c?.rttMs ?? 0)} ms`).join(", ")}; ${targetsBasis(t)}`,
+        `lock: ${zonesOf(load).map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.localeCompare(b.z)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from zone "${z}" at ${num(c?.rttMs ?? 0)} ms`).join(", ")}; targets targetResponseS, errorBudgetPct (brokering model)`,
         ...p.notMeasured,
         ...(zoneGroups > 1 ? ["several Delivery Groups at once on one Site database: not measured"] : []),
         ...load.notes,

@@ -46,9 +46,9 @@ export function targetsText(targets: BrokeringTargets): string {
     return `mean response <= ${num(targets.targetResponseS)} s (targetResponseS) and errors <= ${num(targets.errorBudgetPct, 4)}% (errorBudgetPct)`;
 }
 
-/** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model, XenApp/XenDesktop 7.7 zone tests)": for basis lines. */
+/** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model)": for basis lines (the model's source is in docs/models.md). */
 export function targetsBasis(targets: BrokeringTargets): string {
-    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (targetResponseS, errorBudgetPct; brokering model, XenApp/XenDesktop 7.7 zone tests)`;
+    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (targetResponseS, errorBudgetPct; brokering model)`;
 }
 
 /** Where the model's numbers come from, for messages. */

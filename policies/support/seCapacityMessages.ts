@@ -145,7 +145,8 @@ export function demandText(unit: Unit): string {
             own.push(`${num(d.l4OpenConnections)} open connections`);
         }
         const unknown = m.unknown.length > 0 ? `; ${listLabels(m.unknown)} unknown in this preview, not counted` : "";
-        parts.push(`${m.placement.vs.label}: ${own.join(", ") || "no demand fact"}${unknown}`);
+        // One VS alone is the resource reported: no need to name it again.
+        parts.push(`${unit.members.length > 1 ? `${m.placement.vs.label}: ` : ""}${own.join(", ") || "no demand fact"}${unknown}`);
     }
     return `demand (perfguard: facts): ${parts.join("; ")}`;
 }
@@ -213,8 +214,9 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const p = fix.placement;
     const edition = fix.kind === "mode" ? "Enterprise edition only; " : "";
     const size = fix.measured ? `${seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "")}, measured`
-        : `not measured: per-core extrapolation beyond the ${MEASURED_VCPUS_MAX} vCPU row`;
-    const ses = fix.kind === "up" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
+        : `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`;
+    // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
+    const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
 }
 
@@ -227,6 +229,19 @@ export function fixText(e: GroupEvaluation): string {
             "move some of them to another SE group, or lower their demand.";
     }
     return `${fixes.map((f) => optionText(f, e)).join("; or ")}${where}.`;
+}
+
+/** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */
+export function busiestSeText(e: GroupEvaluation): string {
+    return `busiest SE: ${utilisationText((e.placement as GroupPlacement).worstSe)}; ${placementText(e.sizing as SeGroupSizing, e.placement as GroupPlacement)}`;
+}
+
+/**
+ * True when the group's only VS is itself reported: its violation breaks the load down, so the
+ * group's message leaves the busiest SE to --explain (the policy records it there).
+ */
+export function onlyVsReported(e: GroupEvaluation, failing: readonly Unit[]): boolean {
+    return e.units.length === 1 && failing.length === 1 && (e.placement as GroupPlacement).placeable;
 }
 
 /** The problem of a group: its placement, its busiest SE, or VSs that do not fit. */
@@ -257,7 +272,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         problem,
         fix: fixText(e),
         basis: [
-            `busiest SE: ${utilisationText(p.worstSe)}; ${placementText(sizing, p)}`,
+            ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
             capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
             haText(sizing, p, config),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),

@@ -125,8 +125,9 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
  * The share rule as messages state it: one short clause and the page that describes the model
  * and its source in full (the source is XEN_SHARE_SOURCE; docs/policies/<policyId>.md quotes it).
  */
-export function modelText(dom0Share: number, dom0ShareWhere: string, policyId: string): string {
-    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it sends (${dom0ShareWhere}), guests split the rest (docs/policies/${policyId}.md)`;
+export function modelText(dom0Share: number, dom0ShareWhere: string, _policyId: string): string {
+    // The model's derivation is on the policy's page (docs/policies/<policy>.md), named in the header.
+    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it sends (${dom0ShareWhere}), guests split the rest`;
 }
 
 function normalise(key: string): string {

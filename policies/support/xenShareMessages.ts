@@ -64,8 +64,9 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
     const need = entry.needMBps as number;
     const self = entry.guest.resource;
     const long = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
-    // Long names: the host is in the basis, so the problem line can leave it out.
-    const problem = long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    // Long names, or a guest that points to the first one on its host (which names the host):
+    // the problem line can leave the host out.
+    const problem = long.length <= PROBLEM_LINE_MAX && entry === first ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
     const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); host: ${entry.guest.host.where}`;
     if (entry !== first) {
         return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
@@ -117,7 +118,7 @@ export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | und
     const long = `${labelOf(service.resource)} runs a workload in ${where}${cost}.`;
     return {
         problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(service.resource)} runs a workload in dom0${cost}.`,
-        fix: "move it into a domU (dom0 is for management only), or declare perfguard:xenDom0Role=management if it is a management tool.",
+        fix: "move it into a domU, or declare perfguard:xenDom0Role=management if it is a management tool.",
         basis: [...basis, ...fullNames([service.resource.name, service.host?.name])],
     };
 }

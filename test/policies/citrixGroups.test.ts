@@ -48,7 +48,7 @@ describe("issue 12: Delivery Group locks", () => {
         const throttle = found.find((v) => v.policyName === "citrix-broker-throttle");
         expect(throttle?.enforcementLevel).toBe("mandatory");
         const m = parseMessage(throttle?.message ?? "");
-        expect(m.problem).toBe("Delivery Group \"spanning\": the throttles allow 48 concurrent brokering requests into its one lock across 2 zones, above the 25 it sustains at the targets.");
+        expect(m.problem).toBe("Delivery Group \"spanning\": the throttles of 2 zones allow 48 concurrent requests into its one lock, above the 25 it sustains at the targets.");
         expect(m.fix).toContain("to 6 on each of zone \"east\"'s 2 Delivery Controllers");
         expect(m.fix).toContain("split the Delivery Group by zone");
     });

@@ -39,11 +39,10 @@ interface Example {
     name: string;
     config?: string;
 }
-const EXAMPLES: Example[] = [
-    { name: "citrix-satellite-zones" },
-    { name: "nsx-alb-se-groups" },
-    { name: "xen-guest-layout", config: "policy-config.json" },
-];
+/** Every bundled example (the same list as test/real/cli.test.ts: each folder with expected violations). */
+const EXAMPLES: Example[] = fs.readdirSync(path.join(REPO_ROOT, "examples")).sort()
+    .filter((name) => fs.existsSync(path.join(REPO_ROOT, "examples", name, "expected-violations.json")))
+    .map((name) => (fs.existsSync(path.join(REPO_ROOT, "examples", name, "policy-config.json")) ? { name, config: "policy-config.json" } : { name }));
 
 interface Verdict { policy: string; resource: string | null; level: string }
 interface Dumped { type: string; name: string; props: Props }

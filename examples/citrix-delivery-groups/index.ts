@@ -14,8 +14,11 @@
 // plain vSphere VMs, since no Citrix resource models them. See README.md.
 
 import * as pulumi from "@pulumi/pulumi";
-import * as citrix from "./citrix";
-import * as vsphere from "./vsphere";
+import * as citrix from "../sdk/citrix";
+import * as vsphere from "../sdk/vsphere";
+
+/** One entry of a Citrix object's `metadatas` list (the same shape in every Citrix resource). */
+type Metadata = { name: string; value: string };
 
 const config = new pulumi.Config();
 
@@ -36,7 +39,7 @@ const allowList = config.getObject<string[]>("allowList") ?? ["CORP\\citrix-user
 // perfguard facts
 // ---------------------------------------------------------------------------------------------
 
-/** Brokering load and latency of one zone, recorded in the zone's `metadata`. */
+/** Brokering load and latency of one zone, recorded in the zone's `metadatas`. */
 interface ZoneFacts {
     /** RTT in ms between the zone's Delivery Controllers and the Site database. */
     rttMs: number;
@@ -46,7 +49,7 @@ interface ZoneFacts {
     users: number;
 }
 
-function zoneFactMetadata(facts: ZoneFacts): citrix.MetadataArgs[] {
+function zoneFactMetadata(facts: ZoneFacts): Metadata[] {
     return [
         { name: "perfguard:rttMs", value: String(facts.rttMs) },
         { name: "perfguard:peakConcurrentLaunches", value: String(facts.peakConcurrentLaunches) },
@@ -68,7 +71,7 @@ function zoneWithHosting(name: string, description: string, facts: ZoneFacts): Z
     const zone = new citrix.Zone(`${name}-zone`, {
         name,
         description,
-        metadata: [{ name: "owner", value: "euc-platform" }, ...zoneFactMetadata(facts)],
+        metadatas: [{ name: "owner", value: "euc-platform" }, ...zoneFactMetadata(facts)],
     });
     // A hosting connection lives in the zone whose controllers manage it.
     const hypervisor = new citrix.XenserverHypervisor(`${name}-xenserver-hypervisor`, {
@@ -83,8 +86,8 @@ function zoneWithHosting(name: string, description: string, facts: ZoneFacts): Z
         name: `${name}-xenserver-rp`,
         hypervisor: hypervisor.id,
         networks: ["VDA-Network"],
-        storage: [{ storageName: `${name}-sr-nfs01` }],
-        temporaryStorage: [{ storageName: `${name}-sr-nfs01` }],
+        storages: [{ storageName: `${name}-sr-nfs01` }],
+        temporaryStorages: [{ storageName: `${name}-sr-nfs01` }],
         useLocalStorageCaching: false,
     });
     return { zone, hypervisor, resourcePool };
@@ -116,13 +119,13 @@ function mcsCatalog(name: string, parts: ZoneParts, machines: number, namingSche
     });
 }
 
-function deliveryGroup(name: string, published: string, catalogs: Array<{ catalog: citrix.MachineCatalog; machines: number }>, metadata?: citrix.MetadataArgs[]): citrix.DeliveryGroup {
+function deliveryGroup(name: string, published: string, catalogs: Array<{ catalog: citrix.MachineCatalog; machines: number }>, metadatas?: Metadata[]): citrix.DeliveryGroup {
     return new citrix.DeliveryGroup(`${name}-group`, {
         name,
         associatedMachineCatalogs: catalogs.map((c) => ({ machineCatalog: c.catalog.id, machineCount: c.machines })),
-        desktops: [{ publishedName: published, restrictedAccessUsers: { allowList: allowList }, enabled: true }],
-        restrictedAccessUsers: { allowList: allowList },
-        ...(metadata ? { metadata } : {}),
+        desktops: [{ publishedName: published, restrictedAccessUsers: { allowLists: allowList }, enabled: true }],
+        restrictedAccessUsers: { allowLists: allowList },
+        ...(metadatas ? { metadatas } : {}),
     });
 }
 

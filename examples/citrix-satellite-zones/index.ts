@@ -7,12 +7,15 @@
 // round-trip time to the Site database. Delivery Controllers are plain vSphere VMs, since no
 // Citrix resource models them.
 //
-// perfguard reads "facts" (keys starting with `perfguard:`) from the zones' `metadata` and the
+// perfguard reads "facts" (keys starting with `perfguard:`) from the zones' `metadatas` and the
 // controllers' `extraConfig`; see README.md for which zone is meant to trigger which policy.
 
 import * as pulumi from "@pulumi/pulumi";
-import * as citrix from "./citrix";
-import * as vsphere from "./vsphere";
+import * as citrix from "../sdk/citrix";
+import * as vsphere from "../sdk/vsphere";
+
+/** One entry of a Citrix object's `metadatas` list (the same shape in every Citrix resource). */
+type Metadata = { name: string; value: string };
 
 const config = new pulumi.Config();
 
@@ -33,7 +36,7 @@ const allowList = config.getObject<string[]>("allowList") ?? ["CORP\\citrix-user
 // perfguard facts
 // ---------------------------------------------------------------------------------------------
 
-/** Brokering load and latency of one zone, recorded in the zone's `metadata`. */
+/** Brokering load and latency of one zone, recorded in the zone's `metadatas`. */
 interface ZoneFacts {
     /** RTT in ms between the zone's Delivery Controllers and the Site database. */
     rttMs: number;
@@ -43,7 +46,7 @@ interface ZoneFacts {
     users: number;
 }
 
-function zoneFactMetadata(facts: ZoneFacts): citrix.MetadataArgs[] {
+function zoneFactMetadata(facts: ZoneFacts): Metadata[] {
     return [
         // Every brokering transaction is several round trips to the Site database, so the
         // controller-to-database RTT is what decides whether a satellite zone can stay in the
@@ -94,7 +97,7 @@ function controllerFactConfig(facts: ControllerFacts): Record<string, string> {
 const primaryZone = new citrix.Zone("primary-zone", {
     name: "primary",
     description: "Primary zone, co-located with the Site database",
-    metadata: [
+    metadatas: [
         { name: "owner", value: "euc-platform" },
         ...zoneFactMetadata({ rttMs: 2, peakConcurrentLaunches: 60, users: 20000 }),
     ],
@@ -115,8 +118,8 @@ const primaryResourcePool = new citrix.XenserverHypervisorResourcePool("primary-
     name: "primary-xenserver-rp",
     hypervisor: primaryHypervisor.id,
     networks: ["VDA-Network"],
-    storage: [{ storageName: "primary-sr-nfs01" }],
-    temporaryStorage: [{ storageName: "primary-sr-nfs01" }],
+    storages: [{ storageName: "primary-sr-nfs01" }],
+    temporaryStorages: [{ storageName: "primary-sr-nfs01" }],
     useLocalStorageCaching: false,
 });
 
@@ -160,21 +163,21 @@ const primaryDeliveryGroup = new citrix.DeliveryGroup("primary-delivery-group", 
     desktops: [{
         publishedName: "Corporate Desktop",
         description: "Shared Windows Server 2022 desktop",
-        restrictedAccessUsers: { allowList: allowList },
+        restrictedAccessUsers: { allowLists: allowList },
         enabled: true,
         enableSessionRoaming: false,
     }],
     autoscaleSettings: {
         autoscaleEnabled: true,
         powerTimeSchemes: [{
-            daysOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
+            daysOfWeeks: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
             displayName: "weekdays schedule",
             peakTimeRanges: ["07:00-18:00"],
             poolSizeSchedules: [{ timeRange: "00:00-00:00", poolSize: 10 }],
             poolUsingPercentage: true,
         }],
     },
-    restrictedAccessUsers: { allowList: allowList },
+    restrictedAccessUsers: { allowLists: allowList },
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -234,7 +237,7 @@ function satelliteZone(spec: SatelliteZoneSpec): SatelliteZone {
     const zone = new citrix.Zone(`${spec.name}-zone`, {
         name: spec.name,
         description: spec.description,
-        metadata: [
+        metadatas: [
             { name: "owner", value: "euc-platform" },
             ...zoneFactMetadata(spec.facts),
         ],
@@ -252,8 +255,8 @@ function satelliteZone(spec: SatelliteZoneSpec): SatelliteZone {
         name: `${spec.name}-xenserver-rp`,
         hypervisor: hypervisor.id,
         networks: ["VDA-Network"],
-        storage: [{ storageName: spec.storageName }],
-        temporaryStorage: [{ storageName: spec.storageName }],
+        storages: [{ storageName: spec.storageName }],
+        temporaryStorages: [{ storageName: spec.storageName }],
         useLocalStorageCaching: false,
     });
     // The catalog is in the satellite zone, so its VDAs register with that zone's controllers.
@@ -291,11 +294,11 @@ function satelliteZone(spec: SatelliteZoneSpec): SatelliteZone {
         associatedMachineCatalogs: [{ machineCatalog: catalog.id, machineCount: spec.machineCount }],
         desktops: [{
             publishedName: `Corporate Desktop (${spec.name})`,
-            restrictedAccessUsers: { allowList: allowList },
+            restrictedAccessUsers: { allowLists: allowList },
             enabled: true,
             enableSessionRoaming: false,
         }],
-        restrictedAccessUsers: { allowList: allowList },
+        restrictedAccessUsers: { allowLists: allowList },
     });
     return { zone, hypervisor, resourcePool, catalog, deliveryGroup };
 }

@@ -15,7 +15,10 @@
 // See README.md for which part is meant to trigger which policy.
 
 import * as pulumi from "@pulumi/pulumi";
-import * as avi from "./avi";
+import * as avi from "../sdk/avi";
+
+/** One entry of an Avi object's `markers` list. */
+type Marker = { key: string; values: string[] };
 
 const config = new pulumi.Config();
 
@@ -51,8 +54,8 @@ interface VsDemand {
     throughputGbps?: number;
 }
 
-function demandMarkers(demand: VsDemand): avi.MarkerArgs[] {
-    const markers: avi.MarkerArgs[] = [];
+function demandMarkers(demand: VsDemand): Marker[] {
+    const markers: Marker[] = [];
     const add = (key: string, value: string | number | undefined): void => {
         if (value !== undefined) {
             markers.push({ key: `perfguard:${key}`, values: [String(value)] });

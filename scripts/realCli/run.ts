@@ -91,7 +91,7 @@ function runCommand(bin: string, args: readonly string[], cwd: string, env: Node
 }
 
 /**
- * Copies a program into a scratch folder outside the repository, so that `stack init` writes its
+ * Copies a program (and the examples' shared `sdk/` stand-ins beside it) into a scratch folder outside the repository, so that `stack init` writes its
  * Pulumi.<stack>.yaml there and not into examples/, with this repository's node_modules linked
  * beside it so that `@pulumi/pulumi` resolves. (Inside the repository the Node.js language host
  * would take perfguard's own package.json as the program's project root and run the pack.)
@@ -104,6 +104,11 @@ function stageProgram(programDir: string, root: string): { dir: string; dispose(
         filter: (src) => path.basename(src) !== "node_modules" && !/^Pulumi\.[^/]+\.yaml$/.test(path.basename(src)),
     });
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    // The examples' shared stand-in SDK modules (examples/sdk, imported as "../sdk/<package>").
+    const sdk = path.join(path.dirname(source), "sdk");
+    if (fs.existsSync(sdk) && fs.statSync(sdk).isDirectory()) {
+        fs.cpSync(sdk, path.join(root, "program", "sdk"), { recursive: true });
+    }
     return { dir, dispose: () => fs.rmSync(path.join(root, "program"), { recursive: true, force: true }) };
 }
 

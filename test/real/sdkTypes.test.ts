@@ -1,6 +1,6 @@
 /**
  * Examples written against the real SDKs: every bundled example runs with local stand-in modules
- * (`./sdk/<package>`, fast, no Go), and here compiles with each of those imports mapped to the
+ * (examples/sdk, imported as `../sdk/<package>`: fast, no Go), and here compiles with each of those imports mapped to the
  * package's real SDK (scripts/realSdk/typeCheck.ts; SDKs from `npm run real-cli:setup`). A property
  * name or type that the real SDK lacks fails. The fixture under test/fixtures/sdk-types proves that
  * a wrong name is caught.
@@ -24,11 +24,11 @@ function resourceModulesOutsideSdk(dir: string): string[] {
 describe.each(examples)("examples/%s against the real SDKs", (name) => {
     const dir = path.join(EXAMPLES, name);
 
-    it("declares provider resources only through ./sdk/<package> stand-ins", () => {
+    it("declares provider resources only through the examples/sdk stand-ins", () => {
         expect(resourceModulesOutsideSdk(dir)).toEqual([]);
     });
 
-    it("compiles with every ./sdk/<package> import mapped to the real SDK", () => {
+    it("compiles with every ../sdk/<package> import mapped to the real SDK", () => {
         const result = typeCheckAgainstRealSdks(dir);
         const missing = result.unmapped.filter((pkg) => !(pkg in NO_REAL_SDK));
         expect(missing, `no real SDK for ${missing.join(", ")}: run npm run real-cli:setup`).toEqual([]);

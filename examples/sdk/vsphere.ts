@@ -3,6 +3,10 @@
 // `vsphere.VirtualMachine`, limited to what the Delivery Controllers below need.
 //
 // Outputs use `declare` (not `!`) so that ES2022 class-field semantics do not reset them.
+//
+// Shared by the examples (imported as "../sdk/vsphere"). `npm run test:real` compiles every example
+// with this module replaced by the real SDK (scripts/real-sdk): a name or type the real SDK lacks
+// fails there.
 
 import * as pulumi from "@pulumi/pulumi";
 

@@ -1,7 +1,7 @@
 // Local stand-ins for the Avi SDK that `pulumi package add terraform-provider vmware/avi`
 // generates. There is no npm package for it, so each class below registers a resource with the
 // same type token the bridged SDK uses (`avi:index/<name>:<Name>`) and the same lowerCamelCase
-// inputs, limited to the arguments this example uses. Argument names follow the provider's
+// inputs, limited to the arguments the examples use. Argument names follow the provider's
 // website/docs/r/avi_*.html.markdown in vmware/terraform-provider-avi; nested blocks use the
 // bridged (pluralised) names of the provider's Pulumi docs (`vips`, `ipAddresses`, `ips`,
 // `failActions`).
@@ -13,6 +13,10 @@
 // Outputs are declared with `declare` rather than `!`: this repository compiles to ES2022, where
 // class fields use define semantics and a `name!: ...` field would overwrite, with undefined, the
 // output that CustomResource's constructor has just set.
+//
+// Shared by the examples (imported as "../sdk/avi"). `npm run test:real` compiles every example
+// with this module replaced by the real SDK (scripts/real-sdk): a name or type the real SDK lacks
+// fails there.
 
 import * as pulumi from "@pulumi/pulumi";
 

@@ -1,16 +1,20 @@
 // Local stand-ins for the Citrix SDK that `pulumi package add terraform-provider citrix/citrix`
 // generates. There is no npm package for it, so each class below registers a resource with the
 // same type token the bridged SDK uses (`citrix:index/<lowerCamel>:<UpperCamel>`) and the same
-// lowerCamelCase inputs, limited to the arguments this example uses. Argument names follow the
+// lowerCamelCase inputs, limited to the arguments the examples use. Argument names follow the
 // provider's docs/resources/*.md in citrix/terraform-provider-citrix.
 //
 // Outputs are declared with `declare` rather than `!`: this repository compiles to ES2022, where
 // class fields use define semantics and a `name!: ...` field would overwrite, with undefined, the
 // output that CustomResource's constructor has just set.
+//
+// Shared by the examples (imported as "../sdk/citrix"). `npm run test:real` compiles every example
+// with this module replaced by the real SDK (scripts/real-sdk): a name or type the real SDK lacks
+// fails there.
 
 import * as pulumi from "@pulumi/pulumi";
 
-/** One `{ name, value }` entry of a Citrix object's `metadata` list. */
+/** One `{ name, value }` entry of a Citrix object's `metadatas` list (Terraform `metadata`, pluralised by the bridge). */
 export interface MetadataArgs {
     name: pulumi.Input<string>;
     value: pulumi.Input<string>;
@@ -29,7 +33,7 @@ export interface ZoneArgs {
     /** Name of the zone (on-premises). Citrix Cloud uses `resourceLocationId` instead. */
     name?: pulumi.Input<string>;
     description?: pulumi.Input<string>;
-    metadata?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
+    metadatas?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
     /** Citrix Cloud only: GUID of the resource location behind the zone. */
     resourceLocationId?: pulumi.Input<string>;
 }
@@ -39,14 +43,14 @@ export class Zone extends pulumi.CustomResource {
 
     declare public readonly name: pulumi.Output<string>;
     declare public readonly description: pulumi.Output<string | undefined>;
-    declare public readonly metadata: pulumi.Output<Metadata[] | undefined>;
+    declare public readonly metadatas: pulumi.Output<Metadata[] | undefined>;
     declare public readonly resourceLocationId: pulumi.Output<string | undefined>;
 
     constructor(name: string, args: ZoneArgs, opts?: pulumi.CustomResourceOptions) {
         const resourceInputs: pulumi.Inputs = {
             name: args.name,
             description: args.description,
-            metadata: args.metadata,
+            metadatas: args.metadatas,
             resourceLocationId: args.resourceLocationId,
         };
         super(Zone.__pulumiType, name, resourceInputs, opts);
@@ -70,7 +74,7 @@ export interface XenserverHypervisorArgs {
     maxAbsoluteActiveActions?: pulumi.Input<number>;
     maxAbsoluteNewActionsPerMinute?: pulumi.Input<number>;
     maxPowerActionsPercentageOfMachines?: pulumi.Input<number>;
-    metadata?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
+    metadatas?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
 }
 
 export class XenserverHypervisor extends pulumi.CustomResource {
@@ -86,7 +90,7 @@ export class XenserverHypervisor extends pulumi.CustomResource {
     declare public readonly maxAbsoluteActiveActions: pulumi.Output<number>;
     declare public readonly maxAbsoluteNewActionsPerMinute: pulumi.Output<number>;
     declare public readonly maxPowerActionsPercentageOfMachines: pulumi.Output<number>;
-    declare public readonly metadata: pulumi.Output<Metadata[] | undefined>;
+    declare public readonly metadatas: pulumi.Output<Metadata[] | undefined>;
 
     constructor(name: string, args: XenserverHypervisorArgs, opts?: pulumi.CustomResourceOptions) {
         const resourceInputs: pulumi.Inputs = {
@@ -101,7 +105,7 @@ export class XenserverHypervisor extends pulumi.CustomResource {
             maxAbsoluteActiveActions: args.maxAbsoluteActiveActions,
             maxAbsoluteNewActionsPerMinute: args.maxAbsoluteNewActionsPerMinute,
             maxPowerActionsPercentageOfMachines: args.maxPowerActionsPercentageOfMachines,
-            metadata: args.metadata,
+            metadatas: args.metadatas,
         };
         super(XenserverHypervisor.__pulumiType, name, resourceInputs,
             pulumi.mergeOptions(opts, { additionalSecretOutputs: ["password"] }));
@@ -123,12 +127,12 @@ export interface XenserverHypervisorResourcePoolArgs {
     hypervisor: pulumi.Input<string>;
     networks: pulumi.Input<pulumi.Input<string>[]>;
     /** Storage for OS data (Terraform `storage`). */
-    storage: pulumi.Input<pulumi.Input<XenserverStorageArgs>[]>;
+    storages: pulumi.Input<pulumi.Input<XenserverStorageArgs>[]>;
     /** Storage for temporary data (Terraform `temporary_storage`). */
-    temporaryStorage: pulumi.Input<pulumi.Input<XenserverStorageArgs>[]>;
+    temporaryStorages: pulumi.Input<pulumi.Input<XenserverStorageArgs>[]>;
     useLocalStorageCaching?: pulumi.Input<boolean>;
     vmTagging?: pulumi.Input<boolean>;
-    metadata?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
+    metadatas?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
 }
 
 export class XenserverHypervisorResourcePool extends pulumi.CustomResource {
@@ -138,22 +142,22 @@ export class XenserverHypervisorResourcePool extends pulumi.CustomResource {
     declare public readonly name: pulumi.Output<string>;
     declare public readonly hypervisor: pulumi.Output<string>;
     declare public readonly networks: pulumi.Output<string[]>;
-    declare public readonly storage: pulumi.Output<pulumi.Unwrap<XenserverStorageArgs>[]>;
-    declare public readonly temporaryStorage: pulumi.Output<pulumi.Unwrap<XenserverStorageArgs>[]>;
+    declare public readonly storages: pulumi.Output<pulumi.Unwrap<XenserverStorageArgs>[]>;
+    declare public readonly temporaryStorages: pulumi.Output<pulumi.Unwrap<XenserverStorageArgs>[]>;
     declare public readonly useLocalStorageCaching: pulumi.Output<boolean>;
     declare public readonly vmTagging: pulumi.Output<boolean>;
-    declare public readonly metadata: pulumi.Output<Metadata[] | undefined>;
+    declare public readonly metadatas: pulumi.Output<Metadata[] | undefined>;
 
     constructor(name: string, args: XenserverHypervisorResourcePoolArgs, opts?: pulumi.CustomResourceOptions) {
         const resourceInputs: pulumi.Inputs = {
             name: args.name,
             hypervisor: args.hypervisor,
             networks: args.networks,
-            storage: args.storage,
-            temporaryStorage: args.temporaryStorage,
+            storages: args.storages,
+            temporaryStorages: args.temporaryStorages,
             useLocalStorageCaching: args.useLocalStorageCaching,
             vmTagging: args.vmTagging,
-            metadata: args.metadata,
+            metadatas: args.metadatas,
         };
         super(XenserverHypervisorResourcePool.__pulumiType, name, resourceInputs, opts);
     }
@@ -210,7 +214,7 @@ export interface MachineCatalogArgs {
     persistUserChanges?: pulumi.Input<string>;
     minimumFunctionalLevel?: pulumi.Input<string>;
     provisioningScheme?: pulumi.Input<MachineCatalogProvisioningSchemeArgs>;
-    metadata?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
+    metadatas?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
 }
 
 export class MachineCatalog extends pulumi.CustomResource {
@@ -226,7 +230,7 @@ export class MachineCatalog extends pulumi.CustomResource {
     declare public readonly persistUserChanges: pulumi.Output<string>;
     declare public readonly minimumFunctionalLevel: pulumi.Output<string>;
     declare public readonly provisioningScheme: pulumi.Output<pulumi.Unwrap<MachineCatalogProvisioningSchemeArgs> | undefined>;
-    declare public readonly metadata: pulumi.Output<Metadata[] | undefined>;
+    declare public readonly metadatas: pulumi.Output<Metadata[] | undefined>;
 
     constructor(name: string, args: MachineCatalogArgs, opts?: pulumi.CustomResourceOptions) {
         const resourceInputs: pulumi.Inputs = {
@@ -240,7 +244,7 @@ export class MachineCatalog extends pulumi.CustomResource {
             persistUserChanges: args.persistUserChanges,
             minimumFunctionalLevel: args.minimumFunctionalLevel,
             provisioningScheme: args.provisioningScheme,
-            metadata: args.metadata,
+            metadatas: args.metadatas,
         };
         super(MachineCatalog.__pulumiType, name, resourceInputs, opts);
     }
@@ -257,7 +261,7 @@ export interface DeliveryGroupAssociatedMachineCatalogArgs {
 }
 
 export interface DeliveryGroupRestrictedAccessUsersArgs {
-    allowList?: pulumi.Input<pulumi.Input<string>[]>;
+    allowLists?: pulumi.Input<pulumi.Input<string>[]>;
     blockList?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
@@ -276,7 +280,7 @@ export interface DeliveryGroupPoolSizeScheduleArgs {
 }
 
 export interface DeliveryGroupPowerTimeSchemeArgs {
-    daysOfWeek: pulumi.Input<pulumi.Input<string>[]>;
+    daysOfWeeks: pulumi.Input<pulumi.Input<string>[]>;
     displayName: pulumi.Input<string>;
     peakTimeRanges: pulumi.Input<pulumi.Input<string>[]>;
     poolSizeSchedules?: pulumi.Input<pulumi.Input<DeliveryGroupPoolSizeScheduleArgs>[]>;
@@ -301,7 +305,7 @@ export interface DeliveryGroupArgs {
     /** `DesktopsOnly`, `AppsOnly` or `DesktopsAndApps`. */
     deliveryType?: pulumi.Input<string>;
     enabled?: pulumi.Input<boolean>;
-    metadata?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
+    metadatas?: pulumi.Input<pulumi.Input<MetadataArgs>[]>;
 }
 
 export class DeliveryGroup extends pulumi.CustomResource {
@@ -315,7 +319,7 @@ export class DeliveryGroup extends pulumi.CustomResource {
     declare public readonly restrictedAccessUsers: pulumi.Output<pulumi.Unwrap<DeliveryGroupRestrictedAccessUsersArgs> | undefined>;
     declare public readonly deliveryType: pulumi.Output<string>;
     declare public readonly enabled: pulumi.Output<boolean>;
-    declare public readonly metadata: pulumi.Output<Metadata[] | undefined>;
+    declare public readonly metadatas: pulumi.Output<Metadata[] | undefined>;
 
     constructor(name: string, args: DeliveryGroupArgs, opts?: pulumi.CustomResourceOptions) {
         const resourceInputs: pulumi.Inputs = {
@@ -327,7 +331,7 @@ export class DeliveryGroup extends pulumi.CustomResource {
             restrictedAccessUsers: args.restrictedAccessUsers,
             deliveryType: args.deliveryType,
             enabled: args.enabled,
-            metadata: args.metadata,
+            metadatas: args.metadatas,
         };
         super(DeliveryGroup.__pulumiType, name, resourceInputs, opts);
     }

@@ -1,6 +1,6 @@
 // Local stand-in for the bridged vSphere provider's virtual machine (@pulumi/vsphere is not a
 // dependency of this repository). Same type token and lowerCamelCase inputs as
-// `vsphere.VirtualMachine`, limited to what the Delivery Controllers below need.
+// `vsphere.VirtualMachine`, limited to what the examples' Delivery Controllers need.
 //
 // Outputs use `declare` (not `!`) so that ES2022 class-field semantics do not reset them.
 //

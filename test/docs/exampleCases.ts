@@ -22,7 +22,7 @@ export interface ExampleCase {
 /** A further satellite zone of the same Site with two Delivery Controllers throttled at 12 (facts in extraConfig). */
 function satelliteZone(zoneName: string, rttMs: string): TestResource[] {
     return [
-        { type: ZONE, name: `${zoneName}-zone`, props: { name: zoneName, metadata: [{ name: "perfguard:rttMs", value: rttMs }, { name: "perfguard:peakConcurrentLaunches", value: "20" }] } },
+        { type: ZONE, name: `${zoneName}-zone`, props: { name: zoneName, metadatas: [{ name: "perfguard:rttMs", value: rttMs }, { name: "perfguard:peakConcurrentLaunches", value: "20" }] } },
         ...[1, 2].map((i): TestResource => ({
             type: VM,
             name: `ddc-${zoneName}-${i}`,

@@ -40,7 +40,7 @@ export function citrixStack(o: CitrixStackOptions = {}): TestResource[] {
         },
     }));
     return [
-        { type: ZONE, name: "emea-zone", props: { name: zoneName, metadata } },
+        { type: ZONE, name: "emea-zone", props: { name: zoneName, metadatas: metadata } },
         {
             type: CATALOG,
             name: "emea-catalog",

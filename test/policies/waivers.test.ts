@@ -12,7 +12,7 @@ import { citrixStack } from "./citrixFixtures";
 
 function withZoneMetadata(stack: TestResource[], extra: Array<{ name: string; value: string }>): TestResource[] {
     const zone = stack[0];
-    (zone.props.metadata as Array<{ name: string; value: string }>).push(...extra);
+    (zone.props.metadatas as Array<{ name: string; value: string }>).push(...extra);
     return stack;
 }
 
@@ -47,7 +47,7 @@ describe("waivers: a compliant baseline, then one change each", () => {
 
     it("the waived message quotes the reason with control characters escaped", async () => {
         const [v] = await runResourcePolicy(citrixZoneRttLimit, waiver("citrix-zone-rtt-limit", "CHG-1\u001b[2J"));
-        expect(v.message).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1\\u001b[2J\")");
+        expect(v.message).toContain("waived (perfguard:waiveReason in metadatas: \"CHG-1\\u001b[2J\")");
         expect(/[\u0000-\u0009\u000b-\u001f]/.test(v.message)).toBe(false);
     });
 

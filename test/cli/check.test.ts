@@ -63,9 +63,9 @@ describe("check --explain", () => {
         expect(run.code).toBe(1);
         const text = run.stdout.slice(run.stdout.indexOf("Explain:"));
         expect(text).toContain("citrix:index/zone:Zone: apac-zone");
-        expect(text).toContain("perfguard:rttMs = 45 (in metadata)");
-        expect(text).toContain("citrix-broker-throttle [AnalyzeStack]: not applicable: RTT 45 ms (perfguard:rttMs in metadata) below requireAtRttMs 90 ms");
-        expect(text).toContain("citrix-zone-rtt-limit [Analyze]: applied, 1 violation: RTT 260 ms (perfguard:rttMs in metadata) at or above maxRttMs 250 ms");
+        expect(text).toContain("perfguard:rttMs = 45 (in metadatas)");
+        expect(text).toContain("citrix-broker-throttle [AnalyzeStack]: not applicable: RTT 45 ms (perfguard:rttMs in metadatas) below requireAtRttMs 90 ms");
+        expect(text).toContain("citrix-zone-rtt-limit [Analyze]: applied, 1 violation: RTT 260 ms (perfguard:rttMs in metadatas) at or above maxRttMs 250 ms");
         expect(text).toMatch(/ddc-emea-east-02\n[\s\S]*?citrix-broker-throttle \[AnalyzeStack\]: applied, 1 violation: Delivery Controller of zone "emea-east": no throttle fact/);
         // Values only as describeValue shows them: long values are named by length.
         expect(text).toContain("perfguard:citrixRole = deliveryController (in extraConfig)");

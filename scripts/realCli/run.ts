@@ -108,6 +108,8 @@ function stageProgram(programDir: string, root: string): { dir: string; dispose(
     const sdk = path.join(path.dirname(source), "sdk");
     if (fs.existsSync(sdk) && fs.statSync(sdk).isDirectory()) {
         fs.cpSync(sdk, path.join(root, "program", "sdk"), { recursive: true });
+        // ...whose own imports (@pulumi/pulumi) resolve from beside them.
+        fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "program", "node_modules"), "dir");
     }
     return { dir, dispose: () => fs.rmSync(path.join(root, "program"), { recursive: true, force: true }) };
 }

@@ -5,7 +5,7 @@
  * the workers of one Delivery Group: citrix-zones-latency-brokering.ja.txt). A controller's
  * throttle is split over the groups it brokers into in proportion to their demand.
  */
-import { AFTER_APPLY, citrixSite, ExternalControllers, Zone } from "./support/citrixSite";
+import { AFTER_APPLY, citrixSite, ExternalControllers, GROUP_TYPE, Zone, ZONE_TYPE } from "./support/citrixSite";
 import { groupLoads, zoneDemand } from "./support/citrixLoad";
 import { siteBudget } from "./support/citrixBudget";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
@@ -93,6 +93,8 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
             },
         },
     },
+    types: [ZONE_TYPE, GROUP_TYPE],
+    roles: ["deliveryController"],
     check(stack, config, report) {
         const site = citrixSite(stack, config.externalControllers);
         const loads = groupLoads(site);
@@ -118,7 +120,10 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                     return;
                 }
                 judged.add(zone);
-                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                // With no controller the zone is a verdict (requireControllersInStack) or not checked, never a pass.
+                if (zone.controllers.length > 0) {
+                    report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                }
                 checkControllers(zone, rtt.value, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
             });
         }

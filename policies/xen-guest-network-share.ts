@@ -7,7 +7,7 @@ import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { num } from "./support/format";
 import { GuestEntry, HostModel, modelHost } from "./support/xenHostModel";
 import { shortGuestMessage } from "./support/xenShareMessages";
-import { hostConfigLookup, XEN_SHARE_SCHEMA, XenShareConfig, xenLayout } from "./support/xenHosts";
+import { hostConfigLookup, VM_TYPE, XEN_SHARE_SCHEMA, XenShareConfig, xenLayout } from "./support/xenHosts";
 
 const POLICY = "xen-guest-network-share";
 
@@ -63,6 +63,7 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
     description: "Each Xen guest should get the network bandwidth it declares.",
     enforcementLevel: "advisory",
     configSchema: { properties: XEN_SHARE_SCHEMA },
+    types: [VM_TYPE],
     check(stack, config, report) {
         const lookup = hostConfigLookup(config.hosts);
         const layout = xenLayout(stack);

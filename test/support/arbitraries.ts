@@ -280,6 +280,25 @@ export const VS_TYPE = "avi:index/virtualservice:Virtualservice";
 export const XEN_VM_TYPE = "xenorchestra:index/vm:Vm";
 export const DOM0_SERVICE_TYPE = "perfguard:example:Dom0Service";
 
+/**
+ * Avi SE group refs in every form the provider and controller produce (docs/facts.md): by name
+ * (with cloud and tenant), by uuid, full controller URLs, the uuid-only URL, an unknown, and
+ * refs that resolve to no group of the stack. Names and uuids are from NAME_POOL, so some join.
+ */
+export const SE_GROUP_REF_FORMS: readonly string[] = [
+    "/api/serviceenginegroup?name=web",
+    "/api/serviceenginegroup/?name=web&cloud=Default-Cloud",
+    "/api/serviceenginegroup/?name=Default-Group&cloud=Default-Cloud&tenant=admin",
+    "/api/serviceenginegroup?name=%E0%A4%A",
+    "/api/serviceenginegroup/serviceenginegroup-5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f",
+    "/api/serviceenginegroup/5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f",
+    "https://avi-ctrl.example.com/api/serviceenginegroup/serviceenginegroup-5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f",
+    "https://avi-ctrl.example.com/api/serviceenginegroup/?name=web&cloud=Default-Cloud",
+    "https://c/api/serviceenginegroup?x=1&name=web",
+    "https://avi-ctrl.example.com/api/serviceenginegroup/serviceenginegroup-5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f#web",
+    UNKNOWN_STRING,
+];
+
 const nameInputArb = orJunk(fc.oneof(fc.constantFrom(...NAME_POOL), fc.string({ maxLength: 12 })));
 const intStringArb = fc.oneof(fc.integer({ min: -2, max: 70 }).map(String), numberLikeStringArb);
 const goBoolArb = fc.constantFrom("true", "false", "1", "0", "True", "yes", " true", "");
@@ -318,7 +337,7 @@ export function propsArb(type: string, kinds: readonly FactKind[] = ["valid", "i
         case VS_TYPE:
             return merge(fc.record({
                 name: nameInputArb,
-                seGroupRef: orJunk(fc.oneof(unknownArb, fc.constantFrom("/api/serviceenginegroup?name=web", "/api/serviceenginegroup/?name=Default-Group", "/api/serviceenginegroup?name=%E0%A4%A", "https://c/api/serviceenginegroup?x=1&name=web"))),
+                seGroupRef: orJunk(fc.oneof(unknownArb, fc.constantFrom(...SE_GROUP_REF_FORMS))),
                 services: orJunk(fc.array(fc.record({ port: orJunk(fc.integer({ min: 1, max: 65535 }).map(String)), enableSsl: orJunk(goBoolArb) }, { requiredKeys: [] }), { maxLength: 3 })),
                 sslKeyAndCertificateRefs: orJunk(fc.array(fc.oneof(unknownArb, fc.constant("/api/sslkeyandcertificate?name=c")), { maxLength: 2 })),
             }, { requiredKeys: [] }), facts("nsx-alb"));

@@ -99,8 +99,8 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
         const site = citrixSite(stack, config.externalControllers);
         const loads = groupLoads(site);
         const budget = siteBudget(loads, config);
-        for (const { resource, why } of site.unplaced) {
-            if (resource.type !== "citrix:index/machineCatalog:MachineCatalog") {
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "controller") {
                 report.notChecked(why, resource);
             }
         }
@@ -126,6 +126,20 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                 }
                 checkControllers(zone, rtt.value, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
             });
+        }
+        // A controller is judged with its zone: of a zone not judged here, the zone's decision says why.
+        for (const zone of site.zones) {
+            for (const controller of judged.has(zone) ? [] : zone.controllers) {
+                if (controller.resource) {
+                    report.notApplicable(`a Delivery Controller of ${zone.resource.label}, which this policy does not judge (see the zone's decision)`, controller.resource);
+                }
+            }
+        }
+        // A Delivery Group is judged through its zones; a later decision (applied, a verdict, not checked) takes precedence.
+        for (const group of site.groups) {
+            if (!group.implicit) {
+                report.notApplicable("it puts no machines in a zone at or above requireAtRttMs", group.resource);
+            }
         }
         for (const load of loads) {
             if (load.notChecked && !load.group.implicit) {

@@ -48,8 +48,8 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 report.notApplicable(`RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`, zone.resource);
             }
         }
-        for (const { resource, why } of site.unplaced) {
-            if (resource.type === "citrix:index/machineCatalog:MachineCatalog") {
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "catalog") {
                 report.notChecked(why, resource);
             }
         }

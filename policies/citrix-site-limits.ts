@@ -77,8 +77,8 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 basis: [`maxZonesPerSite (default ${CITRIX_GUIDANCE.maxZonesPerSite}: Citrix's published limit)`],
             });
         }
-        for (const { resource, why } of site.unplaced) {
-            if (resource.type === CATALOG_TYPE) {
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "catalog") {
                 report.notChecked(why, resource);
             }
         }

@@ -55,8 +55,10 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
                 report.notChecked(e.blocked ?? { reason: "the sizing of its SE group cannot be read", remedy: "fix the SE group's fields" }, m.placement.vs);
             }
         }
-        if (e.group.resource && e.units.length > 0 && e.blocked) {
-            report.notChecked(e.blocked, e.group.resource);
+        if (e.group.resource && e.units.length > 0) {
+            report.notChecked(e.blocked ?? { reason: "its sizing cannot be read", remedy: "fix the SE group's fields" }, e.group.resource);
+        } else if (e.group.resource) {
+            report.notApplicable("no virtual service is placed on this SE group", e.group.resource);
         }
         return;
     }

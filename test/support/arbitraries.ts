@@ -274,6 +274,7 @@ export function factPropsArb(kinds: readonly FactKind[] = ["valid", "invalid", "
 
 export const ZONE_TYPE = "citrix:index/zone:Zone";
 export const CATALOG_TYPE = "citrix:index/machineCatalog:MachineCatalog";
+export const GROUP_TYPE = "citrix:index/deliveryGroup:DeliveryGroup";
 export const CONTROLLER_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
 export const SE_GROUP_TYPE = "avi:index/serviceenginegroup:Serviceenginegroup";
 export const VS_TYPE = "avi:index/virtualservice:Virtualservice";
@@ -322,6 +323,15 @@ export function propsArb(type: string, kinds: readonly FactKind[] = ["valid", "i
                 provisioningScheme: orJunk(fc.record({ numberOfTotalMachines: orJunk(fc.oneof(fc.integer({ min: -5, max: 20_000 }), intStringArb)) }, { requiredKeys: [] })),
                 machineAccounts: orJunk(fc.array(fc.record({ machines: orJunk(fc.array(fc.string({ maxLength: 6 }), { maxLength: 4 })) }, { requiredKeys: [] }), { maxLength: 3 })),
             }, { requiredKeys: [] }), facts("citrix"));
+        case GROUP_TYPE:
+            return merge(fc.record({
+                name: nameInputArb,
+                associatedMachineCatalogs: orJunk(fc.array(fc.record({
+                    machineCatalog: orJunk(fc.oneof(unknownArb, fc.constantFrom(...NAME_POOL))),
+                    machineCount: orJunk(fc.oneof(fc.integer({ min: 0, max: 20_000 }), intStringArb)),
+                }, { requiredKeys: [] }), { maxLength: 3 })),
+                makeResourcesAvailableInLhc: orJunk(fc.boolean()),
+            }, { requiredKeys: [] }), facts("citrix"));
         case CONTROLLER_VM_TYPE:
             return merge(fc.record({ name: nameInputArb, numCpus: orJunk(fc.integer({ min: 1, max: 8 })), customAttributes: orJunk(fc.dictionary(fc.string({ maxLength: 5 }), secretLikeArb, { maxKeys: 2 })) }, { requiredKeys: [] }), facts("citrix"));
         case SE_GROUP_TYPE:
@@ -368,7 +378,7 @@ function addTag(props: Record<string, unknown>, tag: string): Record<string, unk
     return { ...props, metadatas: [{ name: tag.split("=")[0], value: tag.split("=")[1] }] };
 }
 
-export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
+export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, GROUP_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
 
 const nameSuffixArb = fc.oneof(
     { arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), weight: 5 },
@@ -390,7 +400,7 @@ export function stackArb(options: { maxResources?: number; kinds?: readonly Fact
                 type: d.type,
                 name: names[i],
                 props: d.props,
-                propertyDependencies: deps[i].length === 0 ? {} : { [d.type === CATALOG_TYPE ? "zone" : d.type === VS_TYPE ? "seGroupRef" : "networks"]: deps[i] },
+                propertyDependencies: deps[i].length === 0 ? {} : { [d.type === CATALOG_TYPE ? "zone" : d.type === VS_TYPE ? "seGroupRef" : d.type === GROUP_TYPE ? "associatedMachineCatalogs" : "networks"]: deps[i] },
             })));
     });
 }

@@ -495,11 +495,15 @@ export function containsValidFact(rawProps: unknown): boolean {
 /**
  * Junk resources to append to a clean stack: fresh names, props of any type perfguard reads
  * made of malformed values and unknowns, facts only invalid or unknown (never a valid one,
- * checked by containsValidFact), property dependencies possibly on the clean resources.
+ * checked by containsValidFact), property dependencies possibly on the clean resources (but no
+ * Delivery Group of clean catalogs).
  */
 export function junkResourcesArb(cleanNames: readonly string[], maxResources = 4): fc.Arbitrary<TestResource[]> {
     return stackArb({ maxResources, kinds: ["invalid", "unknown"], namePrefix: "junk", dependOn: cleanNames })
-        .map((resources) => resources.filter((r) => !containsValidFact(r.props)));
+        // A Delivery Group of the clean catalogs is no junk: it makes its own lock, and a zone's
+        // verdict may rightly move onto it (citrix-brokering-capacity judges per Delivery Group).
+        .map((resources) => resources.filter((r) => !containsValidFact(r.props)
+            && !(r.type === GROUP_TYPE && Object.values(r.propertyDependencies ?? {}).flat().some((n) => cleanNames.includes(n)))));
 }
 
 /** Fields perfguard reads as lists, per type (every type has the four fact places). */

@@ -208,7 +208,9 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         }
         const zone = byName.get(fold(zoneFact.value));
         if (zone) {
-            zone.controllers.push({ resource, name: resource.name, throttle: resource.facts.number("throttleMaxConcurrentTransactions") });
+            // A throttle not found on a controller whose facts may be hidden is not known to be missing.
+            const throttle = resource.facts.number("throttleMaxConcurrentTransactions");
+            zone.controllers.push({ resource, name: resource.name, throttle: throttle.state === "absent" && resource.facts.incomplete ? { state: "unknown" } : throttle });
         } else {
             unplaced.push({
                 resource,

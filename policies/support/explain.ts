@@ -96,7 +96,7 @@ export function explainedFacts(resource: ResourceView): ExplainedFact[] {
         } else if (read.state === "unknown" || read.state === "invalid") {
             // An absent key reads "unknown" when a fact container is unknown: list only keys
             // that were actually found, or every key would show up on such a resource.
-            if (read.state === "invalid" || !resource.facts.incomplete) {
+            if (read.state === "invalid" || !resource.facts.containerIncomplete) {
                 out.push({ key, state: read.state });
             }
         }

@@ -79,11 +79,10 @@ export class StackView {
             }
             list.push(r);
         }
-        // Only a stack with vSphere tag objects joins them (O(1) otherwise).
-        if (this.byType.has(VSPHERE_TAG_TYPE)) {
-            for (const vm of this.ofType(VSPHERE_VM_TYPE)) {
-                vm.joinFacts = () => this.vsphereTagFacts(vm);
-            }
+        // Every VM joins its tags (lazily, when its facts are read): in a stack without tag objects
+        // its tag ids are of another stack or a data source, whose facts are hidden, not absent.
+        for (const vm of this.ofType(VSPHERE_VM_TYPE)) {
+            vm.joinFacts = () => this.vsphereTagFacts(vm);
         }
     }
 

@@ -17,9 +17,9 @@ import { ExplainRecord, observeExplain } from "../../policies/support/explain";
 import { citrixStack } from "../policies/citrixFixtures";
 import { nsxStack } from "../policies/nsxFixtures";
 import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
-import { SE_GROUP_REF_FORMS, stackArb, unknownArb, VS_TYPE } from "../support/arbitraries";
+import { asWireSecret, SE_GROUP_REF_FORMS, stackArb, unknownArb, VS_TYPE } from "../support/arbitraries";
 import { TestResource, urnOf } from "../support/policyHarness";
-import { sdkServer } from "../support/sdkServerPath";
+import { SdkDiagnostic, sdkServer } from "../support/sdkServerPath";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
@@ -63,9 +63,13 @@ const ROLE_FACTS: Record<string, (facts: Facts) => boolean> = {
 
 /** Each (policy, resource) of a judged kind whose outcome is not exactly one, with the reason. */
 async function gaps(resources: readonly TestResource[], outputs?: readonly TestResource[]): Promise<string[]> {
+    return (await previewGaps(resources, outputs)).gaps;
+}
+
+async function previewGaps(resources: readonly TestResource[], outputs?: readonly TestResource[]): Promise<{ gaps: string[]; diagnostics: SdkDiagnostic[] }> {
     records = [];
     observeExplain((r) => records.push(r)); // also forgets which resources' facts were recorded
-    await server.preview(resources, outputs);
+    const { diagnostics } = await server.preview(resources, outputs);
     const found: string[] = [];
     for (const policy of policies) {
         const kinds = judgedKinds(policy.name);
@@ -94,7 +98,7 @@ async function gaps(resources: readonly TestResource[], outputs?: readonly TestR
             }
         }
     }
-    return found;
+    return { gaps: found, diagnostics };
 }
 
 const CLEAN: Array<[string, TestResource[]]> = [
@@ -180,5 +184,44 @@ describe("every resource of a judged kind ends in exactly one outcome", () => {
             const inputs = stack.map((r) => (bare.includes(r.name) ? { ...r, props: {} } : r));
             expect(await gaps(inputs, stack)).toEqual([]);
         }), { numRuns: Math.min(RUNS, 40) });
+    });
+});
+
+/** U+0000-U+001F but the message's own newlines, and U+007F-U+009F: what a terminal could act on. */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+describe("control characters and secrets in every name and field", () => {
+    const controlArb = fc.constantFrom("\n", "\r", "\u001b[2J", "\u0000", "\u0085", "\t", "\u007f", "\u009b31m");
+
+    /** `value` with each chosen string leaf (and key) carrying `c`, and each chosen value wrapped as a wire secret. */
+    function mangle(value: unknown, c: string, pick: () => boolean): unknown {
+        let out: unknown = value;
+        if (typeof value === "string") {
+            out = pick() ? `${value}${c}` : value;
+        } else if (Array.isArray(value)) {
+            out = value.map((v) => mangle(v, c, pick));
+        } else if (value !== null && typeof value === "object") {
+            out = Object.fromEntries(Object.entries(value).map(([k, v]) => [pick() ? `${k}${c}` : k, mangle(v, c, pick)]));
+        }
+        return pick() ? asWireSecret(out) : out;
+    }
+
+    it("every resource still ends in exactly one outcome, and no message carries a raw control character", async () => {
+        const arb = fc.tuple(fc.constantFrom(...CLEAN.map(([, s]) => s)), controlArb, fc.array(fc.boolean(), { minLength: 61, maxLength: 61 }));
+        await fc.assert(fc.asyncProperty(arb, async ([stack, c, bits]) => {
+            let i = 0;
+            // Sparse: about one value in eight changed, so that joins and figures mostly survive.
+            const pick = () => bits[i++ % bits.length] && bits[(i * 7) % bits.length] && bits[(i * 13) % bits.length];
+            const mangled = stack.map((r) => ({ ...r, name: pick() ? `${r.name}${c}x` : r.name, urn: undefined, props: mangle(r.props, c, pick) as Record<string, unknown> }));
+            const renamed = new Map(stack.map((r, k) => [r.name, mangled[k].name]));
+            const withDeps = mangled.map((r) => ({ ...r, propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, v]) => [k, v.map((n) => renamed.get(n) ?? n)])) }));
+            const { gaps: found, diagnostics } = await previewGaps(withDeps);
+            expect(found).toEqual([]);
+            for (const d of diagnostics) {
+                for (const line of d.message.split("\n")) {
+                    expect(RAW_CONTROL.test(line), `${d.policyName}: ${JSON.stringify(line)}`).toBe(false);
+                }
+            }
+        }), { numRuns: RUNS });
     });
 });

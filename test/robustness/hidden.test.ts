@@ -41,8 +41,9 @@ function change(stack: TestResource[], resource: string, edit: (props: Record<st
 }
 
 /** The list `key` of props with the entry `match` picks replaced by an unknown (the whole entry). */
-function hideEntry(key: string, match: (entry: unknown) => boolean): (props: Record<string, unknown>) => Record<string, unknown> {
+function hideEntry(keys: string | readonly string[], match: (entry: unknown) => boolean): (props: Record<string, unknown>) => Record<string, unknown> {
     return (props) => {
+        const key = [keys].flat().find((k) => Array.isArray(props[k])) as string;
         const list = props[key] as unknown[];
         expect(list.filter(match)).toHaveLength(1);
         return { ...props, [key]: list.map((e) => (match(e) ? UNKNOWN_STRING : e)) };
@@ -80,13 +81,13 @@ const CASES: Case[] = [
     {
         label: "citrix: the zone's perfguard:rttMs metadata entry unknown as a whole",
         baseline: citrix, baselineProblem: /^Zone "emea-zone" is 300 ms from the Site database/,
-        changed: change(citrix, "emea-zone", hideEntry("metadata", isRtt)),
+        changed: change(citrix, "emea-zone", hideEntry(["metadatas", "metadata"], isRtt)),
         policy: "citrix-zone-rtt-limit", resource: "emea-zone", grouped: false, reason: RTT_HIDDEN.reason, remedy: RTT_HIDDEN.remedy,
     },
     {
         label: "citrix: the same, in the stack policy that needs the zone's RTT",
         baseline: citrix, baselineProblem: undefined,
-        changed: change(citrix, "emea-zone", hideEntry("metadata", isRtt)),
+        changed: change(citrix, "emea-zone", hideEntry(["metadatas", "metadata"], isRtt)),
         policy: "citrix-broker-throttle", resource: "emea-zone", grouped: true, reason: RTT_HIDDEN.reason, remedy: RTT_HIDDEN.remedy,
     },
     {

@@ -5,7 +5,7 @@
  * the workers of one Delivery Group: citrix-zones-latency-brokering.ja.txt). A controller's
  * throttle is split over the groups it brokers into in proportion to their demand.
  */
-import { AFTER_APPLY, citrixSite, ExternalControllers, Zone } from "./support/citrixSite";
+import { AFTER_APPLY, citrixSite, ExternalControllers, GROUP_TYPE, Zone, ZONE_TYPE } from "./support/citrixSite";
 import { groupLoads, zoneDemand } from "./support/citrixLoad";
 import { siteBudget } from "./support/citrixBudget";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
@@ -93,12 +93,14 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
             },
         },
     },
+    types: [ZONE_TYPE, GROUP_TYPE],
+    roles: ["deliveryController"],
     check(stack, config, report) {
         const site = citrixSite(stack, config.externalControllers);
         const loads = groupLoads(site);
         const budget = siteBudget(loads, config);
-        for (const { resource, why } of site.unplaced) {
-            if (resource.type !== "citrix:index/machineCatalog:MachineCatalog") {
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "controller") {
                 report.notChecked(why, resource);
             }
         }
@@ -118,9 +120,26 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                     return;
                 }
                 judged.add(zone);
-                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                // With no controller the zone is a verdict (requireControllersInStack) or not checked, never a pass.
+                if (zone.controllers.length > 0) {
+                    report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                }
                 checkControllers(zone, rtt.value, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
             });
+        }
+        // A controller is judged with its zone: of a zone not judged here, the zone's decision says why.
+        for (const zone of site.zones) {
+            for (const controller of judged.has(zone) ? [] : zone.controllers) {
+                if (controller.resource) {
+                    report.notApplicable(`a Delivery Controller of ${zone.resource.label}, which this policy does not judge (see the zone's decision)`, controller.resource);
+                }
+            }
+        }
+        // A Delivery Group is judged through its zones; a later decision (applied, a verdict, not checked) takes precedence.
+        for (const group of site.groups) {
+            if (!group.implicit) {
+                report.notApplicable("it puts no machines in a zone at or above requireAtRttMs", group.resource);
+            }
         }
         for (const load of loads) {
             if (load.notChecked && !load.group.implicit) {

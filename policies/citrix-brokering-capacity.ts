@@ -3,7 +3,7 @@
  * brokering response, timeout rate and logon-storm launch time at peak must meet the targets.
  * A separate Site is citrix-zone-rtt-limit's fix and is not repeated here.
  */
-import { citrixSite } from "./support/citrixSite";
+import { citrixSite, GROUP_TYPE, ZONE_TYPE } from "./support/citrixSite";
 import { effectiveConcurrency, groupLoads } from "./support/citrixLoad";
 import { siteBudget } from "./support/citrixBudget";
 import { isolate, stackPolicy } from "./support/definePolicy";
@@ -30,6 +30,7 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
             },
         },
     },
+    types: [ZONE_TYPE, GROUP_TYPE],
     check(stack, config, report) {
         const site = citrixSite(stack);
         const loads = groupLoads(site);
@@ -47,8 +48,8 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 report.notApplicable(`RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`, zone.resource);
             }
         }
-        for (const { resource, why } of site.unplaced) {
-            if (resource.type === "citrix:index/machineCatalog:MachineCatalog") {
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "catalog") {
                 report.notChecked(why, resource);
             }
         }

@@ -5,7 +5,7 @@
  * against one database; beyond that nothing was measured.
  */
 import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
-import { citrixSite } from "./support/citrixSite";
+import { citrixSite, ZONE_TYPE } from "./support/citrixSite";
 import { groupLoads, round, zoneDemand, zoneThrottle } from "./support/citrixLoad";
 import { stackPolicy } from "./support/definePolicy";
 import { DAAS_REASON, rttDecision } from "./support/citrixDecisions";
@@ -40,6 +40,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             },
         },
     },
+    types: [ZONE_TYPE],
     check(stack, config, report) {
         const site = citrixSite(stack);
         const loads = groupLoads(site);
@@ -52,7 +53,11 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 continue;
             }
             const rtt = rttDecision(zone, report);
-            if (!rtt || rtt.value < config.satelliteAtRttMs) {
+            if (!rtt) {
+                continue;
+            }
+            if (rtt.value < config.satelliteAtRttMs) {
+                report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below satelliteAtRttMs ${num(config.satelliteAtRttMs)} ms: not a satellite zone`, zone.resource);
                 continue;
             }
             // What the zone allows: its throttles when every controller has one, else its declared

@@ -3,7 +3,7 @@
  * zone and per Site under Local Host Cache).
  */
 import { CITRIX_GUIDANCE } from "../model/citrixGuidance";
-import { CATALOG_TYPE, citrixSite, Zone } from "./support/citrixSite";
+import { CATALOG_TYPE, citrixSite, Zone, ZONE_TYPE } from "./support/citrixSite";
 import { field } from "./support/values";
 import { isolate, stackPolicy } from "./support/definePolicy";
 import { shortName } from "./support/message";
@@ -66,6 +66,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
             },
         },
     },
+    types: [ZONE_TYPE, CATALOG_TYPE],
     check(stack, config, report) {
         const site = citrixSite(stack);
         report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}`);
@@ -76,8 +77,8 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 basis: [`maxZonesPerSite (default ${CITRIX_GUIDANCE.maxZonesPerSite}: Citrix's published limit)`],
             });
         }
-        for (const { resource, why } of site.unplaced) {
-            if (resource.type === CATALOG_TYPE) {
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "catalog") {
                 report.notChecked(why, resource);
             }
         }

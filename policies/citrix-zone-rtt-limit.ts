@@ -6,7 +6,7 @@
 import { CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
 import { resourcePolicy } from "./support/definePolicy";
 import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./support/citrixSite";
-import { DAAS_REASON } from "./support/citrixDecisions";
+import { DAAS_REASON, RTT_HIDDEN } from "./support/citrixDecisions";
 import { shortName } from "./support/message";
 import { num, pct } from "./support/format";
 
@@ -50,6 +50,10 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         }
         if (rtt.state === "unknown") {
             report.notChecked({ reason: "its perfguard:rttMs is unknown in this preview", remedy: AFTER_APPLY }, zone);
+            return;
+        }
+        if (rtt.state === "absent" && zone.facts.incomplete) {
+            report.notChecked(RTT_HIDDEN, zone);
             return;
         }
         if (rtt.state !== "ok") {

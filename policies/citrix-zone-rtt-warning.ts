@@ -46,9 +46,9 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
             report.notApplicable(DAAS_REASON, zone); // citrix-zone-rtt-limit reports it as not checked
             return;
         }
-        if (rtt.state === "unknown") {
+        if (rtt.state === "unknown" || (rtt.state === "absent" && zone.facts.incomplete)) {
             // One "not checked" per zone is enough: citrix-zone-rtt-limit reports it.
-            report.notApplicable("perfguard:rttMs is unknown in this preview (citrix-zone-rtt-limit reports it as not checked)", zone);
+            report.notApplicable(`perfguard:rttMs is ${rtt.state === "unknown" ? "unknown" : "maybe hidden by an unknown entry"} in this preview (citrix-zone-rtt-limit reports it as not checked)`, zone);
             return;
         }
         if (rtt.state !== "ok") {

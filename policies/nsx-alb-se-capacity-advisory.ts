@@ -4,6 +4,7 @@
  * the per-core extrapolation beyond the largest measured SE (6 vCPUs).
  */
 import { MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes } from "../model/sePlacement";
+import { SE_GROUP_TYPE, VS_TYPE } from "./support/aviSeGroups";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./support/seCapacityCheck";
 import { bufferMessage, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText } from "./support/seCapacityMessages";
@@ -34,15 +35,36 @@ function bufferAlternatives(e: GroupEvaluation, config: SeCapacityConfig): strin
     return out;
 }
 
+/** Records each VS's outcome (its blind spots are nsx-alb-se-capacity's, reported there once). */
+function recordVss(e: GroupEvaluation, blocked: string | undefined, report: Report): void {
+    for (const unit of e.units) {
+        for (const member of unit.members) {
+            const vs = member.placement.vs;
+            if (blocked !== undefined) {
+                report.notApplicable(blocked, vs);
+            } else if (unit.ambiguous || member.demand === undefined || member.unknown.length > 0) {
+                report.notApplicable("its SE group or a demand fact is not known: nsx-alb-se-capacity reports it as not checked", vs);
+            } else if (unit.idle || member.placement.demand.state === "none") {
+                report.notApplicable("no demand fact; counted as one placement", vs);
+            } else {
+                report.applied(`judged with ${e.group.label}: fits on measured SE figures unless reported`, vs);
+            }
+        }
+    }
+}
+
 function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report): void {
     const p = e.placement;
     const spec = e.sizing?.spec;
     if (!p || !spec) {
+        const blocked = `${e.blocked?.reason ?? "its sizing cannot be read"}: nsx-alb-se-capacity reports it as not checked`;
         if (e.group.resource) {
-            report.notApplicable(`${e.blocked?.reason ?? "its sizing cannot be read"}: nsx-alb-se-capacity reports it as not checked`, e.group.resource);
+            report.notApplicable(blocked, e.group.resource);
         }
+        recordVss(e, blocked, report);
         return;
     }
+    recordVss(e, undefined, report);
     if (spec.haMode === "HA_MODE_SHARED" && p.placeable && !p.bufferKept) {
         report(bufferMessage(e, bufferAlternatives(e, config)), e.group.resource);
     }
@@ -58,6 +80,9 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     // The busiest SE is the group's own concern only when it holds more than the one VS concerned.
     const groupOnly = !within(m.worstSe.peak, config) && !(onlyExtrapolated.length === 1 && m.worstSeShares <= 1);
     if (onlyExtrapolated.length === 0 && !groupOnly) {
+        if (e.group.resource) {
+            report.applied(`busiest SE ${Math.round(m.worstSe.peak * 100)}% on measured SE figures; N+M buffer ${p.bufferKept ? "kept" : "not kept"}`, e.group.resource);
+        }
         return;
     }
     const measured = placementFixes(e.units.map((u) => u.demands), { ...spec, vcpusPerSe: MEASURED_VCPUS_MAX, memoryPerSeMb: Math.max(spec.memoryPerSeMb, MEASURED_VCPUS_MAX * 1024) }, config)
@@ -79,6 +104,7 @@ export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
     description: "NSX ALB SE groups should keep their buffer and fit measured SE figures.",
     enforcementLevel: "advisory",
     configSchema: SE_CAPACITY_SCHEMA,
+    types: [VS_TYPE, SE_GROUP_TYPE],
     check(stack, config, report) {
         const evaluation = evaluateSeGroups(stack, config);
         // The blind spots are nsx-alb-se-capacity's, reported there once per preview (not twice).

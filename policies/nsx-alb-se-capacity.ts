@@ -3,7 +3,7 @@
  * (by HA mode), the group's busiest SE must fit the VSs placement puts on it (packed or
  * distributed), and the group must have the SEs to place them, keeping headroom.
  */
-import { seGroupFieldProblems } from "./support/aviSeGroups";
+import { SE_GROUP_TYPE, seGroupFieldProblems, VS_TYPE } from "./support/aviSeGroups";
 import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { pct, plural } from "./support/format";
 import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./support/seCapacityCheck";
@@ -55,8 +55,10 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
                 report.notChecked(e.blocked ?? { reason: "the sizing of its SE group cannot be read", remedy: "fix the SE group's fields" }, m.placement.vs);
             }
         }
-        if (e.group.resource && e.units.length > 0 && e.blocked) {
-            report.notChecked(e.blocked, e.group.resource);
+        if (e.group.resource && e.units.length > 0) {
+            report.notChecked(e.blocked ?? { reason: "its sizing cannot be read", remedy: "fix the SE group's fields" }, e.group.resource);
+        } else if (e.group.resource) {
+            report.notApplicable("no virtual service is placed on this SE group", e.group.resource);
         }
         return;
     }
@@ -98,6 +100,7 @@ export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
     description: "NSX ALB virtual services must fit their Service Engines, with headroom.",
     enforcementLevel: "mandatory",
     configSchema: SE_CAPACITY_SCHEMA,
+    types: [VS_TYPE, SE_GROUP_TYPE],
     check(stack, config, report) {
         const evaluation = evaluateSeGroups(stack, config);
         for (const e of evaluation.groups) {

@@ -53,13 +53,18 @@ export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
         }
         const tested = testedSeSize(vcpus.value);
         const needMb = Math.max(tested.memoryGb, SE_MEMORY_MIN_GB) * 1024;
+        const memoryUsable = usable("memoryPerSe", memory, group, report);
+        const diskUsable = usable("diskPerSe", disk, group, report);
         const read = [
             fieldText("vcpusPerSe", vcpus.value, vcpus.where),
-            usable("memoryPerSe", memory, group, report) ? fieldText("memoryPerSe", memory.value, memory.where, "MB") : "memoryPerSe not usable",
-            usable("diskPerSe", disk, group, report) ? fieldText("diskPerSe", disk.value, disk.where, "GB") : "diskPerSe not usable",
+            memoryUsable ? fieldText("memoryPerSe", memory.value, memory.where, "MB") : "memoryPerSe not usable",
+            diskUsable ? fieldText("diskPerSe", disk.value, disk.where, "GB") : "diskPerSe not usable",
         ].join(", ");
         const testedText = `${tested.basis}: ${needMb} MB memory, ${tested.diskGb} GB disk (SE memory at least ${SE_MEMORY_MIN_GB} GB, the published minimum)`;
-        report.applied(`${read} against the tested size, ${testedText}`, group);
+        // A field not usable is "not checked" (recorded by usable): the group passes only when both were judged.
+        if (memoryUsable && diskUsable) {
+            report.applied(`${read} against the tested size, ${testedText}`, group);
+        }
         const found = shortfalls(fields);
         if (found.length === 0) {
             return;

@@ -16,6 +16,8 @@ export const xenDom0Workload = stackPolicy<XenShareConfig>({
     description: "A Xen host's dom0 should run management services only.",
     enforcementLevel: "advisory",
     configSchema: { properties: XEN_SHARE_SCHEMA },
+    types: [],
+    roles: ["dom0"],
     check(stack, config, report) {
         const lookup = hostConfigLookup(config.hosts);
         const layout = xenLayout(stack);

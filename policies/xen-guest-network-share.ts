@@ -7,7 +7,7 @@ import { isolate, Report, stackPolicy } from "./support/definePolicy";
 import { num } from "./support/format";
 import { GuestEntry, HostModel, modelHost } from "./support/xenHostModel";
 import { shortGuestMessage } from "./support/xenShareMessages";
-import { hostConfigLookup, XEN_SHARE_SCHEMA, XenShareConfig, xenLayout } from "./support/xenHosts";
+import { hostConfigLookup, VM_TYPE, XEN_SHARE_SCHEMA, XenShareConfig, xenLayout } from "./support/xenHosts";
 
 const POLICY = "xen-guest-network-share";
 
@@ -63,6 +63,7 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
     description: "Each Xen guest should get the network bandwidth it declares.",
     enforcementLevel: "advisory",
     configSchema: { properties: XEN_SHARE_SCHEMA },
+    types: [VM_TYPE],
     check(stack, config, report) {
         const lookup = hostConfigLookup(config.hosts);
         const layout = xenLayout(stack);
@@ -80,6 +81,11 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
                 report.notApplicable(`a dom0 resource of host "${host.name}": counted as dom0 traffic in its guests' shares, not judged itself`, service.resource);
             }
         }
+        for (const service of layout.dom0Services) {
+            if (!service.host) {
+                report.notApplicable("a dom0 resource with no Xen host: not judged itself (xen-dom0-workload judges it)", service.resource);
+            }
+        }
         for (const guest of byUrn(layout.unplaced)) {
             if (guest.need.state === "absent") {
                 report.notApplicable("no host and no perfguard:networkMBps", guest.resource);
@@ -90,6 +96,8 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
         for (const guest of byUrn(layout.hostUnknown)) {
             if (hidden(guest)) {
                 report.notChecked({ reason: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid", remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally" }, guest.resource);
+            } else {
+                report.notApplicable("declares no perfguard:networkMBps: assumed idle, not judged", guest.resource);
             }
         }
     },

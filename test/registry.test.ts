@@ -5,6 +5,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../policies";
+import { judgedKinds } from "../policies/support/definePolicy";
 import { FACT_KEYS, factTableRow } from "../policies/support/factKeys";
 import { configRows, defaultText, PropertySchema, typeAgrees, typeText } from "./support/docTables";
 
@@ -32,6 +33,22 @@ describe("the registry", () => {
         for (const [key, schema] of Object.entries(p.configSchema?.properties ?? {})) {
             expect(schema, `${p.name}.${key}`).toHaveProperty("default");
             expect(schema, `${p.name}.${key}`).toHaveProperty("description");
+        }
+    });
+    // What the fail-closed property holds each policy to (test/robustness/outcomes.test.ts): the
+    // kinds it judges, declared in its spec; only perfguard-facts judges every type.
+    it.each(policies.map((p) => [p.name] as const))("%s declares the kinds of resources it judges (types, roles)", (name) => {
+        const kinds = judgedKinds(name);
+        expect(kinds).toBeDefined();
+        if (name === "perfguard-facts") {
+            expect(kinds?.types).toBeUndefined();
+            return;
+        }
+        expect((kinds?.types?.length ?? 0) + (kinds?.roles.length ?? 0)).toBeGreaterThan(0);
+        const known = new Set(FACT_KEYS.flatMap((d) => (d.readOn === "any" ? [] : [...(d.readOn.types ?? [])])));
+        known.add("avi:index/serviceenginegroup:Serviceenginegroup");
+        for (const type of kinds?.types ?? []) {
+            expect(known.has(type), `${name} judges ${type}, a type no fact key is read on`).toBe(true);
         }
     });
 });

@@ -351,8 +351,8 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
         if (read.state === "invalid") {
             return { state: "unusable" };
         }
-        if (read.state === "unknown") {
-            unknown.push(`perfguard:${key}`);
+        if (read.state === "unknown" || (read.state === "absent" && vs.facts.incomplete)) {
+            unknown.push(`perfguard:${key}`); // absent, but an unknown entry of its markers may be it
         } else if (read.state === "ok") {
             any = true;
             demand[key] = read.value;

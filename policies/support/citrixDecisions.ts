@@ -14,6 +14,12 @@ export function daasNotChecked(zone: Zone, report: Report): void {
     }
 }
 
+/** A zone whose perfguard:rttMs reads absent but may be hidden (an unknown entry of its fact carriers). */
+export const RTT_HIDDEN = {
+    reason: "no perfguard:rttMs found, but an entry of its fact carriers is unknown in this preview",
+    remedy: AFTER_APPLY,
+};
+
 /** The zone's RTT when usable; otherwise records why not (unknown: not checked) and returns undefined. */
 export function rttDecision(zone: Zone, report: Report): { value: number; where: string } | undefined {
     const rtt = zone.rttMs;
@@ -27,7 +33,11 @@ export function rttDecision(zone: Zone, report: Report): { value: number; where:
             report.notApplicable("perfguard:rttMs is invalid (perfguard-facts reports it)", zone.resource);
             return undefined;
         default:
-            report.notApplicable("no perfguard:rttMs fact on this zone", zone.resource);
+            if (zone.resource.facts.incomplete) {
+                report.notChecked(RTT_HIDDEN, zone.resource);
+            } else {
+                report.notApplicable("no perfguard:rttMs fact on this zone", zone.resource);
+            }
             return undefined;
     }
 }

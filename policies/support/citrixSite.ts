@@ -76,7 +76,7 @@ export interface Site {
     /** Resources whose Delivery Controller facts are unknown in this preview (they might belong to any zone). */
     readonly unknownControllers: number;
     /** Controllers and catalogs that could not be placed in a zone, with why. */
-    readonly unplaced: ReadonlyArray<{ resource: ResourceView; why: NotChecked }>;
+    readonly unplaced: ReadonlyArray<Unplaced>;
 }
 
 /** Delivery Controllers another stack manages, by zone name (citrix-broker-throttle config). */
@@ -148,7 +148,7 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
     const byName = new Map<string, Zone>();
     const byUrn = new Map<string, Zone>();
     const byId = new Map<string, Zone>();
-    const unplaced: Array<{ resource: ResourceView; why: NotChecked }> = [];
+    const unplaced: Unplaced[] = [];
     for (const resource of stack.ofType(ZONE_TYPE)) {
         const nameInput = field(resource.props, "name");
         const name = knownString(nameInput);
@@ -197,21 +197,24 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         const zoneFact = resource.facts.text("citrixZone");
         if (zoneFact.state === "unknown") {
             unknownControllers += 1;
-            unplaced.push({ resource, why: { reason: "its perfguard:citrixZone is unknown in this preview", remedy: AFTER_APPLY } });
+            unplaced.push({ resource, as: "controller", why: { reason: "its perfguard:citrixZone is unknown in this preview", remedy: AFTER_APPLY } });
             continue;
         }
         if (zoneFact.state !== "ok") {
-            if (zoneFact.state === "absent") {
-                unplaced.push({ resource, why: { reason: "a Delivery Controller without perfguard:citrixZone", remedy: "declare perfguard:citrixZone=<zone name> on the controller" } });
-            }
+            unplaced.push({ resource, as: "controller", why: zoneFact.state === "absent"
+                ? { reason: "a Delivery Controller without perfguard:citrixZone", remedy: "declare perfguard:citrixZone=<zone name> on the controller" }
+                : { reason: "its perfguard:citrixZone is invalid (perfguard-facts reports it)", remedy: "fix the fact perfguard-facts names" } });
             continue;
         }
         const zone = byName.get(fold(zoneFact.value));
         if (zone) {
-            zone.controllers.push({ resource, name: resource.name, throttle: resource.facts.number("throttleMaxConcurrentTransactions") });
+            // A throttle not found on a controller whose facts may be hidden is not known to be missing.
+            const throttle = resource.facts.number("throttleMaxConcurrentTransactions");
+            zone.controllers.push({ resource, name: resource.name, throttle: throttle.state === "absent" && resource.facts.incomplete ? { state: "unknown" } : throttle });
         } else {
             unplaced.push({
                 resource,
+                as: "controller",
                 why: namesUnknown > 0
                     ? { reason: "its perfguard:citrixZone matches no zone, and some zones' names are unknown in this preview", remedy: AFTER_APPLY }
                     : { reason: "its perfguard:citrixZone names a zone that is not in this stack", remedy: "declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input" },
@@ -229,7 +232,7 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         const zone = resolveCatalogZone(catalog, byUrn, byId, byName);
         if (!("zone" in zone)) {
             if (zone.why) {
-                unplaced.push({ resource: catalog, why: zone.why });
+                unplaced.push({ resource: catalog, as: "catalog", why: zone.why });
             }
             continue;
         }
@@ -255,6 +258,13 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         }
     }
     return { zones, groups: all, unknownControllers, unplaced };
+}
+
+/** A Delivery Controller or a catalog that could not be placed in a zone (a catalog may carry controller facts too). */
+export interface Unplaced {
+    readonly resource: ResourceView;
+    readonly as: "controller" | "catalog";
+    readonly why: NotChecked;
 }
 
 type CatalogZone = { zone: Zone } | { why?: NotChecked };
@@ -284,7 +294,8 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byI
     if (literal) {
         return { why: { reason: "its zone is an id from a data source or another stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
     }
-    return {};
+    // No zone set, or not a string: its machines are in no zone perfguard can name (fail closed).
+    return { why: { reason: "its zone is not set to a zone id", remedy: "set zone to its zone's id, or declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
 }
 
 /** One Delivery Group's zones and machines, from associatedMachineCatalogs. */

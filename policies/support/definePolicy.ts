@@ -19,6 +19,24 @@ import { ResourceView, stackOf, StackView, viewOf } from "./resources";
 import { registerPolicyId, waiverFor } from "./waivers";
 import { escapeControl, Message, PROBLEM_LINE_MAX, renderMessage, shortLabel, shortName } from "./message";
 import { plural } from "./format";
+import type { FactRole } from "./factKeys";
+
+/** The kinds of resources a policy judges, as its spec declares them (`types`, `roles`). */
+export interface JudgedKinds {
+    /** Undefined: every type. */
+    readonly types?: readonly string[];
+    readonly roles: readonly FactRole[];
+}
+
+const judgedKindsByPolicy = new Map<string, JudgedKinds>();
+
+/**
+ * What the policy `name` declares it judges (undefined for a name not defined here): every
+ * resource of these kinds must end in exactly one outcome (test/robustness/outcomes.test.ts).
+ */
+export function judgedKinds(name: string): JudgedKinds | undefined {
+    return judgedKindsByPolicy.get(name);
+}
 
 /**
  * Why a resource a policy judges could not be checked, and what would make it checkable:
@@ -89,6 +107,11 @@ export interface StackPolicySpec<C> extends TypedPolicyMeta<C> {
      * as such (a gap in the check). Omit to list every undecided resource as not read.
      */
     readonly types?: readonly string[];
+    /**
+     * Roles (through facts: a Delivery Controller, a dom0 service) of the resources the policy
+     * judges whatever their type; --explain treats them as `types`.
+     */
+    readonly roles?: readonly FactRole[];
     /**
      * Evaluates the whole stack; use `isolate` around per-resource work. Records, per resource it
      * judges, report.applied / notApplicable / notChecked: --explain shows exactly those.
@@ -407,12 +430,14 @@ function undecided(violations: number): Applicability {
  */
 function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, decisions: Decisions): void {
     const judged = spec.types ? new Set(spec.types) : undefined;
-    const others = judged ? `reads only ${[...judged].join(", ")}` : "not a resource this policy judges";
+    const roles = spec.roles ?? [];
+    const others = judged ? `reads only ${[...judged, ...roles.map((r) => `resources of role ${r}`)].join(", ")}` : "not a resource this policy judges";
     for (const resource of stack.resources) {
         recordFacts("analyzeStack", resource);
         const violations = decisions.violations.get(resource.urn) ?? 0;
+        const ofRole = roles.length > 0 && resource.facts.roles.some((r) => roles.includes(r));
         const verdict = decisions.outcome(resource.urn)
-            ?? (judged?.has(resource.type) || violations > 0 ? undecided(violations) : typeNotRead(others));
+            ?? (judged?.has(resource.type) || ofRole || violations > 0 ? undecided(violations) : typeNotRead(others));
         recordVerdict("analyzeStack", spec.name, resource.urn, verdict, violations);
     }
     const stackWide = decisions.violations.get("") ?? 0;
@@ -428,6 +453,7 @@ function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, decisions: 
  */
 export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy {
     registerPolicyId(spec.name);
+    judgedKindsByPolicy.set(spec.name, { types: spec.types, roles: spec.roles ?? [] });
     const configSchema = publishedSchema(spec);
     const meta: PolicyMeta = { ...spec, configSchema };
     return {
@@ -462,6 +488,7 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
  */
 export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidationPolicy {
     registerPolicyId(spec.name);
+    judgedKindsByPolicy.set(spec.name, { types: spec.types, roles: [] });
     const types = spec.types ? new Set(spec.types) : undefined;
     const configSchema = publishedSchema(spec);
     const meta: PolicyMeta = { ...spec, configSchema };

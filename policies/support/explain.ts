@@ -20,8 +20,22 @@ export const EXPLAIN_ENV = "PERFGUARD_EXPLAIN";
 /** Read once at load: the pack's environment does not change while it runs. */
 const explainFile: string | undefined = process.env[EXPLAIN_ENV] || undefined;
 
-/** True when this pack process records explanations. */
-export const explaining: boolean = explainFile !== undefined;
+/** Set by observeExplain (tests): receives every record, besides the file. */
+let observer: ((record: ExplainRecord) => void) | undefined;
+
+/** True when this pack process records explanations (the file, or a test's observer). */
+export let explaining: boolean = explainFile !== undefined;
+
+/**
+ * Test hook: hands every explain record to `fn` (undefined stops), so a property test can read
+ * the decisions each policy recorded per resource (test/robustness/outcomes.test.ts). The pack
+ * never calls it; the file stays the only output of a real preview.
+ */
+export function observeExplain(fn: ((record: ExplainRecord) => void) | undefined): void {
+    observer = fn;
+    explaining = explainFile !== undefined || fn !== undefined;
+    factsRecorded.clear();
+}
 
 /**
  * Why a policy did or did not apply to one resource (or to the stack as a whole), as its `check`
@@ -56,6 +70,7 @@ export type ExplainRecord =
 const factsRecorded = new Set<string>();
 
 function write(record: ExplainRecord): void {
+    observer?.(record);
     if (explainFile === undefined) {
         return;
     }
@@ -81,7 +96,7 @@ export function explainedFacts(resource: ResourceView): ExplainedFact[] {
         } else if (read.state === "unknown" || read.state === "invalid") {
             // An absent key reads "unknown" when a fact container is unknown: list only keys
             // that were actually found, or every key would show up on such a resource.
-            if (read.state === "invalid" || !resource.facts.incomplete) {
+            if (read.state === "invalid" || !resource.facts.containerIncomplete) {
                 out.push({ key, state: read.state });
             }
         }

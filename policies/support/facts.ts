@@ -6,7 +6,8 @@
  * vSphere tag object attached to the VM (joined by the stack view, resources.ts).
  *
  * Unknowns are per value, never per container: one unknown tag hides only itself (it is counted
- * in `hidden`), while a container unknown as a whole makes every key read "unknown".
+ * in `hidden`; the other keys read as declared, and `incomplete` says a needed key that reads
+ * "absent" may be the hidden one), while a container unknown as a whole makes every key read "unknown".
  */
 import {
     describeFactRange, EnumFactKey, EnumValue, FACT_KEYS, FactKey, factKeyDef, FactKeyDef, FactRole, NumberFactKey, TextFactKey,
@@ -203,8 +204,17 @@ export class Facts {
     private containerUnknown = false;
     private hiddenCount = 0;
 
-    /** True when a fact container was unknown as a whole (preview): every absent key reads "unknown". */
+    /**
+     * True when a fact may be unseen: a container unknown as a whole, or an entry (or an attached
+     * vSphere tag) whose key is unknown in the preview (`hidden`). A fact the policy needs that
+     * reads "absent" is then not known to be undeclared: the policy reports "not checked".
+     */
     get incomplete(): boolean {
+        return this.containerUnknown || this.hiddenCount > 0;
+    }
+
+    /** True when a fact container was unknown as a whole (preview): every absent key reads "unknown". */
+    get containerIncomplete(): boolean {
         return this.containerUnknown;
     }
 

@@ -15,6 +15,9 @@ export const VSPHERE_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
 export const VSPHERE_TAG_TYPE = "vsphere:index/tag:Tag";
 export const VSPHERE_CATEGORY_TYPE = "vsphere:index/tagCategory:TagCategory";
 
+/** A vSphere tag id (vSphere Automation API tagging: `urn:vmomi:InventoryServiceTag:<uuid>:GLOBAL`). */
+const TAG_ID = /^urn:vmomi:InventoryServiceTag:/i;
+
 /** Facts found on objects attached to a resource, as readFacts takes them. */
 export interface JoinedFacts {
     readonly facts: readonly JoinedFact[];
@@ -79,11 +82,10 @@ export class StackView {
             }
             list.push(r);
         }
-        // Only a stack with vSphere tag objects joins them (O(1) otherwise).
-        if (this.byType.has(VSPHERE_TAG_TYPE)) {
-            for (const vm of this.ofType(VSPHERE_VM_TYPE)) {
-                vm.joinFacts = () => this.vsphereTagFacts(vm);
-            }
+        // Every VM joins its tags (lazily, when its facts are read): in a stack without tag objects
+        // its tag ids are of another stack or a data source, whose facts are hidden, not absent.
+        for (const vm of this.ofType(VSPHERE_VM_TYPE)) {
+            vm.joinFacts = () => this.vsphereTagFacts(vm);
         }
     }
 
@@ -128,9 +130,11 @@ export class StackView {
                     attached.set(tag.urn, tag);
                 } else if (isUnknown(id)) {
                     unknownIds += 1;
-                } else {
+                } else if (typeof id === "string" && TAG_ID.test(id)) {
                     outside += 1; // a tag of another stack or a data source: its name is not known here
                 }
+                // Any other string is no tag id (a `perfguard:` string there is read as a tags entry,
+                // and perfguard-facts says the provider rejects it): it hides nothing.
             }
         }
         // In a preview the unknown ids are the tags joined through dependencies: only the rest hide a fact.

@@ -93,8 +93,8 @@ describe("readFacts: unknowns per value", () => {
     };
     const cases: Array<[string, (p: Record<string, unknown>) => unknown, Reads]> = [
         ["baseline", (p) => p, { role: "ok", zone: "ok", throttle: "absent", hidden: 0, incomplete: false }],
-        ["one unknown element of the tags list hides only itself", (p) => ({ ...p, tags: [...(p.tags as string[]), UNKNOWN_VALUE] }), { role: "ok", zone: "ok", throttle: "absent", hidden: 1, incomplete: false }],
-        ["an unknown metadatas item hides only itself", (p) => ({ ...p, metadatas: [UNKNOWN_VALUE, { name: UNKNOWN_VALUE, value: "1" }] }), { role: "ok", zone: "ok", throttle: "absent", hidden: 2, incomplete: false }],
+        ["one unknown element of the tags list hides only itself", (p) => ({ ...p, tags: [...(p.tags as string[]), UNKNOWN_VALUE] }), { role: "ok", zone: "ok", throttle: "absent", hidden: 1, incomplete: true }],
+        ["an unknown metadatas item hides only itself", (p) => ({ ...p, metadatas: [UNKNOWN_VALUE, { name: UNKNOWN_VALUE, value: "1" }] }), { role: "ok", zone: "ok", throttle: "absent", hidden: 2, incomplete: true }],
         ["an unknown value makes its key unknown, no other", (p) => ({ ...p, metadatas: [{ name: "perfguard:throttleMaxConcurrentTransactions", value: UNKNOWN_VALUE }] }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: false }],
         ["an unknown marker value makes its key unknown", (p) => ({ ...p, markers: [{ key: "perfguard:throttleMaxConcurrentTransactions", values: ["4", UNKNOWN_VALUE] }] }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: false }],
         ["a container unknown as a whole: every key not found reads unknown", (p) => ({ ...p, metadatas: UNKNOWN_VALUE }), { role: "ok", zone: "ok", throttle: "unknown", hidden: 0, incomplete: true }],

@@ -274,11 +274,31 @@ export function factPropsArb(kinds: readonly FactKind[] = ["valid", "invalid", "
 
 export const ZONE_TYPE = "citrix:index/zone:Zone";
 export const CATALOG_TYPE = "citrix:index/machineCatalog:MachineCatalog";
+export const GROUP_TYPE = "citrix:index/deliveryGroup:DeliveryGroup";
 export const CONTROLLER_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
 export const SE_GROUP_TYPE = "avi:index/serviceenginegroup:Serviceenginegroup";
 export const VS_TYPE = "avi:index/virtualservice:Virtualservice";
 export const XEN_VM_TYPE = "xenorchestra:index/vm:Vm";
 export const DOM0_SERVICE_TYPE = "perfguard:example:Dom0Service";
+
+/**
+ * Avi SE group refs in every form the provider and controller produce (docs/facts.md): by name
+ * (with cloud and tenant), by uuid, full controller URLs, the uuid-only URL, an unknown, and
+ * refs that resolve to no group of the stack. Names and uuids are from NAME_POOL, so some join.
+ */
+export const SE_GROUP_REF_FORMS: readonly string[] = [
+    "/api/serviceenginegroup?name=web",
+    "/api/serviceenginegroup/?name=web&cloud=Default-Cloud",
+    "/api/serviceenginegroup/?name=Default-Group&cloud=Default-Cloud&tenant=admin",
+    "/api/serviceenginegroup?name=%E0%A4%A",
+    "/api/serviceenginegroup/serviceenginegroup-5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f",
+    "/api/serviceenginegroup/5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f",
+    "https://avi-ctrl.example.com/api/serviceenginegroup/serviceenginegroup-5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f",
+    "https://avi-ctrl.example.com/api/serviceenginegroup/?name=web&cloud=Default-Cloud",
+    "https://c/api/serviceenginegroup?x=1&name=web",
+    "https://avi-ctrl.example.com/api/serviceenginegroup/serviceenginegroup-5f0c1d3e-2b7a-4c88-9e1f-0a6b2c3d4e5f#web",
+    UNKNOWN_STRING,
+];
 
 const nameInputArb = orJunk(fc.oneof(fc.constantFrom(...NAME_POOL), fc.string({ maxLength: 12 })));
 const intStringArb = fc.oneof(fc.integer({ min: -2, max: 70 }).map(String), numberLikeStringArb);
@@ -303,6 +323,15 @@ export function propsArb(type: string, kinds: readonly FactKind[] = ["valid", "i
                 provisioningScheme: orJunk(fc.record({ numberOfTotalMachines: orJunk(fc.oneof(fc.integer({ min: -5, max: 20_000 }), intStringArb)) }, { requiredKeys: [] })),
                 machineAccounts: orJunk(fc.array(fc.record({ machines: orJunk(fc.array(fc.string({ maxLength: 6 }), { maxLength: 4 })) }, { requiredKeys: [] }), { maxLength: 3 })),
             }, { requiredKeys: [] }), facts("citrix"));
+        case GROUP_TYPE:
+            return merge(fc.record({
+                name: nameInputArb,
+                associatedMachineCatalogs: orJunk(fc.array(fc.record({
+                    machineCatalog: orJunk(fc.oneof(unknownArb, fc.constantFrom(...NAME_POOL))),
+                    machineCount: orJunk(fc.oneof(fc.integer({ min: 0, max: 20_000 }), intStringArb)),
+                }, { requiredKeys: [] }), { maxLength: 3 })),
+                makeResourcesAvailableInLhc: orJunk(fc.boolean()),
+            }, { requiredKeys: [] }), facts("citrix"));
         case CONTROLLER_VM_TYPE:
             return merge(fc.record({ name: nameInputArb, numCpus: orJunk(fc.integer({ min: 1, max: 8 })), customAttributes: orJunk(fc.dictionary(fc.string({ maxLength: 5 }), secretLikeArb, { maxKeys: 2 })) }, { requiredKeys: [] }), facts("citrix"));
         case SE_GROUP_TYPE:
@@ -318,7 +347,7 @@ export function propsArb(type: string, kinds: readonly FactKind[] = ["valid", "i
         case VS_TYPE:
             return merge(fc.record({
                 name: nameInputArb,
-                seGroupRef: orJunk(fc.oneof(unknownArb, fc.constantFrom("/api/serviceenginegroup?name=web", "/api/serviceenginegroup/?name=Default-Group", "/api/serviceenginegroup?name=%E0%A4%A", "https://c/api/serviceenginegroup?x=1&name=web"))),
+                seGroupRef: orJunk(fc.oneof(unknownArb, fc.constantFrom(...SE_GROUP_REF_FORMS))),
                 services: orJunk(fc.array(fc.record({ port: orJunk(fc.integer({ min: 1, max: 65535 }).map(String)), enableSsl: orJunk(goBoolArb) }, { requiredKeys: [] }), { maxLength: 3 })),
                 sslKeyAndCertificateRefs: orJunk(fc.array(fc.oneof(unknownArb, fc.constant("/api/sslkeyandcertificate?name=c")), { maxLength: 2 })),
             }, { requiredKeys: [] }), facts("nsx-alb"));
@@ -349,7 +378,7 @@ function addTag(props: Record<string, unknown>, tag: string): Record<string, unk
     return { ...props, metadatas: [{ name: tag.split("=")[0], value: tag.split("=")[1] }] };
 }
 
-export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
+export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, GROUP_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
 
 const nameSuffixArb = fc.oneof(
     { arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), weight: 5 },
@@ -371,7 +400,7 @@ export function stackArb(options: { maxResources?: number; kinds?: readonly Fact
                 type: d.type,
                 name: names[i],
                 props: d.props,
-                propertyDependencies: deps[i].length === 0 ? {} : { [d.type === CATALOG_TYPE ? "zone" : d.type === VS_TYPE ? "seGroupRef" : "networks"]: deps[i] },
+                propertyDependencies: deps[i].length === 0 ? {} : { [d.type === CATALOG_TYPE ? "zone" : d.type === VS_TYPE ? "seGroupRef" : d.type === GROUP_TYPE ? "associatedMachineCatalogs" : "networks"]: deps[i] },
             })));
     });
 }
@@ -466,11 +495,15 @@ export function containsValidFact(rawProps: unknown): boolean {
 /**
  * Junk resources to append to a clean stack: fresh names, props of any type perfguard reads
  * made of malformed values and unknowns, facts only invalid or unknown (never a valid one,
- * checked by containsValidFact), property dependencies possibly on the clean resources.
+ * checked by containsValidFact), property dependencies possibly on the clean resources (but no
+ * Delivery Group of clean catalogs).
  */
 export function junkResourcesArb(cleanNames: readonly string[], maxResources = 4): fc.Arbitrary<TestResource[]> {
     return stackArb({ maxResources, kinds: ["invalid", "unknown"], namePrefix: "junk", dependOn: cleanNames })
-        .map((resources) => resources.filter((r) => !containsValidFact(r.props)));
+        // A Delivery Group of the clean catalogs is no junk: it makes its own lock, and a zone's
+        // verdict may rightly move onto it (citrix-brokering-capacity judges per Delivery Group).
+        .map((resources) => resources.filter((r) => !containsValidFact(r.props)
+            && !(r.type === GROUP_TYPE && Object.values(r.propertyDependencies ?? {}).flat().some((n) => cleanNames.includes(n)))));
 }
 
 /** Fields perfguard reads as lists, per type (every type has the four fact places). */

@@ -96,7 +96,7 @@ function runCommand(bin: string, args: readonly string[], cwd: string, env: Node
  * beside it so that `@pulumi/pulumi` resolves. (Inside the repository the Node.js language host
  * would take perfguard's own package.json as the program's project root and run the pack.)
  */
-function stageProgram(programDir: string, root: string): { dir: string; dispose(): void } {
+export function stageProgram(programDir: string, root: string): { dir: string; dispose(): void } {
     const source = path.resolve(programDir);
     const dir = path.join(root, "program", path.basename(source));
     fs.cpSync(source, dir, {
@@ -109,7 +109,10 @@ function stageProgram(programDir: string, root: string): { dir: string; dispose(
     if (fs.existsSync(sdk) && fs.statSync(sdk).isDirectory()) {
         fs.cpSync(sdk, path.join(root, "program", "sdk"), { recursive: true });
         // ...whose own imports (@pulumi/pulumi) resolve from beside them.
-        fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "program", "node_modules"), "dir");
+        const shared = path.join(root, "program", "node_modules");
+        if (!fs.existsSync(shared)) {
+            fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), shared, "dir");
+        }
     }
     return { dir, dispose: () => fs.rmSync(path.join(root, "program"), { recursive: true, force: true }) };
 }

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStandInPlugins } from "../../preview/providers/install";
 import { checkInputs, previewOutputs, Props, UNKNOWN } from "../../preview/providers/schema";
 import {
-    createWorkspace, listedViolations, policiesSection, realCliAvailable, realCliBinDir, REPO_ROOT, Workspace,
+    createWorkspace, listedViolations, policiesSection, realCliAvailable, realCliBinDir, REPO_ROOT, stageProgram, Workspace,
 } from "../../scripts/realCli/run";
 
 const repo = REPO_ROOT;
@@ -125,10 +125,8 @@ describe.skipIf(!present)("stand-in providers under the real Pulumi CLI", () => 
         writeJson(empty, {});
 
         for (const example of EXAMPLES) {
-            // A copy outside the repository (as scripts/realCli/run.ts stages programs).
-            const dir = path.join(ws.dir, "programs", example.name);
-            fs.cpSync(path.join(repo, "examples", example.name), dir, { recursive: true });
-            fs.symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
+            // A copy outside the repository, staged as scripts/realCli/run.ts stages every program.
+            const { dir } = stageProgram(path.join(repo, "examples", example.name), ws.dir);
             const init = await run(["stack", "init", "real", "--non-interactive"], dir);
             expect(init.status, init.out).toBe(0);
             const dumpFile = path.join(ws.dir, `${example.name}.dump.json`);

@@ -15,6 +15,7 @@ import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types
 import { UsageError } from "./errors";
 import { buildReport } from "./report";
 import { readStackExport } from "./stackExport";
+import { escapeControl } from "../policies/support/message";
 
 export interface CheckOptions {
     /** The stack export or --record file. */
@@ -48,12 +49,6 @@ export interface CheckResult {
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     // Read the file first: a bad path fails at once, before the pack starts.
     const exported = readStackExport(opts.file);
-    if (exported.encryptedFacts.length > 0) {
-        // A check that cannot read the facts must not pass silently.
-        const names = exported.encryptedFacts;
-        const shown = names.slice(0, 5).map((n) => `"${n}"`).join(", ") + (names.length > 5 ? ` and ${names.length - 5} more` : "");
-        throw new UsageError(`${opts.file}: the perfguard facts (tags, metadata or markers) of ${names.length} resource(s) (${shown}) are encrypted secrets, so they cannot be checked; export with \`pulumi stack export --show-secrets\``);
-    }
     if (opts.report !== undefined) {
         const dir = path.dirname(path.resolve(opts.report));
         try {
@@ -118,7 +113,11 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
         text += `${exported.pendingDeletes} resource(s) pending deletion were not checked, as the engine does not analyze them.\n`;
     }
     if (exported.redactedSecrets > 0) {
-        text += `${exported.redactedSecrets} encrypted secret value(s) were checked as "[secret]": export with --show-secrets to check them.\n`;
+        text += `${exported.redactedSecrets} encrypted secret value(s) were checked as "[secret]", as \`pulumi policy analyze\` does without the stack's secrets provider`;
+        const facts = exported.encryptedFacts;
+        text += facts.length > 0
+            ? `; the perfguard facts of ${facts.length} resource(s) (${facts.slice(0, 3).map((n) => `"${escapeControl(n)}"`).join(", ")}${facts.length > 3 ? ", ..." : ""}) are among them and count as not checked: export with --show-secrets to check them.\n`
+            : ": export with --show-secrets to check them.\n";
     }
     if (explanation) {
         text += "\n" + formatExplanation(explanation);

@@ -22,6 +22,15 @@ import { plural } from "./format";
 import type { FactRole } from "./factKeys";
 
 /** The kinds of resources a policy judges, as its spec declares them (`types`, `roles`). */
+
+/** What to do about a fact behind an encrypted secret that was not decrypted (`[secret]`). */
+export const REDACTED_REMEDY = "run `pulumi policy analyze` with the stack's secrets provider (for a passphrase stack, PULUMI_CONFIG_PASSPHRASE), or export with `--show-secrets` for `perfguard check`; or keep perfguard facts out of secrets";
+
+/** A "not checked" caused by a secret that was not decrypted, not by the preview. */
+function redactedWhy(why: NotChecked): NotChecked {
+    return { reason: `${why.reason.replace(/ in (?:this|the) preview/g, "")} (its perfguard facts are encrypted secrets that were not decrypted)`, remedy: REDACTED_REMEDY };
+}
+
 export interface JudgedKinds {
     /** Undefined: every type. */
     readonly types?: readonly string[];
@@ -285,8 +294,10 @@ class Decisions {
                 this.notApplicable.set(urn, reason);
             }
         };
-        report.notChecked = (why, resource) => {
+        report.notChecked = (given, resource) => {
             const urn = resource?.urn ?? "";
+            // On existing state nothing is unknown but a secret the run could not decrypt: say so.
+            const why = resource?.facts.redacted && given.remedy.startsWith("known after apply") ? redactedWhy(given) : given;
             let entry = this.notChecked.get(urn);
             if (!entry) {
                 entry = { resource, whys: [] };

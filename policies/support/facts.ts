@@ -15,6 +15,13 @@ import {
 import { escapeControl, shortName } from "./message";
 import { describeValue, field, foldCase, isRecord, isUnknown, parsePlainDecimal, UNKNOWN } from "./values";
 
+/**
+ * What `pulumi policy analyze` (and `perfguard check`) hands a pack in place of a secret it could
+ * not decrypt (the stack's passphrase or secrets provider missing). A fact behind it is not known:
+ * a container or value that reads so makes the facts "redacted", and policies report "not checked".
+ */
+export const REDACTED_SECRET = "[secret]";
+
 /** Where a fact was found, as named in messages: "tags", "metadatas", `vSphere tag "dc-role"`, ... */
 export type FactPlace = string;
 
@@ -203,6 +210,7 @@ export class Facts {
     private problemList: FactProblem[] | undefined;
     private containerUnknown = false;
     private hiddenCount = 0;
+    private redactedAny = false;
 
     /**
      * True when a fact may be unseen: a container unknown as a whole, or an entry (or an attached
@@ -211,6 +219,11 @@ export class Facts {
      */
     get incomplete(): boolean {
         return this.containerUnknown || this.hiddenCount > 0;
+    }
+
+    /** True when a fact container or value is an encrypted secret this run could not decrypt (`[secret]`). */
+    get redacted(): boolean {
+        return this.redactedAny;
     }
 
     /** True when a fact container was unknown as a whole (preview): every absent key reads "unknown". */
@@ -283,6 +296,11 @@ export class Facts {
 
     /** @internal used by readFacts */
     addEntry(def: FactKeyDef, value: unknown, place: FactPlace): void {
+        if (value === REDACTED_SECRET) {
+            // A secret that was not decrypted: its value is not known, not invalid.
+            this.redactedAny = true;
+            value = UNKNOWN;
+        }
         this.entries ??= new Map();
         let list = this.entries.get(def.key);
         if (!list) {
@@ -302,6 +320,18 @@ export class Facts {
         this.containerUnknown = true;
     }
 
+    /** @internal used by readFacts: a whole container is a secret that was not decrypted. */
+    markRedacted(): void {
+        this.redactedAny = true;
+        this.containerUnknown = true;
+    }
+
+    /** @internal used by readFacts: one entry is a secret that was not decrypted; it hides only itself. */
+    markRedactedEntry(): void {
+        this.redactedAny = true;
+        this.hiddenCount += 1;
+    }
+
     /** @internal used by readFacts */
     markHidden(): void {
         this.hiddenCount += 1;
@@ -312,7 +342,7 @@ export class Facts {
      * fact gets the shared empty Facts: a stack scan keeps one per resource alive per policy.
      */
     finish(): Facts {
-        if (!this.entries && !this.problemList && !this.containerUnknown && this.hiddenCount === 0) {
+        if (!this.entries && !this.problemList && !this.containerUnknown && this.hiddenCount === 0 && !this.redactedAny) {
             return NO_FACTS;
         }
         if (this.entries) {
@@ -468,6 +498,10 @@ function readTagList(tags: readonly unknown[], facts: Facts, carrier: CarrierChe
             }
             continue;
         }
+        if (item === REDACTED_SECRET && !idsJoined) {
+            facts.markRedactedEntry();
+            continue;
+        }
         if (typeof item !== "string") {
             continue;
         }
@@ -502,6 +536,10 @@ function readTags(tags: unknown, facts: Facts, carrier: CarrierCheck, idsJoined:
     if (tags === undefined || tags === null) {
         return;
     }
+    if (tags === REDACTED_SECRET) {
+        facts.markRedacted();
+        return;
+    }
     if (isUnknown(tags)) {
         facts.markUnknown();
         return;
@@ -530,6 +568,10 @@ function readNamedList(list: unknown, place: "metadata" | "metadatas", facts: Fa
     if (list === undefined || list === null) {
         return;
     }
+    if (list === REDACTED_SECRET) {
+        facts.markRedacted();
+        return;
+    }
     if (isUnknown(list)) {
         facts.markUnknown();
         return;
@@ -538,6 +580,10 @@ function readNamedList(list: unknown, place: "metadata" | "metadatas", facts: Fa
         return;
     }
     for (const item of list) {
+        if (item === REDACTED_SECRET) {
+            facts.markRedactedEntry();
+            continue;
+        }
         const name = field(item, "name");
         if (name === UNKNOWN || isUnknown(item)) {
             facts.markHidden();
@@ -559,6 +605,10 @@ function readMarkers(list: unknown, facts: Facts): void {
     if (list === undefined || list === null) {
         return;
     }
+    if (list === REDACTED_SECRET) {
+        facts.markRedacted();
+        return;
+    }
     if (isUnknown(list)) {
         facts.markUnknown();
         return;
@@ -567,6 +617,10 @@ function readMarkers(list: unknown, facts: Facts): void {
         return;
     }
     for (const item of list) {
+        if (item === REDACTED_SECRET) {
+            facts.markRedactedEntry();
+            continue;
+        }
         const key = field(item, "key");
         if (key === UNKNOWN || isUnknown(item)) {
             facts.markHidden();
@@ -596,6 +650,10 @@ function readMarkers(list: unknown, facts: Facts): void {
 /** A vSphere VM's advanced settings: `guestinfo.perfguard.<key>` (the carrier that survives an apply). */
 function readExtraConfig(config: unknown, facts: Facts): void {
     if (config === undefined || config === null) {
+        return;
+    }
+    if (config === REDACTED_SECRET) {
+        facts.markRedacted();
         return;
     }
     if (isUnknown(config)) {

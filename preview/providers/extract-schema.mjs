@@ -294,6 +294,10 @@ function resourceEntry(file, attributes) {
         const idName = `${token.split(":").pop().toLowerCase()}Id`;
         resources[token].attributes[idName] = { tf: "id", pulumi: idName, kind: "string", optional: true, computed: true };
     }
+    // Left unset, the controller stores false (a controller's ServiceEngineGroup export shows
+    // "dedicated_dispatcher_core": false; Avi's module docs: "interpreted by Avi Controller as
+    // False"); the provider keeps its string form.
+    resources["avi:index/serviceenginegroup:Serviceenginegroup"].attributes.dedicatedDispatcherCore.createdUnset = "false";
     write("avi", {
         package: "avi",
         source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: git(repo, "describe", "--tags", rev).trim(),
@@ -372,6 +376,9 @@ function resourceEntry(file, attributes) {
     for (const [token, file, anchor] of list) {
         resources[token] = resourceEntry(file, pfAttributes(show(repo, rev, file), anchor, lookup, (w) => console.warn(`citrix ${token}: ${w}`)));
     }
+    // An on-premises zone has no resource location: RefreshPropertyValues stores StringNull
+    // (internal/daas/zone/zone_resource_model.go), not a made-up id.
+    resources["citrix:index/zone:Zone"].attributes.resourceLocationId.createdUnset = null;
     write("citrix", {
         package: "citrix",
         source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: rev,

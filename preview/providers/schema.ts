@@ -38,6 +38,12 @@ export interface AttributeSchema {
     optional?: boolean;
     computed?: boolean;
     default?: unknown;
+    /**
+     * What the real provider stores for this computed attribute when the program left it unset
+     * and Create found nothing to put there (Citrix `resource_location_id` of an on-premises zone:
+     * null); without it, a plausible value is made up (see `plausible`).
+     */
+    createdUnset?: unknown;
 }
 
 export interface ResourceSchema {
@@ -133,6 +139,9 @@ export function checkInputs(type: string, inputs: Props, resourceName?: string):
 
 /** A plausible value of a computed attribute after a create (an update on a local backend). */
 function plausible(a: AttributeSchema, id: string): unknown {
+    if ("createdUnset" in a) {
+        return a.createdUnset;
+    }
     switch (a.kind) {
         case "list":
         case "set":

@@ -161,20 +161,24 @@ describe("check --report", () => {
 });
 
 describe("stack export shapes", () => {
-    it("refuses an export whose fact containers are encrypted: the facts would read as absent", async () => {
+    it("reads a fact container that is an encrypted secret as not known: not checked, as pulumi policy analyze does", async () => {
         const sig = "4dabf18193072939515e22adb298388d";
         const secret = "1b47061264138c4ac30d75fd1eb44270";
         const file = path.join(dir, "sealed-metadata.json");
         fs.writeFileSync(file, JSON.stringify({
             resources: [
                 { urn: urn("citrix:index/zone:Zone", "far"), type: "citrix:index/zone:Zone", custom: true,
-                    inputs: { name: "far", metadata: { [sig]: secret, ciphertext: "AAAA" } } },
+                    inputs: { name: "far", metadatas: { [sig]: secret, ciphertext: "AAAA" } } },
             ],
         }));
-        const run = await perfguard(["check", file]);
-        expect(run.code).toBe(2);
-        expect(run.stderr).toContain(`${file}: the perfguard facts (tags, metadata or markers) of 1 resource(s) ("far") are encrypted secrets`);
-        expect(run.stderr).toContain("--show-secrets");
+        const run = await perfguard(["check", file, "--json"]);
+        expect(run.code).toBe(0);
+        const doc = JSON.parse(run.stdout) as { violations: Violation[] };
+        expect(doc.violations.map(key)).toEqual([`citrix-zone-rtt-limit -> ${urn("citrix:index/zone:Zone", "far")} [advisory]`]);
+        const text = await perfguard(["check", file]);
+        expect(text.stdout).toContain("Zone \"far\" not checked: its perfguard:rttMs is unknown (its perfguard facts are encrypted secrets that were not decrypted).");
+        expect(text.stdout).toContain("Fix: run `pulumi policy analyze` with the stack's secrets provider");
+        expect(text.stdout).toContain("the perfguard facts of 1 resource(s) (\"far\") are among them and count as not checked");
     });
     it("reads a bare { resources }, unwraps plaintext secrets, redacts encrypted ones and skips pending deletes", async () => {
         const sig = "4dabf18193072939515e22adb298388d";
@@ -197,8 +201,8 @@ describe("stack export shapes", () => {
         expect(doc.redactedSecrets).toBe(1);
         expect(doc.violations.map(key).sort()).toEqual([
             `citrix-zone-rtt-limit -> ${urn("citrix:index/zone:Zone", "far")} [mandatory]`,
-            // "[secret]" is not a number: reported as an unreadable fact, never shown.
-            `perfguard-facts -> ${urn("citrix:index/zone:Zone", "sealed")} [mandatory]`,
+            // "[secret]" is a value that was not decrypted: not known, so not checked (never shown).
+            `citrix-zone-rtt-limit -> ${urn("citrix:index/zone:Zone", "sealed")} [advisory]`,
         ]);
         expect(run.code).toBe(1);
     });

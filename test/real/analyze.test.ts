@@ -40,6 +40,10 @@ describe.each(examples)("%s, deployed and exported", (name) => {
             const mine = check(exportFile, config);
             const both = `\n--- pulumi policy analyze (exit ${real.exitCode}) ---\n${real.stdout}${real.stderr}\n--- perfguard check (exit ${mine.exitCode}) ---\n${mine.stdout}${mine.stderr}`;
             expect(verdicts(real.stdout).length, both).toBeGreaterThan(0);
+            // What is deployed is what the preview judged: the same verdicts as expected-violations.json.
+            const expected = (JSON.parse(fs.readFileSync(path.join(dir, "expected-violations.json"), "utf8")) as Array<{ policy: string; resource: string | null; level: string }>)
+                .map((v) => `${v.level} ${v.policy} -> ${v.resource ?? "(stack)"}`).sort();
+            expect(verdicts(real.stdout), both).toEqual(expected);
             expect(verdicts(mine.stdout), both).toEqual(verdicts(real.stdout));
             expect(mine.exitCode, both).toBe(real.exitCode);
             // Secrets that cannot be decrypted: the CLI redacts them to [secret] and still analyzes.
@@ -49,6 +53,30 @@ describe.each(examples)("%s, deployed and exported", (name) => {
             const onStack = await analyzeStack(stack, { policyPackConfig: config });
             expect(verdicts(onStack.stdout), both + onStack.stdout + onStack.stderr).toEqual(verdicts(mine.stdout));
             expect(onStack.exitCode, both + onStack.stdout + onStack.stderr).toBe(mine.exitCode);
+        });
+    });
+});
+
+describe("facts kept in a secret, deployed (test/fixtures/programs/secret-facts)", () => {
+    const dir = path.join(REPO_ROOT, "test", "fixtures", "programs", "secret-facts");
+
+    it("the CLI with the passphrase judges them; without it, the CLI and perfguard check say not checked, never pass", async () => {
+        await withDeployedStack(dir, async ({ ws, exportFile, up }) => {
+            expect(up.exitCode, up.stdout + up.stderr).toBe(0);
+            const real = await analyzeIn(ws, exportFile);
+            expect(verdicts(real.stdout), real.stdout + real.stderr).toEqual(["advisory citrix-broker-throttle -> (stack)", "mandatory citrix-zone-rtt-limit -> far-zone"]);
+            expect(real.exitCode).toBe(1);
+            const redacted = await analyzeIn(ws, exportFile, { env: { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase" } });
+            const mine = check(exportFile);
+            const both = `\n--- pulumi policy analyze, no passphrase (exit ${redacted.exitCode}) ---\n${redacted.stdout}${redacted.stderr}\n--- perfguard check (exit ${mine.exitCode}) ---\n${mine.stdout}${mine.stderr}`;
+            // Every policy that needs the zone's RTT says "not checked" (advisory); none passes it.
+            expect(verdicts(redacted.stdout), both).toEqual([
+                "advisory citrix-broker-throttle -> (stack)", "advisory citrix-brokering-capacity -> (stack)",
+                "advisory citrix-site-database-load -> (stack)", "advisory citrix-zone-rtt-limit -> far-zone",
+            ]);
+            expect(redacted.stdout, both).toContain("encrypted secrets that were not decrypted");
+            expect(verdicts(mine.stdout), both).toEqual(verdicts(redacted.stdout));
+            expect(mine.exitCode, both).toBe(redacted.exitCode);
         });
     });
 });

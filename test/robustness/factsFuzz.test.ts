@@ -19,6 +19,7 @@ import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
 import { FACT_PLACES, FactEntry, invalidFactValueArb, placeFacts, TYPES, unknownArb, validFactValueArb } from "../support/arbitraries";
 import type { TestResource } from "../support/policyHarness";
 import { SdkDiagnostic, sdkServer } from "../support/sdkServerPath";
+import { allPaths, replaceAt } from "../support/paths";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
@@ -46,34 +47,6 @@ const CLEAN: readonly TestResource[][] = [
     nsxStack({ shop: { sslTps: "3000" }, group: { memoryPerSe: "2048", dedicatedDispatcherCore: "false" } }),
     xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60")] }),
 ];
-
-type Path = ReadonlyArray<string | number>;
-
-/** Every path of `value` (the root included), lists longer than 20 cut short. */
-function allPaths(value: unknown, prefix: Path = []): Path[] {
-    if (Array.isArray(value)) {
-        return [prefix, ...value.slice(0, 20).flatMap((v, i) => allPaths(v, [...prefix, i]))];
-    }
-    if (value !== null && typeof value === "object") {
-        return [prefix, ...Object.entries(value).flatMap(([k, v]) => allPaths(v, [...prefix, k]))];
-    }
-    return [prefix];
-}
-
-function replaceAt(root: unknown, at: Path, leaf: unknown): unknown {
-    if (at.length === 0) {
-        return leaf;
-    }
-    const [head, ...rest] = at;
-    if (root === null || typeof root !== "object") {
-        return root; // an earlier edit replaced an ancestor
-    }
-    if (Array.isArray(root)) {
-        return root.map((v, i) => (i === head ? replaceAt(v, rest, leaf) : v));
-    }
-    const obj = root as Record<string, unknown>;
-    return { ...obj, [head]: replaceAt(obj[head as string], rest, leaf) };
-}
 
 const server = sdkServer(policies);
 

@@ -20,6 +20,7 @@ import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
 import { asWireSecret, SE_GROUP_REF_FORMS, stackArb, unknownArb, VS_TYPE } from "../support/arbitraries";
 import { TestResource, urnOf } from "../support/policyHarness";
 import { SdkDiagnostic, sdkServer } from "../support/sdkServerPath";
+import { allPaths, replaceAt } from "../support/paths";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
@@ -110,34 +111,6 @@ const CLEAN: Array<[string, TestResource[]]> = [
     ["NSX ALB maxSe 2", nsxStack({ group: { maxSe: "2" } })],
     ["Xen", xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60")] })],
 ];
-
-type Path = ReadonlyArray<string | number>;
-
-/** Every path of `value`, the root included (whole props, a container, an element, a value). */
-function allPaths(value: unknown, prefix: Path = []): Path[] {
-    if (Array.isArray(value)) {
-        return [prefix, ...value.slice(0, 20).flatMap((v, i) => allPaths(v, [...prefix, i]))];
-    }
-    if (value !== null && typeof value === "object") {
-        return [prefix, ...Object.entries(value).flatMap(([k, v]) => allPaths(v, [...prefix, k]))];
-    }
-    return [prefix];
-}
-
-function replaceAt(root: unknown, at: Path, leaf: unknown): unknown {
-    if (at.length === 0) {
-        return leaf;
-    }
-    const [head, ...rest] = at;
-    if (root === null || typeof root !== "object") {
-        return root;
-    }
-    if (Array.isArray(root)) {
-        return root.map((v, i) => (i === head ? replaceAt(v, rest, leaf) : v));
-    }
-    const obj = root as Record<string, unknown>;
-    return { ...obj, [head]: replaceAt(obj[head as string], rest, leaf) };
-}
 
 describe("every resource of a judged kind ends in exactly one outcome", () => {
     it("every policy declares the kinds it judges", () => {

@@ -4,7 +4,7 @@
  * with the same models and the same arithmetic as citrix-broker-throttle.
  */
 import { BrokeringPrediction, maxSafeConcurrency, predictBrokering } from "../model/brokering";
-import { predictGroupBrokering } from "../model/deliveryGroupBrokering";
+import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../model/deliveryGroupBrokering";
 import { BrokeringCell, CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
 import { MODEL_SOURCE } from "../policies/support/citrixTargets";
 import { duration, num, pct, plural } from "../policies/support/format";
@@ -134,14 +134,19 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     // group's part is: the zone's budget is the sum over its groups (safeOne x groups when equal).
     const safeOne = maxSafeConcurrency({ rttMs, targetResponseS: input.targetResponseS, errorBudget: budget });
     const safe = shares.length === 1 ? safeOne : Math.floor(Math.min(...shares.filter((x) => x > 0).map((x) => safeOne / x)) + 1e-9);
-    // As citrix-broker-throttle's fix: the safe total split evenly, or 1 on `safe` controllers.
-    const throttle = safe === 0 ? 0 : Math.max(1, Math.floor(safe / input.controllers));
-    const brokering = safe === 0 ? 0 : Math.min(input.controllers, safe);
+    // As citrix-broker-throttle's fix: the safe total, never above the most measured against one
+    // Site database, split evenly, or 1 on that many controllers.
+    const fixTotal = Math.min(safe, MEASURED_MAX_CONCURRENCY);
+    const throttle = fixTotal === 0 ? 0 : Math.max(1, Math.floor(fixTotal / input.controllers));
+    const brokering = fixTotal === 0 ? 0 : Math.min(input.controllers, fixTotal);
     const total = throttle * brokering;
     const atThrottle = total > 0 ? { concurrency: total, ...zoneAt(rttMs, total, users, shares) } : undefined;
     const notMeasured: string[] = [];
     if (shares.length > 1) {
         notMeasured.push(`${shares.length} Delivery Groups working at once on one Site database: not measured (each lock is modelled on its own)`);
+    }
+    if (safe > MEASURED_MAX_CONCURRENCY) {
+        notMeasured.push(`the locks sustain ${safe} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps the zone within ${MEASURED_MAX_CONCURRENCY}`);
     }
     return {
         input,

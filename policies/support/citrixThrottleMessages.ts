@@ -1,5 +1,6 @@
 /** Messages of citrix-broker-throttle (kept out of the policy file, which reads as the rule). */
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
+import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import type { Message } from "./message";
 import { isShortened, shortName } from "./message";
 import type { Controller, Zone } from "./citrixSite";
@@ -18,7 +19,10 @@ export function perController(budget: number, controllers: number): number {
 }
 
 /** "set the DWORD ... to 6 on each of the zone's 2 Delivery Controllers ..." */
-export function zoneFix(zone: Zone, budget: number): string {
+export function zoneFix(zone: Zone, zoneBudget: number): string {
+    // Several locks may sustain more than was ever measured against one Site database: a fix never
+    // recommends more than that (citrix-site-database-load reports the rest).
+    const budget = Math.min(zoneBudget, MEASURED_MAX_CONCURRENCY);
     const count = zone.controllers.length;
     const each = perController(budget, count);
     if (each === 0) {
@@ -38,6 +42,9 @@ function basisFor(zone: Zone, budget: number, targets: BrokeringTargets): string
     ];
     if (zone.groups.length > 1) {
         lines.push("several Delivery Groups at once on one Site database: not measured");
+    }
+    if (budget > MEASURED_MAX_CONCURRENCY) {
+        lines.push(`the fix stays within ${MEASURED_MAX_CONCURRENCY} concurrent requests, the most the source measured against one Site database`);
     }
     if (isShortened(zone.resource.name)) {
         lines.push(`zone ${zone.resource.name}, name input "${zone.zoneName}" (what perfguard:citrixZone names)`);

@@ -10,6 +10,7 @@ import { measuredAt } from "../../model/citrixGuidance";
 import { testedSeSize } from "../../model/seCapacity";
 import { placeGroup } from "../../model/sePlacement";
 import { predictXenShares } from "../../model/xenShares";
+import { citrixSiteDatabaseLoad } from "../../policies/citrix-site-database-load";
 import { citrixBrokerThrottle } from "../../policies/citrix-broker-throttle";
 import { nsxAlbSeCapacity } from "../../policies/nsx-alb-se-capacity";
 import { xenGuestNetworkShare } from "../../policies/xen-guest-network-share";
@@ -88,19 +89,23 @@ describe("perfguard size citrix", () => {
         expect(bad.stderr).toContain("--group-machines needs 2 whole numbers");
     });
 
-    it("with four groups, the throttle it proposes passes citrix-broker-throttle, one more per controller does not", async () => {
+    it("with four groups, the throttle it proposes passes citrix-broker-throttle and the Site database load; one more per controller does not", async () => {
         const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--controllers", "2", "--delivery-groups", "4", "--json"])).stdout);
+        // The four locks sustain 100; the proposal stays within the 60 measured on one Site database.
+        expect(doc.maxSafeConcurrency).toBe(100);
+        expect(doc.throttlePerController).toBe(30);
         const stack = (throttle: number): TestResource[] => [
-            { type: ZONE, name: "emea", props: { name: "emea", metadata: [{ name: "perfguard:rttMs", value: "160" }] } },
-            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard:throttleMaxConcurrentTransactions=${throttle}`] } })),
+            { type: ZONE, name: "emea", props: { name: "emea", metadatas: [{ name: "perfguard:rttMs", value: "160" }] } },
+            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "emea", "guestinfo.perfguard.throttleMaxConcurrentTransactions": String(throttle) } } })),
             ...[1, 2, 3, 4].flatMap((g): TestResource[] => [
                 { type: "citrix:index/machineCatalog:MachineCatalog", name: `cat-${g}`, props: { provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["emea"] } },
                 { type: "citrix:index/deliveryGroup:DeliveryGroup", name: `dg-${g}`, props: { associatedMachineCatalogs: [{ machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] } },
             ]),
         ];
         expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
-        const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
-        expect(over.length).toBeGreaterThan(0);
+        expect(await runStackPolicy(citrixSiteDatabaseLoad, stack(doc.throttlePerController))).toEqual([]);
+        const over = await runStackPolicy(citrixSiteDatabaseLoad, stack(doc.throttlePerController + 1));
+        expect(over.map((v) => v.policyName)).toEqual(["citrix-site-database-load"]);
     });
 
     it("--plot writes an SVG (when the plot renderer is installed)", async () => {
@@ -235,21 +240,6 @@ describe("perfguard size nsx-alb", () => {
         const bad = await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300"]);
         expect(bad.code).toBe(2);
         expect(bad.stderr).toContain("--group-machines needs 2 whole numbers");
-    });
-
-    it("with four groups, the throttle it proposes passes citrix-broker-throttle, one more per controller does not", async () => {
-        const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--controllers", "2", "--delivery-groups", "4", "--json"])).stdout);
-        const stack = (throttle: number): TestResource[] => [
-            { type: ZONE, name: "emea", props: { name: "emea", metadata: [{ name: "perfguard:rttMs", value: "160" }] } },
-            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "emea", "guestinfo.perfguard.throttleMaxConcurrentTransactions": String(throttle) } } })),
-            ...[1, 2, 3, 4].flatMap((g): TestResource[] => [
-                { type: "citrix:index/machineCatalog:MachineCatalog", name: `cat-${g}`, props: { provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["emea"] } },
-                { type: "citrix:index/deliveryGroup:DeliveryGroup", name: `dg-${g}`, props: { associatedMachineCatalogs: [{ machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] } },
-            ]),
-        ];
-        expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
-        const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
-        expect(over.length).toBeGreaterThan(0);
     });
 
     it("--plot writes an SVG (when the plot renderer is installed)", async () => {

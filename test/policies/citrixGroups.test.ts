@@ -66,6 +66,21 @@ describe("issue 12: Delivery Group locks", () => {
         expect(found[0].enforcementLevel).toBe("advisory");
         expect(parseMessage(found[0].message).problem).toBe("5 satellite zones allow 120 concurrent brokering requests against the one Site database, above the 60 measured: not measured beyond it.");
     });
+    it("one 160 ms zone of five groups: the throttle fix stays within the 60 measured, and 120 allowed gets the Site-wide advisory", async () => {
+        const groups = [1, 2, 3, 4, 5].flatMap((i) => [catalog(`cat-${i}`, "nordics", 50), group(`dg-${i}`, [`cat-${i}`], 50)]);
+        const unthrottled = [zone("nordics", { rttMs: "160", peakConcurrentLaunches: "100", users: "4000" }), ...controllers("nordics", [undefined, undefined]), ...groups];
+        const found = await runPolicies(POLICIES, unthrottled);
+        const fix = parseMessage(found.find((v) => v.policyName === "citrix-broker-throttle")?.message ?? "");
+        expect(fix.fix).toContain("to 30 on each of zone \"nordics\"'s 2 Delivery Controllers");
+        expect(fix.basis.join("\n")).toContain("the fix stays within 60 concurrent requests");
+        // 60 per controller (what the five locks sustain) is allowed by citrix-broker-throttle, but
+        // no more than 60 were ever measured against one Site database.
+        const wide = await runPolicies(POLICIES, [zone("nordics", { rttMs: "160", peakConcurrentLaunches: "100", users: "4000" }), ...controllers("nordics", ["60", "60"]), ...groups]);
+        expect(verdicts(wide)).toEqual(["citrix-site-database-load -> (stack)"]);
+        expect(parseMessage(wide[0].message).problem).toBe("1 satellite zone allows 120 concurrent brokering requests against the one Site database, above the 60 measured: not measured beyond it.");
+        const within = await runPolicies(POLICIES, [zone("nordics", { rttMs: "160", peakConcurrentLaunches: "100", users: "4000" }), ...controllers("nordics", ["30", "30"]), ...groups]);
+        expect(verdicts(within)).toEqual([]);
+    });
     it("a group's own peak is used instead of the zone's", async () => {
         const stack = [
             zone("emea", { rttMs: "160" }), ...controllers("emea", ["12", "12"]), catalog("cat-1", "emea", 50),

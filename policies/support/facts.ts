@@ -394,6 +394,24 @@ function parseEntry(def: FactKeyDef, value: unknown): number | string | undefine
 }
 
 /** " (did you mean deliveryController?)" for an enum value within two edits of a valid one. */
+/**
+ * A fact value as an invalid-value message may quote it. Facts arrive unwrapped even when the
+ * program made them secrets (the policy SDK hands Analyze and AnalyzeStack plain values), so only
+ * what looks like a mistyped figure or word is quoted: a number with a unit or separator
+ * ("160ms", "30MB/s", "1,000", "1e3") for a numeric fact, a near miss of an allowed word for an
+ * enum. Anything else is described by its shape.
+ */
+function describeFactValue(def: FactKeyDef, value: unknown): string {
+    if (typeof value === "string") {
+        const v = value.trim();
+        const figure = def.kind === "number" && /^[-+]?[0-9][0-9.,eE+-]{0,9}\s?[A-Za-z/%]{0,6}$/.test(v);
+        const word = def.kind === "enum" && v.length <= 24 && def.values.some((w) => editDistance(foldCase(v), foldCase(w), 2) <= 2);
+        // Both patterns admit no control character and no quote: safe to quote as written.
+        return figure || word ? `"${v}"` : `a value of ${value.length} characters`;
+    }
+    return describeValue(value);
+}
+
 function suggestion(def: FactKeyDef, value: unknown): string {
     if (def.kind !== "enum" || typeof value !== "string" || value.length > 64) {
         return "";
@@ -426,7 +444,7 @@ function resolve(def: FactKeyDef, list: readonly RawEntry[], problems: Pick<Fact
         const value = parseEntry(def, entry.value);
         if (value === undefined) {
             bad = true;
-            const shown = entry.value === undefined ? "no value" : describeValue(entry.value);
+            const shown = entry.value === undefined ? "no value" : describeFactValue(def, entry.value);
             const hint = suggestion(def, entry.value);
             problems.addProblem({
                 kind: "value",

@@ -114,7 +114,7 @@ describe("readFacts: values that cannot be used", () => {
         ["out of range", { tags: ["perfguard:rttMs=20000"] }, "perfguard:rttMs has \"20000\", not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags list"],
         ["fraction for a count", { tags: ["perfguard:users=12.5"] }, "perfguard:users has \"12.5\", not a whole number in range", "set perfguard:users to a whole number of users from 0 to 10000000, without a unit", "perfguard:users in tags list"],
         ["long value shown by length", { tags: { "perfguard:rttMs": "x".repeat(40) } }, "perfguard:rttMs has a value of 40 characters, not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags"],
-        ["bad enum, with a suggestion", { tags: ["perfguard:citrixRole=deliveryControler"] }, "perfguard:citrixRole has a value of 17 characters, not one of deliveryController (did you mean deliveryController?)", "set perfguard:citrixRole to one of deliveryController", "perfguard:citrixRole in tags list"],
+        ["bad enum, with a suggestion", { tags: ["perfguard:citrixRole=deliveryControler"] }, "perfguard:citrixRole has \"deliveryControler\", not one of deliveryController (did you mean deliveryController?)", "set perfguard:citrixRole to one of deliveryController", "perfguard:citrixRole in tags list"],
         ["empty marker values", { markers: [{ key: "perfguard:l7Rps", values: [] }] }, "perfguard:l7Rps has no value, not a plain decimal in range", "set perfguard:l7Rps to a plain decimal of RPS from 0 to 10000000000, without a unit", "perfguard:l7Rps in markers"],
     ])("%s", (_name, props, problem, fix, basis) => {
         const facts = readFacts(props);
@@ -286,7 +286,7 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
     const component = (tags: unknown): TestResource => ({ type: DOM0, name: "backup", props: tags === undefined ? {} : { tags } });
     const bad = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60MB/s"];
     const good = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60"];
-    const BAD_PROBLEM = "Dom0Service \"backup\": perfguard:networkMBps has a value of 6 characters, not a plain decimal in range, so the checks that need it do not run.";
+    const BAD_PROBLEM = "Dom0Service \"backup\": perfguard:networkMBps has \"60MB/s\", not a plain decimal in range, so the checks that need it do not run.";
     it.each<[string, TestResource[], TestResource[], string[]]>([
         ["baseline: good facts in inputs and outputs", [component(good)], [component(good)], []],
         ["facts only in the outputs (a component that publishes them)", [component(undefined)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
@@ -335,7 +335,7 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
         const vm: TestResource = { type: VSPHERE_VM, name: "ddc-1", props: { tags: [UNKNOWN_VALUE], extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController" } }, propertyDependencies: { tags: ["throttle"] } };
         const found = await preview([vm, tag], [vm, tag]);
         expect(found.map((v) => [v.urn, parseMessage(v.message).problem])).toEqual([
-            [urnOf(VSPHERE_VM, "ddc-1"), "VirtualMachine \"ddc-1\": perfguard:throttleMaxConcurrentTransactions has \"lots\", not a whole number in range, so the checks that need it do not run."],
+            [urnOf(VSPHERE_VM, "ddc-1"), "VirtualMachine \"ddc-1\": perfguard:throttleMaxConcurrentTransactions is not a whole number in range; its checks do not run."],
         ]);
     });
 });
@@ -363,5 +363,26 @@ describe("perfguard-facts: every problem line fits in 160 characters", () => {
         }
         const throttle = found.map((v) => parseMessage(v.message)).find((m) => m.problem.includes("perfguard:throttleMaxConcurrentTransactions is not"));
         expect(throttle?.basis[0]).toBe("perfguard:throttleMaxConcurrentTransactions has a value of 300 characters, not a whole number in range, so the checks that need it do not run.");
+    });
+});
+
+describe("invalid fact values are quoted only when they look like a mistyped figure or word", () => {
+    // Facts reach the pack unwrapped even when the program made them secrets: a password-like
+    // value must never be echoed; "160ms" helps and is shown.
+    const cases: Array<[string, string, string, string]> = [
+        ["a number with a unit", "rttMs", "160ms", "perfguard:rttMs has \"160ms\""],
+        ["a number with a separator", "users", "1,000", "perfguard:users has \"1,000\""],
+        ["a number with a unit and a space", "networkMBps", "60 MB/s", "perfguard:networkMBps has \"60 MB/s\""],
+        ["a secret-looking token on a numeric fact", "users", "hunter2-abcdefgh", "perfguard:users has a value of 16 characters"],
+        ["a word on a numeric fact", "users", "lots", "perfguard:users has a value of 4 characters"],
+        ["a near miss of an enum word", "sslKeyType", "rsaa", "perfguard:sslKeyType has \"rsaa\""],
+        ["a token far from every enum word", "sslKeyType", "s3cr3t-pass", "perfguard:sslKeyType has a value of 11 characters"],
+    ];
+    it.each(cases)("%s", (_name, key, value, expected) => {
+        const facts = readFacts({ tags: { [`perfguard:${key}`]: value } });
+        expect(facts.problems.map((p) => p.problem)[0]).toContain(expected);
+        if (!expected.includes("\"")) {
+            expect(JSON.stringify(facts.problems)).not.toContain(value);
+        }
     });
 });

@@ -188,7 +188,11 @@ function keyProblem(rawKey: string, place: FactPlace, meant: string | undefined,
         kind: "key",
         key: rawKey,
         problem,
-        short: rawKey.length <= 24 ? `"${escapeControl(rawKey)}" is not a fact key` : "a key is not a fact key",
+        // The problem line keeps the key and the "did you mean" when they fit; fact keys run to 40
+        // characters (perfguard:throttleMaxConcurrentTransactions).
+        short: meant && rawKey.length <= 48
+            ? `"${escapeControl(rawKey)}" is not a fact key (did you mean perfguard:${meant}?)`
+            : rawKey.length <= 48 ? `"${escapeControl(rawKey)}" is not a fact key` : "a key is not a fact key",
         fix,
         basis: [`found in ${place}${prefixed ? "" : "; a near miss of a fact key is reported because the check that needs it would not run"}`],
         message: `${problem} (in ${place})`,

@@ -292,6 +292,9 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
         ["facts only in the outputs (a component that publishes them)", [component(undefined)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
         ["the same bad value in inputs and outputs: once", [component(bad)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
         ["bad in the inputs only", [component(bad)], [component(good)], [`mandatory ${BAD_PROBLEM}`]],
+        ["a long misspelt key keeps the key and the suggestion on the problem line", [{ type: "citrix:index/zone:Zone", name: "paris-zone", props: { metadatas: [{ name: "perfguard:peakConcurentLaunches", value: "50" }] } }], [], [
+            "mandatory Zone \"paris-zone\": \"perfguard:peakConcurentLaunches\" is not a fact key (did you mean perfguard:peakConcurrentLaunches?); its check does not run.",
+        ]],
         ["a fact no policy reads there: advisory, in AnalyzeStack", [component(["perfguard:rttMs=160"])], [component(["perfguard:rttMs=160"])], [
             "advisory Dom0Service \"backup\": perfguard:rttMs has no effect here: no policy reads it on this resource.",
         ]],

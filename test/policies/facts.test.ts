@@ -292,9 +292,6 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
         ["facts only in the outputs (a component that publishes them)", [component(undefined)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
         ["the same bad value in inputs and outputs: once", [component(bad)], [component(bad)], [`mandatory ${BAD_PROBLEM}`]],
         ["bad in the inputs only", [component(bad)], [component(good)], [`mandatory ${BAD_PROBLEM}`]],
-        ["a long misspelt key keeps the key and the suggestion on the problem line", [{ type: "citrix:index/zone:Zone", name: "paris-zone", props: { metadatas: [{ name: "perfguard:peakConcurentLaunches", value: "50" }] } }], [], [
-            "mandatory Zone \"paris-zone\": \"perfguard:peakConcurentLaunches\" is not a fact key (did you mean perfguard:peakConcurrentLaunches?); its check does not run.",
-        ]],
         ["a fact no policy reads there: advisory, in AnalyzeStack", [component(["perfguard:rttMs=160"])], [component(["perfguard:rttMs=160"])], [
             "advisory Dom0Service \"backup\": perfguard:rttMs has no effect here: no policy reads it on this resource.",
         ]],
@@ -302,6 +299,14 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
         const found = await preview(inputs, outputs);
         expect(found.map((v) => `${v.enforcementLevel} ${parseMessage(v.message).problem}`)).toEqual(expected);
         expect(found.every((v) => v.urn === urnOf(DOM0, "backup"))).toBe(true);
+    });
+
+    it("a long misspelt key keeps the key and the suggestion on the problem line", async () => {
+        const zone: TestResource = { type: "citrix:index/zone:Zone", name: "paris-zone", props: { metadatas: [{ name: "perfguard:peakConcurentLaunches", value: "50" }] } };
+        const found = await preview([zone], []);
+        expect(found.map((v) => `${v.enforcementLevel} ${parseMessage(v.message).problem}`)).toEqual([
+            "mandatory Zone \"paris-zone\": \"perfguard:peakConcurentLaunches\" is not a fact key (did you mean perfguard:peakConcurrentLaunches?); its check does not run.",
+        ]);
     });
 
     it("a misplaced fact names the types that read it", async () => {

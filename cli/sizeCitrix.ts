@@ -5,7 +5,7 @@
  */
 import { BrokeringPrediction, maxSafeConcurrency, predictBrokering } from "../model/brokering";
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../model/deliveryGroupBrokering";
-import { BrokeringCell, CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
+import { BrokeringCell, CITRIX_GUIDANCE, measuredAt, measuredLimit } from "../model/citrixGuidance";
 import { MODEL_SOURCE } from "../policies/support/citrixTargets";
 import { duration, num, pct, plural } from "../policies/support/format";
 import { table } from "./table";
@@ -132,7 +132,9 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     }
     // One lock sustains safeOne; the zone's load splits by share, so the zone is safe while every
     // group's part is: the zone's budget is the sum over its groups (safeOne x groups when equal).
-    const safeOne = maxSafeConcurrency({ rttMs, targetResponseS: input.targetResponseS, errorBudget: budget });
+    // The model's, never above a measured cell that missed the targets (as the policies judge).
+    const modelSafe = maxSafeConcurrency({ rttMs, targetResponseS: input.targetResponseS, errorBudget: budget });
+    const safeOne = Math.min(modelSafe, measuredLimit(rttMs, input.targetResponseS, budget) ?? modelSafe);
     const safe = shares.length === 1 ? safeOne : Math.floor(Math.min(...shares.filter((x) => x > 0).map((x) => safeOne / x)) + 1e-9);
     // As citrix-broker-throttle's fix: the safe total, never above the most measured against one
     // Site database, split evenly, or 1 on that many controllers.

@@ -45,3 +45,22 @@ export const CITRIX_GUIDANCE = {
 export function measuredAt(rttMs: number): readonly BrokeringCell[] {
     return BROKERING_CELLS.filter((c) => c.rttMs === rttMs);
 }
+
+/**
+ * Where the measurements overrule the model: at an RTT the source measured, the smallest measured
+ * concurrency that already missed the targets (a mean response above `targetResponseS` or a
+ * timed-out share above `errorBudget`), minus one; undefined where nothing measured misses them.
+ * The model underpredicts some measured error rates (0.054% for the 0.12% measured at 160 ms and
+ * 36 requests), so with relaxed targets it alone could call a measured failure safe.
+ */
+export function measuredLimit(rttMs: number, targetResponseS: number, errorBudget: number): number | undefined {
+    let limit: number | undefined;
+    for (const cell of measuredAt(rttMs)) {
+        const slow = cell.meanResponseS !== null && cell.meanResponseS > targetResponseS;
+        const failing = cell.errorPct !== null && cell.errorPct / 100 > errorBudget;
+        if ((slow || failing) && (limit === undefined || cell.concurrentRequests - 1 < limit)) {
+            limit = cell.concurrentRequests - 1;
+        }
+    }
+    return limit;
+}

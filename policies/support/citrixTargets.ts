@@ -4,6 +4,7 @@
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
+import { measuredLimit } from "../../model/citrixGuidance";
 import { num, pct } from "./format";
 
 /** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
@@ -30,9 +31,14 @@ export const TARGET_SCHEMA: Record<keyof BrokeringTargets, PolicyConfigJSONSchem
     },
 };
 
-/** The largest concurrency that meets the targets at this RTT (0 when none does). */
+/**
+ * The largest concurrency that meets the targets at this RTT (0 when none does): the model's, never
+ * above a measured cell that missed the targets (measuredLimit).
+ */
 export function safeConcurrency(rttMs: number, targets: BrokeringTargets): number {
-    return maxSafeConcurrency({ rttMs, targetResponseS: targets.targetResponseS, errorBudget: targets.errorBudgetPct / 100 });
+    const errorBudget = targets.errorBudgetPct / 100;
+    const model = maxSafeConcurrency({ rttMs, targetResponseS: targets.targetResponseS, errorBudget });
+    return Math.min(model, measuredLimit(rttMs, targets.targetResponseS, errorBudget) ?? model);
 }
 
 /** "the model predicts a mean response of 19.1 s and 0.52% errors at 40 concurrent requests" */

@@ -10,6 +10,7 @@ import {
 } from "../../model/brokering";
 import table from "../../model/data/citrix-brokering.json";
 import { loadBrokeringCells } from "../../model/calibration/cells";
+import { measuredLimit } from "../../model/citrixGuidance";
 
 const cells = loadBrokeringCells();
 
@@ -217,5 +218,25 @@ describe("maxSafeConcurrency", () => {
     it.each(invalid)("throws RangeError for %s", (_name, input, message) => {
         expect(() => maxSafeConcurrency(input)).toThrow(RangeError);
         expect(() => maxSafeConcurrency(input)).toThrow(message);
+    });
+});
+
+describe("measured cells overrule the model (measuredLimit)", () => {
+    // At an RTT the source measured, a concurrency at or above a measured cell that missed the
+    // targets is never called safe, whatever the model predicts there.
+    it.each<[number, number, number, number | undefined]>([
+        [160, 12, 0.001, 35], // 36 requests: 17.3 s, 0.12% measured
+        [160, 20, 0.001, 35], // relaxed response: 36 still fails on its 0.12% errors (the model says 0.05%)
+        [160, 30, 0.05, 59], // relaxed both: 48 pass (23.2 s, 4%), 60 fail on 17.7% errors
+        [250, 12, 0.001, 23], // 24 requests: 15.4 s measured
+        [45, 12, 0.001, undefined], // nothing measured at 45 ms misses the default targets
+        [120, 12, 0.001, undefined], // not a measured RTT
+    ])("at %i ms, %i s, %f: %s", (rttMs, target, budget, expected) => {
+        expect(measuredLimit(rttMs, target, budget)).toBe(expected);
+    });
+    it("the sizing with a 20 s target stops below the measured failure at 160 ms", () => {
+        const model = maxSafeConcurrency({ rttMs: 160, targetResponseS: 20, errorBudget: 0.001 });
+        expect(model).toBeGreaterThan(35);
+        expect(Math.min(model, measuredLimit(160, 20, 0.001) ?? model)).toBe(35);
     });
 });

@@ -2,7 +2,7 @@
  * nsx-alb-se-dedicated-dispatcher: SE groups of 4 or more vCPUs per Service Engine (SE) should
  * dedicate dispatcher cores, as the published per-SE figures were measured.
  */
-import { fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./support/aviSeGroups";
+import { DISPATCHER_MIN_VCPUS, fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./support/aviSeGroups";
 import { resourcePolicy } from "./support/definePolicy";
 import { shortLabel, wholeNameBasis } from "./support/message";
 import { usable } from "./support/seGroupDecisions";
@@ -27,8 +27,12 @@ function missingDispatcher(group: ResourceView, config: DedicatedDispatcherConfi
     };
 }
 
-/** How the published figures were measured (NSX ALB 20.1.6 per-SE table notes). */
-const MEASURED_WITH = "NSX ALB 20.1.6 per-SE table: 4 vCPU row measured with 1 dedicated dispatcher core + 3 proxy cores, 6 vCPU row with 2 + 4";
+/**
+ * How the published figures were measured (NSX ALB 20.1.6 per-SE table, its dispatcher/proxy
+ * core note: 4 cores 1 + 3, "2 dispatchers and 2 proxy cores for the L4 throughput test", 6 cores
+ * 2 + 4; footnote ** of the L4 throughput row: 4 cores or more tested with 2 dispatcher cores).
+ */
+const MEASURED_WITH = "NSX ALB 20.1.6 per-SE table: 4 vCPU row measured with 1 dispatcher + 3 proxy cores (L4 throughput 2 + 2), 6 vCPU row 2 + 4";
 
 export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherConfig>({
     name: "nsx-alb-se-dedicated-dispatcher",
@@ -40,8 +44,8 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
                 type: "integer",
                 minimum: 1,
                 maximum: 64,
-                default: 4,
-                description: "SE groups with at least this many vCPUs per SE must set dedicatedDispatcherCore \"true\" (default 4: the 4 and 6 vCPU rows of the NSX ALB 20.1.6 per-SE table were measured with 1 and 2 dedicated dispatcher cores).",
+                default: DISPATCHER_MIN_VCPUS,
+                description: "SE groups with at least this many vCPUs per SE must set dedicatedDispatcherCore \"true\" (default 4: the 4 and 6 vCPU rows of the NSX ALB 20.1.6 per-SE table were measured with 1 and 2 dedicated dispatcher cores; the 4 vCPU L4 throughput with 2).",
             },
         },
     },

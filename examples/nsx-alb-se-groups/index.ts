@@ -84,7 +84,8 @@ function demandMarkers(demand: VsDemand): Marker[] {
 
 // web-se-group: the Terraform example's defaults (2 vCPUs, 2048 MB) with a bigger disk. It
 // carries the HTTPS storefront below and is too small for it: at 2 vCPUs an SE is published at
-// about 1800 RSA-2048 TPS, so 4000 TPS needs three SEs, and a VS here scales out to two at most.
+// about 1800 RSA-2048 TPS and 80000 L7 RPS, so 4000 TPS with 60000 RPS needs 297% of one SE (four
+// SEs at the 80% limit, assuming linear scale-out), and the VS is placed on minScaleoutPerVs 1.
 const webSeGroup = new avi.Serviceenginegroup("web-se-group", {
     name: "web-se-group",
     description: "L7/TLS Service Engines for the storefront",
@@ -110,8 +111,9 @@ const webSeGroup = new avi.Serviceenginegroup("web-se-group", {
 });
 
 // tcp-se-group: 4-vCPU SEs with a dedicated dispatcher core, the configuration the published
-// 4-vCPU numbers were measured with. It carries the PostgreSQL L4 service below, which fits
-// one SE (100000 CPS, 160000 open connections, 9.5 Gbps published per 4-vCPU SE).
+// 4-vCPU numbers were measured with (1 dispatcher + 3 proxy cores; the L4 throughput figure
+// with 2 + 2). It carries the PostgreSQL L4 service below, which fits one SE (100000 CPS,
+// 160000 open connections, 9.5 Gbps published per 4-vCPU SE).
 const tcpSeGroup = new avi.Serviceenginegroup("tcp-se-group", {
     name: "tcp-se-group",
     description: "L4 Service Engines for database and TCP services",

@@ -62,6 +62,13 @@ export const SE_GROUP_FIELDS = {
     dedicatedDispatcherCore: { kind: "bool", default: false, computed: true },
 } as const satisfies Record<string, FieldDef>;
 
+/**
+ * From this many vCPUs per SE the NSX ALB 20.1.6 per-SE table was measured with a dedicated
+ * dispatcher (4 and 6 vCPU rows): nsx-alb-se-dedicated-dispatcher's default minVcpus, and the
+ * size from which an SE-size fix sets dedicatedDispatcherCore "true".
+ */
+export const DISPATCHER_MIN_VCPUS = 4;
+
 export type SeGroupField = keyof typeof SE_GROUP_FIELDS;
 export const SE_GROUP_FIELD_NAMES = Object.keys(SE_GROUP_FIELDS) as SeGroupField[];
 

@@ -5,7 +5,7 @@
  */
 import { seCapacityBasis, SeGroupSpec, SeMetric, SeUtilisation, sslTpsCapacity, testedSeSize, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
-import { fieldText, SeGroupSizing, SeGroupView } from "./aviSeGroups";
+import { DISPATCHER_MIN_VCPUS, fieldText, SeGroupSizing, SeGroupView } from "./aviSeGroups";
 import { listLabels, num, pct, plural } from "./format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "./message";
 import type { ResourceView } from "./resources";
@@ -110,7 +110,9 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
 /** One utilisation, limit by limit: "CPU 297% (SSL TPS 222%, L7 RPS 75%), throughput 0%". */
 export function utilisationText(u: SeUtilisation): string {
     const cpuParts = (["sslTps", "l7Rps", "l4Cps", "sslThroughput"] as const).filter((k) => u[k] > 0).map((k) => `${METRIC_NAME[k]} ${pct(u[k])}`);
-    const parts = [`CPU ${pct(u.cpu)}${cpuParts.length > 0 ? ` (${cpuParts.join(" + ")})` : ""}`];
+    // Adding fractions of one CPU across kinds of load is an assumption: each figure was measured alone.
+    const sum = cpuParts.length > 1 ? ", summed: not measured" : "";
+    const parts = [`CPU ${pct(u.cpu)}${cpuParts.length > 0 ? ` (${cpuParts.join(" + ")}${sum})` : ""}`];
     if (u.throughput > 0) {
         parts.push(`throughput ${pct(u.throughput)}`);
     }
@@ -189,14 +191,17 @@ function changes(fix: PlacementFix, e: GroupEvaluation): string[] {
         set("memoryPerSe", to.memoryPerSeMb);
     }
     if (to.vcpusPerSe !== from.vcpusPerSe) {
+        // A new size brings the disk and dispatcher its table row was measured with, so that
+        // nsx-alb-se-minimum-resources and nsx-alb-se-dedicated-dispatcher pass the fix too. A
+        // field not known to be enough (unknown in a preview: the provider computes the
+        // dispatcher setting) is set.
         const disk = e.group.fields.diskPerSe;
         const diskGb = Math.ceil(testedSeSize(to.vcpusPerSe).diskGb);
-        if (disk.state === "ok" && disk.value < diskGb) {
+        if (!(disk.state === "ok" && disk.value >= diskGb)) {
             set("diskPerSe", diskGb);
         }
-        // The table was measured with a dedicated dispatcher core from 4 vCPUs.
         const dispatcher = e.group.fields.dedicatedDispatcherCore;
-        if (to.vcpusPerSe >= 4 && dispatcher.state === "ok" && !dispatcher.value) {
+        if (to.vcpusPerSe >= DISPATCHER_MIN_VCPUS && !(dispatcher.state === "ok" && dispatcher.value)) {
             set("dedicatedDispatcherCore", "true");
         }
     }
@@ -213,8 +218,11 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const set = `set ${changes(fix, e).join(", ")}`;
     const p = fix.placement;
     const edition = fix.kind === "mode" ? "Enterprise edition only; " : "";
-    const size = fix.measured ? `${seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "")}, measured`
-        : `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`;
+    // The table is per SE: spreading a VS over several SEs counts on linear scale-out, which the
+    // source does not measure (in L2 scale-out the primary SE receives all traffic and forwards flows).
+    const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
+    const size = !fix.measured ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : p.sesPerVs > 1 ? `${row} per SE; linear scale-out to ${p.sesPerVs} SEs assumed: not measured` : `${row}, measured`;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;

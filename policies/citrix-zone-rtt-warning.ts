@@ -28,7 +28,7 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
                 exclusiveMinimum: 0,
                 maximum: 10000,
                 default: 225,
-                description: "Zones whose perfguard:rttMs is at or above this (ms), and below belowRttMs, are reported (default 225: 90 % of the 250 ms limit).",
+                description: "Zones whose perfguard:rttMs is at or above this (ms), and below belowRttMs, are reported (default 225: 90 % of the 250 ms limit, perfguard's choice, not a figure of the source).",
             },
             belowRttMs: {
                 type: "number",

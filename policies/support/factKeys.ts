@@ -94,7 +94,7 @@ const DEFS = [
         meaning: "the SE group (name, uuid or ref) the virtual service is placed on, when its seGroupRef cannot be resolved in the stack (a URL from a data source, unknown in a preview)" },
     // Xen guests and dom0 services.
     { key: "networkMBps", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "number", min: 0, max: 1e6, unit: "MB/s",
-        meaning: "network bandwidth the guest (or dom0 service) needs, transmit direction" },
+        meaning: "network bandwidth the guest (or dom0 service) needs at peak, in its main direction (the share rule was measured on downloads)" },
     { key: "vifCapMBps", readOn: { types: [XEN_VM] }, area: "xen", on: "xenorchestra:index/vm:Vm", kind: "number", min: 0.001, max: 1e6, unit: "MB/s",
         meaning: "the guest's VIF rate limit (transmit)" },
     { key: "xenHost", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "text", maxLength: 256,

@@ -69,7 +69,6 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
     types: [ZONE_TYPE, CATALOG_TYPE],
     check(stack, config, report) {
         const site = citrixSite(stack);
-        report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}`);
         if (site.zones.length > config.maxZonesPerSite) {
             report({
                 problem: `This stack declares ${plural(site.zones.length, "Citrix zone")}, more than the ${config.maxZonesPerSite} one Site supports.`,
@@ -117,7 +116,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
             });
         }
         // Unknown counts can only add machines, as per zone: report when the known ones exceed.
-        report.applied(`${siteTotal} machines in ${plural(site.zones.length, "zone")} against maxVdasPerSite ${config.maxVdasPerSite}`);
+        report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them against maxVdasPerSite ${config.maxVdasPerSite}`);
         if (site.zones.length > 1 && siteTotal > config.maxVdasPerSite) {
             report({
                 problem: `This stack's ${plural(site.zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,

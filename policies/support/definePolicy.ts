@@ -419,6 +419,10 @@ class Decisions {
             fix: [...new Set(list.map((g) => g.why.remedy))].join("; "),
             basis: namesFit ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
         }, undefined);
+        // --explain of the stack says what that violation is, next to what the check judged there.
+        const note = `${count} not checked, reported in one violation at the unverified level`;
+        const judged = this.applied.get("");
+        this.applied.set("", judged ? `${judged}; ${note}` : note);
     }
 }
 

@@ -35,7 +35,7 @@ function checkControllers(zone: Zone, rttMs: number, budget: number, demand: num
                 basis: ["requireControllersInStack is true"],
             }, zone.resource);
         } else {
-            report.notChecked({ reason: "no Delivery Controller of it is in this stack or in externalControllers", remedy: "declare perfguard:citrixZone=<zone name> on its controllers, or list them in citrix-broker-throttle's externalControllers" }, zone.resource);
+            report.notChecked({ reason: "none of its Delivery Controllers is in this stack or in externalControllers", remedy: "declare perfguard:citrixZone=<zone name> on its controllers, or list them in citrix-broker-throttle's externalControllers" }, zone.resource);
         }
         return;
     }

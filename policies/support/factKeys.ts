@@ -67,7 +67,7 @@ const DEFS = [
     { key: "rttMs", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000, unit: "ms",
         meaning: "RTT between the zone's Delivery Controllers and the Site database" },
     { key: "peakConcurrentLaunches", readOn: { types: [ZONE, GROUP] }, area: "citrix", on: "citrix:index/zone:Zone, or citrix:index/deliveryGroup:DeliveryGroup (its own launches)", kind: "number", min: 0, max: 1000000, integer: true, unit: "requests",
-        meaning: "concurrent brokering requests at peak" },
+        meaning: "concurrent brokering requests at peak; on a zone, those of its Delivery Groups that declare none of their own (a group's own peak comes on top)" },
     { key: "users", readOn: { types: [ZONE, GROUP] }, area: "citrix", on: "citrix:index/zone:Zone, or citrix:index/deliveryGroup:DeliveryGroup (its own users)", kind: "number", min: 0, max: 10000000, integer: true, unit: "users",
         meaning: "users launched in a logon storm" },
     { key: "citrixRole", readOn: ANY, area: "citrix", on: "any resource (a VM or config resource)", kind: "enum", values: ["deliveryController"],

@@ -227,21 +227,6 @@ describe("perfguard size nsx-alb", () => {
         expect(doc.utilisation.vs.openConnections).toBeLessThanOrEqual(0.8 + 1e-9);
     });
 
-    it("--delivery-groups: each group is its own lock; the zone's budget is the sum, labelled not measured", async () => {
-        const one = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--json"])).stdout);
-        const same = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "1", "--json"])).stdout);
-        expect(same.rows).toEqual(one.rows);
-        expect(same.notMeasured).toEqual([]);
-        const four = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "4", "--json"])).stdout);
-        expect(four.maxSafeConcurrency).toBe(4 * one.maxSafeConcurrency);
-        expect(four.notMeasured[0]).toContain("4 Delivery Groups working at once on one Site database: not measured");
-        const uneven = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300,100", "--json"])).stdout);
-        expect(uneven.maxSafeConcurrency).toBe(Math.floor(one.maxSafeConcurrency / 0.75));
-        const bad = await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "2", "--group-machines", "300"]);
-        expect(bad.code).toBe(2);
-        expect(bad.stderr).toContain("--group-machines needs 2 whole numbers");
-    });
-
     it("--plot writes an SVG (when the plot renderer is installed)", async () => {
         const renderer = fs.existsSync(path.join(ROOT, "dist", "cli", "plots", "seCapacityPlot.js"));
         const chart = fs.existsSync(path.join(ROOT, "node_modules", "echarts"));

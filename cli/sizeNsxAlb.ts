@@ -12,7 +12,6 @@ import {
     SE_VCPU_MIN,
     seCapacityBasis,
     SeGroupSpec,
-    SeMetric,
     SeUtilisation,
     sslTpsCapacity,
     testedSeSize,
@@ -22,6 +21,7 @@ import {
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/support/format";
+import { METRIC_NAME } from "../policies/support/seCapacityMessages";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -80,16 +80,6 @@ export interface NsxAlbSizing {
      */
     readonly measuredAlternative?: { readonly scaleOut: number; readonly vcpusPerSe: number };
 }
-
-/** Metric names as nsx-alb-se-capacity's messages spell them. */
-const METRIC_NAME: Record<SeMetric, string> = {
-    sslTps: "SSL TPS",
-    l7Rps: "L7 RPS",
-    l4Cps: "L4 CPS",
-    sslThroughput: "SSL throughput",
-    throughput: "throughput",
-    openConnections: "open connections",
-};
 
 // The policy's tolerance: 0.8 x 2600 computed in floating point must still meet 2080.
 const EPSILON = 1e-9;

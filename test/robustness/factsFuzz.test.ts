@@ -19,7 +19,7 @@ import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
 import { FACT_PLACES, FactEntry, invalidFactValueArb, placeFacts, TYPES, unknownArb, validFactValueArb } from "../support/arbitraries";
 import type { TestResource } from "../support/policyHarness";
 import { SdkDiagnostic, sdkServer } from "../support/sdkServerPath";
-import { allPaths, replaceAt } from "../support/paths";
+import { plantedAtEveryDepth } from "../support/paths";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
@@ -52,15 +52,7 @@ const server = sdkServer(policies);
 
 describe("unknowns at every depth", () => {
     it("a value, an entry, a container or the whole props unknown: no crash, no \"can't run\", no internal error", async () => {
-        const arb = fc.constantFrom(...CLEAN).chain((stack) => {
-            const spots = stack.flatMap((r, i) => allPaths(r.props).map((p) => [i, p] as const));
-            return fc.tuple(fc.constant(stack), fc.array(fc.tuple(fc.constantFrom(...spots), unknownArb), { minLength: 1, maxLength: 3 }));
-        });
-        await fc.assert(fc.asyncProperty(arb, async ([stack, edits]) => {
-            let edited = stack;
-            for (const [[index, at], unknown] of edits) {
-                edited = edited.map((r, i) => (i === index ? { ...r, props: replaceAt(r.props, at, unknown) as Record<string, unknown> } : r));
-            }
+        await fc.assert(fc.asyncProperty(plantedAtEveryDepth(CLEAN, unknownArb), async (edited) => {
             const preview = await server.preview(edited);
             for (const d of preview.diagnostics) {
                 expect(d.message).not.toMatch(/can't run policy|internal error/);

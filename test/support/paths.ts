@@ -1,3 +1,6 @@
+import fc from "fast-check";
+import type { TestResource } from "./policyHarness";
+
 /**
  * Paths into property values, for tests that plant something (an unknown, a secret, a control
  * character) at every depth of a resource's props.
@@ -30,4 +33,18 @@ export function replaceAt(root: unknown, at: Path, leaf: unknown): unknown {
     }
     const obj = root as Record<string, unknown>;
     return { ...obj, [head]: replaceAt(obj[head as string], rest, leaf) };
+}
+
+/** One of `stacks` with `leaf` planted at one to three paths of its resources' props (any depth). */
+export function plantedAtEveryDepth(stacks: readonly TestResource[][], leaf: fc.Arbitrary<unknown>): fc.Arbitrary<TestResource[]> {
+    return fc.constantFrom(...stacks).chain((stack) => {
+        const spots = stack.flatMap((r, i) => allPaths(r.props).map((p) => [i, p] as const));
+        return fc.array(fc.tuple(fc.constantFrom(...spots), leaf), { minLength: 1, maxLength: 3 }).map((edits) => {
+            let edited = stack;
+            for (const [[index, at], value] of edits) {
+                edited = edited.map((r, i) => (i === index ? { ...r, props: replaceAt(r.props, at, value) as Record<string, unknown> } : r));
+            }
+            return edited;
+        });
+    });
 }

@@ -10,6 +10,7 @@ import { groupLoads, round, zoneDemand, zoneThrottle } from "./support/citrixLoa
 import { stackPolicy } from "./support/definePolicy";
 import { DAAS_REASON, rttDecision } from "./support/citrixDecisions";
 import { num, plural } from "./support/format";
+import { zoneFix } from "./support/citrixThrottleMessages";
 
 export interface SiteDatabaseLoadConfig {
     /** Most concurrent brokering requests all satellite zones together may allow. */
@@ -46,6 +47,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
         const loads = groupLoads(site);
         let total = 0;
         const parts: string[] = [];
+        const counted: Array<typeof site.zones[number]> = [];
         const unknown: Array<typeof site.zones[number]> = [];
         for (const zone of site.zones) {
             if (zone.daas) {
@@ -70,6 +72,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 continue;
             }
             total += allowed;
+            counted.push(zone);
             parts.push(`"${zone.zoneName}" ${round(allowed)} (${throttle !== undefined ? "throttles" : "peak"})`);
             report.applied(`${round(allowed)} concurrent requests toward the Site database (${throttle !== undefined ? "sum of its throttles" : "its peak"})`, zone.resource);
         }
@@ -83,8 +86,8 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
         }
         report({
             problem: `${plural(parts.length, "satellite zone")} ${parts.length === 1 ? "allows" : "allow"} ${round(total)} concurrent brokering requests against the one Site database, above the ${config.maxSiteConcurrentRequests} measured: not measured beyond it.`,
-            fix: parts.length === 1
-                ? `cap the zone's Delivery Controllers at ${config.maxSiteConcurrentRequests} concurrent requests in all with their throttles, or move the zone to a separate Site`
+            fix: counted.length === 1 && counted[0].controllers.length > 0
+                ? `${zoneFix(counted[0], config.maxSiteConcurrentRequests)}, or move the zone to a separate Site`
                 : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
                 `per zone: ${[...parts].sort().join(", ")}`, // sorted: AnalyzeStack order is arbitrary

@@ -78,6 +78,7 @@ describe("issue 12: Delivery Group locks", () => {
         const wide = await runPolicies(POLICIES, [zone("nordics", { rttMs: "160", peakConcurrentLaunches: "100", users: "4000" }), ...controllers("nordics", ["60", "60"]), ...groups]);
         expect(verdicts(wide)).toEqual(["citrix-site-database-load -> (stack)"]);
         expect(parseMessage(wide[0].message).problem).toBe("1 satellite zone allows 120 concurrent brokering requests against the one Site database, above the 60 measured: not measured beyond it.");
+        expect(parseMessage(wide[0].message).fix).toContain("to 30 on each of zone \"nordics\"'s 2 Delivery Controllers");
         const within = await runPolicies(POLICIES, [zone("nordics", { rttMs: "160", peakConcurrentLaunches: "100", users: "4000" }), ...controllers("nordics", ["30", "30"]), ...groups]);
         expect(verdicts(within)).toEqual([]);
     });

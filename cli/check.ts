@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { analyzeResources, explainTempFile, openPack } from "../preview/analyzeResources";
-import { Explanation, formatExplanation, readExplanation } from "../preview/explain";
+import { Explanation, formatExplanation, readExplanation } from "../preview/explainReport";
 import { PolicyConfigError } from "../preview/policyConfig";
 import { formatPoliciesSection, formatRemediation, formatViolation } from "../preview/printViolations";
 import { defaultPackDir } from "../preview/runPreview";
@@ -15,7 +15,7 @@ import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types
 import { UsageError } from "./errors";
 import { buildReport } from "./report";
 import { readStackExport } from "./stackExport";
-import { escapeControl } from "../policies/support/message";
+import { escapeControl } from "../policies/pack/message";
 
 export interface CheckOptions {
     /** The stack export or --record file. */

@@ -3,7 +3,7 @@
  * its range and unit in the error, so `--rtt-ms abc` says what it wants.
  */
 import { InvalidArgumentError } from "commander";
-import { parsePlainDecimal } from "../policies/support/values";
+import { parsePlainDecimal } from "../policies/pack/values";
 
 /** A range an option accepts; bounds inclusive unless `above` is set for the minimum. */
 export interface NumberRange {

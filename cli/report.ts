@@ -13,13 +13,13 @@ import {
     seUtilisation,
     VsDemand,
 } from "../model/seCapacity";
-import { effectiveConcurrency, groupLoads, round } from "../policies/support/citrixLoad";
-import { siteBudget } from "../policies/support/citrixBudget";
-import { predictLoad } from "../policies/support/citrixCapacityMessages";
-import { aviStack, seGroupSizing } from "../policies/support/aviSeGroups";
-import { citrixSite } from "../policies/support/citrixSite";
-import { duration, num, pct } from "../policies/support/format";
-import { ResourceView, StackView } from "../policies/support/resources";
+import { effectiveConcurrency, groupLoads, round } from "../policies/citrix/load";
+import { siteBudget } from "../policies/citrix/budget";
+import { predictLoad } from "../policies/citrix/capacityMessages";
+import { aviStack, seGroupSizing } from "../policies/nsx-alb/seGroups";
+import { citrixSite } from "../policies/citrix/site";
+import { duration, num, pct } from "../policies/pack/format";
+import { ResourceView, StackView } from "../policies/pack/resources";
 import type { PolicyConfigEntry } from "../preview/packClient";
 import { displayType } from "../preview/printViolations";
 import type { RecordedResource, Violation } from "../preview/types";

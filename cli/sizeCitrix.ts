@@ -6,8 +6,8 @@
 import { BrokeringPrediction, maxSafeConcurrency, predictBrokering } from "../model/brokering";
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../model/deliveryGroupBrokering";
 import { BrokeringCell, CITRIX_GUIDANCE, measuredAt, measuredLimit } from "../model/citrixGuidance";
-import { MODEL_SOURCE } from "../policies/support/citrixTargets";
-import { duration, num, pct, plural } from "../policies/support/format";
+import { MODEL_SOURCE } from "../policies/citrix/targets";
+import { duration, num, pct, plural } from "../policies/pack/format";
 import { table } from "./table";
 
 /** Input of {@link sizeCitrix}; units in the names. */

@@ -20,8 +20,8 @@ import {
     vsKind,
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
-import { num, pct } from "../policies/support/format";
-import { METRIC_NAME } from "../policies/support/seCapacityMessages";
+import { num, pct } from "../policies/pack/format";
+import { METRIC_NAME } from "../policies/nsx-alb/capacityMessages";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */

@@ -3,7 +3,7 @@
  * traffic, from the same share model xen-guest-network-share uses.
  */
 import { DEFAULT_DOM0_SHARE, predictXenShares, XEN_SHARE_SOURCE, XenShareGuest } from "../model/xenShares";
-import { num, pct } from "../policies/support/format";
+import { num, pct } from "../policies/pack/format";
 import { table } from "./table";
 
 /** Input of {@link sizeXen} (MB/s: megabytes per second of usable throughput). */

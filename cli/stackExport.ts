@@ -13,7 +13,7 @@ import * as fs from "fs";
 import { urnName } from "../preview/printViolations";
 import { JsonValue, PropertyBag, RecordedOptions, RecordedResource } from "../preview/types";
 import { UsageError } from "./errors";
-import { FACT_CARRIERS } from "../policies/support/facts";
+import { FACT_CARRIERS } from "../policies/pack/facts";
 
 /** The secret signature key and value of Pulumi's property serialisation. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";

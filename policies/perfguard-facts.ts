@@ -5,11 +5,11 @@
  * so by default this blocks the deploy rather than passing silently.
  */
 import type { ReportViolation, StackValidationArgs } from "@pulumi/policy";
-import "./support/aviSeGroups"; // registers the Avi provider's typed fields, whichever policies are loaded
-import { isolate, resourcePolicy } from "./support/definePolicy";
-import { Finding, KeyProblems, misplacedFinding, resourceFindings } from "./support/factFindings";
-import { Message, renderMessage } from "./support/message";
-import { stackOf } from "./support/resources";
+import "./nsx-alb/seGroups"; // registers the Avi provider's typed fields, whichever policies are loaded
+import { isolate, resourcePolicy } from "./pack/definePolicy";
+import { Finding, KeyProblems, misplacedFinding, resourceFindings } from "./pack/factFindings";
+import { Message, renderMessage } from "./pack/message";
+import { stackOf } from "./pack/resources";
 
 const NAME = "perfguard-facts";
 const DESCRIPTION = "The perfguard: facts and fields perfguard reads must parse.";

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { EXPLAIN_ENV } from "../policies/support/explain";
+import { EXPLAIN_ENV } from "../policies/pack/decisionLog";
 import { PreviewError } from "./errors";
 import { AnalyzerInfo, PackClient, PolicyConfigEntry, startPack } from "./packClient";
 import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig, unknownPolicyWarning } from "./policyConfig";

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "util";
 import { DEBUG_ENV, debugEnabled, formatCliError, ProgramFailure } from "./errors";
-import { formatExplanation } from "./explain";
+import { formatExplanation } from "./explainReport";
 import { runPreview } from "./runPreview";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>] " +

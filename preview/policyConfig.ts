@@ -5,7 +5,7 @@
  */
 import * as fs from "fs";
 import Ajv from "ajv";
-import { didYouMean } from "../policies/support/config";
+import { didYouMean } from "../policies/pack/config";
 import { CONFIG_ERROR_EXIT, PreviewError } from "./errors";
 import { gojsonschemaMessage } from "./gojsonschemaWording";
 import { AnalyzerInfo, PolicyConfigEntry, PolicyConfigSchema } from "./packClient";

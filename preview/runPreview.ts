@@ -7,12 +7,12 @@ import * as fs from "fs";
 import * as path from "path";
 import { analyzeResources, explainTempFile, openPack } from "./analyzeResources";
 import { PreviewError, ProgramFailure, SETUP_ERROR_EXIT } from "./errors";
-import { Explanation, readExplanation } from "./explain";
+import { Explanation, readExplanation } from "./explainReport";
 import { PolicyConfigInput } from "./policyConfig";
 import { formatPoliciesSection, formatPreviewOutput, PreviewView } from "./printViolations";
 import { readProject, readStackConfig } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
-import { runProgram } from "./runProgram";
+import { runProgram } from "./forkProgram";
 import { AppliedRemediation, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
 
 export interface RunPreviewOptions {

@@ -5,16 +5,32 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../policies";
-import { judgedKinds } from "../policies/support/definePolicy";
-import { FACT_KEYS, factTableRow } from "../policies/support/factKeys";
+import { judgedKinds } from "../policies/pack/definePolicy";
+import { FACT_KEYS, factTableRow } from "../policies/pack/factKeys";
 import { configRows, defaultText, PropertySchema, typeAgrees, typeText } from "./support/docTables";
 
 const ROOT = path.resolve(__dirname, "..");
 const names = policies.map((p) => p.name);
 const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
 
+/** The rooms that hold policy files: the pack-wide policy at the top, one folder per system. */
+const POLICY_ROOMS = ["", "citrix", "nsx-alb", "xen"];
+
+/** Policy files are named for their kebab-case id (a dash in the name); support modules are camelCase. */
+function policyPaths(): Map<string, string> {
+    const found = new Map<string, string>();
+    for (const room of POLICY_ROOMS) {
+        for (const f of fs.readdirSync(path.join(ROOT, "policies", room))) {
+            if (f.endsWith(".ts") && f.includes("-")) {
+                found.set(f.replace(/\.ts$/, ""), path.join(ROOT, "policies", room, f));
+            }
+        }
+    }
+    return found;
+}
+
 function policyFiles(): string[] {
-    return fs.readdirSync(path.join(ROOT, "policies")).filter((f) => f.endsWith(".ts") && f !== "index.ts").map((f) => f.replace(/\.ts$/, ""));
+    return [...policyPaths().keys()];
 }
 
 describe("the registry", () => {
@@ -24,7 +40,7 @@ describe("the registry", () => {
             expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
         }
     });
-    it("lists exactly one policy per file in policies/, named after it", () => {
+    it("lists exactly one policy per file in policies/ and its system folders, named after it", () => {
         expect([...policyFiles()].sort()).toEqual([...names].sort());
     });
     it.each(policies.map((p) => [p.name, p] as const))("%s declares a sentence, a level and config defaults", (_name, p) => {
@@ -191,7 +207,7 @@ describe("README and docs/ pages", () => {
         const start = readme.indexOf("## Adding a policy");
         expect(start).toBeGreaterThan(0);
         const adding = readme.slice(start, readme.indexOf("\n## ", start + 5));
-        for (const needed of ["policies/<id>.ts", "policies/index.ts", "test/policies/", "expectViolation", "docs/policies/<id>.md",
+        for (const needed of ["policies/<system>/<id>.ts", "policies/index.ts", "test/policies/", "expectViolation", "docs/policies/<id>.md",
             "test/docs/exampleCases.ts", "npm run docs:examples", "report.applied", "report.notApplicable", "report.notChecked",
             "This policy takes no config.", "Default level", "Reported on", "expected-violations.json"]) {
             expect(adding, needed).toContain(needed);
@@ -210,13 +226,13 @@ describe("explain hooks (issue 10: --explain is derived from the decisions check
      */
     const HOOK_PENDING: Readonly<Record<string, string>> = {
     };
-    const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(path.join(ROOT, "policies", `${id}.ts`), "utf8")));
+    const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(policyPaths().get(id) ?? "", "utf8")));
 
     it("no policy outside the pending list has an explain hook", () => {
         expect(withHook.filter((id) => !(id in HOOK_PENDING))).toEqual([]);
     });
     it("the hook fallback in definePolicy.ts goes with the last hook", () => {
-        const source = fs.readFileSync(path.join(ROOT, "policies", "support", "definePolicy.ts"), "utf8");
+        const source = fs.readFileSync(path.join(ROOT, "policies", "pack", "definePolicy.ts"), "utf8");
         if (withHook.length === 0) {
             expect(source).not.toMatch(/explain\?\(/);
         } else {

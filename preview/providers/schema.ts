@@ -2,7 +2,7 @@
  * What a Terraform-bridged provider does to a resource's properties in a preview, from the facts
  * of the real providers' schemas (schema/<package>.json, each naming its source repository,
  * commit and files; regenerate with extract-schema.mjs). Used by the stand-in provider plugins
- * the real CLI runs (plugin.ts) and by the emulation's mocks (../programRunner.ts), so both give
+ * the real CLI runs (plugin.ts) and by the emulation's mocks (../mockedProgram.ts), so both give
  * the engine the same inputs and outputs. Free of Pulumi imports.
  *
  * - Check (`checkInputs`): an SDKv2 provider's Check fills every unset top-level input that has a

@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
-import { duration, num, pct } from "../../policies/support/format";
+import { duration, num, pct } from "../../policies/pack/format";
 import { runPreview } from "../../preview/runPreview";
 import type { PreviewResult } from "../../preview/runPreview";
 import type { Violation } from "../../preview/types";

@@ -10,10 +10,10 @@ import { measuredAt } from "../../model/citrixGuidance";
 import { testedSeSize } from "../../model/seCapacity";
 import { placeGroup } from "../../model/sePlacement";
 import { predictXenShares } from "../../model/xenShares";
-import { citrixSiteDatabaseLoad } from "../../policies/citrix-site-database-load";
-import { citrixBrokerThrottle } from "../../policies/citrix-broker-throttle";
-import { nsxAlbSeCapacity } from "../../policies/nsx-alb-se-capacity";
-import { xenGuestNetworkShare } from "../../policies/xen-guest-network-share";
+import { citrixSiteDatabaseLoad } from "../../policies/citrix/citrix-site-database-load";
+import { citrixBrokerThrottle } from "../../policies/citrix/citrix-broker-throttle";
+import { nsxAlbSeCapacity } from "../../policies/nsx-alb/nsx-alb-se-capacity";
+import { xenGuestNetworkShare } from "../../policies/xen/xen-guest-network-share";
 import { runStackPolicy, TestResource } from "../support/policyHarness";
 import { perfguard, ROOT, tempDir } from "./cliHarness";
 

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { runPreview } from "../../preview/runPreview";
-import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
+import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/pack/message";
 
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLES = path.join(ROOT, "examples");

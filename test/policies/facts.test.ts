@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { FactRead, misplacedFacts, readFacts } from "../../policies/support/facts";
-import { ResourceView, StackView } from "../../policies/support/resources";
-import { numVs } from "../../policies/support/format";
-import { describeValue, foldCase, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/support/values";
+import { FactRead, misplacedFacts, readFacts } from "../../policies/pack/facts";
+import { ResourceView, StackView } from "../../policies/pack/resources";
+import { numVs } from "../../policies/pack/format";
+import { describeValue, foldCase, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/pack/values";
 import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { perfguardFacts } from "../../policies/perfguard-facts";
-import { parseMessage } from "../../policies/support/message";
+import { parseMessage } from "../../policies/pack/message";
 import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf, Violation } from "../support/policyHarness";
 
 describe("parsePlainDecimal", () => {

@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../../policies";
-import { runProgram } from "../../preview/runProgram";
+import { runProgram } from "../../preview/forkProgram";
 import type { RecordedResource } from "../../preview/types";
 import { runPolicies, TestResource } from "../support/policyHarness";
 

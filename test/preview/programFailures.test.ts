@@ -3,9 +3,9 @@
 // rejection or an uncaught exception after the top level finished. The error names the program
 // dir and the program's message, without a stack trace.
 import { describe, expect, it } from "vitest";
-import { describeError } from "../../preview/programRunner";
+import { describeError } from "../../preview/mockedProgram";
 import { PreviewError } from "../../preview/errors";
-import { runProgram } from "../../preview/runProgram";
+import { runProgram } from "../../preview/forkProgram";
 import { program, quiet, THROWING_PROGRAM } from "./fixtures";
 
 async function failure(dir: string, project: string): Promise<PreviewError> {

@@ -10,10 +10,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Policy } from "@pulumi/policy";
 import { policies } from "../../policies";
-import { FACT_KEYS, NumberFactKind } from "../../policies/support/factKeys";
-import { citrixStack } from "../policies/citrixFixtures";
-import { nsxStack } from "../policies/nsxFixtures";
-import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
+import { FACT_KEYS, NumberFactKind } from "../../policies/pack/factKeys";
+import { citrixStack } from "../policies/citrix/citrixFixtures";
+import { nsxStack } from "../policies/nsx-alb/nsxFixtures";
+import { dom0Service, XCP01_UUID, xenStack } from "../policies/xen/xenFixtures";
 import {
     bigListResourceArb, FACT_PLACES, factEntryArb, invalidFactValueArb, junkResourcesArb, junkValueArb, placeFacts, propsArb, scalarJunkArb, stackArb, TYPES, unknownArb,
 } from "../support/arbitraries";

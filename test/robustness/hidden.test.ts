@@ -7,17 +7,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { policies } from "../../policies";
-import { AFTER_APPLY } from "../../policies/support/citrixSite";
-import { RTT_HIDDEN } from "../../policies/support/citrixDecisions";
-import { parseMessage } from "../../policies/support/message";
-import { citrixStack } from "../policies/citrixFixtures";
-import { nsxStack } from "../policies/nsxFixtures";
-import { xenStack } from "../policies/xenFixtures";
+import { AFTER_APPLY } from "../../policies/citrix/site";
+import { RTT_HIDDEN } from "../../policies/citrix/decisions";
+import { parseMessage } from "../../policies/pack/message";
+import { citrixStack } from "../policies/citrix/citrixFixtures";
+import { nsxStack } from "../policies/nsx-alb/nsxFixtures";
+import { xenStack } from "../policies/xen/xenFixtures";
 import { UNKNOWN_STRING } from "../support/arbitraries";
 import type { TestResource } from "../support/policyHarness";
 import { runStackPolicy } from "../support/policyHarness";
 import { sdkServer } from "../support/sdkServerPath";
-import { xenGuestNetworkShare } from "../../policies/xen-guest-network-share";
+import { xenGuestNetworkShare } from "../../policies/xen/xen-guest-network-share";
 
 const server = sdkServer(policies);
 

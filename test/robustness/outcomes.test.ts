@@ -12,11 +12,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { policies } from "../../policies";
-import { judgedKinds } from "../../policies/support/definePolicy";
-import { ExplainRecord, observeExplain } from "../../policies/support/explain";
-import { citrixStack } from "../policies/citrixFixtures";
-import { nsxStack } from "../policies/nsxFixtures";
-import { dom0Service, XCP01_UUID, xenStack } from "../policies/xenFixtures";
+import { judgedKinds } from "../../policies/pack/definePolicy";
+import { ExplainRecord, observeExplain } from "../../policies/pack/decisionLog";
+import { citrixStack } from "../policies/citrix/citrixFixtures";
+import { nsxStack } from "../policies/nsx-alb/nsxFixtures";
+import { dom0Service, XCP01_UUID, xenStack } from "../policies/xen/xenFixtures";
 import { asWireSecret, SE_GROUP_REF_FORMS, stackArb, unknownArb, VS_TYPE } from "../support/arbitraries";
 import { TestResource, urnOf } from "../support/policyHarness";
 import { SdkDiagnostic, sdkServer } from "../support/sdkServerPath";

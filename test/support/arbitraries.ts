@@ -7,7 +7,7 @@
  * which google.protobuf.Struct cannot carry), plus NaN/Infinity (a Struct holds doubles).
  */
 import fc from "fast-check";
-import { FACT_KEYS, FactKeyDef, NumberFactKind } from "../../policies/support/factKeys";
+import { FACT_KEYS, FactKeyDef, NumberFactKind } from "../../policies/pack/factKeys";
 import type { TestResource } from "./policyHarness";
 
 // ---------------------------------------------------------------------------------------------

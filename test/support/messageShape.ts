@@ -3,7 +3,7 @@
  * characters, then `Fix: ...`. The harness checks every violation a policy test produces, and the
  * registry test every violation the bundled examples print through the preview path.
  */
-import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
+import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/pack/message";
 
 /**
  * Policies whose messages are still being converted to the Message shape, with who converts them.

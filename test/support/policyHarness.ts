@@ -6,8 +6,8 @@
 import type { EnforcementLevel, Policy, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { unknownCheckingProxy } from "@pulumi/policy";
 import { expect } from "vitest";
-import { resetReportedOnce } from "../../policies/support/definePolicy";
-import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/support/message";
+import { resetReportedOnce } from "../../policies/pack/definePolicy";
+import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/pack/message";
 import { shapeProblems } from "./messageShape";
 
 /** The engine's wire value for an unknown (preview) value. */

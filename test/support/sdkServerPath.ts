@@ -12,7 +12,7 @@ import * as path from "path";
 import type { EnforcementLevel, Policies } from "@pulumi/policy";
 import * as analyzerproto from "@pulumi/pulumi/proto/analyzer_pb";
 import type { Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
-import { resetReportedOnce } from "../../policies/support/definePolicy";
+import { resetReportedOnce } from "../../policies/pack/definePolicy";
 import { TestResource, urnOf } from "./policyHarness";
 
 type RpcCallback = (err: unknown, response?: analyzerproto.AnalyzeResponse) => void;

@@ -1,0 +1,128 @@
+/**
+ * citrix-site-limits: Citrix's published per-Site and per-zone limits (zones per Site; VDAs per
+ * zone and per Site under Local Host Cache).
+ */
+import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
+import { CATALOG_TYPE, citrixSite, Zone, ZONE_TYPE } from "./site";
+import { field } from "../pack/values";
+import { isolate, stackPolicy } from "../pack/definePolicy";
+import { shortName } from "../pack/message";
+import { plural } from "../pack/format";
+
+export interface SiteLimitsConfig {
+    maxZonesPerSite: number;
+    maxVdasPerZone: number;
+    maxVdasPerSite: number;
+}
+
+/** Where the per-Site figure comes from (model/data/citrix-brokering.json, its source note). */
+const PER_SITE_SOURCE = "XenApp and XenDesktop 7.14 Local Host Cache, as reported by dabcc.com (2017); not in Citrix's current Tech Zone article, not confirmed for current releases";
+
+/**
+ * What the zone's Delivery Groups say about Local Host Cache (`makeResourcesAvailableInLhc`, a
+ * Delivery Group argument of the Citrix provider): the per-zone limit matters for the groups that
+ * keep their resources available in outage mode.
+ */
+function lhcNote(zone: Zone): string[] {
+    let on = 0;
+    let off = 0;
+    for (const share of zone.groups) {
+        const value = share.group.implicit ? undefined : field(share.group.resource.props, "makeResourcesAvailableInLhc");
+        if (value === true || value === "true") {
+            on += 1;
+        } else if (value === false || value === "false") {
+            off += 1;
+        }
+    }
+    return on + off === 0 ? [] : [`Delivery Groups with machines here: ${on} set makeResourcesAvailableInLhc true, ${off} false`];
+}
+
+export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
+    name: "citrix-site-limits",
+    description: "A Citrix Site should stay within the published zone and VDA limits.",
+    enforcementLevel: "advisory",
+    configSchema: {
+        properties: {
+            maxZonesPerSite: {
+                type: "integer",
+                minimum: 1,
+                maximum: 100000,
+                default: CITRIX_GUIDANCE.maxZonesPerSite,
+                description: "Most zones one Site should have (default 50: Citrix's published limit).",
+            },
+            maxVdasPerZone: {
+                type: "integer",
+                minimum: 1,
+                maximum: 10000000,
+                default: CITRIX_GUIDANCE.maxVdasPerZone,
+                description: "Most VDAs (machines of the zone's catalogs) one zone should have (default 10000: Local Host Cache's published limit per zone).",
+            },
+            maxVdasPerSite: {
+                type: "integer",
+                minimum: 1,
+                maximum: 100000000,
+                default: CITRIX_GUIDANCE.maxVdasPerSite,
+                description: "Most VDAs all zones of the Site (this stack) should have together (default 40000: Local Host Cache in a multi-zone Site, XenApp and XenDesktop 7.14; not confirmed for current releases).",
+            },
+        },
+    },
+    types: [ZONE_TYPE, CATALOG_TYPE],
+    check(stack, config, report) {
+        const site = citrixSite(stack);
+        if (site.zones.length > config.maxZonesPerSite) {
+            report({
+                problem: `This stack declares ${plural(site.zones.length, "Citrix zone")}, more than the ${config.maxZonesPerSite} one Site supports.`,
+                fix: "split the zones across Sites",
+                basis: [`maxZonesPerSite (default ${CITRIX_GUIDANCE.maxZonesPerSite}: Citrix's published limit)`],
+            });
+        }
+        for (const { resource, as, why } of site.unplaced) {
+            if (as === "catalog") {
+                report.notChecked(why, resource);
+            }
+        }
+        let siteTotal = 0;
+        for (const zone of site.zones) {
+            isolate(zone.resource, report, () => {
+                if (zone.catalogs.length === 0) {
+                    report.notApplicable("no machine catalog of this stack is in this zone", zone.resource);
+                    return;
+                }
+                let total = 0;
+                let unknown = 0;
+                for (const catalog of zone.catalogs) {
+                    if (catalog.machines === "unknown") {
+                        unknown += 1;
+                    } else if (catalog.machines !== "none") {
+                        total += catalog.machines;
+                    }
+                    report.applied(`counted with its zone ${zone.resource.label}`, catalog.resource);
+                }
+                siteTotal += total;
+                report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
+                // Unknown counts can only add machines: report when the known ones already exceed.
+                if (total <= config.maxVdasPerZone) {
+                    return;
+                }
+                report({
+                    problem: `Zone "${shortName(zone.resource.name)}" has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
+                    fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
+                    basis: [
+                        `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,
+                        `maxVdasPerZone (default ${CITRIX_GUIDANCE.maxVdasPerZone}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops)`,
+                        ...lhcNote(zone),
+                    ],
+                }, zone.resource);
+            });
+        }
+        // Unknown counts can only add machines, as per zone: report when the known ones exceed.
+        report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them against maxVdasPerSite ${config.maxVdasPerSite}`);
+        if (site.zones.length > 1 && siteTotal > config.maxVdasPerSite) {
+            report({
+                problem: `This stack's ${plural(site.zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
+                fix: "split the zones across Sites, or keep the Site within the limit if it relies on Local Host Cache",
+                basis: [`maxVdasPerSite (default ${CITRIX_GUIDANCE.maxVdasPerSite}: ${PER_SITE_SOURCE})`],
+            });
+        }
+    },
+});

@@ -1,0 +1,375 @@
+/**
+ * The Citrix Site as a stack declares it: zones with their RTT and load facts, the Delivery
+ * Controllers that name each zone (in the stack, or listed in citrix-broker-throttle's
+ * `externalControllers`), the machine catalogs of each zone, and the Delivery Groups whose
+ * catalogs put their machines in one or more zones (the brokering lock is per Delivery Group:
+ * citrix-zones-latency-brokering.ja.txt). Everything that cannot be joined is recorded as "not
+ * checked" with its reason, never dropped.
+ */
+import type { FactRead } from "../pack/facts";
+import type { NotChecked } from "../pack/definePolicy";
+import type { ResourceView, StackView } from "../pack/resources";
+import { field, isUnknown, parsePlainDecimal, UNKNOWN } from "../pack/values";
+
+export const ZONE_TYPE = "citrix:index/zone:Zone";
+export const CATALOG_TYPE = "citrix:index/machineCatalog:MachineCatalog";
+export const GROUP_TYPE = "citrix:index/deliveryGroup:DeliveryGroup";
+
+/** Known after apply: the remedy for a value that is unknown in a preview. */
+export const AFTER_APPLY = "known after apply: run `pulumi policy analyze` (or `perfguard check`) after the update";
+
+/** A Delivery Controller and its throttle (absent = unlimited). */
+export interface Controller {
+    /** The resource in this stack, or undefined for one listed in `externalControllers`. */
+    readonly resource?: ResourceView;
+    /** Its Pulumi name, or the name given in `externalControllers`. */
+    readonly name: string;
+    readonly throttle: FactRead<number>;
+}
+
+/** A catalog's machine count: a number, unknown (preview), or not declared. */
+export type MachineCount = number | "unknown" | "none";
+
+/** One Delivery Group's machines in one zone. */
+export interface GroupZoneShare {
+    readonly group: Group;
+    readonly zone: Zone;
+    /** Machines of the group in that zone (may be fractional after an even split). */
+    readonly machines: number;
+}
+
+/** One Delivery Group: its own brokering lock. `implicit` = a zone with no group in the stack. */
+export interface Group {
+    readonly resource: ResourceView;
+    readonly implicit: boolean;
+    readonly peakConcurrentLaunches: FactRead<number>;
+    readonly users: FactRead<number>;
+    readonly shares: GroupZoneShare[];
+    /** True when several catalogs' counts were split evenly (preview: which count is whose is unknown). */
+    evenSplit: boolean;
+    /** Why the group's zones cannot be known (then `shares` is empty or partial). */
+    notChecked?: NotChecked;
+}
+
+/** One zone and what belongs to it. */
+export interface Zone {
+    readonly resource: ResourceView;
+    /** The zone's `name` input when known, else its Pulumi resource name. */
+    readonly zoneName: string;
+    /** The `name` input is unknown in this preview: controllers naming it cannot be matched. */
+    readonly nameUnknown: boolean;
+    /** A Citrix DaaS resource location (`resourceLocationId` set): no Site database over the WAN. */
+    readonly daas: boolean;
+    readonly rttMs: FactRead<number>;
+    readonly peakConcurrentLaunches: FactRead<number>;
+    readonly users: FactRead<number>;
+    readonly controllers: Controller[];
+    readonly catalogs: Array<{ resource: ResourceView; machines: MachineCount }>;
+    /** The Delivery Groups with machines in this zone (an implicit one when the stack has none). */
+    readonly groups: GroupZoneShare[];
+}
+
+/** The Site: zones and groups in engine order, and what could not be joined. */
+export interface Site {
+    readonly zones: readonly Zone[];
+    readonly groups: readonly Group[];
+    /** Resources whose Delivery Controller facts are unknown in this preview (they might belong to any zone). */
+    readonly unknownControllers: number;
+    /** Controllers and catalogs that could not be placed in a zone, with why. */
+    readonly unplaced: ReadonlyArray<Unplaced>;
+}
+
+/** Delivery Controllers another stack manages, by zone name (citrix-broker-throttle config). */
+export type ExternalControllers = Readonly<Record<string, ReadonlyArray<{ name: string; throttle?: number }>>>;
+
+function machinesOf(catalog: ResourceView): MachineCount {
+    const scheme = field(catalog.props, "provisioningScheme");
+    if (scheme === UNKNOWN) {
+        return "unknown";
+    }
+    const total = field(scheme, "numberOfTotalMachines");
+    if (total === UNKNOWN) {
+        return "unknown";
+    }
+    const n = parsePlainDecimal(total);
+    if (n !== undefined && n >= 0) {
+        return Math.floor(n);
+    }
+    // Manual (non-MCS) catalogs list their machines under machineAccounts[].machines[].
+    const accounts = field(catalog.props, "machineAccounts");
+    if (accounts === UNKNOWN) {
+        return "unknown";
+    }
+    if (!Array.isArray(accounts)) {
+        return "none";
+    }
+    let count = 0;
+    for (const account of accounts) {
+        const machines = field(account, "machines");
+        if (machines === UNKNOWN || isUnknown(account)) {
+            return "unknown";
+        }
+        count += Array.isArray(machines) ? machines.length : 0;
+    }
+    return count;
+}
+
+/**
+ * A Citrix DaaS zone: `resourceLocationId` set (a resource location, no Site database over the
+ * WAN). Known: a non-empty string. Unknown in a preview: in inputs (Analyze) it was set from
+ * another resource; in outputs (AnalyzeStack) the engine also shows an unset computed output as
+ * unknown, which an on-premises zone (set by `name`) has too, so there only a property dependency
+ * on another resource makes it DaaS.
+ */
+export function isDaasZone(zone: ResourceView, props: "inputs" | "outputs" = "outputs"): boolean {
+    const location = field(zone.props, "resourceLocationId");
+    if (knownString(location) !== undefined) {
+        return true;
+    }
+    const unknown = location === UNKNOWN || isUnknown(location);
+    return unknown && (props === "inputs" || (zone.propertyDependencies["resourceLocationId"] ?? []).length > 0);
+}
+
+function knownString(value: unknown): string | undefined {
+    return typeof value === "string" && !isUnknown(value) && value.trim() ? value.trim() : undefined;
+}
+
+/** Locale-independent case folding for names (issue 11). */
+function fold(name: string): string {
+    return name.toLowerCase();
+}
+
+/**
+ * Builds the Site view in one pass per resource kind (O(resources)); never throws on odd props.
+ * @param externals - controllers another stack manages, by zone name (optional).
+ */
+export function citrixSite(stack: StackView, externals: ExternalControllers = {}): Site {
+    const zones: Zone[] = [];
+    const byName = new Map<string, Zone>();
+    const byUrn = new Map<string, Zone>();
+    const byId = new Map<string, Zone>();
+    const unplaced: Unplaced[] = [];
+    for (const resource of stack.ofType(ZONE_TYPE)) {
+        const nameInput = field(resource.props, "name");
+        const name = knownString(nameInput);
+        const zone: Zone = {
+            resource,
+            zoneName: name ?? resource.name,
+            nameUnknown: name === undefined && nameInput !== undefined && isUnknown(nameInput),
+            daas: isDaasZone(resource),
+            rttMs: resource.facts.number("rttMs"),
+            peakConcurrentLaunches: resource.facts.number("peakConcurrentLaunches"),
+            users: resource.facts.number("users"),
+            controllers: [],
+            catalogs: [],
+            groups: [],
+        };
+        zones.push(zone);
+        byUrn.set(resource.urn, zone);
+        const id = knownString(field(resource.props, "id"));
+        if (id) {
+            byId.set(id, zone);
+        }
+    }
+    // A controller names its zone by the zone's `name` input (what Citrix knows it by) or its
+    // Pulumi resource name; when the two collide across zones, the `name` input wins.
+    for (const zone of zones) {
+        if (!zone.nameUnknown) {
+            byName.set(fold(zone.zoneName), byName.get(fold(zone.zoneName)) ?? zone);
+        }
+    }
+    for (const zone of zones) {
+        if (!byName.has(fold(zone.resource.name))) {
+            byName.set(fold(zone.resource.name), zone);
+        }
+    }
+    const namesUnknown = zones.filter((z) => z.nameUnknown).length;
+    let unknownControllers = 0;
+    for (const resource of stack.resources) {
+        const role = resource.facts.text("citrixRole");
+        if (role.state === "unknown") {
+            unknownControllers += 1;
+            continue;
+        }
+        if (role.state !== "ok") {
+            continue;
+        }
+        const zoneFact = resource.facts.text("citrixZone");
+        if (zoneFact.state === "unknown") {
+            unknownControllers += 1;
+            unplaced.push({ resource, as: "controller", why: { reason: "its perfguard:citrixZone is unknown in this preview", remedy: AFTER_APPLY } });
+            continue;
+        }
+        if (zoneFact.state !== "ok") {
+            unplaced.push({ resource, as: "controller", why: zoneFact.state === "absent"
+                ? { reason: "a Delivery Controller without perfguard:citrixZone", remedy: "declare perfguard:citrixZone=<zone name> on the controller" }
+                : { reason: "its perfguard:citrixZone is invalid (perfguard-facts reports it)", remedy: "fix the fact perfguard-facts names" } });
+            continue;
+        }
+        const zone = byName.get(fold(zoneFact.value));
+        if (zone) {
+            // A throttle not found on a controller whose facts may be hidden is not known to be missing.
+            const throttle = resource.facts.number("throttleMaxConcurrentTransactions");
+            zone.controllers.push({ resource, name: resource.name, throttle: throttle.state === "absent" && resource.facts.incomplete ? { state: "unknown" } : throttle });
+        } else {
+            unplaced.push({
+                resource,
+                as: "controller",
+                why: namesUnknown > 0
+                    ? { reason: "its perfguard:citrixZone matches no zone, and some zones' names are unknown in this preview", remedy: AFTER_APPLY }
+                    : { reason: "its perfguard:citrixZone names a zone that is not in this stack", remedy: "declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input" },
+            });
+        }
+    }
+    for (const [name, list] of Object.entries(externals)) {
+        const zone = byName.get(fold(name));
+        for (const c of zone ? list : []) {
+            zone?.controllers.push({ name: c.name, throttle: c.throttle === undefined ? { state: "absent" } : { state: "ok", value: c.throttle, where: "externalControllers in the policy config" } });
+        }
+    }
+    const catalogZone = new Map<string, Zone>();
+    for (const catalog of stack.ofType(CATALOG_TYPE)) {
+        const zone = resolveCatalogZone(catalog, byUrn, byId, byName);
+        if (!("zone" in zone)) {
+            if (zone.why) {
+                unplaced.push({ resource: catalog, as: "catalog", why: zone.why });
+            }
+            continue;
+        }
+        zone.zone.catalogs.push({ resource: catalog, machines: machinesOf(catalog) });
+        catalogZone.set(catalog.urn, zone.zone);
+    }
+    const groups = stack.ofType(GROUP_TYPE).map((resource) => groupOf(resource, stack, catalogZone));
+    for (const group of groups) {
+        for (const share of group.shares) {
+            share.zone.groups.push(share);
+        }
+    }
+    // A zone no Delivery Group of the stack uses is judged as one group of its own (one lock).
+    const all = [...groups];
+    for (const zone of zones) {
+        if (zone.groups.length === 0) {
+            const group: Group = { resource: zone.resource, implicit: true, peakConcurrentLaunches: { state: "absent" }, users: { state: "absent" }, shares: [], evenSplit: false };
+            const machines = zone.catalogs.reduce((sum, c) => sum + (typeof c.machines === "number" ? c.machines : 0), 0);
+            const share = { group, zone, machines };
+            group.shares.push(share);
+            zone.groups.push(share);
+            all.push(group);
+        }
+    }
+    return { zones, groups: all, unknownControllers, unplaced };
+}
+
+/** A Delivery Controller or a catalog that could not be placed in a zone (a catalog may carry controller facts too). */
+export interface Unplaced {
+    readonly resource: ResourceView;
+    readonly as: "controller" | "catalog";
+    readonly why: NotChecked;
+}
+
+type CatalogZone = { zone: Zone } | { why?: NotChecked };
+
+/** A catalog's zone: property dependency, a literal zone id, or a perfguard:citrixZone fact on it. */
+function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byId: Map<string, Zone>, byName: Map<string, Zone>): CatalogZone {
+    for (const urn of catalog.propertyDependencies["zone"] ?? []) {
+        const zone = byUrn.get(urn);
+        if (zone) {
+            return { zone };
+        }
+    }
+    const value = field(catalog.props, "zone");
+    const literal = knownString(value);
+    const byLiteral = literal ? byId.get(literal) : undefined;
+    if (byLiteral) {
+        return { zone: byLiteral };
+    }
+    const fact = catalog.facts.text("citrixZone");
+    if (fact.state === "ok") {
+        const zone = byName.get(fold(fact.value));
+        return zone ? { zone } : { why: { reason: "its perfguard:citrixZone names a zone that is not in this stack", remedy: "correct perfguard:citrixZone to a zone's name input" } };
+    }
+    if (fact.state === "unknown" || value === UNKNOWN || (value !== undefined && isUnknown(value))) {
+        return { why: { reason: "its zone is unknown in this preview and depends on no zone of this stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
+    }
+    if (literal) {
+        return { why: { reason: "its zone is an id from a data source or another stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
+    }
+    // No zone set, or not a string: its machines are in no zone perfguard can name (fail closed).
+    return { why: { reason: "its zone is not set to a zone id", remedy: "set zone to its zone's id, or declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
+}
+
+/** One Delivery Group's zones and machines, from associatedMachineCatalogs. */
+function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<string, Zone>): Group {
+    const group: Group = {
+        resource,
+        implicit: false,
+        peakConcurrentLaunches: resource.facts.number("peakConcurrentLaunches"),
+        users: resource.facts.number("users"),
+        shares: [],
+        evenSplit: false,
+    };
+    const list = field(resource.props, "associatedMachineCatalogs");
+    if (list === UNKNOWN || (list !== undefined && !Array.isArray(list))) {
+        group.notChecked = { reason: "its associatedMachineCatalogs is unknown in this preview", remedy: AFTER_APPLY };
+        return group;
+    }
+    const entries = Array.isArray(list) ? list : [];
+    // By id (state): each entry's catalog and count. By property dependency (preview): the
+    // catalogs, but not which count is whose (dependencies are per top-level property).
+    const byId = new Map<string, ResourceView>();
+    for (const catalog of stack.ofType(CATALOG_TYPE)) {
+        const id = knownString(field(catalog.props, "id"));
+        if (id) {
+            byId.set(id, catalog);
+        }
+    }
+    const counted: Array<{ catalog: ResourceView; machines: number }> = [];
+    let total = 0;
+    let countsKnown = true;
+    let allById = entries.length > 0;
+    for (const entry of entries) {
+        const count = parsePlainDecimal(field(entry, "machineCount"));
+        if (count === undefined || count < 0) {
+            countsKnown = false;
+        } else {
+            total += count;
+        }
+        const id = knownString(field(entry, "machineCatalog"));
+        const catalog = id ? byId.get(id) : undefined;
+        if (catalog && count !== undefined) {
+            counted.push({ catalog, machines: count });
+        } else {
+            allById = false;
+        }
+    }
+    if (!allById) {
+        const catalogs = stack.dependencyOf(resource, "associatedMachineCatalogs", CATALOG_TYPE);
+        if (catalogs.length === 0) {
+            if (entries.length > 0) {
+                group.notChecked = { reason: "its machine catalogs are not in this stack (or unresolved)", remedy: "declare perfguard:peakConcurrentLaunches on the zones, or manage the catalogs in this stack" };
+            }
+            return group;
+        }
+        counted.length = 0;
+        group.evenSplit = catalogs.length > 1;
+        for (const catalog of catalogs) {
+            const own = machinesOf(catalog);
+            // Without known counts, each catalog's own machine count; else an even split.
+            const machines = countsKnown ? total / catalogs.length : typeof own === "number" ? own : 1;
+            counted.push({ catalog, machines });
+        }
+    }
+    const perZone = new Map<Zone, number>();
+    for (const { catalog, machines } of counted) {
+        const zone = catalogZone.get(catalog.urn);
+        if (!zone) {
+            group.notChecked = { reason: `its catalog "${catalog.name}" has a zone that cannot be resolved`, remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" };
+            continue;
+        }
+        perZone.set(zone, (perZone.get(zone) ?? 0) + machines);
+    }
+    for (const [zone, machines] of perZone) {
+        group.shares.push({ group, zone, machines });
+    }
+    return group;
+}

@@ -1,0 +1,61 @@
+/**
+ * The brokering targets shared by citrix-broker-throttle and citrix-brokering-capacity, and the
+ * sentences that explain a concurrency against them.
+ */
+import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
+import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
+import { measuredLimit } from "../../model/citrixGuidance";
+import { num, pct } from "../pack/format";
+
+/** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
+export interface BrokeringTargets {
+    targetResponseS: number;
+    errorBudgetPct: number;
+}
+
+/** Schema properties of the targets, with the issue's defaults. */
+export const TARGET_SCHEMA: Record<keyof BrokeringTargets, PolicyConfigJSONSchema> = {
+    targetResponseS: {
+        type: "number",
+        exclusiveMinimum: 0,
+        maximum: 600,
+        default: 12,
+        description: "Highest acceptable predicted mean brokering response, s (default 12: the source's 160 ms / 24 requests cell, 11.4 s, is the guidance's limit).",
+    },
+    errorBudgetPct: {
+        type: "number",
+        minimum: 0,
+        maximum: 100,
+        default: 0.1,
+        description: "Highest acceptable predicted share of brokering requests that time out, percent (default 0.1).",
+    },
+};
+
+/**
+ * The largest concurrency that meets the targets at this RTT (0 when none does): the model's, never
+ * above a measured cell that missed the targets (measuredLimit).
+ */
+export function safeConcurrency(rttMs: number, targets: BrokeringTargets): number {
+    const errorBudget = targets.errorBudgetPct / 100;
+    const model = maxSafeConcurrency({ rttMs, targetResponseS: targets.targetResponseS, errorBudget });
+    return Math.min(model, measuredLimit(rttMs, targets.targetResponseS, errorBudget) ?? model);
+}
+
+/** "the model predicts a mean response of 19.1 s and 0.52% errors at 40 concurrent requests" */
+export function predictionSentence(rttMs: number, concurrency: number): string {
+    const p = predictBrokering({ rttMs, concurrency });
+    return `the brokering model predicts a mean response of ${num(p.meanResponseS)} s and ${pct(p.errorRate)} timed-out requests at ${concurrency} concurrent requests`;
+}
+
+/** "targets: mean response <= 12 s (targetResponseS), errors <= 0.1% (errorBudgetPct)" */
+export function targetsText(targets: BrokeringTargets): string {
+    return `mean response <= ${num(targets.targetResponseS)} s (targetResponseS) and errors <= ${num(targets.errorBudgetPct, 4)}% (errorBudgetPct)`;
+}
+
+/** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model)": for basis lines (the model's source is in docs/models.md). */
+export function targetsBasis(targets: BrokeringTargets): string {
+    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (targetResponseS, errorBudgetPct; brokering model)`;
+}
+
+/** Where the model's numbers come from, for messages. */
+export const MODEL_SOURCE = "brokering model calibrated on the XenApp/XenDesktop 7.7 zone tests";

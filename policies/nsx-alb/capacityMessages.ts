@@ -1,0 +1,346 @@
+/**
+ * The messages of nsx-alb-se-capacity and nsx-alb-se-capacity-advisory: one problem line per
+ * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
+ * lines naming the fields, the table row, the placement rule and the vendor document.
+ */
+import { seCapacityBasis, SeGroupSpec, SeMetric, SeUtilisation, sslTpsCapacity, testedSeSize, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
+import { DISPATCHER_MIN_VCPUS, fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
+import { listLabels, num, pct, plural } from "../pack/format";
+import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
+import type { ResourceView } from "../pack/resources";
+import type { GroupEvaluation, SeCapacityConfig, Unit } from "./capacityCheck";
+
+export const METRIC_NAME: Record<SeMetric, string> = {
+    sslTps: "SSL TPS",
+    l7Rps: "L7 RPS",
+    l4Cps: "L4 CPS",
+    sslThroughput: "SSL throughput",
+    throughput: "throughput",
+    openConnections: "open connections",
+};
+
+const KIND_ROW: Record<VsKind, string> = { l7ssl: "L7 SSL", l7: "L7", l4: "L4" };
+
+/** Vendor documents behind each rule (cited in basis lines; docs/policies/nsx-alb-se-capacity.md quotes them). */
+export const HA_DOC = "Avi Elastic HA for Service Engines (avinetworks.com/docs/latest/elastic-ha-for-avi-service-engines)";
+
+/** `Virtualservice "shop-vs"` with the name shortened for a problem line. */
+export function labelOf(resource: ResourceView): string {
+    const colon = resource.type.lastIndexOf(":");
+    return `${resource.type.slice(colon + 1) || "resource"} "${shortName(resource.name)}"`;
+}
+
+/** The group's label for a problem line. */
+export function groupLabel(group: SeGroupView): string {
+    return group.resource ? labelOf(group.resource) : `SE group "${shortName(group.name)}" (policy config)`;
+}
+
+/** A basis line giving names that were shortened on the problem line. */
+function fullNames(resources: ReadonlyArray<{ name: string } | undefined>): string[] {
+    const long = resources.filter((r): r is { name: string } => r !== undefined && isShortened(r.name));
+    return long.length > 0 ? [`full names: ${long.map((r) => `"${r.name}"`).join(", ")}`] : [];
+}
+
+function limitText(config: SeCapacityConfig): string {
+    return `limit ${pct(1 - config.headroomPct / 100)}`;
+}
+
+function keyTypeName(keyType: VsDemand["sslKeyType"]): string {
+    return keyType === "ecc" ? "ECC" : "RSA-2048";
+}
+
+/** What one VS gets in its group's HA mode, in words. */
+export function haText(sizing: SeGroupSizing, p: GroupPlacement, config: SeCapacityConfig): string {
+    const { spec, where } = sizing;
+    const mode = fieldText("haMode", spec.haMode, where.haMode);
+    if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        const spread = fieldText("distributeLoadActiveStandby", String(spec.distributeLoadActiveStandby), where.distributeLoadActiveStandby);
+        return `${mode}: two SEs, one active, no scale-out; ${spread}`;
+    }
+    const field = config.assumeScaleOut ? "maxScaleoutPerVs" : "minScaleoutPerVs";
+    const scale = `${fieldText(field, spec[field], where[field])}${config.assumeScaleOut ? ", assumeScaleOut true" : ""}`;
+    if (spec.haMode === "HA_MODE_SHARED_PAIR") {
+        return `${mode} (active/active): each VS on ${plural(p.sesPerVs, "SE")} (${scale}, at least 2) must fit on ${plural(p.vsSes, "SE")} after one fails`;
+    }
+    return `${mode} (N+M): each VS on ${plural(p.sesPerVs, "SE")} (${scale}); ${plural(p.sesNeeded, "SE")} for placement + ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)} spare, ${fieldText("maxSe", spec.maxSe, where.maxSe)}`;
+}
+
+/** How the busiest SE was found, in words. */
+export function placementText(sizing: SeGroupSizing, p: GroupPlacement): string {
+    const { spec, where } = sizing;
+    const m = fieldText("maxVsPerSe", spec.maxVsPerSe, where.maxVsPerSe);
+    switch (p.rule) {
+        case "active-standby":
+            return `every VS of the group on the active SE (${p.vsCount} VSs; ${m})`;
+        case "active-standby-distributed":
+            return `VSs spread over both SEs (about ${p.worstSeShares} each); each must fit one SE when the other fails`;
+        case "packed":
+            return `${fieldText("algo", spec.algo, where.algo)}: the busiest SE holds the ${plural(p.worstSeShares, "heaviest VS share")} (${m})`;
+        case "distributed":
+            return `${fieldText("algo", spec.algo, where.algo)}: shares spread evenly over the SEs the group may run`;
+    }
+}
+
+/** The per-SE figures the demanded metrics are compared with. */
+export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: readonly VsDemand[]): string {
+    const { spec, where } = sizing;
+    const per = p.perSe;
+    const figures: string[] = [];
+    for (const keyType of new Set(demands.filter((d) => d.sslTps !== undefined).map((d) => d.sslKeyType))) {
+        figures.push(`${num(sslTpsCapacity(per, keyType), 0)} ${keyTypeName(keyType)} SSL TPS`);
+    }
+    if (demands.some((d) => d.l7Rps !== undefined)) {
+        figures.push(`${num(per.l7Rps, 0)} L7 RPS`);
+    }
+    if (demands.some((d) => d.l4Cps !== undefined)) {
+        figures.push(`${num(per.l4Cps, 0)} L4 CPS`);
+    }
+    for (const kind of new Set(demands.filter((d) => d.throughputGbps !== undefined).map(vsKind))) {
+        figures.push(`${num(throughputCapacityGbps(per, kind), 2)} Gbps ${KIND_ROW[kind]} throughput${kind === "l7ssl" ? " (CPU bound)" : ""}`);
+    }
+    if (demands.some((d) => d.l4OpenConnections !== undefined)) {
+        figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound)`);
+    }
+    const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
+    return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
+        `${figures.join(", ") || "no demand"} (${seCapacityBasis(spec.vcpusPerSe)}${measured})`;
+}
+
+/** One utilisation, limit by limit: "CPU 297% (SSL TPS 222%, L7 RPS 75%), throughput 0%". */
+export function utilisationText(u: SeUtilisation): string {
+    const cpuParts = (["sslTps", "l7Rps", "l4Cps", "sslThroughput"] as const).filter((k) => u[k] > 0).map((k) => `${METRIC_NAME[k]} ${pct(u[k])}`);
+    // Adding fractions of one CPU across kinds of load is an assumption: each figure was measured alone.
+    const sum = cpuParts.length > 1 ? ", summed: not measured" : "";
+    const parts = [`CPU ${pct(u.cpu)}${cpuParts.length > 0 ? ` (${cpuParts.join(" + ")}${sum})` : ""}`];
+    if (u.throughput > 0) {
+        parts.push(`throughput ${pct(u.throughput)}`);
+    }
+    if (u.openConnections > 0) {
+        parts.push(`open connections ${pct(u.openConnections)}`);
+    }
+    return parts.join(", ");
+}
+
+/** The demand facts of a unit, with where each came from. */
+export function demandText(unit: Unit): string {
+    const parts: string[] = [];
+    for (const m of unit.members) {
+        const d = m.demand;
+        if (!d) {
+            continue;
+        }
+        const own: string[] = [];
+        if (d.sslTps !== undefined) {
+            own.push(`${num(d.sslTps)} ${keyTypeName(d.sslKeyType)} SSL TPS`);
+        }
+        if (d.l7Rps !== undefined) {
+            own.push(`${num(d.l7Rps)} L7 RPS`);
+        }
+        if (d.l4Cps !== undefined) {
+            own.push(`${num(d.l4Cps)} L4 CPS`);
+        }
+        if (d.throughputGbps !== undefined) {
+            own.push(`${num(d.throughputGbps, 2)} Gbps ${KIND_ROW[vsKind(d)]}${m.where.ssl ? ` (SSL: ${m.where.ssl})` : ""}`);
+        }
+        if (d.l4OpenConnections !== undefined) {
+            own.push(`${num(d.l4OpenConnections)} open connections`);
+        }
+        const unknown = m.unknown.length > 0 ? `; ${listLabels(m.unknown)} unknown in this preview, not counted` : "";
+        // One VS alone is the resource reported: no need to name it again.
+        parts.push(`${unit.members.length > 1 ? `${m.placement.vs.label}: ` : ""}${own.join(", ") || "no demand fact"}${unknown}`);
+    }
+    return `demand (perfguard: facts): ${parts.join("; ")}`;
+}
+
+/** The problem of one VS (with its SNI children) that does not fit the SEs it runs on. */
+export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConfig): Message {
+    const p = e.placement as GroupPlacement;
+    const u = p.perVs[unit.index];
+    const vs = unit.head.vs;
+    const known = unit.partial ? "known demand alone " : "";
+    const children = unit.members.length > 1 ? ` with its ${plural(unit.members.length - 1, "SNI child", "SNI children")}` : "";
+    const long = `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
+    return {
+        // Long names: the group is named in the fix, so the problem line can leave it out.
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} (${limitText(config)}).`,
+        fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
+        basis: [
+            `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
+            ...fullNames([vs, e.group.resource]),
+        ],
+    };
+}
+
+/** The fields a fix changes, as the provider's strings. */
+function changes(fix: PlacementFix, e: GroupEvaluation): string[] {
+    const from = (e.sizing as SeGroupSizing).spec;
+    const to = fix.spec as Required<SeGroupSpec>;
+    const out: string[] = [];
+    const set = (name: string, value: string | number | boolean) => out.push(`${name} "${String(value)}"`);
+    if (to.haMode !== from.haMode) {
+        set("haMode", to.haMode);
+    }
+    if (to.distributeLoadActiveStandby !== from.distributeLoadActiveStandby && to.distributeLoadActiveStandby !== undefined) {
+        set("distributeLoadActiveStandby", to.distributeLoadActiveStandby);
+    }
+    if (to.vcpusPerSe !== from.vcpusPerSe) {
+        set("vcpusPerSe", to.vcpusPerSe);
+    }
+    if (to.memoryPerSeMb !== from.memoryPerSeMb) {
+        set("memoryPerSe", to.memoryPerSeMb);
+    }
+    if (to.vcpusPerSe !== from.vcpusPerSe) {
+        // A new size brings the disk and dispatcher its table row was measured with, so that
+        // nsx-alb-se-minimum-resources and nsx-alb-se-dedicated-dispatcher pass the fix too. A
+        // field not known to be enough (unknown in a preview: the provider computes the
+        // dispatcher setting) is set.
+        const disk = e.group.fields.diskPerSe;
+        const diskGb = Math.ceil(testedSeSize(to.vcpusPerSe).diskGb);
+        if (!(disk.state === "ok" && disk.value >= diskGb)) {
+            set("diskPerSe", diskGb);
+        }
+        const dispatcher = e.group.fields.dedicatedDispatcherCore;
+        if (to.vcpusPerSe >= DISPATCHER_MIN_VCPUS && !(dispatcher.state === "ok" && dispatcher.value)) {
+            set("dedicatedDispatcherCore", "true");
+        }
+    }
+    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "maxSe", "maxVsPerSe"] as const) {
+        if (to[key] !== undefined && to[key] !== from[key]) {
+            set(key, to[key]);
+        }
+    }
+    return out;
+}
+
+/** One fix option in words. */
+function optionText(fix: PlacementFix, e: GroupEvaluation): string {
+    const set = `set ${changes(fix, e).join(", ")}`;
+    const p = fix.placement;
+    const edition = fix.kind === "mode" ? "Enterprise edition only; " : "";
+    // The table is per SE: spreading a VS over several SEs counts on linear scale-out, which the
+    // source does not measure (in L2 scale-out the primary SE receives all traffic and forwards flows).
+    const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
+    const size = !fix.measured ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : p.sesPerVs > 1 ? `${row} per SE; linear scale-out to ${p.sesPerVs} SEs assumed: not measured` : `${row}, measured`;
+    // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
+    const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
+    return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
+}
+
+/** The group's fix: every option fits all its VSs and its busiest SE, within the provider's ranges. */
+export function fixText(e: GroupEvaluation): string {
+    const fixes = e.fixes();
+    const where = e.group.resource ? "" : ` on the controller and in policy config seGroups.${e.group.name}`;
+    if (fixes.length === 0) {
+        return "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
+            "move some of them to another SE group, or lower their demand.";
+    }
+    return `${fixes.map((f) => optionText(f, e)).join("; or ")}${where}.`;
+}
+
+/** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */
+export function busiestSeText(e: GroupEvaluation): string {
+    return `busiest SE: ${utilisationText((e.placement as GroupPlacement).worstSe)}; ${placementText(e.sizing as SeGroupSizing, e.placement as GroupPlacement)}`;
+}
+
+/**
+ * True when the group's only VS is itself reported: its violation breaks the load down, so the
+ * group's message leaves the busiest SE to --explain (the policy records it there).
+ */
+export function onlyVsReported(e: GroupEvaluation, failing: readonly Unit[]): boolean {
+    return e.units.length === 1 && failing.length === 1 && (e.placement as GroupPlacement).placeable;
+}
+
+/** The problem of a group: its placement, its busiest SE, or VSs that do not fit. */
+export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], config: SeCapacityConfig): Message {
+    const p = e.placement as GroupPlacement;
+    const sizing = e.sizing as SeGroupSizing;
+    const label = groupLabel(e.group);
+    const limit = limitText(config);
+    let problem: string;
+    if (!p.placeable) {
+        problem = sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+            ? `${label}: its ${p.vsCount} VSs exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
+            : `${label}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${sizing.spec.maxSe}: the Controller cannot place them all.`;
+    } else if (p.worstSe.peak > 1 - config.headroomPct / 100 + 1e-9 && (failing.length === 0 || p.worstSeShares > 1)) {
+        problem = `${label}: its busiest SE needs ${pct(p.worstSe.peak)} with ${plural(p.worstSeShares, "VS share")} on it (${limit}): its VSs would drop traffic at peak.`;
+    } else {
+        const first = labelOf(failing[0].head.vs);
+        problem = e.units.length === 1
+            ? `${label}: its only VS, ${first}, does not fit the SEs it runs on (${limit}).`
+            : `${label}: ${failing.length} of its ${e.units.length} VSs ${failing.length === 1 ? "does" : "do"} not fit the SEs they run on (${limit}), first ${first}.`;
+        if (problem.length > PROBLEM_LINE_MAX) {
+            problem = `${label}: ${failing.length} of its ${plural(e.units.length, "VS")} do${failing.length === 1 ? "es" : ""} not fit the SEs they run on (${limit}).`;
+        }
+    }
+    const partial = e.units.filter((u) => u.partial && !u.ambiguous).length;
+    const ambiguous = e.units.filter((u) => u.ambiguous).length;
+    return {
+        problem,
+        fix: fixText(e),
+        basis: [
+            ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
+            capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
+            haText(sizing, p, config),
+            ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
+            ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
+            ...fullNames([e.group.resource]),
+        ],
+    };
+}
+
+/** The N+M buffer the group cannot keep: the SEs placement needs plus bufferSe exceed maxSe. */
+export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[]): Message {
+    const p = e.placement as GroupPlacement;
+    const sizing = e.sizing as SeGroupSizing;
+    const { spec } = sizing;
+    return {
+        problem: `${groupLabel(e.group)}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe}, so maxSe ${spec.maxSe} cannot keep bufferSe ${spec.bufferSe} spare: an SE failure costs capacity.`,
+        fix: `${alternatives.join("; or ")}.`,
+        basis: [
+            `N+M: N = ceil(${plural(p.vsCount, "VS")} x ${plural(p.sesPerVs, "SE")} each / ${fieldText("maxVsPerSe", spec.maxVsPerSe, sizing.where.maxVsPerSe)}) = ${p.sesNeeded}; N + M = ${p.sesNeeded + spec.bufferSe} > ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} (${HA_DOC})`,
+            ...fullNames([e.group.resource]),
+        ],
+    };
+}
+
+/** The measured alternative to an extrapolated SE size (6 vCPUs, more SEs), in words. */
+export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | undefined): string {
+    const keep = `or keep vcpusPerSe ${(e.sizing as SeGroupSizing).spec.vcpusPerSe} knowing the fit rests on an extrapolation (not measured)`;
+    return measured ? `${optionText(measured, e)}; ${keep}.` : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
+}
+
+/** A VS that fits only on the per-core extrapolation beyond the 6 vCPU row. */
+export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: string, config: SeCapacityConfig): Message {
+    const p = e.placement as GroupPlacement;
+    const m = e.measured as GroupPlacement;
+    const i = unit.index;
+    const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
+    return {
+        problem: `${labelOf(unit.head.vs)} fits its ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
+        fix,
+        basis: [
+            `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
+            capacityText(e.sizing as SeGroupSizing, p, unit.demands),
+            ...fullNames([unit.head.vs, e.group.resource]),
+        ],
+    };
+}
+
+/** A group whose busiest SE (or several VSs) fits only on the extrapolation. */
+export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Unit[], fix: string, config: SeCapacityConfig): Message {
+    const p = e.placement as GroupPlacement;
+    const m = e.measured as GroupPlacement;
+    const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
+    const what = units.length > 0 ? `${plural(units.length, "VS")} and its busiest SE` : "its busiest SE";
+    return {
+        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on per-core extrapolation, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
+        fix,
+        basis: [
+            `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
+            capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands)),
+            ...fullNames([e.group.resource]),
+        ],
+    };
+}

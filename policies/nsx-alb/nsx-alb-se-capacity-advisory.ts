@@ -1,0 +1,122 @@
+/**
+ * nsx-alb-se-capacity-advisory: what nsx-alb-se-capacity lets pass but an expert would flag:
+ * an N+M group whose placements leave no room for its buffer SEs, and a fit that rests only on
+ * the per-core extrapolation beyond the largest measured SE (6 vCPUs).
+ */
+import { MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes } from "../../model/sePlacement";
+import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
+import { isolate, Report, stackPolicy } from "../pack/definePolicy";
+import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./capacityCheck";
+import { bufferMessage, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText } from "./capacityMessages";
+
+const POLICY = "nsx-alb-se-capacity-advisory";
+
+/** Changes that let an N+M group keep its buffer: more SEs, more VSs per SE (when that still fits), or a smaller buffer. */
+function bufferAlternatives(e: GroupEvaluation, config: SeCapacityConfig): string[] {
+    const p = e.placement;
+    const spec = e.sizing?.spec;
+    if (!p || !spec) {
+        return [];
+    }
+    const out: string[] = [];
+    const maxSe = p.sesNeeded + spec.bufferSe;
+    if (maxSe <= 1000) {
+        out.push(`set maxSe "${maxSe}" (${p.sesNeeded} SEs for placement + bufferSe ${spec.bufferSe})`);
+    }
+    const room = spec.maxSe - spec.bufferSe;
+    if (room >= p.sesPerVs) {
+        const maxVsPerSe = Math.ceil((p.vsCount * p.sesPerVs) / room);
+        const units = e.units.map((u) => u.demands);
+        if (maxVsPerSe <= 1000 && placementFits(placeGroup(units, { ...spec, maxVsPerSe }, { assumeScaleOut: config.assumeScaleOut }), config.headroomPct)) {
+            out.push(`set maxVsPerSe "${maxVsPerSe}" (then ${room} SEs hold them)`);
+        }
+    }
+    out.push(`lower bufferSe to "${Math.max(0, spec.maxSe - p.sesNeeded)}" (fewer SE failures covered)`);
+    return out;
+}
+
+/** Records each VS's outcome (its blind spots are nsx-alb-se-capacity's, reported there once). */
+function recordVss(e: GroupEvaluation, blocked: string | undefined, report: Report): void {
+    for (const unit of e.units) {
+        for (const member of unit.members) {
+            const vs = member.placement.vs;
+            if (blocked !== undefined) {
+                report.notApplicable(blocked, vs);
+            } else if (unit.ambiguous || member.demand === undefined || member.unknown.length > 0) {
+                report.notApplicable("its SE group or a demand fact is not known: nsx-alb-se-capacity reports it as not checked", vs);
+            } else if (unit.idle || member.placement.demand.state === "none") {
+                report.notApplicable("no demand fact; counted as one placement", vs);
+            } else {
+                report.applied(`judged with ${e.group.label}: fits on measured SE figures unless reported`, vs);
+            }
+        }
+    }
+}
+
+function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report): void {
+    const p = e.placement;
+    const spec = e.sizing?.spec;
+    if (!p || !spec) {
+        const blocked = `${e.blocked?.reason ?? "its sizing cannot be read"}: nsx-alb-se-capacity reports it as not checked`;
+        if (e.group.resource) {
+            report.notApplicable(blocked, e.group.resource);
+        }
+        recordVss(e, blocked, report);
+        return;
+    }
+    recordVss(e, undefined, report);
+    if (spec.haMode === "HA_MODE_SHARED" && p.placeable && !p.bufferKept) {
+        report(bufferMessage(e, bufferAlternatives(e, config)), e.group.resource);
+    }
+    const m = e.measured;
+    if (!m || !groupFits(e, config)) {
+        // Measured sizes (or a group that already fails: nsx-alb-se-capacity reports it).
+        if (e.group.resource) {
+            report.applied(spec.vcpusPerSe > MEASURED_VCPUS_MAX ? "the group fails nsx-alb-se-capacity" : `measured size (${spec.vcpusPerSe} vCPUs); N+M buffer ${p.bufferKept ? "kept" : "not kept"}`, e.group.resource);
+        }
+        return;
+    }
+    const onlyExtrapolated: Unit[] = e.units.filter((u, i) => !u.idle && !within(m.perVs[i].peak, config));
+    // The busiest SE is the group's own concern only when it holds more than the one VS concerned.
+    const groupOnly = !within(m.worstSe.peak, config) && !(onlyExtrapolated.length === 1 && m.worstSeShares <= 1);
+    if (onlyExtrapolated.length === 0 && !groupOnly) {
+        if (e.group.resource) {
+            report.applied(`busiest SE ${Math.round(m.worstSe.peak * 100)}% on measured SE figures; N+M buffer ${p.bufferKept ? "kept" : "not kept"}`, e.group.resource);
+        }
+        return;
+    }
+    const measured = placementFixes(e.units.map((u) => u.demands), { ...spec, vcpusPerSe: MEASURED_VCPUS_MAX, memoryPerSeMb: Math.max(spec.memoryPerSeMb, MEASURED_VCPUS_MAX * 1024) }, config)
+        .find((f) => f.measured);
+    const fix = measuredFixText(e, measured);
+    // The fix is stated once: on the only VS concerned, else on the group (the VSs point to it).
+    if (onlyExtrapolated.length === 1 && !groupOnly) {
+        report(extrapolatedVsMessage(onlyExtrapolated[0], e, fix, config), onlyExtrapolated[0].head.vs);
+        return;
+    }
+    report(extrapolatedGroupMessage(e, onlyExtrapolated, fix, config), e.group.resource);
+    for (const unit of onlyExtrapolated) {
+        report(extrapolatedVsMessage(unit, e, `see the fix on ${e.group.label}: one change for all its VSs.`, config), unit.head.vs);
+    }
+}
+
+export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
+    name: POLICY,
+    description: "NSX ALB SE groups should keep their buffer and fit measured SE figures.",
+    enforcementLevel: "advisory",
+    configSchema: SE_CAPACITY_SCHEMA,
+    types: [VS_TYPE, SE_GROUP_TYPE],
+    check(stack, config, report) {
+        const evaluation = evaluateSeGroups(stack, config);
+        // The blind spots are nsx-alb-se-capacity's, reported there once per preview (not twice).
+        for (const p of evaluation.unresolved) {
+            report.notApplicable(`its SE group is not known (${p.unresolved?.reason ?? "unresolved"}): nsx-alb-se-capacity reports it as not checked`, p.vs);
+        }
+        for (const e of evaluation.groups) {
+            if (e.group.resource) {
+                isolate(e.group.resource, report, () => checkGroup(e, config, report));
+            } else {
+                checkGroup(e, config, report);
+            }
+        }
+    },
+});

@@ -1,0 +1,42 @@
+/**
+ * The shape every system's evaluation exposes its figures in, so that `perfguard check --report`,
+ * `perfguard diff` and the tests that compare them with the verdicts read one list, whatever the
+ * system. The figures themselves are computed once, in `policies/<system>/evaluation.ts`; this
+ * module only names their shape (it knows no system).
+ */
+
+/** Which way a change of the figure is an improvement (diff counts "worse" and "better" by it). */
+export type Better = "lower" | "higher" | "none";
+
+/** One computed figure of one entity: a number with its unit, or why it could not be computed. */
+export interface Figure {
+    /** Stable key within the entity ("meanResponseS", "busiestSePct"): diff pairs figures by it. */
+    readonly key: string;
+    /** What a reader sees ("mean brokering response"). */
+    readonly label: string;
+    /** The value in `unit`; undefined when not computed (then `notChecked` says why). */
+    readonly value?: number;
+    /** "s", "%", "req/s", "MB/s", "vCPUs", "min", "" for a count. */
+    readonly unit: string;
+    readonly better: Better;
+    /** The value as the verdicts print it ("18.9 s", "115%"); the one place it is formatted. */
+    readonly text: string;
+    /** Why the figure is not computed, in the "not checked" wording; set exactly when value is undefined. */
+    readonly notChecked?: string;
+}
+
+/** One judged entity (a Citrix zone or Delivery Group, an SE group, a Xen host) with its figures. */
+export interface EntityFigures {
+    readonly system: "citrix" | "nsx-alb" | "xen";
+    /** "zone", "deliveryGroup", "site", "seGroup", "host". */
+    readonly kind: string;
+    /** Stable identity across two states of a stack (the resource name or the entity's own name). */
+    readonly id: string;
+    /** What a reader sees ("zone emea-east", "SE group se-web"). */
+    readonly label: string;
+    /** The URN of the resource the entity's verdicts are reported on, where there is one. */
+    readonly urn?: string;
+    readonly figures: readonly Figure[];
+    /** Why the entity as a whole was not evaluated, in the "not checked" wording. */
+    readonly notChecked?: string;
+}

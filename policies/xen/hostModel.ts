@@ -1,0 +1,127 @@
+/**
+ * One Xen host's link as the share model sees it: the link figure, dom0's declared traffic
+ * (config dom0NetworkMBps plus each dom0 service's perfguard:networkMBps), the guests that declare
+ * a need, and the predicted share of each. xen-guest-network-share and xen-dom0-workload both
+ * read their figures from here, so one preview never gives two numbers for one host.
+ */
+import { predictXenShares, XenShareGuest } from "../../model/xenShares";
+import { Dom0Service, HostConfigEntry, hostConfigPath, XenGuest, XenHost, XenShareConfig } from "./hosts";
+
+export interface Link {
+    readonly mbps: number;
+    readonly where: string;
+}
+
+/** How one guest enters the model. */
+export interface GuestEntry {
+    readonly guest: XenGuest;
+    /** "judged": need known; "idle": no need declared (assumed idle); "unknown": a fact unknown or invalid. */
+    readonly state: "judged" | "idle" | "unknown";
+    readonly needMBps: number | undefined;
+    readonly capMBps: number | undefined;
+}
+
+/** A dom0 sender counted in the model. */
+export interface Dom0Sender {
+    readonly label: string;
+    readonly mbps: number;
+    readonly where: string;
+    /** The dom0 service, or undefined for the config's dom0NetworkMBps. */
+    readonly service: Dom0Service | undefined;
+}
+
+/** The host's model: undefined shares when the host has no link figure. */
+export interface HostModel {
+    readonly host: XenHost;
+    readonly link: Link | undefined;
+    readonly configEntry: HostConfigEntry | undefined;
+    /** Guests sorted by URN. */
+    readonly entries: readonly GuestEntry[];
+    readonly dom0: readonly Dom0Sender[];
+    readonly dom0TotalMBps: number;
+    /** dom0 services whose traffic is unknown in this preview or invalid (not counted). */
+    readonly dom0Unknown: readonly Dom0Service[];
+    /** Predicted MB/s of each judged guest. */
+    readonly shares: ReadonlyMap<GuestEntry, number> | undefined;
+}
+
+export function linkOf(entry: HostConfigEntry | undefined, config: XenShareConfig): Link | undefined {
+    if (entry?.entry.linkMBps !== undefined) {
+        return { mbps: entry.entry.linkMBps, where: hostConfigPath(entry.key, "linkMBps") };
+    }
+    if (config.defaultLinkMBps !== undefined && config.defaultLinkMBps !== null) {
+        return { mbps: config.defaultLinkMBps, where: "defaultLinkMBps" };
+    }
+    return undefined;
+}
+
+function entryOf(guest: XenGuest): GuestEntry {
+    const { need, cap } = guest;
+    // A fact container unknown as a whole may hold a need: not "idle".
+    const hidden = guest.resource.facts.incomplete && (need.state === "absent" || cap.state === "absent");
+    if (hidden || need.state === "unknown" || need.state === "invalid" || cap.state === "unknown" || cap.state === "invalid") {
+        return { guest, state: "unknown", needMBps: undefined, capMBps: undefined };
+    }
+    if (need.state !== "ok") {
+        return { guest, state: "idle", needMBps: undefined, capMBps: undefined };
+    }
+    return { guest, state: "judged", needMBps: need.value, capMBps: cap.state === "ok" ? cap.value : undefined };
+}
+
+function compare(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The guests' predicted shares with the given dom0 senders (judged guests only). */
+function predict(model: Pick<HostModel, "entries" | "link">, senders: readonly Dom0Sender[], dom0Share: number): Map<GuestEntry, number> | undefined {
+    if (!model.link) {
+        return undefined;
+    }
+    const judged = model.entries.filter((e) => e.state === "judged");
+    const guests: XenShareGuest[] = [
+        ...senders.map((s, i): XenShareGuest => ({ name: `dom0 ${i}`, domain: "dom0", demandMBps: s.mbps })),
+        ...judged.map((e, i): XenShareGuest => ({ name: `guest ${i}`, domain: "domU", demandMBps: e.needMBps, capMBps: e.capMBps })),
+    ];
+    const shares = predictXenShares({ linkMBps: model.link.mbps, dom0Share, guests });
+    return new Map(judged.map((e, i) => [e, shares[senders.length + i].MBps]));
+}
+
+/**
+ * Builds the model of one host (O(guests log guests)).
+ * @param host - the host's guests and dom0 services (xenLayout).
+ * @param config - link figures and dom0Share.
+ * @param configEntry - the host's `hosts` entry, if any.
+ */
+export function modelHost(host: XenHost, config: XenShareConfig, configEntry: HostConfigEntry | undefined): HostModel {
+    const entries = [...host.guests].sort((a, b) => compare(a.resource.urn, b.resource.urn)).map(entryOf);
+    const dom0: Dom0Sender[] = [];
+    const configured = configEntry?.entry.dom0NetworkMBps ?? 0;
+    if (configured > 0) {
+        dom0.push({ label: "dom0's other traffic", mbps: configured, where: hostConfigPath(configEntry?.key ?? host.name, "dom0NetworkMBps"), service: undefined });
+    }
+    const dom0Unknown: Dom0Service[] = [];
+    for (const service of [...host.dom0].sort((a, b) => compare(a.resource.urn, b.resource.urn))) {
+        // Undeclared traffic is assumed idle (as for guests); unknown or invalid is not counted and said.
+        if (service.traffic.state === "ok" && service.traffic.value > 0) {
+            dom0.push({ label: service.resource.label, mbps: service.traffic.value, where: service.traffic.where, service });
+        } else if (service.traffic.state === "unknown" || service.traffic.state === "invalid" || (service.traffic.state === "absent" && service.resource.facts.incomplete)) {
+            dom0Unknown.push(service);
+        }
+    }
+    const link = linkOf(configEntry, config);
+    const base = { host, link, configEntry, entries, dom0, dom0TotalMBps: dom0.reduce((t, s) => t + s.mbps, 0), dom0Unknown };
+    return { ...base, shares: predict(base, dom0, config.dom0Share) };
+}
+
+/**
+ * The judged guests' total predicted MB/s with every dom0 sender, and without `service` (the
+ * same model call, one sender fewer): what the service costs them.
+ */
+export function guestsTotalWithout(model: HostModel, service: Dom0Service, dom0Share: number): { withIt: number; without: number } | undefined {
+    const without = predict(model, model.dom0.filter((s) => s.service !== service), dom0Share);
+    if (!model.shares || !without) {
+        return undefined;
+    }
+    const sum = (m: ReadonlyMap<GuestEntry, number>) => [...m.values()].reduce((t, x) => t + x, 0);
+    return { withIt: sum(model.shares), without: sum(without) };
+}

@@ -1,0 +1,235 @@
+/**
+ * The Xen hosts as a stack declares them: guests (`xenorchestra:index/vm:Vm`) grouped by host,
+ * the dom0 services each host runs (any resource with perfguard:xenDomain=dom0), and the host
+ * link figures of the policy config. Nothing in @vates/pulumi-xenorchestra models a host's dom0
+ * or its link, so both come from facts and config.
+ *
+ * Host of a guest: the perfguard:xenHost fact when present, else the VM's `affinityHost` input.
+ * The fact wins when both are set and differ: `affinityHost` is only a preference (Xen
+ * Orchestra may start the VM elsewhere), so the fact is the platform engineer's declared truth.
+ * Host keys (a UUID or a name) are compared trimmed and case-insensitively.
+ */
+import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
+import { DEFAULT_DOM0_SHARE } from "../../model/xenShares";
+import type { FactRead } from "../pack/facts";
+import type { ResourceView, StackView } from "../pack/resources";
+import { field, isUnknown, UNKNOWN } from "../pack/values";
+
+export const VM_TYPE = "xenorchestra:index/vm:Vm";
+
+/** Where a resource's host came from. */
+export interface HostRef {
+    /** The host key as written (UUID or name). */
+    readonly name: string;
+    /** `affinityHost` or `perfguard:xenHost in tags list`. */
+    readonly where: string;
+}
+
+/** A guest (domU) and the facts the share check reads. */
+export interface XenGuest {
+    readonly resource: ResourceView;
+    readonly host: HostRef;
+    /** perfguard:networkMBps: the transmit bandwidth it needs. */
+    readonly need: FactRead<number>;
+    /** perfguard:vifCapMBps: its VIF rate limit. */
+    readonly cap: FactRead<number>;
+}
+
+/** A resource that declares it runs in a host's dom0. */
+export interface Dom0Service {
+    readonly resource: ResourceView;
+    /** Its host, or undefined when perfguard:xenHost is absent, unknown or invalid. */
+    readonly host: HostRef | undefined;
+    /** True for perfguard:xenDom0Role=management (the only role the source allows in dom0). */
+    readonly management: boolean;
+    /** perfguard:xenDom0Role as read (for messages). */
+    readonly role: FactRead<string>;
+    /** perfguard:networkMBps: what it sends. */
+    readonly traffic: FactRead<number>;
+}
+
+/** One host: its guests and dom0 services, in engine order. */
+export interface XenHost {
+    /** The host key as first written. */
+    readonly name: string;
+    readonly guests: XenGuest[];
+    readonly dom0: Dom0Service[];
+}
+
+/** A guest with no host at all: neither a perfguard:xenHost fact nor an affinityHost input. */
+export interface UnplacedGuest {
+    readonly resource: ResourceView;
+    /** perfguard:networkMBps: the transmit bandwidth it needs. */
+    readonly need: FactRead<number>;
+}
+
+/** The stack's Xen layout. */
+export interface XenLayout {
+    /** Hosts in order of first appearance. */
+    readonly hosts: readonly XenHost[];
+    /** Every dom0 service, with or without a host, in engine order. */
+    readonly dom0Services: readonly Dom0Service[];
+    /** Guests with no host (not those whose host is unknown in a preview), in engine order. */
+    readonly unplaced: readonly UnplacedGuest[];
+    /** Guests whose host is unknown in a preview or whose perfguard:xenHost is invalid, in engine order. */
+    readonly hostUnknown: readonly UnplacedGuest[];
+}
+
+/** One host's entry in the `hosts` config. */
+export interface XenHostConfig {
+    linkMBps?: number;
+    dom0NetworkMBps?: number;
+}
+
+/** The config of both Xen policies (a stack policy sees only its own config: give both the same hosts). */
+export interface XenShareConfig {
+    hosts: Record<string, XenHostConfig>;
+    /** null (the default) = none: hosts without a hosts entry's linkMBps are unchecked. */
+    defaultLinkMBps: number | null;
+    dom0Share: number;
+}
+
+/** Schema properties of XenShareConfig, with the issue's defaults and bounds. */
+export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSchema> = {
+    hosts: {
+        type: "object",
+        default: {},
+        additionalProperties: {
+            type: "object",
+            properties: {
+                linkMBps: { type: "number", exclusiveMinimum: 0, description: "The host link's usable throughput, MB/s (1 Gb/s carries about 111 MB/s, scaling the source's 11.1 MB/s on 100 Mb/s)." },
+                dom0NetworkMBps: { type: "number", minimum: 0, description: "What the host's dom0 sends besides the dom0 resources of this stack, MB/s." },
+            },
+            additionalProperties: false,
+        },
+        description: "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps }.",
+    },
+    defaultLinkMBps: {
+        // null = none: every property has a default (registry rule), and a guessed link would hide
+        // an unconfigured host, so the default is "no figure".
+        type: ["number", "null"],
+        exclusiveMinimum: 0,
+        default: null,
+        description: "Link throughput, MB/s, for hosts without hosts.<host>.linkMBps (default null = none: such hosts are reported as unchecked).",
+    },
+    dom0Share: {
+        type: "number",
+        minimum: 0,
+        maximum: 1,
+        default: DEFAULT_DOM0_SHARE,
+        description: "dom0's guaranteed fraction of the link while it transfers (default 0.5, measured in the source's one test).",
+    },
+};
+
+/**
+ * The share rule as messages state it: one short clause and the page that describes the model
+ * and its source in full (the source is XEN_SHARE_SOURCE; docs/policies/<policyId>.md quotes it).
+ */
+export function modelText(dom0Share: number, dom0ShareWhere: string, _policyId: string): string {
+    // The model's derivation is on the policy's page (docs/policies/<policy>.md), named in the header.
+    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it sends (${dom0ShareWhere}), guests split the rest`;
+}
+
+function normalise(key: string): string {
+    return key.trim().toLowerCase();
+}
+
+function hostOfGuest(vm: ResourceView): HostRef | "unknown" | undefined {
+    const fact = vm.facts.text("xenHost");
+    if (fact.state === "ok") {
+        return { name: fact.value, where: fact.where };
+    }
+    if (fact.state !== "absent" || vm.facts.incomplete) {
+        return "unknown"; // unknown in a preview (also a fact container unknown as a whole), or invalid
+    }
+    const affinity = field(vm.props, "affinityHost");
+    if (affinity === UNKNOWN || isUnknown(affinity)) {
+        return "unknown";
+    }
+    return typeof affinity === "string" && affinity.trim() !== "" ? { name: affinity.trim(), where: "affinityHost" } : undefined;
+}
+
+function isDom0(resource: ResourceView): boolean {
+    const domain = resource.facts.text("xenDomain");
+    return domain.state === "ok" && domain.value === "dom0";
+}
+
+/**
+ * Builds the layout in one pass over the stack (O(resources)).
+ * @param stack - the stack's resources (AnalyzeStack outputs).
+ * @returns hosts with their guests and dom0 services, the guests with no host (`unplaced`) and
+ *   those whose host is unknown in a preview or invalid (`hostUnknown`). Never throws on odd props.
+ */
+export function xenLayout(stack: StackView): XenLayout {
+    const hosts: XenHost[] = [];
+    const byKey = new Map<string, XenHost>();
+    const hostFor = (ref: HostRef): XenHost => {
+        const key = normalise(ref.name);
+        let host = byKey.get(key);
+        if (!host) {
+            host = { name: ref.name, guests: [], dom0: [] };
+            byKey.set(key, host);
+            hosts.push(host);
+        }
+        return host;
+    };
+    const dom0Services: Dom0Service[] = [];
+    const unplaced: UnplacedGuest[] = [];
+    const hostUnknown: UnplacedGuest[] = [];
+    for (const resource of stack.resources) {
+        if (resource.type === VM_TYPE && !isDom0(resource)) {
+            const host = hostOfGuest(resource);
+            if (host === undefined) {
+                unplaced.push({ resource, need: resource.facts.number("networkMBps") });
+            } else if (host === "unknown") {
+                hostUnknown.push({ resource, need: resource.facts.number("networkMBps") });
+            } else {
+                hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps") });
+            }
+            continue;
+        }
+        if (!isDom0(resource)) {
+            continue;
+        }
+        const hostFact = resource.facts.text("xenHost");
+        const role = resource.facts.text("xenDom0Role");
+        const service: Dom0Service = {
+            resource,
+            host: hostFact.state === "ok" ? { name: hostFact.value, where: hostFact.where } : undefined,
+            management: role.state === "ok" && role.value.toLowerCase() === "management",
+            role,
+            traffic: resource.facts.number("networkMBps"),
+        };
+        dom0Services.push(service);
+        if (service.host) {
+            hostFor(service.host).dom0.push(service);
+        }
+    }
+    return { hosts, dom0Services, unplaced, hostUnknown };
+}
+
+/** A host's config entry and the key it was found under. */
+export interface HostConfigEntry {
+    readonly key: string;
+    readonly entry: XenHostConfig;
+}
+
+/**
+ * Indexes the `hosts` config by normalised key (O(config entries)).
+ * @returns a lookup from a host name to its entry and the key as written, or undefined.
+ */
+export function hostConfigLookup(hosts: Record<string, XenHostConfig>): (hostName: string) => HostConfigEntry | undefined {
+    const index = new Map<string, HostConfigEntry>();
+    for (const [key, entry] of Object.entries(hosts ?? {})) {
+        const k = normalise(key);
+        if (!index.has(k)) {
+            index.set(k, { key, entry });
+        }
+    }
+    return (hostName) => index.get(normalise(hostName));
+}
+
+/** `hosts["xcp-01"].linkMBps`: how messages name a host's config field. */
+export function hostConfigPath(key: string, fieldName: keyof XenHostConfig): string {
+    return `hosts[${JSON.stringify(key)}].${fieldName}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * The messages of xen-guest-network-share and xen-dom0-workload: the host's context and the fix
+ * are stated once per host (on its first short guest by URN); the other guests of that host give
+ * their own numbers and point to it.
+ */
+import { listLabels, num, plural } from "../pack/format";
+import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
+import type { ResourceView } from "../pack/resources";
+import { GuestEntry, guestsTotalWithout, HostModel } from "./hostModel";
+import { Dom0Service, modelText, XenShareConfig } from "./hosts";
+
+// Names listed per basis line; the rest are counted (keeps each message O(1) in host size).
+const SHOWN = 8;
+
+/** `Vm "jellyfin"` with the name shortened for a problem line. */
+export function labelOf(resource: ResourceView): string {
+    const colon = resource.type.lastIndexOf(":");
+    return `${resource.type.slice(colon + 1) || "resource"} "${shortName(resource.name)}"`;
+}
+
+function hostName(model: HostModel): string {
+    return `Xen host "${shortName(model.host.name)}"`;
+}
+
+function fullNames(names: ReadonlyArray<string | undefined>): string[] {
+    const long = names.filter((n): n is string => n !== undefined && isShortened(n));
+    return long.length > 0 ? [`full names: ${long.map((n) => `"${n}"`).join(", ")}`] : [];
+}
+
+function few(labels: readonly string[], total: number): string {
+    return total > labels.length ? `${labels.join(", ")} and ${total - labels.length} more` : listLabels(labels);
+}
+
+/** The host's fix: cheapest first, every option named once. */
+function hostFix(model: HostModel, first: GuestEntry, sumOfNeeds: number): string {
+    const fixes: string[] = [];
+    const cap = first.guest.cap;
+    if (cap.state === "ok" && first.needMBps !== undefined && cap.value < first.needMBps) {
+        fixes.push(`raise ${labelOf(first.guest.resource)}'s own VIF rate limit (${cap.where}: ${num(cap.value, 2)} MB/s, below its need)`);
+    }
+    // Only workloads move out of dom0; management tools belong there (xen-dom0-workload).
+    const services = model.dom0.filter((s) => s.service).map((s) => s.service as Dom0Service);
+    const workloads = services.filter((s) => !s.management && s.role.state !== "unknown" && s.role.state !== "invalid");
+    const others = services.filter((s) => !workloads.includes(s));
+    if (workloads.length > 0) {
+        fixes.push(`move the dom0 workloads (${few(workloads.slice(0, SHOWN).map((s) => labelOf(s.resource)), workloads.length)}) into a domU`);
+    }
+    if (others.length > 0) {
+        fixes.push(`cap the dom0 ${others.every((s) => s.management) ? "management traffic" : "traffic"} of ${few(others.slice(0, SHOWN).map((s) => labelOf(s.resource)), others.length)} or schedule it outside the guests' peak`);
+    }
+    const configured = model.dom0.find((s) => !s.service);
+    if (configured) {
+        fixes.push(`lower or reschedule dom0's other traffic (${configured.where}: ${num(configured.mbps, 2)} MB/s)`);
+    }
+    const link = model.link ? num(model.link.mbps, 2) : "?";
+    fixes.push(`move a guest to another host, or give the host a faster link (its guests need ${num(sumOfNeeds, 2)} MB/s and dom0 sends ${num(model.dom0TotalMBps, 2)} MB/s on ${link} MB/s)`);
+    return fixes.length > 1 ? `${fixes.slice(0, -1).join("; ")}; or ${fixes[fixes.length - 1]}.` : `${fixes[0]}.`;
+}
+
+/** The problem of one short guest; `first` carries the host's fix and context, the others point to it. */
+export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: GuestEntry, config: XenShareConfig, policyId: string): Message {
+    const link = model.link as { mbps: number; where: string };
+    const predicted = model.shares?.get(entry) ?? 0;
+    const need = entry.needMBps as number;
+    const self = entry.guest.resource;
+    const long = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    // Long names, or a guest that points to the first one on its host (which names the host):
+    // the problem line can leave the host out.
+    const problem = long.length <= PROBLEM_LINE_MAX && entry === first ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); host: ${entry.guest.host.where}`;
+    if (entry !== first) {
+        return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
+    }
+    const judged = model.entries.filter((e) => e.state === "judged");
+    const sumOfNeeds = judged.reduce((t, e) => t + (e.needMBps ?? 0), 0);
+    const tenants = judged.filter((e) => e !== entry).slice(0, SHOWN).map((e) => `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)})` : ""}`);
+    const dom0 = model.dom0.length > 0
+        ? `dom0 ${num(model.dom0TotalMBps, 2)} MB/s (${model.dom0.slice(0, SHOWN).map((s) => `${s.label} ${num(s.mbps, 2)}, ${s.where}`).join("; ")})`
+        : "dom0: no declared traffic";
+    const idle = model.entries.filter((e) => e.state === "idle").length;
+    const unknown = model.entries.filter((e) => e.state === "unknown").length + model.dom0Unknown.length;
+    return {
+        problem,
+        fix: hostFix(model, entry, sumOfNeeds),
+        basis: [
+            own,
+            `link ${num(link.mbps, 2)} MB/s (${link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`,
+            `on the host: ${few(tenants, judged.length - 1) || "no other guest that declares a need"}; ${dom0}`,
+            ...(idle + unknown > 0 ? [`not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "sender")} with an unknown or invalid figure`] : []),
+            ...fullNames([self.name, model.host.name]),
+        ],
+    };
+}
+
+/** The verdict on a dom0 service that is a workload, with the model's cost to the host's guests. */
+export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | undefined, config: XenShareConfig, policyId: string): Message {
+    const role = service.role.state === "ok" ? `${service.role.where} is "${service.role.value}"` : "perfguard:xenDom0Role is absent";
+    const where = service.host ? `dom0 of Xen host "${shortName(service.host.name)}"` : "a Xen host's dom0";
+    const basis: string[] = [`${role} (only "management" belongs in dom0)`];
+    let cost = "";
+    if (!service.host || !model) {
+        basis.push("no valid perfguard:xenHost on it: the cost to a host's guests is not computed");
+    } else if (service.traffic.state !== "ok" || service.traffic.value === 0) {
+        basis.push(`${service.traffic.state === "ok" ? `it declares 0 MB/s (${service.traffic.where})` : "it declares no perfguard:networkMBps"}: both Xen policies count it idle; declare its peak MB/s to see what it costs the guests`);
+    } else if (!model.link) {
+        basis.push(`host "${model.host.name}" has no link figure (hosts entry linkMBps or defaultLinkMBps): the cost is not computed`);
+    } else {
+        const totals = guestsTotalWithout(model, service, config.dom0Share);
+        const judged = model.entries.filter((e) => e.state === "judged").length;
+        if (totals && judged > 0) {
+            cost = `: at ${num(service.traffic.value, 2)} MB/s it cuts its ${plural(judged, "guest")} from ${num(totals.without, 2)} to ${num(totals.withIt, 2)} MB/s`;
+        }
+        basis.push(`${num(service.traffic.value, 2)} MB/s (${service.traffic.where}) on a ${num(model.link.mbps, 2)} MB/s link (${model.link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`);
+        if (judged === 0) {
+            basis.push("no guest on the host declares perfguard:networkMBps: the model has no guest to compare");
+        }
+    }
+    const long = `${labelOf(service.resource)} runs a workload in ${where}${cost}.`;
+    return {
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(service.resource)} runs a workload in dom0${cost}.`,
+        fix: "move it into a domU, or declare perfguard:xenDom0Role=management if it is a management tool.",
+        basis: [...basis, ...fullNames([service.resource.name, service.host?.name])],
+    };
+}

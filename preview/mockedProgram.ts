@@ -1,0 +1,340 @@
+/**
+ * Child-process entry that runs one Pulumi TypeScript program under the SDK's mocks in preview
+ * mode and sends what it registered to the parent over IPC.
+ *
+ * argv: <entry file> <cwd> <project> <stack>. Messages sent: RunnerMessage (below), then the process exits.
+ * Each program gets a process of its own because the SDK's runtime state is process-global.
+ *
+ * Failure handling mirrors @pulumi/pulumi/cmd/run (index.js, run.js): uncaught exceptions and
+ * unhandled rejections are fatal but do not stop the process; each distinct error is reported
+ * once; the run is over when the event loop is empty (`beforeExit`), and any error seen by then
+ * fails it. An error the SDK logged (`log.error`) is printed but does not fail the preview: the
+ * real CLI (v3.274.1) exits 0 on such a program (test/real).
+ */
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import * as resproto from "@pulumi/pulumi/proto/resource_pb";
+import { debugEnabled } from "./errors";
+import { checkInputs, previewOutputs } from "./providers/schema";
+import { toAnalyzerProperties } from "./wireValues";
+import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE } from "./types";
+
+/**
+ * What the runner sends to its parent. `message` of an error: one line per distinct problem,
+ * the program's own error messages without stack traces (with them under PERFGUARD_DEBUG=1).
+ */
+export type RunnerMessage =
+    | { kind: "result"; resources: RecordedResource[] }
+    | { kind: "error"; message: string; resources: RecordedResource[] };
+
+type Callback<T> = (err: Error | null, resp?: T) => void;
+
+/** The parts of the SDK's MockMonitor this runner wraps. */
+interface MonitorLike {
+    registerResource(req: resproto.RegisterResourceRequest, cb: Callback<resproto.RegisterResourceResponse>): void;
+    registerResourceOutputs(req: resproto.RegisterResourceOutputsRequest, cb: Callback<unknown>): void;
+}
+
+/** Internal SDK functions reached through their modules (not in the published typings). */
+interface SettingsModule {
+    getMonitor(): unknown;
+    waitForRPCs(): Promise<void>;
+}
+interface StackModule {
+    runInPulumiStack(init: () => Promise<unknown>): Promise<unknown>;
+}
+/** The SDK's log module (the same object as `pulumi.log`): `error` is replaced to see what is logged. */
+interface LogModule {
+    error(msg: string, ...rest: unknown[]): Promise<void>;
+    hasErrors(): boolean;
+}
+
+/** Parses a Go duration string ("5m", "1h30m", "90s") into seconds; "" or garbage -> 0. */
+function durationSeconds(text: string): number {
+    const units: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+    let total = 0;
+    const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
+    let match: RegExpExecArray | null;
+    while ((match = re.exec(text)) !== null) {
+        total += Number(match[1]) * units[match[2]];
+    }
+    return total;
+}
+
+function optionsOf(req: resproto.RegisterResourceRequest): RecordedOptions {
+    const timeouts = req.getCustomtimeouts();
+    const aliases = req.getAliasesList()
+        .map((a) => a.getUrn())
+        .filter((u): u is string => typeof u === "string" && u !== "");
+    const options: RecordedOptions = {
+        protect: req.getProtect() ?? false,
+        ignoreChanges: req.getIgnorechangesList(),
+        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        aliases: [...aliases, ...req.getAliasurnsList()],
+        customTimeouts: {
+            create: durationSeconds(timeouts?.getCreate() ?? ""),
+            update: durationSeconds(timeouts?.getUpdate() ?? ""),
+            delete: durationSeconds(timeouts?.getDelete() ?? ""),
+            read: durationSeconds(timeouts?.getRead() ?? ""),
+        },
+    };
+    if (req.getDeletebeforereplacedefined()) {
+        options.deleteBeforeReplace = req.getDeletebeforereplace();
+    }
+    return options;
+}
+
+/** Registers ts-node (transpile only) the way Pulumi's nodejs host does, unless already registered. */
+function registerTypeScript(): void {
+    const marker = Symbol.for("ts-node.register.instance");
+    if ((process as unknown as Record<symbol, unknown>)[marker]) {
+        return;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const tsnode = require("ts-node") as typeof import("ts-node");
+    tsnode.register({
+        transpileOnly: true,
+        skipProject: !require("fs").existsSync("tsconfig.json"),
+        compilerOptions: { target: "ES2020", module: "commonjs", moduleResolution: "node", esModuleInterop: true },
+    });
+}
+
+/**
+ * Builds a URN as the engine does: the parent's qualified type prefixes the child's type,
+ * except under the root stack, whose children are named as top-level resources.
+ */
+function engineUrn(stack: string, project: string, parent: string, type: string, name: string): string {
+    let qualifiedType = type;
+    if (parent) {
+        const parentType = parent.split("::")[2] ?? "";
+        if (parentType !== ROOT_STACK_TYPE) {
+            qualifiedType = `${parentType}$${type}`;
+        }
+    }
+    return `urn:pulumi:${stack}::${project}::${qualifiedType}::${name}`;
+}
+
+/**
+ * Loads `entry` (with `cwd` as working directory) under preview mocks and records what it
+ * registers. `onLoggedError` receives each message the SDK's `log.error` is given (the program's
+ * `pulumi.log.error` included). Output: the recorded resources once the program's exported value
+ * (or function result) has settled and every registration RPC has finished. Rejects with what
+ * the program threw or rejected with.
+ */
+async function run(entry: string, cwd: string, project: string, stack: string,
+    onLoggedError: (message: string) => void, resources: RecordedResource[]): Promise<RecordedResource[]> {
+    process.chdir(cwd);
+    registerTypeScript();
+
+    const settings = require("@pulumi/pulumi/runtime/settings") as SettingsModule;
+    const stackModule = require("@pulumi/pulumi/runtime/stack") as StackModule;
+    const sdkLog = require("@pulumi/pulumi/log") as LogModule;
+    const logError = sdkLog.error.bind(sdkLog);
+    sdkLog.error = (msg: string, ...rest: unknown[]) => {
+        onLoggedError(String(msg));
+        return logError(msg, ...rest);
+    };
+
+    // A preview: resources not yet created have no id, and their outputs are what the stand-in
+    // providers' preview Create returns (providers/schema.ts): the checked inputs (schema defaults
+    // applied) plus each computed attribute the program left unset as the engine's unknown
+    // sentinel, which the SDK turns into an unknown output. Resources read by id keep their inputs.
+    void pulumi.runtime.setMocks({
+        newResource: (args) => ({
+            id: args.id || undefined,
+            state: args.id ? args.inputs : previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)),
+        }),
+        call: (args) => args.inputs,
+    }, project, stack, true);
+
+    const monitor = settings.getMonitor() as MonitorLike;
+    const byUrn = new Map<string, RecordedResource>();
+
+    // The mock monitor drops dependencies and property dependencies; capture the request first.
+    // It also names children of the root stack `Stack$<type>`, which the engine does not: the
+    // response carries the engine's URN, and requests naming it are mapped back for the mock.
+    const mockUrnOf = new Map<string, string>();
+    const registerResource = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (req, cb) => {
+        // As the engine does: the provider's Check result is what analyzers see as inputs, and
+        // a custom resource's preview Create result is what AnalyzeStack sees as its outputs.
+        const custom = req.getCustom();
+        const registered = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}) as PropertyBag);
+        const inputs = custom ? checkInputs(req.getType(), registered, req.getName()) as PropertyBag : registered;
+        const propertyDependencies: Record<string, string[]> = {};
+        req.getPropertydependenciesMap().forEach((deps, key) => {
+            propertyDependencies[key] = deps.getUrnsList();
+        });
+        const provider = req.getProvider();
+        const parent = req.getParent();
+        const partial = {
+            type: req.getType(),
+            name: req.getName(),
+            custom,
+            parent,
+            inputs,
+            // Components: their registered outputs replace these (registerResourceOutputs below).
+            outputs: custom ? previewOutputs(req.getType(), inputs) as PropertyBag : inputs,
+            dependencies: req.getDependenciesList(),
+            propertyDependencies,
+            ...(provider ? { provider } : {}),
+            options: optionsOf(req),
+        };
+        if (parent && mockUrnOf.has(parent)) {
+            req.setParent(mockUrnOf.get(parent) as string);
+        }
+        registerResource(req, (err, resp) => {
+            if (!err && resp) {
+                const urn = engineUrn(stack, project, parent, partial.type, partial.name);
+                mockUrnOf.set(urn, resp.getUrn());
+                resp.setUrn(urn);
+                const recorded: RecordedResource = { urn, ...partial };
+                resources.push(recorded);
+                byUrn.set(urn, recorded);
+            }
+            cb(err, resp);
+        });
+    };
+    const registerOutputs = monitor.registerResourceOutputs.bind(monitor);
+    monitor.registerResourceOutputs = (req, cb) => {
+        const urn = req.getUrn();
+        const recorded = byUrn.get(urn);
+        if (recorded) {
+            recorded.outputs = toAnalyzerProperties((req.getOutputs()?.toJavaScript() ?? {}) as PropertyBag);
+        }
+        req.setUrn(mockUrnOf.get(urn) ?? urn);
+        registerOutputs(req, cb);
+    };
+
+    try {
+        await stackModule.runInPulumiStack(async () => {
+            // As Pulumi's host does: load the program file; an exported function is called and awaited.
+            const exported = require(entry) as unknown;
+            return exported instanceof Function ? await exported() : exported;
+        });
+    } finally {
+        // Every resource registration holds an rpcKeepAlive until its response is processed
+        // (a failed one releases it too), so this also lets failing registrations report.
+        await settings.waitForRPCs();
+    }
+    return resources;
+}
+
+function send(message: RunnerMessage): void {
+    if (process.send) {
+        process.send(message, () => process.exit(message.kind === "result" ? 0 : 1));
+    } else {
+        process.stdout.write(JSON.stringify(message) + "\n");
+        process.exit(message.kind === "result" ? 0 : 1);
+    }
+}
+
+/**
+ * One error as the user should see it, as Pulumi's run.js words it but without the stack
+ * (kept under PERFGUARD_DEBUG=1): the message; for a SyntaxError/TSError also the location the
+ * stack starts with; for a module that cannot be found its first line and a hint.
+ */
+export function describeError(err: unknown, debug = debugEnabled()): string {
+    if (!(err instanceof Error)) {
+        return `a non-Error value was thrown: ${typeof err === "string" ? err : safeJson(err)}`;
+    }
+    if (debug && err.stack) {
+        return err.stack;
+    }
+    const message = err.message || err.name || String(err);
+    if (err.name === "TSError" || err.name === SyntaxError.name) {
+        const parts = (err.stack ?? "").split(err.message);
+        return parts.length === 2 && parts[0].trim() !== `${err.name}:` ? (parts[0] + err.message).trim() : message;
+    }
+    if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") {
+        return `${message.split("\n")[0]} (have you run npm install in the program's directory?)`;
+    }
+    return message;
+}
+
+function safeJson(value: unknown): string {
+    try {
+        return JSON.stringify(value) ?? String(value);
+    } catch {
+        return String(value);
+    }
+}
+
+/**
+ * The problems of one run, each distinct error object once (Node reports one unhandled rejection
+ * per promise a failed registration passes through) and each distinct text once.
+ */
+class Problems {
+    private readonly seen = new Set<unknown>();
+    private readonly texts: string[] = [];
+
+    /** Records a thrown/rejected value. */
+    add(err: unknown): void {
+        if (err !== null && (typeof err === "object" || typeof err === "function")) {
+            if (this.seen.has(err)) {
+                return;
+            }
+            this.seen.add(err);
+        }
+        this.addText(describeError(err).trim());
+    }
+
+    /** Records a message text (an SDK-logged error). */
+    addText(text: string): void {
+        if (!this.texts.includes(text)) {
+            this.texts.push(text);
+        }
+    }
+
+    get messages(): readonly string[] {
+        return this.texts;
+    }
+}
+
+function main(): void {
+    const [entry, cwd, project, stack] = process.argv.slice(2);
+    if (!entry || !cwd || !project || !stack) {
+        send({ kind: "error", message: "usage: mockedProgram <entry file> <cwd> <project> <stack>", resources: [] });
+        return;
+    }
+    const problems = new Problems();
+    // What the program registered so far: on a failure the engine still analyzes these.
+    const registered: RecordedResource[] = [];
+    let sent = false;
+    let resources: RecordedResource[] | undefined;
+    const finish = () => {
+        if (sent) {
+            return;
+        }
+        sent = true;
+        if (problems.messages.length > 0) {
+            send({ kind: "error", message: problems.messages.join("\n"), resources: registered });
+        } else if (resources) {
+            send({ kind: "result", resources });
+        } else {
+            send({ kind: "error", message: "the program ended while what it returned (or a resource registration) " +
+                "was still pending: a promise that never settles?", resources: registered });
+        }
+    };
+    // As @pulumi/pulumi/cmd/run does: uncaught exceptions and unhandled rejections are fatal, but
+    // the program keeps running until its event loop is empty.
+    process.on("uncaughtException", (err) => problems.add(err));
+    process.on("unhandledRejection", (err) => problems.add(err));
+    process.on("beforeExit", finish);
+    const onLoggedError = (message: string) => {
+        process.stderr.write(`error: ${message}\n`);
+    };
+    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError, registered).then((recorded) => {
+        resources = recorded;
+    }, (err: unknown) => {
+        problems.add(err);
+        // The program failed: report once what is already pending has surfaced, without waiting
+        // for handles (timers, sockets) the failed program may leave open.
+        setImmediate(() => setImmediate(finish));
+    });
+}
+
+// Only when started as the child process; importing the module for its types runs nothing.
+if (require.main === module) {
+    main();
+}

@@ -129,6 +129,22 @@ function toViolation(d: Diagnostic, urn: string, phase: Violation["phase"]): Vio
  * Throws when an RPC fails (a policy that throws, a pack that died).
  */
 export async function analyzeResources(pack: PackClient, resources: RecordedResource[], opts: AnalyzeOptions): Promise<AnalyzeOutcome> {
+    return analyzeWithPacks([{ pack, remediating: opts.remediating }], resources, opts);
+}
+
+/** One pack of several, with whether any of its policies remediates. */
+export interface PackRun {
+    pack: PackClient;
+    remediating: boolean;
+}
+
+/**
+ * analyzeResources for every `--policy-pack` the CLI was given, as the step generator runs its
+ * analyzers: per resource, first each pack's Remediate in the order given (each sees the inputs
+ * the previous one left), then each pack's Analyze on the final inputs; after the program, each
+ * pack's AnalyzeStack. `opts.remediating` is ignored: each PackRun says its own.
+ */
+export async function analyzeWithPacks(packs: readonly PackRun[], resources: RecordedResource[], opts: AnalyzeOptions): Promise<AnalyzeOutcome> {
     const byUrn = new Map(resources.map((r) => [r.urn, r]));
     const violations: Violation[] = [];
     const remediations: AppliedRemediation[] = [];
@@ -138,7 +154,10 @@ export async function analyzeResources(pack: PackClient, resources: RecordedReso
             urn: r.urn, type: r.type, name: r.name,
             options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
         };
-        if (opts.remediating) {
+        for (const { pack, remediating } of packs) {
+            if (!remediating) {
+                continue;
+            }
             const { remediations: results } = await pack.remediate({ ...base, properties: r.inputs });
             for (const result of results) {
                 if (result.diagnostic) {
@@ -160,21 +179,26 @@ export async function analyzeResources(pack: PackClient, resources: RecordedReso
                 }
             }
         }
-        const { diagnostics } = await pack.analyze({ ...base, properties: r.inputs });
-        violations.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
+        for (const { pack } of packs) {
+            const { diagnostics } = await pack.analyze({ ...base, properties: r.inputs });
+            violations.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
+        }
     }
 
     if (opts.skipStack) {
         return { violations, remediations };
     }
     const stackUrn = resources.find((r) => r.type === ROOT_STACK_TYPE && r.parent === "")?.urn ?? opts.fallbackStackUrn;
-    const { diagnostics } = await pack.analyzeStack(resources.map((r) => ({
+    const stackResources = resources.map((r) => ({
         urn: r.urn, type: r.type, name: r.name, properties: r.outputs,
         options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
         parent: r.parent, dependencies: r.dependencies, propertyDependencies: r.propertyDependencies,
-    })));
-    // Stack violations name their own resource when it is in the stack, else the root stack.
-    violations.push(...diagnostics.map((d) => toViolation(d, d.urn && byUrn.has(d.urn) ? d.urn : stackUrn, "analyzeStack")));
+    }));
+    for (const { pack } of packs) {
+        const { diagnostics } = await pack.analyzeStack(stackResources);
+        // Stack violations name their own resource when it is in the stack, else the root stack.
+        violations.push(...diagnostics.map((d) => toViolation(d, d.urn && byUrn.has(d.urn) ? d.urn : stackUrn, "analyzeStack")));
+    }
     return { violations, remediations };
 }
 

@@ -42,6 +42,12 @@ export const CONFIG_ERROR_EXIT = 1;
  */
 export const SETUP_ERROR_EXIT = 1;
 
+/**
+ * Exit code for a program in a language the emulation does not run (Pulumi.yaml runtime yaml,
+ * python, ...): 2, a refusal that no gate can read as a pass; `npm run preview:real` judges it.
+ */
+export const UNSUPPORTED_RUNTIME_EXIT = 2;
+
 /** Env var that turns on stack traces for internal errors in the preview CLI (PERFGUARD_DEBUG=1). */
 export const DEBUG_ENV = "PERFGUARD_DEBUG";
 

@@ -7,7 +7,7 @@ import * as path from "path";
 import type { RunnerMessage } from "./mockedProgram";
 import { PreviewError, ProgramFailure } from "./errors";
 import { ProgramProject, readProject } from "./projectFiles";
-import { RecordedResource } from "./types";
+import { RecordedResource, STACK_REFERENCES_ENV } from "./types";
 
 export interface RunProgramOptions {
     project: string;
@@ -20,6 +20,10 @@ export interface RunProgramOptions {
     timeoutMs?: number;
     /** The program to load and its cwd, as readProject resolved them; default: readProject(programDir). */
     program?: Pick<ProgramProject, "entry" | "cwd">;
+    /** `--stack-reference` exports: stack name -> `pulumi stack export` file. */
+    stackReferences?: Record<string, string>;
+    /** Receives, once the run is over, each program feature the emulation did not reproduce. */
+    onNotReproduced?: (features: string[]) => void;
 }
 
 const OUTPUT_TAIL_CHARS = 4000;
@@ -72,6 +76,7 @@ export function runProgram(programDir: string, opts: RunProgramOptions): Promise
                 PULUMI_NODEJS_PROJECT: opts.project,
                 PULUMI_NODEJS_STACK: opts.stack,
                 PULUMI_NODEJS_DRY_RUN: "true",
+                [STACK_REFERENCES_ENV]: JSON.stringify(opts.stackReferences ?? {}),
             },
             stdio: ["ignore", "pipe", "pipe", "ipc"],
         });
@@ -100,6 +105,9 @@ export function runProgram(programDir: string, opts: RunProgramOptions): Promise
         });
         child.on("exit", (code, signal) => {
             clearTimeout(timer);
+            if (message && message.notReproduced.length > 0) {
+                opts.onNotReproduced?.(message.notReproduced);
+            }
             if (message?.kind === "result") {
                 resolve(message.resources);
             } else if (message?.kind === "error") {

@@ -1,6 +1,7 @@
 /**
- * `npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>]
- * [--record <out.json>] [--stack <name>] [--explain]`: prints what `pulumi preview --policy-pack` would
+ * `npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]...
+ * [--stack-reference <org/project/stack>=<export.json>]... [--record <out.json>] [--stack <name>]
+ * [--explain]`: prints what `pulumi preview --policy-pack` would
  * print about policies and exits as the CLI does: 1 on a mandatory violation, a failing program, bad
  * policy config or a program directory it cannot run; 2 on bad arguments to this command. Errors are one `error: ...` line (plus the
  * program's own messages); stack traces only for internal errors with PERFGUARD_DEBUG=1.
@@ -10,8 +11,8 @@ import { DEBUG_ENV, debugEnabled, formatCliError, ProgramFailure } from "./error
 import { formatExplanation } from "./explainReport";
 import { runPreview } from "./runPreview";
 
-const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir>] [--policy-pack-config <file.json>] " +
-    "[--record <out.json>] [--stack <name>] [--diff] [--explain]";
+const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
+    "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json>] [--stack <name>] [--diff] [--explain]";
 
 const HELP = `${USAGE}
 
@@ -20,6 +21,17 @@ else index.js or index.ts) under preview mocks, sends its resources to the polic
 Pulumi CLI does, and prints the violations in the CLI's format: the progress view (the
 \`Policies:\` section, then \`Resources:\` unless a mandatory violation was reported), or with
 --diff the diff view (one event line per violation, then \`Resources:\` and the packs run).
+
+Each --policy-pack runs, in the order given, with the --policy-pack-config of the same position
+(give one for every pack, or none), as the CLI does. Transforms run as the engine runs them.
+A StackReference reads the other stack's outputs from --stack-reference's export file, else from
+the file backend the CLI would use (PULUMI_BACKEND_URL, or pulumi login's file:// backend); what
+cannot be read is unknown. Aliases are matched against this stack's state in that backend.
+A program feature the emulation cannot reproduce (an unreadable stack reference, aliases without
+readable state, invokes, reads of existing resources, multi-language components) is named in
+one "not reproduced" line and makes the preview exit 1: the CLI might have blocked
+(npm run preview:real gives its verdicts). A program in another language (runtime: yaml,
+python, ...) is refused with exit 2.
 
 Exit codes, as the Pulumi CLI's: 0 no mandatory violation; 1 a mandatory violation, the program
 failed (it threw, a registration or promise rejected, or it logged an error), bad policy config
@@ -38,8 +50,9 @@ async function main(argv: string[]): Promise<number> {
             args: argv,
             allowPositionals: true,
             options: {
-                "policy-pack": { type: "string" },
-                "policy-pack-config": { type: "string" },
+                "policy-pack": { type: "string", multiple: true },
+                "policy-pack-config": { type: "string", multiple: true },
+                "stack-reference": { type: "string", multiple: true },
                 record: { type: "string" },
                 stack: { type: "string" },
                 explain: { type: "boolean" },
@@ -59,11 +72,31 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(USAGE + "\n");
         return 2;
     }
+    const packDirs = parsed.values["policy-pack"] ?? [];
+    const configs = parsed.values["policy-pack-config"] ?? [];
+    // The CLI's pairing rule (validatePolicyPackConfig): the n-th config is the n-th pack's.
+    if (configs.length > 0 && packDirs.length === 0) {
+        process.stderr.write(`error: "--policy-pack-config" must be specified with "--policy-pack"\n`);
+        return 2;
+    }
+    if (configs.length > 0 && configs.length !== packDirs.length) {
+        process.stderr.write(`error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n`);
+        return 2;
+    }
+    const stackReferences: Record<string, string> = {};
+    for (const entry of parsed.values["stack-reference"] ?? []) {
+        const eq = entry.indexOf("=");
+        if (eq <= 0 || eq === entry.length - 1) {
+            process.stderr.write(`error: --stack-reference ${entry}: expected <stack name>=<export file>\n${USAGE}\n`);
+            return 2;
+        }
+        stackReferences[entry.slice(0, eq)] = entry.slice(eq + 1);
+    }
     try {
         const result = await runPreview({
             programDir: parsed.positionals[0],
-            packDir: parsed.values["policy-pack"],
-            policyPackConfig: parsed.values["policy-pack-config"],
+            ...(packDirs.length > 0 ? { packs: packDirs.map((dir, i) => ({ dir, config: configs[i] })) } : {}),
+            stackReferences,
             record: parsed.values.record,
             stack: parsed.values.stack,
             explain: parsed.values.explain,

@@ -15,17 +15,26 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { debugEnabled } from "./errors";
+import * as aliasproto from "@pulumi/pulumi/proto/alias_pb";
+import * as callbackproto from "@pulumi/pulumi/proto/callback_pb";
+import { parseStackName, readBackendStack, readExportFile, StackState, stackOutputs } from "./backendState";
 import { checkInputs, previewOutputs } from "./providers/schema";
+import { AliasResolver } from "./resolveAliases";
+import { runTransforms, TransformRegistry } from "./runTransforms";
 import { toAnalyzerProperties } from "./wireValues";
-import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE } from "./types";
+import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_REFERENCES_ENV, UNKNOWN_STRING } from "./types";
 
 /**
  * What the runner sends to its parent. `message` of an error: one line per distinct problem,
  * the program's own error messages without stack traces (with them under PERFGUARD_DEBUG=1).
  */
 export type RunnerMessage =
-    | { kind: "result"; resources: RecordedResource[] }
-    | { kind: "error"; message: string; resources: RecordedResource[] };
+    | { kind: "result"; resources: RecordedResource[]; notReproduced: string[] }
+    | { kind: "error"; message: string; resources: RecordedResource[]; notReproduced: string[] };
+
+
+/** Type token of a stack reference (a read of another stack's outputs). */
+const STACK_REFERENCE_TYPE = "pulumi:pulumi:StackReference";
 
 type Callback<T> = (err: Error | null, resp?: T) => void;
 
@@ -33,6 +42,7 @@ type Callback<T> = (err: Error | null, resp?: T) => void;
 interface MonitorLike {
     registerResource(req: resproto.RegisterResourceRequest, cb: Callback<resproto.RegisterResourceResponse>): void;
     registerResourceOutputs(req: resproto.RegisterResourceOutputsRequest, cb: Callback<unknown>): void;
+    registerStackTransform(req: callbackproto.Callback, cb: Callback<unknown>): void;
 }
 
 /** Internal SDK functions reached through their modules (not in the published typings). */
@@ -61,16 +71,19 @@ function durationSeconds(text: string): number {
     return total;
 }
 
-function optionsOf(req: resproto.RegisterResourceRequest): RecordedOptions {
+/** A registration's aliases as the engine collects them: alias URNs first, then the specs. */
+function aliasesOf(req: resproto.RegisterResourceRequest): aliasproto.Alias[] {
+    return [...req.getAliasurnsList().map((urn) => new aliasproto.Alias().setUrn(urn)), ...req.getAliasesList()];
+}
+
+/** @param aliases - what the engine sends: the alias that matched the previous state, if any. */
+function optionsOf(req: resproto.RegisterResourceRequest, aliases: string[]): RecordedOptions {
     const timeouts = req.getCustomtimeouts();
-    const aliases = req.getAliasesList()
-        .map((a) => a.getUrn())
-        .filter((u): u is string => typeof u === "string" && u !== "");
     const options: RecordedOptions = {
         protect: req.getProtect() ?? false,
         ignoreChanges: req.getIgnorechangesList(),
         additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-        aliases: [...aliases, ...req.getAliasurnsList()],
+        aliases,
         customTimeouts: {
             create: durationSeconds(timeouts?.getCreate() ?? ""),
             update: durationSeconds(timeouts?.getUpdate() ?? ""),
@@ -114,15 +127,71 @@ function engineUrn(stack: string, project: string, parent: string, type: string,
     return `urn:pulumi:${stack}::${project}::${qualifiedType}::${name}`;
 }
 
+/** Names a feature the emulation does not reproduce; each distinct line is printed once. */
+type NotReproduced = (feature: string) => void;
+
+/** Where `--stack-reference` exports point, from the parent: stack name -> file. */
+function givenStackReferences(): Map<string, string> {
+    try {
+        const parsed = JSON.parse(process.env[STACK_REFERENCES_ENV] ?? "{}") as Record<string, string>;
+        return new Map(Object.entries(parsed));
+    } catch {
+        return new Map();
+    }
+}
+
+/**
+ * What a StackReference reads, as the engine's builtin provider answers it: the other stack's
+ * outputs and the names of the secret ones, from a `--stack-reference` export (matched by the
+ * name as written or as organization/project/stack), else from the file backend the CLI would use.
+ * What cannot be read is unknown (so every policy reading it says "not checked") and named.
+ */
+function stackReferenceState(name: string, project: string, notReproduced: NotReproduced): PropertyBag {
+    const given = givenStackReferences();
+    const parsed = parseStackName(name, project);
+    const qualified = "why" in parsed ? name : `organization/${parsed.project}/${parsed.stack}`;
+    const file = given.get(name) ?? [...given.entries()].find(([key]) => {
+        const other = parseStackName(key, project);
+        return !("why" in other) && `organization/${other.project}/${other.stack}` === qualified;
+    })?.[1];
+    let state: StackState;
+    if (file !== undefined) {
+        state = readExportFile(file);
+    } else if ("why" in parsed) {
+        state = { kind: "unreadable", why: parsed.why };
+    } else {
+        state = readBackendStack(parsed.project, parsed.stack);
+    }
+    const unknown = { name, outputs: UNKNOWN_STRING, secretOutputNames: UNKNOWN_STRING } as unknown as PropertyBag;
+    if (state.kind !== "found") {
+        const why = state.kind === "absent" ? `no stack ${qualified} at ${state.where}` : state.why;
+        notReproduced(`stack reference "${name}" (${why}; pass --stack-reference ${qualified}=<pulumi stack export file>): its outputs are unknown`);
+        return unknown;
+    }
+    const { outputs, secretNames, encrypted } = stackOutputs(state.resources);
+    for (const key of encrypted) {
+        // A state secret is ciphertext here: unknown rather than a guess.
+        outputs[key] = UNKNOWN_STRING;
+    }
+    if (encrypted.length > 0) {
+        notReproduced(`encrypted outputs of stack reference "${name}" (${encrypted.join(", ")}; export them with ` +
+            "pulumi stack export --show-secrets and pass --stack-reference): they are unknown");
+    }
+    return { name, outputs, secretOutputNames: secretNames };
+}
+
 /**
  * Loads `entry` (with `cwd` as working directory) under preview mocks and records what it
  * registers. `onLoggedError` receives each message the SDK's `log.error` is given (the program's
- * `pulumi.log.error` included). Output: the recorded resources once the program's exported value
- * (or function result) has settled and every registration RPC has finished. Rejects with what
- * the program threw or rejected with.
+ * `pulumi.log.error` included); `notReproduced` each program feature the emulation cannot give the
+ * CLI's answer for. Transforms run as the engine runs them (runTransforms.ts), stack references
+ * read the other stack's state (stackReferenceState), aliases are matched against this stack's
+ * previous state (resolveAliases.ts). Output: the recorded resources once the program's exported
+ * value (or function result) has settled and every registration RPC has finished. Rejects with
+ * what the program threw or rejected with.
  */
 async function run(entry: string, cwd: string, project: string, stack: string,
-    onLoggedError: (message: string) => void, resources: RecordedResource[]): Promise<RecordedResource[]> {
+    onLoggedError: (message: string) => void, resources: RecordedResource[], notReproduced: NotReproduced): Promise<RecordedResource[]> {
     process.chdir(cwd);
     registerTypeScript();
 
@@ -138,24 +207,56 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     // A preview: resources not yet created have no id, and their outputs are what the stand-in
     // providers' preview Create returns (providers/schema.ts): the checked inputs (schema defaults
     // applied) plus each computed attribute the program left unset as the engine's unknown
-    // sentinel, which the SDK turns into an unknown output. Resources read by id keep their inputs.
+    // sentinel, which the SDK turns into an unknown output. A stack reference reads the other
+    // stack; other resources read by id keep their inputs (a provider's Read is not reproduced).
     void pulumi.runtime.setMocks({
-        newResource: (args) => ({
-            id: args.id || undefined,
-            state: args.id ? args.inputs : previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)),
-        }),
-        call: (args) => args.inputs,
+        newResource: (args) => {
+            if (args.type === STACK_REFERENCE_TYPE && args.id) {
+                return { id: args.id, state: stackReferenceState(args.id, project, notReproduced) };
+            }
+            if (args.id) {
+                notReproduced(`reading an existing ${args.type} ("${args.name}", id ${JSON.stringify(args.id)}): its state is taken from the program's inputs`);
+                return { id: args.id, state: args.inputs };
+            }
+            return { id: undefined, state: previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)) };
+        },
+        call: (args) => {
+            notReproduced(`the invoke ${args.token} (a provider function): its result is taken from its arguments`);
+            return args.inputs;
+        },
     }, project, stack, true);
 
     const monitor = settings.getMonitor() as MonitorLike;
     const byUrn = new Map<string, RecordedResource>();
+    const transforms = new TransformRegistry();
+    const registerStackTransform = monitor.registerStackTransform.bind(monitor);
+    monitor.registerStackTransform = (req, cb) => {
+        transforms.addStackTransform(req);
+        registerStackTransform(req, cb);
+    };
+    // This stack's previous state, read on the first registration with aliases: the engine sends
+    // an alias only when it matched a resource of that state.
+    let aliasResolver: AliasResolver | undefined;
+    const resolverFor = (): AliasResolver => {
+        if (!aliasResolver) {
+            const state = readBackendStack(project, stack);
+            if (state.kind === "unreadable") {
+                notReproduced(`aliases (this stack's previous state cannot be read: ${state.why}): renamed resources are judged without their old names`);
+            }
+            aliasResolver = new AliasResolver(new Set(state.kind === "found" ? state.resources.map((r) => r.urn) : []), project, stack);
+        }
+        return aliasResolver;
+    };
 
     // The mock monitor drops dependencies and property dependencies; capture the request first.
     // It also names children of the root stack `Stack$<type>`, which the engine does not: the
     // response carries the engine's URN, and requests naming it are mapped back for the mock.
     const mockUrnOf = new Map<string, string>();
     const registerResource = monitor.registerResource.bind(monitor);
-    monitor.registerResource = (req, cb) => {
+    const record = (req: resproto.RegisterResourceRequest, cb: Callback<resproto.RegisterResourceResponse>) => {
+        if (req.getRemote()) {
+            notReproduced(`the multi-language component ${req.getType()} ("${req.getName()}"): its children are not registered here`);
+        }
         // As the engine does: the provider's Check result is what analyzers see as inputs, and
         // a custom resource's preview Create result is what AnalyzeStack sees as its outputs.
         const custom = req.getCustom();
@@ -167,6 +268,9 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         });
         const provider = req.getProvider();
         const parent = req.getParent();
+        const urn = engineUrn(stack, project, parent, req.getType(), req.getName());
+        const aliases = aliasesOf(req);
+        transforms.recordResource(urn, parent, req.getTransformsList());
         const partial = {
             type: req.getType(),
             name: req.getName(),
@@ -178,14 +282,13 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             dependencies: req.getDependenciesList(),
             propertyDependencies,
             ...(provider ? { provider } : {}),
-            options: optionsOf(req),
+            options: optionsOf(req, aliases.length > 0 ? resolverFor().resolve(urn, req.getName(), req.getType(), parent, aliases) : []),
         };
         if (parent && mockUrnOf.has(parent)) {
             req.setParent(mockUrnOf.get(parent) as string);
         }
         registerResource(req, (err, resp) => {
             if (!err && resp) {
-                const urn = engineUrn(stack, project, parent, partial.type, partial.name);
                 mockUrnOf.set(urn, resp.getUrn());
                 resp.setUrn(urn);
                 const recorded: RecordedResource = { urn, ...partial };
@@ -194,6 +297,15 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             }
             cb(err, resp);
         });
+    };
+    monitor.registerResource = (req, cb) => {
+        // The engine runs the transforms before it looks at anything else of the registration.
+        const list = transforms.transformsFor(req.getTransformsList(), req.getParent());
+        if (list.length === 0) {
+            record(req, cb);
+            return;
+        }
+        runTransforms(req, list).then(() => record(req, cb), (err: unknown) => cb(err as Error));
     };
     const registerOutputs = monitor.registerResourceOutputs.bind(monitor);
     monitor.registerResourceOutputs = (req, cb) => {
@@ -294,7 +406,7 @@ class Problems {
 function main(): void {
     const [entry, cwd, project, stack] = process.argv.slice(2);
     if (!entry || !cwd || !project || !stack) {
-        send({ kind: "error", message: "usage: mockedProgram <entry file> <cwd> <project> <stack>", resources: [] });
+        send({ kind: "error", message: "usage: mockedProgram <entry file> <cwd> <project> <stack>", resources: [], notReproduced: [] });
         return;
     }
     const problems = new Problems();
@@ -308,12 +420,12 @@ function main(): void {
         }
         sent = true;
         if (problems.messages.length > 0) {
-            send({ kind: "error", message: problems.messages.join("\n"), resources: registered });
+            send({ kind: "error", message: problems.messages.join("\n"), resources: registered, notReproduced: [...notReproduced] });
         } else if (resources) {
-            send({ kind: "result", resources });
+            send({ kind: "result", resources, notReproduced: [...notReproduced] });
         } else {
             send({ kind: "error", message: "the program ended while what it returned (or a resource registration) " +
-                "was still pending: a promise that never settles?", resources: registered });
+                "was still pending: a promise that never settles?", resources: registered, notReproduced: [...notReproduced] });
         }
     };
     // As @pulumi/pulumi/cmd/run does: uncaught exceptions and unhandled rejections are fatal, but
@@ -324,7 +436,8 @@ function main(): void {
     const onLoggedError = (message: string) => {
         process.stderr.write(`error: ${message}\n`);
     };
-    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError, registered).then((recorded) => {
+    const notReproduced = new Set<string>();
+    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError, registered, (feature) => notReproduced.add(feature)).then((recorded) => {
         resources = recorded;
     }, (err: unknown) => {
         problems.add(err);

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as yaml from "js-yaml";
 import * as path from "path";
-import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
+import { PreviewError, SETUP_ERROR_EXIT, UNSUPPORTED_RUNTIME_EXIT } from "./errors";
 
 /** Parses YAML, naming the file on error. */
 function loadYaml(text: string, file: string): unknown {
@@ -85,8 +85,9 @@ function loadProjectFile(programDir: string): { file: string; doc: Record<string
 
 /**
  * Returns the runtime name from Pulumi.yaml's `runtime`: a string (`runtime: nodejs`) or the
- * object form (`runtime: { name: nodejs, options: {...} }`). Throws PreviewError (exit 2) when
- * it is missing or malformed, or names a runtime other than nodejs.
+ * object form (`runtime: { name: nodejs, options: {...} }`). Throws PreviewError: exit 1 when
+ * it is missing or malformed, exit 2 (UNSUPPORTED_RUNTIME_EXIT) when it names a runtime other than
+ * nodejs (yaml, python, ...), with a pointer to `npm run preview:real`.
  */
 function checkRuntime(file: string, runtime: unknown): void {
     let name: unknown = runtime;
@@ -97,8 +98,9 @@ function checkRuntime(file: string, runtime: unknown): void {
         throw new PreviewError(`${file} has no runtime (expected runtime: ${NODEJS_RUNTIME})`, SETUP_ERROR_EXIT);
     }
     if (name !== NODEJS_RUNTIME) {
-        throw new PreviewError("perfguard's preview path runs Node.js (TypeScript/JavaScript) programs; " +
-            `${file} says runtime: ${name}`, SETUP_ERROR_EXIT);
+        // Not a verdict: a refusal (exit 2), so that no gate reads it as a pass.
+        throw new PreviewError("perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
+            `${file} says runtime: ${name}: run npm run preview:real -- ${path.dirname(file)} for the Pulumi CLI's verdicts`, UNSUPPORTED_RUNTIME_EXIT);
     }
 }
 

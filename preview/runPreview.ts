@@ -5,7 +5,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { analyzeResources, explainTempFile, openPack } from "./analyzeResources";
+import { analyzeWithPacks, explainTempFile, OpenedPack, openPack } from "./analyzeResources";
 import { PreviewError, ProgramFailure, SETUP_ERROR_EXIT } from "./errors";
 import { Explanation, readExplanation } from "./explainReport";
 import { PolicyConfigInput } from "./policyConfig";
@@ -22,6 +22,13 @@ export interface RunPreviewOptions {
     packDir?: string;
     /** --policy-pack-config: an object in the file's shape, or a path to the JSON file. */
     policyPackConfig?: PolicyConfigInput | string;
+    /**
+     * Every `--policy-pack` with its `--policy-pack-config`, in the order given (the CLI runs each);
+     * when set, packDir and policyPackConfig are ignored.
+     */
+    packs?: Array<{ dir: string; config?: PolicyConfigInput | string }>;
+    /** `--stack-reference <name>=<export file>`: what a StackReference to `name` reads. */
+    stackReferences?: Record<string, string>;
     /** Path to write the sent resources to, in `pulumi stack export` shape. */
     record?: string;
     /** Stack name; default "dev". Pulumi.<stack>.yaml supplies config when present. */
@@ -45,6 +52,13 @@ export interface PreviewResult {
     resources: RecordedResource[];
     /** With `explain`: what the pack explained. */
     explanation?: Explanation;
+    /** Program features the emulation did not reproduce (each one also printed, and exit 1). */
+    notReproduced: string[];
+}
+
+/** The line printed for a program feature the emulation does not reproduce. */
+export function notReproducedLine(feature: string): string {
+    return `warning: not reproduced by the emulation: ${feature}; the CLI might block: run npm run preview:real for its verdicts\n`;
 }
 
 /** The repository root: two levels up from preview/*.ts or dist/preview/*.js, wherever package.json is. */
@@ -88,13 +102,14 @@ function sdkVersion(): string {
  */
 export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult> {
     const programDir = path.resolve(opts.programDir);
-    const packDirGiven = opts.packDir ?? defaultPackDir();
-    const packDir = path.resolve(packDirGiven);
+    const given = opts.packs ?? [{ dir: opts.packDir ?? defaultPackDir(), config: opts.policyPackConfig }];
     const stack = opts.stack ?? "dev";
     const log = opts.onLog ?? ((chunk: string) => process.stderr.write(chunk));
     // Project problems (no directory, no Pulumi.yaml, not nodejs, bad main) stop before the pack starts.
     const program = readProject(programDir);
-    checkPackDir(packDir);
+    for (const pack of given) {
+        checkPackDir(path.resolve(pack.dir));
+    }
     const project = program.name;
     const stackConfig = readStackConfig(programDir, project, stack);
     for (const warning of program.warnings) {
@@ -102,43 +117,85 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     }
 
     const explain = opts.explain ? explainTempFile() : undefined;
-    // The CLI's order: the pack is started and configured before the program runs.
-    const { pack, info, remediating } = await openPack({
-        packDir, project, stack, stackConfig, policyPackConfig: opts.policyPackConfig, log, explainFile: explain?.file,
-    }).catch((err) => {
+    // The CLI loads every pack (each configured) before the program runs. A folder given twice is
+    // one plugin to it (plugins are named by absolute path): one process, analyzing twice, with
+    // one of the configs (the loads race; v3.274.1 kept the first given's).
+    const folders = [...new Set(given.map((p) => path.resolve(p.dir)))];
+    const notReproduced: string[] = [];
+    for (const folder of folders) {
+        const configs = given.filter((p) => path.resolve(p.dir) === folder).map((p) => JSON.stringify(p.config ?? null));
+        if (new Set(configs).size > 1) {
+            const feature = `the policy pack ${folder} given ${configs.length} times with different configs ` +
+                "(the CLI loads it once and keeps one config, whichever load finishes last: a race; this preview uses the first)";
+            notReproduced.push(feature);
+            log(notReproducedLine(feature));
+        }
+    }
+    const opened = new Map<string, OpenedPack>();
+    const closeAll = async () => {
+        for (const o of opened.values()) {
+            await o.pack.close();
+        }
+    };
+    try {
+        for (const pack of given) {
+            const folder = path.resolve(pack.dir);
+            if (!opened.has(folder)) {
+                opened.set(folder, await openPack({
+                    packDir: folder, project, stack, stackConfig, policyPackConfig: pack.config, log, explainFile: explain?.file,
+                }));
+            }
+        }
+    } catch (err) {
+        await closeAll();
         explain?.cleanup();
         throw err;
-    });
+    }
+    const each = given.map((p) => opened.get(path.resolve(p.dir)) as OpenedPack);
+    const runs = each.map((o) => ({ pack: o.pack, remediating: o.remediating }));
+    // The Policies section has one entry per pack name and version, as the CLI's has.
+    const summaries = each.map((o, i) => ({ name: o.info.name, version: o.info.version, localPath: given[i].dir }))
+        .filter((p, i, all) => all.findIndex((q) => q.name === p.name && q.version === p.version) === i);
     try {
-        const resources = await runProgram(programDir, { project, stack, config: stackConfig, onOutput: log, program })
-            .catch(async (err: unknown) => {
-                // As the engine: the resources registered before the failure are still analyzed
-                // (Analyze only) and their verdicts printed; the preview fails.
-                if (err instanceof ProgramFailure) {
-                    const { violations, remediations } = await analyzeResources(pack, err.registered, {
-                        remediating, applyRemediations: true, skipStack: true, fallbackStackUrn: "",
-                    });
-                    err.output = formatPoliciesSection([{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations);
+        const resources = await runProgram(programDir, {
+            project, stack, config: stackConfig, onOutput: log, program,
+            // The runner works in the program's folder: export files are named from here.
+            stackReferences: Object.fromEntries(Object.entries(opts.stackReferences ?? {}).map(([k, v]) => [k, path.resolve(v)])),
+            onNotReproduced: (features) => {
+                notReproduced.push(...features);
+                for (const feature of features) {
+                    log(notReproducedLine(feature));
                 }
-                throw err;
-            });
-        const { violations, remediations } = await analyzeResources(pack, resources, {
-            remediating,
+            },
+        }).catch(async (err: unknown) => {
+            // As the engine: the resources registered before the failure are still analyzed
+            // (Analyze only) and their verdicts printed; the preview fails.
+            if (err instanceof ProgramFailure) {
+                const { violations, remediations } = await analyzeWithPacks(runs, err.registered, {
+                    remediating: false, applyRemediations: true, skipStack: true, fallbackStackUrn: "",
+                });
+                err.output = formatPoliciesSection(summaries, violations, remediations);
+            }
+            throw err;
+        });
+        const { violations, remediations } = await analyzeWithPacks(runs, resources, {
+            remediating: false,
             applyRemediations: true,
             fallbackStackUrn: `urn:pulumi:${stack}::${project}::${ROOT_STACK_TYPE}::${project}-${stack}`,
         });
-        const output = formatPreviewOutput(
-            [{ name: info.name, version: info.version, localPath: packDirGiven }], violations, remediations, resources.length, opts.view);
+        const output = formatPreviewOutput(summaries, violations, remediations, resources.length, opts.view);
         if (opts.record) {
             writeRecord(opts.record, resources);
         }
+        const mandatory = violations.some((v) => v.enforcementLevel === "mandatory");
         return {
-            exitCode: violations.some((v) => v.enforcementLevel === "mandatory") ? 1 : 0,
-            violations, remediations, output, resources,
+            // A feature the emulation did not reproduce may hide a block: never exit 0 then.
+            exitCode: mandatory || notReproduced.length > 0 ? 1 : 0,
+            violations, remediations, output, resources, notReproduced,
             ...(explain ? { explanation: readExplanation(explain.file, resources.map((r) => r.urn)) } : {}),
         };
     } finally {
-        await pack.close();
+        await closeAll();
         explain?.cleanup();
     }
 }

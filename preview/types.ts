@@ -12,6 +12,9 @@ export const ENFORCEMENT_LEVELS: readonly EnforcementLevel[] = ["advisory", "man
 /** The engine's sentinel for an unknown (computed) value; @pulumi/policy's proxy.js knows it. */
 export const UNKNOWN_STRING = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/** Environment variable carrying `--stack-reference` exports to the program runner: JSON, stack name -> file. */
+export const STACK_REFERENCES_ENV = "PERFGUARD_STACK_REFERENCES";
+
 /** Type token of the root stack resource every Pulumi program registers. */
 export const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 

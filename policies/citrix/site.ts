@@ -183,6 +183,14 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
             byName.set(fold(zone.resource.name), zone);
         }
     }
+    // Then a renamed zone's old names and URNs (its aliases): controllers may still name it so.
+    for (const zone of zones) {
+        for (const old of zone.resource.aliasNames) {
+            if (!byName.has(fold(old))) {
+                byName.set(fold(old), zone);
+            }
+        }
+    }
     const namesUnknown = zones.filter((z) => z.nameUnknown).length;
     let unknownControllers = 0;
     for (const resource of stack.resources) {

@@ -35,6 +35,8 @@ export class ResourceView {
      * @param name - the Pulumi resource name.
      * @param props - plain props (inputs for Analyze, outputs for AnalyzeStack).
      * @param propertyDependencies - property name -> URNs it depends on.
+     * @param aliases - the alias URNs the engine sent (a renamed resource's old URN, matched in
+     *   the stack's state; pulumi/pulumi#11173): references by name also match these.
      */
     constructor(
         readonly urn: string,
@@ -42,7 +44,24 @@ export class ResourceView {
         readonly name: string,
         readonly props: unknown,
         readonly propertyDependencies: Readonly<Record<string, readonly string[]>> = {},
+        readonly aliases: readonly string[] = [],
     ) {}
+
+    /**
+     * The names another resource may use for this one besides its Pulumi name: each alias's
+     * old URN and the old name in it, deduplicated, in alias order.
+     */
+    get aliasNames(): string[] {
+        const names: string[] = [];
+        for (const urn of this.aliases) {
+            for (const name of [urn, urn.split("::").slice(3).join("::")]) {
+                if (name && !names.includes(name)) {
+                    names.push(name);
+                }
+            }
+        }
+        return names;
+    }
 
     /** Set by a StackView for the resources whose facts also live on attached objects (vSphere tags). */
     joinFacts: (() => JoinedFacts) | undefined;
@@ -230,12 +249,16 @@ function urnsOf(list: unknown): string[] {
 }
 
 const NO_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = Object.freeze({});
+const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 /**
  * Builds a ResourceView from an SDK resource (`args` of validateResource, or an element of
  * `args.resources` of validateStack, whose property dependencies hold resource objects).
  */
-export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"> & { propertyDependencies?: Record<string, unknown> }): ResourceView {
+export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"> & {
+    propertyDependencies?: Record<string, unknown>;
+    opts?: { aliases?: unknown };
+}): ResourceView {
     // Runs for every resource in every stack policy: allocate a dependency record only for the
     // resources that have dependencies (most have none), and keep it shared and frozen otherwise.
     let deps: Record<string, string[]> | undefined;
@@ -246,7 +269,10 @@ export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"
             deps[prop] = urnsOf(given[prop]);
         }
     }
-    return new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES);
+    const aliases = Array.isArray(r.opts?.aliases) && r.opts.aliases.length > 0
+        ? r.opts.aliases.filter((a): a is string => typeof a === "string" && a.startsWith("urn:pulumi:"))
+        : NO_ALIASES;
+    return new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES, aliases);
 }
 
 /** Builds the StackView of a validateStack call. */

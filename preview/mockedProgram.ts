@@ -282,7 +282,9 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             dependencies: req.getDependenciesList(),
             propertyDependencies,
             ...(provider ? { provider } : {}),
-            options: optionsOf(req, aliases.length > 0 ? resolverFor().resolve(urn, req.getName(), req.getType(), parent, aliases) : []),
+            // A child of an aliased parent inherits an alias even without aliases of its own.
+            options: optionsOf(req, aliases.length > 0 || aliasResolver?.isAliased(parent)
+                ? resolverFor().resolve(urn, req.getName(), req.getType(), parent, aliases) : []),
         };
         if (parent && mockUrnOf.has(parent)) {
             req.setParent(mockUrnOf.get(parent) as string);

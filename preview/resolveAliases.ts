@@ -75,6 +75,11 @@ export class AliasResolver {
         return out;
     }
 
+    /** True when `urn` was registered under an alias of the previous state (its children inherit it). */
+    isAliased(urn: string): boolean {
+        return this.matched.has(urn);
+    }
+
     /**
      * The aliases the engine would send for a resource registered as `urn`: [] or the one alias
      * URN that matched the previous state. Call in registration order (children after parents).

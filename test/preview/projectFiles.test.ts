@@ -95,10 +95,13 @@ describe("readProject: project problems are exit 1 (as the CLI) with one line", 
     it("refuses a runtime other than nodejs, in either form", () => {
         const dir = program("python-runtime");
         expect(failure(() => readProject(dir))).toMatchObject({
-            exitCode: 1,
-            message: "perfguard's preview path runs Node.js (TypeScript/JavaScript) programs; " +
-                `${path.join(dir, "Pulumi.yaml")} says runtime: python`,
+            exitCode: 2,
+            message: "perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
+                `${path.join(dir, "Pulumi.yaml")} says runtime: python: run npm run preview:real -- ${dir} for the Pulumi CLI's verdicts`,
         });
+        const yamlForm = project({ "Pulumi.yaml": "name: p\nruntime: yaml\nresources: {}\n" });
+        expect(failure(() => readProject(yamlForm))).toMatchObject({ exitCode: 2 });
+        expect(failure(() => readProject(yamlForm)).message).toContain("says runtime: yaml: run npm run preview:real");
         const objectForm = project({ "Pulumi.yaml": "name: p\nruntime:\n  name: go\n", "main.go": "" });
         expect(failure(() => readProject(objectForm)).message).toContain("says runtime: go");
         const none = project({ "Pulumi.yaml": "name: p\n", "index.ts": "" });

@@ -145,10 +145,10 @@ describe("runPreview on the sample program", () => {
         expect(fs.existsSync(record)).toBe(false);
     });
 
-    it("refuses a project it cannot run before starting the pack (exit 1)", async () => {
+    it("refuses a program in another language before starting the pack (exit 2)", async () => {
         const err = await runPreview({ programDir: program("python-runtime"), packDir: path.join(os.tmpdir(), "no-such-pack"), onLog: quiet })
             .catch((e: unknown) => e);
-        expect((err as PreviewError).exitCode).toBe(1);
+        expect((err as PreviewError).exitCode).toBe(2);
         expect((err as PreviewError).message).toContain("says runtime: python");
     });
 

@@ -95,7 +95,7 @@ describe("preview/main", () => {
         const sibling = cli([program("sibling"), "--policy-pack", SAMPLE_PACK]);
         expect(sibling.status).toBe(0);
         expect(sibling.stdout).toContain("(citrix:index:Zone: zone-from-directory)");
-    });
+    }, 180_000); // two previews through ts-node: sized for a loaded machine
 
     it("documents PERFGUARD_DEBUG in --help", () => {
         const run = cli(["--help"]);

@@ -237,15 +237,30 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     // This stack's previous state, read on the first registration with aliases: the engine sends
     // an alias only when it matched a resource of that state.
     let aliasResolver: AliasResolver | undefined;
+    let stateUnreadable: string | undefined;
     const resolverFor = (): AliasResolver => {
         if (!aliasResolver) {
             const state = readBackendStack(project, stack);
-            if (state.kind === "unreadable") {
-                notReproduced(`aliases (this stack's previous state cannot be read: ${state.why}): renamed resources are judged without their old names`);
-            }
+            stateUnreadable = state.kind === "unreadable" ? state.why : undefined;
             aliasResolver = new AliasResolver(new Set(state.kind === "found" ? state.resources.map((r) => r.urn) : []), project, stack);
         }
         return aliasResolver;
+    };
+    // Only an alias that renames matters to perfguard's joins by name: the type aliases provider
+    // SDKs declare for their renamed types change no name, and need no state to be judged alike.
+    const aliasesFor = (req: resproto.RegisterResourceRequest, urn: string, aliases: aliasproto.Alias[]): string[] => {
+        const parent = req.getParent();
+        if (aliases.length === 0 && !aliasResolver?.isAliased(parent)) {
+            return [];
+        }
+        const found = resolverFor().resolve(urn, req.getName(), req.getType(), parent, aliases);
+        const renames = aliases.some((a) => (a.getAliasCase() === aliasproto.Alias.AliasCase.URN
+            ? a.getUrn().split("::").slice(3).join("::") : a.getSpec()?.getName() || req.getName()) !== req.getName());
+        if (stateUnreadable !== undefined && renames) {
+            notReproduced(`aliases that rename (this stack's previous state cannot be read: ${stateUnreadable}): ` +
+                "renamed resources are judged without their old names");
+        }
+        return found;
     };
 
     // The mock monitor drops dependencies and property dependencies; capture the request first.
@@ -283,8 +298,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             propertyDependencies,
             ...(provider ? { provider } : {}),
             // A child of an aliased parent inherits an alias even without aliases of its own.
-            options: optionsOf(req, aliases.length > 0 || aliasResolver?.isAliased(parent)
-                ? resolverFor().resolve(urn, req.getName(), req.getType(), parent, aliases) : []),
+            options: optionsOf(req, aliasesFor(req, urn, aliases)),
         };
         if (parent && mockUrnOf.has(parent)) {
             req.setParent(mockUrnOf.get(parent) as string);

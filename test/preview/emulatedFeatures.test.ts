@@ -136,7 +136,7 @@ describe("aliases", () => {
         process.env.PULUMI_BACKEND_URL = "https://api.pulumi.com";
         const { result, lines } = await preview("rename-alias", { stack: "renamed" });
         expect(lines).toHaveLength(1);
-        expect(lines[0]).toContain("aliases (this stack's previous state cannot be read: the backend https://api.pulumi.com is not a file:// backend)");
+        expect(lines[0]).toContain("aliases that rename (this stack's previous state cannot be read: the backend https://api.pulumi.com is not a file:// backend)");
         expect(result.exitCode).toBe(1);
     }, TIMEOUT);
 });

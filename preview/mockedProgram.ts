@@ -10,6 +10,11 @@
  * once; the run is over when the event loop is empty (`beforeExit`), and any error seen by then
  * fails it. An error the SDK logged (`log.error`) is printed but does not fail the preview: the
  * real CLI (v3.274.1) exits 0 on such a program (test/real).
+ *
+ * As the engine, it runs transforms before recording a registration, answers stack references
+ * from the other stack's state, and sends only the alias that matched this stack's state; what it
+ * cannot answer as the engine would (an unreadable stack reference, invokes, reads, multi-language
+ * components) is listed in the message's `notReproduced`, one line per feature.
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";

@@ -94,11 +94,13 @@ function sdkVersion(): string {
 }
 
 /**
- * Runs one preview. Output: PreviewResult (exitCode 1 on any mandatory violation).
- * Throws PreviewError: exit 2 for project problems (missing directory or Pulumi.yaml, a runtime
- * other than nodejs, a `main` that does not resolve) and policy config problems (the program is
- * not run), exit 1 when the program fails (throws, rejects, logs an error), the pack does not
- * start, or a policy throws. The pack is always stopped.
+ * Runs one preview with every pack given (opts.packs, else packDir), each started and configured
+ * before the program runs. Output: PreviewResult (exitCode 1 on any mandatory violation, and on
+ * any program feature the emulation did not reproduce, each logged as notReproducedLine).
+ * Throws PreviewError: exit 2 for a program in another language (runtime yaml, python, ...);
+ * exit 1 for project problems (missing directory or Pulumi.yaml, a `main` that does not resolve),
+ * policy config problems (the program is not run), a program that fails (throws, rejects), a pack
+ * that does not start, or a policy that throws. Every pack is always stopped.
  */
 export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult> {
     const programDir = path.resolve(opts.programDir);

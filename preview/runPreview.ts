@@ -121,7 +121,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     const explain = opts.explain ? explainTempFile() : undefined;
     // The CLI loads every pack (each configured) before the program runs. A folder given twice is
     // one plugin to it (plugins are named by absolute path): one process, analyzing twice, with
-    // one of the configs (the loads race; v3.274.1 kept the first given's).
+    // one of the configs (the loads race: v3.274.1 has kept the first in some runs, the second in others).
     const folders = [...new Set(given.map((p) => path.resolve(p.dir)))];
     const notReproduced: string[] = [];
     for (const folder of folders) {

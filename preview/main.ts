@@ -75,11 +75,8 @@ async function main(argv: string[]): Promise<number> {
     const packDirs = parsed.values["policy-pack"] ?? [];
     const configs = parsed.values["policy-pack-config"] ?? [];
     // The CLI's pairing rule (validatePolicyPackConfig): the n-th config is the n-th pack's.
-    if (configs.length > 0 && packDirs.length === 0) {
-        process.stderr.write(`error: "--policy-pack-config" must be specified with "--policy-pack"\n`);
-        return 2;
-    }
-    if (configs.length > 0 && configs.length !== packDirs.length) {
+    // Without --policy-pack the pack is this repository's, and one config goes with it.
+    if (configs.length > 0 && configs.length !== Math.max(1, packDirs.length)) {
         process.stderr.write(`error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n`);
         return 2;
     }
@@ -95,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
     try {
         const result = await runPreview({
             programDir: parsed.positionals[0],
-            ...(packDirs.length > 0 ? { packs: packDirs.map((dir, i) => ({ dir, config: configs[i] })) } : {}),
+            ...(packDirs.length > 0 ? { packs: packDirs.map((dir, i) => ({ dir, config: configs[i] })) } : { policyPackConfig: configs[0] }),
             stackReferences,
             record: parsed.values.record,
             stack: parsed.values.stack,

@@ -74,8 +74,8 @@ describe("preview/main", () => {
     it.each([
         ["more configs than packs", ["--policy-pack", SAMPLE_PACK, "--policy-pack-config", "a.json", "--policy-pack-config", "b.json"],
             'error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n'],
-        ["a config without a pack", ["--policy-pack-config", "a.json"],
-            'error: "--policy-pack-config" must be specified with "--policy-pack"\n'],
+        ["two configs for the default pack", ["--policy-pack-config", "a.json", "--policy-pack-config", "b.json"],
+            'error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n'],
     ])("refuses %s as the CLI words it, exit 2", (_label, args, line) => {
         const run = cli([SAMPLE_PROGRAM, ...args]);
         expect(run.status).toBe(2);

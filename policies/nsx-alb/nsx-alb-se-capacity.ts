@@ -6,10 +6,10 @@
 import { SE_GROUP_TYPE, seGroupFieldProblems, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { pct, plural } from "../pack/format";
-import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./capacityCheck";
+import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
 import { busiestSeText, groupMessage, onlyVsReported, vsMessage } from "./capacityMessages";
 
-export type { SeCapacityConfig } from "./capacityCheck";
+export type { SeCapacityConfig } from "./evaluation";
 
 const POLICY = "nsx-alb-se-capacity";
 

@@ -98,7 +98,7 @@ describe("what a fix rests on is labelled", () => {
     it("a scale-out over several SEs says linear scale-out is assumed, not measured; a measured scale-up does not", async () => {
         const scaleOut = fixOf(await runPolicies(NSX, stack(WEB, [{ sslTps: "4000", l7Rps: "60000" }])), CAP).split("; or ");
         const option = scaleOut.find((o) => o.includes("minScaleoutPerVs \"4\""));
-        expect(option).toMatch(/2 vCPU row per SE; linear scale-out to 4 SEs assumed: not measured/);
+        expect(option).toMatch(/2 vCPU row per SE, measured; linear scale-out to 4 SEs assumed: not measured/);
         const up = fixOf(await runPolicies(NSX, stack({}, [{ sslTps: "2000" }])), CAP).split("; or ").find((o) => o.includes("vcpusPerSe \"4\""));
         expect(up).toMatch(/4 vCPU row, measured\)/);
     });

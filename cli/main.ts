@@ -88,11 +88,17 @@ function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
                 throw new UsageError(`${where}: sslKeyType must be rsa or ecc, got ${JSON.stringify(value)}`);
             }
             out.sslKeyType = value;
-        } else if (key === "ssl") {
+        } else if (key === "ssl" || key === "scaleoutEcmp") {
             if (value !== true && value !== false && value !== "true" && value !== "false") {
-                throw new UsageError(`${where}: ssl must be true or false, got ${JSON.stringify(value)}`);
+                throw new UsageError(`${where}: ${key} must be true or false, got ${JSON.stringify(value)}`);
             }
-            out.ssl = value === true || value === "true";
+            out[key] = value === true || value === "true";
+        } else if (key === "ingressPct") {
+            const n = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+            if (!Number.isFinite(n) || n < 0 || n > 100) {
+                throw new UsageError(`${where}: ingressPct must be a number from 0 to 100, got ${JSON.stringify(value)}`);
+            }
+            out.ingressPct = n;
         } else if (key in VS_KEYS) {
             const n = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
             const range = VS_KEYS[key];
@@ -101,7 +107,7 @@ function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
             }
             out[key] = n;
         } else {
-            throw new UsageError(`${where}: unknown key ${JSON.stringify(key)} (known: ${[...Object.keys(VS_KEYS), "sslKeyType", "ssl"].join(", ")})`);
+            throw new UsageError(`${where}: unknown key ${JSON.stringify(key)} (known: ${[...Object.keys(VS_KEYS), "sslKeyType", "ssl", "ingressPct", "scaleoutEcmp"].join(", ")})`);
         }
     }
     if (!Object.keys(VS_KEYS).some((k) => k in out)) {
@@ -212,6 +218,8 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--open-connections <n>", "concurrent open connections at peak", numberIn({ min: 0, max: 1e11, integer: true, unit: "connections" }))
         .option("--throughput-gbps <gbps>", "client-side throughput at peak, Gbps", numberIn({ min: 0, max: 100000, unit: "Gbps" }))
         .option("--ssl", "the VS terminates SSL (implied by --ssl-tps); picks the L7 SSL throughput row")
+        .option("--ingress-pct <pct>", "percent of --throughput-gbps that is ingress (client to VS); default all of it (native scale-out: the primary SE takes every ingress packet)", numberIn({ min: 0, max: 100, unit: "percent" }))
+        .option("--scaleout-ecmp", "the VS sets scaleoutEcmp true (BGP/ECMP scale-out: the upstream router spreads ingress over the SEs)")
         .option("--scale-out <n>", "SEs the VS is placed on (minScaleoutPerVs; --ha-mode shared only)", numberIn({ min: 1, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--buffer-se <n>", "spare SEs kept for N+M failover (bufferSe)", numberIn({ min: 0, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--ha-mode <mode>", `SE group HA mode: ${haModes.join(", ")}`, oneOf(haModes), "shared")
@@ -222,7 +230,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--headroom-pct <pct>", "spare capacity to keep, percent (nsx-alb-se-capacity's headroomPct)", numberIn({ min: 0, max: 95, unit: "percent" }), 20)
         .option("--plot <file.svg>", "also draw demand against capacity per metric")
         .option("--json", JSON_HELP)
-        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; scaleOut: number; bufferSe: number; haMode: string; maxVsPerSe: number; vcpus?: number; vs: VsDemand[]; vsFile?: string; headroomPct: number; plot?: string; json?: boolean }) => {
+        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; ingressPct?: number; scaleoutEcmp?: boolean; scaleOut: number; bufferSe: number; haMode: string; maxVsPerSe: number; vcpus?: number; vs: VsDemand[]; vsFile?: string; headroomPct: number; plot?: string; json?: boolean }) => {
             const demand = {
                 ...(o.sslTps !== undefined ? { sslTps: o.sslTps, sslKeyType: o.sslKey } : {}),
                 ...(o.l7Rps !== undefined ? { l7Rps: o.l7Rps } : {}),
@@ -230,6 +238,8 @@ export function buildProgram(io: Io, result: { code: number }): Command {
                 ...(o.openConnections !== undefined ? { l4OpenConnections: o.openConnections } : {}),
                 ...(o.throughputGbps !== undefined ? { throughputGbps: o.throughputGbps } : {}),
                 ...(o.ssl ? { ssl: true } : {}),
+                ...(o.ingressPct !== undefined ? { ingressPct: o.ingressPct } : {}),
+                ...(o.scaleoutEcmp ? { scaleoutEcmp: true } : {}),
             };
             if (o.sslTps === undefined && o.l7Rps === undefined && o.l4Cps === undefined && o.openConnections === undefined && o.throughputGbps === undefined) {
                 throw new UsageError("give at least one demand: --ssl-tps, --l7-rps, --l4-cps, --open-connections or --throughput-gbps");

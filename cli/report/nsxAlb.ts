@@ -5,7 +5,7 @@
  * of the SEs it counts on. Every number is read from policies/nsx-alb/evaluation.ts with the
  * config the pack was given; nothing is recomputed here.
  */
-import { GroupEvaluation, groupFigures, METRIC_NAME, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
+import { GroupEvaluation, groupFigures, METRIC_NAME, needsText, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
 import { num, pct } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
 
@@ -18,7 +18,8 @@ function cell(text: string): string {
 }
 
 function groupName(e: GroupEvaluation): string {
-    return cell(e.group.resource ? e.group.name : `${e.group.name} (policy config)`);
+    // The resource name, as the verdicts on the group name it.
+    return cell(e.group.resource ? e.group.resource.name : `${e.group.name} (policy config)`);
 }
 
 /**
@@ -55,13 +56,14 @@ export function nsxAlbSection(stack: StackView, config: ConfigEntries): string {
         const throughput = u.ingress > 0 ? `${pct(u.throughput)} (primary SE ingress ${pct(u.ingress)})` : pct(u.throughput);
         const steady = f.steadyState ? pct(f.steadyState.peak) : "-";
         const fix = f.fits ? "fits" : f.fix.length > 0 ? `set ${f.fix.join(", ")}` : "nothing within the provider's ranges";
-        groupRows.push(`| ${name} | ${spec.vcpusPerSe} vCPU, ${num(spec.memoryPerSeMb / 1024, 2)} GB | ${cell(mode)} | ${vss} | ${p.sesNeeded} of maxSe ${spec.maxSe} | ` +
-            `${pct(u.cpu)} | ${throughput} | ${pct(u.openConnections)} | ${pct(u.peak)}${u.peak > 0 ? ` (${METRIC_NAME[u.limiting]})` : ""} | ${steady} | ${cell(fix)} |`);
+        // A group without a VS has no verdict figure: nothing to print but that.
+        const figures = e.units.length === 0 ? "- | - | - | - | -" : `${pct(u.cpu)} | ${throughput} | ${pct(u.openConnections)} | ${pct(u.peak)} (${METRIC_NAME[u.limiting]}) | ${steady}`;
+        groupRows.push(`| ${name} | ${spec.vcpusPerSe} vCPU, ${num(spec.memoryPerSeMb / 1024, 2)} GB | ${cell(mode)} | ${vss} | ${p.sesNeeded} of ${p.sesMax} | ${figures} | ${e.units.length === 0 ? "no VS" : cell(fix)} |`);
         for (const v of f.perVs) {
             for (const m of v.unit.members) {
                 const head = m === v.unit.members[0];
                 const needs = !head ? `counted with its SNI parent ${cell(v.unit.head.vs.name)}`
-                    : v.peak !== undefined && v.utilisation ? `${pct(v.peak)} of its ${p.vsSes} SE${p.vsSes === 1 ? "" : "s"} (${METRIC_NAME[v.utilisation.limiting]})`
+                    : v.peak !== undefined && v.utilisation ? `${needsText(v.utilisation, p.vsSes)} (${METRIC_NAME[v.utilisation.limiting]})`
                         : `not checked: ${cell(v.notChecked ?? "not judged")}`;
                 vsRows.push(`| ${cell(m.placement.vs.name)} | ${name} | ${head && v.unit.ingressAssumed ? "no direction: all counted as ingress" : "-"} | ${needs} |`);
             }

@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { fixChanges, METRIC_NAME, sizeLabel } from "./evaluation";
+import { fixChanges, METRIC_NAME, needsText, sizeLabel } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -159,13 +159,13 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
     // Native scale-out: the primary SE takes every ingress packet, so ingress-bound load needs one SE's worth.
     const ingress = u.limiting === "ingress";
     const assumed = ingress && unit.ingressAssumed ? "; no direction declared: all counted as ingress" : "";
-    const what = ingress ? `of its primary SE for ingress (not spread over its ${plural(p.vsSes, "SE")}${assumed})` : `of its ${plural(p.vsSes, "SE")}`;
-    const long = `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} ${what} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
-    const short = `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} ${what} (${limitText(config)}).`;
+    const what = `${needsText(u, p.vsSes)}${ingress ? ` (not spread over its ${plural(p.vsSes, "SE")}${assumed})` : ""}`;
+    const long = `${labelOf(vs)}${children} ${known}needs ${what} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
+    const short = `${labelOf(vs)}${children} ${known}needs ${what} (${limitText(config)}).`;
     return {
         // Long names: the group is named in the fix, so the problem line can leave it out.
         problem: long.length <= PROBLEM_LINE_MAX ? long : short.length <= PROBLEM_LINE_MAX ? short
-            : `${labelOf(vs)} ${known}needs ${pct(u.peak)} ${ingress ? `of its primary SE for ingress${assumed ? " (all counted as ingress)" : ""}` : `of its ${plural(p.vsSes, "SE")}`} (${limitText(config)}).`,
+            : `${labelOf(vs)} ${known}needs ${needsText(u, p.vsSes)}${assumed ? " (all counted as ingress)" : ""} (${limitText(config)}).`,
         fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
@@ -208,7 +208,7 @@ export function fixText(e: GroupEvaluation): string {
 /** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */
 export function busiestSeText(e: GroupEvaluation): string {
     const p = e.placement as GroupPlacement;
-    return `busiest SE ${pct(p.worstSe.peak)}: ${utilisationText(p.worstSe)}; ${placementText(e.sizing as SeGroupSizing, p)}`;
+    return `busiest SE ${pct(p.worstSe.peak)}: ${utilisationText(p.worstSe)}; ${placementText(e.sizing as SeGroupSizing, p)}; ${p.sesNeeded} of ${p.sesMax} SEs for placement`;
 }
 
 /**

@@ -288,6 +288,15 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
     return out;
 }
 
+/**
+ * What a VS needs of the SEs it counts on, as every verdict, the report and explain say it:
+ * "297.2% of its 1 SE", or under native scale-out with ingress limiting, "87.7% of its primary SE
+ * for ingress" (the primary carries all of the VS's ingress).
+ */
+export function needsText(u: SeUtilisation, vsSes: number): string {
+    return u.limiting === "ingress" ? `${pct(u.peak)} of its primary SE for ingress` : `${pct(u.peak)} of its ${vsSes} SE${vsSes === 1 ? "" : "s"}`;
+}
+
 /** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
 export type SizeLabel = "measured" | "interpolated" | "extrapolated";
 

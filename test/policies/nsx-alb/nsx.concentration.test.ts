@@ -11,7 +11,6 @@ import { pct } from "../../../policies/pack/format";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../../support/policyHarness";
 import { SE_GROUP, VS } from "./nsxFixtures";
 
-const CAP = "nsx-alb-se-capacity";
 
 function cell(vcpus: number, column: string): number {
     const row = table.rows.find((r) => r[0] === vcpus) as Array<number | boolean>;
@@ -101,7 +100,7 @@ describe("native scale-out: the primary SE carries all of a VS's ingress", () =>
         const m = on(out, "vs-1");
         expect(m.problem).toContain(`needs ${pct((12 * 0.9 + 12 * 0.1 / 2) / l4)} of its primary SE for ingress`);
         expect(m.problem).not.toContain("no direction declared");
-        const fix = on(out, "g-seg").fix;
+        const fix = on(out, "g-seg").fix ?? "";
         for (const option of fix.split("; or ")) {
             if (/ScaleoutPerVs/.test(option)) {
                 expect(option).toContain('scaleoutEcmp "true"');

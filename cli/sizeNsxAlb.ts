@@ -285,7 +285,7 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label})${spread}.\n`;
         const alt = s.measuredAlternative;
         if (alt) {
-            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the measured sizes (preferred; ${sizeLabel(alt.vcpusPerSe)}; linear scale-out to ${alt.scaleOut} SEs assumed: not measured).\n`;
+            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the table's rows (${sizeLabel(alt.vcpusPerSe)}, not extrapolated; preferred; linear scale-out to ${alt.scaleOut} SEs assumed: not measured).\n`;
         }
         out += "\n";
     } else {

@@ -184,7 +184,7 @@ describe("perfguard size nsx-alb", () => {
         expect(two.vcpusPerSe).toBeLessThanOrEqual(6);
         expect(two.measuredAlternative).toBeNull();
         const text = (await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa"])).stdout;
-        expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the measured sizes`);
+        expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the table's rows`);
         expect(text).toContain("not measured");
     });
 

@@ -186,7 +186,7 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
     const label = sizeLabel(fix.spec.vcpusPerSe);
     const size = label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
-        : p.vsSes > 1 ? `${row} per SE${label === "measured" ? ", measured" : ""}; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row;
+        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;

@@ -34,7 +34,7 @@ beforeAll(async () => {
         const result = await runPreview({ programDir: path.join(EXAMPLES, name), packDir: ROOT, policyPackConfig: configOf(name), record, onLog: () => undefined });
         previews.set(name, { result, record });
     }
-}, 120_000);
+});
 
 describe("check on a preview's --record gives the preview's verdicts", () => {
     it.each(examples)("%s", async (name) => {

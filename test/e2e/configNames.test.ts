@@ -25,5 +25,5 @@ describe("config keys that name no policy", () => {
         if (exitCode !== undefined) {
             expect(result.exitCode).toBe(exitCode);
         }
-    }, 180_000);
+    });
 });

@@ -12,6 +12,7 @@ import { formatExplanation } from "../../preview/explainReport";
 import { runPreview } from "../../preview/runPreview";
 import type { PreviewResult } from "../../preview/runPreview";
 import type { Violation } from "../../preview/types";
+import { examplePreview } from "../support/examplePreviews";
 import { perfguard, ROOT, tempDir, urn, writeExport } from "./cliHarness";
 
 const EXAMPLES = path.join(ROOT, "examples");
@@ -29,10 +30,10 @@ function configOf(name: string): string | undefined {
 
 const previews = new Map<string, { result: PreviewResult; record: string }>();
 
+// The preview every file shares (test/support/examplePreviews.ts), with its --record file.
 beforeAll(async () => {
     for (const name of examples) {
-        const record = path.join(dir, `${name}.json`);
-        const result = await runPreview({ programDir: path.join(EXAMPLES, name), packDir: ROOT, policyPackConfig: configOf(name), record, onLog: () => undefined });
+        const { result, record } = await examplePreview(name);
         previews.set(name, { result, record });
     }
 });

@@ -1,42 +1,32 @@
 /**
  * vitest setup file (every test file): marks every process this file's tests start, and ends
  * them. After a test that failed or timed out, whatever it started and left running ends at
- * once; after a passing test, processes whose parent is gone (orphans) end; when the file ends,
- * everything it started ends. test/support/processes.ts says how processes are found.
+ * once; when the file ends, everything it started ends (orphans included). A passing test costs
+ * nothing here: finding marked processes reads every process's environment (tens of ms on a busy
+ * machine), so it is done only after a failure and at the end of the file.
+ * test/support/processes.ts says how processes are found.
  */
-import * as fs from "fs";
 import { afterAll, afterEach, beforeEach } from "vitest";
-import { endMarked, markedProcesses, OWNER_ENV } from "./processes";
+import { endMarked, markedProcesses, OWNER_ENV, uptimeTicks } from "./processes";
 import { RUN_ENV } from "./processRun";
 
 // One marker per file (per worker process), under the run's marker from the global setup.
 const marker = `${process.env[RUN_ENV] ?? "perfguard-test"}:${process.pid}`;
 process.env[OWNER_ENV] = marker;
 
-let before = new Set<number>();
-
-function parentOf(pid: number): number | undefined {
-    try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    } catch {
-        return undefined;
-    }
-}
+let testStarted = 0;
 
 beforeEach(() => {
-    before = new Set(markedProcesses(marker).map((p) => p.pid));
+    testStarted = uptimeTicks();
 });
 
 afterEach((context) => {
-    const state = context.task.result?.state;
-    const mine = new Set(markedProcesses(marker).map((p) => p.pid));
+    if (context.task.result?.state !== "fail") {
+        return;
+    }
+    // What the failed (or timed-out) test started, and nothing the file started before it.
     for (const p of markedProcesses(marker)) {
-        const failed = state === "fail" && !before.has(p.pid);
-        // An orphan: its parent is neither this worker nor another of its processes.
-        const parent = parentOf(p.pid);
-        const orphan = parent !== process.pid && (parent === undefined || !mine.has(parent));
-        if (failed || orphan) {
+        if (p.started >= testStarted) {
             try {
                 process.kill(p.pid, "SIGKILL");
             } catch {

@@ -6,6 +6,7 @@
  *   perfguard size nsx-alb --ssl-tps 5000 [...]        smallest SE size for one virtual service
  *   perfguard size xen     --link-mb-per-s 117 [...]   each guest's share of a host's link
  *   perfguard check <file> [...]                       every policy on a stack export
+ *   perfguard config check <file>                      a --policy-pack-config file against the pack
  *
  * Every command takes --help and --json (one JSON document on stdout, nothing else). Errors go
  * to stderr. Exit codes: 0 ok, 1 mandatory violations (check) or a failure, 2 bad arguments or a
@@ -302,6 +303,25 @@ export function buildProgram(io: Io, result: { code: number }): Command {
             const checked = await runCheck({
                 file, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err,
             });
+            if (o.json) {
+                printJson(io, checked.json);
+            } else {
+                io.out(checked.text);
+            }
+            result.code = checked.exitCode;
+        });
+
+    const config = program.command("config")
+        .description("check a --policy-pack-config file before a preview");
+
+    config.command("check")
+        .description("check a --policy-pack-config file against the pack: every key names a policy (\"did you mean\"), every level is valid, every setting is one the policy accepts and its schema allows; exits 1 on any problem")
+        .argument("<file>", "the --policy-pack-config JSON file")
+        .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
+        .option("--json", JSON_HELP)
+        .action(async (file: string, o: { policyPack?: string; json?: boolean }) => {
+            const { runConfigCheck } = await import("./configCheck");
+            const checked = await runConfigCheck({ file, packDir: o.policyPack, log: io.err });
             if (o.json) {
                 printJson(io, checked.json);
             } else {

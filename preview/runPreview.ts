@@ -104,7 +104,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     const explain = opts.explain ? explainTempFile() : undefined;
     // The CLI's order: the pack is started and configured before the program runs.
     const { pack, info, remediating } = await openPack({
-        packDir, project, stack, stackConfig, policyPackConfig: opts.policyPackConfig, log, explainFile: explain?.file,
+        packDir, packPath: packDirGiven, project, stack, stackConfig, policyPackConfig: opts.policyPackConfig, log, explainFile: explain?.file,
     }).catch((err) => {
         explain?.cleanup();
         throw err;

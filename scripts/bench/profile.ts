@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import type { PreparedRequest } from "../../preview/packClient";
+import type { PackClient, PreparedRequest } from "../../preview/packClient";
 import { PackSpec, startConfigured } from "./packs";
 import { msSince } from "./stats";
 
@@ -210,6 +210,16 @@ export interface ProfileOptions {
 export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string): Promise<ProfileSummary>;
 export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string, options: ProfileOptions): Promise<ProfileSummary & { heap?: HeapSummary }>;
 export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string, options: ProfileOptions = {}): Promise<ProfileSummary & { heap?: HeapSummary }> {
+    return profileCalls(spec, engineAddress, async (pack) => {
+        await pack.analyzeStackPrepared(request);
+    }, root, options);
+}
+
+/**
+ * Profiles what `calls` sends to a fresh, configured pack process (e.g. one Analyze per resource).
+ * @returns the summary of the samples taken while `calls` ran.
+ */
+export async function profileCalls(spec: PackSpec, engineAddress: string, calls: (pack: PackClient) => Promise<void>, root: string, options: ProfileOptions = {}): Promise<ProfileSummary & { heap?: HeapSummary }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-bench-prof-"));
     const file = path.join(dir, "pack.cpuprofile");
     const heapFile = path.join(dir, "pack.heapprofile");
@@ -223,7 +233,7 @@ export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string,
     try {
         const fromUs = Number(process.hrtime.bigint() / 1000n);
         const start = process.hrtime.bigint();
-        await pack.analyzeStackPrepared(request);
+        await calls(pack);
         const callMs = msSince(start);
         const toUs = Number(process.hrtime.bigint() / 1000n);
         process.kill(pack.pid, "SIGTERM");

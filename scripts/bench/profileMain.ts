@@ -1,16 +1,16 @@
 /**
- * `node dist/scripts/bench/profileMain.js [--size 10000] [--heap] [--keep file.cpuprofile] [--pack perfguard|noop|empty]`:
- * one profiled AnalyzeStack on a fresh pack process (the bench's stack and config), printed as
+ * `node dist/scripts/bench/profileMain.js [--size 10000] [--analyze] [--heap] [--keep file.cpuprofile] [--pack perfguard|noop|empty]`:
+ * one profiled AnalyzeStack (with --analyze: one Analyze per resource) on a fresh pack process (the bench's stack and config), printed as
  * JSON: self time by owner and function, perfguard's functions by inclusive time and, with
  * --heap, sampled allocations by owner and function. For finding where a change went; the bench
  * itself profiles after its timed runs.
  */
 import * as path from "path";
-import { prepareAnalyzeStack } from "../../preview/packClient";
+import { prepareAnalyze, prepareAnalyzeStack } from "../../preview/packClient";
 import { startEngineService } from "../../preview/engineService";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, packSpecs, perfguardPolicyCounts } from "./packs";
-import { profileAnalyzeStack } from "./profile";
-import { benchStack } from "./stack";
+import { profileAnalyzeStack, profileCalls } from "./profile";
+import { analyzeInputs, benchStack } from "./stack";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
@@ -32,9 +32,16 @@ async function main(): Promise<void> {
     }
     const engine = await startEngineService(() => undefined);
     try {
-        const request = prepareAnalyzeStack(benchStack(size));
         const keep = option(argv, "--keep");
-        const summary = await profileAnalyzeStack(spec, engine.address, request, ROOT, { heap: argv.includes("--heap"), keep: keep ? path.resolve(keep) : undefined });
+        const options = { heap: argv.includes("--heap"), keep: keep ? path.resolve(keep) : undefined };
+        // --analyze: one Analyze per resource of the stack (the resource policies), instead of one AnalyzeStack.
+        const summary = argv.includes("--analyze")
+            ? await profileCalls(spec, engine.address, async (pack) => {
+                for (const request of analyzeInputs(benchStack(size)).map(prepareAnalyze)) {
+                    await pack.analyzePrepared(request);
+                }
+            }, ROOT, options)
+            : await profileAnalyzeStack(spec, engine.address, prepareAnalyzeStack(benchStack(size)), ROOT, options);
         process.stdout.write(`${JSON.stringify(summary, null, 1)}\n`);
     } finally {
         engine.close();

@@ -46,7 +46,8 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 const RESULTS = path.join(ROOT, "bench", "results");
 const SYNTHETIC_FILE = path.join(RESULTS, "synthetic.json");
-const REAL_FILE = path.join(RESULTS, "real-preview.json");
+/** One file per program size, so that sizes can be measured by separate runs. */
+const realFile = (size: number): string => path.join(RESULTS, `real-preview-${size}.json`);
 /** The profile of the code before issue 23's fixes (scripts/bench/profileMain.ts on that build), for the before/after table. */
 const PROFILE_BEFORE_FILE = path.join(RESULTS, "profile-before.json");
 
@@ -87,6 +88,26 @@ function readJson<T>(file: string): T | undefined {
     }
 }
 
+/** The saved real previews, one per size (the newest where an older single file also has one). */
+function savedRealPreviews(): RealPreviewResults[] {
+    const bySize = new Map<number, RealPreviewResults>();
+    const consider = (r: RealPreviewResults): void => {
+        const known = bySize.get(r.resources);
+        if (!known || known.date < r.date) {
+            bySize.set(r.resources, r);
+        }
+    };
+    (readJson<RealPreviewResults[]>(path.join(RESULTS, "real-preview.json")) ?? []).forEach(consider);
+    for (const name of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) {
+        const match = /^real-preview-(\d+)\.json$/.exec(name);
+        const r = match ? readJson<RealPreviewResults>(path.join(RESULTS, name)) : undefined;
+        if (r) {
+            consider(r);
+        }
+    }
+    return [...bySize.values()].sort((a, b) => a.resources - b.resources);
+}
+
 function writeJson(file: string, value: unknown): void {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(value, null, 1)}\n`);
@@ -122,7 +143,6 @@ async function main(): Promise<void> {
         }
     }
     // What users feel: a real `pulumi preview` with perfguard, the empty pack and no pack.
-    const saved = readJson<RealPreviewResults[]>(REAL_FILE) ?? [];
     for (const { size, rounds } of plan.real) {
         const real = await benchRealPreview(ROOT, size, rounds, log);
         if (!real) {
@@ -133,11 +153,10 @@ async function main(): Promise<void> {
             throw new Error("dist/ changed during the real preview: not saved, re-run");
         }
         if (plan.out) {
-            saved.splice(0, saved.length, ...saved.filter((r) => r.resources !== size), real);
-            saved.sort((a, b) => a.resources - b.resources);
-            writeJson(REAL_FILE, saved);
+            writeJson(realFile(size), real);
         }
     }
+    const saved = savedRealPreviews();
     if (plan.out) {
         const results = synthetic ?? readJson<BenchResults>(SYNTHETIC_FILE);
         if (!results) {

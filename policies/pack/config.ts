@@ -99,19 +99,19 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
         text = undefined; // a cycle or a BigInt: read it without the memo
     }
     const key = text === undefined ? undefined : `${policyName}\u0000${text}`;
-    const known = key === undefined ? undefined : results.get(key);
-    if (known) {
-        // A copy of the config: a check that changed it must not change the next call's.
-        return { ...known, config: structuredClone(known.config) as C };
+    if (key === undefined) {
+        return readUncached<C>(policyName, schema, raw);
     }
-    const result = readUncached<C>(policyName, schema, raw);
-    if (key !== undefined) {
+    let known = results.get(key);
+    if (!known) {
+        known = readUncached<unknown>(policyName, schema, raw);
         if (results.size >= MAX_RESULTS) {
             results.clear();
         }
-        results.set(key, result);
+        results.set(key, known);
     }
-    return result;
+    // A copy of the config every time: a check that changed it must not change the next call's.
+    return { ...known, config: structuredClone(known.config) as C };
 }
 
 function readUncached<C>(policyName: string, schema: PolicyConfigSchema, raw: unknown): ConfigResult<C> {

@@ -205,8 +205,9 @@ export function renderMarkdown(r: BenchResults, before?: { size: number; summary
         "GetAnalyzerInfo, Configure with a level for every policy).",
         `- **Start-up**: spawn to the port line on stdout, ${r.startup.perfguard.length} fresh processes per pack, interleaved ` +
         "(perfguard, no-op, empty, perfguard, ...), with one shared engine service so only the pack is timed.",
-        "- **Analyze** and **AnalyzeStack**: one long-lived process per pack, calls interleaved (resource i or repeat k goes to " +
-        "perfguard, then the no-op pack, then the empty pack). Requests are encoded to protobuf once, before timing " +
+        "- **Analyze** and **AnalyzeStack**: one long-lived process per pack, calls interleaved (resource i goes to " +
+        "perfguard, then the no-op pack, then the empty pack; AnalyzeStack repeat k starts with pack k mod 3, so no pack " +
+        "always follows the same one). Requests are encoded to protobuf once, before timing " +
         "(`prepareAnalyze` / `prepareAnalyzeStack`): the CLI encodes in Go in milliseconds, while the JS encoder takes seconds " +
         "at 50,000 resources, which would be the same for every pack and dilute the ratios. Times are the gRPC round trip " +
         "(the pack's decode, its policies, the response). No warm-up call: the first repeat is in the medians, as a real " +
@@ -229,9 +230,16 @@ export function renderMarkdown(r: BenchResults, before?: { size: number; summary
     out.push([
         "```sh",
         "npm ci",
-        "npm run bench            # builds, runs (about 5-10 minutes on 2 cores), prints the table, writes BENCHMARKS.md",
-        "npm run bench -- --quick # a one-minute smoke run: fewer repeats, no 50,000 stack, writes nothing",
+        "npm run bench            # builds, runs everything (20 minutes on 2 idle cores, an hour loaded), writes BENCHMARKS.md",
+        "npm run bench -- --quick # a smoke run: fewer repeats, no 50,000 stack, one real preview round at 1,000; writes nothing",
+        "npm run bench -- --no-real                      # the synthetic rows only (the saved real previews are kept)",
+        "npm run bench -- --no-synthetic --real-sizes 10000 --real-rounds 1  # one size of real preview, on its own",
+        "node dist/scripts/bench/profileMain.js --size 10000 --heap [--analyze]  # one profiled call (JSON on stdout)",
         "```",
+        "",
+        "Each part's figures are saved in bench/results/ (synthetic.json, real-preview.json, with their dates and load); " +
+        "BENCHMARKS.md is rendered from the saved parts. profile-before.json is the 50,000-resource profile of the code " +
+        "before issue 23's changes (kept for the before/after comparison; not re-measured).",
         "",
         "Linux is needed for peak RSS (/proc). Close other work first: the figures are wall times on a shared machine.",
     ].join("\n"), "");
@@ -267,29 +275,63 @@ function spread(values: readonly number[]): string {
  * the figures above are re-measured on every run.
  */
 const FINDINGS = [
-    "## Findings",
+    "## Findings (issue 23)",
     "",
-    "- **AnalyzeStack is the SDK's cost.** @pulumi/policy 1.21 decodes every resource's Struct again for each stack policy " +
-    "(and builds its resource objects and proxies), so a pack pays that once per policy with a validateStack even when " +
-    "its policies do nothing (the no-op column, which has perfguard's counts). This is why perfguard's resource policies " +
-    "report unknown config keys from Analyze, once, rather than from a validateStack hook, which would cost a full decode " +
-    "of the stack each. With the gRPC decode of the request and the garbage all this produces, the SDK is most of perfguard's AnalyzeStack " +
-    "time in the profile above. perfguard's own self time is the " +
-    "\"perfguard\" row; it is O(n) per stack policy (one pass to build the view, one fact scan, joins through maps).",
-    "- **What was fixed** (policies/support, measured before/after on the same SDK-built arguments, in one process, " +
-    "medians): each stack policy built a URN index of the whole stack (only the NSX ALB join uses it), allocated a " +
-    "property-dependency record and a Facts object with two maps for every resource, and sliced and lower-cased every tag " +
-    "key to test for the `perfguard` prefix. Now the URN index is built on first use, resources without dependencies or " +
-    "facts share one frozen empty record / Facts, and keys that cannot start with `perfguard` are rejected by their first " +
-    "character. perfguard's validateStack time per AnalyzeStack went from 175 to 119 ms at 10,000 resources and from " +
-    "1,943 to 1,269 ms at 50,000 (most of the 50,000 figure is garbage collection of the SDK's and perfguard's objects " +
-    "while the policies run). Before the fix the bench measured AnalyzeStack at 1.27x the no-op pack at 10,000 resources " +
-    "(target 1.25x) on a loaded machine.",
-    "- **Start-up**: the pack loads its policies and the models (about 2 ms of `require` after the SDK; the models' " +
-    "constants feed the config schemas GetAnalyzerInfo returns); ajv is loaded on the first call that reads config, and " +
+    "Profiles taken with `node dist/scripts/bench/profileMain.js --size <n> [--heap] [--analyze]` (one call on a fresh " +
+    "process; the bench's own profile is the \"after\" section above). The machine was shared with about six other " +
+    "developers' builds throughout (1-minute load 11 to 18 on 2 cores), so milliseconds differ between runs by up to 2x; " +
+    "shares of one call are what compare.",
+    "",
+    "- **Where perfguard's AnalyzeStack time went, before** (10,000 resources, 6,300 ms call): perfguard's validateStack " +
+    "was 17.9% of the call inclusive. Of that, the framework (policies/pack) was about a third: the config read 4.4% (a " +
+    "new Ajv per policy, each compiling the JSON Schema meta-schema before the policy's own schema), facts 4.6% (parsed " +
+    "again by each of the 9 stack policies, since the SDK hands every policy its own decode of the stack and perfguard " +
+    "built a StackView per policy), building the views about 1.5%. The rest was the rooms (table below). The SDK and " +
+    "protobuf (41.5% protobuf decode, 18.6% @pulumi/policy, most of the 19.8% garbage collection) are the same in the " +
+    "no-op floor: @pulumi/policy 1.21 decodes the whole stack again for every stack policy.",
+    "- **Allocation profile** (sampling heap profiler, 50,000 resources, collected objects included): 6.8 GB sampled over " +
+    "the process's life, of which perfguard's frames 1.2 GB (17%): the Citrix model (model/brokering.ts `extendTo` 242 MB, " +
+    "`solveLockClasses` 93 MB), facts (`readFacts`, `resolve`, `readMarkers`, `readTagList`: about 270 MB, 9 parses per " +
+    "resource), `viewOf` 67 MB. The largest single allocator, `sort` (1.4 GB), is google-protobuf's map iteration inside " +
+    "the SDK's per-policy `deserializeProperties`, not perfguard.",
+    "- **--explain off**: the outcome recording (definePolicy.ts `Decisions`) kept an applied / not-applicable entry per " +
+    "resource and policy, with its detail text, whether or not --explain was on. Now a stack policy keeps them only under " +
+    "--explain (their one reader there), and `report.applied` / `report.notApplicable` take a function so a room can build " +
+    "the detail only then. The rooms still pass strings (built eagerly, a template per judged resource): switching to " +
+    "`() => ...` is theirs. Violation text is rendered only when a violation is reported (unchanged).",
+    "- **What was fixed** (policies/pack): (1) the stack policies of one AnalyzeStack share one StackView (resources.ts " +
+    "`stackOf`): views, parsed facts (so facts are parsed once per resource per call) and whatever a room memoizes per " +
+    "StackView. The SDK gives each policy new objects, so the call is recognised by the request's own protobuf lists " +
+    "(`opts.ignoreChanges` is the message's stored array, the same for every policy of one request; test arguments and " +
+    "any other source get new views), and the shared view is dropped on the next turn of the event loop. This is also " +
+    "what makes the rooms' one-evaluation memo (a WeakMap per StackView, on the citrix and nsx branches) shared by all " +
+    "policies of a call: with a view per policy it only memoized within one policy. (2) Config (config.ts): one Ajv for all " +
+    "policies, no meta-schema validation or code optimisation of perfguard's own static schemas, and each policy's result " +
+    "memoized per config text (Analyze cloned and validated it on every resource). (3) The --explain recording above. " +
+    "After (10,000 resources, same process shape): perfguard's validateStack 9.2% of the call inclusive (from 17.9%), the " +
+    "framework 2.5% (config and facts no longer in the top frames), peak sampled allocation of perfguard's frames 141 MB " +
+    "from 198 MB.",
+    "- **What remains is in the rooms** (for the lead to check after merging the citrix / nsx-alb / xen rewrites; shares " +
+    "of one 10,000-resource AnalyzeStack, after the fixes, inclusive): `policies/nsx-alb/nsx-alb-se-capacity.ts` `check` " +
+    "2.8%, of which `capacityMessages.ts` `groupMessage` / `fixText` 1.8% (the fix of a failing group re-runs placement: " +
+    "`capacityCheck.ts` `fixes` -> model/sePlacement.ts `placementFixes` -> `fitsWith` -> `placeGroup`, 1.5%; failing " +
+    "groups only) and `capacityCheck.ts` `evaluateSeGroups` 1.4%; `policies/citrix/budget.ts` `siteBudget` 2.3% (model/" +
+    "deliveryGroupBrokering.ts `maxSafeGroupConcurrency` -> `meets` -> model/brokering.ts `largestMeeting`, a search " +
+    "that solves the closed loop, `solveClosedLoop` / `solveLockClasses`, at every probe), `citrix-broker-throttle.ts` " +
+    "`check` 2.0%, `citrix-brokering-capacity.ts` `check` 0.9%; `policies/perfguard-facts.ts` `validateStack` 2.0% (facts " +
+    "findings of every resource); xen 0.7%. Before the fixes, at 50,000 resources, the rooms' checks were (share of " +
+    "perfguard's validateStack samples): citrix 42% (broker-throttle 15%, brokering-capacity 12%, site-database-load 9%, " +
+    "site-limits 6%), nsx-alb 23% (se-capacity 17%, advisory 6%), framework 18%, xen 12%, perfguard-facts 6%.",
+    "- **The floors**: the no-op pack has perfguard's counts (5 resource, 9 stack policies), so it pays the SDK's decode 9 " +
+    "times per AnalyzeStack; that, not perfguard's code, is most of the gap between the no-op and the empty pack, and of " +
+    "perfguard's cost in a real preview over the empty pack. The SDK lets a pack skip that decode only for a policy whose " +
+    "validateStack carries a Pulumi type absent from the stack (server.js `getPulumiType`); fewer stack policies (one per " +
+    "system, reporting under each policy's name, which the SDK's object form of reportViolation allows) would remove it, " +
+    "but changes how levels and disabling per policy work: a product decision, not made here.",
+    "- **Start-up**: the pack loads its policies and the models; ajv is loaded on the first call that reads config, and " +
     "nothing from preview/ is loaded by the pack. Start-up is the SDK's (the CLI's run-policy-pack loads @pulumi/pulumi, " +
-    "TypeScript and ts-node for every pack).",
-    "- **Noise**: the machine is shared; wall times of the large stacks vary by up to 2x between repeats (see Spread), " +
-    "mostly from garbage collection and other work. The ratios use medians of interleaved repeats; a target within a few " +
-    "percent of its limit can flip on a busy machine.",
+    "TypeScript and ts-node for every pack); with 3-second start-ups on the loaded machine its ratio is noise.",
+    "- **Noise**: wall times vary by up to 2x between repeats (see Spread), mostly from garbage collection and other " +
+    "work on the machine. The ratios use medians of interleaved repeats; a target within a few percent of its limit can " +
+    "flip on a busy machine.",
 ].join("\n");

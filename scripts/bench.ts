@@ -9,7 +9,8 @@
  * Options: --quick (a short smoke run: fewer repeats, no 50,000 stack, no profile; writes
  * nothing), --no-profile (skip the CPU profile), --out <file> (default BENCHMARKS.md),
  * --no-synthetic / --no-real (skip a part and keep its last saved results), --real-sizes
- * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds).
+ * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds),
+ * --real-parallel (the three configurations of a round side by side instead of one after another).
  * Each part's results are saved under bench/results/ (JSON, with the date and load), and
  * BENCHMARKS.md is rendered from the saved parts, so a slow part can be re-run on its own.
  */
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
     }
     // What users feel: a real `pulumi preview` with perfguard, the empty pack and no pack.
     for (const { size, rounds } of plan.real) {
-        const real = await benchRealPreview(ROOT, size, rounds, log);
+        const real = await benchRealPreview(ROOT, size, rounds, log, process.argv.includes("--real-parallel"));
         if (!real) {
             break;
         }

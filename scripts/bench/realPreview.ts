@@ -25,6 +25,8 @@ export interface RealPreviewResults {
     readonly date: string;
     readonly loadStart: number;
     readonly loadEnd: number;
+    /** The three configurations ran side by side in each round (--real-parallel), not one after the other. */
+    readonly parallel?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ for (let i = 0; i < ${Math.ceil(count / 10)}; i++) {
 }
 
 /** Runs the comparison; undefined (with a note on stderr) when the real CLI is not built. */
-export async function benchRealPreview(root: string, count: number, repeats: number, log: (line: string) => void): Promise<RealPreviewResults | undefined> {
+export async function benchRealPreview(root: string, count: number, repeats: number, log: (line: string) => void, parallel = false): Promise<RealPreviewResults | undefined> {
     if (!realCliAvailable()) {
         log("real preview: skipped (run npm run real-cli:setup to build the Pulumi CLI)");
         return undefined;
@@ -72,23 +74,33 @@ export async function benchRealPreview(root: string, count: number, repeats: num
     const date = new Date().toISOString();
     const loadStart = os.loadavg()[0];
     try {
+        const once = async (i: number, k: number): Promise<void> => {
+            const config = configs[k];
+            const t = process.hrtime.bigint();
+            const run = await realPreview(program, { packDir: config.packDir, noPack: config.packDir === undefined });
+            const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+            if (run.exitCode !== 0 && run.exitCode !== 1) {
+                throw new Error(`real preview (${config.label}) exited ${run.exitCode}:\n${run.stdout}${run.stderr}`);
+            }
+            times[k].push(seconds);
+            log(`real preview ${count}: ${i + 1}/${repeats} ${config.label}: ${seconds.toFixed(1)} s`);
+        };
         for (let i = 0; i < repeats; i++) {
-            for (const [k, config] of configs.entries()) {
-                const t = process.hrtime.bigint();
-                const run = await realPreview(program, { packDir: config.packDir, noPack: config.packDir === undefined });
-                const seconds = Number(process.hrtime.bigint() - t) / 1e9;
-                if (run.exitCode !== 0 && run.exitCode !== 1) {
-                    throw new Error(`real preview (${config.label}) exited ${run.exitCode}:\n${run.stdout}${run.stderr}`);
-                }
-                times[k].push(seconds);
-                log(`real preview ${count}: ${i + 1}/${repeats} ${config.label}: ${seconds.toFixed(1)} s`);
+            if (parallel) {
+                // The three at once: on a machine whose load changes by the minute, runs side by side
+                // see the same load, where runs one after the other (minutes each) would not.
+                await Promise.all(configs.map((_, k) => once(i, k)));
+                continue;
+            }
+            for (let k = 0; k < configs.length; k++) {
+                await once(i, k);
             }
         }
     } finally {
         fs.rmSync(program, { recursive: true, force: true });
     }
     return {
-        resources: count, repeats, date, loadStart, loadEnd: os.loadavg()[0],
+        resources: count, repeats, date, loadStart, loadEnd: os.loadavg()[0], parallel,
         runs: configs.map((c, k) => ({ label: c.label, seconds: times[k], median: median(times[k]) })),
     };
 }
@@ -115,7 +127,7 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         const ours = r.runs.find((x) => x.label === "perfguard")?.median ?? NaN;
         const ratio = ours / empty;
         out.push(`### ${r.resources.toLocaleString("en-US")} resources: ${r.repeats === 1 ? "one round" : `median of ${r.repeats} rounds`}`, "");
-        out.push(`Run ${r.date}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
+        out.push(`Run ${r.date}${r.parallel ? ", the three configurations side by side in each round (`--real-parallel`: on a machine whose load changes by the minute they then see the same load; they also compete for its 2 cores)" : ", interleaved"}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
             "(the machine is shared with other developers' builds).", "");
         out.push("| pack | median s | each round, s | vs no pack | vs empty pack |", "| --- | ---: | ---: | ---: | ---: |");
         for (const x of r.runs) {

@@ -24,7 +24,7 @@ import { loadNow, machineInfo } from "./bench/machine";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, PackId, packSpecs, peakRssMb, perfguardPolicyCounts, startConfigured, startWithEnv } from "./bench/packs";
 import { profileAnalyzeStack } from "./bench/profile";
 import { benchRealPreview, RealPreviewResults, renderRealPreview } from "./bench/realPreview";
-import { BenchResults, renderConsole, renderMarkdown, StackRun } from "./bench/report";
+import { BenchResults, renderConsole, renderMarkdown, renderPending, StackRun } from "./bench/report";
 import type { ProfileSummary } from "./bench/profile";
 import { analyzeInputs, benchStack, stackComposition } from "./bench/stack";
 import { msSince } from "./bench/stats";
@@ -51,6 +51,13 @@ const SYNTHETIC_FILE = path.join(RESULTS, "synthetic.json");
 const realFile = (size: number): string => path.join(RESULTS, `real-preview-${size}.json`);
 /** The profile of the code before issue 23's fixes (scripts/bench/profileMain.ts on that build), for the before/after table. */
 const PROFILE_BEFORE_FILE = path.join(RESULTS, "profile-before.json");
+/** The same profile of this branch's code (profileMain, same size and method), for the same table. */
+const PROFILE_AFTER_FILE = path.join(RESULTS, "profile-after.json");
+
+function option(argv: readonly string[], name: string): string | undefined {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+}
 
 function numbers(argv: readonly string[], name: string, fallback: number[]): number[] {
     const i = argv.indexOf(name);
@@ -160,11 +167,24 @@ async function main(): Promise<void> {
     const saved = savedRealPreviews();
     if (plan.out) {
         const results = synthetic ?? readJson<BenchResults>(SYNTHETIC_FILE);
-        if (!results) {
-            throw new Error(`no synthetic results (${path.relative(ROOT, SYNTHETIC_FILE)}): run without --no-synthetic first`);
-        }
         const before = readJson<{ size: number; summary: ProfileSummary }>(PROFILE_BEFORE_FILE);
-        fs.writeFileSync(plan.out, renderMarkdown(results, before) + (saved.length > 0 ? `\n${renderRealPreview(saved)}` : ""));
+        const after = readJson<{ size: number; summary: ProfileSummary }>(PROFILE_AFTER_FILE);
+        const real = saved.length > 0 ? `\n${renderRealPreview(saved)}` : "";
+        if (!results) {
+            // --pending-note "<why>": the synthetic run did not finish; render what was measured.
+            const note = option(process.argv, "--pending-note");
+            if (!note) {
+                throw new Error(`no synthetic results (${path.relative(ROOT, SYNTHETIC_FILE)}): run without --no-synthetic first`);
+            }
+            const profiles = [
+                ...(before ? [{ title: "before (main before issue 23's changes, scripts/bench/profileMain.ts)", profile: before }] : []),
+                ...(after ? [{ title: "after (this branch, scripts/bench/profileMain.ts)", profile: after }] : []),
+            ];
+            fs.writeFileSync(plan.out, renderPending(note, profiles) + real);
+            log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out} (pending synthetic rows)`);
+            return;
+        }
+        fs.writeFileSync(plan.out, renderMarkdown(results, before, after) + real);
         log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out}`);
     }
 }

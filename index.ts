@@ -6,6 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./policies";
+import { tapConfigure } from "./policies/pack/configuredNames";
 
 // PolicyPack reads the pack's version from package.json in the working directory. The CLI's
 // own Node.js language host starts a pack there, but language hosts older than 2025-09 (the
@@ -16,4 +17,9 @@ if (process.cwd() !== packRoot && fs.existsSync(path.join(packRoot, "package.jso
     process.chdir(packRoot);
 }
 
-new PolicyPack("perfguard", { policies });
+// The gRPC module the SDK's server uses (one copy in node_modules; resolved from the SDK so that
+// the tap sits on the server the SDK creates): Configure carries config keys that name no policy,
+// which the SDK hides from policies (policies/pack/configuredNames.ts).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/policy"))] })) as { Server: Parameters<typeof tapConfigure>[0] };
+tapConfigure(grpc.Server, policies.map((p) => p.name), () => new PolicyPack("perfguard", { policies }));

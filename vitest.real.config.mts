@@ -5,9 +5,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
     test: {
         include: ["test/real/**/*.test.ts"],
-        testTimeout: 300000,
-        hookTimeout: 300000,
+        testTimeout: 600_000,
+        hookTimeout: 900_000,
         maxWorkers: 1,
         fileParallelism: false,
+        // As in vitest.config.mts: every CLI, plugin and pack process ends with its test.
+        globalSetup: ["test/support/processRun.ts"],
+        setupFiles: ["test/support/processCleanup.ts"],
     },
 });

@@ -6,6 +6,7 @@
  *   perfguard size nsx-alb --ssl-tps 5000 [...]        smallest SE size for one virtual service
  *   perfguard size xen     --link-mb-per-s 117 [...]   each guest's share of a host's link
  *   perfguard check <file> [...]                       every policy on a stack export
+ *   perfguard config check <file>                      a --policy-pack-config file against the pack
  *
  * Every command takes --help and --json (one JSON document on stdout, nothing else). Errors go
  * to stderr. Exit codes: 0 ok, 1 mandatory violations (check) or a failure, 2 bad arguments or a
@@ -88,11 +89,17 @@ function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
                 throw new UsageError(`${where}: sslKeyType must be rsa or ecc, got ${JSON.stringify(value)}`);
             }
             out.sslKeyType = value;
-        } else if (key === "ssl") {
+        } else if (key === "ssl" || key === "scaleoutEcmp") {
             if (value !== true && value !== false && value !== "true" && value !== "false") {
-                throw new UsageError(`${where}: ssl must be true or false, got ${JSON.stringify(value)}`);
+                throw new UsageError(`${where}: ${key} must be true or false, got ${JSON.stringify(value)}`);
             }
-            out.ssl = value === true || value === "true";
+            out[key] = value === true || value === "true";
+        } else if (key === "ingressPct") {
+            const n = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+            if (!Number.isFinite(n) || n < 0 || n > 100) {
+                throw new UsageError(`${where}: ingressPct must be a number from 0 to 100, got ${JSON.stringify(value)}`);
+            }
+            out.ingressPct = n;
         } else if (key in VS_KEYS) {
             const n = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
             const range = VS_KEYS[key];
@@ -101,7 +108,7 @@ function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
             }
             out[key] = n;
         } else {
-            throw new UsageError(`${where}: unknown key ${JSON.stringify(key)} (known: ${[...Object.keys(VS_KEYS), "sslKeyType", "ssl"].join(", ")})`);
+            throw new UsageError(`${where}: unknown key ${JSON.stringify(key)} (known: ${[...Object.keys(VS_KEYS), "sslKeyType", "ssl", "ingressPct", "scaleoutEcmp"].join(", ")})`);
         }
     }
     if (!Object.keys(VS_KEYS).some((k) => k in out)) {
@@ -212,6 +219,8 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--open-connections <n>", "concurrent open connections at peak", numberIn({ min: 0, max: 1e11, integer: true, unit: "connections" }))
         .option("--throughput-gbps <gbps>", "client-side throughput at peak, Gbps", numberIn({ min: 0, max: 100000, unit: "Gbps" }))
         .option("--ssl", "the VS terminates SSL (implied by --ssl-tps); picks the L7 SSL throughput row")
+        .option("--ingress-pct <pct>", "percent of --throughput-gbps that is ingress (client to VS); default all of it (native scale-out: the primary SE takes every ingress packet)", numberIn({ min: 0, max: 100, unit: "percent" }))
+        .option("--scaleout-ecmp", "the VS sets scaleoutEcmp true (BGP/ECMP scale-out: the upstream router spreads ingress over the SEs)")
         .option("--scale-out <n>", "SEs the VS is placed on (minScaleoutPerVs; --ha-mode shared only)", numberIn({ min: 1, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--buffer-se <n>", "spare SEs kept for N+M failover (bufferSe)", numberIn({ min: 0, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--ha-mode <mode>", `SE group HA mode: ${haModes.join(", ")}`, oneOf(haModes), "shared")
@@ -222,7 +231,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--headroom-pct <pct>", "spare capacity to keep, percent (nsx-alb-se-capacity's headroomPct)", numberIn({ min: 0, max: 95, unit: "percent" }), 20)
         .option("--plot <file.svg>", "also draw demand against capacity per metric")
         .option("--json", JSON_HELP)
-        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; scaleOut: number; bufferSe: number; haMode: string; maxVsPerSe: number; vcpus?: number; vs: VsDemand[]; vsFile?: string; headroomPct: number; plot?: string; json?: boolean }) => {
+        .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; ingressPct?: number; scaleoutEcmp?: boolean; scaleOut: number; bufferSe: number; haMode: string; maxVsPerSe: number; vcpus?: number; vs: VsDemand[]; vsFile?: string; headroomPct: number; plot?: string; json?: boolean }) => {
             const demand = {
                 ...(o.sslTps !== undefined ? { sslTps: o.sslTps, sslKeyType: o.sslKey } : {}),
                 ...(o.l7Rps !== undefined ? { l7Rps: o.l7Rps } : {}),
@@ -230,6 +239,8 @@ export function buildProgram(io: Io, result: { code: number }): Command {
                 ...(o.openConnections !== undefined ? { l4OpenConnections: o.openConnections } : {}),
                 ...(o.throughputGbps !== undefined ? { throughputGbps: o.throughputGbps } : {}),
                 ...(o.ssl ? { ssl: true } : {}),
+                ...(o.ingressPct !== undefined ? { ingressPct: o.ingressPct } : {}),
+                ...(o.scaleoutEcmp ? { scaleoutEcmp: true } : {}),
             };
             if (o.sslTps === undefined && o.l7Rps === undefined && o.l4Cps === undefined && o.openConnections === undefined && o.throughputGbps === undefined) {
                 throw new UsageError("give at least one demand: --ssl-tps, --l7-rps, --l4-cps, --open-connections or --throughput-gbps");
@@ -292,6 +303,25 @@ export function buildProgram(io: Io, result: { code: number }): Command {
             const checked = await runCheck({
                 file, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err,
             });
+            if (o.json) {
+                printJson(io, checked.json);
+            } else {
+                io.out(checked.text);
+            }
+            result.code = checked.exitCode;
+        });
+
+    const config = program.command("config")
+        .description("check a --policy-pack-config file before a preview");
+
+    config.command("check")
+        .description("check a --policy-pack-config file against the pack: every key names a policy (\"did you mean\"), every level is valid, every setting is one the policy accepts and its schema allows; exits 1 on any problem")
+        .argument("<file>", "the --policy-pack-config JSON file")
+        .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
+        .option("--json", JSON_HELP)
+        .action(async (file: string, o: { policyPack?: string; json?: boolean }) => {
+            const { runConfigCheck } = await import("./configCheck");
+            const checked = await runConfigCheck({ file, packDir: o.policyPack, log: io.err });
             if (o.json) {
                 printJson(io, checked.json);
             } else {

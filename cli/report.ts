@@ -2,22 +2,14 @@
  * `perfguard check --report FILE.md`: a Markdown report for a pull-request comment: the
  * violations grouped by level, then per Citrix zone and per NSX ALB SE group the predicted
  * figures. The figures come from the same readers and models as the policies (citrixSite,
- * aviStack, predictBrokering, seUtilisation, requiredVcpusPerSe), run in this process on the
+ * predictBrokering; the NSX ALB section: cli/report/nsxAlb.ts, from its evaluation), run in this process on the
  * resources' outputs as AnalyzeStack sends them, with the config the pack was given.
  */
-import {
-    requiredVcpusPerSe,
-    SeGroupCapacity,
-    seGroupCapacity,
-    sesFor,
-    seUtilisation,
-    VsDemand,
-} from "../model/seCapacity";
 import { effectiveConcurrency, groupLoads, round } from "../policies/citrix/load";
 import { siteBudget } from "../policies/citrix/budget";
 import { predictLoad } from "../policies/citrix/capacityMessages";
-import { aviStack, seGroupSizing } from "../policies/nsx-alb/seGroups";
 import { citrixSite } from "../policies/citrix/site";
+import { nsxAlbSection } from "./report/nsxAlb";
 import { duration, num, pct } from "../policies/pack/format";
 import { ResourceView, StackView } from "../policies/pack/resources";
 import type { PolicyConfigEntry } from "../preview/packClient";
@@ -114,47 +106,6 @@ function zonesSection(stack: StackView, config: ReportInput["config"]): string {
         "| --- | --- | --- | --- | --- | --- | --- |\n" + groupRows.join("\n") + "\n\n";
 }
 
-function groupsSection(stack: StackView, config: ReportInput["config"]): string {
-    const props = propsOf(config, "nsx-alb-se-capacity");
-    const headroomPct = numberOr(props.headroomPct, 20);
-    const assumeScaleOut = props.assumeScaleOut === true;
-    const seGroups = (props.seGroups !== null && typeof props.seGroups === "object" ? props.seGroups : {}) as Record<string, unknown>;
-    const avi = aviStack(stack, seGroups);
-    if (avi.groups.length === 0) {
-        return "";
-    }
-    const rows: string[] = [];
-    for (const group of avi.groups) {
-        const sizing = seGroupSizing(group.fields);
-        const placed = avi.placements.filter((p) => p.group === group);
-        const demands: VsDemand[] = placed.flatMap((p) => (p.demand.state === "ok" ? [p.demand.demand] : []));
-        const notCounted = placed.filter((p) => p.demand.state === "unusable").length;
-        const name = cell(group.resource ? group.name : `${group.name} (policy config)`);
-        if (!sizing) {
-            rows.push(`| ${name} | fields unknown or invalid | - | ${placed.length} | - | - | - | - | - | - | - |`);
-            continue;
-        }
-        const capacity: SeGroupCapacity = seGroupCapacity(sizing.spec);
-        const u = seUtilisation(demands, capacity.perSe, capacity.groupSes);
-        let required: number | undefined = sizing.spec.vcpusPerSe;
-        let none = false;
-        if (demands.length > 0) {
-            const needs = [requiredVcpusPerSe(demands, sizing.spec, { headroomPct, scope: "group" }).vcpusPerSe,
-                ...demands.map((d) => requiredVcpusPerSe([d], sizing.spec, { headroomPct, scope: "vs", assumeScaleOut }).vcpusPerSe)];
-            none = needs.some((n) => n === undefined);
-            required = Math.max(...needs.map((n) => n ?? 0));
-        }
-        const vsSes = sesFor(capacity, { scope: "vs", assumeScaleOut });
-        const vss = `${placed.length}${notCounted > 0 ? ` (${notCounted} not counted)` : ""}`;
-        rows.push(`| ${name} | ${sizing.spec.vcpusPerSe} vCPU, ${num(sizing.spec.memoryPerSeMb / 1024, 2)} GB | ${vsSes} / ${capacity.groupSes} | ${vss} | ` +
-            `${pct(u.sslTps)} | ${pct(u.l7Rps)} | ${pct(u.l4Cps)} | ${pct(u.throughput)} | ${pct(u.openConnections)} | ${pct(u.peak)} | ` +
-            `${none ? "none up to 64 fits" : demands.length === 0 ? "- (no demand)" : `${required}`} |`);
-    }
-    return `## NSX ALB SE groups\n\nUtilisation of what each group carries by the virtual services placed on it (NSX ALB 20.1.6 per-SE table); required vcpusPerSe keeps ${num(headroomPct)}% headroom for the group and for each VS on the SEs it gets.\n\n` +
-        "| SE group | size per SE | SEs (per VS / group) | VSs | SSL TPS | L7 RPS | L4 CPS | throughput | open connections | peak | required vcpusPerSe |\n" +
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + rows.join("\n") + "\n\n";
-}
-
 /**
  * Builds the Markdown report.
  * Input: ReportInput. Output: Markdown text ending with "\n"; sections without resources (no
@@ -178,6 +129,6 @@ export function buildReport(input: ReportInput): string {
     }
     const stack = stackViewOf(input.resources);
     out += zonesSection(stack, input.config);
-    out += groupsSection(stack, input.config);
+    out += nsxAlbSection(stack, input.config);
     return out.replace(/\n+$/, "\n");
 }

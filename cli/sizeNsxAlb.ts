@@ -2,8 +2,9 @@
  * `perfguard size nsx-alb`: the smallest SE size (vcpusPerSe, with the tested memory and disk)
  * whose SE group carries one or more virtual services' (VS) peak demand with
  * nsx-alb-se-capacity's headroom, placed as the Controller places them (HA mode, packed
- * placement, maxVsPerSe), or the check of a given size (`--vcpus`). Same model functions
- * (model/sePlacement.ts) and the same tolerance as the policy.
+ * placement, maxVsPerSe), or the check of a given size (`--vcpus`). The same functions as
+ * policies/nsx-alb/evaluation.ts (placeGroup, placementFits; its metric names and size labels)
+ * and the same tolerance; the table shows the busiest SE, the figure that decides the size.
  */
 import {
     HaMode,
@@ -21,7 +22,7 @@ import {
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { METRIC_NAME } from "../policies/nsx-alb/capacityMessages";
+import { METRIC_NAME, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -43,7 +44,7 @@ export interface NsxAlbSizingInput {
     readonly headroomPct: number;
 }
 
-/** One metric's demand against the capacity the VS gets. */
+/** One metric's load on the busiest SE against one SE's capacity. */
 export interface MetricLine {
     readonly name: string;
     readonly unit: string;
@@ -66,8 +67,10 @@ export interface NsxAlbSizing {
     /** The heaviest VS on its SEs, and the busiest SE. */
     readonly vs: SeUtilisation | undefined;
     readonly group: SeUtilisation | undefined;
-    /** Per metric, the heaviest VS's demand against what it gets (capacity = per-SE figure x vsSes). */
+    /** Per metric, the busiest SE's load against one SE's figure (what decides the size). */
     readonly metrics: MetricLine[];
+    /** How the per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
+    readonly label: SizeLabel;
     /** Fraction of capacity allowed: 1 - headroomPct / 100. */
     readonly limit: number;
     /** Where the per-SE figures come from. */
@@ -113,31 +116,40 @@ function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number):
     return { ...base, maxSe: Math.min(1000, needed + base.bufferSe) };
 }
 
-function metricLines(d: VsDemand, p: GroupPlacement, u: SeUtilisation): MetricLine[] {
+/**
+ * The busiest SE's load per metric, in each metric's unit, against one SE's figure: the fraction
+ * placeGroup computed times the per-SE figure (SSL TPS in the key type of the first VS that
+ * declares it; "equivalent" when the VSs mix key types).
+ */
+function metricLines(demands: readonly VsDemand[], p: GroupPlacement): MetricLine[] {
     const perSe = p.perSe;
-    const ses = p.vsSes;
+    const u = p.worstSe;
     const lines: MetricLine[] = [];
-    const add = (name: string, unit: string, demand: number | undefined, perSeCapacity: number, share: number) => {
-        if (demand !== undefined) {
-            lines.push({ name, unit, demand, capacity: perSeCapacity * ses, utilisation: share });
+    const add = (name: string, unit: string, declared: boolean, perSeCapacity: number, share: number) => {
+        if (declared) {
+            lines.push({ name, unit, demand: share * perSeCapacity, capacity: perSeCapacity, utilisation: share });
         }
     };
-    add(`SSL TPS (${d.sslKeyType === "ecc" ? "ECC" : "RSA-2048"})`, "TPS", d.sslTps, sslTpsCapacity(perSe, d.sslKeyType), u.sslTps);
-    add("L7 RPS", "RPS", d.l7Rps, perSe.l7Rps, u.l7Rps);
-    add("L4 CPS", "CPS", d.l4Cps, perSe.l4Cps, u.l4Cps);
-    const kind = vsKind(d);
-    if (kind === "l7ssl") {
-        // SSL bulk throughput is CPU bound: it adds to the CPU-bound total.
-        add("throughput (L7 SSL, CPU)", "Gbps", d.throughputGbps, perSe.l7SslThroughputGbps, u.sslThroughput);
-    }
-    const cpuMetrics = [d.sslTps, d.l7Rps, d.l4Cps, kind === "l7ssl" ? d.throughputGbps : undefined].filter((x) => x !== undefined).length;
+    const ssl = demands.filter((d) => d.sslTps !== undefined);
+    const keyType = ssl[0]?.sslKeyType;
+    const mixed = ssl.some((d) => d.sslKeyType !== keyType);
+    add(`SSL TPS (${keyType === "ecc" ? "ECC" : "RSA-2048"}${mixed ? " equivalent" : ""})`, "TPS", ssl.length > 0, sslTpsCapacity(perSe, keyType), u.sslTps);
+    add("L7 RPS", "RPS", demands.some((d) => d.l7Rps !== undefined), perSe.l7Rps, u.l7Rps);
+    add("L4 CPS", "CPS", demands.some((d) => d.l4Cps !== undefined), perSe.l4Cps, u.l4Cps);
+    const withThroughput = demands.filter((d) => d.throughputGbps !== undefined);
+    // SSL bulk throughput is CPU bound: it adds to the CPU-bound total.
+    add("throughput (L7 SSL, CPU)", "Gbps", withThroughput.some((d) => vsKind(d) === "l7ssl"), perSe.l7SslThroughputGbps, u.sslThroughput);
+    const cpuMetrics = [ssl.length > 0, demands.some((d) => d.l7Rps !== undefined), demands.some((d) => d.l4Cps !== undefined), withThroughput.some((d) => vsKind(d) === "l7ssl")].filter(Boolean).length;
     if (cpuMetrics > 1) {
         lines.push({ name: "CPU-bound total", unit: "% of CPU", demand: u.cpu * 100, capacity: 100, utilisation: u.cpu });
     }
-    if (kind !== "l7ssl") {
-        add(`throughput (${kind === "l7" ? "L7" : "L4"})`, "Gbps", d.throughputGbps, throughputCapacityGbps(perSe, kind), u.throughput);
+    const plain = withThroughput.find((d) => vsKind(d) !== "l7ssl") ?? (u.throughput > 0 ? withThroughput[0] : undefined);
+    if (plain) {
+        const kind = vsKind(plain) === "l7ssl" ? "l7" : vsKind(plain);
+        const name = `throughput (${kind === "l7" ? "L7" : "L4"}${u.ingress > 0 ? `; primary SE ingress ${pct(u.ingress)}, not spread` : ""})`;
+        add(name, "Gbps", true, throughputCapacityGbps(perSe, kind), u.throughput);
     }
-    add("open connections", "connections", d.l4OpenConnections, perSe.l4OpenConnections, u.openConnections);
+    add("open connections", "connections", demands.some((d) => d.l4OpenConnections !== undefined), perSe.l4OpenConnections, u.openConnections);
     return lines;
 }
 
@@ -173,9 +185,10 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: Retur
         groupSes: placement.sesNeeded,
         vs,
         group: placement.worstSe,
-        metrics: metricLines(demands[heaviest], placement, vs),
+        metrics: metricLines(demands, placement),
         limit: 1 - input.headroomPct / 100,
         basis: seCapacityBasis(v),
+        label: sizeLabel(v),
         extrapolated: v > MEASURED_VCPUS_MAX,
     };
 }
@@ -268,23 +281,25 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         const what = i.vcpus !== undefined ? `Checked SE (${s.fits ? "fits" : "does not fit"})` : "Smallest SE";
         out += `${what}: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
         out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}\n`;
-        out += `Per-SE figures: ${s.basis}${s.extrapolated ? " (not measured: per-core extrapolation beyond the 6 vCPU row)" : ""}.\n`;
+        const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured (ingress stays on the primary SE)` : "";
+        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label})${spread}.\n`;
         const alt = s.measuredAlternative;
         if (alt) {
-            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the measured sizes (preferred).\n`;
+            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the table's rows (${sizeLabel(alt.vcpusPerSe)}, not extrapolated; preferred; linear scale-out to ${alt.scaleOut} SEs assumed: not measured).\n`;
         }
         out += "\n";
     } else {
-        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: raise --scale-out (not in active-standby), or split the VSs over more SE groups. Utilisation at 64 vCPUs (not measured):\n\n`;
+        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: raise --scale-out (not in active-standby; ingress-bound load spreads only with --scaleout-ecmp), or split the VSs over more SE groups. Utilisation at 64 vCPUs (not measured):\n\n`;
     }
     out += table(
-        ["metric", "demand", `capacity (${ses(s.vsSes)})`, "utilisation"],
+        ["metric", "on the busiest SE", "capacity of one SE", "utilisation"],
         s.metrics.map((m) => [m.name, amount(m.demand, m.unit), amount(m.capacity, m.unit), pct(m.utilisation)]),
         ["left", "right", "right", "right"],
     );
     if (s.vs) {
-        out += `\nPeak: ${pct(s.vs.peak)} of what the heaviest VS gets (limiting metric: ${METRIC_NAME[s.vs.limiting]}); ` +
-            `busiest SE: ${pct(s.group?.peak ?? NaN)} (${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement).\n`;
+        const g = s.group as SeUtilisation;
+        out += `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${METRIC_NAME[g.limiting]}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
+            `the heaviest VS needs ${pct(s.vs.peak)} of its ${ses(s.vsSes)}.\n`;
     }
     return out;
 }
@@ -307,6 +322,7 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
         utilisation: { vs: s.vs ?? null, group: s.group ?? null },
         metrics: s.metrics,
         basis: s.basis,
+        label: s.label,
         measuredAlternative: s.measuredAlternative ?? null,
         extrapolated: s.extrapolated,
         ...(plot ? { plot } : {}),
@@ -317,9 +333,10 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
 export async function nsxAlbPlotSvg(s: NsxAlbSizing): Promise<string> {
     const { seCapacityPlotSvg } = await import("./plots/seCapacityPlot");
     const g = s.seGroup;
+    const vss = demandsOf(s.input).length;
     const title = g
-        ? `${demandsOf(s.input).length === 1 ? "1 VS" : "The heaviest VS"} on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"} of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis})`
-        : `1 VS on ${s.vsSes} SE${s.vsSes === 1 ? "" : "s"} of 64 vCPUs: does not fit`;
+        ? `The busiest SE (${vss === 1 ? "1 VS" : `${vss} VSs`}, ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement) of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis}; ${s.label})`
+        : `The busiest SE of 64 vCPUs: does not fit`;
     return seCapacityPlotSvg({
         title,
         metrics: s.metrics.map((m) => ({ name: m.name, unit: m.unit, demand: m.demand, capacity: m.capacity })),

@@ -333,6 +333,14 @@ export interface VsDemand {
     readonly ssl?: boolean;
     /** The application profile's layer when perfguard can tell (System-L4-Application: "l4"; System-HTTP: "l7"). */
     readonly profile?: "l4" | "l7";
+    /**
+     * Percent of throughputGbps that is ingress (client to VS: uploads, requests), 0..100
+     * (perfguard:ingressPct); absent = not declared, counted as all ingress where it matters
+     * (native scale-out: the primary SE receives every ingress packet).
+     */
+    readonly ingressPct?: number;
+    /** The VS's `scaleoutEcmp` is true: BGP/ECMP scale-out, the upstream router spreads ingress over the SEs. */
+    readonly scaleoutEcmp?: boolean;
 }
 
 /** How the VS is proxied: SSL (terminated, L7), L7 (HTTP) or L4. */
@@ -376,7 +384,7 @@ export function sslTpsCapacity(perSe: SeCapacity, keyType: "ecc" | "rsa" | undef
 }
 
 /** A capacity metric, as messages name it. */
-export type SeMetric = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "openConnections";
+export type SeMetric = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "ingress" | "openConnections";
 
 /** Utilisation of `ses` SEs' capacity, as fractions (1 = full). */
 export interface SeUtilisation {
@@ -387,8 +395,17 @@ export interface SeUtilisation {
     readonly sslThroughput: number;
     /** sslTps + l7Rps + l4Cps + sslThroughput: the CPU-bound loads share the SE's cores. */
     readonly cpu: number;
-    /** Plain (L4 or L7, no SSL) throughput against its row: bound by packets per second and the NIC. */
+    /**
+     * Packets through the SE against its kind's row: plain (L4 or L7, no SSL) throughput, bound by
+     * packets per second and the NIC; under native scale-out also the primary SE's ingress (an SSL
+     * VS's ingress against the L7 row: the primary forwards the packets, the secondaries decrypt).
+     */
     readonly throughput: number;
+    /**
+     * The part of `throughput` that is one VS's ingress on its primary SE and does not spread
+     * (native scale-out on more than one SE, no ECMP); 0 otherwise.
+     */
+    readonly ingress: number;
     readonly openConnections: number;
     /** max(cpu, throughput, openConnections). */
     readonly peak: number;
@@ -401,16 +418,37 @@ function share(demand: number | undefined, capacity: number): number {
 }
 
 /** Zero utilisation (no demand). */
-export const NO_UTILISATION: SeUtilisation = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, cpu: 0, throughput: 0, openConnections: 0, peak: 0, limiting: "sslTps" };
+export const NO_UTILISATION: SeUtilisation = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, cpu: 0, throughput: 0, ingress: 0, openConnections: 0, peak: 0, limiting: "sslTps" };
 
-/** Builds a utilisation from its parts (cpu, peak and limiting derived). */
-export function utilisationOf(parts: Pick<SeUtilisation, "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "openConnections">): SeUtilisation {
+/** The parts a utilisation is built from. */
+export type UtilisationParts = Pick<SeUtilisation, "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "ingress" | "openConnections">;
+
+/** Builds a utilisation from its parts (cpu, peak and limiting derived; throughput limited by unspread ingress is "ingress"). */
+export function utilisationOf(parts: UtilisationParts): SeUtilisation {
     const cpu = parts.sslTps + parts.l7Rps + parts.l4Cps + parts.sslThroughput;
     const cpuParts: Array<[SeMetric, number]> = [["sslTps", parts.sslTps], ["l7Rps", parts.l7Rps], ["l4Cps", parts.l4Cps], ["sslThroughput", parts.sslThroughput]];
     const cpuPart = cpuParts.reduce((best, next) => (next[1] > best[1] ? next : best))[0];
     const peak = Math.max(cpu, parts.throughput, parts.openConnections);
-    const limiting: SeMetric = peak === cpu ? cpuPart : peak === parts.throughput ? "throughput" : "openConnections";
+    const throughputPart: SeMetric = parts.ingress > 0 && parts.ingress * 2 >= parts.throughput ? "ingress" : "throughput";
+    const limiting: SeMetric = peak === cpu ? cpuPart : peak === parts.throughput ? throughputPart : "openConnections";
     return { ...parts, cpu, peak, limiting };
+}
+
+/**
+ * Whether a VS's ingress stays on its primary SE: native (L2) scale-out over more than one SE
+ * without ECMP. "All ingress packets of a virtual service traverse its primary SE, which forwards
+ * flows to the secondaries; return traffic leaves from each SE" (VMware Avi Load Balancer 30.2
+ * configuration guide, scale use cases; Avi "Autoscale Service Engines"); BGP/ECMP scale-out
+ * (`scaleoutEcmp` true) has the upstream router spread ingress instead.
+ * @returns true when the VS's throughput splits into an unspread ingress and a spread egress.
+ */
+export function ingressOnPrimary(demand: VsDemand, ses: number): boolean {
+    return ses > 1 && demand.scaleoutEcmp !== true && demand.throughputGbps !== undefined && demand.throughputGbps > 0;
+}
+
+/** The ingress fraction of a VS's throughput: perfguard:ingressPct / 100, or 1 (all ingress) when not declared. */
+export function ingressFraction(demand: VsDemand): number {
+    return demand.ingressPct === undefined ? 1 : Math.min(100, Math.max(0, demand.ingressPct)) / 100;
 }
 
 /**
@@ -419,33 +457,52 @@ export function utilisationOf(parts: Pick<SeUtilisation, "sslTps" | "l7Rps" | "l
  * CPU: the source states that CPS/RPS/TPS and SSL bulk throughput are CPU bound
  * (otherPublishedFacts.limits), so they share the same cores. Plain throughput (each VS against
  * its kind's row, NIC and packet bound) and open connections (memory bound) are each checked on
- * their own.
+ * their own. CPU work, egress and connections spread over the `ses` SEs; under native scale-out
+ * (ingressOnPrimary) the ingress does not: the figures are those of the VS's primary SE, which
+ * carries all of its ingress (throughput without a direction counts as all ingress) and its
+ * 1/ses of the rest. An SSL VS's ingress then also costs the primary its packets, against the
+ * L7 (no SSL) row; the decryption spreads with the CPU work.
  * @param demands - the VSs' demands.
  * @param perSe - per-SE capacity (seCapacity).
  * @param ses - SEs' worth of capacity (>= 0; 0 gives Infinity for any non-zero demand).
- * @returns fractions of the capacity of `ses` SEs.
+ * @returns fractions of the capacity of `ses` SEs (of the primary SE where ingress does not spread).
  */
 export function seUtilisation(demands: readonly VsDemand[], perSe: SeCapacity, ses: number): SeUtilisation {
+    // Spread loads are summed first and divided once (the figures stay those of the even split).
     let sslTps = 0;
     let l7Rps = 0;
     let l4Cps = 0;
     let sslThroughput = 0;
     let throughput = 0;
     let openConnections = 0;
+    // On the primary SE, not divided.
+    let ingress = 0;
     for (const d of demands) {
         sslTps += share(d.sslTps, sslTpsCapacity(perSe, d.sslKeyType));
         l7Rps += share(d.l7Rps, perSe.l7Rps);
         l4Cps += share(d.l4Cps, perSe.l4Cps);
+        openConnections += share(d.l4OpenConnections, perSe.l4OpenConnections);
         const kind = vsKind(d);
+        const primary = ingressOnPrimary(d, ses);
         if (kind === "l7ssl") {
             sslThroughput += share(d.throughputGbps, perSe.l7SslThroughputGbps);
+            if (primary) {
+                ingress += share((d.throughputGbps as number) * ingressFraction(d), perSe.l7ThroughputGbps);
+            }
+        } else if (primary) {
+            const cap = throughputCapacityGbps(perSe, kind);
+            const total = d.throughputGbps as number;
+            ingress += share(total * ingressFraction(d), cap);
+            throughput += share(total * (1 - ingressFraction(d)), cap);
         } else {
             throughput += share(d.throughputGbps, throughputCapacityGbps(perSe, kind));
         }
-        openConnections += share(d.l4OpenConnections, perSe.l4OpenConnections);
     }
     const over = (x: number) => (x === 0 ? 0 : x / ses);
-    return utilisationOf({ sslTps: over(sslTps), l7Rps: over(l7Rps), l4Cps: over(l4Cps), sslThroughput: over(sslThroughput), throughput: over(throughput), openConnections: over(openConnections) });
+    return utilisationOf({
+        sslTps: over(sslTps), l7Rps: over(l7Rps), l4Cps: over(l4Cps), sslThroughput: over(sslThroughput),
+        throughput: ingress + over(throughput), ingress, openConnections: over(openConnections),
+    });
 }
 
 /** Options of {@link requiredVcpusPerSe}. */

@@ -71,8 +71,15 @@ export interface GroupPlacement {
     readonly bufferKept: boolean;
     /** Each VS (with its SNI children) on vsSes SEs, in input order. */
     readonly perVs: readonly SeUtilisation[];
-    /** The busiest SE. */
+    /**
+     * The busiest SE. In legacy active/standby the SE that carries every VS of the group after a
+     * failover, whatever distributeLoadActiveStandby says (Avi 21.1, Legacy HA for Service
+     * Engines: "the surviving SE takes over traffic for all virtual services previously active
+     * on the failed SE").
+     */
     readonly worstSe: SeUtilisation;
+    /** Legacy active/standby with distributeLoadActiveStandby: the busier SE while both run (steady state, not what sizes). */
+    readonly steadyStateSe?: SeUtilisation;
     /** VS shares on the busiest SE (packed: min(maxVsPerSe, VSs)). */
     readonly worstSeShares: number;
 }
@@ -86,13 +93,13 @@ function checkRange(name: string, value: number, min: number, max: number): void
     }
 }
 
-type Part = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "openConnections";
+type Part = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "ingress" | "openConnections";
 const CPU_PARTS: readonly Part[] = ["sslTps", "l7Rps", "l4Cps", "sslThroughput"];
 
 /** Sum of the `count` largest shares by `key`, taking all parts of `pick` from the same shares. */
 function topSum(shares: readonly SeUtilisation[], count: number, key: (u: SeUtilisation) => number, pick: readonly Part[]): Record<Part, number> {
     const sorted = [...shares].sort((a, b) => key(b) - key(a)).slice(0, count);
-    const out: Record<Part, number> = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, throughput: 0, openConnections: 0 };
+    const out: Record<Part, number> = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, throughput: 0, ingress: 0, openConnections: 0 };
     for (const u of sorted) {
         for (const part of pick) {
             out[part] += u[part];
@@ -108,9 +115,9 @@ function topSum(shares: readonly SeUtilisation[], count: number, key: (u: SeUtil
  */
 function packedWorst(shares: readonly SeUtilisation[], count: number): SeUtilisation {
     const cpu = topSum(shares, count, (u) => u.cpu, CPU_PARTS);
-    const throughput = topSum(shares, count, (u) => u.throughput, ["throughput"]);
+    const throughput = topSum(shares, count, (u) => u.throughput, ["throughput", "ingress"]);
     const connections = topSum(shares, count, (u) => u.openConnections, ["openConnections"]);
-    return utilisationOf({ ...cpu, throughput: throughput.throughput, openConnections: connections.openConnections });
+    return utilisationOf({ ...cpu, throughput: throughput.throughput, ingress: throughput.ingress, openConnections: connections.openConnections });
 }
 
 /**
@@ -128,12 +135,15 @@ function spreadWorst(shares: readonly SeUtilisation[], total: SeUtilisation, ses
     for (const part of ["throughput", "openConnections"] as const) {
         parts[part] = Math.max(0, ...shares.map((u) => u[part]), spread(total[part]));
     }
+    // The unspread ingress of the heaviest share by throughput (0 when the spread total is heavier).
+    const byThroughput = shares.reduce((a, b) => (b.throughput > a.throughput ? b : a), NO_UTILISATION);
+    parts.ingress = byThroughput.throughput >= parts.throughput ? byThroughput.ingress : 0;
     return utilisationOf(parts);
 }
 
 function sumOf(shares: readonly SeUtilisation[]): SeUtilisation {
     const parts = {} as Record<Part, number>;
-    for (const part of [...CPU_PARTS, "throughput", "openConnections"] as Part[]) {
+    for (const part of [...CPU_PARTS, "throughput", "ingress", "openConnections"] as Part[]) {
         parts[part] = shares.reduce((t, u) => t + u[part], 0);
     }
     return utilisationOf(parts);
@@ -152,9 +162,11 @@ function sumOf(shares: readonly SeUtilisation[]): SeUtilisation {
  *   fit after one of them fails, i.e. on max(minScaleoutPerVs, 2) - 1 SEs.
  * - HA_MODE_LEGACY_ACTIVE_STANDBY: two SEs, one active, no scale-out (VMware Avi Configuration
  *   Guide: "Only two Service Engines may be created ... There is no Service Engine scale out");
- *   every VS of the group runs on the active SE, unless distributeLoadActiveStandby spreads them
- *   over both ("use both the active and standby Service Engines for virtual service placement"),
- *   in which case each must still fit on one SE when the other fails.
+ *   every VS of the group runs on the active SE. distributeLoadActiveStandby spreads them over
+ *   both while both run ("use both the active and standby Service Engines for virtual service
+ *   placement"), but after a failover "the surviving SE takes over traffic for all virtual
+ *   services previously active on the failed SE" (Avi 21.1, Legacy HA for Service Engines): the
+ *   busiest SE carries them all in both settings; the spread is only the steady state.
  * - algo PLACEMENT_ALGO_PACKED: the busiest SE holds the maxVsPerSe heaviest VS shares;
  *   PLACEMENT_ALGO_DISTRIBUTED: the shares spread evenly over the SEs the group may run (maxSe
  *   less the buffer; one fewer in active/active), never less than the heaviest share.
@@ -181,8 +193,10 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
             sesNeeded: n === 0 ? 0 : distribute ? Math.min(2, n) : 1, sesMax: 2, maxVsPerSe, vsCount: n,
             // Each SE holds every VS, active or standby, so at most maxVsPerSe VSs in the group.
             placeable: n <= maxVsPerSe, bufferKept: true, perVs: shares,
-            worstSe: n === 0 ? NO_UTILISATION : distribute ? spreadWorst(shares, total, 2) : total,
-            worstSeShares: distribute ? Math.ceil(n / 2) : n,
+            // After a failover the surviving SE carries every VS of the pair, in both settings.
+            worstSe: n === 0 ? NO_UTILISATION : total,
+            ...(distribute ? { steadyStateSe: n === 0 ? NO_UTILISATION : spreadWorst(shares, total, 2) } : {}),
+            worstSeShares: n,
         };
     }
     const pair = spec.haMode === "HA_MODE_SHARED_PAIR";
@@ -232,11 +246,18 @@ export interface FixOptions {
     readonly assumeScaleOut?: boolean;
 }
 
+/** The units with BGP/ECMP scale-out on every VS (scaleoutEcmp true): ingress spreads too. */
+function withEcmp(units: readonly PlacedUnit[]): PlacedUnit[] {
+    return units.map((u) => u.map((d) => ({ ...d, scaleoutEcmp: true })));
+}
+
 /** One way to make a group fit: the whole new spec (unchanged fields kept). */
 export interface PlacementFix {
     readonly spec: SeGroupSpec;
-    /** "up": a larger SE; "out": more SEs per VS (and fewer VSs per SE); "mode": another HA mode or distributeLoadActiveStandby. */
+    /** "up": a larger SE; "out": more SEs per VS (and fewer VSs per SE); "mode": another HA mode (N+M, with scale-out). */
     readonly kind: "up" | "out" | "mode";
+    /** The fit needs scaleoutEcmp "true" on the VSs: their ingress is what binds, and only BGP/ECMP spreads it. */
+    readonly ecmp: boolean;
     /** False when the fit rests on figures extrapolated beyond the 6 vCPU row (not measured). */
     readonly measured: boolean;
     readonly placement: GroupPlacement;
@@ -267,7 +288,7 @@ function scaleUp(units: readonly PlacedUnit[], spec: SeGroupSpec, from: number, 
         }
         const candidate = { ...spec, vcpusPerSe: v, memoryPerSeMb: memory };
         const placement = fitsWith(units, candidate, options);
-        return placement ? { spec: candidate, kind: "up", measured: v <= MEASURED_VCPUS_MAX, placement } : undefined;
+        return placement ? { spec: candidate, kind: "up", measured: v <= MEASURED_VCPUS_MAX, ecmp: false, placement } : undefined;
     };
     // Capacity never falls with vcpusPerSe (seCapacity is monotone), so the fewest that fit is found by bisection.
     let lo = from;
@@ -304,6 +325,16 @@ function maxVsPerSeSteps(current: number): number[] {
  * that fit; maxSe raised to the SEs the placements need plus bufferSe (at most 1000).
  */
 function scaleOut(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number, options: FixOptions): PlacementFix | undefined {
+    // Native scale-out spreads CPU work and egress only; ingress-bound load needs BGP/ECMP too.
+    const native = scaleOutWith(units, spec, vcpus, options);
+    if (native) {
+        return native;
+    }
+    const ecmp = scaleOutWith(withEcmp(units), spec, vcpus, options);
+    return ecmp ? { ...ecmp, ecmp: true } : undefined;
+}
+
+function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number, options: FixOptions): PlacementFix | undefined {
     const memory = memoryFor(units, spec, vcpus, options);
     if (memory > PROVIDER_RANGES.memoryPerSeMb.max) {
         return undefined;
@@ -344,7 +375,7 @@ function scaleOut(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number
             }
         }
         if (best) {
-            return { spec: best.spec, kind: spec.haMode === best.spec.haMode ? "out" : "mode", measured: vcpus <= MEASURED_VCPUS_MAX, placement: best.placement };
+            return { spec: best.spec, kind: spec.haMode === best.spec.haMode ? "out" : "mode", measured: vcpus <= MEASURED_VCPUS_MAX, ecmp: false, placement: best.placement };
         }
     }
     return undefined;
@@ -355,9 +386,10 @@ function scaleOut(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number
  * provider's documented ranges that passes placeGroup, preferred first (at most three):
  * - a larger SE within the measured rows (up to 6 vCPUs);
  * - more SEs per VS at a measured size (the current one or the smallest larger measured one that
- *   fits; 6 vCPUs for an SE beyond the measured rows): in legacy
- *   active/standby, which has no scale-out, `distributeLoadActiveStandby` "true" when that fits,
- *   else HA_MODE_SHARED (N+M, Enterprise edition only) with scale-out;
+ *   fits; 6 vCPUs for an SE beyond the measured rows), with scaleoutEcmp on the VSs when their
+ *   ingress binds (native scale-out does not spread it); in legacy active/standby, which has no
+ *   scale-out, HA_MODE_SHARED (N+M, not in the Essentials/Basic editions) with scale-out.
+ *   distributeLoadActiveStandby is never a fix: after a failover one SE carries every VS anyway;
  * - a larger SE beyond 6 vCPUs (extrapolated, not measured), only when no measured larger SE fits.
  * @returns the fixes; empty when the group fits or when nothing within the ranges fits.
  */
@@ -372,11 +404,7 @@ export function placementFixes(units: readonly PlacedUnit[], spec: SeGroupSpec, 
     }
     const at = Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX);
     if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
-        const distributed = spec.distributeLoadActiveStandby ? undefined : { ...spec, distributeLoadActiveStandby: true };
-        const placement = distributed ? fitsWith(units, distributed, options) : undefined;
-        const shared = placement && distributed
-            ? { spec: distributed, kind: "mode" as const, measured: spec.vcpusPerSe <= MEASURED_VCPUS_MAX, placement }
-            : scaleOut(units, { ...spec, haMode: "HA_MODE_SHARED", maxSe: Math.max(spec.maxSe, 2) }, at, options);
+        const shared = scaleOut(units, { ...spec, haMode: "HA_MODE_SHARED", maxSe: Math.max(spec.maxSe, 2) }, at, options);
         if (shared) {
             out.push({ ...shared, kind: "mode" });
         }

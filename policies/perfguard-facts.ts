@@ -8,6 +8,8 @@ import type { ReportViolation, StackValidationArgs } from "@pulumi/policy";
 import "./nsx-alb/seGroups"; // registers the Avi provider's typed fields, whichever policies are loaded
 import { isolate, resourcePolicy } from "./pack/definePolicy";
 import { Finding, KeyProblems, misplacedFinding, resourceFindings } from "./pack/factFindings";
+import { unknownPolicyNamesMessage } from "./pack/configMessages";
+import { unknownPolicyNames } from "./pack/configuredNames";
 import { Message, renderMessage } from "./pack/message";
 import { stackOf } from "./pack/resources";
 
@@ -38,6 +40,10 @@ const analyze = resourcePolicy<Record<string, never>>({
     description: DESCRIPTION,
     enforcementLevel: "mandatory",
     check(resource, _config, report) {
+        // Config keys that name no policy (the CLI passes them on unvalidated): once, on the root stack.
+        if (resource.type === "pulumi:pulumi:Stack" && unknownPolicyNames().length > 0) {
+            report(unknownPolicyNamesMessage(unknownPolicyNames(), "perfguard"), resource);
+        }
         const found = resourceFindings(resource);
         for (const f of found) {
             report(f.message, resource);

@@ -10,13 +10,15 @@ import * as path from "path";
 import { EXPLAIN_ENV } from "../policies/pack/decisionLog";
 import { PreviewError } from "./errors";
 import { AnalyzerInfo, PackClient, PolicyConfigEntry, startPack } from "./packClient";
-import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig, unknownPolicyWarning } from "./policyConfig";
+import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig } from "./policyConfig";
 import { urnName, urnType } from "./printViolations";
 import { AppliedRemediation, Diagnostic, ProviderResource, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
 
 export interface OpenPackOptions {
     /** Policy pack folder (absolute or relative to the cwd). */
     packDir: string;
+    /** The --policy-pack path as given, which `pulumi preview` names in a Configure error; omit for `policy analyze`'s wording. */
+    packPath?: string;
     project: string;
     stack: string;
     /** Stack config for PULUMI_CONFIG and ConfigureStack; default {}. */
@@ -63,10 +65,9 @@ export async function openPack(opts: OpenPackOptions): Promise<OpenedPack> {
             return { pack, info, config: {}, remediating: false };
         }
         const parsed = opts.policyPackConfig === undefined ? {} : parsePolicyConfig(opts.policyPackConfig);
-        const { config, unknownPolicies, suggestions } = reconcilePolicyConfig(info, parsed);
-        for (const name of unknownPolicies) {
-            opts.log(unknownPolicyWarning(name, `${info.name}@v${info.version}`, suggestions[name]));
-        }
+        // Keys that name no policy go to the pack, as the CLI sends them; the pack reports them
+        // (policies/pack/configuredNames.ts), so the emulation prints nothing the CLI does not.
+        const { config } = reconcilePolicyConfig(info, parsed, opts.packPath);
         await pack.configure(config);
         return { pack, info, config, remediating: Object.values(config).some((c) => c.enforcementLevel === "remediate") };
     } catch (err) {

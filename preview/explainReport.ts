@@ -149,27 +149,61 @@ function verdictLine(v: ExplainedVerdict): string {
 }
 
 /**
+ * The policies that have something of their kind in the stack: a resource they read (applied, not
+ * applicable or not checked on a resource of a type they judge), or a violation anywhere. The
+ * others (Citrix policies on an Avi-only stack) have nothing to say about it.
+ */
+export function policiesInStack(e: Explanation): Set<string> {
+    const present = new Set<string>();
+    for (const r of e.resources) {
+        for (const v of r.verdicts) {
+            if (!v.typeNotRead || v.violations > 0) {
+                present.add(v.policy);
+            }
+        }
+    }
+    for (const v of e.stack) {
+        if (v.violations > 0 || v.notChecked.length > 0) {
+            present.add(v.policy);
+        }
+    }
+    return present;
+}
+
+/**
  * Renders an explanation as text: per resource its facts (inputs, and outputs when they differ),
  * the policies that applied (with their violation counts), those that did not check it and why
- * (with the remedy), those that do not apply and why, and the policies that never read its type
- * on one line. Output ends with "\n".
+ * (with the remedy), those that do not apply and why, and on one line the policies of this stack
+ * that never read its type. A resource no policy reads and that carries no fact is one line.
+ * Policies with nothing of their kind in the stack are named once, at the top, and nowhere else.
+ * Output ends with "\n".
  */
 export function formatExplanation(e: Explanation): string {
     let out = "Explain: facts read and, per policy, applied / not checked / not applicable and why\n";
-    if (e.stack.length > 0) {
+    const present = policiesInStack(e);
+    const all = new Set([...e.stack.map((v) => v.policy), ...e.resources.flatMap((r) => r.verdicts.map((v) => v.policy))]);
+    const absent = [...all].filter((p) => !present.has(p)).sort();
+    if (absent.length > 0) {
+        out += `    not shown: ${absent.join(", ")} (nothing of their kind in this stack)\n`;
+    }
+    const stack = e.stack.filter((v) => present.has(v.policy));
+    if (stack.length > 0) {
         out += "\n    the stack as a whole\n";
-        for (const v of e.stack) {
+        for (const v of stack) {
             out += `        ${verdictLine(v)}\n`;
         }
     }
+    let quietRun = false;
     for (const r of e.resources) {
-        out += `\n    ${r.type}: ${r.name}\n`;
         const noFacts = (r.facts.analyze ?? []).length === 0 && (r.facts.analyzeStack ?? []).length === 0 && !r.incomplete;
-        if (noFacts && r.verdicts.every((v) => !v.applies && v.violations === 0)) {
-            // The common case in a real stack: say it once instead of ten times.
-            out += "        no perfguard: facts; no policy applies (none reads this type, or each needs facts it does not carry)\n";
+        if (noFacts && r.verdicts.every((v) => !v.applies && v.violations === 0 && v.notChecked.length === 0)) {
+            // The common case in a real stack: one line, and consecutive ones together.
+            out += `${quietRun ? "" : "\n"}    ${r.type}: ${r.name}: no perfguard: facts; no policy applies\n`;
+            quietRun = true;
             continue;
         }
+        quietRun = false;
+        out += `\n    ${r.type}: ${r.name}\n`;
         const inputs = r.facts.analyze;
         const outputs = r.facts.analyzeStack;
         const shown = (label: string, facts: ExplainedFact[]) => {
@@ -191,9 +225,9 @@ export function formatExplanation(e: Explanation): string {
         for (const v of relevant) {
             out += `        ${verdictLine(v)}\n`;
         }
-        const skipped = [...new Set(r.verdicts.filter((v) => v.typeNotRead && v.violations === 0).map((v) => v.policy))];
+        const skipped = [...new Set(r.verdicts.filter((v) => v.typeNotRead && v.violations === 0 && present.has(v.policy)).map((v) => v.policy))].sort();
         if (skipped.length > 0) {
-            out += `        not read by (other resource types): ${skipped.join(", ")}\n`;
+            out += `        not read by: ${skipped.join(", ")} (other resource types)\n`;
         }
     }
     return out;

@@ -141,28 +141,48 @@ export function validatePolicyProperties(schema: PolicyConfigSchema, properties:
 export interface ReconciledConfig {
     /** What Configure sends: every policy with a level, plus the file's other keys as the CLI forwards them. */
     config: Record<string, PolicyConfigEntry>;
-    /** File keys that name no policy of the pack (forwarded like the CLI does, worth a warning). */
+    /** File keys that name no policy of the pack (forwarded like the CLI does; the pack reports them). */
     unknownPolicies: string[];
     /** Unknown policy name -> the pack's policy it is probably a typo of (edit distance), when one is close. */
     suggestions: Record<string, string>;
 }
 
+/** Prefix of the lines the emulation adds to the CLI's own (never part of a line the CLI prints). */
+export const PERFGUARD_LINE_PREFIX = "perfguard: ";
+
+function shownName(name: string): string {
+    return name.length <= 64 ? JSON.stringify(name) : `a name of ${name.length} characters`;
+}
+
 /**
- * The warning for a config key that names no policy of the pack (with a level: the CLI forwards
- * it silently, so a typo would leave the intended policy at its default level).
+ * perfguard's line under the CLI's `invalid enforcement level ""` (which names no key): which keys
+ * ended without a level and why. Input: those keys (sorted), the pack's policy names.
  */
-export function unknownPolicyWarning(name: string, pack: string, suggestion: string | undefined): string {
-    const shown = name.length <= 64 ? `"${name}"` : `a name of ${name.length} characters`;
-    return `warning: policy pack config names ${shown}, which is not a policy of ${pack}${suggestion ? `: did you mean "${suggestion}"?` : ""}\n`;
+export function missingLevelLine(names: readonly string[], pack: string, policyNames: readonly string[]): string {
+    const parts = names.map((name) => {
+        if (name === "all") {
+            return "\"all\" has settings but no enforcementLevel (\"all\" takes only a level)";
+        }
+        const near = didYouMean(name, policyNames);
+        return `${shownName(name)} has no enforcementLevel and is not a policy of ${pack}${near ? `: did you mean "${near}"?` : ""}`;
+    });
+    return `${PERFGUARD_LINE_PREFIX}${parts.join("; ")}`;
+}
+
+/** Go's %q of a plain string (the CLI quotes the pack path so). */
+function goQuote(text: string): string {
+    return JSON.stringify(text);
 }
 
 /**
  * Reconciles config for one pack: schema defaults, then the pack's initial config, then `given`.
  * Output: ReconciledConfig. Throws PolicyConfigError (CONFIG_ERROR_EXIT) listing every validation problem as
- * `validating policy config: <pack> <version>  <policy>: <field> <problem>` (sorted), or when a
- * key ends up without an enforcement level (the CLI's Configure rejects that).
+ * `validating policy config: <pack> <version>  <policy>: <field> <problem>` (sorted), or, when a
+ * key ends up without an enforcement level, the CLI's Configure error (`configuring policy pack
+ * "<pack>" at "<packPath>": invalid enforcement level ""`, without ` at ...` when packPath is not
+ * given, as `pulumi policy analyze` words it) and a second line, perfguard's, naming the keys.
  */
-export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, PolicyConfigEntry>): ReconciledConfig {
+export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, PolicyConfigEntry>, packPath?: string): ReconciledConfig {
     const result: Record<string, PolicyConfigEntry> = {};
     for (const policy of info.policies) {
         const entry: PolicyConfigEntry = { enforcementLevel: policy.enforcementLevel };
@@ -188,12 +208,14 @@ export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, 
     if (errors.length > 0) {
         throw new PolicyConfigError(errors.sort().join("\n"));
     }
-    for (const [name, entry] of Object.entries(result)) {
-        if (!entry.enforcementLevel) {
-            throw new PolicyConfigError(`configuring policy pack "${info.name}": invalid enforcement level "" for "${name}"`);
-        }
-    }
     const names = info.policies.map((p) => p.name);
+    const withoutLevel = Object.keys(result).filter((name) => !result[name].enforcementLevel).sort();
+    if (withoutLevel.length > 0) {
+        // The CLI's Configure names no key; perfguard's own line does.
+        const where = packPath === undefined ? "" : ` at ${goQuote(packPath)}`;
+        throw new PolicyConfigError(`configuring policy pack ${goQuote(info.name)}${where}: invalid enforcement level ""\n` +
+            missingLevelLine(withoutLevel, info.name, names));
+    }
     const known = new Set(names);
     const unknownPolicies = Object.keys(given).filter((k) => k !== "all" && !known.has(k));
     const suggestions: Record<string, string> = {};

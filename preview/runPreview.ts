@@ -144,7 +144,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
             const folder = path.resolve(pack.dir);
             if (!opened.has(folder)) {
                 opened.set(folder, await openPack({
-                    packDir: folder, project, stack, stackConfig, policyPackConfig: pack.config, log, explainFile: explain?.file,
+                    packDir: folder, packPath: pack.dir, project, stack, stackConfig, policyPackConfig: pack.config, log, explainFile: explain?.file,
                 }));
             }
         }

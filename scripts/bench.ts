@@ -7,7 +7,12 @@
  * so machine noise falls on all three alike. Prints the figures and writes BENCHMARKS.md.
  *
  * Options: --quick (a short smoke run: fewer repeats, no 50,000 stack, no profile; writes
- * nothing), --no-profile (skip the CPU profile), --out <file> (default BENCHMARKS.md).
+ * nothing), --no-profile (skip the CPU profile), --out <file> (default BENCHMARKS.md),
+ * --no-synthetic / --no-real (skip a part and keep its last saved results), --real-sizes
+ * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds),
+ * --real-parallel (the three configurations of a round side by side instead of one after another).
+ * Each part's results are saved under bench/results/ (JSON, with the date and load), and
+ * BENCHMARKS.md is rendered from the saved parts, so a slow part can be re-run on its own.
  */
 import { createHash } from "crypto";
 import * as fs from "fs";
@@ -18,8 +23,9 @@ import { startEngineService } from "../preview/engineService";
 import { loadNow, machineInfo } from "./bench/machine";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, PackId, packSpecs, peakRssMb, perfguardPolicyCounts, startConfigured, startWithEnv } from "./bench/packs";
 import { profileAnalyzeStack } from "./bench/profile";
-import { benchRealPreview, renderRealPreview } from "./bench/realPreview";
-import { BenchResults, renderConsole, renderMarkdown, StackRun } from "./bench/report";
+import { benchRealPreview, RealPreviewResults, renderRealPreview } from "./bench/realPreview";
+import { BenchResults, renderConsole, renderMarkdown, renderPending, StackRun } from "./bench/report";
+import type { ProfileSummary } from "./bench/profile";
 import { analyzeInputs, benchStack, stackComposition } from "./bench/stack";
 import { msSince } from "./bench/stats";
 
@@ -32,25 +38,87 @@ interface Plan {
     stacks: Array<{ size: number; repeats: number }>;
     profileSize: number | undefined;
     out: string | undefined;
+    synthetic: boolean;
+    /** Real previews: program size and interleaved rounds. */
+    real: Array<{ size: number; rounds: number }>;
 }
 
 const ROOT = path.resolve(__dirname, "..", "..");
+
+const RESULTS = path.join(ROOT, "bench", "results");
+const SYNTHETIC_FILE = path.join(RESULTS, "synthetic.json");
+/** One file per program size, so that sizes can be measured by separate runs. */
+const realFile = (size: number): string => path.join(RESULTS, `real-preview-${size}.json`);
+/** The profile of the code before issue 23's fixes (scripts/bench/profileMain.ts on that build), for the before/after table. */
+const PROFILE_BEFORE_FILE = path.join(RESULTS, "profile-before.json");
+/** The same profile of this branch's code (profileMain, same size and method), for the same table. */
+const PROFILE_AFTER_FILE = path.join(RESULTS, "profile-after.json");
+
+function option(argv: readonly string[], name: string): string | undefined {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+}
+
+function numbers(argv: readonly string[], name: string, fallback: number[]): number[] {
+    const i = argv.indexOf(name);
+    return i >= 0 ? (argv[i + 1] ?? "").split(",").map(Number).filter((n) => Number.isFinite(n) && n > 0) : fallback;
+}
 
 function planFrom(argv: readonly string[]): Plan {
     const quick = argv.includes("--quick");
     const outIndex = argv.indexOf("--out");
     const out = outIndex >= 0 ? path.resolve(argv[outIndex + 1] ?? "") : path.join(ROOT, "BENCHMARKS.md");
+    const sizes = numbers(argv, "--real-sizes", quick ? [1000] : [1000, 10000]);
+    // The 10,000-resource preview takes minutes per run: few rounds there.
+    const rounds = numbers(argv, "--real-rounds", quick ? [1] : [5, 1]);
+    const real = argv.includes("--no-real") ? [] : sizes.map((size, i) => ({ size, rounds: rounds[i] ?? rounds[rounds.length - 1] ?? 1 }));
+    const synthetic = !argv.includes("--no-synthetic");
     if (quick) {
-        return { starts: 3, analyzeCalls: 1000, stacks: [{ size: 1000, repeats: 3 }, { size: 10000, repeats: 2 }], profileSize: undefined, out: undefined };
+        return { starts: 3, analyzeCalls: 1000, stacks: [{ size: 1000, repeats: 3 }, { size: 10000, repeats: 2 }], profileSize: undefined, out: undefined, synthetic, real };
     }
     return {
         starts: 15,
         analyzeCalls: 10000,
-        // Fewer repeats where one call takes seconds: the whole run stays under ~10 minutes on 2 cores.
-        stacks: [{ size: 1000, repeats: 15 }, { size: 10000, repeats: 11 }, { size: 50000, repeats: 3 }],
+        // Fewer repeats where one call takes seconds (9 stack policies each decode the stack in the SDK).
+        stacks: [{ size: 1000, repeats: 15 }, { size: 10000, repeats: 7 }, { size: 50000, repeats: 3 }],
         profileSize: argv.includes("--no-profile") ? undefined : 50000,
         out,
+        synthetic,
+        real,
     };
+}
+
+function readJson<T>(file: string): T | undefined {
+    try {
+        return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+    } catch {
+        return undefined;
+    }
+}
+
+/** The saved real previews, one per size (the newest where an older single file also has one). */
+function savedRealPreviews(): RealPreviewResults[] {
+    const bySize = new Map<number, RealPreviewResults>();
+    const consider = (r: RealPreviewResults): void => {
+        const known = bySize.get(r.resources);
+        if (!known || known.date < r.date) {
+            bySize.set(r.resources, r);
+        }
+    };
+    (readJson<RealPreviewResults[]>(path.join(RESULTS, "real-preview.json")) ?? []).forEach(consider);
+    for (const name of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) {
+        const match = /^real-preview-(\d+)\.json$/.exec(name);
+        const r = match ? readJson<RealPreviewResults>(path.join(RESULTS, name)) : undefined;
+        if (r) {
+            consider(r);
+        }
+    }
+    return [...bySize.values()].sort((a, b) => a.resources - b.resources);
+}
+
+function writeJson(file: string, value: unknown): void {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(value, null, 1)}\n`);
 }
 
 function log(line: string): void {
@@ -70,9 +138,60 @@ async function main(): Promise<void> {
     // The no-op floor reads its policy counts from these (inherited by every pack; only it reads them).
     process.env[NOOP_RESOURCE_ENV] = String(counts.resource);
     process.env[NOOP_STACK_ENV] = String(counts.stack);
+    log(`perfguard bench: ${counts.resource} resource + ${counts.stack} stack policies; ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}`);
+    let synthetic: BenchResults | undefined;
+    if (plan.synthetic) {
+        synthetic = await runSynthetic(plan, machine, counts, started);
+        process.stdout.write(renderConsole(synthetic));
+        if (distFingerprint() !== fingerprint) {
+            throw new Error("dist/ (the compiled pack) changed during the run (a build in this working tree?): the figures mix two versions; nothing written, re-run");
+        }
+        if (plan.out) {
+            writeJson(SYNTHETIC_FILE, synthetic);
+        }
+    }
+    // What users feel: a real `pulumi preview` with perfguard, the empty pack and no pack.
+    for (const { size, rounds } of plan.real) {
+        const real = await benchRealPreview(ROOT, size, rounds, log, process.argv.includes("--real-parallel"));
+        if (!real) {
+            break;
+        }
+        process.stdout.write(`\n${renderRealPreview([real])}`);
+        if (distFingerprint() !== fingerprint) {
+            throw new Error("dist/ changed during the real preview: not saved, re-run");
+        }
+        if (plan.out) {
+            writeJson(realFile(size), real);
+        }
+    }
+    const saved = savedRealPreviews();
+    if (plan.out) {
+        const results = synthetic ?? readJson<BenchResults>(SYNTHETIC_FILE);
+        const before = readJson<{ size: number; summary: ProfileSummary }>(PROFILE_BEFORE_FILE);
+        const after = readJson<{ size: number; summary: ProfileSummary }>(PROFILE_AFTER_FILE);
+        const real = saved.length > 0 ? `\n${renderRealPreview(saved)}` : "";
+        if (!results) {
+            // --pending-note "<why>": the synthetic run did not finish; render what was measured.
+            const note = option(process.argv, "--pending-note");
+            if (!note) {
+                throw new Error(`no synthetic results (${path.relative(ROOT, SYNTHETIC_FILE)}): run without --no-synthetic first`);
+            }
+            const profiles = [
+                ...(before ? [{ title: "before (main before issue 23's changes, scripts/bench/profileMain.ts)", profile: before }] : []),
+                ...(after ? [{ title: "after (this branch, scripts/bench/profileMain.ts)", profile: after }] : []),
+            ];
+            fs.writeFileSync(plan.out, renderPending(note, profiles) + real);
+            log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out} (pending synthetic rows)`);
+            return;
+        }
+        fs.writeFileSync(plan.out, renderMarkdown(results, before, after) + real);
+        log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out}`);
+    }
+}
+
+async function runSynthetic(plan: Plan, machine: ReturnType<typeof machineInfo>, counts: ReturnType<typeof perfguardPolicyCounts>, started: bigint): Promise<BenchResults> {
     const specs = packSpecs(ROOT);
     const engine = await startEngineService(() => undefined);
-    log(`perfguard bench: ${counts.resource} resource + ${counts.stack} stack policies; ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}`);
     try {
         // Start-up: spawn to port line, fresh process each time, interleaved.
         const startup = byPack<number[]>(() => []);
@@ -114,7 +233,9 @@ async function main(): Promise<void> {
                 const times = byPack<number[]>(() => []);
                 let result: AnalyzeResult | undefined;
                 for (let rep = 0; rep < repeats; rep++) {
-                    for (const spec of specs) {
+                    // Rotate who goes first, so no pack always follows the same one (GC, caches, other work).
+                    for (let k = 0; k < specs.length; k++) {
+                        const spec = specs[(k + rep) % specs.length];
                         const t = process.hrtime.bigint();
                         const r = await (packs.get(spec.id) as PackClient).analyzeStackPrepared(request);
                         times[spec.id].push(msSince(t));
@@ -139,24 +260,11 @@ async function main(): Promise<void> {
                 log(`profile: AnalyzeStack of ${plan.profileSize} on perfguard done`);
             }
 
-            const results: BenchResults = {
+            return {
                 machine, loadAtEnd: loadNow(), counts, startup, analyze, analyzeViolations, stacks, rss, profile,
                 composition: stackComposition(benchStack(1000)), durationS: msSince(started) / 1000,
                 quick: plan.out === undefined,
             };
-            process.stdout.write(renderConsole(results));
-            if (distFingerprint() !== fingerprint) {
-                throw new Error("dist/ (the compiled pack) changed during the run (a build in this working tree?): the figures mix two versions; nothing written, re-run");
-            }
-            // What users feel: a real `pulumi preview` with perfguard, the empty pack and no pack.
-            const real = await benchRealPreview(ROOT, 1000, plan.out === undefined ? 1 : 5, log);
-            if (real) {
-                process.stdout.write(`\n${renderRealPreview(real)}`);
-            }
-            if (plan.out) {
-                fs.writeFileSync(plan.out, renderMarkdown(results) + (real ? `\n${renderRealPreview(real)}` : ""));
-                log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out}`);
-            }
         } finally {
             await closeAll(packs);
         }

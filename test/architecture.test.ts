@@ -84,6 +84,17 @@ describe("imports point one way (docs/architecture.md)", () => {
         }
         expect(bad).toEqual([]);
     });
+    it("cli/ reads NSX ALB only through its evaluation", () => {
+        const bad: string[] = [];
+        for (const file of files.filter((f) => area(f) === "cli")) {
+            for (const target of importsOf(file)) {
+                if (area(target) === "nsx-alb" && target !== path.join("policies", "nsx-alb", "evaluation")) {
+                    bad.push(`${file} -> ${target}`);
+                }
+            }
+        }
+        expect(bad).toEqual([]);
+    });
     it("the framework names no system room", () => {
         expect(fs.readdirSync(path.join(ROOT, "policies")).sort()).toEqual(["citrix", "index.ts", "nsx-alb", "pack", "perfguard-facts.ts", "xen"]);
     });

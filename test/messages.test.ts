@@ -1,14 +1,15 @@
 /**
  * Every message the bundled examples print, as a user sees it in the "Policies:" summary (`node dist/preview/main.js
- * examples/<name>` [--policy-pack-config examples/<name>/policy-config.json]; `npm run build`
- * first): a problem line of at most 160 characters and a Fix: line, and no two violations with the
+ * examples/<name>` [--policy-pack-config examples/<name>/policy-config.json]; the shared preview of
+ * test/support/examplePreviews.ts): a problem line of at most 160 characters and a Fix: line, and no two violations with the
  * same text apart from the resource name. Policies still being converted are skip-listed in
  * test/support/messageShape.ts (SHAPE_PENDING), by id with their owner.
  */
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { formatExplanation } from "../preview/explainReport";
+import { examplePreview } from "./support/examplePreviews";
 import { SHAPE_PENDING, shapeProblems } from "./support/messageShape";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -51,26 +52,26 @@ export function printedViolations(stdout: string): PrintedViolation[] {
     return out;
 }
 
-/** Runs the preview of one bundled example as a user does. */
-function preview(name: string): string {
-    const dir = path.join("examples", name);
-    const config = path.join(dir, "policy-config.json");
-    const args = ["dist/preview/main.js", dir, ...(fs.existsSync(path.join(ROOT, config)) ? ["--policy-pack-config", config] : []), "--explain"];
-    try {
-        return execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    } catch (e) {
-        // Exit 1 when a mandatory violation is reported: the output is still what we check.
-        const out = (e as { stdout?: string }).stdout;
-        if (typeof out === "string" && out.length > 0) {
-            return out;
-        }
-        throw e;
-    }
+/**
+ * What `node dist/preview/main.js examples/<name> [--policy-pack-config ...] --explain` prints on
+ * stdout: the preview's output, then a blank line and the explanation (preview/main.ts writes
+ * exactly these), from the preview every file shares (test/support/examplePreviews.ts).
+ */
+async function preview(name: string): Promise<string> {
+    const { result } = await examplePreview(name);
+    return result.output + (result.explanation ? "\n" + formatExplanation(result.explanation) : "");
 }
 
 describe("messages of the bundled examples, as printed", () => {
-    const outputs = new Map(examples.map((name) => [name, preview(name)]));
-    const printed = new Map(examples.map((name) => [name, printedViolations(outputs.get(name)!)]));
+    const outputs = new Map<string, string>();
+    const printed = new Map<string, PrintedViolation[]>();
+    beforeAll(async () => {
+        for (const name of examples) {
+            const out = await preview(name);
+            outputs.set(name, out);
+            printed.set(name, printedViolations(out));
+        }
+    });
     const printedOf = (name: string) => printed.get(name) ?? [];
 
     it("has examples, and each prints violations", () => {

@@ -176,15 +176,16 @@ describe("README and docs/ pages", () => {
         }
     });
 
-    it("docs/ci.md holds a workflow with a preview job using the pack and a perfguard check job", async () => {
+    it("docs/ci/ holds workflows that preview with the pack, analyze the deployed state and report on it", async () => {
         const yaml = await import("js-yaml");
-        const ci = fs.readFileSync(path.join(docsDir, "ci.md"), "utf8");
-        const block = /```yaml\n([\s\S]*?)```/.exec(ci)?.[1];
-        expect(block).toBeDefined();
-        const workflow = yaml.load(block!) as { jobs: Record<string, { steps: Array<{ run?: string; with?: Record<string, unknown> }> }> };
-        const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
-        expect(steps.some((s) => s.with?.policyPacks === "./perfguard")).toBe(true);
-        expect(steps.some((s) => /npx perfguard check \S+/.test(s.run ?? ""))).toBe(true);
+        const ciDir = path.join(docsDir, "ci");
+        const steps = fs.readdirSync(ciDir).filter((f) => f.endsWith(".yml")).flatMap((f) => {
+            const workflow = yaml.load(fs.readFileSync(path.join(ciDir, f), "utf8")) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
+            return Object.values(workflow.jobs).flatMap((j) => j.steps);
+        });
+        expect(steps.some((s) => /pulumi preview [\s\S]*--policy-pack/.test(s.run ?? ""))).toBe(true);
+        expect(steps.some((s) => /pulumi policy analyze --stack/.test(s.run ?? ""))).toBe(true);
+        expect(steps.some((s) => /perfguard\/dist\/cli\/main\.js check \S+/.test(s.run ?? ""))).toBe(true);
         expect(steps.some((s) => /pulumi stack export/.test(s.run ?? ""))).toBe(true);
     });
 

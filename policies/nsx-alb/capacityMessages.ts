@@ -3,27 +3,23 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { seCapacityBasis, SeGroupSpec, SeMetric, SeUtilisation, sslTpsCapacity, testedSeSize, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { seCapacityBasis, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
-import { DISPATCHER_MIN_VCPUS, fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
+import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import type { GroupEvaluation, SeCapacityConfig, Unit } from "./capacityCheck";
+import { fixChanges, METRIC_NAME, needsText, sizeLabel } from "./evaluation";
+import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
-export const METRIC_NAME: Record<SeMetric, string> = {
-    sslTps: "SSL TPS",
-    l7Rps: "L7 RPS",
-    l4Cps: "L4 CPS",
-    sslThroughput: "SSL throughput",
-    throughput: "throughput",
-    openConnections: "open connections",
-};
+export { METRIC_NAME };
 
 const KIND_ROW: Record<VsKind, string> = { l7ssl: "L7 SSL", l7: "L7", l4: "L4" };
 
 /** Vendor documents behind each rule (cited in basis lines; docs/policies/nsx-alb-se-capacity.md quotes them). */
 export const HA_DOC = "Avi Elastic HA for Service Engines (avinetworks.com/docs/latest/elastic-ha-for-avi-service-engines)";
+export const LEGACY_HA_DOC = "Avi 21.1, Legacy HA for Service Engines: \"the surviving SE takes over traffic for all virtual services previously active on the failed SE\"";
+export const SCALE_OUT_DOC = "VMware Avi Load Balancer 30.2 configuration guide, scale use cases; Avi \"Autoscale Service Engines\": all ingress of a VS goes through its primary SE, which forwards flows to the secondaries";
 
 /** `Virtualservice "shop-vs"` with the name shortened for a problem line. */
 export function labelOf(resource: ResourceView): string {
@@ -56,7 +52,7 @@ export function haText(sizing: SeGroupSizing, p: GroupPlacement, config: SeCapac
     const mode = fieldText("haMode", spec.haMode, where.haMode);
     if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         const spread = fieldText("distributeLoadActiveStandby", String(spec.distributeLoadActiveStandby), where.distributeLoadActiveStandby);
-        return `${mode}: two SEs, one active, no scale-out; ${spread}`;
+        return `${mode}: two SEs, one active, no scale-out; ${spread}: after a failover one SE carries every VS of the pair, whatever this flag says (${LEGACY_HA_DOC})`;
     }
     const field = config.assumeScaleOut ? "maxScaleoutPerVs" : "minScaleoutPerVs";
     const scale = `${fieldText(field, spec[field], where[field])}${config.assumeScaleOut ? ", assumeScaleOut true" : ""}`;
@@ -74,7 +70,7 @@ export function placementText(sizing: SeGroupSizing, p: GroupPlacement): string 
         case "active-standby":
             return `every VS of the group on the active SE (${p.vsCount} VSs; ${m})`;
         case "active-standby-distributed":
-            return `VSs spread over both SEs (about ${p.worstSeShares} each); each must fit one SE when the other fails`;
+            return `VSs spread over both SEs while both run (busier SE ${pct(p.steadyStateSe?.peak ?? 0)}, steady state); after a failover the surviving SE carries all ${p.vsCount} VSs (${m})`;
         case "packed":
             return `${fieldText("algo", spec.algo, where.algo)}: the busiest SE holds the ${plural(p.worstSeShares, "heaviest VS share")} (${m})`;
         case "distributed":
@@ -114,7 +110,7 @@ export function utilisationText(u: SeUtilisation): string {
     const sum = cpuParts.length > 1 ? ", summed: not measured" : "";
     const parts = [`CPU ${pct(u.cpu)}${cpuParts.length > 0 ? ` (${cpuParts.join(" + ")}${sum})` : ""}`];
     if (u.throughput > 0) {
-        parts.push(`throughput ${pct(u.throughput)}`);
+        parts.push(`throughput ${pct(u.throughput)}${u.ingress > 0 ? ` (primary SE ingress ${pct(u.ingress)}, not spread)` : ""}`);
     }
     if (u.openConnections > 0) {
         parts.push(`open connections ${pct(u.openConnections)}`);
@@ -160,69 +156,37 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
     const vs = unit.head.vs;
     const known = unit.partial ? "known demand alone " : "";
     const children = unit.members.length > 1 ? ` with its ${plural(unit.members.length - 1, "SNI child", "SNI children")}` : "";
-    const long = `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
+    // Native scale-out: the primary SE takes every ingress packet, so ingress-bound load needs one SE's worth.
+    const ingress = u.limiting === "ingress";
+    const assumed = ingress && unit.ingressAssumed ? "; no direction declared: all counted as ingress" : "";
+    const what = `${needsText(u, p.vsSes)}${ingress ? ` (not spread over its ${plural(p.vsSes, "SE")}${assumed})` : ""}`;
+    const long = `${labelOf(vs)}${children} ${known}needs ${what} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
+    const short = `${labelOf(vs)}${children} ${known}needs ${what} (${limitText(config)}).`;
     return {
         // Long names: the group is named in the fix, so the problem line can leave it out.
-        problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(vs)}${children} ${known}needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} (${limitText(config)}).`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long : short.length <= PROBLEM_LINE_MAX ? short
+            : `${labelOf(vs)} ${known}needs ${needsText(u, p.vsSes)}${assumed ? " (all counted as ingress)" : ""} (${limitText(config)}).`,
         fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
+            ...(u.ingress > 0 ? [`native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`] : []),
             ...fullNames([vs, e.group.resource]),
         ],
     };
 }
 
-/** The fields a fix changes, as the provider's strings. */
-function changes(fix: PlacementFix, e: GroupEvaluation): string[] {
-    const from = (e.sizing as SeGroupSizing).spec;
-    const to = fix.spec as Required<SeGroupSpec>;
-    const out: string[] = [];
-    const set = (name: string, value: string | number | boolean) => out.push(`${name} "${String(value)}"`);
-    if (to.haMode !== from.haMode) {
-        set("haMode", to.haMode);
-    }
-    if (to.distributeLoadActiveStandby !== from.distributeLoadActiveStandby && to.distributeLoadActiveStandby !== undefined) {
-        set("distributeLoadActiveStandby", to.distributeLoadActiveStandby);
-    }
-    if (to.vcpusPerSe !== from.vcpusPerSe) {
-        set("vcpusPerSe", to.vcpusPerSe);
-    }
-    if (to.memoryPerSeMb !== from.memoryPerSeMb) {
-        set("memoryPerSe", to.memoryPerSeMb);
-    }
-    if (to.vcpusPerSe !== from.vcpusPerSe) {
-        // A new size brings the disk and dispatcher its table row was measured with, so that
-        // nsx-alb-se-minimum-resources and nsx-alb-se-dedicated-dispatcher pass the fix too. A
-        // field not known to be enough (unknown in a preview: the provider computes the
-        // dispatcher setting) is set.
-        const disk = e.group.fields.diskPerSe;
-        const diskGb = Math.ceil(testedSeSize(to.vcpusPerSe).diskGb);
-        if (!(disk.state === "ok" && disk.value >= diskGb)) {
-            set("diskPerSe", diskGb);
-        }
-        const dispatcher = e.group.fields.dedicatedDispatcherCore;
-        if (to.vcpusPerSe >= DISPATCHER_MIN_VCPUS && !(dispatcher.state === "ok" && dispatcher.value)) {
-            set("dedicatedDispatcherCore", "true");
-        }
-    }
-    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "maxSe", "maxVsPerSe"] as const) {
-        if (to[key] !== undefined && to[key] !== from[key]) {
-            set(key, to[key]);
-        }
-    }
-    return out;
-}
-
 /** One fix option in words. */
 function optionText(fix: PlacementFix, e: GroupEvaluation): string {
-    const set = `set ${changes(fix, e).join(", ")}`;
+    const ecmp = fix.ecmp ? `, and scaleoutEcmp "true" on its VSs (BGP/ECMP scale-out: the upstream router spreads their ingress; needs BGP peering)` : "";
+    const set = `set ${fixChanges(fix, e).join(", ")}${ecmp}`;
     const p = fix.placement;
-    const edition = fix.kind === "mode" ? "Enterprise edition only; " : "";
+    const edition = fix.kind === "mode" ? "N+M: not in the Essentials and Basic editions, which have only legacy active/standby; " : "";
     // The table is per SE: spreading a VS over several SEs counts on linear scale-out, which the
-    // source does not measure (in L2 scale-out the primary SE receives all traffic and forwards flows).
+    // source does not measure (in L2 scale-out the primary SE receives all ingress and forwards flows).
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
-    const size = !fix.measured ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
-        : p.sesPerVs > 1 ? `${row} per SE; linear scale-out to ${p.sesPerVs} SEs assumed: not measured` : `${row}, measured`;
+    const label = sizeLabel(fix.spec.vcpusPerSe);
+    const size = label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
@@ -236,12 +200,15 @@ export function fixText(e: GroupEvaluation): string {
         return "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
             "move some of them to another SE group, or lower their demand.";
     }
-    return `${fixes.map((f) => optionText(f, e)).join("; or ")}${where}.`;
+    // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
+    const another = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "; or move some of its VSs to another SE group" : "";
+    return `${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
 }
 
 /** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */
 export function busiestSeText(e: GroupEvaluation): string {
-    return `busiest SE: ${utilisationText((e.placement as GroupPlacement).worstSe)}; ${placementText(e.sizing as SeGroupSizing, e.placement as GroupPlacement)}`;
+    const p = e.placement as GroupPlacement;
+    return `busiest SE ${pct(p.worstSe.peak)}: ${utilisationText(p.worstSe)}; ${placementText(e.sizing as SeGroupSizing, p)}; ${p.sesNeeded} of ${p.sesMax} SEs for placement`;
 }
 
 /**
@@ -264,7 +231,9 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             ? `${label}: its ${p.vsCount} VSs exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
             : `${label}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${sizing.spec.maxSe}: the Controller cannot place them all.`;
     } else if (p.worstSe.peak > 1 - config.headroomPct / 100 + 1e-9 && (failing.length === 0 || p.worstSeShares > 1)) {
-        problem = `${label}: its busiest SE needs ${pct(p.worstSe.peak)} with ${plural(p.worstSeShares, "VS share")} on it (${limit}): its VSs would drop traffic at peak.`;
+        problem = sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+            ? `${label}: after a failover one SE carries all ${p.vsCount} VSs: busiest SE ${pct(p.worstSe.peak)} (${limit}): they would drop traffic at peak.`
+            : `${label}: its busiest SE needs ${pct(p.worstSe.peak)} with ${plural(p.worstSeShares, "VS share")} on it (${limit}): its VSs would drop traffic at peak.`;
     } else {
         const first = labelOf(failing[0].head.vs);
         problem = e.units.length === 1

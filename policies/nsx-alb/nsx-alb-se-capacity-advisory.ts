@@ -3,35 +3,28 @@
  * an N+M group whose placements leave no room for its buffer SEs, and a fit that rests only on
  * the per-core extrapolation beyond the largest measured SE (6 vCPUs).
  */
-import { MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes } from "../../model/sePlacement";
+import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
 import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
-import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./capacityCheck";
+import { bufferFixes, evaluateSeGroups, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
 import { bufferMessage, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText } from "./capacityMessages";
 
 const POLICY = "nsx-alb-se-capacity-advisory";
 
-/** Changes that let an N+M group keep its buffer: more SEs, more VSs per SE (when that still fits), or a smaller buffer. */
+/** Changes that let an N+M group keep its buffer, in words (the figures are the evaluation's). */
 function bufferAlternatives(e: GroupEvaluation, config: SeCapacityConfig): string[] {
-    const p = e.placement;
-    const spec = e.sizing?.spec;
-    if (!p || !spec) {
+    const b = bufferFixes(e, config);
+    if (!b) {
         return [];
     }
     const out: string[] = [];
-    const maxSe = p.sesNeeded + spec.bufferSe;
-    if (maxSe <= 1000) {
-        out.push(`set maxSe "${maxSe}" (${p.sesNeeded} SEs for placement + bufferSe ${spec.bufferSe})`);
+    if (b.maxSe !== undefined) {
+        out.push(`set maxSe "${b.maxSe}" (${b.sesNeeded} SEs for placement + bufferSe ${b.bufferSe})`);
     }
-    const room = spec.maxSe - spec.bufferSe;
-    if (room >= p.sesPerVs) {
-        const maxVsPerSe = Math.ceil((p.vsCount * p.sesPerVs) / room);
-        const units = e.units.map((u) => u.demands);
-        if (maxVsPerSe <= 1000 && placementFits(placeGroup(units, { ...spec, maxVsPerSe }, { assumeScaleOut: config.assumeScaleOut }), config.headroomPct)) {
-            out.push(`set maxVsPerSe "${maxVsPerSe}" (then ${room} SEs hold them)`);
-        }
+    if (b.maxVsPerSe !== undefined) {
+        out.push(`set maxVsPerSe "${b.maxVsPerSe}" (then ${b.room} SEs hold them)`);
     }
-    out.push(`lower bufferSe to "${Math.max(0, spec.maxSe - p.sesNeeded)}" (fewer SE failures covered)`);
+    out.push(`lower bufferSe to "${b.lowerBufferSe}" (fewer SE failures covered)`);
     return out;
 }
 
@@ -85,9 +78,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         }
         return;
     }
-    const measured = placementFixes(e.units.map((u) => u.demands), { ...spec, vcpusPerSe: MEASURED_VCPUS_MAX, memoryPerSeMb: Math.max(spec.memoryPerSeMb, MEASURED_VCPUS_MAX * 1024) }, config)
-        .find((f) => f.measured);
-    const fix = measuredFixText(e, measured);
+    const fix = measuredFixText(e, measuredFix(e, config));
     // The fix is stated once: on the only VS concerned, else on the group (the VSs point to it).
     if (onlyExtrapolated.length === 1 && !groupOnly) {
         report(extrapolatedVsMessage(onlyExtrapolated[0], e, fix, config), onlyExtrapolated[0].head.vs);

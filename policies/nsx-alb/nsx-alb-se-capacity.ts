@@ -5,11 +5,11 @@
  */
 import { SE_GROUP_TYPE, seGroupFieldProblems, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
-import { pct, plural } from "../pack/format";
-import { evaluateSeGroups, GroupEvaluation, groupFits, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./capacityCheck";
+import { plural } from "../pack/format";
+import { evaluateSeGroups, GroupEvaluation, groupFits, needsText, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
 import { busiestSeText, groupMessage, onlyVsReported, vsMessage } from "./capacityMessages";
 
-export type { SeCapacityConfig } from "./capacityCheck";
+export type { SeCapacityConfig } from "./evaluation";
 
 const POLICY = "nsx-alb-se-capacity";
 
@@ -38,7 +38,8 @@ function judgeUnits(e: GroupEvaluation, config: SeCapacityConfig, report: Report
             } else if (unit.idle) {
                 report.notApplicable("no demand fact (perfguard:sslTps, l7Rps, l4Cps, l4OpenConnections or throughputGbps); counted as one placement", vs);
             } else {
-                report.applied(`needs ${pct(u.peak)} of its ${plural(p.vsSes, "SE")} on ${e.group.label} (${member.placement.via})`, vs);
+                const assumed = unit.ingressAssumed ? " (no direction declared: all counted as ingress)" : "";
+                report.applied(`needs ${needsText(u, p.vsSes)}${assumed} on ${e.group.label} (${member.placement.via})`, vs);
             }
         }
         if (!unit.idle && !within(u.peak, config)) {
@@ -76,7 +77,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         if (e.units.length === 0) {
             report.notApplicable("no virtual service is placed on this SE group", e.group.resource);
         } else {
-            report.applied(`busiest SE ${pct(e.placement.worstSe.peak)} (${e.placement.rule}), ${plural(e.units.length, "VS")}, ${e.placement.sesNeeded} of maxSe ${e.sizing.spec.maxSe} SEs for placement`, e.group.resource);
+            report.applied(`${busiestSeText(e)}; ${plural(e.units.length, "VS")}`, e.group.resource);
         }
     }
 }

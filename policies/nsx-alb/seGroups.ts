@@ -328,6 +328,12 @@ export interface VsPlacement {
     /** For an SNI child (type VS_TYPE_VH_CHILD): its parent VS, whose SEs it runs on. */
     readonly parent?: ResourceView;
     readonly demand: VsDemandRead;
+    /**
+     * The VS's `scaleoutEcmp` is "true" (Go strconv.ParseBool): BGP/ECMP scale-out, ingress spread
+     * by the upstream router. Unknown or invalid reads as false: native scale-out, the primary SE
+     * takes all ingress (the conservative case).
+     */
+    readonly scaleoutEcmp?: boolean;
 }
 
 /** The NSX ALB objects of a stack. */
@@ -379,6 +385,12 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
         where.sslKeyType = keyType.state === "ok" ? keyType.where
             : keyType.state === "invalid" ? "perfguard:sslKeyType invalid (perfguard-facts reports it): rsa, the conservative one"
                 : "perfguard:sslKeyType not set: default rsa, the conservative one";
+    }
+    // The direction of the throughput: optional; unknown or invalid counts as not declared (all ingress, the conservative case).
+    const ingress = vs.facts.number("ingressPct");
+    if (ingress.state === "ok" && demand.throughputGbps !== undefined) {
+        demand.ingressPct = ingress.value;
+        where.ingressPct = ingress.where;
     }
     const profile = applicationProfileLayer(vs);
     if (profile) {
@@ -689,7 +701,10 @@ export function aviStack(stack: StackView, configGroups: Readonly<Record<string,
         }
     }
     const own = new Map<ResourceView, Resolution>(vss.map((vs) => [vs, ownGroup(stack, index, vs)]));
-    const placements: VsPlacement[] = vss.map((vs) => {
+    const placements: VsPlacement[] = vss.map((vs) => withEcmp(vs, placementOf(vs)));
+    return { groups: index.groups, placements };
+
+    function placementOf(vs: ResourceView): VsPlacement {
         const demand = readVsDemand(vs);
         const type = field(vs.props, "type");
         if (type === UNKNOWN || isUnknown(type)) {
@@ -714,6 +729,10 @@ export function aviStack(stack: StackView, configGroups: Readonly<Record<string,
         return "group" in r
             ? { vs, group: r.group, via: `its SNI parent ${parent.label} (${r.via})`, parent, demand }
             : { vs, group: undefined, demand, parent, unresolved: { reason: `its SNI parent's SE group is not known: ${r.unresolved.reason}`, remedy: r.unresolved.remedy } };
-    });
-    return { groups: index.groups, placements };
+    }
+}
+
+/** The placement with the VS's own scaleoutEcmp (set only when true). */
+function withEcmp(vs: ResourceView, placement: VsPlacement): VsPlacement {
+    return parseGoBool(field(vs.props, "scaleoutEcmp")) === true ? { ...placement, scaleoutEcmp: true } : placement;
 }

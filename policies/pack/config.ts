@@ -21,17 +21,37 @@ export interface ConfigResult<C> {
 
 const compiled = new Map<string, ValidateFunction>();
 
+/**
+ * One Ajv for every policy: each new instance compiles the JSON Schema meta-schema again (the
+ * profile of a first AnalyzeStack showed that, once per stack policy, as most of the config cost).
+ * The schemas are perfguard's own, static ones (the CLI compiles each too, to validate the
+ * config it sends), so Ajv does not validate them against the meta-schema at each compile, nor optimise the code of validators that run
+ * once per config text (both cut the first call's compile time by about half, measured).
+ */
+let sharedAjv: import("ajv").default | undefined;
+
 function validatorFor(policyName: string, schema: PolicyConfigSchema): ValidateFunction {
     let validate = compiled.get(policyName);
     if (!validate) {
-        // eslint-disable-next-line @typescript-eslint/no-var-requires -- lazy: ajv costs start-up time
-        const Ajv = require("ajv").default as typeof import("ajv").default;
-        const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
-        validate = ajv.compile({ type: "object", properties: schema.properties, required: schema.required ?? [] });
+        if (!sharedAjv) {
+            // eslint-disable-next-line @typescript-eslint/no-var-requires -- lazy: ajv costs start-up time
+            const Ajv = require("ajv").default as typeof import("ajv").default;
+            sharedAjv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateSchema: false, code: { optimize: false } });
+        }
+        validate = sharedAjv.compile({ type: "object", properties: schema.properties, required: schema.required ?? [] });
         compiled.set(policyName, validate);
     }
     return validate;
 }
+
+/**
+ * Results by policy and config text: Analyze reads a resource policy's config once per resource
+ * (the same config each time), and cloning and validating it each time showed in the profile.
+ * Keyed by the text, not the object, so a caller that changes its config object gets a fresh read.
+ */
+const results = new Map<string, ConfigResult<unknown>>();
+/** Bounds the memo (a caller cycling through configs must not grow it without end). */
+const MAX_RESULTS = 256;
 
 function fieldOf(error: ErrorObject): string {
     const path = error.instancePath.split("/").filter((p) => p.length > 0);
@@ -72,6 +92,29 @@ function valueAt(root: unknown, error: ErrorObject): unknown {
  * @returns the config with defaults, field errors and unknown keys; never throws.
  */
 export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSchema, raw: unknown): ConfigResult<C> {
+    let text: string | undefined;
+    try {
+        text = JSON.stringify(raw);
+    } catch {
+        text = undefined; // a cycle or a BigInt: read it without the memo
+    }
+    const key = text === undefined ? undefined : `${policyName}\u0000${text}`;
+    if (key === undefined) {
+        return readUncached<C>(policyName, schema, raw);
+    }
+    let known = results.get(key);
+    if (!known) {
+        known = readUncached<unknown>(policyName, schema, raw);
+        if (results.size >= MAX_RESULTS) {
+            results.clear();
+        }
+        results.set(key, known);
+    }
+    // A copy of the config every time: a check that changed it must not change the next call's.
+    return { ...known, config: structuredClone(known.config) as C };
+}
+
+function readUncached<C>(policyName: string, schema: PolicyConfigSchema, raw: unknown): ConfigResult<C> {
     const input: Record<string, unknown> = raw !== null && typeof raw === "object" && !Array.isArray(raw)
         ? structuredClone(raw as Record<string, unknown>)
         : {};

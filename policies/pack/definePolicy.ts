@@ -66,10 +66,14 @@ export interface NotChecked {
  */
 export interface Report {
     (message: Message | string, resource?: ResourceView): void;
-    /** The policy evaluated `resource` (or the stack); `detail` names the numbers it used. */
-    applied(detail: string, resource?: ResourceView): void;
-    /** None of the facts the policy needs is declared on `resource`: nothing to judge. */
-    notApplicable(reason: string, resource?: ResourceView): void;
+    /**
+     * The policy evaluated `resource` (or the stack); `detail` names the numbers it used. Only
+     * --explain shows the detail: pass a function to build it only then (a stack policy records
+     * this for every resource it judges).
+     */
+    applied(detail: string | (() => string), resource?: ResourceView): void;
+    /** None of the facts the policy needs is declared on `resource`: nothing to judge (a function: built only for --explain). */
+    notApplicable(reason: string | (() => string), resource?: ResourceView): void;
     /**
      * Some of what the policy needs is declared but cannot be used (unknown in the preview,
      * unresolved, unreadable, in conflict): reported at the policy's `unverified` level.
@@ -283,15 +287,29 @@ class Decisions {
     readonly notChecked = new Map<string, { resource?: ResourceView; whys: NotChecked[] }>();
     readonly report: Report;
 
-    constructor(private readonly policy: PolicyMeta, private readonly reportViolation: ReportViolation, private readonly unverified: EnforcementLevel) {
+    /**
+     * Whether applied / not-applicable decisions are kept: always for a resource policy (one
+     * resource; the SDK's not-applicable channel needs them), for a stack policy only under
+     * --explain, the one reader of them there (a stack policy records one per resource it judges).
+     */
+    private readonly keepDecisions: boolean;
+    /** Whether their texts are kept (--explain); otherwise a resource policy keeps "" for what was decided. */
+    private readonly keepTexts: boolean;
+
+    constructor(private readonly policy: PolicyMeta, private readonly reportViolation: ReportViolation, private readonly unverified: EnforcementLevel, kind: "stack" | "resource" = "resource") {
+        this.keepTexts = explaining;
+        this.keepDecisions = explaining || kind === "resource";
         const report = ((message: Message | string, resource?: ResourceView) => this.violation(message, resource)) as Report;
         report.applied = (detail, resource) => {
-            this.applied.set(resource?.urn ?? "", detail);
+            if (this.keepDecisions) {
+                this.applied.set(resource?.urn ?? "", !this.keepTexts ? "" : typeof detail === "function" ? detail() : detail);
+            }
         };
         report.notApplicable = (reason, resource) => {
             const urn = resource?.urn ?? "";
-            if (!this.notApplicable.has(urn)) {
-                this.notApplicable.set(urn, reason);
+            if (this.keepDecisions && !this.notApplicable.has(urn)) {
+                // The reason is also the SDK's not-applicable text of a resource policy: always built there.
+                this.notApplicable.set(urn, typeof reason === "function" ? reason() : reason);
             }
         };
         report.notChecked = (given, resource) => {
@@ -337,7 +355,7 @@ class Decisions {
         const urn = resource?.urn || undefined;
         this.violations.set(urn ?? "", (this.violations.get(urn ?? "") ?? 0) + 1);
         // A verdict is a decision: the resource was judged (its problem line says how).
-        if (!this.applied.has(urn ?? "") && typeof message !== "string") {
+        if (this.keepDecisions && !this.applied.has(urn ?? "") && typeof message !== "string") {
             this.applied.set(urn ?? "", `verdict: ${message.problem}`);
         }
         const text = typeof message === "string" ? message : renderMessage(message);
@@ -420,6 +438,9 @@ class Decisions {
             basis: namesFit ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
         }, undefined);
         // --explain of the stack says what that violation is, next to what the check judged there.
+        if (!this.keepTexts) {
+            return;
+        }
         const note = `${count} not checked, reported in one violation at the unverified level`;
         const judged = this.applied.get("");
         this.applied.set("", judged ? `${judged}; ${note}` : note);
@@ -485,7 +506,7 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
                 return;
             }
             const stack = stackOf(args.resources);
-            const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config));
+            const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config), "stack");
             spec.check(stack, config, decisions.report);
             // In a stack policy the SDK's notApplicable ends the whole policy: per-resource
             // not-applicable reasons stay in the decisions, for --explain only.

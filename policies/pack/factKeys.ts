@@ -90,6 +90,8 @@ const DEFS = [
         meaning: "concurrent open connections at peak" },
     { key: "throughputGbps", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 100000, unit: "Gbps",
         meaning: "client-side throughput at peak" },
+    { key: "ingressPct", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "number", min: 0, max: 100, unit: "%",
+        meaning: "percent of perfguard:throughputGbps that is ingress (client to virtual service: uploads, requests); absent = all of it where direction matters (native scale-out: the primary SE receives every ingress packet)" },
     { key: "seGroup", readOn: { types: [VS] }, area: "nsx-alb", on: "avi:index/virtualservice:Virtualservice", kind: "text", maxLength: 512,
         meaning: "the SE group (name, uuid or ref) the virtual service is placed on, when its seGroupRef cannot be resolved in the stack (a URL from a data source, unknown in a preview)" },
     // Xen guests and dom0 services.

@@ -275,9 +275,65 @@ export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"
     return new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES, aliases);
 }
 
-/** Builds the StackView of a validateStack call. */
+/**
+ * The last StackView built, for the next stack policy of the same AnalyzeStack. The SDK decodes
+ * the stack again for every stack policy (new props objects each time), and building the views
+ * and parsing the facts again per policy showed in the profile; so the views, their parsed facts
+ * and whatever a room memoizes per StackView are shared by the stack policies of one call.
+ *
+ * Which call a resource comes from: @pulumi/policy 1.21 (server.js getResourceOptions) hands
+ * `opts.ignoreChanges` as the protobuf message's own list (google-protobuf getRepeatedField
+ * returns the stored array), the same array for every policy of one request and a new one for
+ * each request. A view is reused only when every resource's list is that same array; anything
+ * else (another request, a test's own arguments, an SDK that copies the list) builds new views.
+ * Dropped on the next turn of the event loop: the SDK runs a call's stack policies in one turn,
+ * and the views must not outlive the call.
+ */
+interface SharedStack {
+    readonly stack: StackView;
+    /** Per resource, the identity token of its protobuf message (see above). */
+    readonly tokens: readonly object[];
+}
+
+let lastStack: SharedStack | undefined;
+let dropScheduled = false;
+
+function dropLastStack(): void {
+    lastStack = undefined;
+    dropScheduled = false;
+}
+
+/** The identity token of the request message `r` was decoded from, when the SDK exposes one. */
+function messageToken(r: PolicyResource): object | undefined {
+    const list = (r as { opts?: { ignoreChanges?: unknown } }).opts?.ignoreChanges;
+    return list !== null && typeof list === "object" ? list : undefined;
+}
+
+/**
+ * Builds the StackView of a validateStack call, or hands back the previous stack policy's when
+ * both come from the same request (see SharedStack).
+ */
 export function stackOf(resources: readonly PolicyResource[]): StackView {
-    return new StackView(resources.map(viewOf));
+    const last = lastStack;
+    if (last && last.tokens.length === resources.length
+        && resources.every((r, i) => messageToken(r) === last.tokens[i] && last.stack.resources[i].urn === String(r.urn ?? ""))) {
+        return last.stack;
+    }
+    const stack = new StackView(resources.map(viewOf));
+    const tokens: object[] = [];
+    for (const r of resources) {
+        const token = messageToken(r);
+        if (!token) {
+            return stack; // nothing to recognise the request by: not shared
+        }
+        tokens.push(token);
+    }
+    lastStack = { stack, tokens };
+    if (!dropScheduled) {
+        dropScheduled = true;
+        setImmediate(dropLastStack);
+    }
+    return stack;
 }
 
 /**

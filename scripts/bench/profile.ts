@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import type { PreparedRequest } from "../../preview/packClient";
+import type { PackClient, PreparedRequest } from "../../preview/packClient";
 import { PackSpec, startConfigured } from "./packs";
 import { msSince } from "./stats";
 
@@ -17,7 +17,7 @@ interface CallFrame {
 }
 
 interface CpuProfile {
-    nodes: Array<{ id: number; callFrame: CallFrame }>;
+    nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>;
     /** Start of sampling, in µs of the monotonic clock process.hrtime uses. */
     startTime: number;
     samples: number[];
@@ -42,6 +42,54 @@ export interface ProfileSummary {
     readonly samples: number;
     readonly byOwner: readonly ProfileEntry[];
     readonly topFunctions: readonly ProfileEntry[];
+    /**
+     * perfguard's functions by inclusive time (the samples with the function anywhere on the
+     * stack): where a policy's own work goes, callees (SDK, GC excluded: GC has no stack) included.
+     */
+    readonly perfguardInclusive: readonly ProfileEntry[];
+}
+
+/** Where a pack's allocations go: the sampling heap profiler's bytes by function (self). */
+export interface HeapSummary {
+    /** Bytes sampled in the whole process lifetime (start-up, configure, the call). */
+    readonly totalMb: number;
+    readonly byOwner: ReadonlyArray<{ readonly name: string; readonly mb: number; readonly share: number }>;
+    readonly topFunctions: ReadonlyArray<{ readonly name: string; readonly owner: string; readonly mb: number; readonly share: number }>;
+}
+
+interface HeapNode {
+    callFrame: CallFrame;
+    selfSize: number;
+    children: HeapNode[];
+}
+
+/** Sums the sampled allocations per function and owner. */
+export function summariseHeap(profile: { head: HeapNode }, root: string): HeapSummary {
+    const perFunction = new Map<string, { owner: string; bytes: number }>();
+    const perOwner = new Map<string, number>();
+    let total = 0;
+    const walk = (node: HeapNode): void => {
+        if (node.selfSize > 0) {
+            const owner = ownerOf(node.callFrame, root);
+            const key = label(node.callFrame, root);
+            const entry = perFunction.get(key) ?? { owner, bytes: 0 };
+            entry.bytes += node.selfSize;
+            perFunction.set(key, entry);
+            perOwner.set(owner, (perOwner.get(owner) ?? 0) + node.selfSize);
+            total += node.selfSize;
+        }
+        for (const child of node.children) {
+            walk(child);
+        }
+    };
+    walk(profile.head);
+    const mb = (bytes: number): number => bytes / 1024 ** 2;
+    return {
+        totalMb: mb(total),
+        byOwner: [...perOwner].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, mb: mb(bytes), share: bytes / total })),
+        topFunctions: [...perFunction].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 15)
+            .map(([name, e]) => ({ name, owner: e.owner, mb: mb(e.bytes), share: e.bytes / total })),
+    };
 }
 
 /** Who a function belongs to, from its script URL. */
@@ -84,6 +132,14 @@ function label(frame: CallFrame, root: string): string {
  */
 export function summariseProfile(profile: CpuProfile, fromUs: number, toUs: number, callMs: number, root: string): ProfileSummary {
     const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const parents = new Map<number, number>();
+    for (const n of profile.nodes) {
+        for (const child of n.children ?? []) {
+            parents.set(child, n.id);
+        }
+    }
+    const ownCode = "perfguard (dist/policies, dist/model)";
+    const inclusive = new Map<string, number>();
     const perFunction = new Map<string, { owner: string; count: number }>();
     const perOwner = new Map<string, number>();
     let t = profile.startTime;
@@ -104,6 +160,16 @@ export function summariseProfile(profile: CpuProfile, fromUs: number, toUs: numb
         entry.count += 1;
         perFunction.set(key, entry);
         perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
+        const seen = new Set<string>();
+        for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parents.get(id)) {
+            const f = frames.get(id);
+            if (f && ownerOf(f, root) === ownCode) {
+                seen.add(label(f, root));
+            }
+        }
+        for (const name of seen) {
+            inclusive.set(name, (inclusive.get(name) ?? 0) + 1);
+        }
     }
     const toEntry = (name: string, owner: string, count: number): ProfileEntry =>
         ({ name, owner, share: total > 0 ? count / total : 0, ms: total > 0 ? (count / total) * callMs : 0 });
@@ -112,6 +178,7 @@ export function summariseProfile(profile: CpuProfile, fromUs: number, toUs: numb
         samples: total,
         byOwner: [...perOwner].sort((a, b) => b[1] - a[1]).map(([owner, count]) => toEntry(owner, owner, count)),
         topFunctions: [...perFunction].sort((a, b) => b[1].count - a[1].count).slice(0, 15).map(([name, e]) => toEntry(name, e.owner, e.count)),
+        perfguardInclusive: [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([name, count]) => toEntry(name, ownCode, count)),
     };
 }
 
@@ -129,25 +196,60 @@ async function waitForFile(file: string, timeoutMs: number): Promise<CpuProfile>
     }
 }
 
+export interface ProfileOptions {
+    /** Also sample allocations (the heap profiler). */
+    readonly heap?: boolean;
+    /** Copy the raw .cpuprofile here (for DevTools). */
+    readonly keep?: string;
+}
+
 /**
  * Profiles one AnalyzeStack call of `request` on a fresh, configured pack process.
  * @returns the summary of the samples taken during the call.
  */
-export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string): Promise<ProfileSummary> {
+export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string): Promise<ProfileSummary>;
+export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string, options: ProfileOptions): Promise<ProfileSummary & { heap?: HeapSummary }>;
+export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string, options: ProfileOptions = {}): Promise<ProfileSummary & { heap?: HeapSummary }> {
+    return profileCalls(spec, engineAddress, async (pack) => {
+        await pack.analyzeStackPrepared(request);
+    }, root, options);
+}
+
+/**
+ * Profiles what `calls` sends to a fresh, configured pack process (e.g. one Analyze per resource).
+ * @returns the summary of the samples taken while `calls` ran.
+ */
+export async function profileCalls(spec: PackSpec, engineAddress: string, calls: (pack: PackClient) => Promise<void>, root: string, options: ProfileOptions = {}): Promise<ProfileSummary & { heap?: HeapSummary }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-bench-prof-"));
     const file = path.join(dir, "pack.cpuprofile");
+    const heapFile = path.join(dir, "pack.heapprofile");
     const preload = path.join(__dirname, "cpuProfilePreload.js");
     const nodeOptions = `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(preload)}`.trim();
-    const pack = await startConfigured(spec, engineAddress, { NODE_OPTIONS: nodeOptions, PERFGUARD_BENCH_CPU_PROFILE: file });
+    const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, PERFGUARD_BENCH_CPU_PROFILE: file };
+    if (options.heap) {
+        env.PERFGUARD_BENCH_HEAP_PROFILE = heapFile;
+    }
+    const pack = await startConfigured(spec, engineAddress, env);
     try {
         const fromUs = Number(process.hrtime.bigint() / 1000n);
         const start = process.hrtime.bigint();
-        await pack.analyzeStackPrepared(request);
+        await calls(pack);
         const callMs = msSince(start);
         const toUs = Number(process.hrtime.bigint() / 1000n);
         process.kill(pack.pid, "SIGTERM");
         const profile = await waitForFile(file, 60_000);
-        return summariseProfile(profile, fromUs, toUs, callMs, root);
+        if (options.keep) {
+            fs.copyFileSync(file, options.keep);
+        }
+        const summary = summariseProfile(profile, fromUs, toUs, callMs, root);
+        if (!options.heap) {
+            return summary;
+        }
+        const heap = await waitForFile(heapFile, 60_000) as unknown as { head: HeapNode };
+        if (options.keep) {
+            fs.copyFileSync(heapFile, options.keep.replace(/\.cpuprofile$/, "") + ".heapprofile");
+        }
+        return { ...summary, heap: summariseHeap(heap, root) };
     } finally {
         await pack.close();
         fs.rmSync(dir, { recursive: true, force: true });

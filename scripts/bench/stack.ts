@@ -1,13 +1,16 @@
 /**
  * Synthetic stacks for the benchmark, shaped like the examples and the policy fixtures: per block
  * of 100 resources a Citrix zone with its hypervisor, resource pool, three MCS catalogs, a delivery
- * group and two Delivery Controllers; two NSX ALB SE groups with eight virtual services and four
- * pools; two Xen hosts' worth of guests (twenty VMs) and a dom0 service; and plain resources
- * with ordinary tags. Values vary from block to block (a deterministic PRNG), so the stack carries
+ * group and two Delivery Controllers (vSphere VMs, one with its facts in `extraConfig`, one on
+ * vsphere.Tag objects of a `perfguard` category); two NSX ALB SE groups with eight virtual
+ * services and four pools; two Xen hosts' worth of guests (twenty VMs) and a dom0 service; and
+ * plain resources with ordinary tags. Facts sit on the carriers docs/facts.md lists (Citrix
+ * `metadatas`, Avi `markers`, vSphere `extraConfig` and tags, Xen Orchestra `tags`). Values vary from block to block (a deterministic PRNG), so the stack carries
  * violations as a real one would: zones over the RTT limit, unthrottled controllers, undersized SE
  * groups, dom0 workloads, crowded Xen links, an invalid fact and a waiver now and then.
- * Props are in wire form as a preview sends them: ids not known yet are the engine's unknown
- * sentinel, and the joins that need them are property dependencies.
+ * Props are in wire form as a preview sends them: outputs, with the computed ones (`id`, ...)
+ * the engine's unknown sentinel; the joins that need them are property dependencies; resources in
+ * no particular order (the engine ranges over a map).
  */
 import type { AnalyzeResourceInput, AnalyzeStackResourceInput } from "../../preview/packClient";
 import { ROOT_STACK_TYPE, UNKNOWN_STRING } from "../../preview/types";
@@ -24,6 +27,8 @@ const RESOURCE_POOL = "citrix:index/xenserverHypervisorResourcePool:XenserverHyp
 const CATALOG = "citrix:index/machineCatalog:MachineCatalog";
 const DELIVERY_GROUP = "citrix:index/deliveryGroup:DeliveryGroup";
 const VSPHERE_VM = "vsphere:index/virtualMachine:VirtualMachine";
+const VSPHERE_TAG = "vsphere:index/tag:Tag";
+const VSPHERE_CATEGORY = "vsphere:index/tagCategory:TagCategory";
 const SE_GROUP = "avi:index/serviceenginegroup:Serviceenginegroup";
 const VS = "avi:index/virtualservice:Virtualservice";
 const AVI_POOL = "avi:index/pool:Pool";
@@ -57,13 +62,41 @@ function urnOf(type: string, name: string): string {
 
 const ROOT_URN = urnOf(ROOT_STACK_TYPE, `${PROJECT}-${STACK}`);
 
+/**
+ * Outputs a bridged provider computes, per type: in a preview (a create) they are unknown in the
+ * outputs AnalyzeStack gets, next to the inputs. `id` is computed for every custom resource.
+ */
+const COMPUTED: Readonly<Record<string, readonly string[]>> = {
+    [ZONE]: ["id"],
+    [HYPERVISOR]: ["id"],
+    [RESOURCE_POOL]: ["id"],
+    [CATALOG]: ["id"],
+    [DELIVERY_GROUP]: ["id", "totalMachines"],
+    [VSPHERE_VM]: ["id", "defaultIpAddress", "guestIpAddresses", "moid", "uuid", "vmwareToolsStatus"],
+    [VSPHERE_TAG]: ["id"],
+    [VSPHERE_CATEGORY]: ["id"],
+    [SE_GROUP]: ["id", "uuid"],
+    [VS]: ["id", "uuid"],
+    [AVI_POOL]: ["id", "uuid"],
+    [XEN_VM]: ["id", "ipv4Addresses", "ipv6Addresses", "powerState"],
+};
+
+/** The computed outputs of `type` (none for components such as the dom0 service). */
+function computedOf(type: string): readonly string[] {
+    return COMPUTED[type] ?? ((PLAIN_TYPES as readonly string[]).includes(type) ? ["id", "arn"] : []);
+}
+
 class StackBuilder {
     readonly resources: AnalyzeStackResourceInput[] = [];
 
     add(type: string, name: string, properties: PropertyBag, propertyDependencies: Record<string, string[]> = {}): string {
         const urn = urnOf(type, name);
         const dependencies = [...new Set(Object.values(propertyDependencies).flat())];
-        this.resources.push({ urn, type, name, properties, parent: ROOT_URN, dependencies, propertyDependencies });
+        const outputs: PropertyBag = { ...properties };
+        for (const key of computedOf(type)) {
+            outputs[key] ??= UNKNOWN_STRING;
+        }
+        this.resources.push({ urn, type, name, properties: outputs, parent: ROOT_URN, dependencies, propertyDependencies });
         return urn;
     }
 }
@@ -86,7 +119,8 @@ function citrixBlock(s: StackBuilder, b: number, rnd: () => number): void {
     if (b % 20 === 0) {
         metadata.push({ name: "perfguard:waive", value: "citrix-zone-rtt-limit" }, { name: "perfguard:waiveReason", value: `CHG-${1000 + b}: Site split planned` });
     }
-    const zone = s.add(ZONE, `${zoneName}-zone`, { name: zoneName, description: `Satellite zone ${b}`, metadata });
+    // `metadatas`: the Citrix provider's (bridged) name of the Terraform `metadata` list.
+    const zone = s.add(ZONE, `${zoneName}-zone`, { name: zoneName, description: `Satellite zone ${b}`, metadatas: metadata });
     const hypervisor = s.add(HYPERVISOR, `${zoneName}-xenserver`, {
         name: `${zoneName}-xenserver`, zone: UNKNOWN_STRING, username: "root", password: "example-password",
         passwordFormat: "PlainText", addresses: [`https://xenpool-${b}.corp.example.com`],
@@ -119,22 +153,39 @@ function citrixBlock(s: StackBuilder, b: number, rnd: () => number): void {
         name: `${zoneName}-dg`,
         associatedMachineCatalogs: catalogs.map(() => ({ machineCatalog: UNKNOWN_STRING, machineCount: 10 })),
         desktops: [{ publishedName: "Desktop", restrictedAccessUsers: { allowLists: ["CORP\\citrix-users"] } }],
+        metadatas: [{ name: "perfguard:peakConcurrentLaunches", value: String(5 + Math.round(rnd() * 15)) }, { name: "owner", value: "euc-platform" }],
     }, { associatedMachineCatalogs: catalogs });
+    // Controllers carry their facts on the vSphere carriers docs/facts.md lists: the first in
+    // `extraConfig` (guestinfo.perfguard.<key>), the second on vsphere.Tag objects of a
+    // `perfguard` TagCategory attached through `tags` (in a preview the tag ids are unknown and
+    // the join is the property dependency of `tags`).
+    const category = s.add(VSPHERE_CATEGORY, `${zoneName}-perfguard-category`, {
+        name: "perfguard", cardinality: "MULTIPLE", associableTypes: ["VirtualMachine"],
+    });
     for (let d = 0; d < 2; d++) {
-        const tags = ["env:prod", "perfguard:citrixRole=deliveryController", `perfguard:citrixZone=${zoneName}`];
+        const facts: Array<[string, string]> = [["citrixRole", "deliveryController"], ["citrixZone", zoneName]];
         // Satellites: the first controller is throttled, the second only in half the zones.
         if (rttMs >= 90 && (d === 0 || b % 2 === 0)) {
-            tags.push(`perfguard:throttleMaxConcurrentTransactions=${8 + (b % 8)}`);
+            facts.push(["throttleMaxConcurrentTransactions", String(8 + (b % 8))]);
         }
         if (b % 50 === 7 && d === 1) {
-            tags.push("perfguard:throttleMaxConcurrentTransactions=twelve"); // an invalid fact
+            facts.push(["throttleMaxConcurrentTransactions", "twelve"]); // an invalid fact
         }
-        s.add(VSPHERE_VM, `${zoneName}-ddc-${d}`, {
+        const vm: PropertyBag = {
             name: `${zoneName}-ddc-${d}`, resourcePoolId: "resgroup-10", datastoreId: "datastore-12", numCpus: 4, memory: 8192, guestId: "windows2019srv_64Guest",
             networkInterfaces: [{ networkId: "network-20", adapterType: "vmxnet3" }],
             disks: [{ label: "disk0", size: 80, thinProvisioned: true }],
-            tags,
-        });
+        };
+        if (d === 0) {
+            vm.extraConfig = Object.fromEntries([["guestinfo.hostname", `${zoneName}-ddc-${d}`], ...facts.map(([k, v]) => [`guestinfo.perfguard.${k}`, v])]);
+            s.add(VSPHERE_VM, `${zoneName}-ddc-${d}`, vm);
+        } else {
+            const tagUrns = facts.map(([k, v], i) => s.add(VSPHERE_TAG, `${zoneName}-ddc-${d}-tag-${i}`, {
+                name: `${k}=${v}`, categoryId: UNKNOWN_STRING, description: "perfguard fact",
+            }, { categoryId: [category] }));
+            vm.tags = tagUrns.map(() => UNKNOWN_STRING);
+            s.add(VSPHERE_VM, `${zoneName}-ddc-${d}`, vm, { tags: tagUrns });
+        }
     }
 }
 
@@ -252,12 +303,37 @@ export function benchStack(size: number): AnalyzeStackResourceInput[] {
         const target = b === 0 ? BLOCK_SIZE - 1 : BLOCK_SIZE;
         plainBlock(s, b, target - (s.resources.length - before));
     }
-    return s.resources;
+    return engineOrder(s.resources, prng(7));
 }
 
 /** The resources of a stack as Analyze receives them (inputs; in a preview the same props). */
 export function analyzeInputs(stack: readonly AnalyzeStackResourceInput[]): AnalyzeResourceInput[] {
-    return stack.map((r) => ({ urn: r.urn, type: r.type, name: r.name, properties: r.properties, options: { parent: r.parent } }));
+    return stack.map((r) => ({ urn: r.urn, type: r.type, name: r.name, properties: inputsOf(r), options: { parent: r.parent } }));
+}
+
+/** The inputs of a resource: its preview outputs without the computed ones. */
+function inputsOf(r: AnalyzeStackResourceInput): PropertyBag {
+    const computed = computedOf(r.type);
+    const inputs: PropertyBag = {};
+    for (const [key, value] of Object.entries(r.properties)) {
+        if (!computed.includes(key)) {
+            inputs[key] = value;
+        }
+    }
+    return inputs;
+}
+
+/**
+ * The engine's order: AnalyzeStack ranges over a Go sync.Map, so resources arrive in no
+ * particular order (a deterministic Fisher-Yates shuffle here, the root stack resource anywhere).
+ */
+function engineOrder(resources: AnalyzeStackResourceInput[], rnd: () => number): AnalyzeStackResourceInput[] {
+    const out = [...resources];
+    for (let i = out.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
 }
 
 /** Resource counts by kind, for the report. */

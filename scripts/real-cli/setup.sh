@@ -85,7 +85,7 @@ writable_copy "$lh_dir" "$cache/src/langhost"
     -require="github.com/pulumi/pulumi/sdk/v3@v$langhost_pulumi_version" \
     -require="github.com/pulumi/pulumi/pkg/v3@v$langhost_pulumi_version")
 
-echo "real-cli: building pulumi (cold: tens of minutes on 2 cores)"
+echo "real-cli: building pulumi (cold: about 5 min on an idle 2-core machine, up to about 25 min on a busy one; docs/real-cli.md)"
 (cd "$cache/src/pkg" && go build -trimpath -ldflags "$ldflags" -o "$bin/pulumi" ./cmd/pulumi)
 echo "real-cli: building pulumi-language-nodejs"
 (cd "$cache/src/langhost" && go build -trimpath -ldflags "${ldflags/v$version/v$langhost_pulumi_version}" -o "$bin/pulumi-language-nodejs" .)

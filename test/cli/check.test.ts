@@ -8,9 +8,11 @@ import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
 import { duration, num, pct } from "../../policies/pack/format";
+import { formatExplanation } from "../../preview/explainReport";
 import { runPreview } from "../../preview/runPreview";
 import type { PreviewResult } from "../../preview/runPreview";
 import type { Violation } from "../../preview/types";
+import { examplePreview } from "../support/examplePreviews";
 import { perfguard, ROOT, tempDir, urn, writeExport } from "./cliHarness";
 
 const EXAMPLES = path.join(ROOT, "examples");
@@ -28,13 +30,13 @@ function configOf(name: string): string | undefined {
 
 const previews = new Map<string, { result: PreviewResult; record: string }>();
 
+// The preview every file shares (test/support/examplePreviews.ts), with its --record file.
 beforeAll(async () => {
     for (const name of examples) {
-        const record = path.join(dir, `${name}.json`);
-        const result = await runPreview({ programDir: path.join(EXAMPLES, name), packDir: ROOT, policyPackConfig: configOf(name), record, onLog: () => undefined });
+        const { result, record } = await examplePreview(name);
         previews.set(name, { result, record });
     }
-}, 120_000);
+});
 
 describe("check on a preview's --record gives the preview's verdicts", () => {
     it.each(examples)("%s", async (name) => {
@@ -91,6 +93,11 @@ describe("check --explain", () => {
         const group = result.explanation?.resources.find((r) => r.name === "web-se-group");
         expect(group?.verdicts.find((v) => v.policy === "nsx-alb-se-dedicated-dispatcher")).toMatchObject({ applies: false, text: "vcpusPerSe 2 below minVcpus 4", violations: 0 });
         expect(group?.verdicts.find((v) => v.policy === "nsx-alb-se-minimum-resources")).toMatchObject({ applies: true, violations: 0 });
+        // An Avi-only stack: the Citrix and Xen policies are named once, never "applied, 0 zones".
+        const text = formatExplanation(result.explanation!);
+        expect(text).toContain("    not shown: citrix-broker-throttle, citrix-brokering-capacity, citrix-site-database-load, citrix-site-limits, citrix-zone-rtt-limit, citrix-zone-rtt-warning, xen-dom0-workload, xen-guest-network-share (nothing of their kind in this stack)\n");
+        expect(text.split("\n").filter((l) => /citrix-|xen-/.test(l))).toHaveLength(1);
+        expect(text).toContain("    avi:index/vsvip:Vsvip: web-vsvip: no perfguard: facts; no policy applies\n");
     });
 });
 
@@ -158,7 +165,11 @@ describe("check --report", () => {
         await perfguard(["check", previews.get("nsx-alb-se-groups")!.record, "--report", nsx]);
         const nsxMd = fs.readFileSync(nsx, "utf8");
         expect(nsxMd).toContain("## NSX ALB SE groups");
-        expect(nsxMd).toMatch(/\| web-se-group \| 2 vCPU, 2 GB \| 1 \/ 3 \| 1 \| 74\.1% \| 25% \|.*\| 99\.1% \| 10 \|/);
+        // The busiest SE, as the verdict says: the VS runs on one SE (minScaleoutPerVs 1), so 4000 / 1800
+        // RSA TPS + 60000 / 80000 RPS = 297.2% of it (the report once divided by the 3 non-spare SEs: 74.1%,
+        // and offered vcpusPerSe 10 where the verdict's first fix is the measured scale-out).
+        expect(nsxMd).toContain('| web-se-group | 2 vCPU, 2 GB | N+M, packed | 1 | 1 of 4 | 297.2% | 0% | 0% | 297.2% (SSL TPS) | - | set minScaleoutPerVs "4", maxScaleoutPerVs "4", maxSe "5" |');
+        expect(nsxMd).toContain("| web-https-vs | web-se-group | - | 297.2% of its 1 SE (SSL TPS) |");
     });
 });
 

@@ -280,7 +280,6 @@ describe("lazy loading of the charting library", () => {
             const child = spawnSync(process.execPath, ["-e", script, outDir], {
                 encoding: "utf8",
                 env: { ...process.env, NODE_PATH: path.join(REPO, "node_modules") },
-                timeout: 20000,
             });
             expect(child.stderr).toBe("");
             expect(child.status).toBe(0);

@@ -184,7 +184,7 @@ describe("perfguard size nsx-alb", () => {
         expect(two.vcpusPerSe).toBeLessThanOrEqual(6);
         expect(two.measuredAlternative).toBeNull();
         const text = (await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa"])).stdout;
-        expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the measured sizes`);
+        expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the table's rows`);
         expect(text).toContain("not measured");
     });
 
@@ -212,6 +212,34 @@ describe("perfguard size nsx-alb", () => {
         const five = json((await perfguard(["size", "nsx-alb", "--l7-rps", "20000", "--vs-file", file, "--vcpus", "4", "--max-vs-per-se", "5", "--json"])).stdout);
         expect(five.fits).toBe(true);
         expect(five.seGroup.maxSe).toBe(3); // 2 SEs for placement + bufferSe 1
+    });
+
+    it("the table and the peak line show the busiest SE, which decides the size, not the heaviest VS", async () => {
+        // Two VSs of 1250 RSA TPS on 4 vCPU SEs (2600), packed: each VS alone is 48.1% of an SE, but
+        // both sit on the first SE: 2500 / 2600 = 96.2%, over the 80% limit (the table once showed 48.1%).
+        const args = ["size", "nsx-alb", "--ssl-tps", "1250", "--vs", "sslTps=1250", "--vcpus", "4"];
+        const text = (await perfguard(args)).stdout;
+        expect(text).toMatch(/SSL TPS \(RSA-2048\)\s+\|?\s*2,500 TPS\s+\|?\s*2,600 TPS\s+\|?\s*96\.2%/);
+        expect(text).toContain("Peak: busiest SE 96.2% (limiting metric: SSL TPS; 1 SE for placement); the heaviest VS needs 48.1% of its 1 SE.");
+        expect(text).toContain("Checked SE (does not fit)");
+        expect(text).not.toContain("linear scale-out");
+        const doc = json((await perfguard([...args, "--json"])).stdout);
+        expect(doc.metrics[0]).toMatchObject({ demand: 2500, capacity: 2600 });
+        expect(doc.label).toBe("measured");
+        // A 5 vCPU SE lies between the 4 and 6 vCPU rows: interpolated, never "measured".
+        const five = json((await perfguard(["size", "nsx-alb", "--ssl-tps", "2600", "--vcpus", "5", "--json"])).stdout);
+        expect(five.label).toBe("interpolated");
+    });
+
+    it("native scale-out: ingress stays on the primary SE; --scaleout-ecmp spreads it", async () => {
+        // 12 Gbps L4, all ingress (no direction given), on 2 SEs per VS: the primary SE takes 12 / 13 Gbps (8 vCPUs hold the 6 vCPU row's throughput).
+        const native = json((await perfguard(["size", "nsx-alb", "--throughput-gbps", "12", "--scale-out", "2", "--vcpus", "8", "--json"])).stdout);
+        expect(native.fits).toBe(false);
+        expect(native.utilisation.group.ingress).toBeCloseTo(12 / 13, 9);
+        expect(native.utilisation.group.limiting).toBe("ingress");
+        const ecmp = json((await perfguard(["size", "nsx-alb", "--throughput-gbps", "12", "--scale-out", "2", "--scaleout-ecmp", "--vcpus", "8", "--json"])).stdout);
+        expect(ecmp.fits).toBe(true);
+        expect(ecmp.utilisation.group.throughput).toBeCloseTo(6 / 13, 9);
     });
 
     it("rejects a bad --vs spec with a clear message", async () => {

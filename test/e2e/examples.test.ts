@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runPreview } from "../../preview/runPreview";
 import type { PreviewResult } from "../../preview/runPreview";
 import { ROOT_STACK_TYPE, UNKNOWN_STRING } from "../../preview/types";
+import { examplePreview } from "../support/examplePreviews";
 
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -40,8 +41,8 @@ describe("examples produce exactly their expected violations", () => {
     it.each(examples)("%s", async (name) => {
         const dir = path.join(EXAMPLES, name);
         const expected = (JSON.parse(fs.readFileSync(path.join(dir, "expected-violations.json"), "utf8")) as Expected[]).map(key).sort();
-        const configFile = path.join(dir, "policy-config.json");
-        const result = await runPreview({ programDir: dir, packDir: ROOT, policyPackConfig: fs.existsSync(configFile) ? configFile : undefined, onLog: () => undefined });
+        // The preview every file shares (run once per npm test, with its policy-config.json).
+        const { result } = await examplePreview(name);
         expect(found(result)).toEqual(expected);
         expect(result.exitCode).toBe(expected.some((e) => e.includes("[mandatory]")) ? 1 : 0);
         for (const v of result.violations) {

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { runPreview } from "../../preview/runPreview";
+import { examplePreview } from "../support/examplePreviews";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/pack/message";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -30,9 +30,7 @@ describe("preview output of each bundled example is read at a glance (issue #10)
         }
     });
     it.each(examples)("%s: within its byte budget, every problem line at most 160 characters", async (name) => {
-        const dir = path.join(EXAMPLES, name);
-        const configFile = path.join(dir, "policy-config.json");
-        const result = await runPreview({ programDir: dir, packDir: ROOT, policyPackConfig: fs.existsSync(configFile) ? configFile : undefined, onLog: () => undefined });
+        const { result } = await examplePreview(name);
         const stdout = result.output.split(ROOT).join("/work/main");
         expect(result.violations.length).toBeGreaterThan(0);
         expect(Buffer.byteLength(stdout, "utf8"), stdout).toBeLessThanOrEqual(BUDGET[name] ?? DEFAULT_BUDGET);

@@ -24,10 +24,12 @@ describe("placeGroup: HA modes and placement as the vendor defines them", () => 
         expect(p.sesMax).toBe(2);
         expect(placementFits(p, 20)).toBe(false);
     });
-    it("legacy active/standby with distributeLoadActiveStandby: spread over both, each VS fits one SE", () => {
+    it("legacy active/standby with distributeLoadActiveStandby: spread over both while both run, all on one after a failover", () => {
         const p = placeGroup(units(4, { sslTps: 600 }), { ...DEFAULTS, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", distributeLoadActiveStandby: true });
-        expect(p.worstSe.sslTps).toBeCloseTo(1200 / cell(2, "sslTpsRsa2048"), 9);
-        expect(placementFits(p, 20)).toBe(true);
+        // Steady state: two VSs on each SE, 1200 TPS; after a failover the survivor carries all four, 2400 TPS.
+        expect(p.steadyStateSe?.sslTps).toBeCloseTo(1200 / cell(2, "sslTpsRsa2048"), 9);
+        expect(p.worstSe.sslTps).toBeCloseTo(2400 / cell(2, "sslTpsRsa2048"), 9);
+        expect(placementFits(p, 20)).toBe(false);
     });
     it("active/active, minScaleoutPerVs 3: the VS must fit on 2 SEs after one fails", () => {
         const p = placeGroup(units(1, { sslTps: 2000 }), { ...DEFAULTS, haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: 3 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { PreviewError } from "../../preview/errors";
 import { AnalyzerInfo } from "../../preview/packClient";
-import { parsePolicyConfig, reconcilePolicyConfig, unknownPolicyWarning, validatePolicyProperties } from "../../preview/policyConfig";
+import { missingLevelLine, parsePolicyConfig, reconcilePolicyConfig, validatePolicyProperties } from "../../preview/policyConfig";
 
 const info: AnalyzerInfo = {
     name: "pack", displayName: "", version: "1.2.3", supportsConfig: true,
@@ -55,12 +55,28 @@ describe("reconcilePolicyConfig", () => {
         const { unknownPolicies, suggestions } = reconcilePolicyConfig(info, parsePolicyConfig({ [name]: value }));
         expect(unknownPolicies).toEqual([name]);
         expect(suggestions[name]).toBe(expected);
-        const warning = unknownPolicyWarning(name, "pack@v1.2.3", suggestions[name]);
-        expect(warning).toBe(`warning: policy pack config names "${name}", which is not a policy of pack@v1.2.3${expected ? `: did you mean "${expected}"?` : ""}\n`);
     });
 
-    it("keeps the CLI's error, without a suggestion, for a misspelt policy name given as an object without a level", () => {
-        expect(() => reconcilePolicyConfig(info, parsePolicyConfig({ pln: { x: 1 } }))).toThrow('configuring policy pack "pack": invalid enforcement level "" for "pln"');
+    // The CLI's line first, exactly (pulumi preview names the pack path; policy analyze does not),
+    // then perfguard's own line, marked, with the key and the suggestion.
+    it.each([
+        [{ pln: { x: 1 } }, "/packs/p", 'configuring policy pack "pack" at "/packs/p": invalid enforcement level ""', 'perfguard: "pln" has no enforcementLevel and is not a policy of pack: did you mean "plain"?'],
+        [{ pln: { x: 1 } }, undefined, 'configuring policy pack "pack": invalid enforcement level ""', 'perfguard: "pln" has no enforcementLevel and is not a policy of pack: did you mean "plain"?'],
+        [{ all: { x: 1 } }, ".", 'configuring policy pack "pack" at ".": invalid enforcement level ""', 'perfguard: "all" has settings but no enforcementLevel ("all" takes only a level)'],
+        [{ zz: { x: 1 }, ghost: { y: 2 } }, ".", 'configuring policy pack "pack" at ".": invalid enforcement level ""', 'perfguard: "ghost" has no enforcementLevel and is not a policy of pack; "zz" has no enforcementLevel and is not a policy of pack'],
+    ] as const)("prints the CLI's Configure error for %j without a level, then perfguard's line", (config, packPath, cliLine, ownLine) => {
+        let message = "";
+        try {
+            reconcilePolicyConfig(info, parsePolicyConfig(config as Record<string, unknown>), packPath);
+        } catch (err) {
+            message = (err as Error).message;
+        }
+        expect(message.split("\n")).toEqual([cliLine, ownLine]);
+    });
+
+    it("names a key too long to be a typo by its length only", () => {
+        const long = "x".repeat(80);
+        expect(missingLevelLine([long], "pack", ["plain"])).toBe("perfguard: a name of 80 characters has no enforcementLevel and is not a policy of pack");
     });
 });
 

@@ -103,3 +103,24 @@ describe("what a fix rests on is labelled", () => {
         expect(up).toMatch(/4 vCPU row, measured\)/);
     });
 });
+
+describe("labels: measured only for a table row, interpolated between rows, extrapolated beyond; no scale-out note on a one-SE figure", () => {
+    // Each case: the group, one VS's demand, the option picked by the field it sets, what its label must and must not say.
+    const cases: Array<[string, Record<string, unknown>, Record<string, string>, string, RegExp, RegExp]> = [
+        // 2500 RSA TPS: 96% of a 4 vCPU SE; the 5 vCPU size (3300, between the 4 and 6 vCPU rows) fits at 75.8%.
+        ["a 5 vCPU size is interpolated", { ...WEB, vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true" }, { sslTps: "2500" }, 'vcpusPerSe "5"',
+            /interpolated between the 4 and 6 vCPU rows\)/, /measured\)|linear scale-out/],
+        ["a 4 vCPU size is measured", {}, { sslTps: "2000" }, 'vcpusPerSe "4"', /4 vCPU row, measured\)/, /linear scale-out|interpolated/],
+        // Active/active runs the VS on 2 SEs but counts on one after a failure: a one-SE figure, no scale-out note.
+        ["active/active scale-up: a one-SE figure", { ...WEB, haMode: "HA_MODE_SHARED_PAIR" }, { sslTps: "2000" }, 'vcpusPerSe "4"', /4 vCPU row, measured\)/, /linear scale-out/],
+        ["beyond 6 vCPUs is extrapolated", { ...WEB, vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "true", maxSe: "2", maxScaleoutPerVs: "1" }, { sslTps: "3400" }, 'vcpusPerSe "7"',
+            /extrapolated beyond the 6 vCPU row: not measured/, /, measured\)/],
+    ];
+    it.each(cases)("%s", async (_name, group, demand, picks, must, mustNot) => {
+        const fix = fixOf(await runPolicies(NSX, stack(group, [demand])), CAP);
+        const option = fix.split("; or ").find((o) => o.includes(picks));
+        expect(option, fix).toBeDefined();
+        expect(option).toMatch(must);
+        expect(option).not.toMatch(mustNot);
+    });
+});

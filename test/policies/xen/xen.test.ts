@@ -243,13 +243,13 @@ describe("messages give the numbers, their source, the threshold and the fix", (
 });
 
 describe("scale", () => {
-    it("one host with 3000 guests: every guest judged, in linear-ish time", async () => {
+    // Its speed is measured by npm run bench (BENCHMARKS.md), not asserted: no test depends on wall-clock time.
+    it("one host with 3000 guests: every guest judged", async () => {
         const guests: TestResource[] = Array.from({ length: 3000 }, (_, i) => ({
             type: VM,
             name: `g${i}`,
             props: { affinityHost: XCP02_UUID, tags: ["perfguard:networkMBps=1"] },
         }));
-        const started = Date.now();
         const found = await runStackPolicy(xenGuestNetworkShare, guests, { hosts: { [XCP02_UUID]: { linkMBps: 1500 } } });
         // 1500 MB/s over 3000 equal guests: 0.5 MB/s each, below the 1 MB/s need.
         expect(found).toHaveLength(3000);
@@ -257,7 +257,6 @@ describe("scale", () => {
         expect(messages[0].problem).toContain("is predicted 0.5 of the 1 MB/s it needs");
         expect(messages[0].basis.join(" ")).toContain("and 2991 more");
         expect(messages.filter((m) => m.fix?.startsWith("see the fix on"))).toHaveLength(2999);
-        expect(Date.now() - started).toBeLessThan(10000);
     });
 });
 

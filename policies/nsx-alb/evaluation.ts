@@ -1,0 +1,472 @@
+/**
+ * The NSX ALB evaluation: the one place every NSX ALB figure is computed. nsx-alb-se-capacity
+ * (verdicts), nsx-alb-se-capacity-advisory (buffer and extrapolation advisories), `perfguard
+ * check --report`, `perfguard size nsx-alb` and `perfguard diff` read it and never recompute.
+ * Per SE group: its sizing, the virtual services (VSs) placed on it grouped with their SNI
+ * children, where placement (HA mode, algo) puts them, the busiest SE's load per metric with the
+ * limiting one, the fixes, each VS's figures, and "not checked" reasons. One pass, sorted by URN,
+ * so no figure depends on resource order; memoized per stack object.
+ */
+import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
+import { ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
+import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
+import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
+import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
+import type { ConfigSchemaOf, NotChecked } from "../pack/definePolicy";
+import type { EntityFigures, Figure } from "../pack/figures";
+import { pct } from "../pack/format";
+import type { StackView } from "../pack/resources";
+
+/** Config of both NSX ALB capacity policies (a stack policy sees only its own config). */
+export interface SeCapacityConfig {
+    /** Spare capacity to keep, percent: demand <= (1 - headroomPct/100) x capacity. */
+    headroomPct: number;
+    /** Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs. */
+    assumeScaleOut: boolean;
+    /** SE groups not declared in the stack: name or uuid -> SE group fields (strings or numbers). */
+    seGroups: Record<string, Record<string, string | number | boolean>>;
+}
+
+const FIELD_VALUE_SCHEMA: PolicyConfigJSONSchema = { type: ["string", "number", "boolean"] };
+
+/** The config schema both policies publish. */
+export const SE_CAPACITY_SCHEMA: ConfigSchemaOf<SeCapacityConfig> = {
+    properties: {
+        headroomPct: {
+            type: "number", minimum: 0, maximum: 95, default: 20,
+            description: "Spare capacity to keep, percent: demand <= (1 - headroomPct/100) x capacity (default 20).",
+        },
+        assumeScaleOut: {
+            type: "boolean", default: false,
+            description: "Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs (default false: a gate should not count on a scale-out nobody triggered).",
+        },
+        seGroups: {
+            type: "object", default: {},
+            additionalProperties: { type: "object", properties: Object.fromEntries(SE_GROUP_FIELD_NAMES.map((f) => [f, FIELD_VALUE_SCHEMA])), additionalProperties: false },
+            description: "SE groups not declared in the stack (e.g. the controller's Default-Group), keyed by name or uuid: vcpusPerSe, memoryPerSe (MB), maxSe, minScaleoutPerVs, maxScaleoutPerVs, bufferSe, haMode, algo, maxVsPerSe, as strings or numbers; absent fields take the provider defaults.",
+        },
+    },
+};
+
+/** A VS's demand as counted: all of it, its known part in a preview, or none. */
+export interface Counted {
+    readonly placement: VsPlacement;
+    /** Undefined when nothing can be counted (an invalid demand fact or SSL setting). */
+    readonly demand: VsDemand | undefined;
+    readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>;
+    /** Demand facts unknown in this preview and not counted. */
+    readonly unknown: readonly string[];
+}
+
+/** How messages, the report and `size` name each metric. */
+export const METRIC_NAME: Record<SeMetric, string> = {
+    sslTps: "SSL TPS",
+    l7Rps: "L7 RPS",
+    l4Cps: "L4 CPS",
+    sslThroughput: "SSL throughput",
+    throughput: "throughput",
+    ingress: "primary SE ingress",
+    openConnections: "open connections",
+};
+
+/** A VS and its SNI children: one placement, on the same SEs. */
+export interface Unit {
+    /** Its position in the group's units (and in the placement's perVs). */
+    readonly index: number;
+    readonly head: VsPlacement;
+    readonly members: readonly Counted[];
+    readonly demands: readonly VsDemand[];
+    /** True when some member's demand is only partly known or unreadable (the real demand may be higher). */
+    readonly partial: boolean;
+    /** True when no member declares any demand. */
+    readonly idle: boolean;
+    /** Its ref is ambiguous: counted here (and on every other candidate group) for the busiest SE only, never judged here. */
+    readonly ambiguous: boolean;
+    /**
+     * Its throughput has no direction (no perfguard:ingressPct) and runs on more than one SE
+     * under native scale-out: counted as all ingress on the primary SE (messages say so).
+     */
+    readonly ingressAssumed: boolean;
+}
+
+/** One SE group and what is placed on it. */
+export interface GroupEvaluation {
+    readonly group: SeGroupView;
+    readonly sizing: SeGroupSizing | undefined;
+    /** Why the group's sizing is not usable (unknown or invalid fields). */
+    readonly blocked: NotChecked | undefined;
+    readonly units: readonly Unit[];
+    readonly placement: GroupPlacement | undefined;
+    /** The same placement on the measured 6 vCPU figures, for a larger SE (else undefined). */
+    readonly measured: GroupPlacement | undefined;
+    /** Fixes, computed on first use. */
+    fixes(): PlacementFix[];
+}
+
+/** The stack's NSX ALB evaluation. */
+export interface NsxAlbEvaluation {
+    readonly config: SeCapacityConfig;
+    readonly groups: readonly GroupEvaluation[];
+    /** VSs whose group is not known. */
+    readonly unresolved: readonly VsPlacement[];
+}
+/** The older name of {@link NsxAlbEvaluation}. */
+export type SeEvaluation = NsxAlbEvaluation;
+
+function countedOf(placement: VsPlacement): Counted {
+    const read = placement.demand;
+    if (read.state === "ok") {
+        return { placement, demand: read.demand, where: read.where, unknown: [] };
+    }
+    if (read.state === "unusable") {
+        return read.known
+            ? { placement, demand: read.known.demand, where: read.known.where, unknown: read.known.unknown }
+            : { placement, demand: undefined, where: {}, unknown: ["a demand fact or the SSL setting (invalid: perfguard-facts reports it)"] };
+    }
+    return { placement, demand: {}, where: {}, unknown: [] };
+}
+
+function blockedOf(group: SeGroupView, sizing: SeGroupSizing | undefined): NotChecked | undefined {
+    if (sizing) {
+        return undefined;
+    }
+    const unknown = unknownSizingFields(group.fields);
+    return unknown.length > 0
+        ? { reason: `the sizing of its SE group is unknown in this preview (${unknown.join(", ")})`, remedy: "known after apply: run `pulumi policy analyze` after the update, or set those fields literally" }
+        : { reason: "a sizing field of its SE group is invalid (perfguard-facts, or the policy config error, names it)", remedy: "fix the SE group field that perfguard-facts names" };
+}
+
+/**
+ * Evaluates every SE group of the stack (uncached; see nsxAlbEvaluation).
+ * @returns the groups in a fixed order (declared groups by URN, then config keys) with their units.
+ */
+function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation {
+    const avi = aviStack(stack, config.seGroups);
+    const onGroup = new Map<SeGroupView, VsPlacement[]>();
+    const unresolved: VsPlacement[] = [];
+    const maybe = new Map<SeGroupView, VsPlacement[]>();
+    for (const p of avi.placements) {
+        if (!p.group) {
+            unresolved.push(p);
+            // An ambiguous VS may be on any of its candidates: each counts it (the load can only be higher).
+            for (const candidate of p.unresolved?.candidates ?? []) {
+                maybe.set(candidate, [...(maybe.get(candidate) ?? []), p]);
+            }
+            continue;
+        }
+        const list = onGroup.get(p.group) ?? [];
+        list.push(p);
+        onGroup.set(p.group, list);
+    }
+    const groups = avi.groups.map((group): GroupEvaluation => {
+        const sizing = seGroupSizing(group.fields);
+        const placements = onGroup.get(group) ?? [];
+        // SNI children join their parent's unit (they run on the parent's SEs). O(VSs on the group).
+        const onThis = new Set(placements.map((p) => p.vs));
+        const children = new Map<VsPlacement["vs"], VsPlacement[]>();
+        for (const p of placements) {
+            if (p.parent && onThis.has(p.parent)) {
+                children.set(p.parent, [...(children.get(p.parent) ?? []), p]);
+            }
+        }
+        const heads = placements.filter((p) => !p.parent || !onThis.has(p.parent));
+        const units: Unit[] = heads.map((head, index) => {
+            const members = [head, ...(children.get(head.vs) ?? [])].map(countedOf);
+            // SNI children run on their parent's SEs with its scale-out: the parent's scaleoutEcmp applies to all.
+            const ecmp = head.scaleoutEcmp === true;
+            const demands = members.flatMap((m) => (m.demand ? [ecmp ? { ...m.demand, scaleoutEcmp: true } : m.demand] : []));
+            return {
+                head, members, demands, index,
+                partial: members.some((m) => m.unknown.length > 0),
+                idle: members.every((m) => m.placement.demand.state === "none"),
+                ambiguous: false, ingressAssumed: false,
+            };
+        });
+        for (const p of maybe.get(group) ?? []) {
+            const m = countedOf(p);
+            units.push({ head: p, members: [m], demands: m.demand ? [m.demand] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
+        }
+        const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut }) : undefined;
+        const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
+            ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+        const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes)) })) : units;
+        let fixCache: PlacementFix[] | undefined;
+        return {
+            group, sizing, blocked: blockedOf(group, sizing), units: judged, placement, measured,
+            fixes: () => (fixCache ??= sizing ? placementFixes(units.map((u) => u.demands), sizing.spec, { headroomPct: config.headroomPct, assumeScaleOut: config.assumeScaleOut }) : []),
+        };
+    });
+    return { config, groups, unresolved };
+}
+
+/** The allowed utilisation with headroom (1e-9 rounding guard). */
+export function within(value: number, config: SeCapacityConfig): boolean {
+    return value <= 1 - config.headroomPct / 100 + 1e-9;
+}
+
+/** Whether the group's placement fits (every unit, the busiest SE, the SE count). */
+export function groupFits(e: GroupEvaluation, config: SeCapacityConfig): boolean {
+    return e.placement !== undefined && placementFits(e.placement, config.headroomPct);
+}
+
+// One evaluation per stack object and config: every stack policy of one AnalyzeStack call, the
+// report and diff share one parse and one placement (the config is part of the key: the two
+// capacity policies may be configured apart).
+const memo = new WeakMap<StackView, Map<string, NsxAlbEvaluation>>();
+
+/** The config with its schema defaults filled in (a policy's getConfig applies none; the CLI's reconciled config has them). */
+export function seCapacityConfigOf(props: Readonly<Record<string, unknown>> | undefined): SeCapacityConfig {
+    const p = props ?? {};
+    const headroomPct = typeof p.headroomPct === "number" && Number.isFinite(p.headroomPct) ? p.headroomPct : 20;
+    const seGroups = p.seGroups !== null && typeof p.seGroups === "object" && !Array.isArray(p.seGroups) ? p.seGroups as SeCapacityConfig["seGroups"] : {};
+    return { headroomPct, assumeScaleOut: p.assumeScaleOut === true, seGroups };
+}
+
+/**
+ * The stack's NSX ALB evaluation, computed once per stack object and config.
+ * @param stack - all resources (AnalyzeStack outputs, with property dependencies).
+ * @param config - nsx-alb-se-capacity's config (defaults filled in by seCapacityConfigOf when absent).
+ * @returns groups in a fixed order (declared by URN, then config keys) and the VSs whose group is not known.
+ */
+export function nsxAlbEvaluation(stack: StackView, config: Partial<SeCapacityConfig> = {}): NsxAlbEvaluation {
+    const full = seCapacityConfigOf(config as Record<string, unknown>);
+    const key = JSON.stringify([full.headroomPct, full.assumeScaleOut, full.seGroups]);
+    let byConfig = memo.get(stack);
+    if (!byConfig) {
+        byConfig = new Map();
+        memo.set(stack, byConfig);
+    }
+    let found = byConfig.get(key);
+    if (!found) {
+        found = evaluate(stack, full);
+        byConfig.set(key, found);
+    }
+    return found;
+}
+
+/** The older name of {@link nsxAlbEvaluation} (policies call it with their own config). */
+export function evaluateSeGroups(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation {
+    return nsxAlbEvaluation(stack, config);
+}
+
+/**
+ * The fields a fix changes, as the provider's strings (`vcpusPerSe "6"`), in a fixed order. A
+ * new size brings the disk and dispatcher its table row was measured with, so that
+ * nsx-alb-se-minimum-resources and nsx-alb-se-dedicated-dispatcher pass the fix too; a field not
+ * known to be enough (unknown in a preview: the provider computes the dispatcher setting) is set.
+ */
+export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
+    const from = (e.sizing as SeGroupSizing).spec;
+    const to = fix.spec as Required<SeGroupSpec>;
+    const out: string[] = [];
+    const set = (name: string, value: string | number | boolean) => out.push(`${name} "${String(value)}"`);
+    if (to.haMode !== from.haMode) {
+        set("haMode", to.haMode);
+    }
+    if (to.vcpusPerSe !== from.vcpusPerSe) {
+        set("vcpusPerSe", to.vcpusPerSe);
+    }
+    if (to.memoryPerSeMb !== from.memoryPerSeMb) {
+        set("memoryPerSe", to.memoryPerSeMb);
+    }
+    if (to.vcpusPerSe !== from.vcpusPerSe) {
+        const disk = e.group.fields.diskPerSe;
+        const diskGb = Math.ceil(testedSeSize(to.vcpusPerSe).diskGb);
+        if (!(disk.state === "ok" && disk.value >= diskGb)) {
+            set("diskPerSe", diskGb);
+        }
+        const dispatcher = e.group.fields.dedicatedDispatcherCore;
+        if (to.vcpusPerSe >= DISPATCHER_MIN_VCPUS && !(dispatcher.state === "ok" && dispatcher.value)) {
+            set("dedicatedDispatcherCore", "true");
+        }
+    }
+    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "maxSe", "maxVsPerSe"] as const) {
+        if (to[key] !== undefined && to[key] !== from[key]) {
+            set(key, to[key]);
+        }
+    }
+    return out;
+}
+
+/**
+ * What a VS needs of the SEs it counts on, as every verdict, the report and explain say it:
+ * "297.2% of its 1 SE", or under native scale-out with ingress limiting, "87.7% of its primary SE
+ * for ingress" (the primary carries all of the VS's ingress).
+ */
+export function needsText(u: SeUtilisation, vsSes: number): string {
+    return u.limiting === "ingress" ? `${pct(u.peak)} of its primary SE for ingress` : `${pct(u.peak)} of its ${vsSes} SE${vsSes === 1 ? "" : "s"}`;
+}
+
+/** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
+export type SizeLabel = "measured" | "interpolated" | "extrapolated";
+
+/** "measured" only for a table row (1, 2, 4, 6 vCPUs), "interpolated" between rows (3, 5), "extrapolated" beyond 6. */
+export function sizeLabel(vcpus: number): SizeLabel {
+    return vcpus > MEASURED_VCPUS_MAX ? "extrapolated" : [1, 2, 4, 6].includes(vcpus) ? "measured" : "interpolated";
+}
+
+/** The figures of one VS (with its SNI children) on the SEs it counts on. */
+export interface VsFigures {
+    readonly unit: Unit;
+    /** Its peak on its SEs (fraction); undefined when not judged (ambiguous, unreadable demand, no demand). */
+    readonly peak: number | undefined;
+    readonly utilisation: SeUtilisation | undefined;
+    readonly notChecked?: string;
+}
+
+/** The judged figures of one group: what the verdicts, the report and diff print. */
+export interface GroupFigures {
+    /** The busiest SE (after a failover in legacy active/standby). */
+    readonly busiestSe: SeUtilisation;
+    /** Legacy active/standby with distributeLoadActiveStandby: the busier SE while both run. */
+    readonly steadyState: SeUtilisation | undefined;
+    readonly fits: boolean;
+    /** The first fix option's changes (empty when the group fits or nothing fits). */
+    readonly fix: readonly string[];
+    /** The vcpusPerSe of the first fix that is a larger SE, when one is offered. */
+    readonly requiredVcpusPerSe: number | undefined;
+    readonly perVs: readonly VsFigures[];
+}
+
+/** Why a unit is not judged on its own, or undefined when it is. */
+function unitNotChecked(unit: Unit): string | undefined {
+    if (unit.ambiguous) {
+        return "its seGroupRef matches more than one SE group (counted on each)";
+    }
+    if (unit.members[0].demand === undefined) {
+        return "a demand fact or the SSL setting is invalid";
+    }
+    if (unit.partial) {
+        return "a demand fact is unknown in this preview";
+    }
+    return undefined;
+}
+
+/** The figures of one group whose sizing is known; undefined otherwise (see `blocked`). */
+export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): GroupFigures | undefined {
+    const p = e.placement;
+    if (!p) {
+        return undefined;
+    }
+    const fits = groupFits(e, config);
+    const fixes = fits ? [] : e.fixes();
+    const perVs = e.units.map((unit): VsFigures => {
+        const notChecked = unitNotChecked(unit);
+        const u = p.perVs[unit.index];
+        return unit.idle ? { unit, peak: undefined, utilisation: undefined, notChecked: "no demand fact" }
+            : notChecked ? { unit, peak: undefined, utilisation: u, notChecked } : { unit, peak: u.peak, utilisation: u };
+    });
+    return {
+        busiestSe: p.worstSe, steadyState: p.steadyStateSe, fits, perVs,
+        fix: fixes.length > 0 ? fixChanges(fixes[0], e) : [],
+        requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
+    };
+}
+
+function percent(key: string, label: string, fraction: number): Figure {
+    return { key, label, value: fraction * 100, unit: "%", better: "lower", text: pct(fraction) };
+}
+
+function notComputed(key: string, label: string, unit: string, reason: string): Figure {
+    return { key, label, unit, better: "lower", text: "not checked", notChecked: reason };
+}
+
+/**
+ * The NSX ALB figures in the cross-system shape (policies/pack/figures.ts): one entity per SE
+ * group (busiest SE and its metrics, the steady state of a distributed active/standby pair, the
+ * SEs placement needs, the larger SE a fix names) and one per virtual service (its peak on the
+ * SEs it counts on), with "not checked" reasons where a figure cannot be computed.
+ * @param stack - the stack (memoized evaluation).
+ * @param config - nsx-alb-se-capacity's config (defaults when absent).
+ */
+export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig> = {}): EntityFigures[] {
+    const evaluation = nsxAlbEvaluation(stack, config);
+    const out: EntityFigures[] = [];
+    for (const e of evaluation.groups) {
+        const urn = e.group.resource?.urn;
+        const entity = { system: "nsx-alb" as const, kind: "seGroup", id: e.group.name, label: `SE group ${e.group.name}`, ...(urn ? { urn } : {}) };
+        const f = groupFigures(e, evaluation.config);
+        if (!f || !e.placement) {
+            out.push({ ...entity, figures: [], notChecked: e.blocked?.reason ?? "its sizing cannot be read" });
+        } else {
+            const u = f.busiestSe;
+            const figures: Figure[] = [
+                percent("busiestSePct", `busiest SE (limited by ${METRIC_NAME[u.limiting]})`, u.peak),
+                percent("busiestSeCpuPct", "busiest SE CPU", u.cpu),
+                percent("busiestSeThroughputPct", "busiest SE throughput", u.throughput),
+                percent("busiestSeIngressPct", "busiest SE primary ingress", u.ingress),
+                percent("busiestSeOpenConnectionsPct", "busiest SE open connections", u.openConnections),
+                { key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) },
+            ];
+            if (f.steadyState) {
+                figures.push(percent("steadyStateSePct", "busier SE while both run (steady state)", f.steadyState.peak));
+            }
+            if (f.requiredVcpusPerSe !== undefined) {
+                figures.push({ key: "requiredVcpusPerSe", label: "vcpusPerSe the fix names", value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
+            }
+            out.push({ ...entity, figures });
+        }
+        for (const v of f?.perVs ?? []) {
+            for (const m of v.unit.members) {
+                const vs = m.placement.vs;
+                const head = m === v.unit.members[0];
+                const figure = v.peak !== undefined && head ? percent("vsPeakPct", `needs of its ${e.placement?.vsSes ?? 1} SE(s)`, v.peak)
+                    : notComputed("vsPeakPct", "needs of its SEs", "%", head ? v.notChecked ?? "not judged" : `counted with its SNI parent ${v.unit.head.vs.name}`);
+                out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures: [figure] });
+            }
+        }
+        if (!f) {
+            for (const unit of e.units) {
+                for (const m of unit.members) {
+                    out.push({ system: "nsx-alb", kind: "virtualService", id: m.placement.vs.name, label: `virtual service ${m.placement.vs.name}`, urn: m.placement.vs.urn, figures: [], notChecked: e.blocked?.reason ?? "the sizing of its SE group cannot be read" });
+                }
+            }
+        }
+    }
+    for (const p of evaluation.unresolved) {
+        out.push({ system: "nsx-alb", kind: "virtualService", id: p.vs.name, label: `virtual service ${p.vs.name}`, urn: p.vs.urn, figures: [], notChecked: p.unresolved?.reason ?? "its SE group is not known" });
+    }
+    return out;
+}
+
+/** What lets an N+M group keep its buffer: the maxSe it needs, a maxVsPerSe that still fits, a smaller buffer. */
+export interface BufferFixes {
+    readonly sesNeeded: number;
+    readonly bufferSe: number;
+    /** sesNeeded + bufferSe, when within the provider's 1000. */
+    readonly maxSe: number | undefined;
+    /** The maxVsPerSe that places the VSs on maxSe - bufferSe SEs, when that still fits. */
+    readonly maxVsPerSe: number | undefined;
+    /** SEs that would hold them at that maxVsPerSe. */
+    readonly room: number;
+    readonly lowerBufferSe: number;
+}
+
+/** The buffer fixes of a group whose sizing is known (undefined otherwise). */
+export function bufferFixes(e: GroupEvaluation, config: SeCapacityConfig): BufferFixes | undefined {
+    const p = e.placement;
+    const spec = e.sizing?.spec;
+    if (!p || !spec) {
+        return undefined;
+    }
+    const maxSe = p.sesNeeded + spec.bufferSe;
+    const room = spec.maxSe - spec.bufferSe;
+    let maxVsPerSe: number | undefined;
+    if (room >= p.sesPerVs) {
+        const candidate = Math.ceil((p.vsCount * p.sesPerVs) / room);
+        if (candidate <= 1000 && placementFits(placeGroup(e.units.map((u) => u.demands), { ...spec, maxVsPerSe: candidate }, { assumeScaleOut: config.assumeScaleOut }), config.headroomPct)) {
+            maxVsPerSe = candidate;
+        }
+    }
+    return { sesNeeded: p.sesNeeded, bufferSe: spec.bufferSe, maxSe: maxSe <= 1000 ? maxSe : undefined, maxVsPerSe, room, lowerBufferSe: Math.max(0, spec.maxSe - p.sesNeeded) };
+}
+
+/** For a group beyond the 6 vCPU row: the first fix on measured figures (6 vCPUs, more SEs), if any. */
+export function measuredFix(e: GroupEvaluation, config: SeCapacityConfig): PlacementFix | undefined {
+    const spec = e.sizing?.spec;
+    if (!spec) {
+        return undefined;
+    }
+    return placementFixes(e.units.map((u) => u.demands), { ...spec, vcpusPerSe: MEASURED_VCPUS_MAX, memoryPerSeMb: Math.max(spec.memoryPerSeMb, MEASURED_VCPUS_MAX * 1024) }, config)
+        .find((f) => f.measured);
+}

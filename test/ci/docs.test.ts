@@ -1,0 +1,64 @@
+/**
+ * docs/ci.md shows each workflow of docs/ci/ exactly as the file the tests run, and every job
+ * checks the policy config before it previews or analyzes, and never posts or reports from a step
+ * that can fail on what an earlier step did not produce.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import { CI_DIR, loadWorkflow } from "../support/ciRecipe";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const doc = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
+// A block whose YAML holds ``` itself is fenced with four backticks.
+const blocks = [...doc.matchAll(/^(`{3,})yaml\n([\s\S]*?)^\1$/gm)].map((m) => m[2]);
+// This section's workflows (others add theirs, e.g. diff.yml, with their own tests).
+const FILES = ["pr-gate.yml", "preview.yml", "check-deployed.yml"];
+
+describe("docs/ci.md and docs/ci/", () => {
+    it.each(FILES)("ci.md shows %s exactly", (file) => {
+        expect(blocks).toContain(fs.readFileSync(path.join(CI_DIR, file), "utf8"));
+    });
+
+    it.each(FILES)("%s runs perfguard config check before every preview and analyze", (file) => {
+        const workflow = loadWorkflow(file);
+        for (const [name, job] of Object.entries(workflow.jobs)) {
+            const runs = job.steps.map((s) => s.run ?? "");
+            const gates = runs.map((r, i) => (/pulumi preview|preview\/main\.js|pulumi policy analyze/.test(r) ? i : -1)).filter((i) => i >= 0);
+            const check = runs.findIndex((r) => /perfguard\/dist\/cli\/main\.js config check "\$PERFGUARD_CONFIG"/.test(r));
+            expect(gates.length, `${file} ${name}`).toBeGreaterThan(0);
+            expect(check, `${file} ${name}`).toBeGreaterThanOrEqual(0);
+            expect(gates.every((g) => g > check), `${file} ${name}`).toBe(true);
+        }
+    });
+
+    it.each(FILES)("%s names every step and runs them in bash", (file) => {
+        const workflow = loadWorkflow(file);
+        expect(workflow.defaults?.run?.shell).toBe("bash");
+        for (const job of Object.values(workflow.jobs)) {
+            expect(job.steps.every((s) => s.uses !== undefined || (s.name ?? "") !== "")).toBe(true);
+        }
+    });
+
+    it("the jobs that need the backend name stacks in full and take the passphrase from a secret", () => {
+        for (const file of ["preview.yml", "check-deployed.yml"]) {
+            const workflow = loadWorkflow(file);
+            expect(workflow.env?.STACK, file).toMatch(/^organization\/[^/]+\/[^/]+$/);
+            for (const job of Object.values(workflow.jobs)) {
+                expect(job.env?.PULUMI_CONFIG_PASSPHRASE, file).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
+                expect(job["runs-on"], file).toEqual(["self-hosted", "linux"]);
+            }
+        }
+        expect(loadWorkflow("preview.yml").permissions).toMatchObject({ "pull-requests": "write" });
+    });
+
+    it("the steps that post or report run always and cannot fail on a missing file", () => {
+        const preview = loadWorkflow("preview.yml").jobs.preview.steps;
+        const post = preview.find((s) => s.name === "post the comment");
+        expect(post?.if).toContain("always()");
+        expect(post?.run).toContain("if [ -s \"$RUNNER_TEMP/comment.md\" ]");
+        const report = loadWorkflow("check-deployed.yml").jobs["check-deployed"].steps.find((s) => s.name === "report");
+        expect(report?.if).toBe("always()");
+        expect(report?.run).toContain("if [ ! -s \"$report\" ]");
+    });
+});

@@ -1,0 +1,130 @@
+/**
+ * `perfguard config check`: every way a --policy-pack-config can leave a gate other than the user
+ * meant is an error naming the key, in the CLI's words where the CLI has words; a valid file exits
+ * 0. The findings are checked against the pack's own GetAnalyzerInfo (one pack process for the
+ * file), the exit codes and output through the built binary.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkPolicyConfig } from "../../cli/configCheck";
+import { AnalyzerInfo, startPack } from "../../preview/packClient";
+import { perfguard, ROOT, tempDir } from "./cliHarness";
+
+let info: AnalyzerInfo;
+const dir = tempDir();
+
+beforeAll(async () => {
+    const pack = await startPack(ROOT, { onOutput: () => undefined });
+    try {
+        info = await pack.getAnalyzerInfo();
+    } finally {
+        await pack.close();
+    }
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, content: unknown): string {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+    return file;
+}
+
+describe("checkPolicyConfig: one problem per case, naming the key", () => {
+    it("a valid file: no problem, and the levels it changes", () => {
+        const found = checkPolicyConfig({ "all": "advisory", "citrix-zone-rtt-limit": { enforcementLevel: "mandatory", maxRttMs: 200 } }, info);
+        expect(found.problems).toEqual([]);
+        expect(found.levels.map((l) => l.policy)).toEqual(["citrix-broker-throttle", "nsx-alb-se-capacity", "perfguard-facts"]);
+        expect(found.levels.every((l) => l.level === "advisory" && l.defaultLevel === "mandatory")).toBe(true);
+    });
+
+    it.each([
+        ["a misspelt name with a string level", { "xen-dom0-workoad": "mandatory" }, "xen-dom0-workoad",
+            "\"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"? (the Pulumi CLI accepts it and the policy meant keeps its default level)"],
+        ["a misspelt name as an object with a level", { "citrix-zone-rtt-limt": { enforcementLevel: "mandatory" } }, "citrix-zone-rtt-limt",
+            "\"citrix-zone-rtt-limt\" is not a policy of perfguard 0.1.0: did you mean \"citrix-zone-rtt-limit\"? (the Pulumi CLI accepts it and the policy meant keeps its default level)"],
+        ["a misspelt name as an object without a level", { "xen-dom0-workoad": { dom0Share: 0.4 } }, "xen-dom0-workoad",
+            "invalid enforcement level \"\" (the Pulumi CLI's error, naming no key): \"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"?"],
+        ["a name like no policy", { "ghost": "disabled" }, "ghost",
+            "\"ghost\" is not a policy of perfguard 0.1.0 (the Pulumi CLI accepts it and the policy meant keeps its default level)"],
+        ["an invalid string level", { "nsx-alb-se-capacity": "loud" }, "nsx-alb-se-capacity",
+            "parsing enforcement level for \"nsx-alb-se-capacity\": \"loud\" is not a valid enforcement level"],
+        ["an invalid level in the object form", { "nsx-alb-se-capacity": { enforcementLevel: "Mandatory" } }, "nsx-alb-se-capacity",
+            "parsing enforcement level for \"nsx-alb-se-capacity\": \"Mandatory\" is not a valid enforcement level"],
+        ["a level that is not a string", { "nsx-alb-se-capacity": { enforcementLevel: 1 } }, "nsx-alb-se-capacity",
+            "parsing enforcement level for \"nsx-alb-se-capacity\": 1 is not a valid enforcement level; must be a string"],
+        ["a value neither string nor object", { "citrix-broker-throttle": 3 }, "citrix-broker-throttle",
+            "parsing \"citrix-broker-throttle\": 3 is not a valid value; must be a string or object"],
+        ["a setting of the wrong type", { "citrix-zone-rtt-limit": { maxRttMs: "200" } }, "citrix-zone-rtt-limit",
+            "maxRttMs: Invalid type. Expected: number, given: string"],
+        ["a setting out of range", { "citrix-zone-rtt-limit": { maxRttMs: 0 } }, "citrix-zone-rtt-limit",
+            "maxRttMs: Must be greater than 0"],
+        ["a misspelt setting", { "citrix-zone-rtt-limit": { maxRtt: 200 } }, "citrix-zone-rtt-limit",
+            "unknown config key \"maxRtt\": did you mean \"maxRttMs\"? (accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on and the setting is not applied)"],
+        ["an unverified level outside its enum", { "citrix-zone-rtt-limit": { unverified: "block" } }, "citrix-zone-rtt-limit",
+            "unverified: unverified must be one of the following: \"advisory\", \"mandatory\""],
+        ["settings under all", { all: { enforcementLevel: "mandatory", unverified: "mandatory" } }, "all",
+            "\"all\" sets only levels: its settings (unverified) reach no policy"],
+        ["settings under all without a level", { all: { unverified: "mandatory" } }, "all",
+            "invalid enforcement level \"\" (the Pulumi CLI's error, naming no key): \"all\" takes only a level, and this one has settings (unverified) but no enforcementLevel"],
+        ["environments that are not strings", { environments: [1] }, "environments", "\"environments\" must be an array of strings, got array"],
+    ] as const)("%s", (_label, config, policy, message) => {
+        const found = checkPolicyConfig(config, info);
+        expect(found.problems).toEqual([{ policy, message }]);
+    });
+
+    it("lists every problem of a file, sorted by key", () => {
+        const found = checkPolicyConfig({ "xen-dom0-workoad": "mandatory", "citrix-zone-rtt-limit": { maxRttMs: -1 }, "all": "loud" }, info);
+        expect(found.problems.map((p) => p.policy)).toEqual(["all", "citrix-zone-rtt-limit", "xen-dom0-workoad"]);
+    });
+
+    it("names a key too long to be a typo by its length, and escapes control characters", () => {
+        const found = checkPolicyConfig({ ["x".repeat(100)]: "mandatory", "a\u001bb": "advisory" }, info);
+        expect(found.problems.map((p) => p.message)).toEqual([
+            "\"a\\\\u001bb\" is not a policy of perfguard 0.1.0 (the Pulumi CLI accepts it and the policy meant keeps its default level)",
+            "a key of 100 characters is not a policy of perfguard 0.1.0 (the Pulumi CLI accepts it and the policy meant keeps its default level)",
+        ]);
+        expect(found.problems.every((p) => !p.message.includes("\u001b") && !p.policy.includes("\u001b"))).toBe(true);
+    });
+
+    it("a file that is not an object", () => {
+        expect(checkPolicyConfig([1], info).problems).toEqual([{ policy: "", message: "the file must be a JSON object keyed by policy name, not array" }]);
+    });
+});
+
+describe("perfguard config check through the binary", () => {
+    it("exits 1 and names the key on a misspelt policy, in text and JSON", async () => {
+        const file = write("typo.json", { "xen-dom0-workoad": "mandatory" });
+        const text = await perfguard(["config", "check", file]);
+        expect(text.code).toBe(1);
+        expect(text.stdout).toContain("error: xen-dom0-workoad: \"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"?");
+        expect(text.stdout).toContain("1 problem: this config would not do what it says");
+        const json = await perfguard(["config", "check", file, "--json"]);
+        expect(json.code).toBe(1);
+        const doc = JSON.parse(json.stdout) as { valid: boolean; problems: { policy: string }[] };
+        expect(doc.valid).toBe(false);
+        expect(doc.problems.map((p) => p.policy)).toEqual(["xen-dom0-workoad"]);
+    });
+
+    it("exits 0 on every example's policy-config.json and on an empty file", async () => {
+        const configs = fs.readdirSync(path.join(ROOT, "examples"))
+            .map((d) => path.join(ROOT, "examples", d, "policy-config.json"))
+            .filter((f) => fs.existsSync(f));
+        expect(configs.length).toBeGreaterThan(0);
+        for (const file of [...configs, write("empty.json", "")]) {
+            const run = await perfguard(["config", "check", file]);
+            expect(run.stdout + run.stderr, file).toContain("ok: every key names a policy");
+            expect(run.code).toBe(0);
+        }
+    });
+
+    it("exits 1 on a file that is not JSON and 2 on a missing file", async () => {
+        const bad = await perfguard(["config", "check", write("bad.json", "{ nope")]);
+        expect(bad.code).toBe(1);
+        expect(bad.stdout).toContain("error: the file is not JSON (syntax error at character 2)");
+        const missing = await perfguard(["config", "check", path.join(dir, "missing.json")]);
+        expect(missing.code).toBe(2);
+        expect(missing.stderr).toContain("cannot read policy pack config");
+    });
+});

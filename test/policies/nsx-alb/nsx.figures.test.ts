@@ -1,0 +1,58 @@
+/**
+ * nsxAlbFigures: the NSX ALB evaluation in the cross-system shape (policies/pack/figures.ts) that
+ * `perfguard diff` reads: the same figures the verdicts state, and "not checked" with its reason.
+ */
+import { describe, expect, it } from "vitest";
+import { nsxAlbEvaluation, nsxAlbFigures } from "../../../policies/nsx-alb/evaluation";
+import { StackView, viewOf } from "../../../policies/pack/resources";
+import type { EntityFigures } from "../../../policies/pack/figures";
+import { runStackPolicy, TestResource, urnOf } from "../../support/policyHarness";
+import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
+import { nsxStack, SE_GROUP, VS } from "./nsxFixtures";
+
+function stackOf(resources: readonly TestResource[]): StackView {
+    const urn = (name: string) => {
+        const r = resources.find((x) => x.name === name) as TestResource;
+        return urnOf(r.type, r.name);
+    };
+    return new StackView(resources.map((r) => viewOf({
+        urn: urnOf(r.type, r.name), type: r.type, name: r.name, props: r.props,
+        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
+    })));
+}
+
+function figure(all: EntityFigures[], id: string, key: string) {
+    return all.find((e) => e.id === id)?.figures.find((f) => f.key === key);
+}
+
+const AS: TestResource[] = [
+    { type: SE_GROUP, name: "pair-seg", props: { name: "pair", vcpusPerSe: "4", memoryPerSe: "4096", haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", distributeLoadActiveStandby: "true" } },
+    ...["a", "b"].map((n): TestResource => ({ type: VS, name: n, props: { name: n, seGroupRef: "/api/serviceenginegroup/?name=pair", services: [{ port: "443", enableSsl: "true" }], markers: [{ key: "perfguard:sslTps", values: ["1430"] }] } })),
+];
+
+describe("nsxAlbFigures", () => {
+    it("gives each SE group's busiest SE as the verdict states it, and the steady state beside it", async () => {
+        const all = nsxAlbFigures(stackOf(AS));
+        expect(figure(all, "pair", "busiestSePct")).toMatchObject({ unit: "%", better: "lower", text: "110%" });
+        expect(figure(all, "pair", "busiestSePct")?.value).toBeCloseTo(110, 9);
+        expect(figure(all, "pair", "steadyStateSePct")?.text).toBe("55%");
+        expect(figure(all, "pair", "requiredVcpusPerSe")?.value).toBe(6);
+        const [v] = await runStackPolicy(nsxAlbSeCapacity, AS);
+        expect(v.message).toContain(`busiest SE ${figure(all, "pair", "busiestSePct")?.text}`);
+        expect(figure(all, "a", "vsPeakPct")?.text).toBe("55%");
+    });
+    it("says why a figure is not computed: a VS whose group is not in the stack", () => {
+        const all = nsxAlbFigures(stackOf(nsxStack()));
+        const intranet = all.find((e) => e.id === "intranet-vs") as EntityFigures;
+        expect(intranet.kind).toBe("virtualService");
+        expect(intranet.figures).toEqual([]);
+        expect(intranet.notChecked).toContain("neither in this stack nor in policy config seGroups");
+        expect(figure(all, "web", "busiestSePct")?.value).toBeGreaterThan(0);
+    });
+    it("is computed once per stack object and config", () => {
+        const stack = stackOf(AS);
+        expect(nsxAlbEvaluation(stack, { headroomPct: 20 })).toBe(nsxAlbEvaluation(stack));
+        expect(nsxAlbEvaluation(stack, { headroomPct: 30 })).not.toBe(nsxAlbEvaluation(stack));
+        expect(nsxAlbEvaluation(stackOf(AS))).not.toBe(nsxAlbEvaluation(stack));
+    });
+});

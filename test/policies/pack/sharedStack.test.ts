@@ -1,0 +1,156 @@
+/**
+ * What the stack policies of one AnalyzeStack share (policies/pack/resources.ts stackOf), what
+ * --explain costs when it is off (definePolicy.ts), and the config memo (config.ts). The SDK hands
+ * every stack policy its own decode of the request: new props objects, but the protobuf message's
+ * own `opts.ignoreChanges` arrays, which is how stackOf tells one request from another.
+ */
+import type { PolicyResource, StackValidationArgs } from "@pulumi/policy";
+import { unknownCheckingProxy } from "@pulumi/policy";
+import { afterEach, describe, expect, it } from "vitest";
+import { readPolicyConfig } from "../../../policies/pack/config";
+import { observeExplain } from "../../../policies/pack/decisionLog";
+import { stackPolicy } from "../../../policies/pack/definePolicy";
+import { stackOf } from "../../../policies/pack/resources";
+
+const ZONE = "citrix:index/zone:Zone";
+
+interface Declared {
+    name: string;
+    rttMs: string;
+}
+
+/** One decode of a request, as the SDK builds it for one policy: fresh props, the message's own option lists. */
+function decode(declared: readonly Declared[], lists: readonly string[][]): PolicyResource[] {
+    return declared.map((d, i) => ({
+        type: ZONE,
+        name: d.name,
+        urn: `urn:pulumi:test::p::${ZONE}::${d.name}`,
+        props: unknownCheckingProxy({ name: d.name, metadatas: [{ name: "perfguard:rttMs", value: d.rttMs }] }),
+        opts: { protect: false, ignoreChanges: lists[i], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+        dependencies: [],
+        propertyDependencies: {},
+        isType: () => false,
+        asType: () => undefined,
+    })) as unknown as PolicyResource[];
+}
+
+const STACK: Declared[] = [{ name: "hq", rttMs: "5" }, { name: "latam", rttMs: "160" }];
+
+function rttOf(resources: readonly PolicyResource[]): Array<number | undefined> {
+    return stackOf(resources).resources.map((r) => {
+        const read = r.facts.number("rttMs");
+        return read.state === "ok" ? read.value : undefined;
+    });
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("stackOf: one StackView per request", () => {
+    it("baseline: two policies' decodes of one request share the view and its parsed facts", () => {
+        const lists = STACK.map(() => []);
+        const first = stackOf(decode(STACK, lists));
+        const facts = first.resources[1].facts;
+        const second = stackOf(decode(STACK, lists));
+        expect(second).toBe(first);
+        expect(second.resources[1].facts).toBe(facts);
+        expect(facts.number("rttMs")).toMatchObject({ state: "ok", value: 160 });
+    });
+
+    const cases: Array<[string, (lists: string[][]) => { declared: Declared[]; lists: string[][] }, Array<number | undefined>]> = [
+        ["another request (new lists), same content", (lists) => ({ declared: STACK, lists: lists.map(() => []) }), [5, 160]],
+        ["another request with a changed value", (lists) => ({ declared: [STACK[0], { name: "latam", rttMs: "200" }], lists: lists.map(() => []) }), [5, 200]],
+        ["one resource's list differs", (lists) => ({ declared: [STACK[0], { name: "latam", rttMs: "210" }], lists: [lists[0], []] }), [5, 210]],
+        ["a resource more", (lists) => ({ declared: [...STACK, { name: "emea", rttMs: "40" }], lists: [...lists, []] }), [5, 160, 40]],
+    ];
+    it.each(cases)("%s: new views with that request's facts", (_name, change, expected) => {
+        const lists = STACK.map(() => []);
+        const first = stackOf(decode(STACK, lists));
+        const next = change(lists);
+        const resources = decode(next.declared, next.lists);
+        expect(stackOf(resources)).not.toBe(first);
+        expect(rttOf(resources)).toEqual(expected);
+    });
+
+    it("a resource without option lists (not from the SDK's decode) is never shared", () => {
+        const resources = decode(STACK, STACK.map(() => [])).map((r) => ({ ...r, opts: undefined })) as unknown as PolicyResource[];
+        expect(stackOf(resources)).not.toBe(stackOf(resources));
+    });
+
+    it("the shared view is dropped on the next turn of the event loop", async () => {
+        const lists = STACK.map(() => []);
+        const first = stackOf(decode(STACK, lists));
+        await nextTurn();
+        expect(stackOf(decode(STACK, lists))).not.toBe(first);
+    });
+});
+
+describe("--explain off: a stack policy builds no decision texts", () => {
+    afterEach(() => observeExplain(undefined));
+
+    function run(): { details: number; violations: string[] } {
+        let details = 0;
+        const policy = stackPolicy<Record<string, never>>({
+            name: "test-shared-stack-explain",
+            description: "test policy",
+            enforcementLevel: "advisory",
+            types: [ZONE],
+            check(stack, _config, report) {
+                for (const zone of stack.resources) {
+                    report.applied(() => {
+                        details += 1;
+                        return `judged ${zone.name}`;
+                    }, zone);
+                    report.notApplicable(() => {
+                        details += 1;
+                        return "never shown after applied";
+                    }, zone);
+                }
+            },
+        });
+        const violations: string[] = [];
+        const args = { resources: decode(STACK, STACK.map(() => [])), getConfig: () => ({}), stackTags: new Map(), notApplicable: () => undefined };
+        policy.validateStack(args as unknown as StackValidationArgs, ((m: unknown) => violations.push(String(m))) as never);
+        return { details, violations };
+    }
+
+    it("off: the detail functions are never called", () => {
+        expect(run()).toEqual({ details: 0, violations: [] });
+    });
+
+    it("on: each judged resource's detail is built and recorded", () => {
+        const verdicts: string[] = [];
+        observeExplain((r) => {
+            if (r.kind === "verdict" && r.applies) {
+                verdicts.push(r.detail);
+            }
+        });
+        // applied on both zones (2), and the first not-applicable reason of each (2): --explain keeps both, shows applied.
+        expect(run()).toEqual({ details: 4, violations: [] });
+        expect(verdicts.sort()).toEqual(["judged hq", "judged latam"]);
+    });
+});
+
+describe("readPolicyConfig: read once per config text", () => {
+    const schema = { properties: { maxRttMs: { type: "number", default: 250, description: "d" } } };
+
+    it("baseline: the same text gives the same config, as a copy each time", () => {
+        const first = readPolicyConfig<{ maxRttMs: number }>("test-config-memo", schema as never, { maxRttMs: 100 });
+        first.config.maxRttMs = 1;
+        const second = readPolicyConfig<{ maxRttMs: number }>("test-config-memo", schema as never, { maxRttMs: 100 });
+        expect(second).toEqual({ config: { maxRttMs: 100 }, errors: [], fields: [], unknownKeys: [] });
+    });
+
+    it("a changed config object is read again", () => {
+        const raw: Record<string, unknown> = { maxRttMs: 100 };
+        expect(readPolicyConfig("test-config-memo", schema as never, raw).errors).toEqual([]);
+        raw.maxRttMs = "fast";
+        expect(readPolicyConfig("test-config-memo", schema as never, raw).errors).toEqual([
+            "invalid config for policy test-config-memo: field maxRttMs must be number (got \"fast\")",
+        ]);
+    });
+
+    it("defaults are applied on a read from the memo too", () => {
+        readPolicyConfig("test-config-memo", schema as never, {});
+        expect(readPolicyConfig("test-config-memo", schema as never, {}).config).toEqual({ maxRttMs: 250 });
+    });
+});

@@ -1,0 +1,241 @@
+/**
+ * Runs a GitHub Actions job of docs/ci/*.yml here, step by step, as a runner would: each `run:`
+ * step in `bash --noprofile --norc -eo pipefail` (the runner's `shell: bash`), in its
+ * working-directory, with the env the workflow, the job and the step declare (after GitHub's
+ * `${{ }}` substitution) over the runner's default variables, the steps after a failure skipped
+ * unless their `if:` says otherwise. What needs GitHub or the network is not run and is said so:
+ * `uses:` actions (checkout, setup-node, the Pulumi action), and the `run:` steps a test names with
+ * its reason (npm ci, gh). Every step runs as a tracked command (test/support/processes.ts).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as yaml from "js-yaml";
+import { startTracked } from "./processes";
+
+export interface Step {
+    readonly name?: string;
+    readonly id?: string;
+    readonly uses?: string;
+    readonly run?: string;
+    readonly with?: Record<string, unknown>;
+    readonly env?: Record<string, string>;
+    readonly if?: string;
+    readonly "working-directory"?: string;
+    readonly shell?: string;
+}
+
+export interface Job {
+    readonly "runs-on": string | string[];
+    readonly env?: Record<string, string>;
+    readonly permissions?: Record<string, string>;
+    readonly "timeout-minutes"?: number;
+    readonly steps: Step[];
+}
+
+export interface Workflow {
+    readonly name: string;
+    readonly on: Record<string, unknown>;
+    readonly permissions?: Record<string, string>;
+    readonly defaults?: { run?: { shell?: string } };
+    readonly env?: Record<string, string>;
+    readonly jobs: Record<string, Job>;
+}
+
+export const CI_DIR = path.resolve(__dirname, "..", "..", "docs", "ci");
+
+/** Parses docs/ci/<file> with js-yaml. */
+export function loadWorkflow(file: string): Workflow {
+    return yaml.load(fs.readFileSync(path.join(CI_DIR, file), "utf8")) as Workflow;
+}
+
+/** Why each `uses:` action is not run here (all need GitHub). */
+const ACTIONS: Record<string, string> = {
+    "actions/checkout": "GitHub: checks out a repository; the test stages the workspace (the program, perfguard-config.json, perfguard/ linked to this checkout)",
+    "actions/setup-node": "GitHub: installs Node.js; the steps run on this machine's Node",
+    "pulumi/actions": "GitHub: installs the Pulumi CLI; the test puts the CLI built by npm run real-cli:setup on PATH",
+};
+
+export interface JobRunOptions {
+    /** GITHUB_WORKSPACE: the checkout of the team's repository. */
+    readonly workspace: string;
+    /** RUNNER_TEMP. */
+    readonly runnerTemp: string;
+    /** github.event_name. */
+    readonly event: string;
+    /** The runner's environment (PATH, HOME, ...); the job's env is laid over it. */
+    readonly baseEnv: NodeJS.ProcessEnv;
+    /** Values of the workflow's and job's env keys the docs say to replace (PROGRAM_DIR, STACK). */
+    readonly replace?: Record<string, string>;
+    /** Values of `${{ }}` expressions other than `env.*`: secrets.*, vars.*, github.*. */
+    readonly expressions?: Record<string, string>;
+    /** `run:` steps (by name) not run here, with why (they need the network or GitHub). */
+    readonly skip?: Record<string, string>;
+    /** Run only these steps (by name); the others are reported "not selected". */
+    readonly only?: readonly string[];
+}
+
+export interface StepResult {
+    readonly name: string;
+    readonly ran: boolean;
+    /** Why it did not run. */
+    readonly reason?: string;
+    readonly code?: number | null;
+    readonly output?: string;
+}
+
+export interface JobResult {
+    readonly steps: StepResult[];
+    /** Every step that ran exited 0. */
+    readonly success: boolean;
+    /** The named step's result (throws when there is none). */
+    step(name: string): StepResult;
+}
+
+function substitute(text: string, lookup: (expr: string) => string): string {
+    return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_m, expr: string) => lookup(expr));
+}
+
+/** A step's `if:` as the runner reads it: always(), success(), failure(), github.event_name == '...', joined by &&. */
+function condition(text: string | undefined, failed: boolean, event: string): boolean {
+    if (text === undefined) {
+        return !failed;
+    }
+    const expr = text.replace(/^\$\{\{\s*|\s*\}\}$/g, "");
+    let statusChecked = false;
+    const value = expr.split("&&").map((t) => t.trim()).every((term) => {
+        if (term === "always()") {
+            statusChecked = true;
+            return true;
+        }
+        if (term === "success()") {
+            statusChecked = true;
+            return !failed;
+        }
+        if (term === "failure()") {
+            statusChecked = true;
+            return failed;
+        }
+        const m = /^github\.event_name\s*==\s*'([^']*)'$/.exec(term);
+        if (m) {
+            return event === m[1];
+        }
+        throw new Error(`if: ${JSON.stringify(text)}: the test runner does not evaluate ${JSON.stringify(term)}`);
+    });
+    // Without a status function GitHub adds success().
+    return value && (statusChecked || !failed);
+}
+
+/**
+ * Runs job `jobName` of `workflow` step by step. Output: JobResult. Throws on what it cannot run
+ * faithfully (an unknown action or expression, a step without a name).
+ */
+export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOptions): Promise<JobResult> {
+    const job = workflow.jobs[jobName];
+    if (!job) {
+        throw new Error(`no job ${jobName} in ${workflow.name}`);
+    }
+    const layer = (declared: Record<string, string> | undefined, replace: boolean): Record<string, string> => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(declared ?? {})) {
+            out[k] = replace && opts.replace?.[k] !== undefined ? opts.replace[k] : String(v);
+        }
+        return out;
+    };
+    const summary = path.join(opts.runnerTemp, "step-summary.md");
+    fs.mkdirSync(opts.runnerTemp, { recursive: true });
+    const runnerEnv: Record<string, string> = {
+        CI: "true", GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: opts.workspace, RUNNER_TEMP: opts.runnerTemp,
+        GITHUB_EVENT_NAME: opts.event, GITHUB_STEP_SUMMARY: summary,
+    };
+    const lookupIn = (env: Record<string, string>) => (expr: string): string => {
+        if (expr.startsWith("env.")) {
+            const v = env[expr.slice(4)];
+            if (v === undefined) {
+                throw new Error(`\${{ ${expr} }}: not in the env`);
+            }
+            return v;
+        }
+        const v = opts.expressions?.[expr];
+        if (v === undefined) {
+            throw new Error(`\${{ ${expr} }}: the test gives no value for it`);
+        }
+        return v;
+    };
+    // GitHub evaluates the workflow's env first, then the job's (which may read the workflow's).
+    const workflowEnv = layer(workflow.env, true);
+    const jobEnv: Record<string, string> = { ...workflowEnv };
+    for (const [k, v] of Object.entries(layer(job.env, true))) {
+        jobEnv[k] = substitute(v, lookupIn(jobEnv));
+    }
+    const shell = workflow.defaults?.run?.shell;
+    const results: StepResult[] = [];
+    let failed = false;
+    for (const [index, step] of job.steps.entries()) {
+        const name = step.name ?? (step.uses ? `uses ${step.uses}` : undefined);
+        if (name === undefined) {
+            throw new Error(`step ${index} of ${jobName} has no name`);
+        }
+        if (step.uses) {
+            const action = step.uses.replace(/@.*$/, "");
+            const reason = ACTIONS[action];
+            if (!reason) {
+                throw new Error(`${name}: the test runner knows no reason to skip ${step.uses}`);
+            }
+            results.push({ name, ran: false, reason });
+            continue;
+        }
+        if (opts.only && !opts.only.includes(name)) {
+            results.push({ name, ran: false, reason: "not selected by this test" });
+            continue;
+        }
+        if (!condition(step.if, failed, opts.event)) {
+            results.push({ name, ran: false, reason: failed ? "an earlier step failed" : `if: ${step.if}` });
+            continue;
+        }
+        if (opts.skip?.[name] !== undefined) {
+            results.push({ name, ran: false, reason: opts.skip[name] });
+            continue;
+        }
+        if (step.run === undefined) {
+            throw new Error(`${name}: neither uses nor run`);
+        }
+        if ((step.shell ?? shell) !== "bash") {
+            throw new Error(`${name}: the recipe's steps run in bash (defaults.run.shell)`);
+        }
+        const stepEnv = { ...jobEnv };
+        for (const [k, v] of Object.entries(step.env ?? {})) {
+            stepEnv[k] = substitute(String(v), lookupIn(stepEnv));
+        }
+        const lookup = lookupIn(stepEnv);
+        const script = path.join(opts.runnerTemp, `step-${index}.sh`);
+        fs.writeFileSync(script, substitute(step.run, lookup));
+        const cwd = path.resolve(opts.workspace, substitute(step["working-directory"] ?? ".", lookup));
+        const run = await startTracked("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+            cwd, env: { ...opts.baseEnv, ...runnerEnv, ...stepEnv },
+        }).done;
+        results.push({ name, ran: true, code: run.code, output: run.stdout + run.stderr });
+        if (run.code !== 0) {
+            failed = true;
+        }
+    }
+    return {
+        steps: results,
+        success: results.every((r) => !r.ran || r.code === 0),
+        step(stepName: string): StepResult {
+            const found = results.find((r) => r.name === stepName);
+            if (!found) {
+                throw new Error(`no step ${stepName}: ${results.map((r) => r.name).join(", ")}`);
+            }
+            return found;
+        },
+    };
+}
+
+/** The runner's environment for a test: this process's, without anything the job must declare itself. */
+export function runnerBaseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+    for (const key of ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE_FILE", "PULUMI_ACCESS_TOKEN", "GITHUB_TOKEN", "GH_TOKEN"]) {
+        delete env[key];
+    }
+    return env;
+}

@@ -137,8 +137,9 @@ function interimNsxAlb(stack: StackView, config: SideConfig): EntityFigures[] {
             continue;
         }
         const p = g.placement;
-        const fix = g.fixes()[0];
         const fits = p.placeable && p.worstSe.peak <= 1 - seConfig.headroomPct / 100 + 1e-9 && p.perVs.every((u) => u.peak <= 1 - seConfig.headroomPct / 100 + 1e-9);
+        // The larger SE that fits (a fix may also be a scale-out or another HA mode: not a size).
+        const up = fits ? undefined : g.fixes().find((f) => f.kind === "up");
         out.push({
             system: "nsx-alb", kind: "seGroup", id, label, ...(urn ? { urn } : {}),
             figures: [
@@ -146,7 +147,7 @@ function interimNsxAlb(stack: StackView, config: SideConfig): EntityFigures[] {
                 fig("vcpusPerSe", "vCPUs per SE", g.sizing.spec.vcpusPerSe, "vCPUs", "none", (v) => `${v}`),
                 fig("sesNeeded", "SEs the placements need", p.sesNeeded, "SEs", "lower", (v) => `${v} of ${p.sesMax}`),
                 fig("virtualServices", "virtual services placed", p.vsCount, "", "none", (v) => `${v}`),
-                ...(fits ? [] : [fig("requiredVcpusPerSe", "vCPUs per SE the fix needs", fix?.spec.vcpusPerSe, "vCPUs", "lower", (v) => `${v}`, "no size up to 64 vCPUs fits")]),
+                ...(fits ? [] : [fig("requiredVcpusPerSe", "vCPUs per SE that fit", up?.spec.vcpusPerSe, "vCPUs", "lower", (v) => `${v}`, "no larger SE size up to 64 vCPUs fits")]),
             ],
         });
     }

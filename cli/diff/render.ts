@@ -63,7 +63,12 @@ function deltaText(c: FigureChange): string {
     }
     const sign = c.delta > 0 ? "+" : c.delta < 0 ? "−" : "±";
     const unit = c.unit === "" ? "" : c.unit === "%" ? " pts" : ` ${c.unit}`;
-    return `${sign}${num(Math.abs(c.delta), 2)}${unit}`;
+    // Small differences keep enough decimals not to print as "+0" (a timeout rate from <0.0001% to 0.003%).
+    let digits = 2;
+    while (digits < 6 && num(Math.abs(c.delta), digits) === "0") {
+        digits += 1;
+    }
+    return `${sign}${num(Math.abs(c.delta), digits)}${unit}`;
 }
 
 const MARK: Record<FigureChange["direction"], string> = { worse: "worse", better: "better", changed: "changed", unchanged: "" };
@@ -171,9 +176,7 @@ function mdParts(d: DiffReport): MdParts {
 
 function mdWith(p: MdParts, d: DiffReport, maxRows: number, maxDetails: number): string {
     let out = p.head;
-    let hidden = 0;
     const rowsOf = (rows: readonly string[]) => {
-        hidden += Math.max(0, rows.length - maxRows);
         return rows.slice(0, maxRows).join("\n") + (rows.length > maxRows ? `\n\n… ${plural(rows.length - maxRows, "more row")} not shown (perfguard diff --format json has all).` : "");
     };
     if (p.verdictRows.length > 0) {
@@ -190,13 +193,11 @@ function mdWith(p: MdParts, d: DiffReport, maxRows: number, maxDetails: number):
     }
     if (p.details.length > 0) {
         const shown = p.details.slice(0, maxDetails);
-        hidden += p.details.length - shown.length;
         out += `\n<details><summary>Verdict messages (${p.details.length})</summary>\n\n\`\`\`text\n${shown.join("\n").replace(/```/g, "'''")}\n\`\`\`\n${p.details.length > shown.length ? `\n… ${plural(p.details.length - shown.length, "more message")} not shown.\n` : ""}\n</details>\n`;
     }
     if (d.result.counts.newMandatory > 0 && d.exitCode !== 0) {
         out += `\nThis fails the check (\`--fail-on ${d.failOn}\`).\n`;
     }
-    void hidden;
     return out;
 }
 

@@ -18,6 +18,7 @@ import { startEngineService } from "../preview/engineService";
 import { loadNow, machineInfo } from "./bench/machine";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, PackId, packSpecs, peakRssMb, perfguardPolicyCounts, startConfigured, startWithEnv } from "./bench/packs";
 import { profileAnalyzeStack } from "./bench/profile";
+import { benchDiff, renderDiffBench } from "./bench/diff";
 import { benchRealPreview, renderRealPreview } from "./bench/realPreview";
 import { BenchResults, renderConsole, renderMarkdown, StackRun } from "./bench/report";
 import { analyzeInputs, benchStack, stackComposition } from "./bench/stack";
@@ -153,8 +154,11 @@ async function main(): Promise<void> {
             if (real) {
                 process.stdout.write(`\n${renderRealPreview(real)}`);
             }
+            // perfguard diff of two 10,000-resource exports (issue 20: under 10 s).
+            const diff = benchDiff(ROOT, 10000, plan.out === undefined ? 1 : 3, log);
+            process.stdout.write(`\n${renderDiffBench(diff)}`);
             if (plan.out) {
-                fs.writeFileSync(plan.out, renderMarkdown(results) + (real ? `\n${renderRealPreview(real)}` : ""));
+                fs.writeFileSync(plan.out, renderMarkdown(results) + (real ? `\n${renderRealPreview(real)}` : "") + `\n${renderDiffBench(diff)}`);
                 log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out}`);
             }
         } finally {

@@ -234,7 +234,8 @@ export function renderJson(d: DiffReport): Record<string, unknown> {
         summary: summaryLine(d.result),
         exitCode: d.exitCode,
         failOn: d.failOn,
-        counts: d.result.counts,
+        // headMandatory counts every mandatory verdict of head only when head was judged whole (--fail-on any-mandatory).
+        counts: d.failOn === "any-mandatory" ? d.result.counts : Object.fromEntries(Object.entries(d.result.counts).filter(([k]) => k !== "headMandatory")),
         verdicts: d.result.verdicts,
         entities: d.result.entities,
         ...(d.plots.length > 0 ? { plots: d.plots } : {}),

@@ -13,7 +13,7 @@ import { analyzeResources, openPack } from "../../preview/analyzeResources";
 import { PolicyConfigError } from "../../preview/policyConfig";
 import { displayType } from "../../preview/printViolations";
 import { defaultPackDir } from "../../preview/runPreview";
-import { ROOT_STACK_TYPE, Violation } from "../../preview/types";
+import { RecordedResource, ROOT_STACK_TYPE, Violation } from "../../preview/types";
 import type { EntityFigures } from "../../policies/pack/figures";
 import type { StackView } from "../../policies/pack/resources";
 import { UsageError } from "../errors";
@@ -68,8 +68,33 @@ export function verdictOf(v: Violation): Verdict {
     };
 }
 
-/** Judges and evaluates one side. An empty side (a stack never deployed) has no verdicts and no figures. */
-export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">): Promise<EvaluatedSide> {
+/** What Remediate and Analyze see of a resource: its type, inputs, options, parent and provider's inputs. */
+function analyzeKey(r: RecordedResource, byUrn: ReadonlyMap<string, RecordedResource>): string {
+    const provider = r.provider ? byUrn.get(r.provider.slice(0, r.provider.lastIndexOf("::"))) : undefined;
+    return JSON.stringify([r.type, r.inputs, r.options, r.parent, provider ? [provider.urn, provider.inputs] : null]);
+}
+
+/**
+ * The URNs each side must Analyze: a resource identical on both sides (same URN and the same
+ * Analyze request) gets the same Analyze verdicts on both, so only the others are sent (O(n)).
+ * AnalyzeStack always gets every resource: a stack policy's verdict depends on the whole stack.
+ */
+export function analyzeSets(base: Side, head: Side): { base: Set<string>; head: Set<string> } {
+    const keys = (side: Side) => {
+        const byUrn = new Map(side.resources.map((r) => [r.urn, r]));
+        return new Map(side.resources.map((r) => [r.urn, analyzeKey(r, byUrn)]));
+    };
+    const b = keys(base);
+    const h = keys(head);
+    const differ = (mine: Map<string, string>, other: Map<string, string>) => new Set([...mine].filter(([urn, key]) => other.get(urn) !== key).map(([urn]) => urn));
+    return { base: differ(b, h), head: differ(h, b) };
+}
+
+/**
+ * Judges and evaluates one side. An empty side (a stack never deployed) has no verdicts and no figures.
+ * @param analyzeOnly - the URNs to Remediate and Analyze (all when absent); AnalyzeStack gets all.
+ */
+export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>): Promise<EvaluatedSide> {
     const stack = stackViewOf(side.resources);
     if (side.resources.length === 0) {
         return { side, stack, config: {}, verdicts: [], figures: [] };
@@ -85,6 +110,7 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
             remediating: opened.remediating,
             applyRemediations: false,
             fallbackStackUrn: `urn:pulumi:${side.stack}::${side.project}::${ROOT_STACK_TYPE}::${side.project}-${side.stack}`,
+            ...(analyzeOnly ? { analyzeOnly: (r: RecordedResource) => analyzeOnly.has(r.urn) } : {}),
         });
         return { side, stack, config: opened.config, verdicts: violations.map(verdictOf), figures: stackFigures(stack, opened.config) };
     } finally {
@@ -118,8 +144,14 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
             throw new UsageError(`cannot write plots to ${opts.plot}: the folder cannot be created or is not writable`);
         }
     }
-    // The two packs run at once: each side is independent, and each pack is mostly waiting on gRPC.
-    const [base, head] = await Promise.all([evaluateSide(baseSide, opts), evaluateSide(headSide, opts)]);
+    // Only resources that differ are Analyzed (their verdicts are all that can change); with
+    // --fail-on any-mandatory head is judged whole, since every mandatory verdict of it counts.
+    const sets = analyzeSets(baseSide, headSide);
+    // The two packs run at once: each side is independent.
+    const [base, head] = await Promise.all([
+        evaluateSide(baseSide, opts, sets.base),
+        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head),
+    ]);
     const result = diffStates(base, head);
     const exitCode = exitCodeOf(result, opts.failOn);
     let plots: string[] = [];

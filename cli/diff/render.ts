@@ -121,7 +121,8 @@ export function renderText(d: DiffReport): string {
             }
             for (const f of e.figures) {
                 const delta = deltaText(f);
-                out += `      ${clean(f.label)}: ${clean(valueText(f.before))} → ${clean(valueText(f.after))}${delta || MARK[f.direction] ? ` (${[delta, MARK[f.direction]].filter((x) => x).join(", ")})` : ""}\n`;
+                const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction]].filter((x) => x);
+                out += `      ${clean(f.label)}: ${clean(valueText(f.before))} → ${clean(valueText(f.after))}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");
@@ -170,7 +171,7 @@ function mdParts(d: DiffReport): MdParts {
         const unchanged = list.filter((x) => x.status === "unchanged");
         tables.push({ title: SYSTEM_TITLE[system], rows, unchanged: unchanged.length > 0 ? cell(unchangedLine(unchanged, 20)) : "" });
     }
-    const details = r.verdicts.map((v) => `${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})\n${clean(v.verdict.message).split("\n").map((l) => `  ${l}`).join("\n")}`);
+    const details = r.verdicts.map((v) => `${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})\n${v.verdict.message.split("\n").map((l) => `  ${clean(l)}`).join("\n")}`);
     return { head, verdictRows, tables, details };
 }
 

@@ -13,9 +13,22 @@ import { loadNow } from "./machine";
 import { benchStack, BLOCK_SIZE } from "./stack";
 import { median } from "./stats";
 
+/** CPU seconds of this process's waited-for children and their descendants (/proc/self/stat cutime + cstime). */
+function childCpuSeconds(): number | undefined {
+    try {
+        const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+        // After "pid (comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14; clock ticks of 1/100 s.
+        return (Number(fields[13]) + Number(fields[14])) / 100;
+    } catch {
+        return undefined;
+    }
+}
+
 export interface DiffBench {
     readonly resources: number;
     readonly seconds: number[];
+    /** CPU seconds of each run (the CLI and its two pack processes), which machine load does not inflate. */
+    readonly cpuSeconds: number[];
     readonly median: number;
     /** The diff's summary line of the last run. */
     readonly summary: string;
@@ -74,8 +87,10 @@ export function benchDiff(root: string, size: number, repeats: number, log: (lin
         fs.writeFileSync(baseFile, JSON.stringify(exportOf(base)));
         fs.writeFileSync(headFile, JSON.stringify(exportOf(head)));
         const seconds: number[] = [];
+        const cpuSeconds: number[] = [];
         let summary = "";
         for (let i = 0; i < repeats; i++) {
+            const cpuBefore = childCpuSeconds();
             const started = process.hrtime.bigint();
             const run = spawnSync(process.execPath, [path.join(root, "dist", "cli", "main.js"), "diff", baseFile, headFile, "--format", "json", "--fail-on", "none"], { cwd: root, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
             const s = Number(process.hrtime.bigint() - started) / 1e9;
@@ -84,9 +99,13 @@ export function benchDiff(root: string, size: number, repeats: number, log: (lin
             }
             summary = (JSON.parse(run.stdout) as { summary: string }).summary;
             seconds.push(s);
-            log(`diff of two ${size}-resource exports: ${s.toFixed(2)} s`);
+            const cpuAfter = childCpuSeconds();
+            if (cpuBefore !== undefined && cpuAfter !== undefined) {
+                cpuSeconds.push(cpuAfter - cpuBefore);
+            }
+            log(`diff of two ${size}-resource exports: ${s.toFixed(2)} s wall, ${cpuSeconds[cpuSeconds.length - 1]?.toFixed(2) ?? "?"} s CPU`);
         }
-        return { resources: size, seconds, median: median(seconds), summary, load: String(loadNow()) };
+        return { resources: size, seconds, cpuSeconds, median: median(seconds), summary, load: loadNow().toFixed(1) };
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }

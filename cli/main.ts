@@ -310,9 +310,10 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--policy-pack-config <file.json>", "policy config for both sides, as for pulumi preview --policy-pack-config")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
         .option("--plot <dir>", "also write before/after SVG charts of each changed Xen host into this folder")
-        .action(async (base: string, head: string, o: { format: "text" | "markdown" | "json"; failOn: "none" | "new-mandatory" | "any-mandatory"; policyPackConfig?: string; policyPack?: string; plot?: string }) => {
+        .option("--json", "the same as --format json")
+        .action(async (base: string, head: string, o: { format: "text" | "markdown" | "json"; failOn: "none" | "new-mandatory" | "any-mandatory"; policyPackConfig?: string; policyPack?: string; plot?: string; json?: boolean }) => {
             const { runDiff } = await import("./diff/run");
-            const diffed = await runDiff({ base, head, format: o.format, failOn: o.failOn, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, plot: o.plot, log: io.err });
+            const diffed = await runDiff({ base, head, format: o.json ? "json" : o.format, failOn: o.failOn, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, plot: o.plot, log: io.err });
             io.out(diffed.output);
             result.code = diffed.exitCode;
         });

@@ -139,5 +139,7 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
             return;
         }
         expect(doc, "docs/cli.md's diff sample is stale: run PERFGUARD_WRITE_DOCS=1 npx vitest run test/cli/diff.cli.test.ts").toBe(expected);
+        // The source of the screenshot docs/images/diff-comment.png (docs/images/render-comment.mjs says how it is made).
+        expect(fs.readFileSync(path.join(ROOT, "docs", "images", "diff-comment.md"), "utf8")).toBe(md);
     }, SLOW);
 });

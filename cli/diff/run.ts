@@ -134,7 +134,7 @@ function summaryOf(e: EvaluatedSide): DiffReport["base"] {
 export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; output: string; report: DiffReport }> {
     // Read both files first: a bad path fails at once, before any pack starts.
     const baseSide = readSide(opts.base);
-    const headSide = readSide(opts.head);
+    const headSide = readSide(opts.head, baseSide);
     if (opts.plot !== undefined) {
         const dir = path.resolve(opts.plot);
         try {

@@ -1,15 +1,16 @@
 /**
  * Reads one side of `perfguard diff`: a `pulumi stack export` file, a preview's `--record` file
  * (the same shape), or the JSON `pulumi preview --json` prints (`{ steps, diagnostics, ... }`:
- * each step's `newState` is the resource as the deployment would hold it; unknowns are the
- * engine's sentinel string, secrets "[secret]"). A preview's new states become the resources of
- * an export-shaped document, read by the same reader as `check` (cli/stackExport.ts), so both
- * kinds of side reach the pack and the evaluations alike.
+ * each changing step's `newState` is the resource as the deployment would hold it; unknowns are
+ * the engine's sentinel string, secrets "[secret]"). A preview is applied over the base side and
+ * the result read by the same reader as `check` (cli/stackExport.ts), so every side reaches the
+ * pack and the evaluations alike.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { UsageError } from "../errors";
+import type { RecordedResource } from "../../preview/types";
 import { jsonErrorWhere, readStackExport, StackExportFile } from "../stackExport";
 
 /** The sentinel a preview prints for a value known only after apply. */
@@ -24,8 +25,8 @@ export interface Side extends StackExportFile {
     readonly unknownValues: number;
 }
 
-// Steps whose newState is not part of the new deployment.
-const GONE = new Set(["delete", "delete-replaced", "discard", "discard-replaced", "remove-pending-replace", "read-discard"]);
+// Steps about the old copy of a replaced resource or a read: the new state keeps the resource.
+const KEEPS = new Set(["delete-replaced", "discard-replaced", "remove-pending-replace", "read-discard", "discard"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
     return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -48,37 +49,45 @@ function countUnknowns(value: unknown): number {
     return 0;
 }
 
+/** A read resource back in the export shape (its values already unwrapped: secrets stay as read). */
+function exported(r: RecordedResource): Record<string, unknown> {
+    return {
+        urn: r.urn, custom: r.custom, type: r.type, inputs: r.inputs, outputs: r.outputs, parent: r.parent,
+        dependencies: r.dependencies, propertyDependencies: r.propertyDependencies, ...(r.provider ? { provider: r.provider } : {}),
+        protect: r.options.protect, ignoreChanges: r.options.ignoreChanges, additionalSecretOutputs: r.options.additionalSecretOutputs,
+    };
+}
+
 /**
- * The new deployment a preview describes, in the shape of a stack export: one resource per URN
- * (the last step with a newState wins: a replacement's create-replacement and replace steps carry
- * the same new state), outputs as the preview gives them or, for a create (no outputs), the
- * inputs (a bridged provider's preview result holds the inputs, unknown where computed).
+ * The new deployment a preview describes, in the shape of a stack export. `pulumi preview --json`
+ * lists only the steps that change something (CLI 3.274: its changeSummary counts the unchanged
+ * resources, its steps omit them), so the new state is the deployed state `over` with each step
+ * applied: a create, update or replacement sets the resource's new state, a delete removes it.
+ * Outputs: an update keeps the deployed outputs under its new inputs (what a bridged provider's
+ * preview returns: inputs, with computed values as they were); a create has no outputs in a
+ * preview, so its inputs stand for them (unknown where computed).
  */
-export function previewToExport(doc: { steps: unknown[] }): { version: 3; deployment: { resources: Record<string, unknown>[] } } {
-    const byUrn = new Map<string, Record<string, unknown>>();
-    const gone = new Set<string>();
+export function previewToExport(doc: { steps: unknown[] }, over: readonly RecordedResource[]): { version: 3; deployment: { resources: Record<string, unknown>[] } } {
+    const byUrn = new Map<string, Record<string, unknown>>(over.map((r) => [r.urn, exported(r)]));
     for (const step of doc.steps) {
         if (!isObject(step) || typeof step.urn !== "string") {
             continue;
         }
         const op = typeof step.op === "string" ? step.op : "";
-        if (GONE.has(op) || !isObject(step.newState)) {
-            if (GONE.has(op) && !byUrn.has(step.urn)) {
-                gone.add(step.urn);
-            }
+        if (op === "delete") {
+            byUrn.delete(step.urn);
+            continue;
+        }
+        if (KEEPS.has(op) || !isObject(step.newState)) {
             continue;
         }
         const state = step.newState;
         const inputs = isObject(state.inputs) ? state.inputs : {};
-        byUrn.delete(step.urn); // keep the order of the last step for this URN
-        byUrn.set(step.urn, {
-            ...state,
-            urn: step.urn,
-            type: typeof state.type === "string" ? state.type : "",
-            inputs,
-            outputs: isObject(state.outputs) && Object.keys(state.outputs).length > 0 ? state.outputs : inputs,
-        });
-        gone.delete(step.urn);
+        const before = byUrn.get(step.urn);
+        const previous = before && isObject(before.outputs) ? before.outputs : {};
+        const outputs = isObject(state.outputs) && Object.keys(state.outputs).length > 0 ? state.outputs
+            : op === "create" || op === "create-replacement" || op === "replace" ? inputs : { ...previous, ...inputs };
+        byUrn.set(step.urn, { ...state, urn: step.urn, type: typeof state.type === "string" ? state.type : "", inputs, outputs });
     }
     return { version: 3, deployment: { resources: [...byUrn.values()] } };
 }
@@ -86,10 +95,11 @@ export function previewToExport(doc: { steps: unknown[] }): { version: 3; deploy
 /**
  * Reads a side.
  * @param file - the path as given.
+ * @param over - the other side (base), which a `pulumi preview --json` side is applied over.
  * @returns the resources the pack and the evaluations get, with the side's kind.
  * Throws UsageError (exit 2) for a file that is none of the three shapes, naming which it expected.
  */
-export function readSide(file: string): Side {
+export function readSide(file: string, over?: Side): Side {
     let text: string;
     try {
         text = fs.readFileSync(file, "utf8");
@@ -104,7 +114,10 @@ export function readSide(file: string): Side {
         throw new UsageError(`${file} is not valid JSON (${jsonErrorWhere(err)}): expected a stack export, a --record file or the output of pulumi preview --json`);
     }
     if (isObject(doc) && Array.isArray(doc.steps)) {
-        const exported = previewToExport(doc as { steps: unknown[] });
+        if (!over) {
+            throw new UsageError(`${file} is the output of pulumi preview --json, which lists only the resources it changes: give it as head, with the deployed stack's export (or a --record file) as base`);
+        }
+        const exported = previewToExport(doc as { steps: unknown[] }, over.resources);
         // The export reader checks every URN and type; it reads a file, so hand it one.
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-diff-"));
         const tmp = path.join(dir, "preview-export.json");

@@ -38,18 +38,23 @@ function platform(o: { rttMs: string; sslTps: string; backup: boolean }): Export
     ];
 }
 
-/** What `pulumi preview --json` prints for a program declaring `resources` over a deployed `deployed`. */
-function previewJson(file: string, resources: ExportResource[], deployed: ReadonlySet<string>): string {
+/**
+ * What `pulumi preview --json` prints for a program declaring `resources` over `deployed`: as the
+ * real CLI (3.274), only the steps that change something (and the root stack's "same"); the
+ * changeSummary counts the rest.
+ */
+function previewJson(file: string, resources: ExportResource[], deployed: readonly ExportResource[]): string {
     const root = urn("pulumi:pulumi:Stack", "sizing-prod");
+    const before = new Map(deployed.map((r) => [r.name, JSON.stringify(r.inputs)]));
+    const changed = resources.filter((r) => before.get(r.name) !== JSON.stringify(r.inputs));
     const steps = [{ op: "same", urn: root, newState: { urn: root, custom: false, type: "pulumi:pulumi:Stack", inputs: {}, outputs: {} } },
-        ...resources.map((r) => {
+        ...changed.map((r) => {
             const u = urn(r.type, r.name);
-            const op = deployed.has(r.name) ? "update" : "create";
-            // A create has no outputs in a preview; an update carries the provider's preview of them.
-            return { op, urn: u, newState: { urn: u, custom: true, type: r.type, inputs: r.inputs, parent: root, dependencies: [], propertyDependencies: {},
-                ...(op === "update" ? { id: `${r.name}-id`, outputs: { ...r.inputs, id: `${r.name}-id` } } : { id: UNKNOWN }) } };
+            // Neither a create nor an update carries outputs in a preview's newState.
+            return { op: before.has(r.name) ? "update" : "create", urn: u, newState: { urn: u, custom: true, type: r.type, inputs: r.inputs, parent: root, dependencies: [], propertyDependencies: {} } };
         })];
-    fs.writeFileSync(file, JSON.stringify({ steps, diagnostics: [], duration: 1000000000, changeSummary: { same: 1 } }, null, 2));
+    const summary = { same: resources.length + 1 - changed.length, update: changed.filter((r) => before.has(r.name)).length, create: changed.filter((r) => !before.has(r.name)).length };
+    fs.writeFileSync(file, JSON.stringify({ steps, diagnostics: [], duration: 1000000000, changeSummary: summary }, null, 2));
     return file;
 }
 
@@ -63,7 +68,7 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
     const base = platform({ rttMs: "45", sslTps: "1000", backup: false });
     const head = platform({ rttMs: "160", sslTps: "1500", backup: true });
     writeExport(path.join(dir, "base.json"), base);
-    previewJson(path.join(dir, "head.json"), head, new Set(base.map((r) => r.name)));
+    previewJson(path.join(dir, "head.json"), head, base);
     fs.writeFileSync(path.join(dir, "perfguard-config.json"), JSON.stringify(CONFIG));
     const args = ["diff", "base.json", "head.json", "--policy-pack-config", "perfguard-config.json"];
 
@@ -94,7 +99,9 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
 
     it("a first deploy (an empty base export): every entity is new, and head's mandatory verdicts are new", async () => {
         fs.writeFileSync(path.join(dir, "empty.json"), JSON.stringify({ version: 3, deployment: { manifest: { time: "2026-01-01T00:00:00Z", magic: "", version: "v3.274.1" } } }));
-        const run = await perfguard(["diff", "empty.json", "head.json", "--policy-pack-config", "perfguard-config.json", "--format", "json"], dir);
+        // A first deploy's preview: every resource is a create.
+        previewJson(path.join(dir, "first.json"), head, []);
+        const run = await perfguard(["diff", "empty.json", "first.json", "--policy-pack-config", "perfguard-config.json", "--format", "json"], dir);
         const doc = JSON.parse(run.stdout) as { counts: { newMandatory: number; added: number; removed: number }; base: { resources: number } };
         expect(doc.base.resources).toBe(0);
         expect(doc.counts.added).toBeGreaterThanOrEqual(4);
@@ -119,6 +126,10 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(run.code).toBe(2);
         expect(run.stderr).toContain("other.json is not a stack export");
         expect((await perfguard(["diff", "base.json", "missing.json"], dir)).stderr).toContain("cannot read missing.json: no such file");
+        // A preview lists only what it changes: it is a head over a base, never a base.
+        const reversed = await perfguard(["diff", "head.json", "base.json"], dir);
+        expect(reversed.code).toBe(2);
+        expect(reversed.stderr).toContain("head.json is the output of pulumi preview --json, which lists only the resources it changes");
     }, SLOW);
 
     it("markdown: the PR comment, as docs/cli.md shows it", async () => {

@@ -87,6 +87,10 @@ describe.each(CASES)("$example: deployed, then a program edit previewed with pul
             const headFile = path.join(ws.dir, "head.json");
             fs.writeFileSync(headFile, preview.stdout);
             const run = diff(ws.dir, exportFile, headFile, config);
+            if (process.env.PERFGUARD_DEBUG_DIR) {
+                fs.copyFileSync(headFile, path.join(process.env.PERFGUARD_DEBUG_DIR, `${c.example}-head.json`));
+                fs.copyFileSync(exportFile, path.join(process.env.PERFGUARD_DEBUG_DIR, `${c.example}-base.json`));
+            }
             expect(run.stderr).toBe("");
             expect(run.doc.head.kind).toBe("preview --json");
             c.check(run.doc, run.code);

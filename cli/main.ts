@@ -7,6 +7,7 @@
  *   perfguard size xen     --link-mb-per-s 117 [...]   each guest's share of a host's link
  *   perfguard check <file> [...]                       every policy on a stack export
  *   perfguard config check <file>                      a --policy-pack-config file against the pack
+ *   perfguard diff <base> <head> [...]                 what a change does to figures and verdicts
  *
  * Every command takes --help and --json (one JSON document on stdout, nothing else). Errors go
  * to stderr. Exit codes: 0 ok, 1 mandatory violations (check) or a failure, 2 bad arguments or a
@@ -328,6 +329,23 @@ export function buildProgram(io: Io, result: { code: number }): Command {
                 io.out(checked.text);
             }
             result.code = checked.exitCode;
+        });
+
+    program.command("diff")
+        .description("compare two states of a stack (stack export, --record file or pulumi preview --json output): changed figures per Citrix zone and Delivery Group, SE group and Xen host, and the verdicts that appear or disappear; exits 1 on a new mandatory verdict")
+        .argument("<base>", "the state before, normally the deployed stack (pulumi stack export > base.json)")
+        .argument("<head>", "the state after, normally the pull request's preview (pulumi preview --json > head.json)")
+        .addOption(new Option("--format <format>", "output format").choices(["text", "markdown", "json"]).default("text"))
+        .addOption(new Option("--fail-on <when>", "exit 1 when head has a new mandatory verdict, any mandatory verdict, or never").choices(["none", "new-mandatory", "any-mandatory"]).default("new-mandatory"))
+        .option("--policy-pack-config <file.json>", "policy config for both sides, as for pulumi preview --policy-pack-config")
+        .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
+        .option("--plot <dir>", "also write before/after SVG charts of each changed Xen host into this folder")
+        .option("--json", "the same as --format json")
+        .action(async (base: string, head: string, o: { format: "text" | "markdown" | "json"; failOn: "none" | "new-mandatory" | "any-mandatory"; policyPackConfig?: string; policyPack?: string; plot?: string; json?: boolean }) => {
+            const { runDiff } = await import("./diff/run");
+            const diffed = await runDiff({ base, head, format: o.json ? "json" : o.format, failOn: o.failOn, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, plot: o.plot, log: io.err });
+            io.out(diffed.output);
+            result.code = diffed.exitCode;
         });
 
     return program;

@@ -15,6 +15,7 @@ import { ResourceView, StackView } from "../policies/pack/resources";
 import type { PolicyConfigEntry } from "../preview/packClient";
 import { displayType } from "../preview/printViolations";
 import type { RecordedResource, Violation } from "../preview/types";
+import { xenSection } from "./report/xen";
 
 /** What the report is built from. */
 export interface ReportInput {
@@ -130,5 +131,6 @@ export function buildReport(input: ReportInput): string {
     const stack = stackViewOf(input.resources);
     out += zonesSection(stack, input.config);
     out += nsxAlbSection(stack, input.config);
+    out += xenSection(stack, propsOf(input.config, "xen-guest-network-share"));
     return out.replace(/\n+$/, "\n");
 }

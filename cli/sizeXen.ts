@@ -1,8 +1,9 @@
 /**
  * `perfguard size xen`: each guest's predicted transmit share of one Xen host's link, with dom0's
- * traffic, from the same share model xen-guest-network-share uses.
+ * traffic, from the same functions the Xen evaluation (policies/xen/evaluation.ts) runs per host.
  */
-import { DEFAULT_DOM0_SHARE, predictXenShares, XEN_SHARE_SOURCE, XenShareGuest } from "../model/xenShares";
+import { DEFAULT_DOM0_SHARE, XEN_SHARE_SOURCE } from "../model/xenShares";
+import { needMet, predictHostShares } from "../policies/xen/evaluation";
 import { num, pct } from "../policies/pack/format";
 import { table } from "./table";
 
@@ -39,33 +40,29 @@ export interface XenSizing {
     readonly model: string;
 }
 
-// Shares within this much of the need count as met (the policy's tolerance).
-const EPSILON_MBPS = 1e-9;
-
 /**
  * Runs the share model for one host.
  * Input: XenSizingInput. Output: XenSizing, dom0 first when it sends, then guest 1..n.
  * Throws RangeError from the model for out-of-range input.
  */
 export function sizeXen(input: XenSizingInput): XenSizing {
-    const guests: XenShareGuest[] = [];
-    if (input.dom0MBps !== undefined && input.dom0MBps > 0) {
-        guests.push({ name: "dom0", domain: "dom0", demandMBps: input.dom0MBps });
-    }
-    for (let g = 1; g <= input.guests; g++) {
-        guests.push({ name: `guest ${g}`, domain: "domU", demandMBps: input.guestMBps });
-    }
-    const shares = predictXenShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, guests });
+    const dom0 = input.dom0MBps !== undefined && input.dom0MBps > 0 ? [input.dom0MBps] : [];
+    const guests = Array.from({ length: input.guests }, () => ({ needMBps: input.guestMBps }));
+    const shares = predictHostShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, dom0, guests });
+    const line = (name: string, domain: "dom0" | "domU", demand: number | undefined, predicted: number): XenShareLine => ({
+        name,
+        domain,
+        demandMBps: demand ?? null,
+        predictedMBps: predicted,
+        linkFraction: predicted / input.linkMBps,
+        meetsNeed: domain === "domU" && demand !== undefined ? needMet(predicted, demand) : null,
+    });
     return {
         input,
-        lines: guests.map((g, i) => ({
-            name: g.name,
-            domain: g.domain,
-            demandMBps: g.demandMBps ?? null,
-            predictedMBps: shares[i].MBps,
-            linkFraction: shares[i].MBps / input.linkMBps,
-            meetsNeed: g.domain === "domU" && g.demandMBps !== undefined ? shares[i].MBps >= g.demandMBps - EPSILON_MBPS : null,
-        })),
+        lines: [
+            ...dom0.map((mbps, i) => line("dom0", "dom0", mbps, shares.dom0[i])),
+            ...guests.map((g, i) => line(`guest ${i + 1}`, "domU", g.needMBps, shares.guests[i])),
+        ],
         model: `dom0 keeps >= ${pct(input.dom0Share)} of the link while it transfers, domUs split the rest evenly, unused share is redistributed; ${XEN_SHARE_SOURCE}`,
     };
 }

@@ -88,6 +88,11 @@ export interface AnalyzeOptions {
     fallbackStackUrn: string;
     /** Analyze only: the program failed, and the engine runs no AnalyzeStack then. */
     skipStack?: boolean;
+    /**
+     * Remediate and Analyze only the resources this accepts (all when absent); AnalyzeStack still
+     * gets every resource. `perfguard diff` skips resources identical on both sides.
+     */
+    analyzeOnly?: (resource: RecordedResource) => boolean;
 }
 
 export interface AnalyzeOutcome {
@@ -151,6 +156,9 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
     const remediations: AppliedRemediation[] = [];
 
     for (const r of resources) {
+        if (opts.analyzeOnly && !opts.analyzeOnly(r)) {
+            continue;
+        }
         const base = {
             urn: r.urn, type: r.type, name: r.name,
             options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),

@@ -10,7 +10,8 @@
  * nothing), --no-profile (skip the CPU profile), --out <file> (default BENCHMARKS.md),
  * --no-synthetic / --no-real (skip a part and keep its last saved results), --real-sizes
  * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds),
- * --real-parallel (the three configurations of a round side by side instead of one after another).
+ * --real-parallel (the three configurations of a round side by side instead of one after another),
+ * --no-diff (skip the perfguard diff row and keep its last saved result).
  * Each part's results are saved under bench/results/ (JSON, with the date and load), and
  * BENCHMARKS.md is rendered from the saved parts, so a slow part can be re-run on its own.
  */
@@ -23,6 +24,7 @@ import { startEngineService } from "../preview/engineService";
 import { loadNow, machineInfo } from "./bench/machine";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, PackId, packSpecs, peakRssMb, perfguardPolicyCounts, startConfigured, startWithEnv } from "./bench/packs";
 import { profileAnalyzeStack } from "./bench/profile";
+import { benchDiff, DiffBench, renderDiffBench } from "./bench/diff";
 import { benchRealPreview, RealPreviewResults, renderRealPreview } from "./bench/realPreview";
 import { BenchResults, renderConsole, renderMarkdown, renderPending, StackRun } from "./bench/report";
 import type { ProfileSummary } from "./bench/profile";
@@ -47,6 +49,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 const RESULTS = path.join(ROOT, "bench", "results");
 const SYNTHETIC_FILE = path.join(RESULTS, "synthetic.json");
+const DIFF_FILE = path.join(RESULTS, "diff.json");
 /** One file per program size, so that sizes can be measured by separate runs. */
 const realFile = (size: number): string => path.join(RESULTS, `real-preview-${size}.json`);
 /** The profile of the code before issue 23's fixes (scripts/bench/profileMain.ts on that build), for the before/after table. */
@@ -164,6 +167,16 @@ async function main(): Promise<void> {
             writeJson(realFile(size), real);
         }
     }
+    // perfguard diff of two 10,000-resource exports (issue 20: under 10 s); --no-diff keeps the saved figure.
+    if (!process.argv.includes("--no-diff")) {
+        const diff = benchDiff(ROOT, 10000, plan.out === undefined ? 1 : 3, log);
+        process.stdout.write(`\n${renderDiffBench(diff)}`);
+        if (plan.out) {
+            writeJson(DIFF_FILE, diff);
+        }
+    }
+    const savedDiff = readJson<DiffBench>(DIFF_FILE);
+    const diffText = savedDiff ? `\n${renderDiffBench(savedDiff)}` : "";
     const saved = savedRealPreviews();
     if (plan.out) {
         const results = synthetic ?? readJson<BenchResults>(SYNTHETIC_FILE);
@@ -180,11 +193,11 @@ async function main(): Promise<void> {
                 ...(before ? [{ title: "before (main before issue 23's changes, scripts/bench/profileMain.ts)", profile: before }] : []),
                 ...(after ? [{ title: "after (this branch, scripts/bench/profileMain.ts)", profile: after }] : []),
             ];
-            fs.writeFileSync(plan.out, renderPending(note, profiles) + real);
+            fs.writeFileSync(plan.out, renderPending(note, profiles) + real + diffText);
             log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out} (pending synthetic rows)`);
             return;
         }
-        fs.writeFileSync(plan.out, renderMarkdown(results, before, after) + real);
+        fs.writeFileSync(plan.out, renderMarkdown(results, before, after) + real + diffText);
         log(`wrote ${path.relative(process.cwd(), plan.out) || plan.out}`);
     }
 }

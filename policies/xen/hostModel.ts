@@ -72,18 +72,46 @@ function compare(a: string, b: string): number {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// Shares within this much of the need count as met (float noise of the model's sums).
+export const EPSILON_MBPS = 1e-9;
+
+/** Whether a predicted share meets a need, with the tolerance every Xen verdict and table uses. */
+export function needMet(predictedMBps: number, needMBps: number): boolean {
+    return predictedMBps >= needMBps - EPSILON_MBPS;
+}
+
+/** One host's senders as the share model takes them: dom0's demands first, then the guests'. */
+export interface HostSenders {
+    readonly linkMBps: number;
+    readonly dom0Share: number;
+    /** Each dom0 sender's MB/s. */
+    readonly dom0: readonly number[];
+    /** Each guest's need (undefined = as much as it can) and VIF cap. */
+    readonly guests: ReadonlyArray<{ readonly needMBps?: number; readonly capMBps?: number }>;
+}
+
+/**
+ * The model call of one host: what the policies, `check --report` and `size xen` all run.
+ * @returns each dom0 sender's and each guest's predicted MB/s, in input order.
+ * Throws RangeError from the model for out-of-range input (a policy's config schema prevents it).
+ */
+export function predictHostShares(input: HostSenders): { dom0: number[]; guests: number[] } {
+    const guests: XenShareGuest[] = [
+        ...input.dom0.map((mbps, i): XenShareGuest => ({ name: `dom0 ${i}`, domain: "dom0", demandMBps: mbps })),
+        ...input.guests.map((g, i): XenShareGuest => ({ name: `guest ${i}`, domain: "domU", demandMBps: g.needMBps, capMBps: g.capMBps })),
+    ];
+    const shares = predictXenShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, guests });
+    return { dom0: shares.slice(0, input.dom0.length).map((s) => s.MBps), guests: shares.slice(input.dom0.length).map((s) => s.MBps) };
+}
+
 /** The guests' predicted shares with the given dom0 senders (judged guests only). */
 function predict(model: Pick<HostModel, "entries" | "link">, senders: readonly Dom0Sender[], dom0Share: number): Map<GuestEntry, number> | undefined {
     if (!model.link) {
         return undefined;
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const guests: XenShareGuest[] = [
-        ...senders.map((s, i): XenShareGuest => ({ name: `dom0 ${i}`, domain: "dom0", demandMBps: s.mbps })),
-        ...judged.map((e, i): XenShareGuest => ({ name: `guest ${i}`, domain: "domU", demandMBps: e.needMBps, capMBps: e.capMBps })),
-    ];
-    const shares = predictXenShares({ linkMBps: model.link.mbps, dom0Share, guests });
-    return new Map(judged.map((e, i) => [e, shares[senders.length + i].MBps]));
+    const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: senders.map((s) => s.mbps), guests: judged });
+    return new Map(judged.map((e, i) => [e, shares.guests[i]]));
 }
 
 /**

@@ -5,9 +5,9 @@
  * xen-guest-network-share (policies/xen/hostModel.ts), so both state one figure for a host.
  */
 import { isolate, stackPolicy } from "../pack/definePolicy";
-import { modelHost } from "./hostModel";
+import { xenEvaluation } from "./evaluation";
 import { dom0WorkloadMessage } from "./shareMessages";
-import { hostConfigLookup, XEN_SHARE_SCHEMA, XenShareConfig, xenLayout } from "./hosts";
+import { XEN_SHARE_SCHEMA, XenShareConfig } from "./hosts";
 
 const POLICY = "xen-dom0-workload";
 
@@ -19,10 +19,8 @@ export const xenDom0Workload = stackPolicy<XenShareConfig>({
     types: [],
     roles: ["dom0"],
     check(stack, config, report) {
-        const lookup = hostConfigLookup(config.hosts);
-        const layout = xenLayout(stack);
-        const byName = new Map(layout.hosts.map((h) => [h.name.trim().toLowerCase(), h]));
-        const services = [...layout.dom0Services].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
+        const evaluation = xenEvaluation(stack, config);
+        const services = [...evaluation.layout.dom0Services].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
         for (const service of services) {
             isolate(service.resource, report, () => {
                 if (service.management) {
@@ -36,9 +34,8 @@ export const xenDom0Workload = stackPolicy<XenShareConfig>({
                     }, service.resource);
                     return;
                 }
-                const host = service.host ? byName.get(service.host.name.trim().toLowerCase()) : undefined;
-                const model = host ? modelHost(host, config, lookup(host.name)) : undefined;
-                report(dom0WorkloadMessage(service, model, config, POLICY), service.resource);
+                const model = service.host ? evaluation.hostOf(service.host.name)?.model : undefined;
+                report(dom0WorkloadMessage(service, model, evaluation.config, POLICY), service.resource);
             });
         }
     },

@@ -5,27 +5,27 @@
  */
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { num } from "../pack/format";
-import { GuestEntry, HostModel, modelHost } from "./hostModel";
+import { mayDeclareNeed, NOT_CHECKED, xenEvaluation, XenHostEvaluation } from "./evaluation";
 import { shortGuestMessage } from "./shareMessages";
-import { hostConfigLookup, VM_TYPE, XEN_SHARE_SCHEMA, XenShareConfig, xenLayout } from "./hosts";
+import { VM_TYPE, XEN_SHARE_SCHEMA, XenShareConfig } from "./hosts";
 
 const POLICY = "xen-guest-network-share";
 
-// Shares within this much of the need count as met (float noise of the model's sums).
-const EPSILON_MBPS = 1e-9;
-
 const NO_HOST = {
-    reason: "it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost)",
+    reason: NOT_CHECKED.noHost,
     remedy: "declare perfguard:xenHost=<host UUID or name> on it (or set affinityHost), spelt as in the hosts policy config",
 };
 
-function checkHost(model: HostModel, config: XenShareConfig, elsewhere: boolean, report: Report): void {
+const AFTER_APPLY = "known after apply: run `pulumi policy analyze` after the update, or set the fact literally";
+
+function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report): void {
+    const model = h.model;
     const declaring = model.entries.filter((e) => e.state === "judged");
     for (const e of model.entries) {
         if (e.state === "idle") {
             report.notApplicable("declares no perfguard:networkMBps: assumed idle, not judged", e.guest.resource);
         } else if (e.state === "unknown") {
-            report.notChecked({ reason: "its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid", remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally" }, e.guest.resource);
+            report.notChecked({ reason: NOT_CHECKED.unknownFact, remedy: AFTER_APPLY }, e.guest.resource);
         }
     }
     if (declaring.length === 0) {
@@ -34,27 +34,23 @@ function checkHost(model: HostModel, config: XenShareConfig, elsewhere: boolean,
     if (!model.link) {
         const remedy = `add "${model.host.name}": { "linkMBps": <usable MB/s> } under hosts in the policy config (1 Gb/s carries about 111 MB/s), or set defaultLinkMBps`;
         for (const e of declaring) {
-            report.notChecked({ reason: "its host has no link figure (hosts entry linkMBps or defaultLinkMBps)", remedy }, e.guest.resource);
+            report.notChecked({ reason: NOT_CHECKED.noLink, remedy }, e.guest.resource);
         }
         return;
     }
-    // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
-    // So could a guest whose host is unknown (it may run on this one).
-    const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
-    const short: GuestEntry[] = [];
-    for (const e of declaring) {
-        const predicted = model.shares?.get(e) ?? 0;
-        if (predicted < (e.needMBps ?? 0) - EPSILON_MBPS) {
-            short.push(e);
-        } else if (uncertain) {
-            report.notChecked({ reason: "another sender on its host has an unknown or invalid figure, so its share may be lower", remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" }, e.guest.resource);
+    for (const g of h.guests) {
+        if (g.entry.state !== "judged" || g.short) {
+            continue;
+        }
+        if (g.notChecked === NOT_CHECKED.uncertain) {
+            report.notChecked({ reason: NOT_CHECKED.uncertain, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" }, g.entry.guest.resource);
         } else {
-            report.applied(`predicted ${num(predicted, 2)} of the ${num(e.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"`, e.guest.resource);
+            report.applied(`predicted ${num(g.predictedMBps ?? 0, 2)} of the ${num(g.entry.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"`, g.entry.guest.resource);
         }
     }
     // The host's context and fix go on its first short guest (by URN); the others point to it.
-    for (const e of short) {
-        isolate(e.guest.resource, report, () => report(shortGuestMessage(model, e, short[0], config, POLICY), e.guest.resource));
+    for (const e of h.short) {
+        isolate(e.guest.resource, report, () => report(shortGuestMessage(model, e, h.short[0], config, POLICY), e.guest.resource));
     }
 }
 
@@ -65,17 +61,15 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
     configSchema: { properties: XEN_SHARE_SCHEMA },
     types: [VM_TYPE],
     check(stack, config, report) {
-        const lookup = hostConfigLookup(config.hosts);
-        const layout = xenLayout(stack);
-        const hidden = (g: { need: { state: string }; resource: { facts: { incomplete: boolean } } }) => g.need.state !== "absent" || g.resource.facts.incomplete;
-        const elsewhere = layout.hostUnknown.some(hidden);
+        const evaluation = xenEvaluation(stack, config);
+        const { layout } = evaluation;
         // Sorted, so that no grouped report depends on the engine's resource order.
         const byUrn = <T extends { resource: { urn: string } }>(list: readonly T[]) => [...list].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
-        const hosts = [...layout.hosts].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
-        for (const host of hosts) {
+        for (const h of evaluation.hosts) {
+            const host = h.host;
             const anchor = host.guests[0]?.resource ?? host.dom0[0]?.resource;
             if (anchor) {
-                isolate(anchor, report, () => checkHost(modelHost(host, config, lookup(host.name)), config, elsewhere, report));
+                isolate(anchor, report, () => checkHost(h, evaluation.config, report));
             }
             for (const service of host.dom0) {
                 report.notApplicable(`a dom0 resource of host "${host.name}": counted as dom0 traffic in its guests' shares, not judged itself`, service.resource);
@@ -94,8 +88,8 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
             }
         }
         for (const guest of byUrn(layout.hostUnknown)) {
-            if (hidden(guest)) {
-                report.notChecked({ reason: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid", remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally" }, guest.resource);
+            if (mayDeclareNeed(guest)) {
+                report.notChecked({ reason: NOT_CHECKED.hostUnknown, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally" }, guest.resource);
             } else {
                 report.notApplicable("declares no perfguard:networkMBps: assumed idle, not judged", guest.resource);
             }

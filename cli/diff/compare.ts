@@ -1,0 +1,202 @@
+/**
+ * What changed between two states of a stack: entities added, removed and changed (each changed
+ * figure before → after with the difference, worse or better by the figure's own direction), and
+ * the (policy, entity) verdicts that appear or disappear, mandatory first. Pure: no I/O, O(n) in
+ * entities, figures and verdicts (maps by key), independent of the input order.
+ */
+import type { EntityFigures, Figure } from "../../policies/pack/figures";
+
+/** One side's verdict on one (policy, resource). */
+export interface Verdict {
+    readonly policy: string;
+    /** The resource's URN, or "" for a verdict on the stack. */
+    readonly urn: string;
+    /** What a reader sees: `Type name` or "the stack". */
+    readonly entity: string;
+    readonly level: "mandatory" | "advisory";
+    /** The message's problem line (the first line after the policy's description). */
+    readonly problem: string;
+    /** The whole message, for the folded details. */
+    readonly message: string;
+}
+
+export type Direction = "worse" | "better" | "changed" | "unchanged";
+
+export interface FigureChange {
+    readonly key: string;
+    readonly label: string;
+    readonly unit: string;
+    readonly before: Figure | undefined;
+    readonly after: Figure | undefined;
+    /** after - before, when both are computed. */
+    readonly delta: number | undefined;
+    readonly direction: Direction;
+}
+
+export interface EntityChange {
+    readonly system: EntityFigures["system"];
+    readonly kind: string;
+    readonly id: string;
+    readonly label: string;
+    readonly status: "added" | "removed" | "changed" | "unchanged";
+    /** Figures that differ (all figures of an added or removed entity). */
+    readonly figures: readonly FigureChange[];
+    /** Entity-level "not checked" on each side. */
+    readonly notChecked: { readonly before?: string; readonly after?: string };
+}
+
+export interface VerdictChange {
+    readonly change: "appeared" | "disappeared";
+    readonly verdict: Verdict;
+    /** For an appeared verdict whose (policy, resource) had a lower level in base. */
+    readonly was?: "advisory";
+}
+
+export interface DiffResult {
+    readonly entities: readonly EntityChange[];
+    readonly verdicts: readonly VerdictChange[];
+    readonly counts: {
+        readonly newMandatory: number;
+        readonly goneMandatory: number;
+        readonly newAdvisory: number;
+        readonly goneAdvisory: number;
+        readonly headMandatory: number;
+        readonly worse: number;
+        readonly better: number;
+        readonly changed: number;
+        readonly added: number;
+        readonly removed: number;
+        readonly unchanged: number;
+    };
+}
+
+// Figures closer than this (relative) are equal: float noise of the models' sums is not a change.
+const RELATIVE_EPSILON = 1e-9;
+
+function same(a: number, b: number): boolean {
+    return Math.abs(a - b) <= RELATIVE_EPSILON * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+function figureChange(before: Figure | undefined, after: Figure | undefined): FigureChange {
+    const ref = (after ?? before) as Figure;
+    const base = { key: ref.key, label: ref.label, unit: ref.unit, before, after };
+    if (before?.value !== undefined && after?.value !== undefined) {
+        if (same(before.value, after.value) && before.text === after.text) {
+            return { ...base, delta: 0, direction: "unchanged" };
+        }
+        const delta = after.value - before.value;
+        const better = ref.better;
+        const direction: Direction = same(before.value, after.value) || better === "none" ? "changed"
+            : (delta < 0) === (better === "lower") ? "better" : "worse";
+        return { ...base, delta, direction };
+    }
+    if (before && after && before.value === undefined && after.value === undefined && before.notChecked === after.notChecked) {
+        return { ...base, delta: undefined, direction: "unchanged" };
+    }
+    // Computed on one side only, or on neither for different reasons: a change, neither worse nor better.
+    return { ...base, delta: undefined, direction: "changed" };
+}
+
+const SYSTEM_ORDER: Record<EntityFigures["system"], number> = { citrix: 0, "nsx-alb": 1, xen: 2 };
+
+function entityKey(e: EntityFigures): string {
+    // The kind too: an SE group and a virtual service may share a name.
+    return `${e.system}\u0000${e.kind}\u0000${e.id}`;
+}
+
+function compareStrings(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Pairs the entities of both sides by (system, id) and their figures by key. */
+export function diffEntities(base: readonly EntityFigures[], head: readonly EntityFigures[]): EntityChange[] {
+    const before = new Map(base.map((e) => [entityKey(e), e]));
+    const after = new Map(head.map((e) => [entityKey(e), e]));
+    const keys = [...new Set([...before.keys(), ...after.keys()])];
+    const out: EntityChange[] = [];
+    for (const key of keys) {
+        const b = before.get(key);
+        const a = after.get(key);
+        const ref = (a ?? b) as EntityFigures;
+        const bf = new Map((b?.figures ?? []).map((f) => [f.key, f]));
+        const af = new Map((a?.figures ?? []).map((f) => [f.key, f]));
+        // Head's figure order, then figures only base had.
+        const figureKeys = [...new Set([...(a?.figures ?? []).map((f) => f.key), ...(b?.figures ?? []).map((f) => f.key)])];
+        const changes = figureKeys.map((k) => figureChange(b ? bf.get(k) : undefined, a ? af.get(k) : undefined));
+        const status = !b ? "added" : !a ? "removed"
+            : changes.some((c) => c.direction !== "unchanged") || b.notChecked !== a.notChecked ? "changed" : "unchanged";
+        out.push({
+            system: ref.system, kind: ref.kind, id: ref.id, label: ref.label, status,
+            figures: status === "added" || status === "removed" ? changes : changes.filter((c) => c.direction !== "unchanged"),
+            notChecked: { ...(b?.notChecked ? { before: b.notChecked } : {}), ...(a?.notChecked ? { after: a.notChecked } : {}) },
+        });
+    }
+    return out.sort((x, y) => SYSTEM_ORDER[x.system] - SYSTEM_ORDER[y.system] || compareStrings(x.kind, y.kind) || compareStrings(x.id, y.id));
+}
+
+function verdictKey(v: Verdict): string {
+    return `${v.policy}\u0000${v.urn}`;
+}
+
+/**
+ * The (policy, resource) verdicts that appear or disappear. A pair present on both sides at the
+ * same level is no change, whatever its numbers (the figures say those); a pair that goes from
+ * advisory to mandatory is a new mandatory verdict (and the reverse a gone one).
+ */
+export function diffVerdicts(base: readonly Verdict[], head: readonly Verdict[]): VerdictChange[] {
+    const strongest = (list: readonly Verdict[]) => {
+        const m = new Map<string, Verdict>();
+        for (const v of list) {
+            const k = verdictKey(v);
+            const seen = m.get(k);
+            if (!seen || (seen.level === "advisory" && v.level === "mandatory") || (seen.level === v.level && v.problem < seen.problem)) {
+                m.set(k, v);
+            }
+        }
+        return m;
+    };
+    const b = strongest(base);
+    const h = strongest(head);
+    const out: VerdictChange[] = [];
+    for (const [k, v] of h) {
+        const was = b.get(k);
+        if (!was) {
+            out.push({ change: "appeared", verdict: v });
+        } else if (was.level === "advisory" && v.level === "mandatory") {
+            out.push({ change: "appeared", verdict: v, was: "advisory" });
+        }
+    }
+    for (const [k, v] of b) {
+        const now = h.get(k);
+        if (!now || (v.level === "mandatory" && now.level === "advisory")) {
+            out.push({ change: "disappeared", verdict: v });
+        }
+    }
+    const rank = (c: VerdictChange) => (c.verdict.level === "mandatory" ? 0 : 2) + (c.change === "appeared" ? 0 : 1);
+    return out.sort((x, y) => rank(x) - rank(y) || compareStrings(x.verdict.policy, y.verdict.policy) || compareStrings(x.verdict.urn, y.verdict.urn));
+}
+
+/** The whole comparison. */
+export function diffStates(base: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }, head: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }): DiffResult {
+    const entities = diffEntities(base.figures, head.figures);
+    const verdicts = diffVerdicts(base.verdicts, head.verdicts);
+    const figures = entities.filter((e) => e.status === "changed").flatMap((e) => e.figures);
+    const count = (change: VerdictChange["change"], level: Verdict["level"]) => verdicts.filter((v) => v.change === change && v.verdict.level === level).length;
+    return {
+        entities,
+        verdicts,
+        counts: {
+            newMandatory: count("appeared", "mandatory"),
+            goneMandatory: count("disappeared", "mandatory"),
+            newAdvisory: count("appeared", "advisory"),
+            goneAdvisory: count("disappeared", "advisory"),
+            headMandatory: new Set(head.verdicts.filter((v) => v.level === "mandatory").map(verdictKey)).size,
+            worse: figures.filter((f) => f.direction === "worse").length,
+            better: figures.filter((f) => f.direction === "better").length,
+            changed: figures.filter((f) => f.direction === "changed").length,
+            added: entities.filter((e) => e.status === "added").length,
+            removed: entities.filter((e) => e.status === "removed").length,
+            unchanged: entities.filter((e) => e.status === "unchanged").length,
+        },
+    };
+}

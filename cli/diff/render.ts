@@ -1,0 +1,244 @@
+/**
+ * `perfguard diff`'s three outputs: text for a terminal, Markdown for a pull-request comment (a
+ * summary line, one table per system, verdict messages folded in <details>, under GitHub's
+ * 65,536-character comment limit) and one JSON document.
+ */
+import { num, plural } from "../../policies/pack/format";
+import { escapeControl } from "../../policies/pack/message";
+import type { DiffResult, EntityChange, FigureChange, VerdictChange } from "./compare";
+
+/** What the renderers say about each side. */
+export interface SideSummary {
+    readonly file: string;
+    readonly kind: string;
+    readonly resources: number;
+    readonly unknownValues: number;
+}
+
+export interface DiffReport {
+    readonly base: SideSummary;
+    readonly head: SideSummary;
+    readonly result: DiffResult;
+    readonly exitCode: number;
+    readonly failOn: string;
+    /** SVG files written by --plot. */
+    readonly plots: readonly string[];
+}
+
+/** GitHub's limit on an issue or pull-request comment body. */
+export const COMMENT_LIMIT = 65536;
+/** Marks perfguard's comment, so CI updates it instead of adding one per push. */
+export const COMMENT_MARKER = "<!-- perfguard-diff -->";
+
+const SYSTEM_TITLE: Record<EntityChange["system"], string> = { citrix: "Citrix", "nsx-alb": "NSX ALB", xen: "Xen" };
+
+/** "2 new mandatory verdicts; 3 figures worse, 1 better". */
+export function summaryLine(r: DiffResult): string {
+    const c = r.counts;
+    const verdicts: string[] = [];
+    if (c.newMandatory > 0) verdicts.push(`${plural(c.newMandatory, "new mandatory verdict")}`);
+    if (c.newAdvisory > 0) verdicts.push(`${plural(c.newAdvisory, "new advisory verdict")}`);
+    if (c.goneMandatory + c.goneAdvisory > 0) verdicts.push(`${plural(c.goneMandatory + c.goneAdvisory, "verdict")} gone`);
+    const figures: string[] = [];
+    if (c.worse + c.better + c.changed > 0) {
+        figures.push(`${plural(c.worse, "figure")} worse`, `${c.better} better`, ...(c.changed > 0 ? [`${c.changed} changed`] : []));
+    }
+    const entities: string[] = [];
+    if (c.added > 0) entities.push(`${c.added} added`);
+    if (c.removed > 0) entities.push(`${c.removed} removed`);
+    const parts = [verdicts.join(", "), figures.join(", "), entities.length > 0 ? `entities ${entities.join(", ")}` : ""].filter((p) => p !== "");
+    return parts.length > 0 ? parts.join("; ") : "no change in figures or verdicts";
+}
+
+function valueText(f: FigureChange["before"]): string {
+    if (!f) {
+        return "-";
+    }
+    return f.value === undefined ? `not checked: ${f.notChecked ?? "not computed"}` : f.text;
+}
+
+function deltaText(c: FigureChange): string {
+    if (c.delta === undefined) {
+        return c.before === undefined ? "new" : c.after === undefined ? "gone" : "";
+    }
+    const sign = c.delta > 0 ? "+" : c.delta < 0 ? "−" : "±";
+    const unit = c.unit === "" ? "" : c.unit === "%" ? " pts" : ` ${c.unit}`;
+    // Small differences keep enough decimals not to print as "+0" (a timeout rate from <0.0001% to 0.003%).
+    let digits = 2;
+    while (digits < 6 && num(Math.abs(c.delta), digits) === "0") {
+        digits += 1;
+    }
+    return `${sign}${num(Math.abs(c.delta), digits)}${unit}`;
+}
+
+const MARK: Record<FigureChange["direction"], string> = { worse: "worse", better: "better", changed: "changed", unchanged: "" };
+
+function verdictWhere(v: VerdictChange): string {
+    return v.verdict.entity;
+}
+
+function clean(text: string): string {
+    return escapeControl(text);
+}
+
+/** Markdown-safe table cell. */
+function cell(text: string): string {
+    return clean(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+}
+
+function sidesLine(d: DiffReport, code: (s: string) => string): string {
+    const side = (s: SideSummary) => `${code(clean(s.file))} (${s.kind}, ${plural(s.resources, "resource")}${s.unknownValues > 0 ? `; ${plural(s.unknownValues, "value")} known after apply` : ""})`;
+    return `${side(d.base)} → ${side(d.head)}`;
+}
+
+function unchangedLine(list: readonly EntityChange[], max: number): string {
+    const names = list.map((e) => e.label);
+    return `${plural(list.length, "entity", "entities")} unchanged: ${names.length > max ? `${names.slice(0, max).join(", ")} and ${names.length - max} more` : names.join(", ")}`;
+}
+
+// ---- text ------------------------------------------------------------------------------------
+
+export function renderText(d: DiffReport): string {
+    const r = d.result;
+    let out = `perfguard diff: ${summaryLine(r)}\n${sidesLine(d, (s) => s)}\n`;
+    if (r.verdicts.length > 0) {
+        out += "\nVerdicts:\n";
+        for (const v of r.verdicts) {
+            out += `  ${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})${v.was ? " (was advisory)" : ""}\n      ${clean(v.verdict.problem)}\n`;
+        }
+    }
+    for (const system of ["citrix", "nsx-alb", "xen"] as const) {
+        const list = r.entities.filter((e) => e.system === system);
+        if (list.length === 0) {
+            continue;
+        }
+        out += `\n${SYSTEM_TITLE[system]}:\n`;
+        for (const e of list.filter((x) => x.status !== "unchanged")) {
+            const sign = e.status === "added" ? "+" : e.status === "removed" ? "-" : "~";
+            out += `  ${sign} ${clean(e.label)}${e.status === "added" ? " (new)" : e.status === "removed" ? " (removed)" : ""}\n`;
+            if (e.notChecked.before !== e.notChecked.after) {
+                out += `      not checked: ${clean(e.notChecked.before ?? "-")} → ${clean(e.notChecked.after ?? "-")}\n`;
+            }
+            for (const f of e.figures) {
+                const delta = deltaText(f);
+                const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction]].filter((x) => x);
+                out += `      ${clean(f.label)}: ${clean(valueText(f.before))} → ${clean(valueText(f.after))}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
+            }
+        }
+        const unchanged = list.filter((x) => x.status === "unchanged");
+        if (unchanged.length > 0) {
+            out += `  ${clean(unchangedLine(unchanged, 10))}\n`;
+        }
+    }
+    for (const p of d.plots) {
+        out += `\nPlot written to ${p}.`;
+    }
+    return out + (d.plots.length > 0 ? "\n" : "");
+}
+
+// ---- Markdown --------------------------------------------------------------------------------
+
+interface MdParts {
+    readonly head: string;
+    readonly verdictRows: string[];
+    readonly tables: Array<{ title: string; rows: string[]; unchanged: string }>;
+    readonly details: string[];
+}
+
+function mdParts(d: DiffReport): MdParts {
+    const r = d.result;
+    const icon = r.counts.newMandatory > 0 ? "❌" : r.counts.worse > 0 || r.counts.newAdvisory > 0 ? "⚠️" : "✅";
+    const head = `${COMMENT_MARKER}\n## perfguard diff: ${icon} ${summaryLine(r)}\n\n${sidesLine(d, (s) => `\`${s.replace(/`/g, "'")}\``)}\n`;
+    const verdictRows = r.verdicts.map((v) => `| ${v.change === "appeared" ? "➕ new" : "➖ gone"} | ${v.verdict.level}${v.was ? " (was advisory)" : ""} | \`${v.verdict.policy}\` | ${cell(verdictWhere(v))} | ${cell(v.verdict.problem)} |`);
+    const tables: MdParts["tables"] = [];
+    for (const system of ["citrix", "nsx-alb", "xen"] as const) {
+        const list = r.entities.filter((e) => e.system === system);
+        if (list.length === 0) {
+            continue;
+        }
+        const rows: string[] = [];
+        for (const e of list.filter((x) => x.status !== "unchanged")) {
+            const label = `${cell(e.label)}${e.status === "added" ? " (new)" : e.status === "removed" ? " (removed)" : ""}`;
+            if (e.notChecked.before !== e.notChecked.after || e.figures.length === 0) {
+                rows.push(`| ${label} | not checked | ${cell(e.notChecked.before ?? (e.status === "added" ? "-" : "checked"))} | ${cell(e.notChecked.after ?? (e.status === "removed" ? "-" : "checked"))} | |`);
+            }
+            for (const f of e.figures) {
+                const delta = deltaText(f);
+                const mark = f.direction === "worse" ? "🔺 worse" : f.direction === "better" ? "🟢 better" : "";
+                rows.push(`| ${label} | ${cell(f.label)} | ${cell(valueText(f.before))} | ${cell(valueText(f.after))} | ${[delta, mark].filter((x) => x).join(" ")} |`);
+            }
+        }
+        const unchanged = list.filter((x) => x.status === "unchanged");
+        tables.push({ title: SYSTEM_TITLE[system], rows, unchanged: unchanged.length > 0 ? cell(unchangedLine(unchanged, 20)) : "" });
+    }
+    const details = r.verdicts.map((v) => `${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})\n${v.verdict.message.split("\n").map((l) => `  ${clean(l)}`).join("\n")}`);
+    return { head, verdictRows, tables, details };
+}
+
+function mdWith(p: MdParts, d: DiffReport, maxRows: number, maxDetails: number): string {
+    let out = p.head;
+    const rowsOf = (rows: readonly string[]) => {
+        return rows.slice(0, maxRows).join("\n") + (rows.length > maxRows ? `\n\n… ${plural(rows.length - maxRows, "more row")} not shown (perfguard diff --format json has all).` : "");
+    };
+    if (p.verdictRows.length > 0) {
+        out += `\n### Verdicts\n\n| | level | policy | resource | problem |\n| --- | --- | --- | --- | --- |\n${rowsOf(p.verdictRows)}\n`;
+    }
+    for (const t of p.tables) {
+        out += `\n### ${t.title}\n\n`;
+        if (t.rows.length > 0) {
+            out += `| entity | figure | before | after | change |\n| --- | --- | --- | --- | --- |\n${rowsOf(t.rows)}\n`;
+        }
+        if (t.unchanged) {
+            out += `${t.rows.length > 0 ? "\n" : ""}${t.unchanged}\n`;
+        }
+    }
+    if (p.details.length > 0) {
+        const shown = p.details.slice(0, maxDetails);
+        out += `\n<details><summary>Verdict messages (${p.details.length})</summary>\n\n\`\`\`text\n${shown.join("\n").replace(/```/g, "'''")}\n\`\`\`\n${p.details.length > shown.length ? `\n… ${plural(p.details.length - shown.length, "more message")} not shown.\n` : ""}\n</details>\n`;
+    }
+    if (d.result.counts.newMandatory > 0 && d.exitCode !== 0) {
+        out += `\nThis fails the check (\`--fail-on ${d.failOn}\`).\n`;
+    }
+    return out;
+}
+
+/**
+ * The PR comment. Output: Markdown of at most `limit` characters (default GitHub's), rows and
+ * folded messages cut with a count of what was left out when the whole does not fit.
+ */
+export function renderMarkdown(d: DiffReport, limit = COMMENT_LIMIT): string {
+    const parts = mdParts(d);
+    const rows = Math.max(parts.verdictRows.length, ...parts.tables.map((t) => t.rows.length), 0);
+    let maxRows = rows;
+    let maxDetails = parts.details.length;
+    let out = mdWith(parts, d, maxRows, maxDetails);
+    // Fold the messages first (they are the longest), then halve the rows per table.
+    while (out.length > limit && maxDetails > 0) {
+        maxDetails = Math.floor(maxDetails / 2);
+        out = mdWith(parts, d, maxRows, maxDetails);
+    }
+    while (out.length > limit && maxRows > 1) {
+        maxRows = Math.floor(maxRows / 2);
+        out = mdWith(parts, d, maxRows, maxDetails);
+    }
+    // Each row is short (cells are one line each): one row per table always fits in practice; guard anyway.
+    return out.length > limit ? `${out.slice(0, limit - 80)}\n\n… cut at ${limit} characters (GitHub's comment limit).\n` : out;
+}
+
+// ---- JSON ------------------------------------------------------------------------------------
+
+export function renderJson(d: DiffReport): Record<string, unknown> {
+    return {
+        command: "diff",
+        base: d.base,
+        head: d.head,
+        summary: summaryLine(d.result),
+        exitCode: d.exitCode,
+        failOn: d.failOn,
+        // headMandatory counts every mandatory verdict of head only when head was judged whole (--fail-on any-mandatory).
+        counts: d.failOn === "any-mandatory" ? d.result.counts : Object.fromEntries(Object.entries(d.result.counts).filter(([k]) => k !== "headMandatory")),
+        verdicts: d.result.verdicts,
+        entities: d.result.entities,
+        ...(d.plots.length > 0 ? { plots: d.plots } : {}),
+    };
+}

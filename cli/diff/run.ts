@@ -1,0 +1,165 @@
+/**
+ * `perfguard diff <base> <head>`: what a change to a stack does to performance. Each side is read
+ * (cli/diff/sides.ts), judged by the real pack process exactly as `perfguard check` judges a file
+ * (Remediate reported, Analyze, AnalyzeStack), and evaluated into figures (cli/diff/figures.ts);
+ * the two are compared (cli/diff/compare.ts) and rendered (cli/diff/render.ts).
+ *
+ * Exit codes (--fail-on): new-mandatory (default) 1 when head has a mandatory (policy, resource)
+ * verdict that base does not; any-mandatory 1 when head has any; none always 0. Usage errors 2.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { analyzeResources, openPack } from "../../preview/analyzeResources";
+import { PolicyConfigError } from "../../preview/policyConfig";
+import { displayType } from "../../preview/printViolations";
+import { defaultPackDir } from "../../preview/runPreview";
+import { RecordedResource, ROOT_STACK_TYPE, Violation } from "../../preview/types";
+import type { EntityFigures } from "../../policies/pack/figures";
+import type { StackView } from "../../policies/pack/resources";
+import { UsageError } from "../errors";
+import { stackViewOf } from "../report";
+import { DiffResult, diffStates, Verdict } from "./compare";
+import { SideConfig, stackFigures } from "./figures";
+import { DiffReport, renderJson, renderMarkdown, renderText } from "./render";
+import { readSide, Side } from "./sides";
+
+export type DiffFormat = "text" | "markdown" | "json";
+export type FailOn = "none" | "new-mandatory" | "any-mandatory";
+export const FAIL_ON: readonly FailOn[] = ["none", "new-mandatory", "any-mandatory"];
+export const FORMATS: readonly DiffFormat[] = ["text", "markdown", "json"];
+
+export interface DiffOptions {
+    readonly base: string;
+    readonly head: string;
+    readonly policyPackConfig?: string;
+    readonly packDir?: string;
+    readonly format: DiffFormat;
+    readonly failOn: FailOn;
+    /** --plot: a folder for the before/after SVGs. */
+    readonly plot?: string;
+    readonly log: (chunk: string) => void;
+}
+
+/** One side, judged and evaluated. */
+export interface EvaluatedSide {
+    readonly side: Side;
+    readonly stack: StackView;
+    readonly config: SideConfig;
+    readonly verdicts: Verdict[];
+    readonly figures: EntityFigures[];
+}
+
+/** The problem line of a violation message: the line after the policy's description. */
+function problemOf(message: string): string {
+    const lines = message.trim().split("\n");
+    return (lines.length > 1 ? lines[1] : lines[0]).trim();
+}
+
+export function verdictOf(v: Violation): Verdict {
+    const urn = v.urn ?? "";
+    const stack = urn === "" || v.resourceType === ROOT_STACK_TYPE;
+    return {
+        policy: v.policyName,
+        urn: stack ? "" : urn,
+        entity: stack ? "the stack" : `${displayType(v.resourceType ?? "")}: ${v.resourceName ?? urn}`,
+        level: v.enforcementLevel === "mandatory" ? "mandatory" : "advisory",
+        problem: problemOf(v.message),
+        message: v.message.trim(),
+    };
+}
+
+/** What Remediate and Analyze see of a resource: its type, inputs, options, parent and provider's inputs. */
+function analyzeKey(r: RecordedResource, byUrn: ReadonlyMap<string, RecordedResource>): string {
+    const provider = r.provider ? byUrn.get(r.provider.slice(0, r.provider.lastIndexOf("::"))) : undefined;
+    return JSON.stringify([r.type, r.inputs, r.options, r.parent, provider ? [provider.urn, provider.inputs] : null]);
+}
+
+/**
+ * The URNs each side must Analyze: a resource identical on both sides (same URN and the same
+ * Analyze request) gets the same Analyze verdicts on both, so only the others are sent (O(n)).
+ * AnalyzeStack always gets every resource: a stack policy's verdict depends on the whole stack.
+ */
+export function analyzeSets(base: Side, head: Side): { base: Set<string>; head: Set<string> } {
+    const keys = (side: Side) => {
+        const byUrn = new Map(side.resources.map((r) => [r.urn, r]));
+        return new Map(side.resources.map((r) => [r.urn, analyzeKey(r, byUrn)]));
+    };
+    const b = keys(base);
+    const h = keys(head);
+    const differ = (mine: Map<string, string>, other: Map<string, string>) => new Set([...mine].filter(([urn, key]) => other.get(urn) !== key).map(([urn]) => urn));
+    return { base: differ(b, h), head: differ(h, b) };
+}
+
+/**
+ * Judges and evaluates one side. An empty side (a stack never deployed) has no verdicts and no figures.
+ * @param analyzeOnly - the URNs to Remediate and Analyze (all when absent); AnalyzeStack gets all.
+ */
+export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>): Promise<EvaluatedSide> {
+    const stack = stackViewOf(side.resources);
+    if (side.resources.length === 0) {
+        return { side, stack, config: {}, verdicts: [], figures: [] };
+    }
+    const opened = await openPack({
+        packDir: opts.packDir ?? defaultPackDir(), project: side.project, stack: side.stack,
+        policyPackConfig: opts.policyPackConfig, log: opts.log,
+    }).catch((err: unknown) => {
+        throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
+    });
+    try {
+        const { violations } = await analyzeResources(opened.pack, side.resources, {
+            remediating: opened.remediating,
+            applyRemediations: false,
+            fallbackStackUrn: `urn:pulumi:${side.stack}::${side.project}::${ROOT_STACK_TYPE}::${side.project}-${side.stack}`,
+            ...(analyzeOnly ? { analyzeOnly: (r: RecordedResource) => analyzeOnly.has(r.urn) } : {}),
+        });
+        return { side, stack, config: opened.config, verdicts: violations.map(verdictOf), figures: stackFigures(stack, opened.config) };
+    } finally {
+        await opened.pack.close();
+    }
+}
+
+export function exitCodeOf(result: DiffResult, failOn: FailOn): number {
+    return failOn === "none" ? 0 : failOn === "any-mandatory" ? (result.counts.headMandatory > 0 ? 1 : 0) : result.counts.newMandatory > 0 ? 1 : 0;
+}
+
+function summaryOf(e: EvaluatedSide): DiffReport["base"] {
+    return { file: e.side.file, kind: e.side.kind, resources: e.side.resources.length, unknownValues: e.side.unknownValues };
+}
+
+/**
+ * Runs the diff.
+ * @returns the exit code and what to print (text, Markdown or one JSON document).
+ * Throws UsageError (exit 2) for an unreadable side, a bad config or an unwritable --plot folder.
+ */
+export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; output: string; report: DiffReport }> {
+    // Read both files first: a bad path fails at once, before any pack starts.
+    const baseSide = readSide(opts.base);
+    const headSide = readSide(opts.head, baseSide);
+    if (opts.plot !== undefined) {
+        const dir = path.resolve(opts.plot);
+        try {
+            fs.mkdirSync(dir, { recursive: true });
+            fs.accessSync(dir, fs.constants.W_OK);
+        } catch {
+            throw new UsageError(`cannot write plots to ${opts.plot}: the folder cannot be created or is not writable`);
+        }
+    }
+    // Only resources that differ are Analyzed (their verdicts are all that can change); with
+    // --fail-on any-mandatory head is judged whole, since every mandatory verdict of it counts.
+    const sets = analyzeSets(baseSide, headSide);
+    // The two packs run at once: each side is independent.
+    const [base, head] = await Promise.all([
+        evaluateSide(baseSide, opts, sets.base),
+        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head),
+    ]);
+    const result = diffStates(base, head);
+    const exitCode = exitCodeOf(result, opts.failOn);
+    let plots: string[] = [];
+    if (opts.plot !== undefined) {
+        const { writeDiffPlots } = await import("./plots");
+        plots = await writeDiffPlots(opts.plot, base, head, result);
+    }
+    const report: DiffReport = { base: summaryOf(base), head: summaryOf(head), result, exitCode, failOn: opts.failOn, plots };
+    const output = opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);
+    return { exitCode, output, report };
+}

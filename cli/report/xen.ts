@@ -1,0 +1,75 @@
+/**
+ * The Xen section of `perfguard check --report`: per host the link, dom0's declared traffic and
+ * the guests short of their need, then each guest's predicted share against its need and what
+ * each dom0 workload costs the guests. Every figure is read from the Xen evaluation
+ * (policies/xen/evaluation.ts), the one the two Xen policies judge, so the table and the
+ * verdicts state the same numbers.
+ */
+import { num, plural } from "../../policies/pack/format";
+import type { StackView } from "../../policies/pack/resources";
+import { xenEvaluation } from "../../policies/xen/evaluation";
+import type { XenShareConfig } from "../../policies/xen/hosts";
+
+// Guest and dom0 rows shown; the rest are counted (a report of 3,000 guests is not read row by row).
+const ROWS = 100;
+
+function cell(text: string): string {
+    return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+}
+
+function more(total: number, shown: number, what: string): string {
+    return total > shown ? `\n\n... and ${plural(total - shown, what)} more (see the verdicts).` : "";
+}
+
+/**
+ * Builds the section.
+ * @param stack - the stack as the pack's stack policies see it.
+ * @param config - xen-guest-network-share's reconciled config properties (defaults when absent).
+ * @returns Markdown ending with a blank line, or "" when the stack has no Xen host.
+ */
+export function xenSection(stack: StackView, config: Partial<XenShareConfig> | undefined): string {
+    const evaluation = xenEvaluation(stack, config);
+    if (evaluation.hosts.length === 0) {
+        return "";
+    }
+    const hostRows: string[] = [];
+    const guestRows: string[] = [];
+    const dom0Rows: string[] = [];
+    for (const h of evaluation.hosts) {
+        const m = h.model;
+        const judged = h.guests.filter((g) => g.entry.state === "judged").length;
+        const idle = h.guests.filter((g) => g.entry.state === "idle").length;
+        const unknown = h.guests.filter((g) => g.entry.state === "unknown").length;
+        const link = m.link ? `${num(m.link.mbps, 2)} MB/s (${m.link.where})` : "none: not checked";
+        const short = !m.link ? (judged > 0 ? "not checked" : "-") : `${h.short.length} of ${judged}`;
+        const counts = `${judged} judged, ${idle} idle${unknown > 0 ? `, ${unknown} not checked` : ""}`;
+        hostRows.push(`| ${cell(h.host.name)} | ${cell(link)} | ${num(m.dom0TotalMBps, 2)} MB/s | ${counts} | ${short} |`);
+        for (const g of h.guests) {
+            if (g.entry.state === "idle") {
+                continue;
+            }
+            const need = g.entry.needMBps !== undefined ? `${num(g.entry.needMBps, 2)} MB/s` : "-";
+            const predicted = g.predictedMBps !== undefined ? `${num(g.predictedMBps, 2)} MB/s` : "-";
+            const verdict = g.short ? "short" : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : "met";
+            guestRows.push(`| ${cell(g.entry.guest.resource.name)} | ${cell(h.host.name)} | ${need} | ${predicted} | ${cell(verdict)} |`);
+        }
+        for (const d of h.dom0) {
+            const role = d.service.management ? "management" : d.service.role.state === "ok" ? d.service.role.value : d.service.role.state === "absent" ? "none" : d.service.role.state;
+            const sends = d.service.traffic.state === "ok" ? `${num(d.service.traffic.value, 2)} MB/s` : d.service.traffic.state === "absent" ? "undeclared (idle)" : `${d.service.traffic.state}: not counted`;
+            const cost = d.guestsTotal ? `guests ${num(d.guestsTotal.without, 2)} → ${num(d.guestsTotal.withIt, 2)} MB/s` : "-";
+            dom0Rows.push(`| ${cell(d.service.resource.name)} | ${cell(h.host.name)} | ${cell(role)} | ${cell(sends)} | ${cost} |`);
+        }
+    }
+    const share = num(evaluation.config.dom0Share * 100, 1);
+    let out = `## Xen hosts\n\nEach guest's predicted transmit share of its host's link: dom0 keeps >= ${share}% of the link while it sends, the guests split the rest (the model of xen-guest-network-share and xen-dom0-workload).\n\n` +
+        "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n";
+    if (guestRows.length > 0) {
+        out += "### Guests\n\n| guest | host | needs | predicted | need |\n| --- | --- | --- | --- | --- |\n" +
+            guestRows.slice(0, ROWS).join("\n") + more(guestRows.length, ROWS, "guest") + "\n\n";
+    }
+    if (dom0Rows.length > 0) {
+        out += "### dom0 services\n\n| dom0 service | host | role | sends | its guests: without it → with it |\n| --- | --- | --- | --- | --- |\n" +
+            dom0Rows.slice(0, ROWS).join("\n") + more(dom0Rows.length, ROWS, "dom0 service") + "\n\n";
+    }
+    return out;
+}

@@ -1,0 +1,216 @@
+/**
+ * The Xen evaluation: per host, the link, dom0's declared traffic and its share of the link, each
+ * guest's predicted share against its need, what each dom0 workload costs the guests, and why a
+ * figure is not computed. It is the one place these figures are computed (through hostModel.ts
+ * and model/xenShares.ts): xen-guest-network-share, xen-dom0-workload, `perfguard check --report`,
+ * `perfguard size xen` (predictHostShares) and `perfguard diff` (xenFigures) read it.
+ *
+ * Memoized per stack object and config, so the policies of one AnalyzeStack call (and a report on
+ * the same StackView) share one layout and one model run per host.
+ */
+import { DEFAULT_DOM0_SHARE } from "../../model/xenShares";
+import type { EntityFigures, Figure } from "../pack/figures";
+import { num } from "../pack/format";
+import type { StackView } from "../pack/resources";
+import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet } from "./hostModel";
+import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
+
+export { EPSILON_MBPS, needMet, predictHostShares } from "./hostModel";
+export type { HostSenders } from "./hostModel";
+
+/** "Not checked" wordings the policies and the figures share. */
+export const NOT_CHECKED = {
+    unknownFact: "its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid",
+    noLink: "its host has no link figure (hosts entry linkMBps or defaultLinkMBps)",
+    uncertain: "another sender on its host has an unknown or invalid figure, so its share may be lower",
+    hostUnknown: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid",
+    noHost: "it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost)",
+} as const;
+
+/** One guest of a host, as the share check sees it. */
+export interface GuestFigures {
+    readonly entry: GuestEntry;
+    /** Predicted MB/s; undefined when not computed (then notChecked says why). */
+    readonly predictedMBps: number | undefined;
+    /** True when the prediction is below the need (a verdict of xen-guest-network-share). */
+    readonly short: boolean;
+    /** Why this guest's share is not judged (idle guests are neither judged nor "not checked"). */
+    readonly notChecked: string | undefined;
+}
+
+/** One dom0 service of a host with what it costs the host's judged guests. */
+export interface Dom0Figures {
+    readonly service: Dom0Service;
+    /** The guests' total predicted MB/s with it and without it, when computable. */
+    readonly guestsTotal: { withIt: number; without: number } | undefined;
+}
+
+/** One host's evaluation. */
+export interface XenHostEvaluation {
+    readonly host: XenHost;
+    /** The host key normalised (trimmed, lower case): stable across two states of a stack. */
+    readonly key: string;
+    readonly model: HostModel;
+    /** Guests by URN, as the model orders them. */
+    readonly guests: readonly GuestFigures[];
+    /** Guests short of their need, by URN (the first carries the host's fix). */
+    readonly short: readonly GuestEntry[];
+    /** An unknown co-tenant figure (on this host or a guest that may be on it) could lower the shares. */
+    readonly uncertain: boolean;
+    /** dom0 services by URN. */
+    readonly dom0: readonly Dom0Figures[];
+    /** dom0's predicted MB/s with every sender (undefined without a link). */
+    readonly dom0PredictedMBps: number | undefined;
+}
+
+/** The stack's Xen evaluation. */
+export interface XenEvaluation {
+    readonly config: XenShareConfig;
+    readonly layout: XenLayout;
+    /** Hosts sorted by name, case-insensitively (the order the verdicts are reported in). */
+    readonly hosts: readonly XenHostEvaluation[];
+    /** A guest whose host is unknown may declare a need: every host's fit is then uncertain. */
+    readonly elsewhere: boolean;
+    /** The host of a name (as in a guest's or dom0 service's host ref), or undefined. */
+    hostOf(name: string): XenHostEvaluation | undefined;
+}
+
+/** The config with the schema's defaults for what is not given (what a policy gets from the CLI). */
+export function xenConfigOf(config: Partial<XenShareConfig> | undefined): XenShareConfig {
+    const hosts = config?.hosts !== null && typeof config?.hosts === "object" ? config.hosts : {};
+    const link = config?.defaultLinkMBps;
+    const share = config?.dom0Share;
+    return {
+        hosts,
+        defaultLinkMBps: typeof link === "number" && Number.isFinite(link) && link > 0 ? link : null,
+        dom0Share: typeof share === "number" && share >= 0 && share <= 1 ? share : DEFAULT_DOM0_SHARE,
+    };
+}
+
+function normalise(name: string): string {
+    return name.trim().toLowerCase();
+}
+
+/** A guest whose host is unknown and that may declare a need (its facts are not all known). */
+function hidden(g: UnplacedGuest): boolean {
+    return g.need.state !== "absent" || g.resource.facts.incomplete;
+}
+
+function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<typeof hostConfigLookup>, elsewhere: boolean): XenHostEvaluation {
+    const model = modelHost(host, config, lookup(host.name));
+    // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
+    const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
+    const guests = model.entries.map((entry): GuestFigures => {
+        if (entry.state === "unknown") {
+            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.unknownFact };
+        }
+        if (entry.state === "idle") {
+            return { entry, predictedMBps: undefined, short: false, notChecked: undefined };
+        }
+        if (!model.link) {
+            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.noLink };
+        }
+        const predicted = model.shares?.get(entry) ?? 0;
+        const short = !needMet(predicted, entry.needMBps ?? 0);
+        return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined };
+    });
+    const byUrn = [...host.dom0].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
+    const dom0 = byUrn.map((service): Dom0Figures => ({
+        service,
+        guestsTotal: service.traffic.state === "ok" && service.traffic.value > 0 && model.dom0.some((s) => s.service === service)
+            ? guestsTotalWithout(model, service, config.dom0Share) : undefined,
+    }));
+    const judgedTotal = model.shares ? [...model.shares.values()].reduce((t, x) => t + x, 0) : undefined;
+    return {
+        host, key: normalise(host.name), model, guests, uncertain, dom0,
+        short: guests.filter((g) => g.short).map((g) => g.entry),
+        // dom0 takes what the model gives it: the link less the judged guests, capped at its demand.
+        dom0PredictedMBps: model.link && judgedTotal !== undefined ? Math.min(model.dom0TotalMBps, Math.max(0, model.link.mbps - judgedTotal)) : undefined,
+    };
+}
+
+const memo = new WeakMap<StackView, Map<string, XenEvaluation>>();
+
+/**
+ * Evaluates every Xen host of the stack (O(resources + guests log guests)).
+ * @param stack - the stack's resources (AnalyzeStack outputs).
+ * @param config - the Xen policies' config (both take the same keys); defaults for what is missing.
+ * @returns the evaluation, the same object for the same stack object and config. Never throws on odd props.
+ */
+export function xenEvaluation(stack: StackView, config?: Partial<XenShareConfig>): XenEvaluation {
+    const full = xenConfigOf(config);
+    const key = JSON.stringify(full);
+    let perConfig = memo.get(stack);
+    const cached = perConfig?.get(key);
+    if (cached) {
+        return cached;
+    }
+    const layout = xenLayout(stack);
+    const lookup = hostConfigLookup(full.hosts);
+    const elsewhere = layout.hostUnknown.some(hidden);
+    const hosts = [...layout.hosts].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1)).map((h) => evaluateHost(h, full, lookup, elsewhere));
+    const byKey = new Map(hosts.map((h) => [h.key, h]));
+    const evaluation: XenEvaluation = { config: full, layout, hosts, elsewhere, hostOf: (name) => byKey.get(normalise(name)) };
+    if (!perConfig) {
+        perConfig = new Map();
+        memo.set(stack, perConfig);
+    }
+    perConfig.set(key, evaluation);
+    return evaluation;
+}
+
+/** Whether a guest whose host is unknown may declare a need (reported as not checked). */
+export function mayDeclareNeed(guest: UnplacedGuest): boolean {
+    return hidden(guest);
+}
+
+function mbps(key: string, label: string, value: number | undefined, better: Figure["better"], notChecked?: string): Figure {
+    return value === undefined
+        ? { key, label, unit: "MB/s", better, text: "not checked", notChecked: notChecked ?? "not computed" }
+        : { key, label, value, unit: "MB/s", better, text: `${num(value, 2)} MB/s` };
+}
+
+/** The figures of one host, in a fixed order: host figures, then guests by name, then dom0 services by name. */
+function hostFigures(h: XenHostEvaluation): EntityFigures {
+    const m = h.model;
+    const figures: Figure[] = [];
+    const judged = h.guests.filter((g) => g.entry.state === "judged");
+    figures.push(mbps("linkMBps", "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
+    figures.push(mbps("dom0DeclaredMBps", "dom0's declared traffic", m.dom0TotalMBps, "lower"));
+    if (judged.length > 0) {
+        const blocked = !m.link ? NOT_CHECKED.noLink : undefined;
+        figures.push(blocked
+            ? { key: "shortGuests", label: "guests short of their need", unit: "", better: "lower", text: "not checked", notChecked: blocked }
+            : { key: "shortGuests", label: "guests short of their need", value: h.short.length, unit: "", better: "lower", text: `${h.short.length} of ${judged.length}` });
+    }
+    const byName = <T>(list: readonly T[], name: (t: T) => string) => [...list].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+    for (const g of byName(h.guests.filter((x) => x.entry.state !== "idle"), (x) => x.entry.guest.resource.name)) {
+        const r = g.entry.guest.resource;
+        const need = g.entry.needMBps;
+        const label = `guest ${r.name}: predicted share${need !== undefined ? ` (needs ${num(need, 2)} MB/s)` : ""}`;
+        figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain ? g.predictedMBps : undefined, "higher", g.notChecked));
+        if (need !== undefined) {
+            figures.push(mbps(`guest:${r.name}:needMBps`, `guest ${r.name}: need`, need, "none"));
+        }
+    }
+    for (const d of byName(h.dom0.filter((x) => !x.service.management), (x) => x.service.resource.name)) {
+        const r = d.service.resource;
+        const cost = d.guestsTotal ? d.guestsTotal.without - d.guestsTotal.withIt : undefined;
+        const why = d.service.traffic.state === "ok" || d.service.traffic.state === "absent"
+            ? (!m.link ? NOT_CHECKED.noLink : judged.length === 0 ? "no guest on the host declares perfguard:networkMBps" : undefined)
+            : "its perfguard:networkMBps is unknown in this preview or invalid";
+        figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? cost ?? 0 : undefined, "lower", why));
+    }
+    const anchor = h.host.guests[0]?.resource ?? h.host.dom0[0]?.resource;
+    return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}`, ...(anchor ? { urn: anchor.urn } : {}), figures };
+}
+
+/**
+ * Every Xen host's figures, for `perfguard diff` and the report-equals-verdict tests.
+ * @param stack - the stack's resources.
+ * @param config - the Xen policies' config (defaults when absent).
+ * @returns one entity per host, sorted by host name. Never throws on odd props.
+ */
+export function xenFigures(stack: StackView, config?: Partial<XenShareConfig>): EntityFigures[] {
+    return xenEvaluation(stack, config).hosts.map(hostFigures);
+}

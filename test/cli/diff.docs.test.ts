@@ -1,0 +1,36 @@
+/** docs/ci.md's perfguard diff job: the section quotes docs/ci/diff.yml verbatim, and the workflow does what the section says. */
+import * as fs from "fs";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+describe("docs/ci.md: the pull-request diff job (docs/ci/diff.yml)", () => {
+    const yml = fs.readFileSync(path.join(ROOT, "docs", "ci", "diff.yml"), "utf8");
+    const ci = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
+    const section = ci.slice(ci.indexOf("## Pull requests: what the change does to performance (perfguard diff)"));
+
+    it("is one self-contained section quoting the workflow file verbatim", () => {
+        expect(section.length).toBeGreaterThan(100);
+        expect(section.slice(3)).not.toMatch(/\n## /);
+        expect(section).toContain("```yaml\n" + yml + "```");
+    });
+
+    it("exports the deployed stack, previews with the pack as JSON, diffs, posts one comment, and gates on the exit code", async () => {
+        const yaml = await import("js-yaml");
+        const wf = yaml.load(yml) as { on: Record<string, unknown>; jobs: Record<string, { steps: Array<{ name?: string; run?: string; uses?: string; with?: Record<string, string>; if?: string }> }> };
+        expect(Object.keys(wf.on)).toEqual(["pull_request"]);
+        const steps = wf.jobs.diff.steps;
+        const run = steps.map((s) => s.run ?? "").join("\n");
+        expect(run).toMatch(/pulumi stack export --stack "\$STACK" > base\.json/);
+        expect(run).toMatch(/\|\| echo '\{"version": 3, "deployment": \{\}\}' > base\.json/);
+        expect(run).toMatch(/pulumi preview --stack "\$STACK" --json [\s\S]*--policy-pack \.\/perfguard --policy-pack-config \.\/perfguard-config\.json > head\.json/);
+        expect(run).toMatch(/npx perfguard diff \.\.\/base\.json \.\.\/head\.json[\s\S]*--format markdown\) > perfguard-diff\.md/);
+        const comment = steps.find((s) => s.uses?.startsWith("marocchino/sticky-pull-request-comment@"));
+        expect(comment?.with).toEqual({ header: "perfguard-diff", path: "perfguard-diff.md" });
+        const gate = steps[steps.length - 1];
+        expect(gate.if).toContain("steps.diff.outputs.exit == '1'");
+        expect(steps.indexOf(comment!)).toBeLessThan(steps.indexOf(gate));
+        expect(section).toContain("**First deploy, no base**");
+    });
+});

@@ -1,0 +1,220 @@
+/**
+ * `perfguard diff`'s comparison, table-driven per system: a compliant base, and a head with one
+ * change (a figure changes, an entity appears or disappears, a verdict flips, a value is unknown
+ * on one side). Figures come from the same adapter the command uses (cli/diff/figures.ts), the
+ * verdicts from the policies themselves; the CLI end to end is in diff.cli.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { diffStates, DiffResult, Verdict } from "../../cli/diff/compare";
+import { SideConfig, stackFigures } from "../../cli/diff/figures";
+import { COMMENT_LIMIT, DiffReport, renderMarkdown, renderText, summaryLine } from "../../cli/diff/render";
+import { exitCodeOf } from "../../cli/diff/run";
+import { policies } from "../../policies";
+import { ResourceView, StackView } from "../../policies/pack/resources";
+import { runPolicies, TestResource, UNKNOWN_VALUE, urnOf } from "../support/policyHarness";
+import { citrixStack, ZONE } from "../policies/citrix/citrixFixtures";
+import { nsxStack, SE_GROUP, seGroupProps } from "../policies/nsx-alb/nsxFixtures";
+import { dom0Service, setTags, VM, XCP01_UUID, xenBaselineConfig, xenStack } from "../policies/xen/xenFixtures";
+
+type PolicyConfig = Record<string, Record<string, unknown>>;
+
+/** The stack as AnalyzeStack gives it: property dependencies name resources of the same list by URN. */
+function viewOf(resources: TestResource[]): StackView {
+    const urnByName = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
+    return new StackView(resources.map((r) => new ResourceView(urnByName.get(r.name)!, r.type, r.name, structuredClone(r.props),
+        Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urnByName.get(n) ?? n)])))));
+}
+
+async function sideOf(resources: TestResource[], config: PolicyConfig): Promise<{ figures: ReturnType<typeof stackFigures>; verdicts: Verdict[] }> {
+    const sideConfig: SideConfig = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { enforcementLevel: "advisory", properties: v }])) as unknown as SideConfig;
+    const violations = await runPolicies(policies, resources, config);
+    return {
+        figures: stackFigures(viewOf(resources), sideConfig),
+        verdicts: violations.map((v) => ({
+            policy: v.policyName, urn: v.urn ?? "", entity: v.urn ? v.urn.split("::").pop()! : "the stack",
+            level: v.enforcementLevel === "mandatory" ? "mandatory" : "advisory", problem: v.message.split("\n")[0], message: v.message,
+        })),
+    };
+}
+
+async function diff(base: TestResource[], head: TestResource[], config: PolicyConfig = {}): Promise<DiffResult> {
+    return diffStates(await sideOf(base, config), await sideOf(head, config));
+}
+
+/** "entity: figure before → after (direction)" for every changed figure; "+ entity" / "- entity" for added/removed. */
+function changes(r: DiffResult): string[] {
+    return r.entities.filter((e) => e.status !== "unchanged").flatMap((e) =>
+        e.status === "added" ? [`+ ${e.id}`] : e.status === "removed" ? [`- ${e.id}`]
+            : [...(e.notChecked.before !== e.notChecked.after ? [`${e.id}: not checked ${e.notChecked.before ?? "-"} → ${e.notChecked.after ?? "-"}`] : []),
+                ...e.figures.map((f) => `${e.id}: ${f.key} ${f.before?.value === undefined ? `(${f.before?.notChecked ?? "none"})` : f.before.text} → ${f.after?.value === undefined ? `(${f.after?.notChecked ?? "none"})` : f.after.text} (${f.direction})`)]);
+}
+
+function verdictChanges(r: DiffResult): string[] {
+    return r.verdicts.map((v) => `${v.change === "appeared" ? "+" : "-"} ${v.verdict.level} ${v.verdict.policy} -> ${v.verdict.entity}`);
+}
+
+const xenConfig = { "xen-guest-network-share": xenBaselineConfig(), "xen-dom0-workload": xenBaselineConfig() };
+const apacZone: TestResource = { type: ZONE, name: "apac-zone", props: { name: "apac", metadatas: [{ name: "perfguard:rttMs", value: "45" }, { name: "perfguard:peakConcurrentLaunches", value: "10" }] } };
+
+interface Case {
+    readonly name: string;
+    readonly base: TestResource[];
+    readonly head: TestResource[];
+    readonly config?: PolicyConfig;
+    readonly figures: string[];
+    readonly verdicts: string[];
+}
+
+const CASES: Case[] = [
+    // Citrix: zone emea at 160 ms, peak 20 under two throttles of 12 (24), 1000 users.
+    { name: "citrix: no change", base: citrixStack(), head: citrixStack(), figures: [], verdicts: [] },
+    {
+        name: "citrix: a figure changes (3000 users instead of 1000: launch takes longer)", base: citrixStack(), head: citrixStack({ users: "3000" }),
+        figures: ["zone-lock:emea-zone: launchMin 8 min → 24 min (worse)"], verdicts: [],
+    },
+    {
+        name: "citrix: an entity appears (zone apac)", base: citrixStack(), head: citrixStack({ extra: [apacZone] }),
+        figures: ["+ zone-lock:apac-zone", "+ zone:apac"], verdicts: [],
+    },
+    {
+        name: "citrix: an entity disappears (zone apac)", base: citrixStack({ extra: [apacZone] }), head: citrixStack(),
+        figures: ["- zone-lock:apac-zone", "- zone:apac"], verdicts: [],
+    },
+    {
+        name: "citrix: a verdict flips (RTT 160 → 260 ms: a separate Site is needed)", base: citrixStack(), head: citrixStack({ rttMs: "260" }),
+        figures: [
+            "zone-lock:emea-zone: meanResponseS 9.4 s → 15.3 s (worse)", "zone-lock:emea-zone: timedOutPct <0.0001% → 0.011% (worse)", "zone-lock:emea-zone: launchMin 8 min → 13 min (worse)", "zone-lock:emea-zone: safeConcurrency 25 requests → 15 requests (worse)",
+            "zone:emea: rttMs 160 ms → 260 ms (worse)", "zone:emea: zoneBudget 25 requests → 15 requests (worse)",
+        ],
+        // The throttles (24) now exceed what the lock sustains at 260 ms (15): a second mandatory verdict.
+        verdicts: ["+ mandatory citrix-broker-throttle -> emea-zone", "+ mandatory citrix-zone-rtt-limit -> emea-zone", "+ advisory citrix-brokering-capacity -> emea-zone"],
+    },
+    {
+        name: "citrix: unknown on one side (RTT known after apply)", base: citrixStack(), head: citrixStack({ rttMs: UNKNOWN_VALUE }),
+        figures: [
+            "zone-lock:emea-zone: not checked - → the perfguard:rttMs of its zone \"emea\" is unknown in this preview",
+            "zone-lock:emea-zone: concurrency 20 requests → (none) (changed)", "zone-lock:emea-zone: meanResponseS 9.4 s → (none) (changed)",
+            "zone-lock:emea-zone: timedOutPct <0.0001% → (none) (changed)", "zone-lock:emea-zone: launchMin 8 min → (none) (changed)",
+            "zone-lock:emea-zone: safeConcurrency 25 requests → (none) (changed)",
+            "zone:emea: rttMs 160 ms → (its perfguard:rttMs is unknown in this preview or invalid) (changed)",
+            "zone:emea: concurrency 20 requests → (its perfguard:rttMs is unknown in this preview or invalid) (changed)",
+            "zone:emea: zoneBudget 25 requests → (its perfguard:rttMs is unknown in this preview or invalid) (changed)",
+        ],
+        // Every policy that needs the RTT says "not checked" (advisory), none passes it.
+        verdicts: ["+ advisory citrix-broker-throttle -> the stack", "+ advisory citrix-brokering-capacity -> the stack", "+ advisory citrix-site-database-load -> the stack", "+ advisory citrix-zone-rtt-limit -> emea-zone"],
+    },
+    // NSX ALB: web-seg (4 vCPUs, N+M, distributed) with shop-vs (SSL) and api-vs (L4).
+    {
+        name: "nsx-alb: a figure changes (shop 1000 → 1050 RSA TPS)", base: nsxStack(), head: nsxStack({ shop: { sslTps: "1050" } }),
+        figures: ["web: busiestSePct 72.4% → 74.3% (worse)", "web: busiestSeCpuPct 72.4% → 74.3% (worse)", "shop-vs: vsPeakPct 72.4% → 74.3% (worse)"], verdicts: [],
+    },
+    {
+        name: "nsx-alb: an entity appears (SE group batch)", base: nsxStack(), head: nsxStack({ extra: [{ type: SE_GROUP, name: "batch-seg", props: seGroupProps({ name: "batch" }) }] }),
+        figures: ["+ batch"], verdicts: [],
+    },
+    {
+        name: "nsx-alb: a verdict flips (shop at 4000 RSA TPS no longer fits)", base: nsxStack(), head: nsxStack({ shop: { sslTps: "4000" } }),
+        figures: ["web: busiestSePct 72.4% → 187.7% (worse)", "web: busiestSeCpuPct 72.4% → 187.7% (worse)", "web: requiredVcpusPerSe (none) → 10 (changed)", "shop-vs: vsPeakPct 72.4% → 187.7% (worse)"],
+        verdicts: ["+ mandatory nsx-alb-se-capacity -> web-seg", "+ mandatory nsx-alb-se-capacity -> shop-vs"],
+    },
+    {
+        name: "nsx-alb: unknown on one side (vcpusPerSe known after apply)", base: nsxStack(), head: nsxStack({ group: { vcpusPerSe: UNKNOWN_VALUE } }),
+        figures: ["web: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "web: busiestSePct 72.4% → (none) (changed)", "web: busiestSeCpuPct 72.4% → (none) (changed)", "web: busiestSeThroughputPct 31.6% → (none) (changed)", "web: busiestSeIngressPct 0% → (none) (changed)", "web: busiestSeOpenConnectionsPct 31.3% → (none) (changed)", "web: sesNeeded 1 → (none) (changed)", "api-vs: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "api-vs: vsPeakPct 31.6% → (none) (changed)", "shop-vs: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "shop-vs: vsPeakPct 72.4% → (none) (changed)"],
+        // The per-group size policies cannot read the size either: not checked, advisory.
+        verdicts: ["+ advisory nsx-alb-se-dedicated-dispatcher -> web-seg", "+ advisory nsx-alb-se-minimum-resources -> web-seg"],
+    },
+    // Xen: the compliant baseline of test/policies/xen (two hosts, every need met).
+    {
+        name: "xen: a figure changes (db needs 50 instead of 45 MB/s, still met)", base: xenStack(), head: xenStack({ name: "db", edit: setTags("perfguard:networkMBps=50") }), config: xenConfig,
+        figures: [`${XCP01_UUID}: guest:db:predictedMBps 45 MB/s → 50 MB/s (better)`, `${XCP01_UUID}: guest:db:needMBps 45 MB/s → 50 MB/s (changed)`], verdicts: [],
+    },
+    {
+        name: "xen: an entity appears (a guest on a new host without a link figure)", base: xenStack(),
+        head: xenStack({ add: [{ type: VM, name: "batch", props: { nameLabel: "batch", affinityHost: "xcp-03", tags: ["perfguard:networkMBps=10"] } }] }), config: xenConfig,
+        figures: ["+ xcp-03"], verdicts: ["+ advisory xen-guest-network-share -> the stack"],
+    },
+    {
+        name: "xen: a verdict flips (a backup service in dom0 of xcp-01)", base: xenStack(), head: xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60")] }), config: xenConfig,
+        figures: [`${XCP01_UUID}: dom0DeclaredMBps 2 MB/s → 62 MB/s (worse)`, `${XCP01_UUID}: shortGuests 0 of 2 → 1 of 2 (worse)`, `${XCP01_UUID}: guest:db:predictedMBps 45 MB/s → 35 MB/s (worse)`, `${XCP01_UUID}: dom0:backup:costMBps (none) → 10 MB/s (changed)`],
+        verdicts: ["+ advisory xen-dom0-workload -> backup", "+ advisory xen-guest-network-share -> db"],
+    },
+    {
+        name: "xen: unknown on one side (db's need known after apply)", base: xenStack(), head: xenStack({ name: "db", edit: setTags(`perfguard:networkMBps=${UNKNOWN_VALUE}`) }), config: xenConfig,
+        figures: [`${XCP01_UUID}: shortGuests 0 of 2 → 0 of 1 (changed)`, `${XCP01_UUID}: guest:db:predictedMBps 45 MB/s → (its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid) (changed)`, `${XCP01_UUID}: guest:db:needMBps 45 MB/s → (none) (changed)`],
+        // db and web are not checked (grouped on the stack): an unknown co-tenant need could lower their shares.
+        verdicts: ["+ advisory xen-guest-network-share -> the stack"],
+    },
+];
+
+describe("perfguard diff: a base and a head with one change, per system", () => {
+    it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+        const r = await diff(c.base, c.head, c.config);
+        expect(changes(r)).toEqual(c.figures);
+        expect(verdictChanges(r)).toEqual(c.verdicts);
+    });
+
+    it("the opposite direction swaps before and after, and appeared for disappeared", async () => {
+        const r = await diff(citrixStack({ rttMs: "260" }), citrixStack());
+        expect(verdictChanges(r)).toEqual(["- mandatory citrix-broker-throttle -> emea-zone", "- mandatory citrix-zone-rtt-limit -> emea-zone", "- advisory citrix-brokering-capacity -> emea-zone"]);
+        expect(changes(r)).toContain("zone:emea: rttMs 260 ms → 160 ms (better)");
+        expect(exitCodeOf(r, "new-mandatory")).toBe(0);
+    });
+
+    it("does not depend on the order of the resources", async () => {
+        const head = citrixStack({ rttMs: "260", extra: [apacZone] });
+        const a = await diff(citrixStack(), head);
+        const b = await diff([...citrixStack()].reverse(), [...head].reverse());
+        expect(changes(b)).toEqual(changes(a));
+        expect(verdictChanges(b)).toEqual(verdictChanges(a));
+    });
+});
+
+describe("exit code and summary", () => {
+    it("--fail-on: new-mandatory fails on a new one only, any-mandatory on any, none never", async () => {
+        const flipped = await diff(citrixStack(), citrixStack({ rttMs: "260" }));
+        const still = await diff(citrixStack({ rttMs: "260" }), citrixStack({ rttMs: "270" }));
+        expect([exitCodeOf(flipped, "new-mandatory"), exitCodeOf(flipped, "any-mandatory"), exitCodeOf(flipped, "none")]).toEqual([1, 1, 0]);
+        expect([exitCodeOf(still, "new-mandatory"), exitCodeOf(still, "any-mandatory"), exitCodeOf(still, "none")]).toEqual([0, 1, 0]);
+    });
+
+    it("counts new mandatory verdicts and worse and better figures in one line", async () => {
+        const r = await diff(citrixStack(), citrixStack({ rttMs: "260" }));
+        expect(summaryLine(r)).toBe("2 new mandatory verdicts, 1 new advisory verdict; 6 figures worse, 0 better");
+        expect(summaryLine(await diff(citrixStack(), citrixStack()))).toBe("no change in figures or verdicts");
+    });
+});
+
+function report(r: DiffResult): DiffReport {
+    const side = { file: "stack.json", kind: "stack export", resources: 1, unknownValues: 0 };
+    return { base: side, head: side, result: r, exitCode: exitCodeOf(r, "new-mandatory"), failOn: "new-mandatory", plots: [] };
+}
+
+describe("rendering", () => {
+    it("Markdown: a summary line, one table per system, the messages folded, unchanged entities on one line", async () => {
+        const md = renderMarkdown(report(await diff([...citrixStack(), ...xenStack()], [...citrixStack({ rttMs: "260" }), ...xenStack()], xenConfig)));
+        expect(md.split("\n")[1]).toBe("## perfguard diff: ❌ 2 new mandatory verdicts, 1 new advisory verdict; 6 figures worse, 0 better");
+        expect(md).toContain("### Citrix\n");
+        expect(md).toContain("| zone emea | RTT to the Site database | 160 ms | 260 ms | +100 ms 🔺 worse |");
+        expect(md).toContain("### Xen\n\n2 entities unchanged: Xen host");
+        expect(md).toMatch(/<details><summary>Verdict messages \(3\)<\/summary>[\s\S]*citrix-zone-rtt-limit[\s\S]*<\/details>/);
+    });
+
+    it("Markdown stays under GitHub's comment limit, counting what it leaves out", async () => {
+        // 3000 guests on one host, every one short after dom0 starts sending: thousands of rows and messages.
+        const guests = (need: string) => Array.from({ length: 3000 }, (_, i): TestResource => ({ type: VM, name: `guest-${String(i).padStart(4, "0")}`, props: { affinityHost: "xcp-big", tags: [`perfguard:networkMBps=${need}`] } }));
+        const config = { "xen-guest-network-share": { hosts: { "xcp-big": { linkMBps: 10000 } } }, "xen-dom0-workload": { hosts: { "xcp-big": { linkMBps: 10000 } } } };
+        const r = await diff(guests("1"), [...guests("4"), dom0Service("backup", "xcp-big", undefined, "6000")], config);
+        const md = renderMarkdown(report(r));
+        expect(md.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+        expect(md).toMatch(/… \d+ more rows not shown/);
+        expect(md).toMatch(/… \d+ more messages not shown\./);
+        expect(renderText(report(r))).toContain("guest guest-2999: predicted share (needs 4 MB/s): 1 MB/s → ");
+    });
+
+    it("escapes control characters and pipes in names", async () => {
+        const zone = (name: string): TestResource => ({ type: ZONE, name: "odd-zone", props: { name, metadatas: [{ name: "perfguard:rttMs", value: "45" }] } });
+        const md = renderMarkdown(report(await diff([zone("a|b\u001b[31m")], [zone("a|b\u001b[31m"), apacZone])));
+        expect(md).not.toContain("\u001b");
+        expect(md).toContain("zone a\\|b");
+    });
+});

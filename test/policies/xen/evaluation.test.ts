@@ -1,0 +1,119 @@
+/**
+ * The Xen evaluation is the one source of the Xen figures: the verdicts, `check --report`'s Xen
+ * section and `xenFigures` (diff) state the same numbers for the same host, and one stack object
+ * is evaluated once per config.
+ */
+import { describe, expect, it } from "vitest";
+import { xenSection } from "../../../cli/report/xen";
+import { sizeXen } from "../../../cli/sizeXen";
+import type { EntityFigures } from "../../../policies/pack/figures";
+import { ResourceView, StackView } from "../../../policies/pack/resources";
+import { NOT_CHECKED, xenEvaluation, xenFigures } from "../../../policies/xen/evaluation";
+import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
+import { xenGuestNetworkShare } from "../../../policies/xen/xen-guest-network-share";
+import { runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
+import { dom0Service, setTags, XCP01_UUID, xenBaselineConfig, xenStack } from "./xenFixtures";
+
+function viewOf(resources: TestResource[]): StackView {
+    return new StackView(resources.map((r) => new ResourceView(r.urn ?? urnOf(r.type, r.name), r.type, r.name, structuredClone(r.props), {})));
+}
+
+function figure(entities: EntityFigures[], host: string, key: string): { value?: number; text: string; notChecked?: string } {
+    const entity = entities.find((e) => e.id === host.toLowerCase());
+    const found = entity?.figures.find((f) => f.key === key);
+    if (!found) {
+        throw new Error(`no figure ${key} on host ${host}: ${JSON.stringify(entity?.figures.map((f) => f.key))}`);
+    }
+    return found;
+}
+
+const backup = { add: [dom0Service("backup", XCP01_UUID, undefined, "60")] };
+
+describe("xenFigures: per host, the link, dom0 and each guest's share against its need", () => {
+    const cases: Array<[string, TestResource[], Record<string, unknown>, string, string, number | string]> = [
+        ["baseline: web gets its 20 MB/s", xenStack(), xenBaselineConfig(), XCP01_UUID, "guest:web:predictedMBps", 20],
+        ["baseline: db gets its 45 MB/s", xenStack(), xenBaselineConfig(), XCP01_UUID, "guest:db:predictedMBps", 45],
+        ["baseline: xcp-02's dom0 declares 5 MB/s", xenStack(), xenBaselineConfig(), "xcp-02", "dom0DeclaredMBps", 5],
+        ["baseline: no guest short on xcp-01", xenStack(), xenBaselineConfig(), XCP01_UUID, "shortGuests", 0],
+        // dom0 wants 62, keeps 55; domUs share 55: cache is idle (not counted), web 20, db 35 (not 25: cache idle).
+        ["backup in dom0: db is short", xenStack(backup), xenBaselineConfig(), XCP01_UUID, "guest:db:predictedMBps", 35],
+        ["backup in dom0: one guest short", xenStack(backup), xenBaselineConfig(), XCP01_UUID, "shortGuests", 1],
+        ["backup in dom0: what it costs the guests", xenStack(backup), xenBaselineConfig(), XCP01_UUID, "dom0:backup:costMBps", 10],
+        ["no link figure for xcp-02: not checked", xenStack(), { hosts: { [XCP01_UUID]: { linkMBps: 110 } } }, "xcp-02", "guest:app:predictedMBps", NOT_CHECKED.noLink],
+        ["an unknown need: not checked", xenStack({ name: "db", edit: setTags(`perfguard:networkMBps=${UNKNOWN_VALUE}`) }), xenBaselineConfig(), XCP01_UUID, "guest:db:predictedMBps", NOT_CHECKED.unknownFact],
+        ["defaultLinkMBps 60: app gets 30", xenStack(), { hosts: {}, defaultLinkMBps: 60 }, "xcp-02", "guest:app:predictedMBps", 30],
+    ];
+    it.each(cases)("%s", (_name, resources, config, host, key, expected) => {
+        const f = figure(xenFigures(viewOf(resources), config), host, key);
+        if (typeof expected === "number") {
+            expect(f.value).toBeCloseTo(expected, 9);
+            expect(f.notChecked).toBeUndefined();
+        } else {
+            expect(f.value).toBeUndefined();
+            expect(f.notChecked).toBe(expected);
+        }
+    });
+
+    it("names every host once, sorted, with a stable id and the URN of its first guest", () => {
+        const entities = xenFigures(viewOf(xenStack()), xenBaselineConfig());
+        expect(entities.map((e) => [e.system, e.kind, e.id, e.label])).toEqual([
+            ["xen", "host", XCP01_UUID, `Xen host ${XCP01_UUID}`],
+            ["xen", "host", "xcp-02", "Xen host xcp-02"],
+        ]);
+        expect(entities[1].urn).toBe(urnOf("xenorchestra:index/vm:Vm", "app"));
+        for (const f of entities.flatMap((e) => e.figures)) {
+            expect(f.value === undefined, f.key).toBe(f.notChecked !== undefined);
+        }
+    });
+
+    it("is memoized per stack object and config", () => {
+        const stack = viewOf(xenStack());
+        const a = xenEvaluation(stack, xenBaselineConfig());
+        expect(xenEvaluation(stack, xenBaselineConfig())).toBe(a);
+        expect(xenEvaluation(stack, { ...xenBaselineConfig(), dom0Share: 0.2 })).not.toBe(a);
+        expect(xenEvaluation(viewOf(xenStack()), xenBaselineConfig())).not.toBe(a);
+    });
+});
+
+describe("the verdicts, the report and size xen state the evaluation's figures", () => {
+    it.each([
+        ["backup on xcp-01", xenStack(backup), xenBaselineConfig()],
+        ["backup on xcp-02", xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "60")] }), xenBaselineConfig()],
+        ["a small default link", xenStack(), { hosts: {}, defaultLinkMBps: 60 }],
+    ])("%s", async (_name, resources, config) => {
+        const entities = xenFigures(viewOf(resources), config);
+        const share = await runStackPolicy(xenGuestNetworkShare, resources, config);
+        expect(share.length).toBeGreaterThan(0);
+        const report = xenSection(viewOf(resources), config);
+        for (const v of share) {
+            const guest = v.urn!.split("::").pop()!;
+            const host = entities.find((e) => e.figures.some((f) => f.key === `guest:${guest}:predictedMBps`))!;
+            const predicted = figure(entities, host.id, `guest:${guest}:predictedMBps`);
+            const need = figure(entities, host.id, `guest:${guest}:needMBps`);
+            expect(v.message.split("\n")[0]).toContain(`predicted ${predicted.text.replace(" MB/s", "")} of the ${need.text.replace(" MB/s", "")} MB/s it needs`);
+            expect(report).toContain(`| ${guest} | ${host.id === XCP01_UUID.toLowerCase() ? XCP01_UUID : "xcp-02"} | ${need.text} | ${predicted.text} | short |`);
+        }
+        for (const v of await runStackPolicy(xenDom0Workload, resources, config)) {
+            const service = v.urn!.split("::").pop()!;
+            const host = entities.find((e) => e.figures.some((f) => f.key === `dom0:${service}:costMBps`))!;
+            const cost = figure(entities, host.id, `dom0:${service}:costMBps`);
+            const m = /cuts its \d+ guests? from ([\d.]+) to ([\d.]+) MB\/s/.exec(v.message);
+            expect(m, v.message).not.toBeNull();
+            expect(Number(m![1]) - Number(m![2])).toBeCloseTo(cost.value!, 1);
+            expect(report).toContain(`guests ${m![1]} → ${m![2]} MB/s`);
+        }
+    });
+
+    it("size xen runs the same host model: 2 guests needing 40 MB/s on 60 MB/s get 30 each, as the evaluation", () => {
+        const sized = sizeXen({ linkMBps: 60, guests: 2, guestMBps: 40, dom0Share: 0.5 });
+        const entities = xenFigures(viewOf(xenStack()), { hosts: {}, defaultLinkMBps: 60 });
+        // xcp-02's app (40) and ci (35) with dom0 5: not the same host, so compare with one model run each.
+        expect(sized.lines.map((l) => l.predictedMBps)).toEqual([30, 30]);
+        expect(sized.lines.every((l) => l.meetsNeed === false)).toBe(true);
+        expect(figure(entities, "xcp-02", "guest:app:predictedMBps").value).toBeLessThan(40);
+    });
+
+    it("the report has no Xen section for a stack without Xen hosts", () => {
+        expect(xenSection(viewOf([]), {})).toBe("");
+    });
+});

@@ -124,6 +124,8 @@ export interface RealPreviewOptions {
     readonly stack?: string;
     /** The pack folder (default: this repository). */
     readonly packDir?: string;
+    /** Several packs, one `--policy-pack` flag each in this order (overrides packDir). */
+    readonly packDirs?: readonly string[];
     /** Preview without any policy pack (a benchmark floor). */
     readonly noPack?: boolean;
 }
@@ -140,7 +142,9 @@ export async function realPreview(programDir: string, options: RealPreviewOption
         }
         const args = ["preview", "--non-interactive", "--stack", stack];
         if (!options.noPack) {
-            args.push("--policy-pack", options.packDir ?? REPO_ROOT);
+            for (const pack of options.packDirs ?? [options.packDir ?? REPO_ROOT]) {
+                args.push("--policy-pack", pack);
+            }
         }
         if (options.policyPackConfig) {
             args.push("--policy-pack-config", path.resolve(options.policyPackConfig));

@@ -16,6 +16,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { debugEnabled } from "./errors";
 import { checkInputs, previewOutputs } from "./providers/schema";
+import { installSdkResolution } from "./sdkResolution";
 import { toAnalyzerProperties } from "./wireValues";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE } from "./types";
 
@@ -125,6 +126,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     onLoggedError: (message: string) => void, resources: RecordedResource[]): Promise<RecordedResource[]> {
     process.chdir(cwd);
     registerTypeScript();
+    installSdkResolution(); // @pulumi/citrix etc. without an install: perfguard's stand-ins (sdkResolution.ts)
 
     const settings = require("@pulumi/pulumi/runtime/settings") as SettingsModule;
     const stackModule = require("@pulumi/pulumi/runtime/stack") as StackModule;

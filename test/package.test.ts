@@ -143,5 +143,5 @@ describe("the published tarball installs and judges like the checkout", () => {
         const withoutPath = (out: string, dir: string) => out.split(`(local: ${dir})`).join("(local: <pack>)");
         expect(withoutPath(fromTarball.stdout, packageDir)).toBe(withoutPath(fromCheckout.stdout, ROOT));
         expect(fromTarball.stdout).toMatch(/\[mandatory\] {2}citrix-zone-rtt-limit/);
-    });
+    }, 600_000);
 });

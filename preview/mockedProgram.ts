@@ -26,6 +26,7 @@ import { parseStackName, readBackendStack, readExportFile, StackState, stackOutp
 import { checkInputs, previewOutputs } from "./providers/schema";
 import { AliasResolver } from "./resolveAliases";
 import { runTransforms, TransformRegistry } from "./runTransforms";
+import { installSdkResolution } from "./sdkResolution";
 import { toAnalyzerProperties } from "./wireValues";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_REFERENCES_ENV, UNKNOWN_STRING } from "./types";
 
@@ -199,6 +200,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     onLoggedError: (message: string) => void, resources: RecordedResource[], notReproduced: NotReproduced): Promise<RecordedResource[]> {
     process.chdir(cwd);
     registerTypeScript();
+    installSdkResolution(); // @pulumi/citrix etc. without an install: perfguard's stand-ins (sdkResolution.ts)
 
     const settings = require("@pulumi/pulumi/runtime/settings") as SettingsModule;
     const stackModule = require("@pulumi/pulumi/runtime/stack") as StackModule;

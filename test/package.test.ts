@@ -1,10 +1,12 @@
 /**
  * The package as the CLI and `pulumi policy publish` see it.
  */
-import { execFileSync } from "child_process";
+import { execFileSync, spawnSync, SpawnSyncReturns } from "child_process";
 import * as fs from "fs";
+import { isBuiltin } from "module";
+import * as os from "os";
 import * as path from "path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
@@ -58,4 +60,89 @@ describe("package", () => {
     it("PulumiPolicy.yaml declares the nodejs runtime", () => {
         expect(fs.readFileSync(path.join(ROOT, "PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
     });
+});
+
+/**
+ * What a consumer's CLI does with the published tarball (pulumi/pulumi pkg/backend/httpstate/policypack.go,
+ * installRequiredPolicy): extract the `npm pack` tarball's `package/` folder, then the Node.js language
+ * host's dependency install, `npm install --loglevel=error` in that folder, lifecycle scripts included
+ * (the root package's `prepare` runs). No sources, no tsconfig, only the package's own dependencies.
+ * The local npm cache serves them (`--prefer-offline`: the registry is asked only for what it lacks).
+ */
+describe("the published tarball installs and judges like the checkout", () => {
+    let work = "";
+    let packageDir = "";
+    let install: SpawnSyncReturns<string>;
+    beforeAll(() => {
+        work = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-package-"));
+        // dist/ is built by `npm test`; a publisher's `npm pack` builds it through `prepare`.
+        const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
+        execFileSync("tar", ["-xzf", tarball, "-C", work]);
+        packageDir = path.join(work, "package");
+        install = spawnSync("npm", ["install", "--loglevel=error", "--prefer-offline", "--no-audit", "--no-fund"], {
+            cwd: packageDir, encoding: "utf8", timeout: 540_000, killSignal: "SIGKILL",
+        });
+    }, 600_000);
+    // Removing the installed node_modules (~230 MB) takes minutes on a loaded machine.
+    afterAll(() => {
+        if (work) {
+            fs.rmSync(work, { recursive: true, force: true });
+        }
+    }, 300_000);
+
+    it("has no sources or build config in the tarball, so a build could not run there", () => {
+        expect(fs.existsSync(path.join(packageDir, "tsconfig.build.json"))).toBe(false);
+        expect(fs.existsSync(path.join(packageDir, "policies"))).toBe(false);
+        expect(fs.existsSync(path.join(packageDir, "dist", "index.js"))).toBe(true);
+    });
+
+    it("npm install succeeds there, with the prepare script a no-op", () => {
+        expect(install.error, String(install.error)).toBeUndefined();
+        expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
+        expect(install.stdout + install.stderr).not.toMatch(/TS\d{4}|error/i);
+        expect(fs.existsSync(path.join(packageDir, "dist", "index.js"))).toBe(true);
+        expect(fs.existsSync(path.join(packageDir, "node_modules", "@pulumi", "policy", "package.json"))).toBe(true);
+        expect(findPulumiCopies(packageDir).map((p) => path.relative(packageDir, p))).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
+    });
+
+    it("declares every package dist/ requires as a runtime dependency (no devDependency at run time)", () => {
+        const used = new Set<string>();
+        const walk = (dir: string): void => {
+            for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+                const full = path.join(dir, entry.name);
+                if (entry.isDirectory()) {
+                    walk(full);
+                } else if (entry.name.endsWith(".js")) {
+                    for (const m of fs.readFileSync(full, "utf8").matchAll(/\brequire\("([^".][^"]*)"\)/g)) {
+                        const name = m[1].startsWith("@") ? m[1].split("/").slice(0, 2).join("/") : m[1].split("/")[0];
+                        // (A package name: a comment's `require("<dir>/")` is not one.)
+                        if (/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name) && !isBuiltin(name)) {
+                            used.add(name);
+                        }
+                    }
+                }
+            }
+        };
+        walk(path.join(packageDir, "dist"));
+        const shipped = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as { dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
+        const declared = new Set([...Object.keys(shipped.dependencies), ...Object.keys(shipped.optionalDependencies ?? {})]);
+        expect([...used].filter((dep) => !declared.has(dep)).sort()).toEqual([]);
+        // ts-node: the preview runs programs with it (dist/preview/mockedProgram.js); typescript: its peer,
+        // the real-SDK type check, and what @pulumi/pulumi's run-policy-pack takes before its vendored TS 3.8.
+        expect([...used]).toEqual(expect.arrayContaining(["@pulumi/policy", "@pulumi/pulumi", "ts-node", "typescript"]));
+    });
+
+    it("judges an example exactly as the checkout does (npm run preview --policy-pack <extracted>)", () => {
+        const preview = (packDir: string) => spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), path.join(ROOT, "examples", "citrix-satellite-zones"), "--policy-pack", packDir], {
+            cwd: ROOT, encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL",
+        });
+        const fromTarball = preview(packageDir);
+        const fromCheckout = preview(ROOT);
+        expect(fromCheckout.status).toBe(1);
+        expect(fromTarball.status).toBe(fromCheckout.status);
+        const withoutPath = (out: string, dir: string) => out.split(`(local: ${dir})`).join("(local: <pack>)");
+        expect(withoutPath(fromTarball.stdout, packageDir)).toBe(withoutPath(fromCheckout.stdout, ROOT));
+        expect(fromTarball.stdout).toMatch(/\[mandatory\] {2}citrix-zone-rtt-limit/);
+    }, 600_000);
 });

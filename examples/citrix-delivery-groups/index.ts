@@ -14,8 +14,8 @@
 // plain vSphere VMs, since no Citrix resource models them. See README.md.
 
 import * as pulumi from "@pulumi/pulumi";
-import * as citrix from "../sdk/citrix";
-import * as vsphere from "../sdk/vsphere";
+import * as citrix from "@pulumi/citrix";
+import * as vsphere from "@pulumi/vsphere";
 
 /** One entry of a Citrix object's `metadatas` list (the same shape in every Citrix resource). */
 type Metadata = { name: string; value: string };

@@ -15,7 +15,7 @@
 // See README.md for which part is meant to trigger which policy.
 
 import * as pulumi from "@pulumi/pulumi";
-import * as avi from "../sdk/avi";
+import * as avi from "@pulumi/avi";
 
 /** One entry of an Avi object's `markers` list. */
 type Marker = { key: string; values: string[] };

@@ -14,8 +14,9 @@
 // class fields use define semantics and a `name!: ...` field would overwrite, with undefined, the
 // output that CustomResource's constructor has just set.
 //
-// Shared by the examples (imported as "../sdk/avi"). `npm run test:real` compiles every example
-// with this module replaced by the real SDK (scripts/real-sdk): a name or type the real SDK lacks
+// What `import "@pulumi/avi"` resolves to where the real SDK is not installed (the examples, and
+// any program: preview/sdkResolution.ts, scripts/realCli/run.ts). `npm run test:real` compiles every
+// example with the real SDK instead (scripts/real-sdk): a name or type the real SDK lacks
 // fails there.
 
 import * as pulumi from "@pulumi/pulumi";

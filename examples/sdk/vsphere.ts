@@ -4,8 +4,9 @@
 //
 // Outputs use `declare` (not `!`) so that ES2022 class-field semantics do not reset them.
 //
-// Shared by the examples (imported as "../sdk/vsphere"). `npm run test:real` compiles every example
-// with this module replaced by the real SDK (scripts/real-sdk): a name or type the real SDK lacks
+// What `import "@pulumi/vsphere"` resolves to where the real SDK is not installed (the examples, and
+// any program: preview/sdkResolution.ts, scripts/realCli/run.ts). `npm run test:real` compiles every
+// example with the real SDK instead (scripts/real-sdk): a name or type the real SDK lacks
 // fails there.
 
 import * as pulumi from "@pulumi/pulumi";

@@ -15,10 +15,12 @@
  * empty in a preview.
  */
 import { createHash } from "crypto";
+import * as fs from "fs";
+import * as path from "path";
 import * as grpc from "@grpc/grpc-js";
 import * as provider from "@pulumi/pulumi/provider";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { pluginVersion } from "./install";
+import { pluginVersion, repoRoot } from "./install";
 import { checkInputs, createdOutputs, previewOutputs, Props } from "./schema";
 
 /** The resource type of a URN (`urn:pulumi:s::p::parent$type::name` -> `type`). */
@@ -47,11 +49,32 @@ function changed(olds: Props, news: Props): boolean {
     return false;
 }
 
+/**
+ * The Pulumi package schema a stand-in answers GetSchema with: what the YAML language host (and
+ * any other schema reader) needs to type a program's resources. It is the committed subset of the
+ * real package's schema (scripts/real-sdk/schemas/<pkg>.json: the resources perfguard reads, names,
+ * types and defaults as published), as this plugin: its own version, and without the dynamic
+ * bridge's `parameterization` (the stand-in is the `<pkg>` plugin itself, not a parameterized
+ * terraform-provider). Throws, naming the package, when there is no schema for it.
+ */
+export function packageSchema(pkg: string, root = repoRoot()): string {
+    const file = path.join(root, "scripts", "real-sdk", "schemas", `${pkg}.json`);
+    if (!fs.existsSync(file)) {
+        throw new Error(`the ${pkg} stand-in has no package schema (${path.relative(root, file)} is missing): ` +
+            "its resources cannot be used from a program that reads schemas (Pulumi YAML)");
+    }
+    const schema = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    delete schema.parameterization;
+    delete schema["x-perfguard-source"];
+    return JSON.stringify({ ...schema, name: pkg, version: pluginVersion(pkg) });
+}
+
 /** The Provider for `pkg`. `preview` tells create whether the engine asked for a preview. */
 export function standInProvider(pkg: string): provider.Provider & { createInPreview(urn: string, inputs: Props): Props } {
     const version = pluginVersion(pkg);
     return {
         version,
+        getSchema: async () => packageSchema(pkg),
         check: async (urn, olds, news) => {
             // As the bridge does, an auto-name given before is kept.
             const name = (olds as Props | undefined)?.name;

@@ -15,6 +15,11 @@
 #   ResourceMonitorServer interfaces gained methods, pcl and codegen signatures changed), so it
 #   is built against v3.188.0, the first release after its commit. The CLI talks to it over the
 #   language-host gRPC protocol, which keeps old hosts working (new methods answer Unimplemented).
+# - The YAML language host, github.com/pulumi/pulumi-yaml cmd/pulumi-language-yaml, is a tagged
+#   release whose go.mod has no replace directives: `go install module/cmd@version` builds it as
+#   published, every dependency checked against the checksum database. v1.25.0 is the newest the
+#   proxy serves here; it requires pkg/sdk v3.206.0 and talks to the CLI over the same protocol.
+# Each binary has its own stamp, so a cache with the CLI built only adds what is missing.
 set -euo pipefail
 
 version="3.274.1"
@@ -23,14 +28,20 @@ langhost_module="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/
 langhost_version="v3.0.0-20250806165243-bee5e4fa4815"
 langhost_sum="h1:+QJTFK7UcOFTYCg3XaSTrRZHWJ6Hqza8w9oADa4pPcM="
 langhost_pulumi_version="3.188.0"
+yaml_module="github.com/pulumi/pulumi-yaml"
+yaml_version="v1.25.0"
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cache="$root/.cache/real-cli/v$version"
 bin="$cache/bin"
 stamp="$bin/.built-$version-$langhost_version-$langhost_pulumi_version"
+yaml_stamp="$bin/.yaml-built-$yaml_version"
 
-if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ -f "$stamp" ]; then
-    echo "real-cli: pulumi v$version already built in ${bin#$root/}"
+cli_built() { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ -f "$stamp" ]; }
+yaml_built() { [ -x "$bin/pulumi-language-yaml" ] && [ -f "$yaml_stamp" ]; }
+
+if cli_built && yaml_built; then
+    echo "real-cli: pulumi v$version and pulumi-language-yaml $yaml_version already built in ${bin#$root/}"
     exit 0
 fi
 
@@ -61,36 +72,54 @@ writable_copy() {
 }
 
 mkdir -p "$cache" "$bin"
-start=$(date +%s)
 
-echo "real-cli: downloading github.com/pulumi/pulumi/pkg/v3@v$version"
-pkg_dir="$(download "github.com/pulumi/pulumi/pkg/v3@v$version" | head -n 1)"
-writable_copy "$pkg_dir" "$cache/src/pkg"
-(cd "$cache/src/pkg" && go mod edit \
-    -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
-    -require="github.com/pulumi/pulumi/sdk/v3@v$version")
+build_cli() {
+    local start
+    start=$(date +%s)
+    echo "real-cli: downloading github.com/pulumi/pulumi/pkg/v3@v$version"
+    pkg_dir="$(download "github.com/pulumi/pulumi/pkg/v3@v$version" | head -n 1)"
+    writable_copy "$pkg_dir" "$cache/src/pkg"
+    (cd "$cache/src/pkg" && go mod edit \
+        -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
+        -require="github.com/pulumi/pulumi/sdk/v3@v$version")
 
-echo "real-cli: downloading $langhost_module@$langhost_version"
-lh="$(download "$langhost_module@$langhost_version")"
-lh_dir="$(printf '%s' "$lh" | head -n 1)"
-lh_sum="$(printf '%s' "$lh" | tail -n 1)"
-if [ "$lh_sum" != "$langhost_sum" ]; then
-    echo "real-cli: $langhost_module@$langhost_version has hash $lh_sum, expected $langhost_sum" >&2
-    exit 1
-fi
-writable_copy "$lh_dir" "$cache/src/langhost"
-(cd "$cache/src/langhost" && go mod edit \
-    -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
-    -dropreplace=github.com/pulumi/pulumi/pkg/v3 \
-    -require="github.com/pulumi/pulumi/sdk/v3@v$langhost_pulumi_version" \
-    -require="github.com/pulumi/pulumi/pkg/v3@v$langhost_pulumi_version")
+    echo "real-cli: downloading $langhost_module@$langhost_version"
+    lh="$(download "$langhost_module@$langhost_version")"
+    lh_dir="$(printf '%s' "$lh" | head -n 1)"
+    lh_sum="$(printf '%s' "$lh" | tail -n 1)"
+    if [ "$lh_sum" != "$langhost_sum" ]; then
+        echo "real-cli: $langhost_module@$langhost_version has hash $lh_sum, expected $langhost_sum" >&2
+        exit 1
+    fi
+    writable_copy "$lh_dir" "$cache/src/langhost"
+    (cd "$cache/src/langhost" && go mod edit \
+        -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
+        -dropreplace=github.com/pulumi/pulumi/pkg/v3 \
+        -require="github.com/pulumi/pulumi/sdk/v3@v$langhost_pulumi_version" \
+        -require="github.com/pulumi/pulumi/pkg/v3@v$langhost_pulumi_version")
 
-echo "real-cli: building pulumi (cold: about 5 min on an idle 2-core machine, up to about 25 min on a busy one; docs/real-cli.md)"
-(cd "$cache/src/pkg" && go build -trimpath -ldflags "$ldflags" -o "$bin/pulumi" ./cmd/pulumi)
-echo "real-cli: building pulumi-language-nodejs"
-(cd "$cache/src/langhost" && go build -trimpath -ldflags "${ldflags/v$version/v$langhost_pulumi_version}" -o "$bin/pulumi-language-nodejs" .)
+    echo "real-cli: building pulumi (cold: about 5 min on an idle 2-core machine, up to about 25 min on a busy one; docs/real-cli.md)"
+    (cd "$cache/src/pkg" && go build -trimpath -ldflags "$ldflags" -o "$bin/pulumi" ./cmd/pulumi)
+    echo "real-cli: building pulumi-language-nodejs"
+    (cd "$cache/src/langhost" && go build -trimpath -ldflags "${ldflags/v$version/v$langhost_pulumi_version}" -o "$bin/pulumi-language-nodejs" .)
 
-rm -f "$bin"/.built-*
-touch "$stamp"
-echo "real-cli: built pulumi v$version and pulumi-language-nodejs in $(( $(date +%s) - start )) s into ${bin#$root/}"
+    rm -f "$bin"/.built-[0-9]*
+    touch "$stamp"
+    echo "real-cli: built pulumi v$version and pulumi-language-nodejs in $(( $(date +%s) - start )) s into ${bin#$root/}"
+}
+
+build_yaml() {
+    local start
+    start=$(date +%s)
+    echo "real-cli: building pulumi-language-yaml $yaml_version ($yaml_module/cmd/pulumi-language-yaml)"
+    (cd "$cache" && GOFLAGS="-buildvcs=false" GOBIN="$bin" go install -trimpath \
+        -ldflags "-s -w -X $yaml_module/pkg/version.Version=$yaml_version" \
+        "$yaml_module/cmd/pulumi-language-yaml@$yaml_version")
+    rm -f "$bin"/.yaml-built-*
+    touch "$yaml_stamp"
+    echo "real-cli: built pulumi-language-yaml $yaml_version in $(( $(date +%s) - start )) s into ${bin#$root/}"
+}
+
+cli_built || build_cli
+yaml_built || build_yaml
 "$bin/pulumi" version

@@ -16,7 +16,8 @@ import { examplePreview } from "../support/examplePreviews";
 import { perfguard, ROOT, tempDir, urn, writeExport } from "./cliHarness";
 
 const EXAMPLES = path.join(ROOT, "examples");
-const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "Pulumi.yaml")));
+// Node.js examples only: the emulated preview does not run a YAML program (examples/citrix-yaml).
+const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "Pulumi.yaml")) && !/^runtime: yaml$/m.test(fs.readFileSync(path.join(EXAMPLES, d, "Pulumi.yaml"), "utf8")));
 const dir = tempDir();
 
 function key(v: Pick<Violation, "policyName" | "urn" | "enforcementLevel">): string {

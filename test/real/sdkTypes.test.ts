@@ -1,6 +1,7 @@
 /**
- * Examples written against the real SDKs: every bundled example runs with local stand-in modules
- * (examples/sdk, imported as `../sdk/<package>`: fast, no Go), and here compiles with each of those imports mapped to the
+ * Examples written against the real SDKs: every bundled example imports the providers' package
+ * names (`@pulumi/citrix`, ...), which resolve to local stand-in modules where no real SDK is
+ * installed (examples/sdk: fast, no Go), and here compiles with each of those imports mapped to the
  * package's real SDK (scripts/realSdk/typeCheck.ts; SDKs from `npm run real-cli:setup`). A property
  * name or type that the real SDK lacks fails. The fixture under test/fixtures/sdk-types proves that
  * a wrong name is caught.
@@ -28,7 +29,13 @@ describe.each(examples)("examples/%s against the real SDKs", (name) => {
         expect(resourceModulesOutsideSdk(dir)).toEqual([]);
     });
 
-    it("compiles with every ../sdk/<package> import mapped to the real SDK", () => {
+    it("imports the providers' package names, not a relative path to the stand-ins", () => {
+        const relative = fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))
+            .filter((f) => /from\s+"(?:\.\.?\/)+(?:.*\/)?sdk\//.test(fs.readFileSync(path.join(dir, f), "utf8")));
+        expect(relative).toEqual([]);
+    });
+
+    it("compiles with every @pulumi/<package> import mapped to the real SDK", () => {
         const result = typeCheckAgainstRealSdks(dir);
         const missing = result.unmapped.filter((pkg) => !(pkg in NO_REAL_SDK));
         expect(missing, `no real SDK for ${missing.join(", ")}: run npm run real-cli:setup`).toEqual([]);

@@ -1,0 +1,141 @@
+/**
+ * How a program's imports of the provider SDKs resolve in the emulated preview, so that a program
+ * written as a team writes it (`import * as citrix from "@pulumi/citrix"`) runs from anywhere on
+ * disk, with its own node_modules or none:
+ *
+ * - `@pulumi/pulumi` (and its sub-modules) is always this runner's copy: the one the preview mocks
+ *   are set on. A program's own copy would be a second SDK in the process.
+ * - `@pulumi/citrix`, `@pulumi/avi`, `@pulumi/vsphere`, `@vates/pulumi-xenorchestra`: the program's
+ *   own install when it has one (node_modules beside or above it); otherwise perfguard's stand-ins:
+ *   examples/sdk/<package> (the real SDKs' type tokens and input names, limited to what the examples
+ *   use; compiled into dist/examples/sdk) and, for Xen Orchestra, the npm SDK perfguard installs.
+ * - What still cannot resolve fails with one line naming the import and what to do: a sub-module of
+ *   a stand-in, or a relative path to perfguard's stand-ins (`../sdk/citrix`) from elsewhere.
+ *
+ * scripts/realCli/run.ts stages the same packages for the real CLI (`npm run preview:real`).
+ */
+import * as fs from "fs";
+import Module = require("module");
+import * as path from "path";
+
+/** The SDK package names a program imports, and the stand-in module (examples/sdk/<name>) of each. */
+export const STAND_IN_SDKS: Readonly<Record<string, string>> = {
+    "@pulumi/avi": "avi",
+    "@pulumi/citrix": "citrix",
+    "@pulumi/vsphere": "vsphere",
+};
+
+/** A real SDK perfguard itself installs from npm (a dependency of this repository). */
+export const NPM_SDKS: readonly string[] = ["@vates/pulumi-xenorchestra"];
+
+/** perfguard's root: the folder with PulumiPolicy.yaml above this module (source or dist/). */
+export function perfguardRoot(from = __dirname): string {
+    let dir = from;
+    while (!fs.existsSync(path.join(dir, "PulumiPolicy.yaml")) && path.dirname(dir) !== dir) {
+        dir = path.dirname(dir);
+    }
+    return dir;
+}
+
+/**
+ * The file a stand-in resolves to: the compiled `dist/examples/sdk/<name>.js` when this module
+ * runs compiled, the TypeScript source when it runs from source (ts-node), or undefined.
+ */
+export function standInFile(name: string, root = perfguardRoot(), compiled = __filename.endsWith(".js")): string | undefined {
+    const candidates = [path.join(root, "examples", "sdk", `${name}.ts`)];
+    if (compiled) {
+        candidates.unshift(path.join(root, "dist", "examples", "sdk", `${name}.js`));
+    }
+    return candidates.find((f) => fs.existsSync(f));
+}
+
+/** The package part of a bare import (`@pulumi/citrix/zone` -> `@pulumi/citrix`), or undefined for a path. */
+export function packageOf(request: string): string | undefined {
+    if (request.startsWith(".") || path.isAbsolute(request)) {
+        return undefined;
+    }
+    const parts = request.split("/");
+    return request.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** An import that cannot resolve, worded as one line. */
+export class SdkResolutionError extends Error {
+    readonly code = "PERFGUARD_SDK_UNRESOLVED";
+}
+
+/** A relative import of perfguard's stand-in modules (`../sdk/citrix`, `../../examples/sdk/avi`). */
+const RELATIVE_STAND_IN = /^(?:\.\.?\/)+(?:.*\/)?sdk\/(avi|citrix|vsphere)(?:\.ts)?$/;
+
+const SDK_NAME_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(STAND_IN_SDKS).map(([pkg, name]) => [name, pkg]));
+
+/**
+ * Where `request` goes when Node's own resolution failed (`notFound`), or undefined to rethrow
+ * Node's error. Throws SdkResolutionError for a layout that cannot resolve.
+ */
+export function fallbackFor(request: string, fromFile: string | undefined, root = perfguardRoot(), compiled = __filename.endsWith(".js")): string | undefined {
+    const from = fromFile ? ` (imported by ${fromFile})` : "";
+    const relative = RELATIVE_STAND_IN.exec(request);
+    if (relative) {
+        throw new SdkResolutionError(`cannot find module '${request}'${from}: import "${SDK_NAME_OF[relative[1]]}" instead, ` +
+            "which perfguard resolves to its stand-in wherever the program is");
+    }
+    const pkg = packageOf(request);
+    if (pkg === undefined) {
+        return undefined;
+    }
+    const standIn = STAND_IN_SDKS[pkg];
+    if (standIn !== undefined) {
+        const file = standInFile(standIn, root, compiled);
+        if (request !== pkg || file === undefined) {
+            throw new SdkResolutionError(`cannot find module '${request}'${from}: ${pkg} is not installed beside the program, and ` +
+                (file === undefined
+                    ? `perfguard's stand-in for it (examples/sdk/${standIn}.ts) is missing from ${root}`
+                    : `perfguard's stand-in for it has no sub-modules: import "${pkg}"`) +
+                ` (or npm install the real SDK in the program's folder)`);
+        }
+        return file;
+    }
+    if (NPM_SDKS.includes(pkg)) {
+        try {
+            return require.resolve(request, { paths: [root] });
+        } catch {
+            throw new SdkResolutionError(`cannot find module '${request}'${from}: npm install ${pkg} in the program's folder ` +
+                `(or npm ci in ${root}, which installs it)`);
+        }
+    }
+    return undefined;
+}
+
+type ResolveFilename = (request: string, parent: { filename?: string | null } | NodeJS.Module | undefined, isMain: boolean, options?: unknown) => string;
+
+/**
+ * Installs the resolution above for everything this process requires from now on (the program
+ * and its modules). Idempotent.
+ */
+export function installSdkResolution(root = perfguardRoot()): void {
+    const mod = Module as unknown as { _resolveFilename: ResolveFilename & { perfguardSdk?: true } };
+    if (mod._resolveFilename.perfguardSdk) {
+        return;
+    }
+    const original = mod._resolveFilename;
+    const resolve: ResolveFilename & { perfguardSdk?: true } = function (this: unknown, request, parent, isMain, options) {
+        // One SDK in the process: the runner's, on which the mocks are set.
+        if (request === "@pulumi/pulumi" || request.startsWith("@pulumi/pulumi/")) {
+            return original.call(this, request, module, isMain, undefined);
+        }
+        try {
+            return original.call(this, request, parent, isMain, options);
+        } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") {
+                throw err;
+            }
+            const fallback = fallbackFor(request, parent?.filename ?? undefined, root);
+            if (fallback === undefined) {
+                throw err;
+            }
+            return fallback;
+        }
+    };
+    resolve.perfguardSdk = true;
+    mod._resolveFilename = resolve;
+}

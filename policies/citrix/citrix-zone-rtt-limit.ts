@@ -6,8 +6,9 @@
 import { CITRIX_GUIDANCE, measuredAt } from "../../model/citrixGuidance";
 import { resourcePolicy } from "../pack/definePolicy";
 import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./site";
-import { DAAS_REASON, RTT_HIDDEN } from "./decisions";
-import { shortName } from "../pack/message";
+import { DAAS_REASON, RTT_HIDDEN, zoneName } from "./decisions";
+import { recordRttLimit } from "./rttLimit";
+import { configured } from "./targets";
 import { num, pct } from "../pack/format";
 
 export interface ZoneRttLimitConfig {
@@ -39,6 +40,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     },
     types: [ZONE_TYPE],
     check(zone, config, report) {
+        recordRttLimit(zone.urn, config.maxRttMs);
         const rtt = zone.facts.number("rttMs");
         if (isDaasZone(zone, "inputs")) {
             if (rtt.state === "absent") {
@@ -66,11 +68,12 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         }
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
         report({
-            problem: `Zone "${shortName(zone.name)}" is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
+            problem: `${zoneName(zone)} is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
             fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
             basis: [
                 // Where the RTT was read (rtt.where) is in the --explain record above.
-                `maxRttMs (default ${CITRIX_GUIDANCE.maxZoneRttMs} ms: Citrix guidance); ${evidenceAtLimit()}`,
+                `maxRttMs ${configured(config.maxRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")}; ${CITRIX_GUIDANCE.maxZoneRttMs} ms is Citrix guidance`,
+                evidenceAtLimit(),
             ],
         }, zone);
     },

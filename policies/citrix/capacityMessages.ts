@@ -86,7 +86,7 @@ export function spanMessage(g: GroupEvaluation): Message | undefined {
         return undefined;
     }
     return {
-        problem: `${groupRef(g.group, true)}: ${zoneRef(s.fastest)} (${num(s.rttMs)} ms) waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
+        problem: `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)} waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
         fix: "split the group per zone (one lock each)",
         basis: [
             `${zoneRef(s.fastest)}: ${round(s.concurrency)} concurrent requests, ${pct(s.errorRate)} timed out with the slower zones; alone: its own lock at the same concurrency (brokering model)`,

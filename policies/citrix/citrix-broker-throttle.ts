@@ -30,7 +30,7 @@ function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrott
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
         } else if (config.requireControllersInStack) {
             report({
-                problem: `${zoneRef(zone, true)} (${num(rttMs)} ms) has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
+                problem: `${zoneRef(zone, true, rttMs)} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
                 fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
                 basis: ["requireControllersInStack is true"],
             }, zone.resource);

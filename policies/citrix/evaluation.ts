@@ -290,10 +290,13 @@ function nameInput(props: unknown): string | undefined {
  * How every Citrix message names a zone: its resource name, with the zone's name (what
  * perfguard:citrixZone names) where they differ: `zone "sydney-zone" (name "sydney")`.
  */
-export function zoneRef(zone: Zone, capital = false): string {
+export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
     const name = shortName(zone.resource.name);
-    const differs = zone.zoneName !== zone.resource.name ? ` (name "${shortName(zone.zoneName)}")` : "";
-    return `${capital ? "Zone" : "zone"} "${name}"${differs}`;
+    const notes = [
+        ...(zone.zoneName !== zone.resource.name ? [`name "${shortName(zone.zoneName)}"`] : []),
+        ...(rttMs !== undefined ? [`${fmt(rttMs)} ms`] : []),
+    ];
+    return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }
 
 /** How every Citrix message names a Delivery Group (a zone judged as a lock of its own: the zone). */
@@ -382,7 +385,9 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
                 figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why),
                 figure("brokeredPerS", "brokered/s", "req/s", "higher", g.brokeredPerS, (v) => fmt(v, 2), why),
                 figure("launchTimeS", "launch time", "s", "lower", g.launchTimeS, durationText, launchWhy),
-                figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
+                t?.exposure !== undefined && !t.exposure.bounded
+                    ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
+                    : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
                 figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"),
                 figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
             ],

@@ -2,6 +2,7 @@
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import type { Message } from "../pack/message";
+import { PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { Controller, Zone } from "./site";
 import type { GroupEvaluation, ZoneEvaluation } from "./evaluation";
 import { groupRef, zoneRef } from "./evaluation";
@@ -48,12 +49,16 @@ export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rt
     const meets = within
         ? `: nothing caps a logon storm above its peak of ${round(demand)}`
         : demand !== undefined ? `: its peak of ${round(demand)} exceeds the ${limit} one lock sustains` : "";
+    // The zone's name note goes to a basis line when the problem line would pass 160 characters.
+    const full = `Delivery Controller "${controller.name}" of ${zoneRef(z.zone, false, rttMs)} sets no brokering throttle${meets}.`;
+    const fits = full.length <= PROBLEM_LINE_MAX;
     return {
-        problem: `Delivery Controller "${controller.name}" of ${zoneRef(z.zone)} (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
+        problem: fits ? full : `Delivery Controller "${shortName(controller.name)}" of zone "${shortName(z.zone.resource.name)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
         fix: pointTo ? `see the violation on ${z.zone.resource.label}: ${zoneFix(z.zone, z.perController, rttMs)}` : zoneFix(z.zone, z.perController, rttMs),
         basis: [
             ...(within ? [`the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains`] : []),
             ...basisFor(z, targets),
+            ...(fits ? [] : [`${zoneRef(z.zone)}: the zone's name is what perfguard:citrixZone names`]),
         ],
     };
 }
@@ -61,7 +66,7 @@ export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rt
 /** Several unthrottled controllers of one zone: the fix, stated once on the zone. */
 export function zoneUnthrottledMessage(z: ZoneEvaluation, count: number, rttMs: number, targets: BrokeringTargets): Message {
     return {
-        problem: `${zoneRef(z.zone, true)} (${num(rttMs)} ms) has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`,
+        problem: `${zoneRef(z.zone, true, rttMs)} has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`,
         fix: zoneFix(z.zone, z.perController, rttMs),
         basis: basisFor(z, targets),
     };

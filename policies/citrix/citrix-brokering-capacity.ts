@@ -50,7 +50,7 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
             }
             const rtt = rttDecision(zone, report);
             if (rtt && z.concurrency) {
-                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s); a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone`, zone.resource);
             } else if (rtt) {
                 report.notApplicable(`RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`, zone.resource);
             }

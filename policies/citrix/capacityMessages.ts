@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { groupRef, ONE_GROUP_TESTED, zoneRef } from "./evaluation";
+import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { duration, num, pct } from "../pack/format";
@@ -13,17 +13,15 @@ export interface CapacityTargets extends BrokeringTargets {
     measuredSiteBrokeredPerS: number;
 }
 
-/** The lines every message on a lock adds about the one Site database. */
+/** The line a message on a lock adds about the one Site database, when its launch time shares it. */
 function siteLines(g: GroupEvaluation, e: CitrixEvaluation): string[] {
     const d = e.database;
-    const lines: string[] = [];
-    if (d.storms > 1) {
-        lines.push(`launch time with ${d.storms} Delivery Groups' storms at once on one Site database: ${ONE_GROUP_TESTED}`);
+    if (d.storms <= 1 || g.load.users === undefined) {
+        return [];
     }
-    if (d.capped && g.load.users !== undefined) {
-        lines.push(`Site database: ${num(d.uncappedPerS)} brokered/s predicted over all groups, capped at ${num(d.capPerS)}/s (${d.capSource})`);
-    }
-    return lines;
+    return [d.capped
+        ? `launch: ${d.storms} groups' ${num(d.uncappedPerS)}/s capped at the Site database's ${num(d.capPerS)}/s: ${ONE_GROUP_TESTED}`
+        : `launch: ${d.storms} groups' storms at once on one Site database: ${ONE_GROUP_TESTED}`];
 }
 
 /** The verdict for one lock, or undefined when it meets every target. */
@@ -49,7 +47,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     const fixes: string[] = [];
     if (slow) {
         fixes.push(safe > 0
-            ? `cap its lock at ${safe} concurrent requests with ${g.feeds.length > 1 ? "the zones'" : "its zone's"} throttles, or split the Delivery Group (one lock each)`
+            ? `cap its lock at ${safe} concurrent requests (${g.feeds.length > 1 ? "the zones'" : "its zone's"} throttles) or split the Delivery Group (one lock each)`
             : "split the Delivery Group: no concurrency meets the targets on this lock");
     }
     if (longLaunch && load.users !== undefined) {
@@ -57,20 +55,23 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         // At its safe concurrency, never faster than the Site database's cap allows.
         const rate = best ? Math.min(best.successfulPerS, e.database.capPerS) : 0;
         const bestS = rate > 0 ? load.users / rate : Number.POSITIVE_INFINITY;
-        fixes.push(bestS > t.launchWindowMinutes * 60
-            ? `even at ${safe} concurrent requests its lock takes ${duration(bestS)}: split the Delivery Group (one lock each) or spread the logon storm over time`
-            : `allow up to ${safe} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
+        if (bestS > t.launchWindowMinutes * 60) {
+            fixes.push(`even at ${safe} concurrent requests its lock takes ${duration(bestS)}: split the Delivery Group (one lock each) or spread the logon storm over time`);
+        } else if (!slow) {
+            // When the lock is too slow, the cap above is the fix for both.
+            fixes.push(`allow up to ${safe} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
+        }
     }
     const zones = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => c.zone);
     const basis = [
-        `lock: ${zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneRef(z)} at ${num(c?.rttMs ?? 0)} ms`).join(", ")}; targets targetResponseS, errorBudgetPct (brokering model)`,
-        ...(longLaunch ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
+        `lock: ${zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`).join(", ")} (brokering model)`,
+        ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
         ...p.notMeasured,
         ...siteLines(g, e),
         ...load.notes,
     ];
     return {
-        problem: `${groupRef(g.group, true)}: at ${round(p.concurrency)} concurrent launches its lock misses the targets (${problems.join("; ")}).`,
+        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches its lock misses the targets (${problems.join("; ")}).`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: fixes.join("; "),
         basis,
     };
@@ -86,10 +87,10 @@ export function spanMessage(g: GroupEvaluation): Message | undefined {
         return undefined;
     }
     return {
-        problem: `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)} waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
+        problem: fitted((ref) => `${ref}: ${zoneShort(s.fastest)} (${num(s.rttMs)} ms) waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: "split the group per zone (one lock each)",
         basis: [
-            `${zoneRef(s.fastest)}: ${round(s.concurrency)} concurrent requests, ${pct(s.errorRate)} timed out with the slower zones; alone: its own lock at the same concurrency (brokering model)`,
+            `${zoneShort(s.fastest)}: ${round(s.concurrency)} concurrent requests, ${pct(s.errorRate)} timed out with the slower zones; alone: its own lock at the same concurrency (brokering model)`,
             "a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone",
             "a Delivery Group brokered from zones at different RTTs: not measured (multi-class MVA)",
         ],

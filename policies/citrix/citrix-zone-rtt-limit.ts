@@ -20,7 +20,7 @@ export interface ZoneRttLimitConfig {
 function evidenceAtLimit(): string {
     const failing = measuredAt(CITRIX_GUIDANCE.maxZoneRttMs).filter((c) => (c.errorPct ?? 0) > 0);
     const cells = failing.map((c) => `${pct((c.errorPct as number) / 100)} at ${c.concurrentRequests}`).join(", ");
-    return `XenApp/XenDesktop 7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent brokering requests`;
+    return `7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent requests`;
 }
 
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
@@ -72,8 +72,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
             fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
             basis: [
                 // Where the RTT was read (rtt.where) is in the --explain record above.
-                `maxRttMs ${configured(config.maxRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")}; ${CITRIX_GUIDANCE.maxZoneRttMs} ms is Citrix guidance`,
-                evidenceAtLimit(),
+                `${config.maxRttMs === CITRIX_GUIDANCE.maxZoneRttMs ? `maxRttMs ${num(config.maxRttMs)} ms (default: Citrix guidance)` : `maxRttMs ${configured(config.maxRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")} (Citrix guidance)`}; ${evidenceAtLimit()}`,
             ],
         }, zone);
     },

@@ -299,6 +299,20 @@ export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
     return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }
 
+/** A zone in a fix or basis line: its resource name (the problem line gave its name input). */
+export function zoneShort(zone: Zone): string {
+    return `zone "${shortName(zone.resource.name)}"`;
+}
+
+/**
+ * A problem line that names its entity with the name note when it fits in 160 characters, else
+ * without it (the resource name alone).
+ */
+export function fitted(make: (ref: string) => string, full: string, short: string, max = 160): string {
+    const line = make(full);
+    return line.length <= max ? line : make(short);
+}
+
 /** How every Citrix message names a Delivery Group (a zone judged as a lock of its own: the zone). */
 export function groupRef(group: Group, capital = false): string {
     if (group.implicit) {
@@ -309,7 +323,13 @@ export function groupRef(group: Group, capital = false): string {
     }
     const own = nameInput(group.resource.props);
     const differs = own !== undefined && own !== group.resource.name ? ` (name "${shortName(own)}")` : "";
-    return `${capital ? "Delivery Group" : "Delivery Group"} "${shortName(group.resource.name)}"${differs}`;
+    return `Delivery Group "${shortName(group.resource.name)}"${differs}`;
+}
+
+/** A Delivery Group by its resource name alone (a zone judged as a lock of its own: the zone). */
+export function groupShort(group: Group, capital = false): string {
+    const zone = group.implicit ? group.shares[0]?.zone : undefined;
+    return zone ? `${capital ? "Zone" : "zone"} "${shortName(zone.resource.name)}"` : `Delivery Group "${shortName(group.resource.name)}"`;
 }
 
 /** The pack config by policy name, as the engine hands it (properties with defaults). */

@@ -55,7 +55,7 @@ export function targetsText(targets: BrokeringTargets): string {
 /** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model)": for basis lines (the model's source is in docs/models.md). */
 export function targetsBasis(targets: BrokeringTargets): string {
     const changed = targets.targetResponseS !== 12 || targets.errorBudgetPct !== 0.1;
-    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (targetResponseS, errorBudgetPct${changed ? ", set in the policy config; defaults 12 s / 0.1%" : ""}; brokering model)`;
+    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (${changed ? "targetResponseS, errorBudgetPct, set in the policy config; defaults 12 s / 0.1%; " : ""}brokering model)`;
 }
 
 /**

@@ -2,10 +2,10 @@
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import type { Message } from "../pack/message";
-import { PROBLEM_LINE_MAX, shortName } from "../pack/message";
+import { shortName } from "../pack/message";
 import type { Controller, Zone } from "./site";
 import type { GroupEvaluation, ZoneEvaluation } from "./evaluation";
-import { groupRef, zoneRef } from "./evaluation";
+import { fitted, groupRef, groupShort, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import { num, plural } from "../pack/format";
 import { targetsBasis, BrokeringTargets } from "./targets";
@@ -15,24 +15,23 @@ export const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath.replace(/^HKEY_LOCAL_MAC
 const DECLARE = "(and perfguard:throttleMaxConcurrentTransactions)";
 
 /** The rule every fix states, on a basis line: throttles are first come, first served. */
-export const FIRST_COME = "first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it (bounded only by its group's own peak)";
+export const FIRST_COME = "throttles: first come, first served";
 
 /** "set the DWORD ... to 12 on each of zone "emea-zone"'s 2 Delivery Controllers ..." */
 export function zoneFix(zone: Zone, each: number | undefined, rttMs?: number): string {
     const count = zone.controllers.length;
     if (each === undefined || each === 0) {
-        return `no throttle keeps ${zoneRef(zone)}'s most exposed lock within the targets at ${rttMs !== undefined ? num(rttMs) : "this"} ms with ${plural(count, "Delivery Controller")}: split the Delivery Groups, let fewer controllers broker, or deploy a separate Site (citrix-zone-rtt-limit)`;
+        return `no throttle keeps ${zoneShort(zone)}'s most exposed lock within the targets at ${rttMs !== undefined ? num(rttMs) : "this"} ms with ${plural(count, "Delivery Controller")}: split the Delivery Groups, let fewer controllers broker, or deploy a separate Site (citrix-zone-rtt-limit)`;
     }
     return count === 1
-        ? `set the DWORD ${THROTTLE} to ${each} on ${zoneRef(zone)}'s Delivery Controller ${DECLARE}`
-        : `set the DWORD ${THROTTLE} to ${each} on each of ${zoneRef(zone)}'s ${count} Delivery Controllers ${DECLARE}`;
+        ? `set the DWORD ${THROTTLE} to ${each} on ${zoneShort(zone)}'s Delivery Controller ${DECLARE}`
+        : `set the DWORD ${THROTTLE} to ${each} on each of ${zoneShort(zone)}'s ${count} Delivery Controllers ${DECLARE}`;
 }
 
 function basisFor(z: ZoneEvaluation, targets: BrokeringTargets): string[] {
     const limit = z.lockLimit ?? 0;
     const lines = [
-        `most exposed lock sustains ${limit} at ${targetsBasis(targets)}; ${plural(z.locks.length, "Delivery Group lock")} fed by this zone`,
-        FIRST_COME,
+        `${FIRST_COME}; its most exposed lock sustains ${limit} at ${targetsBasis(targets)}`,
     ];
     if (z.lockLimit !== undefined && z.lockLimit > MEASURED_MAX_CONCURRENCY) {
         lines.push(`the fix stays within ${MEASURED_MAX_CONCURRENCY} concurrent requests per lock, the most the source measured against one Site database`);
@@ -49,16 +48,13 @@ export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rt
     const meets = within
         ? `: nothing caps a logon storm above its peak of ${round(demand)}`
         : demand !== undefined ? `: its peak of ${round(demand)} exceeds the ${limit} one lock sustains` : "";
-    // The zone's name note goes to a basis line when the problem line would pass 160 characters.
-    const full = `Delivery Controller "${controller.name}" of ${zoneRef(z.zone, false, rttMs)} sets no brokering throttle${meets}.`;
-    const fits = full.length <= PROBLEM_LINE_MAX;
+    const problem = fitted((ref) => `Delivery Controller "${shortName(controller.name)}" of ${ref} sets no brokering throttle${meets}.`, zoneRef(z.zone, false, rttMs), `${zoneShort(z.zone)} (${num(rttMs)} ms)`);
     return {
-        problem: fits ? full : `Delivery Controller "${shortName(controller.name)}" of zone "${shortName(z.zone.resource.name)}" (${num(rttMs)} ms) sets no brokering throttle${meets}.`,
+        problem,
         fix: pointTo ? `see the violation on ${z.zone.resource.label}: ${zoneFix(z.zone, z.perController, rttMs)}` : zoneFix(z.zone, z.perController, rttMs),
         basis: [
             ...(within ? [`the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains`] : []),
             ...basisFor(z, targets),
-            ...(fits ? [] : [`${zoneRef(z.zone)}: the zone's name is what perfguard:citrixZone names`]),
         ],
     };
 }
@@ -66,7 +62,7 @@ export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rt
 /** Several unthrottled controllers of one zone: the fix, stated once on the zone. */
 export function zoneUnthrottledMessage(z: ZoneEvaluation, count: number, rttMs: number, targets: BrokeringTargets): Message {
     return {
-        problem: `${zoneRef(z.zone, true, rttMs)} has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`,
+        problem: fitted((ref) => `${ref} has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`, zoneRef(z.zone, true, rttMs), `Zone "${shortName(z.zone.resource.name)}" (${num(rttMs)} ms)`),
         fix: zoneFix(z.zone, z.perController, rttMs),
         basis: basisFor(z, targets),
     };
@@ -83,14 +79,13 @@ export function groupOverMessage(g: GroupEvaluation, zones: ReadonlyMap<Zone, Zo
         .filter(({ f, each }) => f.zone.controllers.some((c) => c.throttle.state !== "ok" || c.throttle.value > each));
     const simple = lowered.length > 0 && lowered.every(({ each }) => each > 0);
     const throttles = simple
-        ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ f, each }) => (f.zone.controllers.length === 1 ? `${each} on ${zoneRef(f.zone)}'s Delivery Controller` : `${each} on each of ${zoneRef(f.zone)}'s ${f.zone.controllers.length} Delivery Controllers`)).join(", ")}`
+        ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ f, each }) => (f.zone.controllers.length === 1 ? `${each} on ${zoneShort(f.zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(f.zone)}'s ${f.zone.controllers.length} Delivery Controllers`)).join(", ")}`
         : lowered.map(({ f, each }) => zoneFix(f.zone, each, f.rttMs)).join("; ");
     return {
-        problem: `${groupRef(g.group, true)}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`,
+        problem: fitted((ref) => `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: `${throttles}${spans ? "; or split the Delivery Group per zone (one lock each)" : ""}`,
         basis: [
-            `lock: ${sorted.map((f) => `${f.knownThrottles} from ${zoneRef(f.zone)} at ${num(f.rttMs)} ms`).join(", ")}${exposure.byPeak ? `, bounded by the group's peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,
-            FIRST_COME,
+            `${FIRST_COME} (each lock can receive every feeding controller's throttle): ${sorted.map((f) => `${f.knownThrottles} from ${zoneShort(f.zone)} at ${num(f.rttMs)} ms`).join(", ")}${exposure.byPeak ? `, bounded by the group's own peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,
             ...(spans ? ["a Delivery Group brokered from several zones: not measured (multi-class MVA of its one lock)"] : []),
             ...(exposure.value > MEASURED_MAX_CONCURRENCY ? [`${round(exposure.value)} concurrent requests: not measured (the source measured up to ${MEASURED_MAX_CONCURRENCY})`] : []),
             ...g.load.notes,

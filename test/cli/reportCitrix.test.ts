@@ -116,7 +116,8 @@ function compare(c: Case, config: Record<string, { properties?: Record<string, u
 
 function recorded(resources: TestResource[]): RecordedResource[] {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
-    return resources.map((r) => ({
+    return resources.map((r): RecordedResource => ({
+        options: {} as RecordedResource["options"],
         urn: urns.get(r.name)!, type: r.type, name: r.name, custom: true, parent: "",
         inputs: r.props as never, outputs: r.props as never, dependencies: [],
         propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, v]) => [k, v.map((n) => urns.get(n) ?? n)])),

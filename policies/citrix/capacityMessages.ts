@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneShort } from "./evaluation";
+import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { duration, num, pct } from "../pack/format";
@@ -87,7 +87,8 @@ export function spanMessage(g: GroupEvaluation): Message | undefined {
         return undefined;
     }
     return {
-        problem: fitted((ref) => `${ref}: ${zoneShort(s.fastest)} (${num(s.rttMs)} ms) waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`, groupRef(g.group, true), groupShort(g.group, true)),
+        problem: fitted((ref) => `${ref} waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
+            `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)}`, `${groupShort(g.group, true)}: ${zoneShort(s.fastest)} (${num(s.rttMs)} ms)`),
         fix: "split the group per zone (one lock each)",
         basis: [
             `${zoneShort(s.fastest)}: ${round(s.concurrency)} concurrent requests, ${pct(s.errorRate)} timed out with the slower zones; alone: its own lock at the same concurrency (brokering model)`,

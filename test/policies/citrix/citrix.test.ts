@@ -112,14 +112,14 @@ describe("messages: problem line and fix, asserted separately", () => {
         const m = parseMessage(v.message);
         expect(m.problem).toBe("Zone \"emea-zone\" (name \"emea\") is 260 ms from the Site database, at or above the 250 ms limit: launches time out under load.");
         expect(m.fix).toMatch(/^deploy a separate Site/);
-        expect(m.basis.join(" ")).toContain("4.6% at 36, 42.8% at 48, 99% at 60 concurrent brokering requests");
+        expect(m.basis.join(" ")).toContain("4.6% at 36, 42.8% at 48, 99% at 60 concurrent requests");
     });
     it("citrix-broker-throttle proposes the per-controller value from the model", async () => {
         const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
         const [unset] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ peak: "40", throttles: ["12", undefined] }));
         const m = parseMessage(unset.message);
         expect(m.problem).toBe(`Delivery Controller "ddc-2" of zone "emea-zone" (name "emea", 160 ms) sets no brokering throttle: its peak of 40 exceeds the ${safe} one lock sustains.`);
-        expect(m.fix).toContain(`to ${Math.floor(safe / 2)} on each of zone "emea-zone" (name "emea")'s 2 Delivery Controllers`);
+        expect(m.fix).toContain(`to ${Math.floor(safe / 2)} on each of zone "emea-zone"'s 2 Delivery Controllers`);
         const [sum] = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: ["20", "20"] }));
         expect(parseMessage(sum.message).problem).toBe(`Zone "emea-zone" (name "emea"): the throttles of 2 Delivery Controllers can put 40 concurrent requests on its lock, above the ${safe} it sustains.`);
     });
@@ -133,7 +133,7 @@ describe("messages: problem line and fix, asserted separately", () => {
         const found = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: [undefined, undefined, undefined] }));
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> ddc-1", "citrix-broker-throttle -> ddc-2", "citrix-broker-throttle -> ddc-3", "citrix-broker-throttle -> emea-zone"]);
         const zone = found.find((v) => v.urn?.endsWith("emea-zone")) as Violation;
-        expect(parseMessage(zone.message).fix).toMatch(/to 8 on each of zone "emea-zone" \(name "emea"\)'s 3 Delivery Controllers/);
+        expect(parseMessage(zone.message).fix).toMatch(/to 8 on each of zone "emea-zone"'s 3 Delivery Controllers/);
         for (const v of found.filter((x) => x !== zone)) {
             expect(parseMessage(v.message).fix).toMatch(/^see the violation on Zone "emea-zone"/);
         }

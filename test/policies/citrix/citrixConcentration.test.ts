@@ -67,7 +67,7 @@ describe("first-come throttles: a lock receives every feeding controller's throt
         const found = await runPolicies([citrixBrokerThrottle], departments("25"));
         const m = parseMessage(found[0].message);
         expect(m.problem).toBe("Delivery Group \"dept-1\": the throttles of 2 Delivery Controllers can put 50 concurrent requests on its lock, above the 25 it sustains.");
-        expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\" (name \"nordics\")'s 2 Delivery Controllers");
+        expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
         expect(m.basis.join("\n")).toContain("first come, first served");
     });
 });

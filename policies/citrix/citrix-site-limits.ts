@@ -102,13 +102,14 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 }
                 siteTotal += total;
                 siteUnknown += unknown;
-                report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
                 // Unknown counts can only add machines: above the limit the known ones decide;
                 // within it, an unknown count could still cross it (fail closed: not checked).
+                if (total <= config.maxVdasPerZone && unknown > 0) {
+                    report.notChecked({ reason: `${total} known machines and ${plural(unknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerZone ${config.maxVdasPerZone}`, remedy: AFTER_APPLY }, zone.resource);
+                    return;
+                }
+                report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
                 if (total <= config.maxVdasPerZone) {
-                    if (unknown > 0) {
-                        report.notChecked({ reason: `${total} known machines and ${plural(unknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerZone ${config.maxVdasPerZone}`, remedy: AFTER_APPLY }, zone.resource);
-                    }
                     return;
                 }
                 report({
@@ -123,9 +124,10 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
             });
         }
         // As per zone: above the limit the known counts decide; within it, unknown ones could cross it.
-        report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`);
         if (site.zones.length > 1 && siteTotal <= config.maxVdasPerSite && siteUnknown > 0) {
             report.notChecked({ reason: `the Site's ${siteTotal} known machines and ${plural(siteUnknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerSite ${config.maxVdasPerSite}`, remedy: AFTER_APPLY });
+        } else {
+            report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`);
         }
         if (site.zones.length > 1 && siteTotal > config.maxVdasPerSite) {
             report({

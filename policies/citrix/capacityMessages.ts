@@ -71,7 +71,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         ...load.notes,
     ];
     return {
-        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches its lock misses the targets (${problems.join("; ")}).`, groupRef(g.group, true), groupShort(g.group, true)),
+        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches, ${problems.join("; ")}.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: fixes.join("; "),
         basis,
     };

@@ -32,9 +32,9 @@ const IN_VERDICT: Record<string, Record<string, RegExp>> = {
         lockLimit: /(?:exceeds|within) the (\d+) (?:one lock|its most exposed lock) sustains/,
     },
     group: {
-        concurrency: /: at ([\d.]+) concurrent launches its lock misses/,
-        meanResponseS: /\(.*?mean ([\d.]+ s) > /,
-        timedOutPct: /(?:\(|; )([<\d.]+%) timed out > /,
+        concurrency: /: at ([\d.]+) concurrent launches, /,
+        meanResponseS: /concurrent launches, mean ([\d.]+ s) > /,
+        timedOutPct: /(?:launches, |; )([<\d.]+%) timed out > /,
         launchTimeS: /\d+ users in (.+?) > \d+ min/,
         throttleExposure: /can put ([\d.]+) concurrent requests on its lock/,
         safe: /above the (\d+) it sustains\./,

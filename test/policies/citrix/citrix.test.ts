@@ -145,7 +145,7 @@ describe("messages: problem line and fix, asserted separately", () => {
         // Launch time at the successful rate: a timed-out launch is retried.
         const p = predictBrokering({ rttMs: 160, concurrency: 20 });
         const m = parseMessage(v.message);
-        expect(m.problem).toBe(`Zone "emea-zone" (name "emea"): at 20 concurrent launches its lock misses the targets (20000 users in ${duration(20000 / p.successfulPerS)} > 60 min).`);
+        expect(m.problem).toBe(`Zone "emea-zone" (name "emea"): at 20 concurrent launches, 20000 users in ${duration(20000 / p.successfulPerS)} > 60 min.`);
         expect(m.fix).toMatch(/^even at \d+ concurrent requests its lock takes .*: split the Delivery Group/);
         expect(m.fix).not.toContain("Site");
     });

@@ -176,6 +176,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--controllers <n>", "Delivery Controllers in the zone", numberIn({ min: 1, max: 1000, integer: true, unit: "controllers" }), 2)
         .option("--delivery-groups <n>", "Delivery Groups with machines in the zone (each is its own brokering lock)", numberIn({ min: 1, max: 1000, integer: true, unit: "groups" }), 1)
         .option("--group-machines <list>", "machines of each Delivery Group, comma-separated (the zone's load splits in proportion; default equal)")
+        .option("--group-peaks <list>", "each Delivery Group's own peak of concurrent launches, comma-separated (bounds what its lock can receive)")
         .option("--target-response-s <s>", "highest acceptable mean brokering response, s", numberIn({ min: 0, above: true, max: 600, unit: "s" }), 12)
         .option("--error-budget-pct <pct>", "highest acceptable share of timed-out requests, percent", numberIn({ min: 0, max: 100, unit: "percent" }), 0.1)
         .option("--from <n>", "first concurrency of the table, requests", numberIn({ min: 1, max: 1000, integer: true, unit: "requests" }), 12)
@@ -183,13 +184,17 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--step <n>", "concurrency step of the table, requests", numberIn({ min: 1, max: 1000, integer: true, unit: "requests" }), 6)
         .option("--plot <file.svg>", "also draw mean response and timed-out requests against concurrency (measured cells overlaid when the source measured this RTT)")
         .option("--json", JSON_HELP)
-        .action(async (o: { rttMs: number; users: number; controllers: number; deliveryGroups: number; groupMachines?: string; targetResponseS: number; errorBudgetPct: number; from: number; to: number; step: number; plot?: string; json?: boolean }) => {
+        .action(async (o: { rttMs: number; users: number; controllers: number; deliveryGroups: number; groupMachines?: string; groupPeaks?: string; targetResponseS: number; errorBudgetPct: number; from: number; to: number; step: number; plot?: string; json?: boolean }) => {
             if (o.to < o.from) {
                 throw new UsageError(`--to ${o.to} is below --from ${o.from}`);
             }
             const groupMachines = o.groupMachines?.split(",").map((v) => Number(v.trim()));
             if (groupMachines && (groupMachines.length !== o.deliveryGroups || groupMachines.some((m) => !Number.isInteger(m) || m < 0 || m > 10000000))) {
                 throw new UsageError(`--group-machines needs ${o.deliveryGroups} whole numbers from 0 to 10000000 separated by commas (one per --delivery-groups), got "${o.groupMachines}"`);
+            }
+            const groupPeaks = o.groupPeaks?.split(",").map((v) => Number(v.trim()));
+            if (groupPeaks && (groupPeaks.length !== o.deliveryGroups || groupPeaks.some((m) => !Number.isInteger(m) || m < 1 || m > 1000000))) {
+                throw new UsageError(`--group-peaks needs ${o.deliveryGroups} whole numbers from 1 to 1000000 separated by commas (one per --delivery-groups), got "${o.groupPeaks}"`);
             }
             if (o.plot !== undefined) {
                 checkWritable(o.plot, "plot");
@@ -198,7 +203,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
             const sizing = sizeCitrix({
                 rttMs: o.rttMs, users: o.users, controllers: o.controllers, targetResponseS: o.targetResponseS,
                 errorBudgetPct: o.errorBudgetPct, from: o.from, to: o.to, step: o.step,
-                deliveryGroups: o.deliveryGroups, groupMachines,
+                deliveryGroups: o.deliveryGroups, groupMachines, groupPeaks,
             });
             if (o.plot !== undefined) {
                 await writePlot(o.plot, () => citrixPlotSvg(sizing));

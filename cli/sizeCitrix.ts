@@ -3,10 +3,10 @@
  * largest concurrency that meets the targets, and the throttle to set on each Delivery Controller,
  * with the same models and the same arithmetic as citrix-broker-throttle.
  */
-import { BrokeringPrediction, maxSafeConcurrency, predictBrokering } from "../model/brokering";
-import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../model/deliveryGroupBrokering";
-import { BrokeringCell, CITRIX_GUIDANCE, measuredAt, measuredLimit } from "../model/citrixGuidance";
-import { MODEL_SOURCE } from "../policies/citrix/targets";
+import { BrokeringPrediction, predictBrokering } from "../model/brokering";
+import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering, shareSiteCap } from "../model/deliveryGroupBrokering";
+import { BrokeringCell, CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
+import { lockSafeConcurrency, MODEL_SOURCE, ONE_GROUP_TESTED, perControllerThrottle, siteCap } from "../policies/citrix/evaluation";
 import { duration, num, pct, plural } from "../policies/pack/format";
 import { table } from "./table";
 
@@ -26,6 +26,10 @@ export interface CitrixSizingInput {
     readonly deliveryGroups?: number;
     /** Machines of each Delivery Group (length deliveryGroups; default equal): the zone's load splits in proportion. */
     readonly groupMachines?: readonly number[];
+    /** Each Delivery Group's own declared peak (length deliveryGroups): bounds what its lock can receive. */
+    readonly groupPeaks?: readonly number[];
+    /** citrix-zone-rtt-limit's maxRttMs (default 250): at or above it the pack blocks the zone. */
+    readonly maxRttMs?: number;
     /** Table range: first and last concurrency and step (requests; from >= 1, step >= 1). */
     readonly from: number;
     readonly to: number;
@@ -53,8 +57,19 @@ export interface CitrixSizing {
     readonly rows: CitrixSizingRow[];
     /** The source's measured cells at exactly this RTT (empty when it was not measured). */
     readonly measured: BrokeringCell[];
-    /** Largest zone-wide concurrency within both targets (0 = none; 1000 = the search's cap). */
+    /**
+     * Largest concurrency one lock sustains within both targets (0 = none; 1000 = the search's
+     * cap): throttles are first come, first served, so a storm can put the whole zone's
+     * concurrency on one group's lock unless that group's own peak bounds it.
+     */
     readonly maxSafeConcurrency: number;
+    /** The zone's concurrency the locks sustain at their declared peaks (= maxSafeConcurrency when a lock is unbounded). */
+    readonly zoneSafeConcurrency: number;
+    /** The Site database's cap, requests/s, and where it comes from. */
+    readonly siteCapPerS: number;
+    readonly siteCapSource: string;
+    /** At or above citrix-zone-rtt-limit's limit: the pack blocks the zone. */
+    readonly blocked?: string;
     /**
      * DWORD ThrottledRequestAddressMaxConcurrentTransactions per brokering controller:
      * floor(maxSafeConcurrency / controllers), at least 1 when maxSafeConcurrency > 0 (then only
@@ -69,7 +84,7 @@ export interface CitrixSizing {
     readonly throttleKey: string;
     readonly model: string;
     /** Per Delivery Group lock: its share of the zone's load and the concurrency it sustains at the targets. */
-    readonly groups: Array<{ readonly share: number; readonly maxSafeConcurrency: number }>;
+    readonly groups: Array<{ readonly share: number; readonly maxSafeConcurrency: number; readonly peak?: number }>;
     /** What rests on extrapolation ("not measured"); empty when nothing does. */
     readonly notMeasured: string[];
 }
@@ -82,30 +97,24 @@ function groupShares(input: CitrixSizingInput): number[] {
     return machines.map((m) => (total > 0 ? m / total : 1 / n));
 }
 
-/** The zone at `concurrency` split over its groups' locks: worst response and errors, summed throughput. */
-function zoneAt(rttMs: number, concurrency: number, users: number, shares: readonly number[]): BrokeringPrediction & { launchTimeS: number } {
-    if (shares.length === 1) {
-        const p = predictBrokering({ rttMs, concurrency, users });
-        return { ...p, launchTimeS: p.launchTimeS as number };
-    }
-    let meanResponseS = 0;
-    let brokeredPerS = 0;
-    let successfulPerS = 0;
-    let errorRate = 0;
-    let launchTimeS = 0;
-    for (const share of shares) {
-        if (share <= 0) {
-            continue;
-        }
-        const p = predictGroupBrokering({ classes: [{ rttMs, concurrency: concurrency * share }], users: users * share });
-        const c = p.classes[0];
-        meanResponseS = Math.max(meanResponseS, c.meanResponseS);
-        brokeredPerS += c.brokeredPerS;
-        successfulPerS += c.brokeredPerS * (1 - c.errorRate);
-        errorRate = Math.max(errorRate, c.errorRate);
-        launchTimeS = Math.max(launchTimeS, p.launchTimeS ?? 0);
-    }
-    return { meanResponseS, brokeredPerS, successfulPerS, errorRate, launchTimeS };
+/**
+ * The zone at `concurrency` split over its groups' locks (each its own queue, all on one Site
+ * database): worst response and errors; brokered/s summed and capped by the Site database; the
+ * launch time of the storm at the successful rate (a timed-out launch is retried).
+ */
+function zoneAt(rttMs: number, concurrency: number, users: number, shares: readonly number[], capPerS: number): BrokeringPrediction & { launchTimeS: number } {
+    const locks = shares.map((share) => (share > 0 ? predictGroupBrokering({ classes: [{ rttMs, concurrency: concurrency * share }] }) : undefined));
+    const storms = locks.map((p, i) => ({ brokeredPerS: p?.brokeredPerS ?? 0, successfulPerS: p?.successfulPerS ?? 0, users: users * shares[i] }));
+    // One group is the calibrated single-lock model: its rate never reaches the plateau it was measured at.
+    const shared = shares.length === 1 ? shareSiteCap(storms, Number.POSITIVE_INFINITY) : shareSiteCap(storms, capPerS);
+    const used = locks.filter((p): p is NonNullable<typeof p> => p !== undefined);
+    return {
+        meanResponseS: Math.max(...used.map((p) => p.worstMeanResponseS)),
+        errorRate: Math.max(...used.map((p) => p.worstErrorRate)),
+        brokeredPerS: shared.totalPerS,
+        successfulPerS: shared.storms.reduce((sum, x) => sum + x.successfulPerS, 0),
+        launchTimeS: Math.max(...shared.storms.map((x, i) => (shares[i] > 0 ? x.launchTimeS ?? 0 : 0))),
+    };
 }
 
 /**
@@ -118,49 +127,57 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const budget = input.errorBudgetPct / 100;
     const rows: CitrixSizingRow[] = [];
     const shares = groupShares(input);
+    const { capPerS, capSource } = siteCap(undefined);
     for (let c = input.from; c <= input.to; c += input.step) {
-        const p = zoneAt(rttMs, c, users, shares);
+        const p = zoneAt(rttMs, c, users, shares, capPerS);
         rows.push({
             concurrency: c,
             meanResponseS: p.meanResponseS,
             brokeredPerS: p.brokeredPerS,
             successfulPerS: p.successfulPerS,
             errorRate: p.errorRate,
-            launchTimeS: p.launchTimeS as number,
+            launchTimeS: p.launchTimeS,
             meetsTargets: p.meanResponseS <= input.targetResponseS && p.errorRate <= budget,
         });
     }
-    // One lock sustains safeOne; the zone's load splits by share, so the zone is safe while every
-    // group's part is: the zone's budget is the sum over its groups (safeOne x groups when equal).
-    // The model's, never above a measured cell that missed the targets (as the policies judge).
-    const modelSafe = maxSafeConcurrency({ rttMs, targetResponseS: input.targetResponseS, errorBudget: budget });
-    const safeOne = Math.min(modelSafe, measuredLimit(rttMs, input.targetResponseS, budget) ?? modelSafe);
-    const safe = shares.length === 1 ? safeOne : Math.floor(Math.min(...shares.filter((x) => x > 0).map((x) => safeOne / x)) + 1e-9);
-    // As citrix-broker-throttle's fix: the safe total, never above the most measured against one
-    // Site database, split evenly, or 1 on that many controllers.
-    const fixTotal = Math.min(safe, MEASURED_MAX_CONCURRENCY);
-    const throttle = fixTotal === 0 ? 0 : Math.max(1, Math.floor(fixTotal / input.controllers));
-    const brokering = fixTotal === 0 ? 0 : Math.min(input.controllers, fixTotal);
+    // The same functions as the Citrix evaluation: one lock's safe concurrency (the model, never
+    // above a measured cell that missed the targets), and first come, first served: every
+    // controller's throttle can go to one lock, unless that group's own peak bounds it.
+    const targets = { targetResponseS: input.targetResponseS, errorBudgetPct: input.errorBudgetPct };
+    const safeOne = lockSafeConcurrency([{ rttMs, weight: 1 }], targets);
+    const peaks = input.groupPeaks && input.groupPeaks.length === shares.length ? input.groupPeaks : undefined;
+    const exposed = peaks === undefined || peaks.some((p) => p > safeOne);
+    const zoneSafe = peaks === undefined ? safeOne : peaks.reduce((sum, p) => sum + Math.min(p, safeOne), 0);
+    const fixTotal = exposed ? Math.min(safeOne, MEASURED_MAX_CONCURRENCY) : Math.min(zoneSafe, MEASURED_MAX_CONCURRENCY);
+    const each = exposed ? perControllerThrottle(safeOne, input.controllers) : perControllerThrottle(fixTotal, input.controllers);
+    // Fewer controllers than requests at 1 each: only that many broker.
+    const throttle = fixTotal === 0 ? 0 : Math.max(1, each);
+    const brokering = fixTotal === 0 ? 0 : Math.min(input.controllers, Math.max(1, Math.floor(fixTotal / throttle)));
     const total = throttle * brokering;
-    const atThrottle = total > 0 ? { concurrency: total, ...zoneAt(rttMs, total, users, shares) } : undefined;
+    const atThrottle = total > 0 ? { concurrency: total, ...zoneAt(rttMs, total, users, shares, capPerS) } : undefined;
     const notMeasured: string[] = [];
     if (shares.length > 1) {
-        notMeasured.push(`${shares.length} Delivery Groups working at once on one Site database: not measured (each lock is modelled on its own)`);
+        notMeasured.push(`${shares.length} Delivery Groups' brokered/s and launch time at once on one Site database (capped at ${num(capPerS, 2)}/s, ${capSource}): ${ONE_GROUP_TESTED}`);
     }
-    if (safe > MEASURED_MAX_CONCURRENCY) {
-        notMeasured.push(`the locks sustain ${safe} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps the zone within ${MEASURED_MAX_CONCURRENCY}`);
+    if (safeOne > MEASURED_MAX_CONCURRENCY) {
+        notMeasured.push(`one lock sustains ${safeOne} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps a lock within ${MEASURED_MAX_CONCURRENCY}`);
     }
+    const limit = input.maxRttMs ?? CITRIX_GUIDANCE.maxZoneRttMs;
     return {
         input,
         rows,
         measured: [...measuredAt(rttMs)],
-        maxSafeConcurrency: safe,
+        maxSafeConcurrency: safeOne,
+        zoneSafeConcurrency: zoneSafe,
+        siteCapPerS: capPerS,
+        siteCapSource: capSource,
+        ...(rttMs >= limit ? { blocked: `at ${num(rttMs)} ms the pack blocks this zone (citrix-zone-rtt-limit: ${num(limit)} ms or more): Citrix advises a separate Site (own Site database) for this location` } : {}),
         throttlePerController: throttle,
         brokeringControllers: brokering,
         atThrottle,
         throttleKey: CITRIX_GUIDANCE.throttleKeyPath,
         model: MODEL_SOURCE,
-        groups: shares.map((share) => ({ share, maxSafeConcurrency: safeOne })),
+        groups: shares.map((share, i) => ({ share, maxSafeConcurrency: safeOne, ...(peaks ? { peak: peaks[i] } : {}) })),
         notMeasured,
     };
 }
@@ -207,13 +224,18 @@ export function formatCitrixSizing(s: CitrixSizing): string {
     out += `Targets: mean response <= ${num(i.targetResponseS)} s, timed-out requests <= ${num(i.errorBudgetPct, 4)}%. Model: ${s.model}.\n\n`;
     out += table(header, rows, align);
     out += "\n";
+    if (s.blocked) {
+        out += `Blocked: ${s.blocked}.\n`;
+    }
     if (s.maxSafeConcurrency === 0) {
         out += `Largest safe concurrency: none: even 1 concurrent request misses the targets at ${num(i.rttMs)} ms. Deploy a separate Site for this location.\n`;
         return out;
     }
-    out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} in the zone.\n`;
+    out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock.\n`;
     if (s.groups.length > 1) {
-        out += `Per Delivery Group lock: each sustains ${s.groups[0].maxSafeConcurrency} at the targets; the zone's load splits ${s.groups.map((g) => `${num(g.share * 100)}%`).join(" / ")} over them.\n`;
+        out += s.groups.some((g) => g.peak === undefined || g.peak > s.maxSafeConcurrency)
+            ? `Throttles are first come, first served: a storm can put every controller's requests on one of the ${s.groups.length} locks, so each controller's throttle keeps one lock within ${s.maxSafeConcurrency}.\n`
+            : `Every group's own peak (${s.groups.map((g) => g.peak).join(" / ")}) is within what its lock sustains: the zone sustains ${s.zoneSafeConcurrency}.\n`;
     }
     for (const note of s.notMeasured) {
         out += `Note: ${note}.\n`;
@@ -228,7 +250,10 @@ export function formatCitrixSizing(s: CitrixSizing): string {
     }
     const a = s.atThrottle;
     if (a) {
-        out += `At ${plural(a.concurrency, "concurrent request")}: ${num(a.meanResponseS)} s mean response, ${num(a.brokeredPerS, 2)} brokered/s, ${pct(a.errorRate)} timed out, ${i.users} users launched in ${duration(a.launchTimeS ?? NaN)}.\n`;
+        out += `At ${plural(a.concurrency, "concurrent request")}: ${num(a.meanResponseS)} s mean response, ${num(a.brokeredPerS, 2)} brokered/s (${num(a.successfulPerS, 2)} successful), ${pct(a.errorRate)} timed out, ${i.users} users launched in ${duration(a.launchTimeS ?? NaN)}.\n`;
+        if (s.groups.length > 1) {
+            out += `${num(a.brokeredPerS, 2)} brokered/s and the launch time over ${s.groups.length} Delivery Groups: ${ONE_GROUP_TESTED}.\n`;
+        }
     }
     return out;
 }
@@ -245,6 +270,9 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
         rows: s.rows.map((r) => ({ ...r, errorPct: r.errorRate * 100 })),
         measured: s.measured.map((c) => ({ concurrency: c.concurrentRequests, meanResponseS: c.meanResponseS, brokeredPerS: c.brokeredPerS, errorPct: c.errorPct, launch10kUsersS: c.launch10kUsersS })),
         maxSafeConcurrency: s.maxSafeConcurrency,
+        zoneSafeConcurrency: s.zoneSafeConcurrency,
+        siteCapPerS: s.siteCapPerS,
+        ...(s.blocked ? { blocked: s.blocked } : {}),
         throttlePerController: s.throttlePerController,
         brokeringControllers: s.brokeringControllers,
         throttleKey: s.throttleKey,
@@ -276,7 +304,7 @@ export async function citrixPlotSvg(s: CitrixSizing): Promise<string> {
             groups: shares.length,
             rows: Array.from({ length: Math.max(1, i.to - Math.max(1, i.from) + 1) }, (_, k) => {
                 const c = Math.max(1, i.from) + k;
-                const p = zoneAt(i.rttMs, c, i.users, shares);
+                const p = zoneAt(i.rttMs, c, i.users, shares, s.siteCapPerS);
                 return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
             }),
         }

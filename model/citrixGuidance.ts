@@ -41,6 +41,21 @@ export const CITRIX_GUIDANCE = {
     throttleKeyPath: table.guidance.throttleKey.path,
 } as const;
 
+/**
+ * The most launches per second the source brokered through its one Site database: the plateau of
+ * the 10 ms row (22.9-23.2/s at 36-60 concurrent requests, one Delivery Group). No test ran more
+ * than one group, so perfguard never predicts a Site above it unless the config declares a figure
+ * measured on that Site (citrix-brokering-capacity's measuredSiteBrokeredPerS).
+ */
+export const SITE_PLATEAU_BROKERED_PER_S: number = Math.max(...BROKERING_CELLS.map((c) => c.brokeredPerS ?? 0));
+
+/** The plateau's range, for messages ("22.9-23.2/s"). */
+export const SITE_PLATEAU_TEXT = (() => {
+    const row = BROKERING_CELLS.filter((c) => c.rttMs === BROKERING_CELLS[0].rttMs && (c.brokeredPerS ?? 0) >= 0.95 * SITE_PLATEAU_BROKERED_PER_S);
+    const values = row.map((c) => c.brokeredPerS as number);
+    return `${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)}/s at ${BROKERING_CELLS[0].rttMs} ms, one Delivery Group`;
+})();
+
 /** The measured cells at one RTT level (empty when that RTT was not measured). */
 export function measuredAt(rttMs: number): readonly BrokeringCell[] {
     return BROKERING_CELLS.filter((c) => c.rttMs === rttMs);

@@ -41,6 +41,8 @@ export interface GroupPrediction {
     readonly worstErrorRate: number;
     /** All classes, requests/s. */
     readonly brokeredPerS: number;
+    /** All classes, requests completed within the timeout, requests/s. */
+    readonly successfulPerS: number;
     /** Time to broker `users` launches at brokeredPerS, s (when users is given). */
     readonly launchTimeS?: number;
     /** Why parts of this prediction rest on extrapolation ("not measured"); empty when none. */
@@ -92,6 +94,7 @@ export function predictGroupBrokering(input: { classes: readonly GroupClassInput
         worstMeanResponseS: Math.max(...results.map((r) => r.meanResponseS)),
         worstErrorRate: Math.max(...results.map((r) => r.errorRate)),
         brokeredPerS,
+        successfulPerS: results.reduce((sum, r) => sum + r.brokeredPerS * (1 - r.errorRate), 0),
         ...(input.users === undefined ? {} : { launchTimeS: input.users / brokeredPerS }),
         notMeasured,
     };
@@ -120,6 +123,50 @@ export function maxSafeGroupConcurrency(mix: readonly { rttMs: number; weight: n
         return p.worstMeanResponseS <= targets.targetResponseS && p.worstErrorRate <= targets.errorBudget;
     };
     return largestMeeting(meets);
+}
+
+/** One Delivery Group's storm as the Site database sees it. */
+export interface SiteStorm {
+    /** The group's predicted rate on its own lock, requests/s (timed-out ones included). */
+    readonly brokeredPerS: number;
+    /** Of which complete within the timeout, requests/s. */
+    readonly successfulPerS: number;
+    /** Users of its logon storm, when declared. */
+    readonly users?: number;
+}
+
+/** A storm after the Site database's cap. */
+export interface SiteStormResult {
+    readonly brokeredPerS: number;
+    readonly successfulPerS: number;
+    /**
+     * Time until every user of the storm has a brokered launch, s: users / successfulPerS (a
+     * timed-out launch is retried, so only successful ones count); undefined without users,
+     * Infinity when nothing succeeds.
+     */
+    readonly launchTimeS?: number;
+}
+
+/**
+ * Storms of several Delivery Groups at once on one Site database: every lock is its own queue,
+ * but all of them broker through the one database, which the source drove to 22.9-23.2/s with one
+ * group (SITE_PLATEAU_BROKERED_PER_S) and never beyond. When the groups' rates add up to more than
+ * `capPerS`, each is scaled down in proportion (they share the cap while they run at once).
+ * Input: storms (rates >= 0), capPerS (> 0). Output: one result per storm, same order, and the
+ * Site's total after the cap. Never throws on finite input.
+ */
+export function shareSiteCap(storms: readonly SiteStorm[], capPerS: number): { storms: SiteStormResult[]; totalPerS: number; uncappedPerS: number; capped: boolean } {
+    const uncappedPerS = storms.reduce((sum, s) => sum + s.brokeredPerS, 0);
+    const factor = uncappedPerS > capPerS && uncappedPerS > 0 ? capPerS / uncappedPerS : 1;
+    const results = storms.map((s): SiteStormResult => {
+        const successfulPerS = s.successfulPerS * factor;
+        return {
+            brokeredPerS: s.brokeredPerS * factor,
+            successfulPerS,
+            ...(s.users === undefined ? {} : { launchTimeS: s.users === 0 ? 0 : successfulPerS > 0 ? s.users / successfulPerS : Number.POSITIVE_INFINITY }),
+        };
+    });
+    return { storms: results, totalPerS: uncappedPerS * factor, uncappedPerS, capped: factor < 1 };
 }
 
 function round(value: number): string {

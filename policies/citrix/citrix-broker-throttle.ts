@@ -1,16 +1,15 @@
 /**
  * citrix-broker-throttle: at high RTT every Delivery Controller of a zone must cap its concurrent
- * brokering requests, and for each Delivery Group the throttle shares of all controllers that
- * broker into it must fit what its lock sustains at the targets (the brokering transaction locks
- * the workers of one Delivery Group: citrix-zones-latency-brokering.ja.txt). A controller's
- * throttle is split over the groups it brokers into in proportion to their demand.
+ * brokering requests, and no Delivery Group's lock may receive more than it sustains at the
+ * targets. The throttle is first come, first served (the brokering transaction locks the workers
+ * of one Delivery Group: citrix-zones-latency-brokering.ja.txt), so a lock can receive the sum of
+ * the throttles of every controller that brokers for it, bounded only by its group's own peak.
+ * The figures come from the Citrix evaluation (evaluation.ts).
  */
-import { AFTER_APPLY, citrixSite, ExternalControllers, GROUP_TYPE, Zone, ZONE_TYPE } from "./site";
-import { groupLoads, zoneDemand } from "./load";
-import { siteBudget } from "./budget";
+import { AFTER_APPLY, ExternalControllers, GROUP_TYPE, ZONE_TYPE } from "./site";
+import { citrixEvaluation, ZoneEvaluation, zoneRef } from "./evaluation";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { num } from "../pack/format";
-import { shortName } from "../pack/message";
 import { BrokeringTargets, TARGET_SCHEMA } from "./targets";
 import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./throttleMessages";
 import { daasNotChecked, rttDecision } from "./decisions";
@@ -24,13 +23,14 @@ export interface BrokerThrottleConfig extends BrokeringTargets {
     externalControllers: ExternalControllers;
 }
 
-function checkControllers(zone: Zone, rttMs: number, budget: number, demand: number | undefined, config: BrokerThrottleConfig, report: Report): void {
+function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrottleConfig, report: Report): void {
+    const zone = z.zone;
     if (zone.controllers.length === 0) {
         if (zone.nameUnknown) {
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
         } else if (config.requireControllersInStack) {
             report({
-                problem: `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms) has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
+                problem: `${zoneRef(zone, true, rttMs)} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
                 fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
                 basis: ["requireControllersInStack is true"],
             }, zone.resource);
@@ -41,19 +41,18 @@ function checkControllers(zone: Zone, rttMs: number, budget: number, demand: num
     }
     const unthrottled = zone.controllers.filter((c) => c.throttle.state === "absent");
     if (unthrottled.length > 1) {
-        report(zoneUnthrottledMessage(zone, unthrottled.length, rttMs, budget, config), zone.resource);
+        report(zoneUnthrottledMessage(z, unthrottled.length, rttMs, config), zone.resource);
     }
     for (const controller of zone.controllers) {
         if (controller.throttle.state === "unknown" && controller.resource) {
             report.notChecked({ reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY }, controller.resource);
         } else if (controller.throttle.state === "absent") {
             if (controller.resource) {
-                report.applied(`Delivery Controller of zone "${zone.zoneName}": no throttle fact`, controller.resource);
+                report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact`, controller.resource);
             }
-            const message = unthrottledMessage(controller, zone, rttMs, budget, config, unthrottled.length > 1, demand);
-            report(message, controller.resource ?? zone.resource);
+            report(unthrottledMessage(controller, z, rttMs, config, unthrottled.length > 1), controller.resource ?? zone.resource);
         } else if (controller.resource) {
-            report.applied(`Delivery Controller of zone "${zone.zoneName}": throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
+            report.applied(`Delivery Controller of ${zoneRef(zone)}: throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
         }
     }
 }
@@ -96,16 +95,16 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     types: [ZONE_TYPE, GROUP_TYPE],
     roles: ["deliveryController"],
     check(stack, config, report) {
-        const site = citrixSite(stack, config.externalControllers);
-        const loads = groupLoads(site);
-        const budget = siteBudget(loads, config);
+        const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct, externalControllers: config.externalControllers });
+        const site = evaluation.site;
         for (const { resource, as, why } of site.unplaced) {
             if (as === "controller") {
                 report.notChecked(why, resource);
             }
         }
-        const judged = new Set<Zone>();
-        for (const zone of site.zones) {
+        const judged = new Set<ZoneEvaluation["zone"]>();
+        for (const z of evaluation.zones) {
+            const zone = z.zone;
             isolate(zone.resource, report, () => {
                 if (zone.daas) {
                     daasNotChecked(zone, report);
@@ -122,9 +121,9 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                 judged.add(zone);
                 // With no controller the zone is a verdict (requireControllersInStack) or not checked, never a pass.
                 if (zone.controllers.length > 0) {
-                    report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; zone budget ${num(budget.zoneBudget.get(zone) ?? 0)} over ${zone.groups.length} Delivery Group lock(s)`, zone.resource);
+                    report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; feeds ${z.locks.length} Delivery Group lock(s), the most exposed sustains ${z.lockLimit ?? 0}: ${z.perController ?? 0} per controller`, zone.resource);
                 }
-                checkControllers(zone, rtt.value, budget.zoneBudget.get(zone) ?? 0, zoneDemand(zone, loads), config, report);
+                checkControllers(z, rtt.value, config, report);
             });
         }
         // A controller is judged with its zone: of a zone not judged here, the zone's decision says why.
@@ -136,31 +135,25 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
             }
         }
         // A Delivery Group is judged through its zones; a later decision (applied, a verdict, not checked) takes precedence.
-        for (const group of site.groups) {
-            if (!group.implicit) {
-                report.notApplicable("it puts no machines in a zone at or above requireAtRttMs", group.resource);
+        for (const g of evaluation.groups) {
+            if (!g.group.implicit) {
+                report.notApplicable("it puts no machines in a zone at or above requireAtRttMs", g.group.resource);
+            }
+            if (g.notChecked && !g.group.implicit) {
+                report.notChecked(g.notChecked, g.group.resource);
             }
         }
-        for (const load of loads) {
-            if (load.notChecked && !load.group.implicit) {
-                report.notChecked(load.notChecked, load.group.resource);
-            }
-        }
-        // Per lock: the known throttle shares (unknown or absent ones can only add) against what it sustains.
-        for (const group of budget.groups) {
-            isolate(group.load.group.resource, report, () => {
-                if (!group.zones.some((z) => judged.has(z.zone))) {
+        // Per lock, first come, first served: what the feeding controllers' known throttles can put
+        // on it (unknown or absent ones can only add, and are reported above) against what it sustains.
+        for (const g of evaluation.groups) {
+            isolate(g.group.resource, report, () => {
+                if (g.safe === undefined || g.exposure === undefined || !g.feeds.some((f) => judged.has(f.zone))) {
                     return;
                 }
-                let shares = 0;
-                for (const z of group.zones) {
-                    const known = z.zone.controllers.reduce((sum, c) => sum + (c.throttle.state === "ok" ? c.throttle.value : 0), 0);
-                    shares += known * z.throttleFraction;
-                }
-                if (shares > group.safe) {
-                    report(groupOverMessage(group, shares, budget.zoneBudget, config), group.load.group.resource);
-                } else if (!group.load.group.implicit) {
-                    report.applied(`throttle shares ${num(shares)} into its lock, within the ${group.safe} it sustains`, group.load.group.resource);
+                if (g.exposure.value > g.safe) {
+                    report(groupOverMessage(g, evaluation.byZone, config), g.group.resource);
+                } else if (!g.group.implicit) {
+                    report.applied(`throttles can put ${num(g.exposure.value)} on its lock${g.exposure.byPeak ? " (its own peak)" : ""}, within the ${g.safe} it sustains`, g.group.resource);
                 }
             });
         }

@@ -1,15 +1,16 @@
 /**
- * citrix-brokering-capacity: per Delivery Group lock (and per zone as the sum), the predicted
- * brokering response, timeout rate and logon-storm launch time at peak must meet the targets.
- * A separate Site is citrix-zone-rtt-limit's fix and is not repeated here.
+ * citrix-brokering-capacity: per Delivery Group lock, the predicted brokering response, timeout
+ * rate and logon-storm launch time at peak must meet the targets; the storms of all groups share
+ * the one Site database's measured rate; a group spanning zones whose fastest zone pays for the
+ * slower ones is advised to split. A separate Site is citrix-zone-rtt-limit's fix and is not
+ * repeated here. The figures come from the Citrix evaluation (evaluation.ts).
  */
-import { citrixSite, GROUP_TYPE, ZONE_TYPE } from "./site";
-import { effectiveConcurrency, groupLoads } from "./load";
-import { siteBudget } from "./budget";
+import { GROUP_TYPE, ZONE_TYPE } from "./site";
+import { citrixEvaluation, ONE_GROUP_TESTED } from "./evaluation";
 import { isolate, stackPolicy } from "../pack/definePolicy";
 import { duration, num, pct } from "../pack/format";
 import { TARGET_SCHEMA } from "./targets";
-import { CapacityTargets, capacityMessage, predictLoad } from "./capacityMessages";
+import { CapacityTargets, capacityMessage, spanMessage } from "./capacityMessages";
 import { daasNotChecked, rttDecision } from "./decisions";
 
 export type BrokeringCapacityConfig = CapacityTargets;
@@ -28,52 +29,61 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 default: 60,
                 description: "A logon storm of perfguard:users users should be brokered within this many minutes (default 60).",
             },
+            measuredSiteBrokeredPerS: {
+                type: "number",
+                minimum: 0,
+                maximum: 100000,
+                default: 0,
+                description: "Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured, so the Site never brokers more than the source's plateau of 22.9-23.2/s with one Delivery Group at 10 ms).",
+            },
         },
     },
     types: [ZONE_TYPE, GROUP_TYPE],
     check(stack, config, report) {
-        const site = citrixSite(stack);
-        const loads = groupLoads(site);
-        const budget = siteBudget(loads, config);
-        for (const zone of site.zones) {
+        const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct, measuredSiteBrokeredPerS: config.measuredSiteBrokeredPerS });
+        const several = evaluation.database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "";
+        for (const z of evaluation.zones) {
+            const zone = z.zone;
             if (zone.daas) {
                 daasNotChecked(zone, report);
                 continue;
             }
             const rtt = rttDecision(zone, report);
-            const concurrency = rtt ? effectiveConcurrency(zone, loads) : undefined;
-            if (rtt && concurrency) {
-                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${concurrency.how}, over ${zone.groups.length} Delivery Group lock(s)${zone.groups.length > 1 ? " (groups working at once: not measured)" : ""}`, zone.resource);
+            if (rtt && z.concurrency) {
+                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s); a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone`, zone.resource);
             } else if (rtt) {
                 report.notApplicable(`RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`, zone.resource);
             }
         }
-        for (const { resource, as, why } of site.unplaced) {
+        for (const { resource, as, why } of evaluation.site.unplaced) {
             if (as === "catalog") {
                 report.notChecked(why, resource);
             }
         }
-        for (const load of loads) {
-            isolate(load.group.resource, report, () => {
-                if (load.notChecked) {
-                    report.notChecked(load.notChecked, load.group.resource);
+        for (const g of evaluation.groups) {
+            isolate(g.group.resource, report, () => {
+                if (g.notChecked) {
+                    report.notChecked(g.notChecked, g.group.resource);
                     return;
                 }
-                const p = predictLoad(load);
+                const p = g.prediction;
                 if (!p) {
-                    if (!load.group.implicit) {
-                        report.notApplicable("no demand declared for it or its zones", load.group.resource);
+                    if (!g.group.implicit) {
+                        report.notApplicable("no demand declared for it or its zones", g.group.resource);
                     }
                     return;
                 }
-                const zoneGroups = Math.max(...load.classes.map((c) => c.zone.groups.length));
-                const message = capacityMessage(load, p, budget.byGroup.get(load.group), config, zoneGroups);
+                const message = capacityMessage(g, evaluation, config);
                 if (message) {
-                    report(message, load.group.resource);
+                    report(message, g.group.resource);
+                }
+                const span = spanMessage(g);
+                if (span) {
+                    report(span, g.group.resource);
                 }
                 // A violation or a pass, the group's lock was judged: --explain shows the numbers either way.
-                const launch = p.launchTimeS !== undefined ? `, launch ${duration(p.launchTimeS)}` : "";
-                report.applied(`lock at ${num(p.concurrency)} concurrent: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${[...p.notMeasured, ...(zoneGroups > 1 ? ["groups working at once: not measured"] : [])].map((n) => `; ${n}`).join("")}`, load.group.resource);
+                const launch = g.launchTimeS !== undefined ? `, launch ${duration(g.launchTimeS)} at ${num(g.successfulPerS ?? 0, 2)} successful/s` : "";
+                report.applied(`lock at ${num(p.concurrency)} concurrent: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${p.notMeasured.map((n) => `; ${n}`).join("")}${several}`, g.group.resource);
             });
         }
     },

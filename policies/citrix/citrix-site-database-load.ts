@@ -5,8 +5,10 @@
  * against one database; beyond that nothing was measured.
  */
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
-import { citrixSite, ZONE_TYPE } from "./site";
-import { groupLoads, round, zoneDemand, zoneThrottle } from "./load";
+import { ZONE_TYPE } from "./site";
+import { round } from "./load";
+import { citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { configured } from "./targets";
 import { stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
 import { num, plural } from "../pack/format";
@@ -43,55 +45,44 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     },
     types: [ZONE_TYPE],
     check(stack, config, report) {
-        const site = citrixSite(stack);
-        const loads = groupLoads(site);
-        let total = 0;
-        const parts: string[] = [];
-        const counted: Array<typeof site.zones[number]> = [];
-        const unknown: Array<typeof site.zones[number]> = [];
-        for (const zone of site.zones) {
+        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs });
+        const db = evaluation.database;
+        for (const z of evaluation.zones) {
+            const zone = z.zone;
             if (zone.daas) {
                 report.notApplicable(DAAS_REASON, zone.resource);
                 continue;
             }
             const rtt = rttDecision(zone, report);
-            if (!rtt) {
-                continue;
-            }
-            if (rtt.value < config.satelliteAtRttMs) {
+            if (rtt && rtt.value < config.satelliteAtRttMs) {
                 report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below satelliteAtRttMs ${num(config.satelliteAtRttMs)} ms: not a satellite zone`, zone.resource);
-                continue;
             }
-            // What the zone allows: its throttles when every controller has one, else its declared
-            // peak (its own plus the part of Delivery Groups' own peaks in it).
-            const throttle = zoneThrottle(zone).sum;
-            const peak = zone.peakConcurrentLaunches;
-            const allowed = throttle ?? zoneDemand(zone, loads) ?? (peak.state === "ok" ? peak.value : undefined);
-            if (allowed === undefined) {
-                unknown.push(zone);
-                continue;
-            }
-            total += allowed;
-            counted.push(zone);
-            parts.push(`"${zone.zoneName}" ${round(allowed)} (${throttle !== undefined ? "throttles" : "peak"})`);
-            report.applied(`${round(allowed)} concurrent requests toward the Site database (${throttle !== undefined ? "sum of its throttles" : "its peak"})`, zone.resource);
         }
-        // One zone alone can pass the measured 60 too: its Delivery Groups' locks add up to more.
-        for (const zone of unknown) {
-            report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, zone.resource);
+        // What each satellite allows: its throttles when every controller has one, else its
+        // declared peak (its own plus the part of Delivery Groups' own peaks in it).
+        const parts = db.satellites.map((z) => `${zoneShort(z.zone)} ${round(z.allowed!.value)} (${z.allowed!.by})`);
+        for (const z of db.satellites) {
+            report.applied(`${round(z.allowed!.value)} concurrent requests toward the Site database (${z.allowed!.by === "throttles" ? "sum of its throttles" : "its peak"})`, z.zone.resource);
         }
+        // Unknown allowances could only add: with one of them the sum is not known (fail closed).
+        for (const z of db.satellitesUnknown) {
+            report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, z.zone.resource);
+        }
+        const total = db.databaseConcurrency;
         report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}`);
         if (total <= config.maxSiteConcurrentRequests) {
             return;
         }
+        const only = db.satellites.length === 1 ? db.satellites[0].zone : undefined;
         report({
             problem: `${plural(parts.length, "satellite zone")} ${parts.length === 1 ? "allows" : "allow"} ${round(total)} concurrent brokering requests against the one Site database, above the ${config.maxSiteConcurrentRequests} measured: not measured beyond it.`,
-            fix: counted.length === 1 && counted[0].controllers.length > 0
-                ? `${zoneFix(counted[0], config.maxSiteConcurrentRequests)}, or move the zone to a separate Site`
+            fix: only && only.controllers.length > 0
+                ? `${zoneFix(only, perControllerThrottle(config.maxSiteConcurrentRequests, only.controllers.length))}, or move the zone to a separate Site`
                 : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
                 `per zone: ${[...parts].sort().join(", ")}`, // sorted: AnalyzeStack order is arbitrary
-                `maxSiteConcurrentRequests (default ${MEASURED_MAX_CONCURRENCY}: the most the 7.7 tests ran on one database); satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
+                `maxSiteConcurrentRequests ${configured(config.maxSiteConcurrentRequests, MEASURED_MAX_CONCURRENCY)}: the most the 7.7 tests ran on one database; satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
+                `several zones' Delivery Groups at once: ${ONE_GROUP_TESTED}`,
             ],
         });
     },

@@ -3,10 +3,11 @@
  * zone and per Site under Local Host Cache).
  */
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
-import { CATALOG_TYPE, citrixSite, Zone, ZONE_TYPE } from "./site";
+import { AFTER_APPLY, CATALOG_TYPE, Zone, ZONE_TYPE } from "./site";
+import { citrixEvaluation, zoneRef } from "./evaluation";
+import { configured } from "./targets";
 import { field } from "../pack/values";
 import { isolate, stackPolicy } from "../pack/definePolicy";
-import { shortName } from "../pack/message";
 import { plural } from "../pack/format";
 
 export interface SiteLimitsConfig {
@@ -68,12 +69,12 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
     },
     types: [ZONE_TYPE, CATALOG_TYPE],
     check(stack, config, report) {
-        const site = citrixSite(stack);
+        const site = citrixEvaluation(stack).site;
         if (site.zones.length > config.maxZonesPerSite) {
             report({
                 problem: `This stack declares ${plural(site.zones.length, "Citrix zone")}, more than the ${config.maxZonesPerSite} one Site supports.`,
                 fix: "split the zones across Sites",
-                basis: [`maxZonesPerSite (default ${CITRIX_GUIDANCE.maxZonesPerSite}: Citrix's published limit)`],
+                basis: [`maxZonesPerSite ${configured(config.maxZonesPerSite, CITRIX_GUIDANCE.maxZonesPerSite)}: Citrix's published limit`],
             });
         }
         for (const { resource, as, why } of site.unplaced) {
@@ -82,6 +83,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
             }
         }
         let siteTotal = 0;
+        let siteUnknown = 0;
         for (const zone of site.zones) {
             isolate(zone.resource, report, () => {
                 if (zone.catalogs.length === 0) {
@@ -99,29 +101,39 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                     report.applied(`counted with its zone ${zone.resource.label}`, catalog.resource);
                 }
                 siteTotal += total;
+                siteUnknown += unknown;
+                // Unknown counts can only add machines: above the limit the known ones decide;
+                // within it, an unknown count could still cross it (fail closed: not checked).
+                if (total <= config.maxVdasPerZone && unknown > 0) {
+                    report.notChecked({ reason: `${total} known machines and ${plural(unknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerZone ${config.maxVdasPerZone}`, remedy: AFTER_APPLY }, zone.resource);
+                    return;
+                }
                 report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
-                // Unknown counts can only add machines: report when the known ones already exceed.
                 if (total <= config.maxVdasPerZone) {
                     return;
                 }
                 report({
-                    problem: `Zone "${shortName(zone.resource.name)}" has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
+                    problem: `${zoneRef(zone, true)} has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
                     fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
                     basis: [
                         `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,
-                        `maxVdasPerZone (default ${CITRIX_GUIDANCE.maxVdasPerZone}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops)`,
+                        `maxVdasPerZone ${configured(config.maxVdasPerZone, CITRIX_GUIDANCE.maxVdasPerZone)}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops`,
                         ...lhcNote(zone),
                     ],
                 }, zone.resource);
             });
         }
-        // Unknown counts can only add machines, as per zone: report when the known ones exceed.
-        report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them against maxVdasPerSite ${config.maxVdasPerSite}`);
+        // As per zone: above the limit the known counts decide; within it, unknown ones could cross it.
+        if (site.zones.length > 1 && siteTotal <= config.maxVdasPerSite && siteUnknown > 0) {
+            report.notChecked({ reason: `the Site's ${siteTotal} known machines and ${plural(siteUnknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerSite ${config.maxVdasPerSite}`, remedy: AFTER_APPLY });
+        } else {
+            report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`);
+        }
         if (site.zones.length > 1 && siteTotal > config.maxVdasPerSite) {
             report({
                 problem: `This stack's ${plural(site.zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
                 fix: "split the zones across Sites, or keep the Site within the limit if it relies on Local Host Cache",
-                basis: [`maxVdasPerSite (default ${CITRIX_GUIDANCE.maxVdasPerSite}: ${PER_SITE_SOURCE})`],
+                basis: [`maxVdasPerSite ${configured(config.maxVdasPerSite, CITRIX_GUIDANCE.maxVdasPerSite)}: ${PER_SITE_SOURCE}`],
             });
         }
     },

@@ -6,8 +6,9 @@
 import { CITRIX_GUIDANCE, measuredAt } from "../../model/citrixGuidance";
 import { resourcePolicy } from "../pack/definePolicy";
 import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./site";
-import { DAAS_REASON, RTT_HIDDEN } from "./decisions";
-import { shortName } from "../pack/message";
+import { DAAS_REASON, RTT_HIDDEN, zoneName } from "./decisions";
+import { recordRttLimit } from "./rttLimit";
+import { configured } from "./targets";
 import { num, pct } from "../pack/format";
 
 export interface ZoneRttLimitConfig {
@@ -19,7 +20,7 @@ export interface ZoneRttLimitConfig {
 function evidenceAtLimit(): string {
     const failing = measuredAt(CITRIX_GUIDANCE.maxZoneRttMs).filter((c) => (c.errorPct ?? 0) > 0);
     const cells = failing.map((c) => `${pct((c.errorPct as number) / 100)} at ${c.concurrentRequests}`).join(", ");
-    return `XenApp/XenDesktop 7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent brokering requests`;
+    return `7.7 tests at ${CITRIX_GUIDANCE.maxZoneRttMs} ms: launch errors ${cells} concurrent requests`;
 }
 
 export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
@@ -39,6 +40,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     },
     types: [ZONE_TYPE],
     check(zone, config, report) {
+        recordRttLimit(zone.urn, config.maxRttMs);
         const rtt = zone.facts.number("rttMs");
         if (isDaasZone(zone, "inputs")) {
             if (rtt.state === "absent") {
@@ -66,11 +68,11 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         }
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
         report({
-            problem: `Zone "${shortName(zone.name)}" is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
+            problem: `${zoneName(zone)} is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
             fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
             basis: [
                 // Where the RTT was read (rtt.where) is in the --explain record above.
-                `maxRttMs (default ${CITRIX_GUIDANCE.maxZoneRttMs} ms: Citrix guidance); ${evidenceAtLimit()}`,
+                `${config.maxRttMs === CITRIX_GUIDANCE.maxZoneRttMs ? `maxRttMs ${num(config.maxRttMs)} ms (default: Citrix guidance)` : `maxRttMs ${configured(config.maxRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")} (Citrix guidance)`}; ${evidenceAtLimit()}`,
             ],
         }, zone);
     },

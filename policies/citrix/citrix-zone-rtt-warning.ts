@@ -6,8 +6,9 @@
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { resourcePolicy } from "../pack/definePolicy";
 import { isDaasZone, ZONE_TYPE } from "./site";
-import { DAAS_REASON } from "./decisions";
-import { shortName } from "../pack/message";
+import { DAAS_REASON, zoneName } from "./decisions";
+import { takeRttLimit } from "./rttLimit";
+import { configured } from "./targets";
 import { num } from "../pack/format";
 
 export interface ZoneRttWarningConfig {
@@ -35,12 +36,13 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
                 exclusiveMinimum: 0,
                 maximum: 10000,
                 default: CITRIX_GUIDANCE.maxZoneRttMs,
-                description: "Upper end of the band (ms): keep equal to citrix-zone-rtt-limit's maxRttMs (default 250), which reports zones at or above it.",
+                description: "Upper end of the band (ms; default 250). The band never reaches citrix-zone-rtt-limit's configured maxRttMs: when that policy runs, the band ends at the lower of the two, so a zone gets one verdict.",
             },
         },
     },
     types: [ZONE_TYPE],
     check(zone, config, report) {
+        const limit = takeRttLimit(zone.urn);
         const rtt = zone.facts.number("rttMs");
         if (isDaasZone(zone, "inputs")) {
             report.notApplicable(DAAS_REASON, zone); // citrix-zone-rtt-limit reports it as not checked
@@ -55,15 +57,24 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
             report.notApplicable(rtt.state === "absent" ? "no perfguard:rttMs fact on this zone" : "perfguard:rttMs is invalid (perfguard-facts reports it)", zone);
             return;
         }
-        if (rtt.value < config.warnAtRttMs || rtt.value >= config.belowRttMs) {
-            report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) outside the band ${num(config.warnAtRttMs)}-${num(config.belowRttMs)} ms`, zone);
+        // The band ends at the limit citrix-zone-rtt-limit judged this zone with (rttLimit.ts), so a
+        // zone at or above it gets that policy's verdict alone.
+        const below = limit !== undefined ? Math.min(limit, config.belowRttMs) : config.belowRttMs;
+        const end = limit !== undefined && limit <= config.belowRttMs
+            ? `citrix-zone-rtt-limit's maxRttMs ${configured(limit, CITRIX_GUIDANCE.maxZoneRttMs, " ms")}`
+            : `belowRttMs ${configured(config.belowRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")}`;
+        if (rtt.value < config.warnAtRttMs || rtt.value >= below) {
+            report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) outside the band ${num(config.warnAtRttMs)}-${num(below)} ms (ends at ${end})`, zone);
             return;
         }
-        report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) in the band ${num(config.warnAtRttMs)}-${num(config.belowRttMs)} ms`, zone);
+        report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) in the band ${num(config.warnAtRttMs)}-${num(below)} ms`, zone);
         report({
-            problem: `Zone "${shortName(zone.name)}" is ${num(rtt.value)} ms from the Site database, within ${num(config.belowRttMs - rtt.value)} ms of the ${num(config.belowRttMs)} ms limit.`,
+            problem: `${zoneName(zone)} is ${num(rtt.value)} ms from the Site database, within ${num(below - rtt.value)} ms of the ${num(below)} ms limit.`,
             fix: "plan a separate Site for this location, or keep its Delivery Controllers' throttles low (citrix-broker-throttle)",
-            basis: [`RTT from ${rtt.where}; band warnAtRttMs ${num(config.warnAtRttMs)} to belowRttMs ${num(config.belowRttMs)} ms; at 250 ms the XenApp/XenDesktop 7.7 tests measured 4.6% launch errors at 36 concurrent requests`],
+            basis: [
+                `band: warnAtRttMs ${configured(config.warnAtRttMs, 225, " ms")} to ${end}`,
+                `at 250 ms the XenApp/XenDesktop 7.7 tests measured 4.6% launch errors at 36 concurrent requests`,
+            ],
         }, zone);
     },
 });

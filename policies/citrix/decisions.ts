@@ -1,6 +1,8 @@
 /** Decisions the Citrix zone policies share: a zone's RTT fact, and Citrix DaaS zones. */
 import type { Report } from "../pack/definePolicy";
 import { AFTER_APPLY, Zone } from "./site";
+import { shortName } from "../pack/message";
+import { field, isUnknown } from "../pack/values";
 
 /** Reason every Site-database policy gives for a Citrix DaaS zone. */
 export const DAAS_REASON = "a Citrix DaaS resource location (resourceLocationId set): no Site database over the WAN to model";
@@ -40,4 +42,11 @@ export function rttDecision(zone: Zone, report: Report): { value: number; where:
             }
             return undefined;
     }
+}
+
+/** A zone as every Citrix message names it: the resource name, with its `name` input where they differ. */
+export function zoneName(zone: { name: string; props: unknown }): string {
+    const value = field(zone.props, "name");
+    const own = typeof value === "string" && !isUnknown(value) && value.trim() ? value.trim() : undefined;
+    return `Zone "${shortName(zone.name)}"${own !== undefined && own !== zone.name ? ` (name "${shortName(own)}")` : ""}`;
 }

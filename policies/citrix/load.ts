@@ -2,9 +2,9 @@
  * Brokering load per Delivery Group and zone: each group's demand in each zone (its own
  * perfguard:peakConcurrentLaunches split over its zones by machines, or the zone's peak split
  * over the zone's groups by machines), capped by the zone's Delivery Controllers' throttles split
- * over the groups they broker into in proportion to their demand. Shared by
- * citrix-broker-throttle, citrix-brokering-capacity, citrix-site-database-load and
- * `perfguard check --report` (the CLI must not import a policy file).
+ * over the groups they broker into in proportion to their demand: the expected load, which the
+ * Citrix evaluation (evaluation.ts) predicts; the worst case of first-come throttles is the
+ * evaluation's exposure.
  */
 import type { NotChecked } from "../pack/definePolicy";
 import { AFTER_APPLY, Group, Site, Zone } from "./site";

@@ -54,7 +54,16 @@ export function targetsText(targets: BrokeringTargets): string {
 
 /** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model)": for basis lines (the model's source is in docs/models.md). */
 export function targetsBasis(targets: BrokeringTargets): string {
-    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (targetResponseS, errorBudgetPct; brokering model)`;
+    const changed = targets.targetResponseS !== 12 || targets.errorBudgetPct !== 0.1;
+    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (${changed ? "targetResponseS, errorBudgetPct, set in the policy config; defaults 12 s / 0.1%; " : ""}brokering model)`;
+}
+
+/**
+ * A config value for a basis line: "200, set in the policy config; default 250" when it differs
+ * from the default, "250 (default)" when it does not.
+ */
+export function configured(value: number, fallback: number, unit = ""): string {
+    return value === fallback ? `${num(value, 4)}${unit} (default)` : `${num(value, 4)}${unit}, set in the policy config; default ${num(fallback, 4)}${unit}`;
 }
 
 /** Where the model's numbers come from, for messages. */

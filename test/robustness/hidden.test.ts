@@ -80,7 +80,7 @@ const isRtt = (e: unknown) => (e as { name?: string }).name === "perfguard:rttMs
 const CASES: Case[] = [
     {
         label: "citrix: the zone's perfguard:rttMs metadata entry unknown as a whole",
-        baseline: citrix, baselineProblem: /^Zone "emea-zone" is 300 ms from the Site database/,
+        baseline: citrix, baselineProblem: /^Zone "emea-zone" \(name "emea"\) is 300 ms from the Site database/,
         changed: change(citrix, "emea-zone", hideEntry(["metadatas", "metadata"], isRtt)),
         policy: "citrix-zone-rtt-limit", resource: "emea-zone", grouped: false, reason: RTT_HIDDEN.reason, remedy: RTT_HIDDEN.remedy,
     },

@@ -1,0 +1,72 @@
+/**
+ * The Citrix section of `perfguard check --report`: per zone, per Delivery Group lock and for the
+ * one Site database, the figures of the Citrix evaluation (citrixFigures), printed as the
+ * verdicts print them. Nothing here computes a figure.
+ */
+import { citrixEvaluations, citrixFigures, ONE_GROUP_TESTED, PackConfig } from "../../policies/citrix/evaluation";
+import type { EntityFigures } from "../../policies/pack/figures";
+import { num } from "../../policies/pack/format";
+import type { StackView } from "../../policies/pack/resources";
+
+/** Markdown-safe cell text: no pipes or line breaks. */
+function cell(text: string): string {
+    return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+}
+
+function text(entity: EntityFigures, key: string): string {
+    return entity.figures.find((f) => f.key === key)?.text ?? "-";
+}
+
+/**
+ * Builds the section; "" when the stack has no Citrix zone.
+ * Input: the stack as AnalyzeStack sends it, and the reconciled pack config (properties with defaults).
+ */
+export function citrixSection(stack: StackView, config: PackConfig): string {
+    const { capacity, throttle } = citrixEvaluations(stack, config);
+    if (capacity.site.zones.length === 0) {
+        return "";
+    }
+    const figures = citrixFigures(stack, config);
+    const byUrn = new Map(figures.filter((f) => f.urn !== undefined).map((f) => [`${f.kind}\u0000${f.urn}`, f]));
+    const zoneRows: string[] = [];
+    for (const z of capacity.zones) {
+        const zone = z.zone;
+        const f = byUrn.get(`zone\u0000${zone.resource.urn}`)!;
+        const peak = zone.peakConcurrentLaunches;
+        const throttles = zone.controllers.map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : c.throttle.state === "absent" ? "none" : c.throttle.state));
+        const controllers = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
+        const listed = controllers ? controllers.zone.controllers.length : zone.controllers.length;
+        const ddcs = listed === 0 ? "none in stack" : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
+        const rtt = zone.daas ? "Citrix DaaS (not judged)" : text(f, "rttMs") === "-" ? (zone.rttMs.state === "absent" ? "no perfguard:rttMs" : `rttMs ${zone.rttMs.state}`) : text(f, "rttMs");
+        zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${text(f, "perController")} | ${cell(ddcs)} |`);
+    }
+    const groupRows: string[] = [];
+    for (const g of capacity.groups) {
+        const kind = g.group.implicit ? "zoneLock" : "deliveryGroup";
+        const f = byUrn.get(`${kind}\u0000${g.group.resource.urn}`)!;
+        if (g.notChecked) {
+            groupRows.push(`| ${cell(f.label)} | - | - | - | - | - | - | - | - | not checked: ${cell(g.notChecked.reason)} |`);
+            continue;
+        }
+        const zones = g.feeds.map((x) => `${x.zone.zoneName} ${num(x.rttMs)} ms`).join(", ") || "-";
+        const notMeasured = g.prediction && g.prediction.notMeasured.length > 0 ? " (not measured)" : "";
+        const launch = text(f, "launchTimeS") === "-" ? (g.load.users === undefined ? "no perfguard:users" : "-") : `${text(f, "launchTimeS")} for ${g.load.users} users`;
+        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${text(f, "concurrency")} | ${text(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${text(f, "throttleExposure")} | ${text(f, "safe")} | ${text(f, "perController")} |`);
+    }
+    const site = figures.find((f) => f.kind === "site")!;
+    const d = capacity.database;
+    const siteLines = [
+        `- brokered/s over all groups: ${text(site, "brokeredPerS")}${d.capped ? ` (the groups' locks would give ${num(d.uncappedPerS, 2)}; capped)` : ""}`,
+        `- cap: ${text(site, "capPerS")}/s, ${d.capSource}`,
+        `- satellite zones' concurrent requests against the database: ${text(site, "databaseConcurrency")}`,
+        ...(d.storms > 1 ? [`- ${d.storms} Delivery Groups' storms at once: ${ONE_GROUP_TESTED}`] : []),
+    ];
+    const targets = capacity.config;
+    return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own.\n\n` +
+        "| zone | RTT | peak | into its groups' locks | Delivery Groups | most exposed lock sustains | throttle per controller | Delivery Controllers |\n" +
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + zoneRows.join("\n") + "\n\n" +
+        "### Delivery Group locks\n\nPredicted by the brokering model at each lock's concurrency (its peak, capped by the throttles); the worst zone's response and timeouts; launch times at the successful rate, sharing the Site database.\n\n" +
+        "| Delivery Group | zones | concurrency | mean response | timed out | brokered/s | launch | throttles into its lock | safe concurrency | throttle per controller |\n" +
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + groupRows.join("\n") + "\n\n" +
+        "### Site database\n\n" + siteLines.join("\n") + "\n\n";
+}

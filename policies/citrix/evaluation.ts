@@ -1,0 +1,430 @@
+/**
+ * The Citrix evaluation: every figure a Citrix verdict, `perfguard check --report`, `perfguard
+ * size citrix` or `perfguard diff` shows, computed once per stack and config (memoized per stack
+ * object) through model/. Policies turn these figures into verdicts; nothing else recomputes them.
+ *
+ * Rules (docs/models.md, Citrix):
+ * - Each Delivery Group is one brokering lock. The throttle is per Delivery Controller and first
+ *   come, first served: a controller's requests may all be for one group, so a lock can receive
+ *   the sum of the throttles of every controller that brokers for it, bounded only by that
+ *   group's own declared peak (a zone's peak does not bound one group: a storm can be all for
+ *   one group). The proposed per-controller throttle is the most exposed lock's safe concurrency
+ *   divided by the controllers that feed it.
+ * - One Site database: the Site's brokered/s over all groups never exceeds the measured plateau
+ *   (22.9-23.2/s, one Delivery Group) unless the config declares a figure measured on this Site;
+ *   concurrent storms share that cap, and a figure that rests on more than one group is labelled
+ *   "not measured (one Delivery Group was tested)".
+ * - A launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone.
+ */
+import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
+import { SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
+import type { NotChecked } from "../pack/definePolicy";
+import type { EntityFigures, Figure } from "../pack/figures";
+import { duration as durationText, num as fmt, pct as pctText } from "../pack/format";
+import type { StackView } from "../pack/resources";
+import { shortName } from "../pack/message";
+import { field } from "../pack/values";
+import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle } from "./load";
+import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
+import { BrokeringTargets, safeConcurrency } from "./targets";
+
+export { MODEL_SOURCE } from "./targets";
+
+/** The label every figure resting on several groups at once carries, on its own line. */
+export const ONE_GROUP_TESTED = "not measured (one Delivery Group was tested)";
+
+/** What the evaluation depends on: each policy passes its own config, the defaults for the rest. */
+export interface CitrixEvaluationConfig extends BrokeringTargets {
+    /** Delivery Controllers another stack manages (citrix-broker-throttle's externalControllers). */
+    readonly externalControllers?: ExternalControllers;
+    /** Brokered/s measured on this Site's database; 0 or absent = the source's plateau. */
+    readonly measuredSiteBrokeredPerS?: number;
+    /** Zones at or above this RTT count as satellites for the Site-database load (ms; default 90). */
+    readonly satelliteAtRttMs?: number;
+}
+
+/** The defaults of every policy's targets (targets.ts), for consumers with no config. */
+export const DEFAULT_EVALUATION_CONFIG: CitrixEvaluationConfig = { targetResponseS: 12, errorBudgetPct: 0.1, measuredSiteBrokeredPerS: 0, satelliteAtRttMs: 90 };
+
+/** One zone's controllers as they feed one lock. */
+export interface LockFeed {
+    readonly zone: Zone;
+    readonly rttMs: number;
+    /** Part of the lock's demand from this zone (sums to 1 over the feeds). */
+    readonly fraction: number;
+    /** The zone's Delivery Controllers (each may broker for this lock). */
+    readonly controllers: number;
+    /** Sum of the zone's known throttles. */
+    readonly knownThrottles: number;
+    /** True when every controller of the zone has a known throttle. */
+    readonly allThrottled: boolean;
+}
+
+/** One Delivery Group's lock and its figures. */
+export interface GroupEvaluation {
+    readonly group: Group;
+    readonly load: GroupLoad;
+    /** Why the group cannot be judged. */
+    readonly notChecked?: NotChecked;
+    readonly feeds: readonly LockFeed[];
+    /** Most concurrent requests the lock sustains at the targets, with its zone mix (undefined when no feed). */
+    readonly safe?: number;
+    /** Controllers that broker for the lock, over all its zones. */
+    readonly feeders: number;
+    /**
+     * First come, first served: the most concurrent requests the feeding controllers' known
+     * throttles can put on this one lock, bounded by the group's own declared peak. `bounded`
+     * is false when a feeding controller has no (or no known) throttle: the lock can receive more.
+     */
+    readonly exposure?: { readonly value: number; readonly throttles: number; readonly byPeak: boolean; readonly bounded: boolean };
+    /** The per-controller throttle this lock allows: floor(min(safe, 60) / feeders). */
+    readonly perController?: number;
+    /** The model at the lock's expected concurrency (declared peaks, capped by the throttles). */
+    readonly prediction?: GroupPrediction;
+    /** Brokered/s and successful/s after the Site database's cap, and the launch time of its storm. */
+    readonly brokeredPerS?: number;
+    readonly successfulPerS?: number;
+    readonly launchTimeS?: number;
+    /** A group spanning zones at different RTTs: its fastest zone's response with and without the slower ones. */
+    readonly span?: { readonly fastest: Zone; readonly rttMs: number; readonly concurrency: number; readonly withOthersS: number; readonly aloneS: number; readonly errorRate: number; readonly advise: boolean };
+}
+
+/** One zone's figures. */
+export interface ZoneEvaluation {
+    readonly zone: Zone;
+    /** Concurrent requests its Delivery Groups' locks see from it at peak. */
+    readonly concurrency?: { readonly value: number; readonly how: string };
+    /** What its groups declare they need from it in all. */
+    readonly demand?: number;
+    readonly throttle: ReturnType<typeof zoneThrottle>;
+    /** The judged locks its controllers feed. */
+    readonly locks: readonly GroupEvaluation[];
+    /** The smallest safe concurrency of its locks: what one storm on one lock may reach. */
+    readonly lockLimit?: number;
+    /** The per-controller throttle for its controllers: the most exposed lock's. */
+    readonly perController?: number;
+    /** What it allows toward the Site database: its throttles' sum, else its declared demand or peak. */
+    readonly allowed?: { readonly value: number; readonly by: "throttles" | "peak" };
+}
+
+/** The one Site database. */
+export interface SiteEvaluation {
+    /** The groups' predicted rates added up, before the cap, requests/s. */
+    readonly uncappedPerS: number;
+    /** After the cap. */
+    readonly brokeredPerS: number;
+    readonly capPerS: number;
+    /** Where the cap comes from. */
+    readonly capSource: string;
+    readonly capped: boolean;
+    /** Groups whose storms were predicted at once. */
+    readonly storms: number;
+    /** Concurrent requests the satellite zones (>= satelliteAtRttMs) allow against the database. */
+    readonly databaseConcurrency: number;
+    readonly satellites: readonly ZoneEvaluation[];
+    /** Satellite zones whose allowance is unknown. */
+    readonly satellitesUnknown: readonly ZoneEvaluation[];
+    /** Lines for figures resting on more than one group (each on its own line). */
+    readonly notMeasured: readonly string[];
+}
+
+/** Everything the Citrix policies, report, size and diff read. */
+export interface CitrixEvaluation {
+    readonly site: Site;
+    readonly config: CitrixEvaluationConfig;
+    readonly zones: readonly ZoneEvaluation[];
+    readonly groups: readonly GroupEvaluation[];
+    readonly byGroup: ReadonlyMap<Group, GroupEvaluation>;
+    readonly byZone: ReadonlyMap<Zone, ZoneEvaluation>;
+    readonly database: SiteEvaluation;
+}
+
+const memo = new WeakMap<StackView, Map<string, CitrixEvaluation>>();
+
+/** The evaluation of `stack` with `config`, computed once per stack object and config. O(resources). */
+export function citrixEvaluation(stack: StackView, config: Partial<CitrixEvaluationConfig> = {}): CitrixEvaluation {
+    const full: CitrixEvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...config };
+    const key = JSON.stringify([full.targetResponseS, full.errorBudgetPct, full.externalControllers ?? {}, full.measuredSiteBrokeredPerS ?? 0, full.satelliteAtRttMs ?? 90]);
+    let byConfig = memo.get(stack);
+    if (!byConfig) {
+        byConfig = new Map();
+        memo.set(stack, byConfig);
+    }
+    let evaluation = byConfig.get(key);
+    if (!evaluation) {
+        evaluation = evaluate(citrixSite(stack, full.externalControllers ?? {}), full);
+        byConfig.set(key, evaluation);
+    }
+    return evaluation;
+}
+
+/**
+ * A lock's safe concurrency: one zone gives safeConcurrency (the model, never above a measured
+ * cell that missed the targets); several, the multi-class model with the zones' mix.
+ */
+export function lockSafeConcurrency(mix: readonly { rttMs: number; weight: number }[], targets: BrokeringTargets): number {
+    const used = mix.filter((m) => m.weight > 0);
+    if (used.length === 1 || new Set(used.map((m) => m.rttMs)).size === 1) {
+        return used.length === 0 ? 0 : safeConcurrency(used[0].rttMs, targets);
+    }
+    return maxSafeGroupConcurrency(used, { targetResponseS: targets.targetResponseS, errorBudget: targets.errorBudgetPct / 100 });
+}
+
+/** The per-controller throttle a lock allows: its safe concurrency (within the 60 measured) over the controllers feeding it. */
+export function perControllerThrottle(safe: number, feeders: number): number {
+    return Math.max(0, Math.floor(Math.min(safe, MEASURED_MAX_CONCURRENCY) / Math.max(1, feeders)));
+}
+
+/** The Site database's cap, requests/s, and where it comes from. */
+export function siteCap(measuredSiteBrokeredPerS: number | undefined): { capPerS: number; capSource: string } {
+    return measuredSiteBrokeredPerS !== undefined && measuredSiteBrokeredPerS > 0
+        ? { capPerS: measuredSiteBrokeredPerS, capSource: `measuredSiteBrokeredPerS ${measuredSiteBrokeredPerS}/s, set in the policy config (measured on this Site)` }
+        : { capPerS: SITE_PLATEAU_BROKERED_PER_S, capSource: `the source's plateau of ${SITE_PLATEAU_TEXT}` };
+}
+
+function weightOf(load: GroupLoad, zone: Zone): number {
+    const c = load.classes.find((x) => x.zone === zone);
+    const share = load.group.shares.find((s) => s.zone === zone);
+    return c?.demand ?? share?.machines ?? 0;
+}
+
+function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEvaluation {
+    const group = load.group;
+    if (load.notChecked || load.classes.length === 0) {
+        return { group, load, notChecked: load.notChecked, feeds: [], feeders: 0 };
+    }
+    const weights = load.classes.map((c) => weightOf(load, c.zone));
+    const total = weights.reduce((sum, w) => sum + w, 0);
+    const feeds: LockFeed[] = load.classes.map((c, i) => {
+        const t = zoneThrottle(c.zone);
+        const knownThrottles = c.zone.controllers.reduce((sum, x) => sum + (x.throttle.state === "ok" ? x.throttle.value : 0), 0);
+        return { zone: c.zone, rttMs: c.rttMs, fraction: total > 0 ? weights[i] / total : 1 / weights.length, controllers: c.zone.controllers.length, knownThrottles, allThrottled: t.sum !== undefined };
+    });
+    const safe = lockSafeConcurrency(feeds.map((f) => ({ rttMs: f.rttMs, weight: f.fraction })), config);
+    const feeders = feeds.reduce((sum, f) => sum + f.controllers, 0);
+    const throttles = feeds.reduce((sum, f) => sum + f.knownThrottles, 0);
+    const peak = group.peakConcurrentLaunches;
+    const byPeak = peak.state === "ok" && peak.value < throttles;
+    const exposure = feeders > 0
+        ? { value: byPeak && peak.state === "ok" ? peak.value : throttles, throttles, byPeak, bounded: byPeak || feeds.every((f) => f.allThrottled) }
+        : undefined;
+    const perController = feeders > 0 ? perControllerThrottle(safe, feeders) : undefined;
+    const classes = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
+    const prediction = classes.length > 0 ? predictGroupBrokering({ classes, users: load.users }) : undefined;
+    let span: GroupEvaluation["span"];
+    if (prediction && new Set(classes.map((c) => c.rttMs)).size > 1) {
+        const fastestRtt = Math.min(...classes.map((c) => c.rttMs));
+        const i = classes.findIndex((c) => c.rttMs === fastestRtt);
+        // The fastest zone's users, as they would be with a lock of their own (same concurrency).
+        const alone = predictGroupBrokering({ classes: [{ rttMs: fastestRtt, concurrency: classes[i].concurrency }] });
+        const withOthersS = prediction.classes[i].meanResponseS;
+        const errorRate = prediction.classes[i].errorRate;
+        const advise = withOthersS >= 2 * alone.worstMeanResponseS || withOthersS > config.targetResponseS || errorRate > config.errorBudgetPct / 100;
+        span = { fastest: classes[i].zone, rttMs: fastestRtt, concurrency: classes[i].concurrency, withOthersS, aloneS: alone.worstMeanResponseS, errorRate, advise };
+    }
+    return { group, load, feeds, safe, feeders, exposure, perController, prediction, span };
+}
+
+function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation {
+    const loads = groupLoads(site);
+    const first = loads.map((load) => evaluateGroup(load, config));
+    // One Site database: the storms predicted at once share its cap.
+    const { capPerS, capSource } = siteCap(config.measuredSiteBrokeredPerS);
+    const predicted = first.filter((g) => g.prediction !== undefined);
+    const shared = shareSiteCap(predicted.map((g) => ({ brokeredPerS: g.prediction!.brokeredPerS, successfulPerS: g.prediction!.successfulPerS, users: g.load.users })), capPerS);
+    const after = new Map(predicted.map((g, i) => [g, shared.storms[i]]));
+    const groups = first.map((g): GroupEvaluation => {
+        const s = after.get(g);
+        return s ? { ...g, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) } : g;
+    });
+    const byGroup = new Map(groups.map((g) => [g.group, g]));
+    const satelliteAt = config.satelliteAtRttMs ?? 90;
+    const zones = site.zones.map((zone): ZoneEvaluation => {
+        const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
+        const judged = zone.rttMs.state === "ok" && !zone.daas;
+        const concurrency = judged ? effectiveConcurrency(zone, loads) : undefined;
+        const demand = zoneDemand(zone, loads);
+        const throttle = zoneThrottle(zone);
+        // With no judged lock (its groups not checked), the zone is one lock of its own at its RTT.
+        const lockLimit = locks.length > 0 ? Math.min(...locks.map((g) => g.safe as number))
+            : judged && zone.rttMs.state === "ok" ? safeConcurrency(zone.rttMs.value, config) : undefined;
+        const per = locks.length > 0 ? locks.map((g) => g.perController).filter((p): p is number => p !== undefined)
+            : lockLimit !== undefined && zone.controllers.length > 0 ? [perControllerThrottle(lockLimit, zone.controllers.length)] : [];
+        const peak = zone.peakConcurrentLaunches;
+        const allowedValue = throttle.sum ?? demand ?? (peak.state === "ok" ? peak.value : undefined);
+        return {
+            zone, concurrency, demand, throttle, locks, lockLimit,
+            perController: per.length > 0 ? Math.min(...per) : undefined,
+            allowed: allowedValue === undefined ? undefined : { value: allowedValue, by: throttle.sum !== undefined ? "throttles" : "peak" },
+        };
+    });
+    const byZone = new Map(zones.map((z) => [z.zone, z]));
+    const satellite = zones.filter((z) => !z.zone.daas && z.zone.rttMs.state === "ok" && z.zone.rttMs.value >= satelliteAt);
+    const notMeasured: string[] = [];
+    if (predicted.length > 1) {
+        notMeasured.push(`${predicted.length} Delivery Groups' storms at once, ${fmt(shared.uncappedPerS)} brokered/s in all: ${ONE_GROUP_TESTED}`);
+    }
+    return {
+        site, config, zones, groups, byGroup, byZone,
+        database: {
+            uncappedPerS: shared.uncappedPerS,
+            brokeredPerS: shared.totalPerS,
+            capPerS, capSource,
+            capped: shared.capped,
+            storms: predicted.length,
+            databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
+            satellites: satellite.filter((z) => z.allowed !== undefined),
+            satellitesUnknown: satellite.filter((z) => z.allowed === undefined),
+            notMeasured,
+        },
+    };
+}
+
+/** The name input of a resource when known and different from its resource name. */
+function nameInput(props: unknown): string | undefined {
+    const value = field(props, "name");
+    return typeof value === "string" && value.trim() ? value.trim() : undefined;
+}
+
+/**
+ * How every Citrix message names a zone: its resource name, with the zone's name (what
+ * perfguard:citrixZone names) where they differ: `zone "sydney-zone" (name "sydney")`.
+ */
+export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
+    const name = shortName(zone.resource.name);
+    const notes = [
+        ...(zone.zoneName !== zone.resource.name ? [`name "${shortName(zone.zoneName)}"`] : []),
+        ...(rttMs !== undefined ? [`${fmt(rttMs)} ms`] : []),
+    ];
+    return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
+}
+
+/** A zone in a fix or basis line: its resource name (the problem line gave its name input). */
+export function zoneShort(zone: Zone): string {
+    return `zone "${shortName(zone.resource.name)}"`;
+}
+
+/**
+ * A problem line that names its entity with the name note when it fits in 160 characters, else
+ * without it (the resource name alone).
+ */
+export function fitted(make: (ref: string) => string, full: string, short: string, max = 160): string {
+    const line = make(full);
+    return line.length <= max ? line : make(short);
+}
+
+/** How every Citrix message names a Delivery Group (a zone judged as a lock of its own: the zone). */
+export function groupRef(group: Group, capital = false): string {
+    if (group.implicit) {
+        const zone = group.shares[0]?.zone;
+        if (zone) {
+            return zoneRef(zone, capital);
+        }
+    }
+    const own = nameInput(group.resource.props);
+    const differs = own !== undefined && own !== group.resource.name ? ` (name "${shortName(own)}")` : "";
+    return `Delivery Group "${shortName(group.resource.name)}"${differs}`;
+}
+
+/** A Delivery Group by its resource name alone (a zone judged as a lock of its own: the zone). */
+export function groupShort(group: Group, capital = false): string {
+    const zone = group.implicit ? group.shares[0]?.zone : undefined;
+    return zone ? `${capital ? "Zone" : "zone"} "${shortName(zone.resource.name)}"` : `Delivery Group "${shortName(group.resource.name)}"`;
+}
+
+/** The pack config by policy name, as the engine hands it (properties with defaults). */
+export type PackConfig = Readonly<Record<string, { readonly properties?: Readonly<Record<string, unknown>> } | undefined>>;
+
+function numberOr(value: unknown, fallback: number): number {
+    return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+function propsOf(config: PackConfig | undefined, policy: string): Readonly<Record<string, unknown>> {
+    return config?.[policy]?.properties ?? {};
+}
+
+/**
+ * The evaluations each Citrix policy judges with, from the pack's config: citrix-brokering-capacity
+ * (predictions, launch times), citrix-broker-throttle (first-come exposure, proposed throttle;
+ * with its externalControllers) and citrix-site-database-load (satellites).
+ */
+export function citrixEvaluations(stack: StackView, config?: PackConfig): { capacity: CitrixEvaluation; throttle: CitrixEvaluation; database: CitrixEvaluation } {
+    const cap = propsOf(config, "citrix-brokering-capacity");
+    const thr = propsOf(config, "citrix-broker-throttle");
+    const db = propsOf(config, "citrix-site-database-load");
+    const externals = thr.externalControllers !== null && typeof thr.externalControllers === "object" ? thr.externalControllers as ExternalControllers : {};
+    return {
+        capacity: citrixEvaluation(stack, { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1), measuredSiteBrokeredPerS: numberOr(cap.measuredSiteBrokeredPerS, 0) }),
+        throttle: citrixEvaluation(stack, { targetResponseS: numberOr(thr.targetResponseS, 12), errorBudgetPct: numberOr(thr.errorBudgetPct, 0.1), externalControllers: externals }),
+        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90) }),
+    };
+}
+
+function figure(key: string, label: string, unit: string, better: Figure["better"], value: number | undefined, text: (v: number) => string, notChecked: string): Figure {
+    return value === undefined || !Number.isFinite(value)
+        ? { key, label, unit, better, text: value === Number.POSITIVE_INFINITY ? "never" : "-", notChecked: value === Number.POSITIVE_INFINITY ? "nothing succeeds at this concurrency" : notChecked }
+        : { key, label, unit, better, value, text: text(value) };
+}
+
+/**
+ * Every Citrix figure as EntityFigures (policies/pack/figures.ts), for `check --report` and
+ * `perfguard diff`: per zone, per Delivery Group lock, and the Site database. Each `text` is the
+ * figure as the verdicts print it.
+ */
+export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigures[] {
+    const { capacity, throttle, database } = citrixEvaluations(stack, config);
+    const out: EntityFigures[] = [];
+    for (const z of capacity.zones) {
+        const zone = z.zone;
+        const t = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
+        const rtt = zone.rttMs.state === "ok" ? zone.rttMs.value : undefined;
+        const why = zone.daas ? "a Citrix DaaS resource location" : zone.rttMs.state === "ok" ? "nothing declared" : `its perfguard:rttMs is ${zone.rttMs.state === "absent" ? "not declared" : zone.rttMs.state}`;
+        out.push({
+            system: "citrix", kind: "zone", id: zone.resource.name, label: zoneRef(zone), urn: zone.resource.urn,
+            ...(zone.daas ? { notChecked: "a Citrix DaaS resource location (not judged by the Site-database model)" } : {}),
+            figures: [
+                figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why),
+                figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
+                figure("throttleSum", "throttles (sum)", "", "none", t?.throttle.sum, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : "a controller without a known throttle"),
+                figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why),
+                figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why),
+            ],
+        });
+    }
+    for (const g of capacity.groups) {
+        const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
+        const p = g.prediction;
+        const why = g.notChecked?.reason ?? (p ? "" : "no demand declared for it or its zones");
+        const launchWhy = g.load.users === undefined ? "no perfguard:users" : why;
+        out.push({
+            system: "citrix", kind: g.group.implicit ? "zoneLock" : "deliveryGroup", id: g.group.resource.name, label: groupRef(g.group), urn: g.group.resource.urn,
+            ...(g.notChecked ? { notChecked: g.notChecked.reason } : {}),
+            figures: [
+                figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why),
+                figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why),
+                figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why),
+                figure("brokeredPerS", "brokered/s", "req/s", "higher", g.brokeredPerS, (v) => fmt(v, 2), why),
+                figure("launchTimeS", "launch time", "s", "lower", g.launchTimeS, durationText, launchWhy),
+                t?.exposure !== undefined && !t.exposure.bounded
+                    ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
+                    : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
+                figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"),
+                figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
+            ],
+        });
+    }
+    const d = capacity.database;
+    out.push({
+        system: "citrix", kind: "site", id: "site", label: "Site database",
+        figures: [
+            figure("brokeredPerS", "brokered/s over all groups", "req/s", "higher", d.storms > 0 ? d.brokeredPerS : undefined, (v) => fmt(v, 2), "no storm predicted"),
+            figure("capPerS", "Site database cap", "req/s", "none", d.capPerS, (v) => fmt(v, 2), ""),
+            figure("databaseConcurrency", "satellite zones' concurrent requests", "", "lower", database.database.databaseConcurrency, round1, ""),
+        ],
+    });
+    return out;
+}
+
+function round1(value: number): string {
+    return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}

@@ -274,6 +274,40 @@ export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[
     };
 }
 
+/** The N+M buffer in --explain's words: only N+M (HA_MODE_SHARED) has one. */
+export function bufferState(spec: SeGroupSizing["spec"], p: GroupPlacement): string {
+    if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        return "N+M buffer not applicable (legacy active/standby: the standby SE is the spare)";
+    }
+    if (spec.haMode === "HA_MODE_SHARED_PAIR") {
+        return "N+M buffer not applicable (active/active: each VS must fit after one of its SEs fails)";
+    }
+    return !p.bufferKept ? "N+M buffer not kept" : spec.bufferSe === 0 ? "N+M with bufferSe 0: no spare SE" : "N+M buffer kept";
+}
+
+/** Vendor behaviour of elastic N+M with no buffer SE (docs/policies/nsx-alb-se-capacity-advisory.md quotes it). */
+export const NO_BUFFER_DOC = "with no buffer SE the failed SE's VSs are placed on the remaining SEs if they have capacity, else they are down until a new SE is created (" + HA_DOC + ")";
+
+/** An N+M group with bufferSe 0: one SE failure moves or stops its VSs. */
+export function noBufferMessage(e: GroupEvaluation): Message {
+    const p = e.placement as GroupPlacement;
+    const sizing = e.sizing as SeGroupSizing;
+    const { spec, where } = sizing;
+    const maxSe = Math.max(spec.maxSe, p.sesNeeded + 1);
+    const fix = maxSe <= 1000
+        ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${p.sesNeeded} SEs for placement + 1 spare: one SE failure covered).`
+        : "move some of its VSs to another SE group, then set bufferSe \"1\".";
+    const long = `${groupLabel(e.group)}: bufferSe 0: if one of its ${plural(p.sesNeeded, "SE")} fails, its VSs move to the others or are down until a new SE is up.`;
+    return {
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${groupLabel(e.group)}: bufferSe 0: an SE failure squeezes or stops its VSs.`,
+        fix,
+        basis: [
+            `${fieldText("haMode", spec.haMode, where.haMode)} (N+M), ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)}, ${fieldText("maxSe", spec.maxSe, where.maxSe)}: ${NO_BUFFER_DOC}`,
+            ...fullNames([e.group.resource]),
+        ],
+    };
+}
+
 /** The measured alternative to an extrapolated SE size (6 vCPUs, more SEs), in words. */
 export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | undefined): string {
     const keep = `or keep vcpusPerSe ${(e.sizing as SeGroupSizing).spec.vcpusPerSe} knowing the fit rests on an extrapolation (not measured)`;

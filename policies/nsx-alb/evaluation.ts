@@ -280,7 +280,7 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
             set("dedicatedDispatcherCore", "true");
         }
     }
-    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "maxSe", "maxVsPerSe"] as const) {
+    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "maxSe", "maxVsPerSe"] as const) {
         if (to[key] !== undefined && to[key] !== from[key]) {
             set(key, to[key]);
         }

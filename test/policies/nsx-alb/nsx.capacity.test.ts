@@ -132,6 +132,29 @@ describe("issue 13: the seven cases an expert reviewed", () => {
     });
 });
 
+describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to the rest or wait for a new SE", () => {
+    const SE4 = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "3", bufferSe: "1", minScaleoutPerVs: "1" };
+    const cases: Array<[string, TestResource[], string[]]> = [
+        // Baseline: 2 VSs at maxVsPerSe 1 need 2 SEs; 2 + bufferSe 1 = maxSe 3.
+        ["N+M, bufferSe 1 kept", [group({ ...SE4, maxVsPerSe: "1" }), ...vss(2, { l7Rps: "20000" })], []],
+        ["N+M, bufferSe 0", [group({ ...SE4, maxVsPerSe: "1", bufferSe: "0" }), ...vss(2, { l7Rps: "20000" })], [`${ADV} -> g-seg [advisory]`]],
+        // Active/active and legacy active/standby have no N+M buffer: bufferSe 0 is normal there.
+        ["active/active, bufferSe 0", [group({ ...SE4, haMode: "HA_MODE_SHARED_PAIR", bufferSe: "0" }), ...vss(2, { l7Rps: "20000" })], []],
+        ["legacy active/standby, bufferSe 0", [group({ ...SE4, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", maxSe: "2", bufferSe: "0" }), ...vss(2, { l7Rps: "20000" })], []],
+        // No VS placed: no SE to lose.
+        ["N+M, bufferSe 0, no VS", [group({ ...SE4, bufferSe: "0" })], []],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("names the vendor behaviour and a fix that keeps one spare SE", async () => {
+        const m = parseMessage(on(await run([group({ ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }), ...vss(2, { l7Rps: "20000" })]), "g-seg", ADV).message);
+        expect(m.problem).toBe("Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, its VSs move to the others or are down until a new SE is up.");
+        expect(m.fix).toBe("set bufferSe \"1\", maxSe \"3\" (2 SEs for placement + 1 spare: one SE failure covered).");
+        expect(m.basis.join("\n")).toMatch(/placed on the remaining SEs if they have capacity, else they are down until a new SE is created/);
+    });
+});
+
 describe("issue 11: SE group references fail closed", () => {
     const g = group({ vcpusPerSe: "4", memoryPerSe: "4096" }, "web", "web-seg");
     const busy = (props: Record<string, unknown>, deps: Record<string, string[]> = {}): TestResource => ({

@@ -3,7 +3,7 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { seCapacityBasis, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
@@ -285,7 +285,7 @@ export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[
 }
 
 /** The N+M buffer in --explain's words: only N+M (HA_MODE_SHARED) has one. */
-export function bufferState(spec: SeGroupSizing["spec"], p: GroupPlacement): string {
+export function bufferState(spec: Pick<SeGroupSpec, "haMode" | "bufferSe">, p: GroupPlacement): string {
     if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         return "N+M buffer not applicable (legacy active/standby: the standby SE is the spare)";
     }

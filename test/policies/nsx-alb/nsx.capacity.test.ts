@@ -6,6 +6,9 @@ import { describe, expect, it } from "vitest";
 import table from "../../../model/data/nsx-alb-se-20.1.6.json";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
 import { nsxAlbSeCapacityAdvisory } from "../../../policies/nsx-alb/nsx-alb-se-capacity-advisory";
+import { bufferState } from "../../../policies/nsx-alb/capacityMessages";
+import { placeGroup } from "../../../model/sePlacement";
+import type { SeGroupSpec } from "../../../model/seCapacity";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
 import { pct } from "../../../policies/pack/format";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../../support/policyHarness";
@@ -152,6 +155,21 @@ describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to t
         expect(m.problem).toBe("Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, its VSs move to the others or are down until a new SE is up.");
         expect(m.fix).toBe("set bufferSe \"1\", maxSe \"3\" (2 SEs for placement + 1 spare: one SE failure covered).");
         expect(m.basis.join("\n")).toMatch(/placed on the remaining SEs if they have capacity, else they are down until a new SE is created/);
+    });
+});
+
+describe("--explain's N+M buffer: only N+M has one", () => {
+    const NM: SeGroupSpec = { vcpusPerSe: 4, memoryPerSeMb: 4096, maxSe: 3, minScaleoutPerVs: 1, maxScaleoutPerVs: 4, bufferSe: 1, haMode: "HA_MODE_SHARED", maxVsPerSe: 1 };
+    const cases: Array<[string, SeGroupSpec, string]> = [
+        ["N+M, buffer kept (baseline)", NM, "N+M buffer kept"],
+        ["N+M, maxSe 2: not kept", { ...NM, maxSe: 2 }, "N+M buffer not kept"],
+        ["N+M, bufferSe 0", { ...NM, bufferSe: 0 }, "N+M with bufferSe 0: no spare SE"],
+        ["legacy active/standby, bufferSe 0", { ...NM, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", maxSe: 2, bufferSe: 0 }, "N+M buffer not applicable (legacy active/standby: the standby SE is the spare)"],
+        ["active/active", { ...NM, haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: 2, bufferSe: 0 }, "N+M buffer not applicable (active/active: each VS must fit after one of its SEs fails)"],
+    ];
+    it.each(cases)("%s", (_name, spec, expected) => {
+        const p = placeGroup([[{ l7Rps: 1000, sslKeyType: "rsa" }], [{ l7Rps: 1000, sslKeyType: "rsa" }]], spec);
+        expect(bufferState(spec, p)).toBe(expected);
     });
 });
 

@@ -24,7 +24,12 @@ function bufferAlternatives(e: GroupEvaluation, config: SeCapacityConfig): strin
     if (b.maxVsPerSe !== undefined) {
         out.push(`set maxVsPerSe "${b.maxVsPerSe}" (then ${b.room} SEs hold them)`);
     }
-    out.push(`lower bufferSe to "${b.lowerBufferSe}" (fewer SE failures covered)`);
+    // bufferSe 0 is what the no-buffer warning reports: offered only when nothing else fits, and said so.
+    if (b.lowerBufferSe > 0) {
+        out.push(`lower bufferSe to "${b.lowerBufferSe}" (fewer SE failures covered)`);
+    } else if (out.length === 0) {
+        out.push(`lower bufferSe to "0" (no spare SE: a failed SE's VSs then move to the others or are down until a new SE is up)`);
+    }
     return out;
 }
 

@@ -150,6 +150,15 @@ describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to t
     it.each(cases)("%s", async (_name, resources, expected) => {
         expect(levelled(await run(resources))).toEqual([...expected].sort());
     });
+    // A buffer that cannot be kept: lowering it to 0 is not offered while a fix that keeps one exists.
+    const lower: Array<[string, Record<string, string>, string]> = [
+        ["bufferSe 2, maxSe 4, 3 SEs needed: lower to 1", { ...SE4, maxVsPerSe: "1", bufferSe: "2", maxSe: "4" }, 'or lower bufferSe to "1" (fewer SE failures covered)'],
+        ["bufferSe 1, maxSe 3, 3 SEs needed: raise maxSe, not 0", { ...SE4, maxVsPerSe: "1", bufferSe: "1", maxSe: "3" }, 'set maxSe "4" (3 SEs for placement + bufferSe 1); or set maxVsPerSe "2" (then 2 SEs hold them).'],
+    ];
+    it.each(lower)("the buffer fix: %s", async (_name, fields, expected) => {
+        const m = parseMessage(on(await run([group(fields), ...vss(3, { l7Rps: "20000" })]), "g-seg", ADV).message);
+        expect(m.fix).toContain(expected);
+    });
     it("names the vendor behaviour and a fix that keeps one spare SE", async () => {
         const m = parseMessage(on(await run([group({ ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }), ...vss(2, { l7Rps: "20000" })]), "g-seg", ADV).message);
         expect(m.problem).toBe("Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, its VSs move to the others or are down until a new SE is up.");

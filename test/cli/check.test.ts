@@ -69,7 +69,7 @@ describe("check --explain", () => {
         expect(text).toContain("perfguard:rttMs = 45 (in metadatas)");
         expect(text).toContain("citrix-broker-throttle [AnalyzeStack]: not applicable: RTT 45 ms (perfguard:rttMs in metadatas) below requireAtRttMs 90 ms");
         expect(text).toContain("citrix-zone-rtt-limit [Analyze]: applied, 1 violation: RTT 260 ms (perfguard:rttMs in metadatas) at or above maxRttMs 250 ms");
-        expect(text).toMatch(/ddc-emea-east-02\n[\s\S]*?citrix-broker-throttle \[AnalyzeStack\]: applied, 1 violation: Delivery Controller of zone "emea-east": no throttle fact/);
+        expect(text).toMatch(/ddc-emea-east-02\n[\s\S]*?citrix-broker-throttle \[AnalyzeStack\]: applied, 1 violation: Delivery Controller of zone "emea-east-zone" \(name "emea-east"\): no throttle fact/);
         // Values only as describeValue shows them: long values are named by length.
         expect(text).toContain("perfguard:citrixRole = deliveryController (in extraConfig)");
     });
@@ -117,7 +117,7 @@ describe("waivers through check", () => {
         expect(run.code, run.stderr).toBe(0);
         expect(run.stdout).toContain("[advisory]  citrix-zone-rtt-limit");
         expect(run.stdout).toContain("waived (perfguard:waiveReason in metadata: \"CHG-1234: Site split planned for Q3\")\n");
-        expect(run.stdout).toContain("Zone \"latam-zone\" is 300 ms from the Site database");
+        expect(run.stdout).toContain("Zone \"latam-zone\" (name \"latam\") is 300 ms from the Site database");
         expect(run.stdout).not.toContain("[mandatory]");
     });
 

@@ -20,19 +20,28 @@ beforeEach(() => {
     testStarted = uptimeTicks();
 });
 
-afterEach((context) => {
+afterEach(async (context) => {
     if (context.task.result?.state !== "fail") {
         return;
     }
     // What the failed (or timed-out) test started, and nothing the file started before it.
+    const killed = new Set<number>();
     for (const p of markedProcesses(marker)) {
         if (p.started >= testStarted) {
             try {
                 process.kill(p.pid, "SIGKILL");
+                killed.add(p.pid);
             } catch {
                 // gone
             }
         }
+    }
+    // SIGKILL takes effect when the process leaves the kernel: on a loaded machine one blocked in
+    // disk I/O lingers. Wait until they are gone (bounded; a bound, not a speed claim), so that the
+    // next test never sees them.
+    const until = Date.now() + 10_000;
+    while (killed.size > 0 && Date.now() < until && markedProcesses(marker).some((p) => killed.has(p.pid))) {
+        await new Promise((r) => setTimeout(r, 50));
     }
 });
 

@@ -8,6 +8,7 @@
  */
 import {
     HaMode,
+    ingressOnPrimary,
     SE_MEMORY_MIN_GB,
     SE_VCPU_MAX,
     SE_VCPU_MIN,
@@ -22,7 +23,7 @@ import {
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { METRIC_NAME, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
+import { METRIC_NAME, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -79,9 +80,13 @@ export interface NsxAlbSizing {
     readonly extrapolated: boolean;
     /**
      * When the smallest SE is beyond the published 6-vCPU row (extrapolated, not measured): the
-     * fewest SEs per VS (N+M, active/active) at which a measured size (6 vCPUs or fewer) fits.
+     * fewest SEs per VS (N+M, active/active) at which a measured size (6 vCPUs or fewer) fits;
+     * for legacy active/standby (no scale-out) in N+M with at least one buffer SE, as the
+     * policy's fix offers.
      */
-    readonly measuredAlternative?: { readonly scaleOut: number; readonly vcpusPerSe: number };
+    readonly measuredAlternative?: { readonly scaleOut: number; readonly vcpusPerSe: number; readonly haMode: HaMode; readonly bufferSe: number };
+    /** The vcpusPerSe the table shows: the size found or checked; when none fits, 64, or 6 when throughput binds (held beyond the 6 vCPU row). */
+    readonly shownVcpus: number;
 }
 
 // The policy's tolerance: 0.8 x 2600 computed in floating point must still meet 2080.
@@ -190,6 +195,7 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: Retur
         basis: seCapacityBasis(v),
         label: sizeLabel(v),
         extrapolated: v > MEASURED_VCPUS_MAX,
+        shownVcpus: v,
     };
 }
 
@@ -212,8 +218,20 @@ export function sizeNsxAlb(input: NsxAlbSizingInput): NsxAlbSizing {
             return withAlternative(input, result(input, v, true, at));
         }
     }
-    // Nothing fits: show the demand against the largest size, so the user sees by how much.
-    return result(input, SE_VCPU_MAX, false, evaluate(input, SE_VCPU_MAX));
+    // Nothing fits: show the demand against the largest size, so the user sees by how much; when
+    // throughput binds, at the 6 vCPU row (its figure is held beyond: more vCPUs change nothing).
+    const largest = result(input, SE_VCPU_MAX, false, evaluate(input, SE_VCPU_MAX));
+    if (!throughputBound(largest)) {
+        return largest;
+    }
+    // Only when the CPU-bound loads fit there too: else the 6 vCPU table would blame the CPU.
+    const measured = result(input, MEASURED_VCPUS_MAX, false, evaluate(input, MEASURED_VCPUS_MAX));
+    return (measured.group?.cpu ?? 0) <= measured.limit + EPSILON ? measured : largest;
+}
+
+/** The busiest SE is limited by throughput (or the primary SE's ingress): NIC and packet bound, held beyond the 6 vCPU row. */
+function throughputBound(s: NsxAlbSizing): boolean {
+    return s.group !== undefined && (s.group.limiting === "throughput" || s.group.limiting === "ingress");
 }
 
 function smallestMeasured(input: NsxAlbSizingInput): number | undefined {
@@ -228,16 +246,48 @@ function smallestMeasured(input: NsxAlbSizingInput): number | undefined {
 /** A measured size with more SEs, preferred over an extrapolated larger SE (both are said). */
 function withAlternative(input: NsxAlbSizingInput, found: NsxAlbSizing): NsxAlbSizing {
     const vcpus = found.seGroup?.vcpusPerSe;
-    if (vcpus === undefined || vcpus <= MEASURED_VCPUS_MAX || input.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+    if (vcpus === undefined || vcpus <= MEASURED_VCPUS_MAX) {
         return found;
     }
-    for (let scaleOut = input.scaleOut + 1; scaleOut <= MAX_ALTERNATIVE_SCALE_OUT; scaleOut++) {
-        const v = smallestMeasured({ ...input, scaleOut, vcpus: undefined });
+    // Legacy active/standby has no scale-out: N+M (with a buffer SE, so it survives an SE failure).
+    const legacy = input.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY";
+    const haMode: HaMode = legacy ? "HA_MODE_SHARED" : input.haMode;
+    const bufferSe = legacy ? Math.max(1, input.bufferSe) : input.bufferSe;
+    for (let scaleOut = legacy ? 1 : input.scaleOut + 1; scaleOut <= MAX_ALTERNATIVE_SCALE_OUT; scaleOut++) {
+        const v = smallestMeasured({ ...input, haMode, bufferSe, scaleOut, vcpus: undefined });
         if (v !== undefined) {
-            return { ...found, measuredAlternative: { scaleOut, vcpusPerSe: v } };
+            return { ...found, measuredAlternative: { scaleOut, vcpusPerSe: v, haMode, bufferSe } };
         }
     }
     return found;
+}
+
+/** What to change when no size fits, leading with what can help the limit that binds. */
+function noFitHint(s: NsxAlbSizing): string {
+    const i = s.input;
+    const split = "split the traffic over several VSs or more SE groups";
+    if (i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        return `legacy active/standby has no scale-out: ${split}, or use --ha-mode shared (N+M, bufferSe 1 or more) with --scale-out`;
+    }
+    if (!throughputBound(s)) {
+        return `raise --scale-out, or ${split}`;
+    }
+    // Throughput binds: more vCPUs do not help; under native scale-out ingress stays on the primary SE.
+    const native = demandsOf(i).some((d) => d.throughputGbps !== undefined && d.scaleoutEcmp !== true);
+    if (!native) {
+        return `raise --scale-out (with --scaleout-ecmp the SEs share the ingress too), or ${split}`;
+    }
+    // No direction given: all counted as ingress; giving it is the cheapest change (as the policy's fix says first).
+    const direction = demandsOf(i).some((d) => d.throughputGbps !== undefined && d.ingressPct === undefined)
+        ? "give --ingress-pct if most of it is egress (now all counted as ingress); " : "";
+    return `${direction}under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp (BGP/ECMP) with --scale-out, or ${split}`;
+}
+
+/** The size the table shows when none fits. */
+function shownText(s: NsxAlbSizing): string {
+    return s.shownVcpus === MEASURED_VCPUS_MAX
+        ? `Utilisation at ${MEASURED_VCPUS_MAX} vCPUs (measured; throughput is held at this row's figure beyond it, so more vCPUs do not help)`
+        : `Utilisation at ${s.shownVcpus} vCPUs (not measured)`;
 }
 
 function amount(value: number, unit: string): string {
@@ -277,19 +327,30 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     let out = `NSX ALB virtual service${demandsOf(i).length === 1 ? "" : "s"}: ${demandText(i)}\n`;
     out += `SE group: ${placement}; PLACEMENT_ALGO_PACKED, maxVsPerSe ${i.maxVsPerSe ?? 10}; headroom ${num(i.headroomPct)}% (demand <= ${pct(s.limit)} of capacity, as nsx-alb-se-capacity checks).\n\n`;
     const g = s.seGroup;
+    const alt = s.measuredAlternative;
+    if (alt) {
+        // A size within the table's rows leads; the extrapolated one follows, labelled.
+        const t = testedSeSize(alt.vcpusPerSe);
+        const mode = alt.haMode !== i.haMode ? `--ha-mode shared (N+M, bufferSe ${alt.bufferSe}; not in the Essentials and Basic editions) ` : "";
+        out += `Preferred (${sizeLabel(alt.vcpusPerSe)}, within the table's rows): ${mode}--scale-out ${alt.scaleOut}: vcpusPerSe ${alt.vcpusPerSe}, ` +
+            `memoryPerSe ${Math.max(t.memoryGb, SE_MEMORY_MIN_GB) * 1024} MB, diskPerSe ${t.diskGb} GB on ${ses(alt.scaleOut)} per VS` +
+            `${alt.scaleOut > 1 ? ` (linear scale-out to ${ses(alt.scaleOut)} assumed: not measured)` : ""}; run with these options for its table.\n`;
+        if (i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+            out += "Or move some of the VSs to another SE group.\n";
+        }
+    }
     if (g) {
-        const what = i.vcpus !== undefined ? `Checked SE (${s.fits ? "fits" : "does not fit"})` : "Smallest SE";
+        const extrapolatedHead = alt ? ` on ${ses(i.scaleOut)} per VS (extrapolated, not measured)` : "";
+        const what = i.vcpus !== undefined ? `Checked SE (${s.fits ? "fits" : "does not fit"})` : `Smallest SE${extrapolatedHead}`;
         out += `${what}: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
         out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}\n`;
-        const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured (ingress stays on the primary SE)` : "";
+        // Native scale-out leaves a VS's ingress on its primary SE: said only for a VS with throughput and without ECMP.
+        const primary = demandsOf(i).some((d) => ingressOnPrimary(d, s.vsSes)) ? " (ingress stays on the primary SE)" : "";
+        const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured${primary}` : "";
         out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label})${spread}.\n`;
-        const alt = s.measuredAlternative;
-        if (alt) {
-            out += `Beyond the published 6-vCPU row these figures are extrapolated, not measured: with --scale-out ${alt.scaleOut} (${alt.scaleOut} SEs per VS) vcpusPerSe ${alt.vcpusPerSe} fits, within the table's rows (${sizeLabel(alt.vcpusPerSe)}, not extrapolated; preferred; linear scale-out to ${alt.scaleOut} SEs assumed: not measured).\n`;
-        }
         out += "\n";
     } else {
-        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: raise --scale-out (not in active-standby; ingress-bound load spreads only with --scaleout-ecmp), or split the VSs over more SE groups. Utilisation at 64 vCPUs (not measured):\n\n`;
+        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: ${noFitHint(s)}. ${shownText(s)}:\n\n`;
     }
     out += table(
         ["metric", "on the busiest SE", "capacity of one SE", "utilisation"],
@@ -299,7 +360,7 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     if (s.vs) {
         const g = s.group as SeUtilisation;
         out += `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${METRIC_NAME[g.limiting]}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
-            `the heaviest VS needs ${pct(s.vs.peak)} of its ${ses(s.vsSes)}.\n`;
+            `the heaviest VS needs ${needsText(s.vs, s.vsSes)}.\n`;
     }
     return out;
 }

@@ -404,7 +404,9 @@ export function placementFixes(units: readonly PlacedUnit[], spec: SeGroupSpec, 
     }
     const at = Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX);
     if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
-        const shared = scaleOut(units, { ...spec, haMode: "HA_MODE_SHARED", maxSe: Math.max(spec.maxSe, 2) }, at, options);
+        // Legacy HA has no buffer (its bufferSe is often "0"): N+M needs at least one spare SE to
+        // survive an SE failure, so the option keeps bufferSe >= 1 and maxSe counts it.
+        const shared = scaleOut(units, { ...spec, haMode: "HA_MODE_SHARED", bufferSe: Math.max(spec.bufferSe, 1), maxSe: Math.max(spec.maxSe, 2) }, at, options);
         if (shared) {
             out.push({ ...shared, kind: "mode" });
         }

@@ -26,7 +26,7 @@ import { parseStackName, readBackendStack, readExportFile, StackState, stackOutp
 import { checkInputs, previewOutputs } from "./providers/schema";
 import { AliasResolver } from "./resolveAliases";
 import { runTransforms, TransformRegistry } from "./runTransforms";
-import { installSdkResolution } from "./sdkResolution";
+import { installSdkResolution, typeCheckPaths } from "./sdkResolution";
 import { toAnalyzerProperties } from "./wireValues";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_REFERENCES_ENV, UNKNOWN_STRING } from "./types";
 
@@ -103,19 +103,46 @@ function optionsOf(req: resproto.RegisterResourceRequest, aliases: string[]): Re
     return options;
 }
 
-/** Registers ts-node (transpile only) the way Pulumi's nodejs host does, unless already registered. */
-function registerTypeScript(): void {
+/**
+ * Registers ts-node the way Pulumi's Node.js host does (@pulumi/pulumi cmd/run/run.js), unless
+ * already registered: it TYPE-CHECKS the program, as the host does by default, so a type error
+ * fails the emulated preview as it fails the real one. Like the host, PULUMI_NODEJS_TRANSPILE_ONLY
+ * ("true"/"false") decides when set, else the tsconfig's `noCheck`. The program's own tsconfig.json
+ * is used when there is one; imports resolve for the type check as they do at run time
+ * (sdkResolution.ts typeCheckPaths).
+ */
+function registerTypeScript(programDir: string): void {
     const marker = Symbol.for("ts-node.register.instance");
     if ((process as unknown as Record<symbol, unknown>)[marker]) {
         return;
     }
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const tsnode = require("ts-node") as typeof import("ts-node");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fs = require("fs") as typeof import("fs");
+    const hasTsconfig = fs.existsSync("tsconfig.json");
+    const env = process.env["PULUMI_NODEJS_TRANSPILE_ONLY"];
+    const transpileOnly = env ? env === "true" : hasTsconfig && tsconfigNoCheck("tsconfig.json");
     tsnode.register({
-        transpileOnly: true,
-        skipProject: !require("fs").existsSync("tsconfig.json"),
-        compilerOptions: { target: "ES2020", module: "commonjs", moduleResolution: "node", esModuleInterop: true },
+        transpileOnly,
+        skipProject: !hasTsconfig,
+        compilerOptions: {
+            ...(hasTsconfig ? {} : { target: "ES2020", module: "commonjs", moduleResolution: "node", esModuleInterop: true }),
+            ...(transpileOnly ? {} : { paths: typeCheckPaths(programDir) }),
+        },
     });
+}
+
+/** The `noCheck` compiler option of a tsconfig (false when unreadable: the host type-checks then). */
+function tsconfigNoCheck(file: string): boolean {
+    try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const ts = require("typescript") as typeof import("typescript");
+        const read = ts.readConfigFile(file, ts.sys.readFile);
+        return read.config?.compilerOptions?.noCheck === true;
+    } catch {
+        return false;
+    }
 }
 
 /**
@@ -199,7 +226,7 @@ function stackReferenceState(name: string, project: string, notReproduced: NotRe
 async function run(entry: string, cwd: string, project: string, stack: string,
     onLoggedError: (message: string) => void, resources: RecordedResource[], notReproduced: NotReproduced): Promise<RecordedResource[]> {
     process.chdir(cwd);
-    registerTypeScript();
+    registerTypeScript(cwd);
     installSdkResolution(); // @pulumi/citrix etc. without an install: perfguard's stand-ins (sdkResolution.ts)
 
     const settings = require("@pulumi/pulumi/runtime/settings") as SettingsModule;

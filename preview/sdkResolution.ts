@@ -139,3 +139,45 @@ export function installSdkResolution(root = perfguardRoot()): void {
     resolve.perfguardSdk = true;
     mod._resolveFilename = resolve;
 }
+
+/** Where a package's types are when the program has no install of its own: perfguard's copy. */
+function ownTypes(pkg: string, root: string): string | undefined {
+    const standIn = STAND_IN_SDKS[pkg];
+    if (standIn !== undefined) {
+        // The source in a checkout; the declarations the build writes beside the compiled stand-in.
+        return [path.join(root, "examples", "sdk", `${standIn}.ts`), path.join(root, "dist", "examples", "sdk", `${standIn}.d.ts`)].find((f) => fs.existsSync(f));
+    }
+    try {
+        return path.dirname(require.resolve(`${pkg}/package.json`, { paths: [root] }));
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * TypeScript `paths` for type-checking a program in `programDir` with the same resolution as run
+ * time (installSdkResolution): `@pulumi/pulumi` is always perfguard's copy; a provider SDK the
+ * program does not install resolves to perfguard's stand-in (or its npm copy). Absolute targets, so
+ * no baseUrl is needed.
+ */
+export function typeCheckPaths(programDir: string, root = perfguardRoot()): Record<string, string[]> {
+    const paths: Record<string, string[]> = {};
+    const pulumi = ownTypes("@pulumi/pulumi", root);
+    if (pulumi !== undefined) {
+        paths["@pulumi/pulumi"] = [pulumi];
+        paths["@pulumi/pulumi/*"] = [path.join(pulumi, "*")];
+    }
+    for (const pkg of [...Object.keys(STAND_IN_SDKS), ...NPM_SDKS]) {
+        try {
+            require.resolve(pkg, { paths: [programDir] });
+            continue; // the program's own install
+        } catch {
+            // not installed beside the program: perfguard's copy below
+        }
+        const target = ownTypes(pkg, root);
+        if (target !== undefined) {
+            paths[pkg] = [target];
+        }
+    }
+    return paths;
+}

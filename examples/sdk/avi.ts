@@ -74,6 +74,8 @@ export interface ServiceenginegroupArgs {
     maxVsPerSe?: pulumi.Input<string>;
     /** Dedicate the packet receive/transmit core to dispatching only (string boolean). */
     dedicatedDispatcherCore?: pulumi.Input<string>;
+    /** Legacy active/standby: place VSs on both SEs while both run (string boolean; after a failover one SE carries them all). */
+    distributeLoadActiveStandby?: pulumi.Input<string>;
     /** Minutes an unused SE VM is kept before it is deleted (string number). */
     seDeprovisionDelay?: pulumi.Input<string>;
     seNamePrefix?: pulumi.Input<string>;
@@ -99,6 +101,7 @@ export class Serviceenginegroup extends pulumi.CustomResource {
     declare public readonly maxScaleoutPerVs: pulumi.Output<string>;
     declare public readonly maxVsPerSe: pulumi.Output<string>;
     declare public readonly dedicatedDispatcherCore: pulumi.Output<string>;
+    declare public readonly distributeLoadActiveStandby: pulumi.Output<string>;
     declare public readonly seDeprovisionDelay: pulumi.Output<string>;
     declare public readonly seNamePrefix: pulumi.Output<string>;
     declare public readonly markers: pulumi.Output<Marker[] | undefined>;
@@ -121,6 +124,7 @@ export class Serviceenginegroup extends pulumi.CustomResource {
             maxScaleoutPerVs: args.maxScaleoutPerVs,
             maxVsPerSe: args.maxVsPerSe,
             dedicatedDispatcherCore: args.dedicatedDispatcherCore,
+            distributeLoadActiveStandby: args.distributeLoadActiveStandby,
             seDeprovisionDelay: args.seDeprovisionDelay,
             seNamePrefix: args.seNamePrefix,
             markers: args.markers,
@@ -364,6 +368,14 @@ export interface VirtualserviceArgs {
     networkProfileRef?: pulumi.Input<string>;
     sslProfileRef?: pulumi.Input<string>;
     sslKeyAndCertificateRefs?: pulumi.Input<pulumi.Input<string>[]>;
+    /** VS_TYPE_NORMAL, VS_TYPE_VH_PARENT or VS_TYPE_VH_CHILD (SNI). */
+    type?: pulumi.Input<string>;
+    /** An SNI child's parent virtual service (its ref): the child runs on the parent's SEs. */
+    vhParentVsRef?: pulumi.Input<string>;
+    /** An SNI child's domain names. */
+    vhDomainNames?: pulumi.Input<pulumi.Input<string>[]>;
+    /** BGP/ECMP scale-out: the upstream router spreads ingress over the SEs (string boolean). */
+    scaleoutEcmp?: pulumi.Input<string>;
     /** String boolean. */
     enabled?: pulumi.Input<string>;
     markers?: pulumi.Input<pulumi.Input<MarkerArgs>[]>;
@@ -387,6 +399,10 @@ export class Virtualservice extends pulumi.CustomResource {
     declare public readonly networkProfileRef: pulumi.Output<string>;
     declare public readonly sslProfileRef: pulumi.Output<string | undefined>;
     declare public readonly sslKeyAndCertificateRefs: pulumi.Output<string[] | undefined>;
+    declare public readonly type: pulumi.Output<string>;
+    declare public readonly vhParentVsRef: pulumi.Output<string | undefined>;
+    declare public readonly vhDomainNames: pulumi.Output<string[] | undefined>;
+    declare public readonly scaleoutEcmp: pulumi.Output<string>;
     declare public readonly enabled: pulumi.Output<string>;
     declare public readonly markers: pulumi.Output<Marker[] | undefined>;
     declare public readonly uuid: pulumi.Output<string>;
@@ -407,6 +423,10 @@ export class Virtualservice extends pulumi.CustomResource {
             networkProfileRef: args.networkProfileRef,
             sslProfileRef: args.sslProfileRef,
             sslKeyAndCertificateRefs: args.sslKeyAndCertificateRefs,
+            type: args.type,
+            vhParentVsRef: args.vhParentVsRef,
+            vhDomainNames: args.vhDomainNames,
+            scaleoutEcmp: args.scaleoutEcmp,
             enabled: args.enabled,
             markers: args.markers,
             uuid: args.uuid,

@@ -3,13 +3,13 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { seCapacityBasis, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { fixChanges, METRIC_NAME, needsText, sizeLabel } from "./evaluation";
+import { fixChanges, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -158,14 +158,14 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
     const children = unit.members.length > 1 ? ` with its ${plural(unit.members.length - 1, "SNI child", "SNI children")}` : "";
     // Native scale-out: the primary SE takes every ingress packet, so ingress-bound load needs one SE's worth.
     const ingress = u.limiting === "ingress";
-    const assumed = ingress && unit.ingressAssumed ? "; no direction declared: all counted as ingress" : "";
-    const what = `${needsText(u, p.vsSes)}${ingress ? ` (not spread over its ${plural(p.vsSes, "SE")}${assumed})` : ""}`;
+    const assumed = ingress && unit.ingressAssumed ? "; no direction given: all counted as ingress" : "";
+    const what = needsText(u, p.vsSes, ingress ? `not spread over its ${plural(p.vsSes, "SE")}${assumed}` : "");
     const long = `${labelOf(vs)}${children} ${known}needs ${what} on ${groupLabel(e.group)} (${limitText(config)}): it would drop traffic at peak.`;
     const short = `${labelOf(vs)}${children} ${known}needs ${what} (${limitText(config)}).`;
     return {
         // Long names: the group is named in the fix, so the problem line can leave it out.
         problem: long.length <= PROBLEM_LINE_MAX ? long : short.length <= PROBLEM_LINE_MAX ? short
-            : `${labelOf(vs)} ${known}needs ${needsText(u, p.vsSes)}${assumed ? " (all counted as ingress)" : ""} (${limitText(config)}).`,
+            : `${labelOf(vs)} ${known}needs ${needsText(u, p.vsSes, assumed ? "all counted as ingress" : "")} (${limitText(config)}).`,
         fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
@@ -177,8 +177,10 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
 
 /** One fix option in words. */
 function optionText(fix: PlacementFix, e: GroupEvaluation): string {
-    const ecmp = fix.ecmp ? `, and scaleoutEcmp "true" on its VSs (BGP/ECMP scale-out: the upstream router spreads their ingress; needs BGP peering)` : "";
-    const set = `set ${fixChanges(fix, e).join(", ")}${ecmp}`;
+    const changes = fixChanges(fix, e);
+    const ecmpText = `scaleoutEcmp "true" on its VSs (BGP/ECMP scale-out: the upstream router spreads their ingress; needs BGP peering)`;
+    // With ECMP alone enough, the group keeps its fields: the option is the VS change only.
+    const set = changes.length === 0 ? `set ${ecmpText}` : `set ${changes.join(", ")}${fix.ecmp ? `, and ${ecmpText}` : ""}`;
     const p = fix.placement;
     const edition = fix.kind === "mode" ? "N+M: not in the Essentials and Basic editions, which have only legacy active/standby; " : "";
     // The table is per SE: spreading a VS over several SEs counts on linear scale-out, which the
@@ -193,7 +195,7 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
 }
 
 /** The group's fix: every option fits all its VSs and its busiest SE, within the provider's ranges. */
-export function fixText(e: GroupEvaluation): string {
+export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     const fixes = e.fixes();
     const where = e.group.resource ? "" : ` on the controller and in policy config seGroups.${e.group.name}`;
     if (fixes.length === 0) {
@@ -201,8 +203,16 @@ export function fixText(e: GroupEvaluation): string {
             "move some of them to another SE group, or lower their demand.";
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
-    const another = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "; or move some of its VSs to another SE group" : "";
-    return `${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
+    const legacy = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY";
+    const p = e.placement as GroupPlacement;
+    // Native scale-out does not spread ingress: without BGP/ECMP, only more VSs (more primaries) do.
+    const ingressBound = e.units.filter((u) => !u.idle && p.perVs[u.index]?.limiting === "ingress" && !within(p.perVs[u.index].peak, config));
+    const another = legacy ? "; or move some of its VSs to another SE group"
+        : ingressBound.length > 0 ? "; or, without BGP/ECMP, split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group" : "";
+    // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
+    const declare = ingressBound.some((u) => u.ingressAssumed)
+        ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
+    return `${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
 }
 
 /** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */
@@ -247,7 +257,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
     const ambiguous = e.units.filter((u) => u.ambiguous).length;
     return {
         problem,
-        fix: fixText(e),
+        fix: fixText(e, config),
         basis: [
             ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
             capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
@@ -269,6 +279,40 @@ export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[
         fix: `${alternatives.join("; or ")}.`,
         basis: [
             `N+M: N = ceil(${plural(p.vsCount, "VS")} x ${plural(p.sesPerVs, "SE")} each / ${fieldText("maxVsPerSe", spec.maxVsPerSe, sizing.where.maxVsPerSe)}) = ${p.sesNeeded}; N + M = ${p.sesNeeded + spec.bufferSe} > ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} (${HA_DOC})`,
+            ...fullNames([e.group.resource]),
+        ],
+    };
+}
+
+/** The N+M buffer in --explain's words: only N+M (HA_MODE_SHARED) has one. */
+export function bufferState(spec: Pick<SeGroupSpec, "haMode" | "bufferSe">, p: GroupPlacement): string {
+    if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+        return "N+M buffer not applicable (legacy active/standby: the standby SE is the spare)";
+    }
+    if (spec.haMode === "HA_MODE_SHARED_PAIR") {
+        return "N+M buffer not applicable (active/active: each VS must fit after one of its SEs fails)";
+    }
+    return !p.bufferKept ? "N+M buffer not kept" : spec.bufferSe === 0 ? "N+M with bufferSe 0: no spare SE" : "N+M buffer kept";
+}
+
+/** Vendor behaviour of elastic N+M with no buffer SE (docs/policies/nsx-alb-se-capacity-advisory.md quotes it). */
+export const NO_BUFFER_DOC = "with no buffer SE the failed SE's VSs are placed on the remaining SEs if they have capacity, else they are down until a new SE is created (" + HA_DOC + ")";
+
+/** An N+M group with bufferSe 0: one SE failure moves or stops its VSs. */
+export function noBufferMessage(e: GroupEvaluation): Message {
+    const p = e.placement as GroupPlacement;
+    const sizing = e.sizing as SeGroupSizing;
+    const { spec, where } = sizing;
+    const maxSe = Math.max(spec.maxSe, p.sesNeeded + 1);
+    const fix = maxSe <= 1000
+        ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${p.sesNeeded} SEs for placement + 1 spare: one SE failure covered).`
+        : "move some of its VSs to another SE group, then set bufferSe \"1\".";
+    const long = `${groupLabel(e.group)}: bufferSe 0: if one of its ${plural(p.sesNeeded, "SE")} fails, its VSs move to the others or are down until a new SE is up.`;
+    return {
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${groupLabel(e.group)}: bufferSe 0: an SE failure squeezes or stops its VSs.`,
+        fix,
+        basis: [
+            `${fieldText("haMode", spec.haMode, where.haMode)} (N+M), ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)}, ${fieldText("maxSe", spec.maxSe, where.maxSe)}: ${NO_BUFFER_DOC}`,
             ...fullNames([e.group.resource]),
         ],
     };

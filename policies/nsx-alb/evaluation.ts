@@ -280,7 +280,7 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
             set("dedicatedDispatcherCore", "true");
         }
     }
-    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "maxSe", "maxVsPerSe"] as const) {
+    for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "maxSe", "maxVsPerSe"] as const) {
         if (to[key] !== undefined && to[key] !== from[key]) {
             set(key, to[key]);
         }
@@ -290,11 +290,18 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
 
 /**
  * What a VS needs of the SEs it counts on, as every verdict, the report and explain say it:
- * "297.2% of its 1 SE", or under native scale-out with ingress limiting, "87.7% of its primary SE
- * for ingress" (the primary carries all of the VS's ingress).
+ * "297.2% of its 1 SE", or under native scale-out with ingress limiting, "87.7% of its primary
+ * SE's throughput (ingress 83.1%)" (the primary carries all of the VS's ingress and its share of
+ * the egress; `note` goes inside the parenthesis).
  */
-export function needsText(u: SeUtilisation, vsSes: number): string {
-    return u.limiting === "ingress" ? `${pct(u.peak)} of its primary SE for ingress` : `${pct(u.peak)} of its ${vsSes} SE${vsSes === 1 ? "" : "s"}`;
+export function needsText(u: SeUtilisation, vsSes: number, note = ""): string {
+    // The peak is the primary SE's throughput: all the VS's ingress plus its share of the egress.
+    if (u.limiting !== "ingress") {
+        return `${pct(u.peak)} of its ${vsSes} SE${vsSes === 1 ? "" : "s"}`;
+    }
+    // All of it ingress (no egress share): the ingress figure would only repeat the peak.
+    const parts = [...(u.peak - u.ingress > 1e-9 ? [`ingress ${pct(u.ingress)}`] : []), ...(note ? [note] : [])];
+    return `${pct(u.peak)} of its primary SE's throughput${parts.length > 0 ? ` (${parts.join(", ")})` : ""}`;
 }
 
 /** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */

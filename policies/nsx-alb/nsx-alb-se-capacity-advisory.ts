@@ -7,7 +7,7 @@ import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
 import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { bufferFixes, evaluateSeGroups, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
-import { bufferMessage, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText } from "./capacityMessages";
+import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./capacityMessages";
 
 const POLICY = "nsx-alb-se-capacity-advisory";
 
@@ -24,7 +24,12 @@ function bufferAlternatives(e: GroupEvaluation, config: SeCapacityConfig): strin
     if (b.maxVsPerSe !== undefined) {
         out.push(`set maxVsPerSe "${b.maxVsPerSe}" (then ${b.room} SEs hold them)`);
     }
-    out.push(`lower bufferSe to "${b.lowerBufferSe}" (fewer SE failures covered)`);
+    // bufferSe 0 is what the no-buffer warning reports: offered only when nothing else fits, and said so.
+    if (b.lowerBufferSe > 0) {
+        out.push(`lower bufferSe to "${b.lowerBufferSe}" (fewer SE failures covered)`);
+    } else if (out.length === 0) {
+        out.push(`lower bufferSe to "0" (no spare SE: a failed SE's VSs then move to the others or are down until a new SE is up)`);
+    }
     return out;
 }
 
@@ -60,12 +65,16 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     recordVss(e, undefined, report);
     if (spec.haMode === "HA_MODE_SHARED" && p.placeable && !p.bufferKept) {
         report(bufferMessage(e, bufferAlternatives(e, config)), e.group.resource);
+    } else if (spec.haMode === "HA_MODE_SHARED" && p.placeable && spec.bufferSe === 0 && p.vsCount > 0) {
+        // Elastic N+M with no buffer: a failed SE's VSs are re-placed on the survivors (or wait
+        // for a new SE), which the capacity check, judging the SEs before a failure, cannot see.
+        report(noBufferMessage(e), e.group.resource);
     }
     const m = e.measured;
     if (!m || !groupFits(e, config)) {
         // Measured sizes (or a group that already fails: nsx-alb-se-capacity reports it).
         if (e.group.resource) {
-            report.applied(spec.vcpusPerSe > MEASURED_VCPUS_MAX ? "the group fails nsx-alb-se-capacity" : `measured size (${spec.vcpusPerSe} vCPUs); N+M buffer ${p.bufferKept ? "kept" : "not kept"}`, e.group.resource);
+            report.applied(spec.vcpusPerSe > MEASURED_VCPUS_MAX ? "the group fails nsx-alb-se-capacity" : `measured size (${spec.vcpusPerSe} vCPUs); ${bufferState(spec, p)}`, e.group.resource);
         }
         return;
     }
@@ -74,7 +83,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     const groupOnly = !within(m.worstSe.peak, config) && !(onlyExtrapolated.length === 1 && m.worstSeShares <= 1);
     if (onlyExtrapolated.length === 0 && !groupOnly) {
         if (e.group.resource) {
-            report.applied(`busiest SE ${Math.round(m.worstSe.peak * 100)}% on measured SE figures; N+M buffer ${p.bufferKept ? "kept" : "not kept"}`, e.group.resource);
+            report.applied(`busiest SE ${Math.round(m.worstSe.peak * 100)}% on measured SE figures; ${bufferState(spec, p)}`, e.group.resource);
         }
         return;
     }

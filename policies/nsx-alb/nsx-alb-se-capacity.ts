@@ -38,7 +38,7 @@ function judgeUnits(e: GroupEvaluation, config: SeCapacityConfig, report: Report
             } else if (unit.idle) {
                 report.notApplicable("no demand fact (perfguard:sslTps, l7Rps, l4Cps, l4OpenConnections or throughputGbps); counted as one placement", vs);
             } else {
-                const assumed = unit.ingressAssumed ? " (no direction declared: all counted as ingress)" : "";
+                const assumed = unit.ingressAssumed ? " (no direction given: all counted as ingress)" : "";
                 report.applied(`needs ${needsText(u, p.vsSes)}${assumed} on ${e.group.label} (${member.placement.via})`, vs);
             }
         }

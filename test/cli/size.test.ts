@@ -140,7 +140,8 @@ describe("perfguard size nsx-alb", () => {
     it("prints the smallest SE size and the utilisation per metric", async () => {
         const run = await perfguard(["size", "nsx-alb", "--ssl-tps", "5000", "--ssl-key", "rsa", "--l7-rps", "100000"]);
         expect(run.code).toBe(0);
-        expect(run.stdout).toMatch(/Smallest SE: vcpusPerSe \d+, memoryPerSe \d+ MB \([\d.]+ GB\), diskPerSe \d+ GB, dedicatedDispatcherCore (true|false)/);
+        // 5000 RSA TPS needs an SE beyond the 6 vCPU row on one SE: the headline says so.
+        expect(run.stdout).toMatch(/Smallest SE on 1 SE per VS \(extrapolated, not measured\): vcpusPerSe \d+, memoryPerSe \d+ MB \([\d.]+ GB\), diskPerSe \d+ GB, dedicatedDispatcherCore (true|false)/);
         expect(run.stdout).toContain("SSL TPS (RSA-2048)");
         expect(run.stdout).toContain("5,000 TPS");
         expect(run.stdout).toContain("100,000 RPS");
@@ -186,8 +187,11 @@ describe("perfguard size nsx-alb", () => {
         expect(two.vcpusPerSe).toBeLessThanOrEqual(6);
         expect(two.measuredAlternative).toBeNull();
         const text = (await perfguard(["size", "nsx-alb", "--ssl-tps", "4000", "--ssl-key", "rsa"])).stdout;
-        expect(text).toContain(`with --scale-out 2 (2 SEs per VS) vcpusPerSe ${two.vcpusPerSe} fits, within the table's rows`);
-        expect(text).toContain("not measured");
+        // The size within the table's rows leads; the extrapolated one follows, labelled.
+        const preferred = text.indexOf(`Preferred (${two.label}, within the table's rows): --scale-out 2: vcpusPerSe ${two.vcpusPerSe},`);
+        const extrapolated = text.indexOf(`Smallest SE on 1 SE per VS (extrapolated, not measured): vcpusPerSe ${one.vcpusPerSe},`);
+        expect(preferred).toBeGreaterThanOrEqual(0);
+        expect(extrapolated).toBeGreaterThan(preferred);
     });
 
     it("several VSs in legacy active/standby share the one active SE (--vs repeated, --ha-mode)", async () => {
@@ -197,10 +201,15 @@ describe("perfguard size nsx-alb", () => {
         expect(checked.fits).toBe(false);
         expect(checked.utilisation.group.sslTps).toBeCloseTo(4000 / 1800, 9);
         const smallest = json((await perfguard([...args, "--json"])).stdout);
-        // 4000 / 0.8 = 5000 TPS on one SE: beyond the 4000 of the 6 vCPU row, so extrapolated, and no scale-out to offer.
+        // 4000 / 0.8 = 5000 TPS on one SE: beyond the 4000 of the 6 vCPU row, so extrapolated; legacy HA
+        // has no scale-out, so the measured alternative is N+M with a buffer SE, as the policy's fix offers.
         expect(smallest.vcpusPerSe).toBeGreaterThan(6);
         expect(smallest.extrapolated).toBe(true);
-        expect(smallest.measuredAlternative).toBeNull();
+        expect(smallest.measuredAlternative).toMatchObject({ haMode: "HA_MODE_SHARED", bufferSe: 1 });
+        expect(smallest.measuredAlternative.vcpusPerSe).toBeLessThanOrEqual(6);
+        const text = (await perfguard(args)).stdout;
+        expect(text).toContain(`Preferred (${smallest.measuredAlternative.vcpusPerSe === 5 ? "interpolated" : "measured"}, within the table's rows): --ha-mode shared (N+M, bufferSe 1;`);
+        expect(text).toContain("Or move some of the VSs to another SE group.");
     });
 
     it("packed placement with --max-vs-per-se, and --vs-file", async () => {
@@ -242,6 +251,34 @@ describe("perfguard size nsx-alb", () => {
         const ecmp = json((await perfguard(["size", "nsx-alb", "--throughput-gbps", "12", "--scale-out", "2", "--scaleout-ecmp", "--vcpus", "8", "--json"])).stdout);
         expect(ecmp.fits).toBe(true);
         expect(ecmp.utilisation.group.throughput).toBeCloseTo(6 / 13, 9);
+    });
+
+    // Each case: the arguments, what the text must and must not say (one change from the baseline per case).
+    const notes: Array<[string, string[], RegExp[], RegExp[]]> = [
+        // Baseline: 12 Gbps L4, 10% ingress, on 3 SEs: it fits, and the ingress note is true (native scale-out with throughput).
+        ["baseline: native scale-out with throughput", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "10", "--scale-out", "3"],
+            [/linear scale-out to 3 SEs per VS assumed: not measured \(ingress stays on the primary SE\)/], []],
+        ["--scaleout-ecmp: ECMP spreads ingress", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "10", "--scale-out", "3", "--scaleout-ecmp"],
+            [/linear scale-out to 3 SEs per VS assumed: not measured\./], [/ingress stays/]],
+        ["no throughput (L7 RPS only)", ["--l7-rps", "250000", "--scale-out", "3"], [/linear scale-out to 3 SEs per VS assumed: not measured\./], [/ingress/]],
+        // 90% ingress: the primary SE carries 10.8 + 0.4 Gbps of 13 at any size: lead with ECMP or splitting, the table at 6 vCPUs.
+        ["90% ingress: ingress-bound", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "90", "--scale-out", "3"],
+            [/fits this demand on 3 SEs: under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp \(BGP\/ECMP\) with --scale-out, or split the traffic over several VSs/,
+                /Utilisation at 6 vCPUs \(measured; throughput is held/, /the heaviest VS needs 86\.2% of its primary SE's throughput \(ingress 83\.1%\)/],
+            [/raise --scale-out/, /at 64 vCPUs/, /--ingress-pct/]],
+        // No direction given: all counted as ingress; giving it comes first.
+        ["no direction: 20 Gbps", ["--throughput-gbps", "20"], [/on 1 SE: give --ingress-pct if most of it is egress \(now all counted as ingress\); under native scale-out/], [/at 64 vCPUs/]],
+        // CPU-bound and too large on one group: scale out.
+        ["CPU-bound: 200000 RSA TPS", ["--ssl-tps", "200000", "--ssl-key", "rsa"], [/fits this demand on 1 SE: raise --scale-out, or split/, /Utilisation at 64 vCPUs \(not measured\)/], [/scaleout-ecmp/]],
+    ];
+    it.each(notes)("says what is true of the load: %s", async (_name, args, must, mustNot) => {
+        const text = (await perfguard(["size", "nsx-alb", ...args])).stdout;
+        for (const re of must) {
+            expect(text).toMatch(re);
+        }
+        for (const re of mustNot) {
+            expect(text).not.toMatch(re);
+        }
     });
 
     it("rejects a bad --vs spec with a clear message", async () => {

@@ -2,6 +2,7 @@
 // thrown at the top level, a registration whose input rejects, an SDK-logged error, an unhandled
 // rejection or an uncaught exception after the top level finished. The error names the program
 // dir and the program's message, without a stack trace.
+import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { describeError } from "../../preview/mockedProgram";
 import { PreviewError } from "../../preview/errors";
@@ -19,6 +20,47 @@ describe("a program that logs an error through pulumi.log.error", () => {
     it("does not fail the preview (the real CLI exits 0 and prints the error as a diagnostic)", async () => {
         const resources = await runProgram(program("logs-error"), { project: "logs-error", stack: "dev", config: {}, onOutput: quiet });
         expect(resources.map((r) => r.name)).toEqual(["logs-error-dev", "zone-a"]);
+    });
+});
+
+describe("a TypeScript program with a type error (the CLI's Node.js host type-checks it)", () => {
+    /** Runs the type-error fixture with PULUMI_NODEJS_TRANSPILE_ONLY as given (npm test sets "true"). */
+    async function withTranspileOnly<T>(value: string | undefined, run: () => Promise<T>): Promise<T> {
+        const saved = process.env["PULUMI_NODEJS_TRANSPILE_ONLY"];
+        if (value === undefined) {
+            delete process.env["PULUMI_NODEJS_TRANSPILE_ONLY"];
+        } else {
+            process.env["PULUMI_NODEJS_TRANSPILE_ONLY"] = value;
+        }
+        try {
+            return await run();
+        } finally {
+            if (saved === undefined) {
+                delete process.env["PULUMI_NODEJS_TRANSPILE_ONLY"];
+            } else {
+                process.env["PULUMI_NODEJS_TRANSPILE_ONLY"] = saved;
+            }
+        }
+    }
+
+    // The compiled runner (dist/, as npm run preview and the pack's users run it): run from source,
+    // the runner is itself loaded through ts-node, which then compiles the program too.
+    const compiled = require(path.resolve(__dirname, "..", "..", "dist", "preview", "forkProgram.js")) as typeof import("../../preview/forkProgram");
+
+    it.each([
+        ["unset (the host's default: type-check)", undefined],
+        ["\"false\"", "false"],
+    ])("with PULUMI_NODEJS_TRANSPILE_ONLY %s: fails with the compiler's error, as the real preview does", async (_label, value) => {
+        const err = await withTranspileOnly(value, () => compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }).then(
+            (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`), (e: unknown) => e)) as { exitCode?: number; message: string };
+        expect(err.exitCode).toBe(1);
+        expect(err.message).toContain("Unable to compile TypeScript");
+        expect(err.message).toMatch(/index\.ts\(\d+,\d+\): error TS\d+: .*'metadata' does not exist in type 'ZoneArgs'/);
+    });
+
+    it("with PULUMI_NODEJS_TRANSPILE_ONLY \"true\": runs, and the misspelt input is dropped (as the host does then)", async () => {
+        const resources = await withTranspileOnly("true", () => compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }));
+        expect(resources.map((r) => r.name)).toEqual(["type-error-dev", "emea-zone"]);
     });
 });
 

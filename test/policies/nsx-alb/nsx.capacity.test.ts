@@ -6,6 +6,9 @@ import { describe, expect, it } from "vitest";
 import table from "../../../model/data/nsx-alb-se-20.1.6.json";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
 import { nsxAlbSeCapacityAdvisory } from "../../../policies/nsx-alb/nsx-alb-se-capacity-advisory";
+import { bufferState } from "../../../policies/nsx-alb/capacityMessages";
+import { placeGroup } from "../../../model/sePlacement";
+import type { SeGroupSpec } from "../../../model/seCapacity";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
 import { pct } from "../../../policies/pack/format";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../../support/policyHarness";
@@ -129,6 +132,53 @@ describe("issue 13: the seven cases an expert reviewed", () => {
         expect(vs.fix).toMatch(/^see the fix on Serviceenginegroup "g-seg"/);
         expect(grp.fix).toMatch(/set /);
         expect(vs.fix).not.toBe(grp.fix);
+    });
+});
+
+describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to the rest or wait for a new SE", () => {
+    const SE4 = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "3", bufferSe: "1", minScaleoutPerVs: "1" };
+    const cases: Array<[string, TestResource[], string[]]> = [
+        // Baseline: 2 VSs at maxVsPerSe 1 need 2 SEs; 2 + bufferSe 1 = maxSe 3.
+        ["N+M, bufferSe 1 kept", [group({ ...SE4, maxVsPerSe: "1" }), ...vss(2, { l7Rps: "20000" })], []],
+        ["N+M, bufferSe 0", [group({ ...SE4, maxVsPerSe: "1", bufferSe: "0" }), ...vss(2, { l7Rps: "20000" })], [`${ADV} -> g-seg [advisory]`]],
+        // Active/active and legacy active/standby have no N+M buffer: bufferSe 0 is normal there.
+        ["active/active, bufferSe 0", [group({ ...SE4, haMode: "HA_MODE_SHARED_PAIR", bufferSe: "0" }), ...vss(2, { l7Rps: "20000" })], []],
+        ["legacy active/standby, bufferSe 0", [group({ ...SE4, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", maxSe: "2", bufferSe: "0" }), ...vss(2, { l7Rps: "20000" })], []],
+        // No VS placed: no SE to lose.
+        ["N+M, bufferSe 0, no VS", [group({ ...SE4, bufferSe: "0" })], []],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    // A buffer that cannot be kept: lowering it to 0 is not offered while a fix that keeps one exists.
+    const lower: Array<[string, Record<string, string>, string]> = [
+        ["bufferSe 2, maxSe 4, 3 SEs needed: lower to 1", { ...SE4, maxVsPerSe: "1", bufferSe: "2", maxSe: "4" }, 'or lower bufferSe to "1" (fewer SE failures covered)'],
+        ["bufferSe 1, maxSe 3, 3 SEs needed: raise maxSe, not 0", { ...SE4, maxVsPerSe: "1", bufferSe: "1", maxSe: "3" }, 'set maxSe "4" (3 SEs for placement + bufferSe 1); or set maxVsPerSe "2" (then 2 SEs hold them).'],
+    ];
+    it.each(lower)("the buffer fix: %s", async (_name, fields, expected) => {
+        const m = parseMessage(on(await run([group(fields), ...vss(3, { l7Rps: "20000" })]), "g-seg", ADV).message);
+        expect(m.fix).toContain(expected);
+    });
+    it("names the vendor behaviour and a fix that keeps one spare SE", async () => {
+        const m = parseMessage(on(await run([group({ ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }), ...vss(2, { l7Rps: "20000" })]), "g-seg", ADV).message);
+        expect(m.problem).toBe("Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, its VSs move to the others or are down until a new SE is up.");
+        expect(m.fix).toBe("set bufferSe \"1\", maxSe \"3\" (2 SEs for placement + 1 spare: one SE failure covered).");
+        expect(m.basis.join("\n")).toMatch(/placed on the remaining SEs if they have capacity, else they are down until a new SE is created/);
+    });
+});
+
+describe("--explain's N+M buffer: only N+M has one", () => {
+    const NM: SeGroupSpec = { vcpusPerSe: 4, memoryPerSeMb: 4096, maxSe: 3, minScaleoutPerVs: 1, maxScaleoutPerVs: 4, bufferSe: 1, haMode: "HA_MODE_SHARED", maxVsPerSe: 1 };
+    const cases: Array<[string, SeGroupSpec, string]> = [
+        ["N+M, buffer kept (baseline)", NM, "N+M buffer kept"],
+        ["N+M, maxSe 2: not kept", { ...NM, maxSe: 2 }, "N+M buffer not kept"],
+        ["N+M, bufferSe 0", { ...NM, bufferSe: 0 }, "N+M with bufferSe 0: no spare SE"],
+        ["legacy active/standby, bufferSe 0", { ...NM, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", maxSe: 2, bufferSe: 0 }, "N+M buffer not applicable (legacy active/standby: the standby SE is the spare)"],
+        ["active/active", { ...NM, haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: 2, bufferSe: 0 }, "N+M buffer not applicable (active/active: each VS must fit after one of its SEs fails)"],
+    ];
+    it.each(cases)("%s", (_name, spec, expected) => {
+        const p = placeGroup([[{ l7Rps: 1000, sslKeyType: "rsa" }], [{ l7Rps: 1000, sslKeyType: "rsa" }]], spec);
+        expect(bufferState(spec, p)).toBe(expected);
     });
 });
 

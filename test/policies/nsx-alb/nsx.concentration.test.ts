@@ -98,8 +98,10 @@ describe("native scale-out: the primary SE carries all of a VS's ingress", () =>
     it("the upload-heavy VS names its primary SE's ingress; the fix scales out only with ECMP", async () => {
         const out = await runStackPolicy(nsxAlbSeCapacity, cases[1][1]);
         const m = on(out, "vs-1");
-        expect(m.problem).toContain(`needs ${pct((12 * 0.9 + 12 * 0.1 / 2) / l4)} of its primary SE for ingress`);
-        expect(m.problem).not.toContain("no direction declared");
+        // The primary's throughput (ingress + its half of the egress), with the ingress figure quoted as in the basis.
+        expect(m.problem).toContain(`needs ${pct((12 * 0.9 + 12 * 0.1 / 2) / l4)} of its primary SE's throughput (ingress ${pct(12 * 0.9 / l4)}, not spread over its 2 SEs)`);
+        expect(m.basis[0]).toContain(`primary SE ingress ${pct(12 * 0.9 / l4)}`);
+        expect(m.problem).not.toContain("no direction given");
         const fix = on(out, "g-seg").fix ?? "";
         for (const option of fix.split("; or ")) {
             if (/ScaleoutPerVs/.test(option)) {
@@ -112,10 +114,36 @@ describe("native scale-out: the primary SE carries all of a VS's ingress", () =>
     it("the assumed-scale-out VS names the primary SE's ingress and says the throughput was counted as all ingress", async () => {
         const out = await runStackPolicy(nsxAlbSeCapacity, cases[4][1], { assumeScaleOut: true });
         const m = on(out, "vs-1");
-        expect(m.problem).toContain(`needs ${pct(30 / l4)} of its primary SE for ingress`);
-        expect(m.problem).toContain("no direction declared: all counted as ingress");
+        expect(m.problem).toContain(`needs ${pct(30 / l4)} of its primary SE's throughput (not spread`);
+        expect(m.problem).toContain("not spread over its 4 SEs; no direction given: all counted as ingress");
         expect(m.problem.length).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
         expect(m.basis.join("\n")).toContain("all ingress of a VS goes through its primary SE");
+    });
+    // Each case: the VS's facts and fields on NM at 4 vCPUs (9.5 Gbps L4 per SE, minScaleoutPerVs 3), what the group's fix must and must not say.
+    const NATIVE3 = { ...NM, vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", minScaleoutPerVs: "3", maxSe: "5" };
+    const fixCases: Array<[string, Record<string, string>, Record<string, unknown>, RegExp[], RegExp[]]> = [
+        // 15 Gbps, 80% in: the primary carries 12 + 1 Gbps; ECMP alone fits, the group keeps its fields.
+        ["80% ingress declared", { l4Cps: "30000", throughputGbps: "15", ingressPct: "80" }, {},
+            [/^set scaleoutEcmp "true" on its VSs \(BGP\/ECMP/, /or, without BGP\/ECMP, split the traffic of its ingress-bound VSs over several VSs/],
+            [/set ,/, /set \(/, /perfguard:ingressPct/]],
+        // No direction: all counted as ingress; declaring the direction comes first.
+        ["no direction declared", { throughputGbps: "15" }, {},
+            [/^declare perfguard:ingressPct on its VSs if their traffic is mostly egress \(now all counted as ingress\); or set /, /split the traffic of its ingress-bound VSs/],
+            [/set ,/]],
+    ];
+    it.each(fixCases)("the fix of an ingress-bound VS on native scale-out: %s", async (_name, facts, props, must, mustNot) => {
+        const fix = on(await runStackPolicy(nsxAlbSeCapacity, [group(NATIVE3), vs("vs-1", facts, { ...L4, ...props })]), "g-seg").fix ?? "";
+        for (const re of must) {
+            expect(fix).toMatch(re);
+        }
+        for (const re of mustNot) {
+            expect(fix).not.toMatch(re);
+        }
+    });
+    it("a CPU-bound VS on native scale-out gets no split or direction advice", async () => {
+        const fix = on(await runStackPolicy(nsxAlbSeCapacity, [group(NATIVE3), vs("vs-1", { sslTps: "9000" }, SSL)]), "g-seg").fix ?? "";
+        expect(fix).toMatch(/^set /);
+        expect(fix).not.toMatch(/split the traffic|perfguard:ingressPct/);
     });
     it("on one SE the direction changes nothing and no scale-out note is made", async () => {
         const one = { ...NM, minScaleoutPerVs: "1" };

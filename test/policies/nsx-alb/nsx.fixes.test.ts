@@ -64,6 +64,9 @@ describe("each fix nsx-alb-se-capacity offers passes every NSX policy", () => {
         ["2 vCPUs, dispatcher \"false\", 2000 RSA TPS", stack({ ...WEB, dedicatedDispatcherCore: "false" }, [{ sslTps: "2000" }]), 2],
         // Legacy active/standby: everything on the active SE; a larger SE or distributing the load.
         ["legacy active/standby, 4 x 1000 RSA TPS on 2 vCPUs", stack({ ...WEB, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY" }, [1, 2, 3, 4].map(() => ({ sslTps: "1000" }))), 2],
+        // Legacy pairs are often declared with bufferSe "0": the N+M option must still keep a spare SE.
+        ["legacy active/standby, bufferSe 0, maxSe 2, 2 x 65000 RPS on 4 vCPUs",
+            stack({ vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", maxSe: "2", bufferSe: "0" }, [{ l7Rps: "65000" }, { l7Rps: "65000" }]), 2],
     ];
 
     it.each(cases)("%s", async (_title, resources, count) => {
@@ -73,7 +76,8 @@ describe("each fix nsx-alb-se-capacity offers passes every NSX policy", () => {
         for (const change of offered) {
             const vcpus = Number(change.vcpusPerSe ?? "0");
             if (vcpus >= 4) {
-                expect(change.dedicatedDispatcherCore, JSON.stringify(change)).toBe("true");
+                const declared = resources.find((r) => r.type === SE_GROUP)?.props.dedicatedDispatcherCore;
+                expect(change.dedicatedDispatcherCore ?? declared, JSON.stringify(change)).toBe("true");
                 expect(change.diskPerSe, JSON.stringify(change)).toBeDefined();
             }
             const fixed = applied(resources, change);
@@ -91,6 +95,19 @@ describe("each fix nsx-alb-se-capacity offers passes every NSX policy", () => {
             const final = await runPolicies(NSX, applied(fixed, measured));
             expect(remaining(final).map((v) => `${v.policyName} -> ${resourceOf(v)}`), JSON.stringify(measured)).toEqual([]);
         }
+    });
+});
+
+describe("the N+M option for a legacy active/standby pair keeps a buffer SE", () => {
+    const legacy = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", maxSe: "2" };
+    const cases: Array<[string, Record<string, string>, Record<string, string>]> = [
+        // Default bufferSe 1: 2 SEs per VS, 2 VSs at maxVsPerSe 10 need 2 SEs, + 1 spare.
+        ["bufferSe default (1)", legacy, { haMode: "HA_MODE_SHARED", minScaleoutPerVs: "2", maxSe: "3" }],
+        ["bufferSe \"0\"", { ...legacy, bufferSe: "0" }, { haMode: "HA_MODE_SHARED", minScaleoutPerVs: "2", bufferSe: "1", maxSe: "3" }],
+    ];
+    it.each(cases)("%s", async (_name, group, expected) => {
+        const fix = fixOf(await runPolicies(NSX, stack(group, [{ l7Rps: "65000" }, { l7Rps: "65000" }])), CAP);
+        expect(options(fix).find((o) => o.haMode === "HA_MODE_SHARED")).toEqual(expected);
     });
 });
 

@@ -62,6 +62,10 @@ function deltaText(c: FigureChange): string {
         return c.before === undefined ? "new" : c.after === undefined ? "gone" : "";
     }
     const sign = c.delta > 0 ? "+" : c.delta < 0 ? "−" : "±";
+    // A launch time prints in minutes ("8 min → 13 min"): its change too, not "+292.19 s".
+    if (c.unit === "s" && Math.abs(c.delta) >= 120) {
+        return `${sign}${num(Math.abs(c.delta) / 60, 1)} min`;
+    }
     const unit = c.unit === "" ? "" : c.unit === "%" ? " pts" : ` ${c.unit}`;
     // Small differences keep enough decimals not to print as "+0" (a timeout rate from <0.0001% to 0.003%).
     let digits = 2;

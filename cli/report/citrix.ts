@@ -44,6 +44,9 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     for (const g of capacity.groups) {
         const kind = g.group.implicit ? "zoneLock" : "deliveryGroup";
         const f = byUrn.get(`${kind}\u0000${g.group.resource.urn}`)!;
+        // A zone's own lock: its throttling figures are listed once, on the zone (citrixFigures).
+        const z = g.group.implicit ? byUrn.get(`zone\u0000${g.group.resource.urn}`) : undefined;
+        const lock = (key: string, zoneKey: string) => (z ? text(z, zoneKey) : text(f, key));
         if (g.notChecked) {
             groupRows.push(`| ${cell(f.label)} | - | - | - | - | - | - | - | - | not checked: ${cell(g.notChecked.reason)} |`);
             continue;
@@ -51,7 +54,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const zones = g.feeds.map((x) => `${x.zone.zoneName} ${num(x.rttMs)} ms`).join(", ") || "-";
         const notMeasured = g.prediction && g.prediction.notMeasured.length > 0 ? " (not measured)" : "";
         const launch = text(f, "launchTimeS") === "-" ? (g.load.users === undefined ? "no perfguard:users" : "-") : `${text(f, "launchTimeS")} for ${g.load.users} users`;
-        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${text(f, "concurrency")} | ${text(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${text(f, "throttleExposure")} | ${text(f, "safe")} | ${text(f, "perController")} |`);
+        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${text(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${lock("perController", "perController")} |`);
     }
     const site = figures.find((f) => f.kind === "site")!;
     const d = capacity.database;

@@ -395,31 +395,48 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
         const p = g.prediction;
         const why = g.notChecked?.reason ?? (p ? "" : "no demand declared for it or its zones");
-        const launchWhy = g.load.users === undefined ? "no perfguard:users" : why;
+        // A group not checked says why on every figure, not a reason that merely follows from it.
+        const launchWhy = g.notChecked?.reason ?? (g.load.users === undefined ? "no perfguard:users" : why);
+        const implicit = g.group.implicit;
+        const prediction = [
+            figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why),
+            figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why),
+            figure("brokeredPerS", "brokered/s", "req/s", "higher", g.brokeredPerS, (v) => fmt(v, 2), why),
+            figure("launchTimeS", "launch time", "s", "lower", g.launchTimeS, durationText, launchWhy),
+        ];
+        // The lock of a zone without a Delivery Group is that zone's only lock: its concurrency,
+        // throttles, safe concurrency and proposed throttle are the zone entity's concurrency,
+        // throttleSum, lockLimit and perController. Listing them twice would show one change as two.
+        const throttling: Figure[] = implicit ? [] : [
+            figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why),
+            t?.exposure !== undefined && !t.exposure.bounded
+                ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
+                : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller")),
+            figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"),
+            figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
+        ];
         out.push({
-            system: "citrix", kind: g.group.implicit ? "zoneLock" : "deliveryGroup", id: g.group.resource.name, label: groupRef(g.group), urn: g.group.resource.urn,
+            // Its own label: the zone entity carries the zone's name, this one its lock's.
+            system: "citrix", kind: implicit ? "zoneLock" : "deliveryGroup", id: g.group.resource.name, label: implicit ? `lock of ${groupRef(g.group)}` : groupRef(g.group), urn: g.group.resource.urn,
             ...(g.notChecked ? { notChecked: g.notChecked.reason } : {}),
-            figures: [
-                figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why),
-                figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why),
-                figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why),
-                figure("brokeredPerS", "brokered/s", "req/s", "higher", g.brokeredPerS, (v) => fmt(v, 2), why),
-                figure("launchTimeS", "launch time", "s", "lower", g.launchTimeS, durationText, launchWhy),
-                t?.exposure !== undefined && !t.exposure.bounded
-                    ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
-                    : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
-                figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"),
-                figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
-            ],
+            figures: implicit ? prediction : [throttling[0], ...prediction, ...throttling.slice(1)],
         });
     }
     const d = capacity.database;
+    // A sum over groups or zones is not known while one of its parts is not (fail closed): without
+    // this, an unknown RTT would show the Site's figures falling, as if the stack had improved.
+    const uncheckedGroups = capacity.groups.filter((g) => g.notChecked).map((g) => (g.group.implicit ? `the lock of ${groupShort(g.group)}` : groupShort(g.group))).sort();
+    const unknownRtt = capacity.zones.filter((z) => !z.zone.daas && z.zone.rttMs.state !== "ok" && z.zone.rttMs.state !== "absent").map((z) => zoneShort(z.zone)).sort();
+    const unknownSatellites = database.database.satellitesUnknown.map((z) => zoneShort(z.zone)).sort();
+    const groupsWhy = uncheckedGroups.length > 0 ? `not known while ${uncheckedGroups.join(", ")} ${uncheckedGroups.length === 1 ? "is" : "are"} not checked` : undefined;
+    const databaseWhy = unknownRtt.length > 0 ? `not known while the perfguard:rttMs of ${unknownRtt.join(", ")} is not known`
+        : unknownSatellites.length > 0 ? `not known while satellite ${unknownSatellites.join(", ")} has neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches` : undefined;
     out.push({
         system: "citrix", kind: "site", id: "site", label: "Site database",
         figures: [
-            figure("brokeredPerS", "brokered/s over all groups", "req/s", "higher", d.storms > 0 ? d.brokeredPerS : undefined, (v) => fmt(v, 2), "no storm predicted"),
+            figure("brokeredPerS", "brokered/s over all groups", "req/s", "higher", d.storms > 0 && !groupsWhy ? d.brokeredPerS : undefined, (v) => fmt(v, 2), groupsWhy ?? "no storm predicted"),
             figure("capPerS", "Site database cap", "req/s", "none", d.capPerS, (v) => fmt(v, 2), ""),
-            figure("databaseConcurrency", "satellite zones' concurrent requests", "", "lower", database.database.databaseConcurrency, round1, ""),
+            figure("databaseConcurrency", "satellite zones' concurrent requests", "", "lower", databaseWhy ? undefined : database.database.databaseConcurrency, round1, databaseWhy ?? ""),
         ],
     });
     return out;

@@ -41,12 +41,16 @@ async function diff(base: TestResource[], head: TestResource[], config: PolicyCo
     return diffStates(await sideOf(base, config), await sideOf(head, config));
 }
 
-/** "entity: figure before → after (direction)" for every changed figure; "+ entity" / "- entity" for added/removed. */
+/**
+ * "entity: figure before → after (direction)" for every changed figure; "+ entity" / "- entity" for added/removed.
+ * A Citrix entity is named kind:id: a zone and its own lock (no Delivery Group) share the zone's resource name.
+ */
 function changes(r: DiffResult): string[] {
+    const name = (e: DiffResult["entities"][number]) => (e.system === "citrix" ? `${e.kind}:${e.id}` : e.id);
     return r.entities.filter((e) => e.status !== "unchanged").flatMap((e) =>
-        e.status === "added" ? [`+ ${e.id}`] : e.status === "removed" ? [`- ${e.id}`]
-            : [...(e.notChecked.before !== e.notChecked.after ? [`${e.id}: not checked ${e.notChecked.before ?? "-"} → ${e.notChecked.after ?? "-"}`] : []),
-                ...e.figures.map((f) => `${e.id}: ${f.key} ${f.before?.value === undefined ? `(${f.before?.notChecked ?? "none"})` : f.before.text} → ${f.after?.value === undefined ? `(${f.after?.notChecked ?? "none"})` : f.after.text} (${f.direction})`)]);
+        e.status === "added" ? [`+ ${name(e)}`] : e.status === "removed" ? [`- ${name(e)}`]
+            : [...(e.notChecked.before !== e.notChecked.after ? [`${name(e)}: not checked ${e.notChecked.before ?? "-"} → ${e.notChecked.after ?? "-"}`] : []),
+                ...e.figures.map((f) => `${name(e)}: ${f.key} ${f.before?.value === undefined ? `(${f.before?.notChecked ?? "none"})` : f.before.text} → ${f.after?.value === undefined ? `(${f.after?.notChecked ?? "none"})` : f.after.text} (${f.direction})`)]);
 }
 
 function verdictChanges(r: DiffResult): string[] {
@@ -70,35 +74,41 @@ const CASES: Case[] = [
     { name: "citrix: no change", base: citrixStack(), head: citrixStack(), figures: [], verdicts: [] },
     {
         name: "citrix: a figure changes (3000 users instead of 1000: launch takes longer)", base: citrixStack(), head: citrixStack({ users: "3000" }),
-        figures: ["zone-lock:emea-zone: launchMin 8 min → 24 min (worse)"], verdicts: [],
+        // Launch time scales with users at the same brokered rate (2.12/s): 1000 → 8 min, 3000 → 24 min.
+        figures: ["zoneLock:emea-zone: launchTimeS 8 min → 24 min (worse)"], verdicts: [],
     },
     {
         name: "citrix: an entity appears (zone apac)", base: citrixStack(), head: citrixStack({ extra: [apacZone] }),
-        figures: ["+ zone-lock:apac-zone", "+ zone:apac"], verdicts: [],
+        // The zone and its own lock (no Delivery Group names it); the Site's total gains apac's 6.91/s.
+        figures: ["site:site: brokeredPerS 2.12 → 9.03 (better)", "+ zone:apac-zone", "+ zoneLock:apac-zone"], verdicts: [],
     },
     {
         name: "citrix: an entity disappears (zone apac)", base: citrixStack({ extra: [apacZone] }), head: citrixStack(),
-        figures: ["- zone-lock:apac-zone", "- zone:apac"], verdicts: [],
+        figures: ["site:site: brokeredPerS 9.03 → 2.12 (worse)", "- zone:apac-zone", "- zoneLock:apac-zone"], verdicts: [],
     },
     {
         name: "citrix: a verdict flips (RTT 160 → 260 ms: a separate Site is needed)", base: citrixStack(), head: citrixStack({ rttMs: "260" }),
+        // The zone's lock sustains 15 at 260 ms, so the proposed throttle per controller (two) is 7;
+        // the lock's brokered rate is the Site's whole total (its only group).
         figures: [
-            "zone-lock:emea-zone: meanResponseS 9.4 s → 15.3 s (worse)", "zone-lock:emea-zone: timedOutPct <0.0001% → 0.011% (worse)", "zone-lock:emea-zone: launchMin 8 min → 13 min (worse)", "zone-lock:emea-zone: safeConcurrency 25 requests → 15 requests (worse)",
-            "zone:emea: rttMs 160 ms → 260 ms (worse)", "zone:emea: zoneBudget 25 requests → 15 requests (worse)",
+            "site:site: brokeredPerS 2.12 → 1.31 (worse)",
+            "zone:emea-zone: rttMs 160 ms → 260 ms (worse)", "zone:emea-zone: lockLimit 25 → 15 (worse)", "zone:emea-zone: perController 12 → 7 (changed)",
+            "zoneLock:emea-zone: meanResponseS 9.4 s → 15.3 s (worse)", "zoneLock:emea-zone: timedOutPct <0.0001% → 0.011% (worse)",
+            "zoneLock:emea-zone: brokeredPerS 2.12 → 1.31 (worse)", "zoneLock:emea-zone: launchTimeS 8 min → 13 min (worse)",
         ],
         // The throttles (24) now exceed what the lock sustains at 260 ms (15): a second mandatory verdict.
         verdicts: ["+ mandatory citrix-broker-throttle -> emea-zone", "+ mandatory citrix-zone-rtt-limit -> emea-zone", "+ advisory citrix-brokering-capacity -> emea-zone"],
     },
     {
         name: "citrix: unknown on one side (RTT known after apply)", base: citrixStack(), head: citrixStack({ rttMs: UNKNOWN_VALUE }),
+        // The Site's sums are not known either (not "0 satellite requests, better"): fail closed.
         figures: [
-            "zone-lock:emea-zone: not checked - → the perfguard:rttMs of its zone \"emea\" is unknown in this preview",
-            "zone-lock:emea-zone: concurrency 20 requests → (none) (changed)", "zone-lock:emea-zone: meanResponseS 9.4 s → (none) (changed)",
-            "zone-lock:emea-zone: timedOutPct <0.0001% → (none) (changed)", "zone-lock:emea-zone: launchMin 8 min → (none) (changed)",
-            "zone-lock:emea-zone: safeConcurrency 25 requests → (none) (changed)",
-            "zone:emea: rttMs 160 ms → (its perfguard:rttMs is unknown in this preview or invalid) (changed)",
-            "zone:emea: concurrency 20 requests → (its perfguard:rttMs is unknown in this preview or invalid) (changed)",
-            "zone:emea: zoneBudget 25 requests → (its perfguard:rttMs is unknown in this preview or invalid) (changed)",
+            "site:site: brokeredPerS 2.12 → (not known while the lock of zone \"emea-zone\" is not checked) (changed)",
+            "site:site: databaseConcurrency 24 → (not known while the perfguard:rttMs of zone \"emea-zone\" is not known) (changed)",
+            "zone:emea-zone: rttMs 160 ms → (its perfguard:rttMs is unknown) (changed)", "zone:emea-zone: concurrency 20 → (its perfguard:rttMs is unknown) (changed)",
+            "zone:emea-zone: lockLimit 25 → (its perfguard:rttMs is unknown) (changed)", "zone:emea-zone: perController 12 → (its perfguard:rttMs is unknown) (changed)",
+            "zoneLock:emea-zone: not checked - → the perfguard:rttMs of its zone \"emea\" is unknown in this preview",
+            ...["meanResponseS 9.4 s", "timedOutPct <0.0001%", "brokeredPerS 2.12", "launchTimeS 8 min"].map((f) => `zoneLock:emea-zone: ${f} → (the perfguard:rttMs of its zone "emea" is unknown in this preview) (changed)`),
         ],
         // Every policy that needs the RTT says "not checked" (advisory), none passes it.
         verdicts: ["+ advisory citrix-broker-throttle -> the stack", "+ advisory citrix-brokering-capacity -> the stack", "+ advisory citrix-site-database-load -> the stack", "+ advisory citrix-zone-rtt-limit -> emea-zone"],
@@ -156,7 +166,7 @@ describe("perfguard diff: a base and a head with one change, per system", () => 
     it("the opposite direction swaps before and after, and appeared for disappeared", async () => {
         const r = await diff(citrixStack({ rttMs: "260" }), citrixStack());
         expect(verdictChanges(r)).toEqual(["- mandatory citrix-broker-throttle -> emea-zone", "- mandatory citrix-zone-rtt-limit -> emea-zone", "- advisory citrix-brokering-capacity -> emea-zone"]);
-        expect(changes(r)).toContain("zone:emea: rttMs 260 ms → 160 ms (better)");
+        expect(changes(r)).toContain("zone:emea-zone: rttMs 260 ms → 160 ms (better)");
         expect(exitCodeOf(r, "new-mandatory")).toBe(0);
     });
 
@@ -179,7 +189,7 @@ describe("exit code and summary", () => {
 
     it("counts new mandatory verdicts and worse and better figures in one line", async () => {
         const r = await diff(citrixStack(), citrixStack({ rttMs: "260" }));
-        expect(summaryLine(r)).toBe("2 new mandatory verdicts, 1 new advisory verdict; 6 figures worse, 0 better");
+        expect(summaryLine(r)).toBe("2 new mandatory verdicts, 1 new advisory verdict; 7 figures worse, 0 better, 1 changed");
         expect(summaryLine(await diff(citrixStack(), citrixStack()))).toBe("no change in figures or verdicts");
     });
 });
@@ -192,9 +202,11 @@ function report(r: DiffResult): DiffReport {
 describe("rendering", () => {
     it("Markdown: a summary line, one table per system, the messages folded, unchanged entities on one line", async () => {
         const md = renderMarkdown(report(await diff([...citrixStack(), ...xenStack()], [...citrixStack({ rttMs: "260" }), ...xenStack()], xenConfig)));
-        expect(md.split("\n")[1]).toBe("## perfguard diff: ❌ 2 new mandatory verdicts, 1 new advisory verdict; 6 figures worse, 0 better");
+        expect(md.split("\n")[1]).toBe("## perfguard diff: ❌ 2 new mandatory verdicts, 1 new advisory verdict; 7 figures worse, 0 better, 1 changed");
         expect(md).toContain("### Citrix\n");
-        expect(md).toContain("| zone emea | RTT to the Site database | 160 ms | 260 ms | +100 ms 🔺 worse |");
+        expect(md).toContain("| zone \"emea-zone\" (name \"emea\") | RTT | 160 ms | 260 ms | +100 ms 🔺 worse |");
+        // The zone's own lock is its own entity, named apart from the zone; its launch change in minutes.
+        expect(md).toMatch(/\| lock of zone "emea-zone" \(name "emea"\) \| launch time \| 8 min \| 13 min \| \+4\.\d min 🔺 worse \|/);
         expect(md).toContain("### Xen\n\n2 entities unchanged: Xen host");
         expect(md).toMatch(/<details><summary>Verdict messages \(3\)<\/summary>[\s\S]*citrix-zone-rtt-limit[\s\S]*<\/details>/);
     });
@@ -215,6 +227,7 @@ describe("rendering", () => {
         const zone = (name: string): TestResource => ({ type: ZONE, name: "odd-zone", props: { name, metadatas: [{ name: "perfguard:rttMs", value: "45" }] } });
         const md = renderMarkdown(report(await diff([zone("a|b\u001b[31m")], [zone("a|b\u001b[31m"), apacZone])));
         expect(md).not.toContain("\u001b");
-        expect(md).toContain("zone a\\|b");
+        // The name input is shown escaped: the pipe as \|, the escape character as the text \u001b.
+        expect(md).toContain('zone "odd-zone" (name "a\\|b\\u001b[31m")');
     });
 });

@@ -40,7 +40,7 @@ const CASES = [
         edit: ["facts: { rttMs: 45, peakConcurrentLaunches: 30, users: 4000 }", "facts: { rttMs: 160, peakConcurrentLaunches: 30, users: 4000 }"],
         urnPart: "apac-zone",
         check(doc: DiffDoc, code: number | null) {
-            expect(figure(doc, "zone:apac", "rttMs")).toEqual({ before: 45, after: 160 });
+            expect(figure(doc, "apac-zone", "rttMs")).toEqual({ before: 45, after: 160 });
             const group = JSON.stringify(doc.entities.filter((e) => e.id.includes("apac")));
             const mean = figure(doc, "group:apac-delivery-group", "meanResponseS");
             expect(mean.before, group).toBeGreaterThan(0);

@@ -42,7 +42,7 @@ const CASES = [
         check(doc: DiffDoc, code: number | null) {
             expect(figure(doc, "apac-zone", "rttMs")).toEqual({ before: 45, after: 160 });
             const group = JSON.stringify(doc.entities.filter((e) => e.id.includes("apac")));
-            const mean = figure(doc, "group:apac-delivery-group", "meanResponseS");
+            const mean = figure(doc, "apac-delivery-group", "meanResponseS");
             expect(mean.before, group).toBeGreaterThan(0);
             expect(mean.after, group).toBeGreaterThan(mean.before!);
             expect(doc.verdicts.filter((v) => v.change === "appeared" && v.verdict.level === "mandatory").map((v) => v.verdict.policy)).toContain("citrix-broker-throttle");

@@ -5,46 +5,41 @@
  * nothing here: finding marked processes reads every process's environment (tens of ms on a busy
  * machine), so it is done only after a failure and at the end of the file.
  * test/support/processes.ts says how processes are found.
+ *
+ * Each test gets a marker of its own (`<file marker>:t<n>`), set in the environment its children
+ * inherit, so "what this test started" is a name, never a comparison of clocks: /proc/uptime and a
+ * process's start time need not share a base (a time namespace, a sandboxed kernel), and a
+ * comparison of the two once let a timed-out test's pack outlive it.
  */
 import { afterAll, afterEach, beforeEach } from "vitest";
-import { endMarked, markedProcesses, OWNER_ENV, uptimeTicks } from "./processes";
+import { endMarked, OWNER_ENV } from "./processes";
 import { RUN_ENV } from "./processRun";
 
 // One marker per file (per worker process), under the run's marker from the global setup.
-const marker = `${process.env[RUN_ENV] ?? "perfguard-test"}:${process.pid}`;
-process.env[OWNER_ENV] = marker;
+const fileMarker = `${process.env[RUN_ENV] ?? "perfguard-test"}:${process.pid}`;
+process.env[OWNER_ENV] = fileMarker;
 
-let testStarted = 0;
+let testCount = 0;
 
 beforeEach(() => {
-    testStarted = uptimeTicks();
+    testCount += 1;
+    process.env[OWNER_ENV] = `${fileMarker}:t${testCount}`;
 });
 
 afterEach(async (context) => {
+    const testMarker = process.env[OWNER_ENV] ?? fileMarker;
+    // Processes started by afterAll/beforeAll hooks carry the file's marker again.
+    process.env[OWNER_ENV] = fileMarker;
     if (context.task.result?.state !== "fail") {
         return;
     }
-    // What the failed (or timed-out) test started, and nothing the file started before it.
-    const killed = new Set<number>();
-    for (const p of markedProcesses(marker)) {
-        if (p.started >= testStarted) {
-            try {
-                process.kill(p.pid, "SIGKILL");
-                killed.add(p.pid);
-            } catch {
-                // gone
-            }
-        }
-    }
-    // SIGKILL takes effect when the process leaves the kernel: on a loaded machine one blocked in
-    // disk I/O lingers. Wait until they are gone (bounded; a bound, not a speed claim), so that the
-    // next test never sees them.
-    const until = Date.now() + 10_000;
-    while (killed.size > 0 && Date.now() < until && markedProcesses(marker).some((p) => killed.has(p.pid))) {
-        await new Promise((r) => setTimeout(r, 50));
-    }
+    // What the failed (or timed-out) test started, and nothing the file started before it. SIGKILL
+    // takes effect when the process leaves the kernel: on a loaded machine one blocked in disk I/O
+    // lingers, so endMarked waits until they are gone (a bound, not a speed claim) and the next
+    // test never sees them.
+    await endMarked(testMarker, 30_000);
 });
 
 afterAll(async () => {
-    await endMarked(marker);
+    await endMarked(fileMarker);
 });

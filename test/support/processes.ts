@@ -25,20 +25,6 @@ export interface MarkedProcess {
     readonly marker: string;
     /** Its command line, for messages (`node .../run-policy-pack ...`). */
     readonly command: string;
-    /** When it started, in clock ticks since boot (/proc/<pid>/stat), comparable with uptimeTicks(). */
-    readonly started: number;
-}
-
-/** Linux's USER_HZ: /proc/<pid>/stat start times count these per second. */
-const TICKS_PER_SECOND = 100;
-
-/** Now, in the clock of MarkedProcess.started (0 where /proc/uptime cannot be read). */
-export function uptimeTicks(): number {
-    try {
-        return Math.floor(Number(fs.readFileSync("/proc/uptime", "utf8").split(" ")[0]) * TICKS_PER_SECOND);
-    } catch {
-        return 0;
-    }
 }
 
 function readMarker(pid: number): string | undefined {
@@ -51,12 +37,11 @@ function readMarker(pid: number): string | undefined {
     }
 }
 
-/** State and start time from /proc/<pid>/stat (fields after the command: state, ppid, ..., starttime 22nd). */
-function statOf(pid: number): { zombie: boolean; started: number } | undefined {
+/** Whether /proc/<pid>/stat says zombie (the state is the first field after the command). */
+function statOf(pid: number): { zombie: boolean } | undefined {
     try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return { zombie: fields[0] === "Z", started: Number(fields[19]) };
+        return { zombie: stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z") };
     } catch {
         return undefined;
     }
@@ -96,7 +81,7 @@ export function markedProcesses(prefix: string): MarkedProcess[] {
         } catch {
             continue;
         }
-        out.push({ pid, marker, command, started: stat.started });
+        out.push({ pid, marker, command });
     }
     return out;
 }

@@ -254,6 +254,21 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, span };
 }
 
+/**
+ * A lock's prediction under the Site database's cap: its throughput lowered by 1 / scale, its
+ * requests still in flight, so each mean response rises by `scale` (Little's law, closed loop).
+ */
+export function underSiteCap(p: GroupPrediction, scale: number): GroupPrediction {
+    const classes = p.classes.map((c) => ({ ...c, meanResponseS: c.meanResponseS * scale, brokeredPerS: c.brokeredPerS / scale }));
+    return {
+        ...p, classes,
+        worstMeanResponseS: p.worstMeanResponseS * scale,
+        brokeredPerS: p.brokeredPerS / scale,
+        successfulPerS: p.successfulPerS / scale,
+        ...(p.launchTimeS === undefined ? {} : { launchTimeS: p.launchTimeS * scale }),
+    };
+}
+
 function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation {
     const loads = groupLoads(site);
     const first = loads.map((load) => evaluateGroup(load, config));
@@ -264,7 +279,11 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
     const after = new Map(predicted.map((g, i) => [g, shared.storms[i]]));
     const groups = first.map((g): GroupEvaluation => {
         const s = after.get(g);
-        return s ? { ...g, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) } : g;
+        if (!s) {
+            return g;
+        }
+        const prediction = shared.capped && g.prediction ? underSiteCap(g.prediction, shared.responseScale) : g.prediction;
+        return { ...g, prediction, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
     const satelliteAt = config.satelliteAtRttMs ?? 90;

@@ -109,7 +109,7 @@ function zoneAt(rttMs: number, concurrency: number, users: number, shares: reado
     const shared = shares.length === 1 ? shareSiteCap(storms, Number.POSITIVE_INFINITY) : shareSiteCap(storms, capPerS);
     const used = locks.filter((p): p is NonNullable<typeof p> => p !== undefined);
     return {
-        meanResponseS: Math.max(...used.map((p) => p.worstMeanResponseS)),
+        meanResponseS: Math.max(...used.map((p) => p.worstMeanResponseS)) * (shared.capped ? shared.responseScale : 1),
         errorRate: Math.max(...used.map((p) => p.worstErrorRate)),
         brokeredPerS: shared.totalPerS,
         successfulPerS: shared.storms.reduce((sum, x) => sum + x.successfulPerS, 0),

@@ -155,7 +155,7 @@ export interface SiteStormResult {
  * Input: storms (rates >= 0), capPerS (> 0). Output: one result per storm, same order, and the
  * Site's total after the cap. Never throws on finite input.
  */
-export function shareSiteCap(storms: readonly SiteStorm[], capPerS: number): { storms: SiteStormResult[]; totalPerS: number; uncappedPerS: number; capped: boolean } {
+export function shareSiteCap(storms: readonly SiteStorm[], capPerS: number): { storms: SiteStormResult[]; totalPerS: number; uncappedPerS: number; capped: boolean; responseScale: number } {
     const uncappedPerS = storms.reduce((sum, s) => sum + s.brokeredPerS, 0);
     const factor = uncappedPerS > capPerS && uncappedPerS > 0 ? capPerS / uncappedPerS : 1;
     const results = storms.map((s): SiteStormResult => {
@@ -166,7 +166,9 @@ export function shareSiteCap(storms: readonly SiteStorm[], capPerS: number): { s
             ...(s.users === undefined ? {} : { launchTimeS: s.users === 0 ? 0 : successfulPerS > 0 ? s.users / successfulPerS : Number.POSITIVE_INFINITY }),
         };
     });
-    return { storms: results, totalPerS: uncappedPerS * factor, uncappedPerS, capped: factor < 1 };
+    // A closed loop keeps its requests in flight: response = concurrency / throughput (Little's
+    // law), so a throughput lowered by `factor` raises every mean response by 1 / factor.
+    return { storms: results, totalPerS: uncappedPerS * factor, uncappedPerS, capped: factor < 1, responseScale: factor > 0 ? 1 / factor : Number.POSITIVE_INFINITY };
 }
 
 function round(value: number): string {

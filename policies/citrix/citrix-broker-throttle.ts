@@ -153,7 +153,9 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                 if (g.exposure.value > g.safe) {
                     report(groupOverMessage(g, evaluation.byZone, config), g.group.resource);
                 } else if (!g.group.implicit) {
-                    report.applied(`throttles can put ${num(g.exposure.value)} on its lock${g.exposure.byPeak ? " (its own peak)" : ""}, within the ${g.safe} it sustains`, g.group.resource);
+                    report.applied(g.exposure.bounded
+                        ? `throttles can put ${num(g.exposure.value)} on its lock${g.exposure.byPeak ? " (its own peak)" : ""}, within the ${g.safe} it sustains`
+                        : `throttles can put unlimited requests on its lock (a feeding Delivery Controller has no known throttle; its known throttles: ${num(g.exposure.value)}); it sustains ${g.safe}`, g.group.resource);
                 }
             });
         }

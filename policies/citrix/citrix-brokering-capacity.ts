@@ -68,7 +68,10 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 }
                 const p = g.prediction;
                 if (!p) {
-                    if (!g.group.implicit) {
+                    // Users without a peak: there is a storm, but not its concurrency; never a silent pass.
+                    if (g.load.users !== undefined && g.load.users > 0) {
+                        report.notChecked({ reason: "users declared but no perfguard:peakConcurrentLaunches for it or its zones, so its storm's concurrency is unknown", remedy: "declare perfguard:peakConcurrentLaunches on the Delivery Group or its zones" }, g.group.resource);
+                    } else if (!g.group.implicit) {
                         report.notApplicable("no demand declared for it or its zones", g.group.resource);
                     }
                     return;

@@ -79,6 +79,8 @@ export interface GroupEvaluation {
     readonly exposure?: { readonly value: number; readonly throttles: number; readonly byPeak: boolean; readonly bounded: boolean };
     /** The per-controller throttle this lock allows: floor(min(safe, 60) / feeders). */
     readonly perController?: number;
+    /** Zones whose throttles the fix lowers: the satellites of a group spanning a primary zone, else all. */
+    readonly fixZones?: readonly Zone[];
     /** The model at the lock's expected concurrency (declared peaks, capped by the throttles). */
     readonly prediction?: GroupPrediction;
     /** Brokered/s and successful/s after the Site database's cap, and the launch time of its storm. */
@@ -188,6 +190,23 @@ function weightOf(load: GroupLoad, zone: Zone): number {
     return c?.demand ?? share?.machines ?? 0;
 }
 
+/**
+ * The worst mix one storm can bring to a lock: `arriving` requests, the slowest zones filled first,
+ * each up to its controllers' throttles (all of them where a controller has no known throttle).
+ */
+export function worstMix(feeds: readonly LockFeed[], arriving: number): { rttMs: number; weight: number }[] {
+    let left = Math.max(0, arriving);
+    const mix: { rttMs: number; weight: number }[] = [];
+    for (const f of [...feeds].sort((a, b) => b.rttMs - a.rttMs)) {
+        const take = f.allThrottled ? Math.min(left, f.knownThrottles) : left;
+        if (take > 0) {
+            mix.push({ rttMs: f.rttMs, weight: take });
+        }
+        left -= take;
+    }
+    return mix;
+}
+
 function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEvaluation {
     const group = load.group;
     if (load.notChecked || load.classes.length === 0) {
@@ -200,15 +219,25 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
         const knownThrottles = c.zone.controllers.reduce((sum, x) => sum + (x.throttle.state === "ok" ? x.throttle.value : 0), 0);
         return { zone: c.zone, rttMs: c.rttMs, fraction: total > 0 ? weights[i] / total : 1 / weights.length, controllers: c.zone.controllers.length, knownThrottles, allThrottled: t.sum !== undefined };
     });
-    const safe = lockSafeConcurrency(feeds.map((f) => ({ rttMs: f.rttMs, weight: f.fraction })), config);
     const feeders = feeds.reduce((sum, f) => sum + f.controllers, 0);
     const throttles = feeds.reduce((sum, f) => sum + f.knownThrottles, 0);
     const peak = group.peakConcurrentLaunches;
+    // First come, first served: one storm can put min(what arrives, a zone's throttles) through
+    // each zone's controllers, so the lock is judged at the worst mix the throttles allow (slowest
+    // zones filled first), never only at the mix the machine counts suggest.
+    const byMachines = lockSafeConcurrency(feeds.map((f) => ({ rttMs: f.rttMs, weight: f.fraction })), config);
+    const arriving = peak.state === "ok" ? peak.value : throttles;
+    const worst = worstMix(feeds, arriving);
+    const safe = worst.length > 0 ? Math.min(byMachines, lockSafeConcurrency(worst, config)) : byMachines;
+    // The fix lowers the satellites' throttles: a primary zone's controllers add few lock-seconds.
+    const satelliteAt = config.satelliteAtRttMs ?? 90;
+    const fixFeeds = feeds.some((f) => f.rttMs >= satelliteAt) && feeds.some((f) => f.rttMs < satelliteAt) ? feeds.filter((f) => f.rttMs >= satelliteAt) : feeds;
+    const fixFeeders = fixFeeds.reduce((sum, f) => sum + f.controllers, 0);
     const byPeak = peak.state === "ok" && peak.value < throttles;
     const exposure = feeders > 0
         ? { value: byPeak && peak.state === "ok" ? peak.value : throttles, throttles, byPeak, bounded: byPeak || feeds.every((f) => f.allThrottled) }
         : undefined;
-    const perController = feeders > 0 ? perControllerThrottle(safe, feeders) : undefined;
+    const perController = feeders > 0 ? perControllerThrottle(safe, fixFeeders) : undefined;
     const classes = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
     const prediction = classes.length > 0 ? predictGroupBrokering({ classes, users: load.users }) : undefined;
     let span: GroupEvaluation["span"];
@@ -222,7 +251,22 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
         const advise = withOthersS >= 2 * alone.worstMeanResponseS || withOthersS > config.targetResponseS || errorRate > config.errorBudgetPct / 100;
         span = { fastest: classes[i].zone, rttMs: fastestRtt, concurrency: classes[i].concurrency, withOthersS, aloneS: alone.worstMeanResponseS, errorRate, advise };
     }
-    return { group, load, feeds, safe, feeders, exposure, perController, prediction, span };
+    return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, span };
+}
+
+/**
+ * A lock's prediction under the Site database's cap: its throughput lowered by 1 / scale, its
+ * requests still in flight, so each mean response rises by `scale` (Little's law, closed loop).
+ */
+export function underSiteCap(p: GroupPrediction, scale: number): GroupPrediction {
+    const classes = p.classes.map((c) => ({ ...c, meanResponseS: c.meanResponseS * scale, brokeredPerS: c.brokeredPerS / scale }));
+    return {
+        ...p, classes,
+        worstMeanResponseS: p.worstMeanResponseS * scale,
+        brokeredPerS: p.brokeredPerS / scale,
+        successfulPerS: p.successfulPerS / scale,
+        ...(p.launchTimeS === undefined ? {} : { launchTimeS: p.launchTimeS * scale }),
+    };
 }
 
 function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation {
@@ -235,7 +279,11 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
     const after = new Map(predicted.map((g, i) => [g, shared.storms[i]]));
     const groups = first.map((g): GroupEvaluation => {
         const s = after.get(g);
-        return s ? { ...g, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) } : g;
+        if (!s) {
+            return g;
+        }
+        const prediction = shared.capped && g.prediction ? underSiteCap(g.prediction, shared.responseScale) : g.prediction;
+        return { ...g, prediction, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
     const satelliteAt = config.satelliteAtRttMs ?? 90;

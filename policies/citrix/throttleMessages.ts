@@ -75,7 +75,7 @@ export function groupOverMessage(g: GroupEvaluation, zones: ReadonlyMap<Zone, Zo
     const sorted = [...g.feeds].sort((a, b) => a.zone.resource.name.localeCompare(b.zone.resource.name));
     // Each feeding zone's value is its most exposed lock's (this one or a more exposed one); a zone
     // already at or below it needs no change.
-    const lowered = sorted.map((f) => ({ f, each: zones.get(f.zone)?.perController ?? 0 }))
+    const lowered = sorted.filter((f) => g.fixZones === undefined || g.fixZones.includes(f.zone)).map((f) => ({ f, each: zones.get(f.zone)?.perController ?? 0 }))
         .filter(({ f, each }) => f.zone.controllers.some((c) => c.throttle.state !== "ok" || c.throttle.value > each));
     const simple = lowered.length > 0 && lowered.every(({ each }) => each > 0);
     const throttles = simple

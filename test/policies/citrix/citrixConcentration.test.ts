@@ -144,3 +144,31 @@ describe("issue 22: the RTT band ends at the configured limit, and basis lines c
         expect(parseMessage(warn.message).basis[0]).toBe("band: warnAtRttMs 180 ms, set in the policy config; default 225 ms to citrix-zone-rtt-limit's maxRttMs 200 ms, set in the policy config; default 250 ms");
     });
 });
+
+/** A group spanning a 2 ms primary (unthrottled) and a 160 ms satellite (two controllers at `throttle`), 200 machines in each, peak 48. */
+function spanning(throttle: string): TestResource[] {
+    return [
+        zone("primary", { rttMs: "2" }), ...controllers("primary", [undefined, undefined]),
+        zone("nordics", { rttMs: "160" }), ...controllers("nordics", [throttle, throttle]),
+        catalog("span-pri", "primary", 200), catalog("span-nor", "nordics", 200),
+        group("span-apps", ["span-pri", "span-nor"], 400, { peakConcurrentLaunches: "48" }),
+    ];
+}
+
+describe("first-come throttles on a group spanning zones: the lock is judged at the worst mix the throttles allow", () => {
+    it.each([
+        ["satellite at 2 x 12 (baseline)", spanning("12"), undefined],
+        ["satellite at 2 x 25: one storm can put all 48 through the 160 ms controllers", spanning("25"), "above the 25 it sustains"],
+    ])("%s", async (_name, stack, problem) => {
+        const found = (await runPolicies(POLICIES, stack)).filter((v) => v.policyName === "citrix-broker-throttle" && (v.urn ?? "").endsWith("span-apps"));
+        if (problem === undefined) {
+            expect(found).toEqual([]);
+            return;
+        }
+        expect(found).toHaveLength(1);
+        const m = parseMessage(found[0].message);
+        expect(m.problem).toContain("can put 48 concurrent requests on its lock, above the 25 it sustains");
+        expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
+        expect(m.fix).not.toContain("primary-zone");
+    });
+});

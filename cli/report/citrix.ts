@@ -68,7 +68,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own.\n\n` +
         "| zone | RTT | peak | into its groups' locks | Delivery Groups | most exposed lock sustains | throttle per controller | Delivery Controllers |\n" +
         "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + zoneRows.join("\n") + "\n\n" +
-        "### Delivery Group locks\n\nPredicted by the brokering model at each lock's concurrency (its peak, capped by the throttles); the worst zone's response and timeouts; launch times at the successful rate, sharing the Site database.\n\n" +
+        "### Delivery Group locks\n\nPredicted by the brokering model at each lock's concurrency (its peak, capped by the throttles); the worst zone's response and timeouts; launch times at the successful rate; where the storms at once exceed the Site database's rate, each rate is cut to its share and each response raised to match (Little's law).\n\n" +
         "| Delivery Group | zones | concurrency | mean response | timed out | brokered/s | launch | throttles into its lock | safe concurrency | throttle per controller |\n" +
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + groupRows.join("\n") + "\n\n" +
         "### Site database\n\n" + siteLines.join("\n") + "\n\n";

@@ -20,7 +20,8 @@ function siteLines(g: GroupEvaluation, e: CitrixEvaluation): string[] {
         return [];
     }
     return [d.capped
-        ? `launch: ${d.storms} groups' ${num(d.uncappedPerS)}/s capped at the Site database's ${num(d.capPerS)}/s: ${ONE_GROUP_TESTED}`
+        // The cap lowers throughput with the requests still in flight, so responses rise (Little's law).
+        ? `Site database: ${d.storms} groups' ${num(d.uncappedPerS)}/s capped at ${num(d.capPerS)}/s, response ×${num(d.responseScale, 2)}: ${ONE_GROUP_TESTED}`
         : `launch: ${d.storms} groups' storms at once on one Site database: ${ONE_GROUP_TESTED}`];
 }
 

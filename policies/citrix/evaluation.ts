@@ -119,6 +119,8 @@ export interface SiteEvaluation {
     /** Where the cap comes from. */
     readonly capSource: string;
     readonly capped: boolean;
+    /** What the cap multiplies every capped lock's mean response by (1 when not capped; Little's law). */
+    readonly responseScale: number;
     /** Groups whose storms were predicted at once. */
     readonly storms: number;
     /** Concurrent requests the satellite zones (>= satelliteAtRttMs) allow against the database. */
@@ -319,6 +321,7 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             brokeredPerS: shared.totalPerS,
             capPerS, capSource,
             capped: shared.capped,
+            responseScale: shared.capped ? shared.responseScale : 1,
             storms: predicted.length,
             databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
             satellites: satellite.filter((z) => z.allowed !== undefined),

@@ -494,6 +494,12 @@ class GroupIndex {
     private index(g: IndexedGroup): void {
         if (g.group.resource) {
             this.urns.set(g.group.resource.urn, g.group);
+            // A renamed group (aliases): what still names it by its old URN finds it.
+            for (const urn of g.group.resource.aliases) {
+                if (!this.urns.has(urn)) {
+                    this.urns.set(urn, g.group);
+                }
+            }
         }
         if (g.name === null) {
             this.unknownName = true;
@@ -512,6 +518,11 @@ class GroupIndex {
             const uuid = textProp(resource.props, "uuid");
             const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label: resource.label, fields: readSeGroupFields(resource.props) };
             this.groups.push(group);
+            // Without a `name` input the Avi name is the Pulumi name, and a renamed group's old
+            // names (its aliases) are what existing references still say.
+            for (const old of name === undefined ? resource.aliasNames.filter((n) => foldName(n) !== foldName(resource.name)) : []) {
+                this.index({ group, name: foldName(old), uuid: undefined, cloud: refKey(resource.props, "cloudRef", "cloud"), tenant: refKey(resource.props, "tenantRef", "tenant") });
+            }
             this.index({
                 group, name: name === "unknown" ? null : foldName(group.name),
                 uuid: uuid !== undefined && uuid !== "unknown" ? canonicalUuid(uuid, SEG) : undefined,

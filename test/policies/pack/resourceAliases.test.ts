@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { citrixSite } from "../../../policies/citrix/site";
+import { aviStack } from "../../../policies/nsx-alb/seGroups";
 import { StackView, viewOf } from "../../../policies/pack/resources";
 
 const ZONE = "citrix:index/zone:Zone";
@@ -43,5 +44,39 @@ describe("aliases in name joins", () => {
     ])("a controller naming %s", (_label, aliases, name, placed) => {
         const site = citrixSite(new StackView([zone(aliases), controller(name)]));
         expect(site.zones[0].controllers.length).toBe(placed);
+    });
+});
+
+const SEG = "avi:index/serviceenginegroup:Serviceenginegroup";
+const VS = "avi:index/virtualservice:Virtualservice";
+const OLD_SEG_URN = `urn:pulumi:dev::lb::${SEG}::web-seg`;
+
+function seGroup(name: string | undefined, aliases: unknown): ReturnType<typeof viewOf> {
+    return viewOf({
+        urn: `urn:pulumi:dev::lb::${SEG}::web-se-group`, type: SEG, name: "web-se-group",
+        props: { ...(name === undefined ? {} : { name }), vcpusPerSe: "4", tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud" },
+        opts: { aliases },
+    } as Parameters<typeof viewOf>[0]);
+}
+
+function virtualService(seGroupRef: string): ReturnType<typeof viewOf> {
+    return viewOf({
+        urn: `urn:pulumi:dev::lb::${VS}::shop-vs`, type: VS, name: "shop-vs",
+        props: { name: "shop", seGroupRef, tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud", markers: [{ key: "perfguard:l7Rps", values: ["1000"] }] },
+    } as Parameters<typeof viewOf>[0]);
+}
+
+describe("aliases in the NSX ALB SE group join", () => {
+    it.each([
+        ["its Avi name input (baseline)", "web", [], "/api/serviceenginegroup/?name=web", "web-se-group"],
+        ["its Pulumi name, no name input", undefined, [], "/api/serviceenginegroup/?name=web-se-group", "web-se-group"],
+        ["its old Pulumi name, no name input, no alias sent", undefined, [], "/api/serviceenginegroup/?name=web-seg", undefined],
+        ["its old Pulumi name, no name input, alias sent", undefined, [OLD_SEG_URN], "/api/serviceenginegroup/?name=web-seg", "web-se-group"],
+        // With a name input the Avi object keeps that name through a rename: the old Pulumi name is no Avi name.
+        ["its old Pulumi name, name input set, alias sent", "web", [OLD_SEG_URN], "/api/serviceenginegroup/?name=web-seg", undefined],
+    ])("a VS naming %s", (_label, name, aliases, ref, placedOn) => {
+        const avi = aviStack(new StackView([seGroup(name, aliases), virtualService(ref)]));
+        expect(avi.groups.length).toBe(1);
+        expect(avi.placements[0].group?.resource?.name).toBe(placedOn);
     });
 });

@@ -195,11 +195,6 @@ function allAtOnce(shape: SiteShape, concurrency: number, controllers: number, t
 export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const shape = shapeOf(input);
     const budget = input.errorBudgetPct / 100;
-    const rows: CitrixSizingRow[] = [];
-    for (let c = input.from; c <= input.to; c += input.step) {
-        const p = oneLock(shape, c, input.controllers);
-        rows.push({ ...p, meetsTargets: p.meanResponseS <= input.targetResponseS && p.errorRate <= budget });
-    }
     // The evaluation of the Site as declared (no throttle yet): the most exposed lock's safe
     // concurrency and the per-controller throttle citrix-broker-throttle proposes.
     const declared = evaluateSizingSite({
@@ -209,6 +204,13 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const zone = declared.zones[0];
     const safe = zone?.lockLimit ?? 0;
     const fixTotal = Math.min(safe, MEASURED_MAX_CONCURRENCY);
+    // A row meets the targets when the model does and the measurements do not overrule it (the
+    // lock's safe concurrency stops below a measured cell that missed them).
+    const rows: CitrixSizingRow[] = [];
+    for (let c = input.from; c <= input.to; c += input.step) {
+        const p = oneLock(shape, c, input.controllers);
+        rows.push({ ...p, meetsTargets: p.meanResponseS <= input.targetResponseS && p.errorRate <= budget && c <= safe });
+    }
     // Fewer requests than controllers at 1 each: only that many broker.
     const throttle = fixTotal === 0 ? 0 : Math.max(1, zone?.perController ?? 0);
     const brokering = fixTotal === 0 ? 0 : Math.min(input.controllers, Math.max(1, Math.floor(fixTotal / throttle)));

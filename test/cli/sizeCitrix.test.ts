@@ -53,6 +53,15 @@ describe("perfguard size citrix: load that shares one resource concentrates", ()
             expect(run.stdout).toContain(`on one Delivery Group's lock (${text}).`);
         }
     });
+    it("a row never meets the targets above the safe concurrency: the measured 0.12% at 160 ms / 36 overrules the model", async () => {
+        const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--target-response-s", "20", "--json"])).stdout);
+        expect(doc.maxSafeConcurrency).toBe(35);
+        const row36 = doc.rows.find((r: { concurrency: number }) => r.concurrency === 36);
+        expect(row36.meanResponseS).toBeLessThan(20);
+        expect(row36.errorRate).toBeLessThan(0.001);
+        expect(row36.meetsTargets).toBe(false);
+        expect(doc.rows.filter((r: { meetsTargets: boolean }) => r.meetsTargets).map((r: { concurrency: number }) => r.concurrency)).toEqual([12, 18, 24, 30]);
+    });
     it("--group-peaks within what a lock sustains: the groups' peaks bound their locks", async () => {
         const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "4", "--group-peaks", "10,10,10,10", "--json"])).stdout);
         expect(doc.zoneSafeConcurrency).toBe(40);

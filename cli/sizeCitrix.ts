@@ -1,13 +1,19 @@
 /**
  * `perfguard size citrix`: the brokering model at one RTT over a range of concurrencies, the
- * largest concurrency that meets the targets, and the throttle to set on each Delivery Controller,
- * with the same models and the same arithmetic as citrix-broker-throttle.
+ * largest concurrency that meets the targets, and the throttle to set on each Delivery Controller.
+ * Every figure is read from the Citrix evaluation (policies/citrix/evaluation.ts) of a synthetic
+ * Site (cli/citrixSizingSite.ts) declared as a user would: the figures citrix-broker-throttle and
+ * citrix-brokering-capacity judge on that Site, never recomputed here.
+ *
+ * Throttles are first come, first served: one group's storm can take every controller's requests,
+ * so the table and the recommendation are one Delivery Group's lock taking the whole concurrency
+ * (the other groups idle); a figure over all groups at once is labelled as such, and "not measured".
  */
-import { BrokeringPrediction, predictBrokering } from "../model/brokering";
-import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering, shareSiteCap } from "../model/deliveryGroupBrokering";
-import { BrokeringCell, CITRIX_GUIDANCE, measuredAt } from "../model/citrixGuidance";
-import { lockSafeConcurrency, MODEL_SOURCE, ONE_GROUP_TESTED, perControllerThrottle, siteCap } from "../policies/citrix/evaluation";
+import { BrokeringCell, CITRIX_GUIDANCE, MEASURED_RTT_LEVELS, measuredAt, RttCoverage, rttCoverage } from "../model/citrixGuidance";
+import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
+import { CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED } from "../policies/citrix/evaluation";
 import { duration, num, pct, plural } from "../policies/pack/format";
+import { evaluateSizingSite, SizingGroup } from "./citrixSizingSite";
 import { table } from "./table";
 
 /** Input of {@link sizeCitrix}; units in the names. */
@@ -36,17 +42,23 @@ export interface CitrixSizingInput {
     readonly step: number;
 }
 
-/** One row of the table: the model at one concurrency. */
-export interface CitrixSizingRow {
-    /** Concurrent brokering requests (closed loop). */
+/** The evaluation's figures for one lock, or for the Site's groups at once. */
+export interface CitrixLockFigures {
+    /** Concurrent brokering requests on the lock (over all groups: their sum). */
     readonly concurrency: number;
+    /** Mean response, s (over all groups: the worst group's). */
     readonly meanResponseS: number;
+    /** After the Site database's cap (over all groups: the Site's total). */
     readonly brokeredPerS: number;
     readonly successfulPerS: number;
-    /** Fraction 0..1. */
+    /** Fraction 0..1 (over all groups: the worst group's). */
     readonly errorRate: number;
-    /** Time to broker `users` launches, s. */
+    /** Time to broker `users` launches at the successful rate, s (over all groups: the last storm's). */
     readonly launchTimeS: number;
+}
+
+/** One row of the table: one Delivery Group's lock taking the whole concurrency. */
+export interface CitrixSizingRow extends CitrixLockFigures {
     /** Within both targets. */
     readonly meetsTargets: boolean;
 }
@@ -54,16 +66,19 @@ export interface CitrixSizingRow {
 /** What `size citrix` prints (and `--json` emits). */
 export interface CitrixSizing {
     readonly input: CitrixSizingInput;
+    /** One lock taking each concurrency (first come, first served: the judged case). */
     readonly rows: CitrixSizingRow[];
     /** The source's measured cells at exactly this RTT (empty when it was not measured). */
     readonly measured: BrokeringCell[];
+    /** Whether the figures at this RTT were measured, interpolated between RTT levels or extrapolated. */
+    readonly rtt: RttCoverage;
     /**
-     * Largest concurrency one lock sustains within both targets (0 = none; 1000 = the search's
-     * cap): throttles are first come, first served, so a storm can put the whole zone's
-     * concurrency on one group's lock unless that group's own peak bounds it.
+     * Largest concurrency the most exposed lock sustains within both targets (the evaluation's
+     * lock limit; 0 = none): throttles are first come, first served, so a storm can put the whole
+     * zone's concurrency on one group's lock unless that group's own peak bounds it.
      */
     readonly maxSafeConcurrency: number;
-    /** The zone's concurrency the locks sustain at their declared peaks (= maxSafeConcurrency when a lock is unbounded). */
+    /** The zone's concurrency the locks sustain at their declared peaks (= maxSafeConcurrency without peaks). */
     readonly zoneSafeConcurrency: number;
     /** The Site database's cap, requests/s, and where it comes from. */
     readonly siteCapPerS: number;
@@ -71,49 +86,104 @@ export interface CitrixSizing {
     /** At or above citrix-zone-rtt-limit's limit: the pack blocks the zone. */
     readonly blocked?: string;
     /**
-     * DWORD ThrottledRequestAddressMaxConcurrentTransactions per brokering controller:
-     * floor(maxSafeConcurrency / controllers), at least 1 when maxSafeConcurrency > 0 (then only
+     * DWORD ThrottledRequestAddressMaxConcurrentTransactions per brokering controller: the
+     * evaluation's proposal (the most exposed lock's safe concurrency, within the 60 measured, over
+     * the controllers feeding it), at least 1 when the lock sustains any (then only
      * `brokeringControllers` of them broker), 0 when no concurrency meets the targets.
      */
     readonly throttlePerController: number;
     /** Controllers that should broker at that throttle (fewer than `controllers` when safe < controllers). */
     readonly brokeringControllers: number;
-    /** The model at throttlePerController x brokeringControllers (undefined when 0). */
-    readonly atThrottle: (BrokeringPrediction & { readonly concurrency: number }) | undefined;
+    /** One lock taking every brokering controller's throttle (bounded by its own peak when declared); undefined when 0. */
+    readonly atThrottle: CitrixLockFigures | undefined;
+    /**
+     * Every group at once at the throttle (spread evenly by machines, or each at its declared peak):
+     * not the judged case, and not measured; undefined with one group or no throttle.
+     */
+    readonly allGroups: (CitrixLockFigures & { readonly how: string }) | undefined;
     /** The registry value's full path. */
     readonly throttleKey: string;
     readonly model: string;
-    /** Per Delivery Group lock: its share of the zone's load and the concurrency it sustains at the targets. */
-    readonly groups: Array<{ readonly share: number; readonly maxSafeConcurrency: number; readonly peak?: number }>;
+    /** Per Delivery Group lock: its share of the zone's machines, the concurrency it sustains, and what the throttles can put on it. */
+    readonly groups: Array<{ readonly share: number; readonly maxSafeConcurrency: number; readonly peak?: number; readonly exposure?: number }>;
     /** What rests on extrapolation ("not measured"); empty when nothing does. */
     readonly notMeasured: string[];
 }
 
-/** Each group's share of the zone's load: by machines when given, else equal. */
-function groupShares(input: CitrixSizingInput): number[] {
+/** The sizing's Site: its groups' machines and peaks, and which group a concentrated storm hits. */
+interface SiteShape {
+    readonly rttMs: number;
+    readonly users: number;
+    readonly machines: readonly number[];
+    readonly peaks?: readonly number[];
+    /** The group a storm concentrates on: the one with the largest own peak (else the first). */
+    readonly storm: number;
+    readonly targets: { readonly targetResponseS: number; readonly errorBudgetPct: number };
+}
+
+function shapeOf(input: CitrixSizingInput): SiteShape {
     const n = Math.max(1, Math.floor(input.deliveryGroups ?? 1));
     const machines = input.groupMachines && input.groupMachines.length === n ? input.groupMachines : Array.from({ length: n }, () => 1);
-    const total = machines.reduce((sum, m) => sum + m, 0);
-    return machines.map((m) => (total > 0 ? m / total : 1 / n));
+    const peaks = input.groupPeaks && input.groupPeaks.length === n ? input.groupPeaks : undefined;
+    return {
+        rttMs: input.rttMs, users: input.users, machines, peaks,
+        storm: peaks ? peaks.indexOf(Math.max(...peaks)) : 0,
+        targets: { targetResponseS: input.targetResponseS, errorBudgetPct: input.errorBudgetPct },
+    };
+}
+
+function groupOf(e: CitrixEvaluation, index: number): GroupEvaluation {
+    const g = e.groups.find((x) => x.group.resource.name === `group-${index + 1}`);
+    if (!g) {
+        throw new Error(`size citrix: the synthetic Site has no group-${index + 1}`);
+    }
+    return g;
+}
+
+function lockFigures(g: GroupEvaluation): CitrixLockFigures {
+    const p = g.prediction;
+    if (!p) {
+        throw new Error(`size citrix: the evaluation predicted nothing for ${g.group.resource.name}${g.notChecked ? ` (${g.notChecked.reason})` : ""}`);
+    }
+    return {
+        concurrency: p.concurrency,
+        meanResponseS: p.worstMeanResponseS,
+        brokeredPerS: g.brokeredPerS ?? p.brokeredPerS,
+        successfulPerS: g.successfulPerS ?? p.successfulPerS,
+        errorRate: p.worstErrorRate,
+        launchTimeS: g.launchTimeS ?? 0,
+    };
 }
 
 /**
- * The zone at `concurrency` split over its groups' locks (each its own queue, all on one Site
- * database): worst response and errors; brokered/s summed and capped by the Site database; the
- * launch time of the storm at the successful rate (a timed-out launch is retried).
+ * One group's storm: the storm group declares `peak` and all the users, the others declare a
+ * peak of 0 (idle); `throttle` on each of `controllers` controllers, or none.
  */
-function zoneAt(rttMs: number, concurrency: number, users: number, shares: readonly number[], capPerS: number): BrokeringPrediction & { launchTimeS: number } {
-    const locks = shares.map((share) => (share > 0 ? predictGroupBrokering({ classes: [{ rttMs, concurrency: concurrency * share }] }) : undefined));
-    const storms = locks.map((p, i) => ({ brokeredPerS: p?.brokeredPerS ?? 0, successfulPerS: p?.successfulPerS ?? 0, users: users * shares[i] }));
-    // One group is the calibrated single-lock model: its rate never reaches the plateau it was measured at.
-    const shared = shares.length === 1 ? shareSiteCap(storms, Number.POSITIVE_INFINITY) : shareSiteCap(storms, capPerS);
-    const used = locks.filter((p): p is NonNullable<typeof p> => p !== undefined);
+function oneLock(shape: SiteShape, peak: number, controllers: number, throttle?: number): CitrixLockFigures {
+    const groups = shape.machines.map((machines, i): SizingGroup => (i === shape.storm ? { machines, peak, users: shape.users } : { machines, peak: 0, users: 0 }));
+    return lockFigures(groupOf(evaluateSizingSite({ rttMs: shape.rttMs, controllers, throttle, groups }, shape.targets), shape.storm));
+}
+
+/**
+ * Every group at once: the zone's peak `concurrency` and users split by machines, or (with
+ * per-group peaks) each group at its own peak; the Site database's cap shared by the storms.
+ */
+function allAtOnce(shape: SiteShape, concurrency: number, controllers: number, throttle?: number): CitrixLockFigures & { how: string } {
+    const byPeaks = shape.peaks !== undefined;
+    const e = evaluateSizingSite({
+        rttMs: shape.rttMs, controllers, throttle,
+        ...(byPeaks ? { zoneUsers: shape.users } : { zonePeak: concurrency, zoneUsers: shape.users }),
+        groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
+    }, shape.targets);
+    const locks = shape.machines.map((_m, i) => groupOf(e, i)).filter((g) => g.prediction !== undefined).map(lockFigures);
     return {
-        meanResponseS: Math.max(...used.map((p) => p.worstMeanResponseS)) * (shared.capped ? shared.responseScale : 1),
-        errorRate: Math.max(...used.map((p) => p.worstErrorRate)),
-        brokeredPerS: shared.totalPerS,
-        successfulPerS: shared.storms.reduce((sum, x) => sum + x.successfulPerS, 0),
-        launchTimeS: Math.max(...shared.storms.map((x, i) => (shares[i] > 0 ? x.launchTimeS ?? 0 : 0))),
+        how: byPeaks ? "every group at its own peak at once" : `spread evenly over the ${shape.machines.length} groups by machines`,
+        concurrency: locks.reduce((sum, l) => sum + l.concurrency, 0),
+        meanResponseS: Math.max(...locks.map((l) => l.meanResponseS)),
+        brokeredPerS: e.database.brokeredPerS,
+        successfulPerS: locks.reduce((sum, l) => sum + l.successfulPerS, 0),
+        errorRate: Math.max(...locks.map((l) => l.errorRate)),
+        launchTimeS: Math.max(...locks.map((l) => l.launchTimeS)),
     };
 }
 
@@ -123,61 +193,72 @@ function zoneAt(rttMs: number, concurrency: number, users: number, shares: reado
  * Output: CitrixSizing. Throws RangeError from the model for out-of-range input.
  */
 export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
-    const { rttMs, users } = input;
+    const shape = shapeOf(input);
     const budget = input.errorBudgetPct / 100;
+    // The evaluation of the Site as declared (no throttle yet): the most exposed lock's safe
+    // concurrency and the per-controller throttle citrix-broker-throttle proposes.
+    const declared = evaluateSizingSite({
+        rttMs: input.rttMs, controllers: input.controllers,
+        groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
+    }, shape.targets);
+    const zone = declared.zones[0];
+    const safe = zone?.lockLimit ?? 0;
+    const fixTotal = Math.min(safe, MEASURED_MAX_CONCURRENCY);
+    // A row meets the targets when the model does and the measurements do not overrule it (the
+    // lock's safe concurrency stops below a measured cell that missed them).
     const rows: CitrixSizingRow[] = [];
-    const shares = groupShares(input);
-    const { capPerS, capSource } = siteCap(undefined);
     for (let c = input.from; c <= input.to; c += input.step) {
-        const p = zoneAt(rttMs, c, users, shares, capPerS);
-        rows.push({
-            concurrency: c,
-            meanResponseS: p.meanResponseS,
-            brokeredPerS: p.brokeredPerS,
-            successfulPerS: p.successfulPerS,
-            errorRate: p.errorRate,
-            launchTimeS: p.launchTimeS,
-            meetsTargets: p.meanResponseS <= input.targetResponseS && p.errorRate <= budget,
-        });
+        const p = oneLock(shape, c, input.controllers);
+        rows.push({ ...p, meetsTargets: p.meanResponseS <= input.targetResponseS && p.errorRate <= budget && c <= safe });
     }
-    // The same functions as the Citrix evaluation: one lock's safe concurrency (the model, never
-    // above a measured cell that missed the targets), and first come, first served: every
-    // controller's throttle can go to one lock, unless that group's own peak bounds it.
-    const targets = { targetResponseS: input.targetResponseS, errorBudgetPct: input.errorBudgetPct };
-    const safeOne = lockSafeConcurrency([{ rttMs, weight: 1 }], targets);
-    const peaks = input.groupPeaks && input.groupPeaks.length === shares.length ? input.groupPeaks : undefined;
-    const exposed = peaks === undefined || peaks.some((p) => p > safeOne);
-    const zoneSafe = peaks === undefined ? safeOne : peaks.reduce((sum, p) => sum + Math.min(p, safeOne), 0);
-    const fixTotal = exposed ? Math.min(safeOne, MEASURED_MAX_CONCURRENCY) : Math.min(zoneSafe, MEASURED_MAX_CONCURRENCY);
-    const each = exposed ? perControllerThrottle(safeOne, input.controllers) : perControllerThrottle(fixTotal, input.controllers);
-    // Fewer controllers than requests at 1 each: only that many broker.
-    const throttle = fixTotal === 0 ? 0 : Math.max(1, each);
+    // Fewer requests than controllers at 1 each: only that many broker.
+    const throttle = fixTotal === 0 ? 0 : Math.max(1, zone?.perController ?? 0);
     const brokering = fixTotal === 0 ? 0 : Math.min(input.controllers, Math.max(1, Math.floor(fixTotal / throttle)));
-    const total = throttle * brokering;
-    const atThrottle = total > 0 ? { concurrency: total, ...zoneAt(rttMs, total, users, shares, capPerS) } : undefined;
+    const several = shape.machines.length > 1;
+    const atThrottle = throttle > 0 ? oneLock(shape, shape.peaks ? shape.peaks[shape.storm] : throttle * brokering, brokering, throttle) : undefined;
+    const allGroups = throttle > 0 && several ? allAtOnce(shape, throttle * brokering, brokering, throttle) : undefined;
+    // What the throttles then put on each lock (first come, first served), from the same evaluation.
+    const throttled = throttle > 0 ? evaluateSizingSite({
+        rttMs: input.rttMs, controllers: brokering, throttle,
+        groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
+    }, shape.targets) : undefined;
+    const totalMachines = shape.machines.reduce((sum, m) => sum + m, 0);
+    const groups = shape.machines.map((machines, i) => {
+        const g = groupOf(declared, i);
+        const exposure = throttled ? groupOf(throttled, i).exposure?.value : undefined;
+        return {
+            share: totalMachines > 0 ? machines / totalMachines : 1 / shape.machines.length,
+            maxSafeConcurrency: g.safe ?? 0,
+            ...(shape.peaks ? { peak: shape.peaks[i] } : {}),
+            ...(exposure !== undefined ? { exposure } : {}),
+        };
+    });
+    const zoneSafe = shape.peaks ? groups.reduce((sum, g) => sum + Math.min(g.peak ?? 0, g.maxSafeConcurrency), 0) : safe;
     const notMeasured: string[] = [];
-    if (shares.length > 1) {
-        notMeasured.push(`${shares.length} Delivery Groups' brokered/s and launch time at once on one Site database (capped at ${num(capPerS, 2)}/s, ${capSource}): ${ONE_GROUP_TESTED}`);
+    if (several) {
+        notMeasured.push(`${shape.machines.length} Delivery Groups' brokered/s and launch time at once on one Site database (capped at ${num(declared.database.capPerS, 2)}/s, ${declared.database.capSource}): ${ONE_GROUP_TESTED}`);
     }
-    if (safeOne > MEASURED_MAX_CONCURRENCY) {
-        notMeasured.push(`one lock sustains ${safeOne} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps a lock within ${MEASURED_MAX_CONCURRENCY}`);
+    if (safe > MEASURED_MAX_CONCURRENCY) {
+        notMeasured.push(`one lock sustains ${safe} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps a lock within ${MEASURED_MAX_CONCURRENCY}`);
     }
     const limit = input.maxRttMs ?? CITRIX_GUIDANCE.maxZoneRttMs;
     return {
         input,
         rows,
-        measured: [...measuredAt(rttMs)],
-        maxSafeConcurrency: safeOne,
+        measured: [...measuredAt(input.rttMs)],
+        rtt: rttCoverage(input.rttMs),
+        maxSafeConcurrency: safe,
         zoneSafeConcurrency: zoneSafe,
-        siteCapPerS: capPerS,
-        siteCapSource: capSource,
-        ...(rttMs >= limit ? { blocked: `at ${num(rttMs)} ms the pack blocks this zone (citrix-zone-rtt-limit: ${num(limit)} ms or more): Citrix advises a separate Site (own Site database) for this location` } : {}),
+        siteCapPerS: declared.database.capPerS,
+        siteCapSource: declared.database.capSource,
+        ...(input.rttMs >= limit ? { blocked: `at ${num(input.rttMs)} ms the pack blocks this zone (citrix-zone-rtt-limit: ${num(limit)} ms or more): Citrix advises a separate Site (own Site database) for this location` } : {}),
         throttlePerController: throttle,
         brokeringControllers: brokering,
         atThrottle,
+        allGroups,
         throttleKey: CITRIX_GUIDANCE.throttleKeyPath,
         model: MODEL_SOURCE,
-        groups: shares.map((share, i) => ({ share, maxSafeConcurrency: safeOne, ...(peaks ? { peak: peaks[i] } : {}) })),
+        groups,
         notMeasured,
     };
 }
@@ -193,17 +274,19 @@ function measuredText(cell: BrokeringCell | undefined): string {
 }
 
 /**
- * Renders the human output: inputs, the table (with the measured cells at this RTT when the
- * source measured it), the largest safe concurrency and the throttle per controller.
- * Output: text ending with "\n".
+ * Renders the human output: inputs, what the RTT rests on, the table (one lock taking each
+ * concurrency, with the measured cells at this RTT when the source measured it), the largest safe
+ * concurrency and the throttle per controller, then every group at once (labelled: not judged,
+ * not measured). Output: text ending with "\n".
  */
 export function formatCitrixSizing(s: CitrixSizing): string {
     const i = s.input;
+    const several = s.groups.length > 1;
     const byConcurrency = new Map(s.measured.map((c) => [c.concurrentRequests, c]));
-    const header = ["concurrency", "mean response", "brokered", "timed out", `launch of ${i.users} users`, "meets targets"];
+    const header = [several ? "on one lock" : "concurrency", "mean response", "brokered", "timed out", `launch of ${i.users} users`, "meets targets"];
     const align: Array<"left" | "right"> = ["right", "right", "right", "right", "right", "left"];
     if (s.measured.length > 0) {
-        header.push(`measured at ${num(i.rttMs)} ms${s.groups.length > 1 ? " (one group)" : ""}`);
+        header.push(`measured at ${num(i.rttMs)} ms`);
         align.push("left");
     }
     const rows = s.rows.map((r) => {
@@ -221,8 +304,14 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         return cells;
     });
     let out = `Citrix zone at ${num(i.rttMs)} ms RTT to the Site database, ${i.users} users, ${i.controllers} Delivery Controller${i.controllers === 1 ? "" : "s"}, ${plural(s.groups.length, "Delivery Group")}\n`;
-    out += `Targets: mean response <= ${num(i.targetResponseS)} s, timed-out requests <= ${num(i.errorBudgetPct, 4)}%. Model: ${s.model}.\n\n`;
-    out += table(header, rows, align);
+    out += `Targets: mean response <= ${num(i.targetResponseS)} s, timed-out requests <= ${num(i.errorBudgetPct, 4)}%. Model: ${s.model}.\n`;
+    if (s.rtt.label !== "measured") {
+        out += `RTT ${num(i.rttMs)} ms was not measured: every figure is the model's, ${s.rtt.text} (the source measured ${MEASURED_RTTS}).\n`;
+    }
+    if (several) {
+        out += `Each row is one Delivery Group's lock taking the whole concurrency: throttles are first come, first served, so one group's storm can take every controller's requests.\n`;
+    }
+    out += "\n" + table(header, rows, align);
     out += "\n";
     if (s.blocked) {
         out += `Blocked: ${s.blocked}.\n`;
@@ -231,17 +320,18 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         out += `Largest safe concurrency: none: even 1 concurrent request misses the targets at ${num(i.rttMs)} ms. Deploy a separate Site for this location.\n`;
         return out;
     }
-    out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock.\n`;
-    if (s.groups.length > 1) {
-        out += s.groups.some((g) => g.peak === undefined || g.peak > s.maxSafeConcurrency)
-            ? `Throttles are first come, first served: a storm can put every controller's requests on one of the ${s.groups.length} locks, so each controller's throttle keeps one lock within ${s.maxSafeConcurrency}.\n`
-            : `Every group's own peak (${s.groups.map((g) => g.peak).join(" / ")}) is within what its lock sustains: the zone sustains ${s.zoneSafeConcurrency}.\n`;
+    out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock${s.rtt.label === "measured" ? "" : ` (${s.rtt.text})`}.\n`;
+    if (several) {
+        const bounded = s.groups.every((g) => g.peak !== undefined && g.peak <= g.maxSafeConcurrency);
+        out += bounded
+            ? `Every group's own peak (${s.groups.map((g) => g.peak).join(" / ")}) is within what its lock sustains; the throttle still keeps one lock within ${s.maxSafeConcurrency} should a storm exceed its group's peak.\n`
+            : `Throttles are first come, first served: a storm can put every controller's requests on one of the ${s.groups.length} locks, so each controller's throttle keeps one lock within ${s.maxSafeConcurrency}.\n`;
     }
     for (const note of s.notMeasured) {
         out += `Note: ${note}.\n`;
     }
-    if (s.maxSafeConcurrency > MEASURED_CONCURRENCY_MAX) {
-        out += `Note: the source measured up to ${MEASURED_CONCURRENCY_MAX} concurrent requests; beyond that the figure is the model's extrapolation, not a measurement.\n`;
+    if (s.maxSafeConcurrency > MEASURED_MAX_CONCURRENCY) {
+        out += `Note: the source measured up to ${MEASURED_MAX_CONCURRENCY} concurrent requests; beyond that the figure is the model's extrapolation, not a measurement.\n`;
     }
     if (s.brokeringControllers < i.controllers) {
         out += `Throttle: set ${s.throttleKey} to ${s.throttlePerController} on ${s.brokeringControllers} of the ${i.controllers} Delivery Controllers and retire the others from brokering (or deploy a separate Site).\n`;
@@ -250,16 +340,18 @@ export function formatCitrixSizing(s: CitrixSizing): string {
     }
     const a = s.atThrottle;
     if (a) {
-        out += `At ${plural(a.concurrency, "concurrent request")}: ${num(a.meanResponseS)} s mean response, ${num(a.brokeredPerS, 2)} brokered/s (${num(a.successfulPerS, 2)} successful), ${pct(a.errorRate)} timed out, ${i.users} users launched in ${duration(a.launchTimeS ?? NaN)}.\n`;
-        if (s.groups.length > 1) {
-            out += `${num(a.brokeredPerS, 2)} brokered/s and the launch time over ${s.groups.length} Delivery Groups: ${ONE_GROUP_TESTED}.\n`;
-        }
+        out += `At ${plural(a.concurrency, "concurrent request")}${several ? " on one lock" : ""}: ${num(a.meanResponseS)} s mean response, ${num(a.brokeredPerS, 2)} brokered/s (${num(a.successfulPerS, 2)} successful), ${pct(a.errorRate)} timed out, ${i.users} users launched in ${duration(a.launchTimeS)}.\n`;
+    }
+    const all = s.allGroups;
+    if (all) {
+        out += `All ${s.groups.length} groups at once (${all.how}; not the judged case): ${num(all.concurrency)} concurrent requests, worst ${num(all.meanResponseS)} s mean response, ${num(all.brokeredPerS, 2)} brokered/s on the Site, ${pct(all.errorRate)} timed out, launched in ${duration(all.launchTimeS)}.\n`;
+        out += `${num(all.brokeredPerS, 2)} brokered/s and the launch time over ${s.groups.length} Delivery Groups: ${ONE_GROUP_TESTED}.\n`;
     }
     return out;
 }
 
-/** The most concurrent brokering requests the source measured (citrix-brokering.json, 60-request rows). */
-const MEASURED_CONCURRENCY_MAX = 60;
+/** "10, 45, 90, 160 and 250 ms": the RTT levels of the source. */
+const MEASURED_RTTS = `${MEASURED_RTT_LEVELS.slice(0, -1).join(", ")} and ${MEASURED_RTT_LEVELS[MEASURED_RTT_LEVELS.length - 1]} ms`;
 
 /** The JSON document of `size citrix --json` (units in the field names; error rates as fractions and percent). */
 export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string, unknown> {
@@ -267,6 +359,8 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
         command: "size citrix",
         input: s.input,
         model: s.model,
+        rtt: s.rtt,
+        rowsAre: s.groups.length > 1 ? "one Delivery Group's lock taking the whole concurrency (first come, first served)" : "the zone's one lock",
         rows: s.rows.map((r) => ({ ...r, errorPct: r.errorRate * 100 })),
         measured: s.measured.map((c) => ({ concurrency: c.concurrentRequests, meanResponseS: c.meanResponseS, brokeredPerS: c.brokeredPerS, errorPct: c.errorPct, launch10kUsersS: c.launch10kUsersS })),
         maxSafeConcurrency: s.maxSafeConcurrency,
@@ -277,6 +371,7 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
         brokeringControllers: s.brokeringControllers,
         throttleKey: s.throttleKey,
         atThrottle: s.atThrottle ?? null,
+        allGroups: s.allGroups ? { ...s.allGroups, notMeasured: ONE_GROUP_TESTED } : null,
         deliveryGroups: s.groups,
         notMeasured: s.notMeasured,
         ...(plot ? { plot } : {}),
@@ -284,27 +379,27 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
 }
 
 /**
- * Draws `--plot`: predicted mean response and error rate at every concurrency from `from` to
- * `to` (step 1), with the measured cells at this RTT. Loads the renderer (and its charting library)
- * only here. Output: the SVG text. Throws when the renderer or its library is missing.
+ * Draws `--plot`: mean response and error rate of one lock at every concurrency from `from` to
+ * `to` (step 1), with the measured cells at this RTT; with several groups, also every group at
+ * once (the zone's load spread evenly by machines: not judged, not measured). Figures from the
+ * same evaluation as the table. Loads the renderer (and its charting library) only here.
+ * Output: the SVG text. Throws when the renderer or its library is missing.
  */
 export async function citrixPlotSvg(s: CitrixSizing): Promise<string> {
     const { brokeringPlotSvg } = await import("./plots/brokeringPlot");
     const i = s.input;
-    const rows = [];
-    for (let c = Math.max(1, i.from); c <= i.to; c++) {
-        const p = predictBrokering({ rttMs: i.rttMs, concurrency: c });
-        rows.push({ concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate });
-    }
-    // Several Delivery Groups: each lock is drawn as one group (with the measured cells, which are
-    // one group's), and the zone's load over all of them as a second line.
-    const shares = groupShares(i);
-    const zone = shares.length > 1
+    const shape = shapeOf(i);
+    const span = Array.from({ length: Math.max(1, i.to - Math.max(1, i.from) + 1) }, (_, k) => Math.max(1, i.from) + k);
+    const rows = span.map((c) => {
+        const p = oneLock(shape, c, i.controllers);
+        return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
+    });
+    const even = { ...shape, peaks: undefined };
+    const zone = s.groups.length > 1
         ? {
-            groups: shares.length,
-            rows: Array.from({ length: Math.max(1, i.to - Math.max(1, i.from) + 1) }, (_, k) => {
-                const c = Math.max(1, i.from) + k;
-                const p = zoneAt(i.rttMs, c, i.users, shares, s.siteCapPerS);
+            groups: s.groups.length,
+            rows: span.map((c) => {
+                const p = allAtOnce(even, c, i.controllers);
                 return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
             }),
         }

@@ -185,12 +185,30 @@ export function maxSafeConcurrency(input: SafeConcurrencyInput, params: Brokerin
     if (!Number.isFinite(input.errorBudget) || input.errorBudget < 0 || input.errorBudget > 1) {
         throw new RangeError(`errorBudget must be a fraction in 0..1, got ${input.errorBudget}`);
     }
+    // The shipped constants' answers are kept: a Site's every lock at one RTT asks the same
+    // question, and the bisection (about ten solves of up to 1000 requests) is the costly part.
+    const key = params === BROKERING_PARAMS ? `${input.rttMs}|${input.targetResponseS}|${input.errorBudget}` : undefined;
+    const known = key === undefined ? undefined : safeMemo.get(key);
+    if (known !== undefined) {
+        return known;
+    }
     const meets = (concurrency: number): boolean => {
         const p = predictBrokering({ rttMs: input.rttMs, concurrency }, params);
         return p.meanResponseS <= input.targetResponseS && p.errorRate <= input.errorBudget;
     };
-    return largestMeeting(meets);
+    const safe = largestMeeting(meets);
+    if (key !== undefined) {
+        if (safeMemo.size >= SAFE_MEMO_MAX) {
+            safeMemo.clear();
+        }
+        safeMemo.set(key, safe);
+    }
+    return safe;
 }
+
+/** maxSafeConcurrency's answers with BROKERING_PARAMS, by RTT and targets (bounded: cleared when full). */
+const safeMemo = new Map<string, number>();
+const SAFE_MEMO_MAX = 10000;
 
 /**
  * The largest concurrency in 1..MAX_SEARCHED_CONCURRENCY for which `meets` holds, by bisection

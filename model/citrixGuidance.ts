@@ -79,3 +79,33 @@ export function measuredLimit(rttMs: number, targetResponseS: number, errorBudge
     }
     return limit;
 }
+
+/** The RTT levels the source measured, ms, ascending (10, 45, 90, 160, 250). */
+export const MEASURED_RTT_LEVELS: readonly number[] = [...new Set(BROKERING_CELLS.map((c) => c.rttMs))].sort((a, b) => a - b);
+
+/** How a figure at one RTT relates to the measurements, as the NSX ALB sizes are labelled. */
+export interface RttCoverage {
+    readonly label: "measured" | "interpolated" | "extrapolated";
+    /** "measured", "interpolated between 160 and 250 ms", "extrapolated beyond 250 ms", "extrapolated below 10 ms". */
+    readonly text: string;
+}
+
+/**
+ * "measured" only at an RTT level the source measured; "interpolated" between two levels (the
+ * model between measured rows); "extrapolated" below the lowest or beyond the highest.
+ */
+export function rttCoverage(rttMs: number): RttCoverage {
+    const levels = MEASURED_RTT_LEVELS;
+    if (levels.includes(rttMs)) {
+        return { label: "measured", text: "measured" };
+    }
+    const below = levels.filter((l) => l < rttMs);
+    const above = levels.filter((l) => l > rttMs);
+    if (below.length === 0) {
+        return { label: "extrapolated", text: `extrapolated below ${levels[0]} ms` };
+    }
+    if (above.length === 0) {
+        return { label: "extrapolated", text: `extrapolated beyond ${levels[levels.length - 1]} ms` };
+    }
+    return { label: "interpolated", text: `interpolated between ${below[below.length - 1]} and ${above[0]} ms` };
+}

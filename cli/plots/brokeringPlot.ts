@@ -51,11 +51,12 @@ export interface BrokeringPlotInput {
      */
     readonly safeConcurrency?: number;
     /**
-     * Optional: the zone's load over several Delivery Groups, each its own lock (`size citrix
-     * --delivery-groups N`): points at the zone's concurrency (worst group's response and error rate),
-     * drawn as a second line named by {@link zoneSeriesName}; `rows` is then one group's lock. The
-     * zone's points come from the same functions as `size citrix` (brokered/s capped by the one
-     * Site database).
+     * Optional: the zone's load spread evenly over several Delivery Groups, each its own lock
+     * (`size citrix --delivery-groups N`): points at the zone's concurrency (worst group's response
+     * and error rate), drawn as a second line named by {@link zoneSeriesName}; `rows` is then one
+     * group's lock taking the whole concurrency (the judged case: throttles are first come, first
+     * served). The zone's points come from the same evaluation as `size citrix` (brokered/s
+     * capped by the one Site database).
      */
     readonly zone?: { readonly groups: number; readonly rows: ReadonlyArray<BrokeringPlotRow> };
 }
@@ -67,9 +68,9 @@ export const BROKERING_PLOT_HEIGHT = 680;
 /** Legend name of the model's lines. */
 export const MODEL_SERIES_NAME = "perfguard model";
 
-/** Legend name of the zone's line when its load splits over `groups` Delivery Group locks. */
+/** Legend name of the zone's line when its load spreads evenly over `groups` Delivery Group locks. */
 export function zoneSeriesName(groups: number): string {
-    return `zone, ${groups} Delivery Group locks on one Site database (not measured: one Delivery Group was tested)`;
+    return `zone spread evenly over ${groups} Delivery Group locks, not judged (not measured: one Delivery Group was tested)`;
 }
 
 /** Legend name of the measured markers for an RTT, e.g. "XenApp/XenDesktop 7.7 tests, 160 ms". */

@@ -29,6 +29,8 @@ import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
 import { BrokeringTargets, safeConcurrency } from "./targets";
 
 export { MODEL_SOURCE } from "./targets";
+/** The type tokens a Site is read from (`size citrix` builds a synthetic Site of them). */
+export { CATALOG_TYPE, GROUP_TYPE, ZONE_TYPE } from "./site";
 
 /** The label every figure resting on several groups at once carries, on its own line. */
 export const ONE_GROUP_TESTED = "not measured (one Delivery Group was tested)";

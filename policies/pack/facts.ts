@@ -401,17 +401,17 @@ function parseEntry(def: FactKeyDef, value: unknown): number | string | undefine
 /**
  * A fact value as an invalid-value message may quote it. Facts arrive unwrapped even when the
  * program made them secrets (the policy SDK hands Analyze and AnalyzeStack plain values), so only
- * what looks like a mistyped figure or word is quoted: a number with a unit or separator
- * ("160ms", "30MB/s", "1,000", "1e3") for a numeric fact, a near miss of an allowed word for an
- * enum. Anything else is described by its shape.
+ * what looks like a mistyped figure is quoted: a number with a unit or separator ("160ms",
+ * "30MB/s", "1,000", "1e3") for a numeric fact. Anything else is described by its shape.
  */
 function describeFactValue(def: FactKeyDef, value: unknown): string {
     if (typeof value === "string") {
         const v = value.trim();
         const figure = def.kind === "number" && /^[-+]?[0-9][0-9.,eE+-]{0,9}\s?[A-Za-z/%]{0,6}$/.test(v);
-        const word = def.kind === "enum" && v.length <= 24 && def.values.some((w) => editDistance(foldCase(v), foldCase(w), 2) <= 2);
-        // Both patterns admit no control character and no quote: safe to quote as written.
-        return figure || word ? `"${v}"` : `a value of ${value.length} characters`;
+        // The pattern admits no control character and no quote: safe to quote as written. A word
+        // is never quoted, even a near miss of an allowed one: a short secret can be one ("dsa"
+        // for rsa); the "did you mean" suggestion names the allowed word instead.
+        return figure ? `"${v}"` : `a value of ${value.length} characters`;
     }
     return describeValue(value);
 }

@@ -94,7 +94,8 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
 
 /** The verdict on a dom0 service that is a workload, with the model's cost to the host's guests. */
 export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | undefined, config: XenShareConfig, policyId: string): Message {
-    const role = service.role.state === "ok" ? `${service.role.where} is "${service.role.value}"` : "perfguard:xenDom0Role is absent";
+    // The role's text is never quoted (tags may be secrets): that it is not "management" is the verdict's whole need.
+    const role = service.role.state === "ok" ? `${service.role.where} is not "management"` : "perfguard:xenDom0Role is absent";
     const where = service.host ? `dom0 of Xen host "${shortName(service.host.name)}"` : "a Xen host's dom0";
     const basis: string[] = [`${role} (only "management" belongs in dom0)`];
     let cost = "";

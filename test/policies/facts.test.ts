@@ -114,7 +114,7 @@ describe("readFacts: values that cannot be used", () => {
         ["out of range", { tags: ["perfguard:rttMs=20000"] }, "perfguard:rttMs has \"20000\", not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags list"],
         ["fraction for a count", { tags: ["perfguard:users=12.5"] }, "perfguard:users has \"12.5\", not a whole number in range", "set perfguard:users to a whole number of users from 0 to 10000000, without a unit", "perfguard:users in tags list"],
         ["long value shown by length", { tags: { "perfguard:rttMs": "x".repeat(40) } }, "perfguard:rttMs has a value of 40 characters, not a plain decimal in range", "set perfguard:rttMs to a plain decimal of ms from 0 to 10000, without a unit", "perfguard:rttMs in tags"],
-        ["bad enum, with a suggestion", { tags: ["perfguard:citrixRole=deliveryControler"] }, "perfguard:citrixRole has \"deliveryControler\", not one of deliveryController (did you mean deliveryController?)", "set perfguard:citrixRole to one of deliveryController", "perfguard:citrixRole in tags list"],
+        ["bad enum, with a suggestion", { tags: ["perfguard:citrixRole=deliveryControler"] }, "perfguard:citrixRole has a value of 17 characters, not one of deliveryController (did you mean deliveryController?)", "set perfguard:citrixRole to one of deliveryController", "perfguard:citrixRole in tags list"],
         ["empty marker values", { markers: [{ key: "perfguard:l7Rps", values: [] }] }, "perfguard:l7Rps has no value, not a plain decimal in range", "set perfguard:l7Rps to a plain decimal of RPS from 0 to 10000000000, without a unit", "perfguard:l7Rps in markers"],
     ])("%s", (_name, props, problem, fix, basis) => {
         const facts = readFacts(props);
@@ -383,7 +383,7 @@ describe("invalid fact values are quoted only when they look like a mistyped fig
         ["a number with a unit and a space", "networkMBps", "60 MB/s", "perfguard:networkMBps has \"60 MB/s\""],
         ["a secret-looking token on a numeric fact", "users", "hunter2-abcdefgh", "perfguard:users has a value of 16 characters"],
         ["a word on a numeric fact", "users", "lots", "perfguard:users has a value of 4 characters"],
-        ["a near miss of an enum word", "sslKeyType", "rsaa", "perfguard:sslKeyType has \"rsaa\""],
+        ["a near miss of an enum word: never quoted (a secret can be one), the suggestion names the word", "sslKeyType", "rsaa", "perfguard:sslKeyType has a value of 4 characters, not one of ecc, rsa (did you mean rsa?)"],
         ["a token far from every enum word", "sslKeyType", "s3cr3t-pass", "perfguard:sslKeyType has a value of 11 characters"],
     ];
     it.each(cases)("%s", (_name, key, value, expected) => {

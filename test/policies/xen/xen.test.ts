@@ -227,7 +227,7 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const [undeclared] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, undefined)] }), xenBaselineConfig());
         expect(parseMessage(undeclared.message).basis.join(" ")).toContain("it declares no perfguard:networkMBps: both Xen policies count it idle");
         const [named] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "0")] }), xenBaselineConfig());
-        expect(parseMessage(named.message).basis[0]).toBe("perfguard:xenDom0Role in tags list is \"backup\" (only \"management\" belongs in dom0)");
+        expect(parseMessage(named.message).basis[0]).toBe("perfguard:xenDom0Role in tags list is not \"management\" (only \"management\" belongs in dom0)");
         const [noLink] = await runStackPolicy(xenDom0Workload, xenStack(backupOn01), {});
         expect(parseMessage(noLink.message).basis.join(" ")).toContain("has no link figure");
     });

@@ -211,6 +211,30 @@ export function worstMix(feeds: readonly LockFeed[], arriving: number): { rttMs:
     return mix;
 }
 
+/**
+ * The largest per-controller throttle, at most `safe` split over `lowered`'s controllers, that
+ * bounds the lock within what it then sustains: lowering throttles changes the worst mix the lock
+ * can receive (slowest zones first), and so what it sustains; undefined when even 1 each does not.
+ * At most `safe` steps of one worst-mix solve each (a lock sustains tens of requests).
+ */
+function settledThrottle(feeds: readonly LockFeed[], lowered: readonly LockFeed[], safe: number, peak: number | undefined, byMachines: number, config: CitrixEvaluationConfig): number | undefined {
+    for (let each = perControllerThrottle(safe, lowered.reduce((sum, f) => sum + f.controllers, 0)); each >= 1; each -= 1) {
+        const after = feeds.map((f) => (lowered.includes(f) ? { ...f, knownThrottles: each * f.controllers, allThrottled: true } : f));
+        const sum = after.reduce((total, f) => total + f.knownThrottles, 0);
+        const bounded = after.every((f) => f.allThrottled);
+        const arriving = peak !== undefined ? (bounded ? Math.min(peak, sum) : peak) : bounded ? sum : Number.POSITIVE_INFINITY;
+        if (!Number.isFinite(arriving)) {
+            return undefined;
+        }
+        const worst = worstMix(after, arriving);
+        const safeAfter = worst.length > 0 ? Math.min(byMachines, lockSafeConcurrency(worst, config)) : byMachines;
+        if (arriving <= safeAfter) {
+            return each;
+        }
+    }
+    return undefined;
+}
+
 function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEvaluation {
     const group = load.group;
     if (load.notChecked || load.classes.length === 0) {
@@ -233,15 +257,23 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     const arriving = peak.state === "ok" ? peak.value : throttles;
     const worst = worstMix(feeds, arriving);
     const safe = worst.length > 0 ? Math.min(byMachines, lockSafeConcurrency(worst, config)) : byMachines;
-    // The fix lowers the satellites' throttles: a primary zone's controllers add few lock-seconds.
+    // The fix lowers the satellites' throttles where that is enough: a primary zone's requests hold
+    // the lock briefly, so the worst mix after the change may fit. Where it does not (a zone below
+    // the satellite RTT still brings lock-seconds, or is unthrottled), it lowers every feeding
+    // controller's: first come, first served, only throttles adding up to the safe value bound it.
     const satelliteAt = config.satelliteAtRttMs ?? 90;
-    const fixFeeds = feeds.some((f) => f.rttMs >= satelliteAt) && feeds.some((f) => f.rttMs < satelliteAt) ? feeds.filter((f) => f.rttMs >= satelliteAt) : feeds;
+    const satellitesOnly = feeds.some((f) => f.rttMs >= satelliteAt) && feeds.some((f) => f.rttMs < satelliteAt)
+        ? feeds.filter((f) => f.rttMs >= satelliteAt) : undefined;
+    const peakValue = peak.state === "ok" ? peak.value : undefined;
+    const bySatellites = satellitesOnly ? settledThrottle(feeds, satellitesOnly, safe, peakValue, byMachines, config) : undefined;
+    const fixFeeds = satellitesOnly && bySatellites !== undefined ? satellitesOnly : feeds;
     const fixFeeders = fixFeeds.reduce((sum, f) => sum + f.controllers, 0);
+    const settled = fixFeeds === feeds ? settledThrottle(feeds, feeds, safe, peakValue, byMachines, config) : bySatellites;
     const byPeak = peak.state === "ok" && peak.value < throttles;
     const exposure = feeders > 0
         ? { value: byPeak && peak.state === "ok" ? peak.value : throttles, throttles, byPeak, bounded: byPeak || feeds.every((f) => f.allThrottled) }
         : undefined;
-    const perController = feeders > 0 ? perControllerThrottle(safe, fixFeeders) : undefined;
+    const perController = feeders > 0 ? settled ?? perControllerThrottle(safe, fixFeeders) : undefined;
     const classes = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
     const prediction = classes.length > 0 ? predictGroupBrokering({ classes, users: load.users }) : undefined;
     let span: GroupEvaluation["span"];

@@ -80,7 +80,11 @@ export function groupOverMessage(g: GroupEvaluation, zones: ReadonlyMap<Zone, Zo
     const simple = lowered.length > 0 && lowered.every(({ each }) => each > 0);
     const throttles = simple
         ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ f, each }) => (f.zone.controllers.length === 1 ? `${each} on ${zoneShort(f.zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(f.zone)}'s ${f.zone.controllers.length} Delivery Controllers`)).join(", ")}`
-        : lowered.map(({ f, each }) => zoneFix(f.zone, each, f.rttMs)).join("; ");
+        : lowered.length > 0
+            ? lowered.map(({ f, each }) => zoneFix(f.zone, each, f.rttMs)).join("; ")
+            // Every zone already at its own most exposed lock's value: the sum still is not (a
+            // controller without a known throttle, or locks whose values differ).
+            : `lower the throttles of its ${plural(g.feeders, "Delivery Controller")} so that they add up to at most ${g.safe}${g.perController !== undefined && g.perController > 0 ? ` (${g.perController} each)` : ""}`;
     return {
         problem: fitted((ref) => `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: `${throttles}${spans ? "; or split the Delivery Group per zone (one lock each)" : ""}`,

@@ -172,3 +172,39 @@ describe("first-come throttles on a group spanning zones: the lock is judged at 
         expect(m.fix).not.toContain("primary-zone");
     });
 });
+
+/** A group on catalogs in zones at 45, 90 and 160 ms, peak 60 (the throttles given per zone). */
+function threeZones(t: { z45: string[]; z90: string[]; z160: string[] }): TestResource[] {
+    return [
+        zone("z45", { rttMs: "45" }), ...controllers("z45", t.z45),
+        zone("z90", { rttMs: "90" }), ...controllers("z90", t.z90),
+        zone("z160", { rttMs: "160" }), ...controllers("z160", t.z160),
+        catalog("c45", "z45", 100), catalog("c90", "z90", 100), catalog("c160", "z160", 100),
+        group("three", ["c45", "c90", "c160"], 300, { peakConcurrentLaunches: "60", users: "6000" }),
+    ];
+}
+
+async function throttleVerdict(stack: TestResource[]): Promise<ReturnType<typeof parseMessage> | undefined> {
+    const found = (await runPolicies(POLICIES, stack)).filter((v) => v.policyName === "citrix-broker-throttle" && (v.urn ?? "").endsWith("three"));
+    return found.length > 0 ? parseMessage(found[0].message) : undefined;
+}
+
+describe("the throttle fix for a group spanning three zones converges: applied once, the lock passes", () => {
+    it.each([
+        ["20 / 20 / 10 + 10", { z45: ["20"], z90: ["20"], z160: ["10", "10"] }],
+        ["13 everywhere", { z45: ["13"], z90: ["13"], z160: ["13", "13"] }],
+    ])("%s", async (_name, throttles) => {
+        const before = await throttleVerdict(threeZones(throttles));
+        expect(before?.problem).toMatch(/above the \d+ it sustains/);
+        expect(before?.fix).not.toMatch(/^Fix: ;|^;/);
+        // Apply the values the Fix names, zone by zone; a zone it does not name keeps its throttles.
+        const proposed = new Map([...(before?.fix ?? "").matchAll(/(\d+) on (?:each of )?zone "(z\d+)-zone"/g)].map((m) => [m[2], m[1]]));
+        expect(proposed.size).toBeGreaterThan(0);
+        const after = {
+            z45: throttles.z45.map((t) => proposed.get("z45") ?? t),
+            z90: throttles.z90.map((t) => proposed.get("z90") ?? t),
+            z160: throttles.z160.map((t) => proposed.get("z160") ?? t),
+        };
+        expect(await throttleVerdict(threeZones(after))).toBeUndefined();
+    });
+});

@@ -112,14 +112,16 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(run.code).toBe(1);
     }, SLOW);
 
-    it("--plot writes the before/after charts of the changed Xen host", async () => {
+    it("--plot writes one chart with both states per changed zone, SE group and Xen host", async () => {
         const run = await perfguard([...args, "--plot", "plots"], dir);
-        expect(run.stdout).toContain(`Plot written to ${path.join("plots", "xen-xcp-01-before.svg")}.`);
-        for (const when of ["before", "after"]) {
-            const svg = fs.readFileSync(path.join(dir, "plots", `xen-xcp-01-${when}.svg`), "utf8");
+        for (const file of ["citrix-emea-east-zone.svg", "nsx-alb-web.svg", "xen-xcp-01.svg"]) {
+            expect(run.stdout).toContain(`Plot written to ${path.join("plots", file)}.`);
+            const svg = fs.readFileSync(path.join(dir, "plots", file), "utf8");
             expect(svg.startsWith("<svg")).toBe(true);
-            expect(svg).toContain(`Xen host xcp-01 ${when}`);
+            expect(svg).toMatch(/>Before: [^<]+</);
+            expect(svg).toMatch(/>After: [^<]+</);
         }
+        expect(fs.readFileSync(path.join(dir, "plots", "xen-xcp-01.svg"), "utf8")).toContain("After: Xen host xcp-01");
     }, SLOW);
 
     it("bad input: a file that is none of the three shapes exits 2 and says what it expected", async () => {

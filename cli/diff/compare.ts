@@ -160,6 +160,11 @@ export function diffEntities(base: readonly EntityFigures[], head: readonly Enti
         const b = before.get(key);
         const a = after.get(key);
         const ref = (a ?? b) as EntityFigures;
+        // An entity with nothing of its own on either side (a VS whose need is its SE group's row)
+        // is no entity of the diff: listing it as unchanged would say its need did not change.
+        if (a && b && a.figures.length === 0 && b.figures.length === 0 && !a.notChecked && !b.notChecked) {
+            continue;
+        }
         const bf = new Map((b?.figures ?? []).map((f) => [f.key, f]));
         const af = new Map((a?.figures ?? []).map((f) => [f.key, f]));
         // Head's figure order, then figures only base had.

@@ -29,8 +29,6 @@ export interface OpenPackOptions {
     log: (chunk: string) => void;
     /** File the pack appends explanations to (PERFGUARD_EXPLAIN); omit to keep them off. */
     explainFile?: string;
-    /** Extra environment for the pack process (e.g. V8 heap flags in NODE_OPTIONS); never changes a verdict. */
-    env?: Record<string, string>;
 }
 
 /** A started, configured pack. */
@@ -54,7 +52,7 @@ export async function openPack(opts: OpenPackOptions): Promise<OpenedPack> {
     const stackConfig = opts.stackConfig ?? {};
     const pack = await startPack(opts.packDir, {
         project: opts.project, stack: opts.stack, dryRun: true, config: stackConfig, onOutput: opts.log,
-        env: opts.explainFile || opts.env ? { ...opts.env, ...(opts.explainFile ? { [EXPLAIN_ENV]: opts.explainFile } : {}) } : undefined,
+        env: opts.explainFile ? { [EXPLAIN_ENV]: opts.explainFile } : undefined,
     });
     try {
         await pack.handshake();

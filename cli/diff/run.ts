@@ -91,17 +91,6 @@ export function analyzeSets(base: Side, head: Side): { base: Set<string>; head: 
 }
 
 /**
- * NODE_OPTIONS for the two pack processes: a larger young generation. AnalyzeStack of a large
- * stack is mostly short-lived garbage (the SDK decodes the whole stack once per stack policy), and
- * with V8's default 16 MB semi-space a third of a pack's CPU went to scavenges; at 64 MB a
- * 10,000-resource diff takes about a quarter less CPU (BENCHMARKS.md). A GC setting: the pack's
- * code, requests and verdicts are the same. The user's own NODE_OPTIONS come first and are kept.
- */
-export function packNodeOptions(existing: string | undefined): string {
-    return existing && /--max-semi-space-size/.test(existing) ? existing : [existing, "--max-semi-space-size=64"].filter((x) => x).join(" ");
-}
-
-/**
  * Judges and evaluates one side. An empty side (a stack never deployed) has no verdicts and no figures.
  * @param analyzeOnly - the URNs to Remediate and Analyze (all when absent); AnalyzeStack gets all.
  */
@@ -112,7 +101,7 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
     }
     const opened = await openPack({
         packDir: opts.packDir ?? defaultPackDir(), project: side.project, stack: side.stack,
-        policyPackConfig: opts.policyPackConfig, log: opts.log, env: { NODE_OPTIONS: packNodeOptions(process.env.NODE_OPTIONS) },
+        policyPackConfig: opts.policyPackConfig, log: opts.log,
     }).catch((err: unknown) => {
         throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
     });

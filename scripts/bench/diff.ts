@@ -132,17 +132,25 @@ export function renderDiffBench(d: DiffBench): string {
         `Its summary line: "${d.summary}". Load average at the end of the runs: ${d.load} (2 cores, shared).\n`;
 }
 
-// `node dist/scripts/bench/diff.js --write DIR [--size N]`: only write the pair, to profile or time
-// the diff by hand (`/usr/bin/time -v perfguard diff DIR/base.json DIR/head.json`).
+// By hand: `node dist/scripts/bench/diff.js --write DIR [--size N]` only writes the pair, to profile
+// or time the diff (`/usr/bin/time -v perfguard diff DIR/base.json DIR/head.json`);
+// `node dist/scripts/bench/diff.js --run [--root REPO] [--size N] [--repeats N]` runs the bench
+// against REPO's built CLI (default this one) and prints the BENCHMARKS.md section.
 if (require.main === module) {
     const at = (flag: string) => process.argv.indexOf(flag);
-    const dir = at("--write") >= 0 ? process.argv[at("--write") + 1] : undefined;
-    if (!dir) {
-        process.stderr.write("usage: node dist/scripts/bench/diff.js --write DIR [--size N]\n");
+    const value = (flag: string) => (at(flag) >= 0 ? process.argv[at(flag) + 1] : undefined);
+    const size = Number(value("--size") ?? 10000);
+    const dir = value("--write");
+    if (dir) {
+        fs.mkdirSync(dir, { recursive: true });
+        const { baseFile, headFile } = writeDiffPair(dir, size);
+        process.stdout.write(`${baseFile}\n${headFile}\n`);
+    } else if (at("--run") >= 0) {
+        const root = path.resolve(value("--root") ?? path.join(__dirname, "..", "..", ".."));
+        const d = benchDiff(root, size, Number(value("--repeats") ?? 3), (line) => process.stderr.write(`${line}\n`));
+        process.stdout.write(renderDiffBench(d));
+    } else {
+        process.stderr.write("usage: node dist/scripts/bench/diff.js --write DIR [--size N] | --run [--root REPO] [--size N] [--repeats N]\n");
         process.exit(2);
     }
-    const size = at("--size") >= 0 ? Number(process.argv[at("--size") + 1]) : 10000;
-    fs.mkdirSync(dir, { recursive: true });
-    const { baseFile, headFile } = writeDiffPair(dir, size);
-    process.stdout.write(`${baseFile}\n${headFile}\n`);
 }

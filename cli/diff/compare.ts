@@ -100,7 +100,8 @@ function belowFloor(f: Figure): boolean {
  * Before and after in one format. A percentage figure's text comes from pct(), whose precision
  * follows the value's size and which rounds 0.00009% up to "0.0001%" but prints 0.00004% as
  * "<0.0001%": side by side that reads as a change that is not one. So both are printed with the
- * precision of the finer one, and anything below the floor as "<0.0001%" (0 stays "0%"). Other
+ * precision of the finer one (of those above the floor), and anything below the floor as
+ * "<0.0001%" (0 stays "0%"). Other
  * units keep the evaluation's own text (their format does not depend on the value's size).
  */
 export function figureTexts(before: Figure | undefined, after: Figure | undefined): { before: string | undefined; after: string | undefined } {
@@ -109,7 +110,9 @@ export function figureTexts(before: Figure | undefined, after: Figure | undefine
     if (before?.unit !== "%" || after?.unit !== "%" || a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b)) {
         return { before: b === undefined ? undefined : before?.text, after: a === undefined ? undefined : after?.text };
     }
-    const digits = Math.max(pctDigits(Math.abs(a)), pctDigits(Math.abs(b)));
+    // A value below the floor (or 0) prints the same at any precision: the other side keeps its own.
+    const shown = [a, b].filter((p) => Math.abs(p) >= PCT_FLOOR).map((p) => pctDigits(Math.abs(p)));
+    const digits = Math.max(1, ...shown);
     const text = (p: number) => (p === 0 ? "0%" : Math.abs(p) < PCT_FLOOR ? `<${num(PCT_FLOOR, 4)}%` : `${num(p, digits)}%`);
     return { before: text(b), after: text(a) };
 }

@@ -226,6 +226,8 @@ describe("one figure on both sides: what the diff prints, and whether it is a ch
         ["% zero and below the floor", percentFigure(0), percentFigure(0.00004), "0%", "<0.0001%", "unchanged"],
         ["% the same text from different values", percentFigure(72.41), percentFigure(72.44), "72.4%", "72.4%", "unchanged"],
         ["% below the floor to a rate", percentFigure(0.00009), percentFigure(0.003), "<0.0001%", "0.003%", "worse"],
+        // The floor side sets no precision: the rate prints as its verdict does (pct: "0.218%").
+        ["% below the floor to a larger rate", percentFigure(0.00004), percentFigure(0.2183), "<0.0001%", "0.218%", "worse"],
         // pct() gives 10.01% one decimal ("10%"), 9.99% two: side by side both get two.
         ["% one precision for both sides", percentFigure(9.99), percentFigure(10.01), "9.99%", "10.01%", "worse"],
         ["% lower is better", percentFigure(58.5), percentFigure(31.6), "58.5%", "31.6%", "better"],

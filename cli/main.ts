@@ -344,7 +344,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .addOption(new Option("--fail-on <when>", "exit 1 when head has a new mandatory verdict, any mandatory verdict, or never").choices(["none", "new-mandatory", "any-mandatory"]).default("new-mandatory"))
         .option("--policy-pack-config <file.json>", "policy config for both sides, as for pulumi preview --policy-pack-config")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
-        .option("--plot <dir>", "also write before/after SVG charts of each changed Xen host into this folder")
+        .option("--plot <dir>", "also write an SVG chart with both states of each changed Citrix zone, SE group and Xen host into this folder")
         .option("--json", "the same as --format json")
         .action(async (base: string, head: string, o: { format: "text" | "markdown" | "json"; failOn: "none" | "new-mandatory" | "any-mandatory"; policyPackConfig?: string; policyPack?: string; plot?: string; json?: boolean }) => {
             const { runDiff } = await import("./diff/run");

@@ -14,6 +14,7 @@ import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
 import { CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED } from "../policies/citrix/evaluation";
 import { duration, num, pct, plural } from "../policies/pack/format";
 import { evaluateSizingSite, SizingGroup } from "./citrixSizingSite";
+import type { BrokeringPlotInput } from "./plots/brokeringPlot";
 import { table } from "./table";
 
 /** Input of {@link sizeCitrix}; units in the names. */
@@ -379,14 +380,12 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
 }
 
 /**
- * Draws `--plot`: mean response and error rate of one lock at every concurrency from `from` to
- * `to` (step 1), with the measured cells at this RTT; with several groups, also every group at
+ * What `--plot` draws: mean response and error rate of one lock at every concurrency from `from`
+ * to `to` (step 1), with the measured cells at this RTT; with several groups, also every group at
  * once (the zone's load spread evenly by machines: not judged, not measured). Figures from the
- * same evaluation as the table. Loads the renderer (and its charting library) only here.
- * Output: the SVG text. Throws when the renderer or its library is missing.
+ * same evaluation as the table. Pure (the chart module is loaded by its caller).
  */
-export async function citrixPlotSvg(s: CitrixSizing): Promise<string> {
-    const { brokeringPlotSvg } = await import("./plots/brokeringPlot");
+export function citrixPlotInput(s: CitrixSizing): BrokeringPlotInput {
     const i = s.input;
     const shape = shapeOf(i);
     const span = Array.from({ length: Math.max(1, i.to - Math.max(1, i.from) + 1) }, (_, k) => Math.max(1, i.from) + k);
@@ -404,12 +403,21 @@ export async function citrixPlotSvg(s: CitrixSizing): Promise<string> {
             }),
         }
         : undefined;
-    return brokeringPlotSvg({
+    return {
         zone,
         rttMs: i.rttMs,
         targetResponseS: i.targetResponseS,
         errorBudget: i.errorBudgetPct / 100,
         rows,
         measured: s.measured.map((c) => ({ concurrency: c.concurrentRequests, meanResponseS: c.meanResponseS, errorPct: c.errorPct })),
-    });
+    };
+}
+
+/**
+ * Draws `--plot` (citrixPlotInput). Loads the renderer (and its charting library) only here.
+ * Output: the SVG text. Throws when the renderer or its library is missing.
+ */
+export async function citrixPlotSvg(s: CitrixSizing): Promise<string> {
+    const { brokeringPlotSvg } = await import("./plots/brokeringPlot");
+    return brokeringPlotSvg(citrixPlotInput(s));
 }

@@ -126,7 +126,7 @@ function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number):
  * placeGroup computed times the per-SE figure (SSL TPS in the key type of the first VS that
  * declares it; "equivalent" when the VSs mix key types).
  */
-function metricLines(demands: readonly VsDemand[], p: GroupPlacement): MetricLine[] {
+export function metricLines(demands: readonly VsDemand[], p: GroupPlacement): MetricLine[] {
     const perSe = p.perSe;
     const u = p.worstSe;
     const lines: MetricLine[] = [];

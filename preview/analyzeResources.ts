@@ -9,7 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import { EXPLAIN_ENV } from "../policies/pack/decisionLog";
 import { PreviewError } from "./errors";
-import { AnalyzerInfo, PackClient, PolicyConfigEntry, startPack } from "./packClient";
+import { AnalyzerInfo, PackClient, PolicyConfigEntry, prepareAnalyzeStackShared, startPack } from "./packClient";
 import { parsePolicyConfig, PolicyConfigInput, reconcilePolicyConfig } from "./policyConfig";
 import { urnName, urnType } from "./printViolations";
 import { AppliedRemediation, Diagnostic, ProviderResource, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
@@ -93,6 +93,11 @@ export interface AnalyzeOptions {
      * gets every resource. `perfguard diff` skips resources identical on both sides.
      */
     analyzeOnly?: (resource: RecordedResource) => boolean;
+    /**
+     * Encoded AnalyzeStack resources to share with another call (prepareAnalyzeStackShared): the
+     * request's bytes are the same; `perfguard diff` encodes a resource both sides hold once.
+     */
+    stackEncodingCache?: Map<string, Uint8Array>;
 }
 
 export interface AnalyzeOutcome {
@@ -204,7 +209,9 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
         parent: r.parent, dependencies: r.dependencies, propertyDependencies: r.propertyDependencies,
     }));
     for (const { pack } of packs) {
-        const { diagnostics } = await pack.analyzeStack(stackResources);
+        const { diagnostics } = opts.stackEncodingCache
+            ? await pack.analyzeStackPrepared(prepareAnalyzeStackShared(stackResources, opts.stackEncodingCache))
+            : await pack.analyzeStack(stackResources);
         // Stack violations name their own resource when it is in the stack, else the root stack.
         violations.push(...diagnostics.map((d) => toViolation(d, d.urn && byUrn.has(d.urn) ? d.urn : stackUrn, "analyzeStack")));
     }

@@ -267,6 +267,43 @@ export function prepareAnalyzeStack(resources: AnalyzeStackResourceInput[]): Pre
     return { bytes: Buffer.from(makeAnalyzeStackRequest(resources).serializeBinary()) };
 }
 
+function varint(n: number): number[] {
+    const out: number[] = [];
+    while (n > 0x7f) {
+        out.push((n & 0x7f) | 0x80);
+        n = Math.floor(n / 128);
+    }
+    out.push(n);
+    return out;
+}
+
+// AnalyzeStackRequest field 1 (resources), wire type 2 (length-delimited).
+const RESOURCES_TAG = (1 << 3) | 2;
+
+/**
+ * Encodes an AnalyzeStack request like prepareAnalyzeStack, byte for byte, from each resource's
+ * own encoding: the request's only field is the repeated resources message, so its bytes are each
+ * AnalyzerResource's serialized bytes behind a tag and a length, which is what serializeBinary
+ * writes. `cache` (the resource as JSON -> its bytes) lets two requests share the encoding of
+ * the resources they have in common (the two sides of `perfguard diff`: most of a stack).
+ */
+export function prepareAnalyzeStackShared(resources: readonly AnalyzeStackResourceInput[], cache: Map<string, Uint8Array>): PreparedRequest {
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    for (const r of resources) {
+        const key = JSON.stringify([r.urn, r.type, r.name, r.properties, r.options ?? null, r.provider ?? null, r.parent ?? null, r.dependencies ?? null, r.propertyDependencies ?? null]);
+        let bytes = cache.get(key);
+        if (!bytes) {
+            bytes = makeStackResource(r).serializeBinary();
+            cache.set(key, bytes);
+        }
+        const head = Uint8Array.from([RESOURCES_TAG, ...varint(bytes.length)]);
+        parts.push(head, bytes);
+        length += head.length + bytes.length;
+    }
+    return { bytes: Buffer.concat(parts, length) };
+}
+
 function convertDiagnostics(resp: analyzerproto.AnalyzeResponse): AnalyzeResult {
     return {
         diagnostics: resp.getDiagnosticsList().map((d) => {

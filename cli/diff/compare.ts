@@ -5,6 +5,7 @@
  * entities, figures and verdicts (maps by key), independent of the input order.
  */
 import type { EntityFigures, Figure } from "../../policies/pack/figures";
+import { num } from "../../policies/pack/format";
 
 /** One side's verdict on one (policy, resource). */
 export interface Verdict {
@@ -28,6 +29,12 @@ export interface FigureChange {
     readonly unit: string;
     readonly before: Figure | undefined;
     readonly after: Figure | undefined;
+    /**
+     * The two values as the diff prints them, in one format (figureTexts): what a reader compares.
+     * Undefined for a side without the figure or where it is not computed.
+     */
+    readonly beforeText: string | undefined;
+    readonly afterText: string | undefined;
     /** after - before, when both are computed. */
     readonly delta: number | undefined;
     readonly direction: Direction;
@@ -77,11 +84,49 @@ function same(a: number, b: number): boolean {
     return Math.abs(a - b) <= RELATIVE_EPSILON * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-function figureChange(before: Figure | undefined, after: Figure | undefined): FigureChange {
+/** The smallest percentage pct() prints (four decimals): anything below it prints as "<0.0001%". */
+export const PCT_FLOOR = 0.0001;
+
+// pct()'s precision for one value (policies/pack/format.ts), in percent.
+function pctDigits(p: number): number {
+    return p >= 10 ? 1 : p >= 1 ? 2 : p >= 0.01 ? 3 : 4;
+}
+
+function belowFloor(f: Figure): boolean {
+    return f.unit === "%" && f.value !== undefined && Math.abs(f.value) < PCT_FLOOR;
+}
+
+/**
+ * Before and after in one format. A percentage figure's text comes from pct(), whose precision
+ * follows the value's size and which rounds 0.00009% up to "0.0001%" but prints 0.00004% as
+ * "<0.0001%": side by side that reads as a change that is not one. So both are printed with the
+ * precision of the finer one (of those above the floor), and anything below the floor as
+ * "<0.0001%" (0 stays "0%"). Other
+ * units keep the evaluation's own text (their format does not depend on the value's size).
+ */
+export function figureTexts(before: Figure | undefined, after: Figure | undefined): { before: string | undefined; after: string | undefined } {
+    const b = before?.value;
+    const a = after?.value;
+    if (before?.unit !== "%" || after?.unit !== "%" || a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b)) {
+        return { before: b === undefined ? undefined : before?.text, after: a === undefined ? undefined : after?.text };
+    }
+    // A value below the floor (or 0) prints the same at any precision: the other side keeps its own.
+    const shown = [a, b].filter((p) => Math.abs(p) >= PCT_FLOOR).map((p) => pctDigits(Math.abs(p)));
+    const digits = Math.max(1, ...shown);
+    const text = (p: number) => (p === 0 ? "0%" : Math.abs(p) < PCT_FLOOR ? `<${num(PCT_FLOOR, 4)}%` : `${num(p, digits)}%`);
+    return { before: text(b), after: text(a) };
+}
+
+/**
+ * One figure on both sides. Not a change: the same value, the same text in the diff's format, or
+ * (a percentage) both below the display floor; the reader could not tell them apart.
+ */
+export function figureChange(before: Figure | undefined, after: Figure | undefined): FigureChange {
     const ref = (after ?? before) as Figure;
-    const base = { key: ref.key, label: ref.label, unit: ref.unit, before, after };
+    const texts = figureTexts(before, after);
+    const base = { key: ref.key, label: ref.label, unit: ref.unit, before, after, beforeText: texts.before, afterText: texts.after };
     if (before?.value !== undefined && after?.value !== undefined) {
-        if (same(before.value, after.value) && before.text === after.text) {
+        if ((same(before.value, after.value) && before.text === after.text) || texts.before === texts.after || (belowFloor(before) && belowFloor(after))) {
             return { ...base, delta: 0, direction: "unchanged" };
         }
         const delta = after.value - before.value;
@@ -118,6 +163,11 @@ export function diffEntities(base: readonly EntityFigures[], head: readonly Enti
         const b = before.get(key);
         const a = after.get(key);
         const ref = (a ?? b) as EntityFigures;
+        // An entity with nothing of its own on either side (a VS whose need is its SE group's row)
+        // is no entity of the diff: listing it as unchanged would say its need did not change.
+        if (a && b && a.figures.length === 0 && b.figures.length === 0 && !a.notChecked && !b.notChecked) {
+            continue;
+        }
         const bf = new Map((b?.figures ?? []).map((f) => [f.key, f]));
         const af = new Map((a?.figures ?? []).map((f) => [f.key, f]));
         // Head's figure order, then figures only base had.

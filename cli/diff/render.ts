@@ -50,11 +50,11 @@ export function summaryLine(r: DiffResult): string {
     return parts.length > 0 ? parts.join("; ") : "no change in figures or verdicts";
 }
 
-function valueText(f: FigureChange["before"]): string {
+function valueText(f: FigureChange["before"], text: string | undefined): string {
     if (!f) {
         return "-";
     }
-    return f.value === undefined ? `not checked: ${f.notChecked ?? "not computed"}` : f.text;
+    return f.value === undefined ? `not checked: ${f.notChecked ?? "not computed"}` : text ?? f.text;
 }
 
 function deltaText(c: FigureChange): string {
@@ -126,7 +126,7 @@ export function renderText(d: DiffReport): string {
             for (const f of e.figures) {
                 const delta = deltaText(f);
                 const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction]].filter((x) => x);
-                out += `      ${clean(f.label)}: ${clean(valueText(f.before))} → ${clean(valueText(f.after))}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
+                out += `      ${clean(f.label)}: ${clean(valueText(f.before, f.beforeText))} → ${clean(valueText(f.after, f.afterText))}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");
@@ -169,7 +169,7 @@ function mdParts(d: DiffReport): MdParts {
             for (const f of e.figures) {
                 const delta = deltaText(f);
                 const mark = f.direction === "worse" ? "🔺 worse" : f.direction === "better" ? "🟢 better" : "";
-                rows.push(`| ${label} | ${cell(f.label)} | ${cell(valueText(f.before))} | ${cell(valueText(f.after))} | ${[delta, mark].filter((x) => x).join(" ")} |`);
+                rows.push(`| ${label} | ${cell(f.label)} | ${cell(valueText(f.before, f.beforeText))} | ${cell(valueText(f.after, f.afterText))} | ${[delta, mark].filter((x) => x).join(" ")} |`);
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");

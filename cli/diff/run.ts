@@ -94,7 +94,7 @@ export function analyzeSets(base: Side, head: Side): { base: Set<string>; head: 
  * Judges and evaluates one side. An empty side (a stack never deployed) has no verdicts and no figures.
  * @param analyzeOnly - the URNs to Remediate and Analyze (all when absent); AnalyzeStack gets all.
  */
-export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>): Promise<EvaluatedSide> {
+export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>, stackEncodingCache?: Map<string, Uint8Array>): Promise<EvaluatedSide> {
     const stack = stackViewOf(side.resources);
     if (side.resources.length === 0) {
         return { side, stack, config: {}, verdicts: [], figures: [] };
@@ -111,6 +111,7 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
             applyRemediations: false,
             fallbackStackUrn: `urn:pulumi:${side.stack}::${side.project}::${ROOT_STACK_TYPE}::${side.project}-${side.stack}`,
             ...(analyzeOnly ? { analyzeOnly: (r: RecordedResource) => analyzeOnly.has(r.urn) } : {}),
+            ...(stackEncodingCache ? { stackEncodingCache } : {}),
         });
         return { side, stack, config: opened.config, verdicts: violations.map(verdictOf), figures: stackFigures(stack, opened.config) };
     } finally {
@@ -147,10 +148,12 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     // Only resources that differ are Analyzed (their verdicts are all that can change); with
     // --fail-on any-mandatory head is judged whole, since every mandatory verdict of it counts.
     const sets = analyzeSets(baseSide, headSide);
-    // The two packs run at once: each side is independent.
+    // The two packs run at once: each side is independent. A resource both sides hold is encoded
+    // for AnalyzeStack once (the same bytes in both requests).
+    const encoded = new Map<string, Uint8Array>();
     const [base, head] = await Promise.all([
-        evaluateSide(baseSide, opts, sets.base),
-        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head),
+        evaluateSide(baseSide, opts, sets.base, encoded),
+        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded),
     ]);
     const result = diffStates(base, head);
     const exitCode = exitCodeOf(result, opts.failOn);

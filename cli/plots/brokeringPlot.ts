@@ -96,6 +96,12 @@ export async function brokeringPlotSvg(input: BrokeringPlotInput): Promise<strin
     return renderSvg(brokeringPlotOption(input), BROKERING_PLOT_WIDTH, BROKERING_PLOT_HEIGHT);
 }
 
+/** The validated option and size of {@link brokeringPlotSvg}, for a chart drawn beside another (diff --plot). */
+export function brokeringPlotPanel(input: BrokeringPlotInput): { option: EChartsOption; width: number; height: number } {
+    validate(input);
+    return { option: brokeringPlotOption(input), width: BROKERING_PLOT_WIDTH, height: BROKERING_PLOT_HEIGHT };
+}
+
 /**
  * Bottom of the log-scale error axis, percent: two decades under the error budget (0.1 % ->
  * 0.001 %), or 0.0001 % for a zero budget. Smaller rates, zero included, are drawn at this value.

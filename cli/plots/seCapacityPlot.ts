@@ -89,6 +89,12 @@ export async function seCapacityPlotSvg(input: SeCapacityPlotInput): Promise<str
     return renderSvg(seCapacityPlotOption(input), SE_CAPACITY_PLOT_WIDTH, height);
 }
 
+/** The validated option and size of {@link seCapacityPlotSvg}, for a chart drawn beside another (diff --plot). */
+export function seCapacityPlotPanel(input: SeCapacityPlotInput): { option: EChartsOption; width: number; height: number } {
+    validate(input);
+    return { option: seCapacityPlotOption(input), width: SE_CAPACITY_PLOT_WIDTH, height: seCapacityPlotHeight(input.metrics.length, seCapacityTitleLines(input.title)) };
+}
+
 /** The ECharts option of {@link seCapacityPlotSvg} (pure; exported for tests). Assumes a validated input. */
 export function seCapacityPlotOption(input: SeCapacityPlotInput): EChartsOption {
     const metrics = input.metrics;

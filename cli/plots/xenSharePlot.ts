@@ -55,6 +55,12 @@ function validate(input: XenSharePlotInput): void {
     });
 }
 
+/** The validated option and size of {@link xenSharePlotSvg}, for a chart drawn beside another (diff --plot). */
+export function xenSharePlotPanel(input: XenSharePlotInput): { option: EChartsOption; width: number; height: number } {
+    validate(input);
+    return { option: xenSharePlotOption(input), width: XEN_SHARE_PLOT_WIDTH, height: xenSharePlotHeight(input.senders.length) };
+}
+
 /** The ECharts option of {@link xenSharePlotSvg} (pure; exported for tests). */
 export function xenSharePlotOption(input: XenSharePlotInput): EChartsOption {
     const senders = input.senders.slice(0, 40);

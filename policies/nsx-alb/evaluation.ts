@@ -370,6 +370,43 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
     };
 }
 
+// Relative tolerance for "the same number": two computations of one quantity, not float noise.
+function sameNumber(a: number, b: number): boolean {
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+type SeRow = "cpu" | "throughput" | "openConnections";
+
+// The busiest-SE row a limiting metric belongs to: the CPU parts add up to CPU; primary ingress is
+// named the limit of a throughput-bound load whose ingress is most of it (utilisationOf).
+const ROW_OF_METRIC: Record<SeMetric, SeRow> = {
+    sslTps: "cpu", l7Rps: "cpu", l4Cps: "cpu", sslThroughput: "cpu", throughput: "throughput", ingress: "throughput", openConnections: "openConnections",
+};
+
+/**
+ * The busiest SE, one row per distinct quantity: CPU, throughput, open connections and primary
+ * ingress. Its load (peak) is the largest of the first three (model/seCapacity.ts utilisationOf),
+ * so it is not a row of its own: the metric that carries it is labelled as the busiest SE with
+ * its limiting resource (what the verdicts state). `carriers` names, per row, the VSs whose own
+ * need that row is (their own rows are left out). Keys stay per metric, so a limit that moves
+ * from CPU to throughput pairs each metric with itself across two states.
+ */
+function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>): Figure[] {
+    const limitRow = ROW_OF_METRIC[u.limiting];
+    const row = (metric: SeRow, key: string, label: string, value: number) => {
+        const names = [...(carriers.get(metric) ?? [])].sort();
+        const what = metric === limitRow ? `limited by ${METRIC_NAME[u.limiting]}${names.length > 0 ? "; " : ""}` : "";
+        const need = names.length > 0 ? `the need of ${names.join(", ")}` : "";
+        return percent(key, `${metric === limitRow ? "busiest SE" : label}${what || need ? ` (${what}${need})` : ""}`, value);
+    };
+    return [
+        row("cpu", "busiestSeCpuPct", "busiest SE CPU", u.cpu),
+        row("throughput", "busiestSeThroughputPct", "busiest SE throughput", u.throughput),
+        row("openConnections", "busiestSeOpenConnectionsPct", "busiest SE open connections", u.openConnections),
+        percent("busiestSeIngressPct", "busiest SE primary ingress", u.ingress),
+    ];
+}
+
 function percent(key: string, label: string, fraction: number): Figure {
     return { key, label, value: fraction * 100, unit: "%", better: "lower", text: pct(fraction) };
 }
@@ -380,9 +417,11 @@ function notComputed(key: string, label: string, unit: string, reason: string): 
 
 /**
  * The NSX ALB figures in the cross-system shape (policies/pack/figures.ts): one entity per SE
- * group (busiest SE and its metrics, the steady state of a distributed active/standby pair, the
- * SEs placement needs, the larger SE a fix names) and one per virtual service (its peak on the
- * SEs it counts on), with "not checked" reasons where a figure cannot be computed.
+ * group (the busiest SE's metrics, the one that limits it labelled so, the steady state of a
+ * distributed active/standby pair, the SEs placement needs, the larger SE a fix names) and one per
+ * virtual service (its peak on the SEs it counts on, unless that is the busiest SE's load, which
+ * the group's row names it in), with "not checked" reasons where a figure cannot be computed.
+ * Each distinct quantity is one figure: a change to one VS is one row of a diff.
  * @param stack - the stack (memoized evaluation).
  * @param config - nsx-alb-se-capacity's config (defaults when absent).
  */
@@ -397,14 +436,18 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
             out.push({ ...entity, figures: [], notChecked: e.blocked?.reason ?? "its sizing cannot be read" });
         } else {
             const u = f.busiestSe;
-            const figures: Figure[] = [
-                percent("busiestSePct", `busiest SE (limited by ${METRIC_NAME[u.limiting]})`, u.peak),
-                percent("busiestSeCpuPct", "busiest SE CPU", u.cpu),
-                percent("busiestSeThroughputPct", "busiest SE throughput", u.throughput),
-                percent("busiestSeIngressPct", "busiest SE primary ingress", u.ingress),
-                percent("busiestSeOpenConnectionsPct", "busiest SE open connections", u.openConnections),
-                { key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) },
-            ];
+            // A VS whose need is one of the busiest SE's rows (it alone makes that load) is that
+            // number already: it is printed once, on the group's row, which names the VS.
+            const rowOf = (v: VsFigures): SeRow | undefined => (v.peak !== undefined && v.utilisation && sameNumber(v.peak, u[ROW_OF_METRIC[v.utilisation.limiting]]) ? ROW_OF_METRIC[v.utilisation.limiting] : undefined);
+            const carriers = new Map<SeRow, string[]>();
+            for (const v of f.perVs) {
+                const row = rowOf(v);
+                if (row) {
+                    carriers.set(row, [...(carriers.get(row) ?? []), v.unit.head.vs.name]);
+                }
+            }
+            const figures: Figure[] = busiestSeFigures(u, carriers);
+            figures.push({ key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) });
             if (f.steadyState) {
                 figures.push(percent("steadyStateSePct", "busier SE while both run (steady state)", f.steadyState.peak));
             }
@@ -412,14 +455,15 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                 figures.push({ key: "requiredVcpusPerSe", label: "vcpusPerSe the fix names", value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
             }
             out.push({ ...entity, figures });
-        }
-        for (const v of f?.perVs ?? []) {
-            for (const m of v.unit.members) {
-                const vs = m.placement.vs;
-                const head = m === v.unit.members[0];
-                const figure = v.peak !== undefined && head ? percent("vsPeakPct", `needs of its ${e.placement?.vsSes ?? 1} SE(s)`, v.peak)
-                    : notComputed("vsPeakPct", "needs of its SEs", "%", head ? v.notChecked ?? "not judged" : `counted with its SNI parent ${v.unit.head.vs.name}`);
-                out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures: [figure] });
+            for (const v of f.perVs) {
+                for (const m of v.unit.members) {
+                    const vs = m.placement.vs;
+                    const head = m === v.unit.members[0];
+                    const figures = head && rowOf(v) ? []
+                        : [v.peak !== undefined && head ? percent("vsPeakPct", `needs of its ${e.placement.vsSes} SE(s)`, v.peak)
+                            : notComputed("vsPeakPct", "needs of its SEs", "%", head ? v.notChecked ?? "not judged" : `counted with its SNI parent ${v.unit.head.vs.name}`)];
+                    out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures });
+                }
             }
         }
         if (!f) {

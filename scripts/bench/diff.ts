@@ -72,20 +72,30 @@ function raise(stack: AnalyzeStackResourceInput[], key: string, by: number, ever
 }
 
 /**
+ * Writes the bench's pair of exports into `dir`: base.json (the benchmark stack of `size`
+ * resources) and head.json (the same with every tenth zone's RTT and Xen guest's need raised and
+ * the last block removed).
+ */
+export function writeDiffPair(dir: string, size: number): { baseFile: string; headFile: string } {
+    const base = benchStack(size);
+    const head = benchStack(size).slice(0, size - BLOCK_SIZE);
+    raise(head, "rttMs", 40, 10);
+    raise(head, "networkMBps", 5, 10);
+    const baseFile = path.join(dir, "base.json");
+    const headFile = path.join(dir, "head.json");
+    fs.writeFileSync(baseFile, JSON.stringify(exportOf(base)));
+    fs.writeFileSync(headFile, JSON.stringify(exportOf(head)));
+    return { baseFile, headFile };
+}
+
+/**
  * Runs the diff `repeats` times.
  * @param root - the repository (dist/cli/main.js must be built).
  */
 export function benchDiff(root: string, size: number, repeats: number, log: (line: string) => void): DiffBench {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-bench-diff-"));
     try {
-        const base = benchStack(size);
-        const head = benchStack(size).slice(0, size - BLOCK_SIZE);
-        raise(head, "rttMs", 40, 10);
-        raise(head, "networkMBps", 5, 10);
-        const baseFile = path.join(dir, "base.json");
-        const headFile = path.join(dir, "head.json");
-        fs.writeFileSync(baseFile, JSON.stringify(exportOf(base)));
-        fs.writeFileSync(headFile, JSON.stringify(exportOf(head)));
+        const { baseFile, headFile } = writeDiffPair(dir, size);
         const seconds: number[] = [];
         const cpuSeconds: number[] = [];
         let summary = "";
@@ -120,4 +130,27 @@ export function renderDiffBench(d: DiffBench): string {
         "| diff of two exports | wall, median (s) | wall, min / max (s) | CPU, median (s; the CLI and both packs) | runs | target: < 10 s wall |\n| --- | --- | --- | --- | --- | --- |\n" +
         `| ${d.resources.toLocaleString("en-US")} resources each | ${fmt(d.median)} | ${fmt(Math.min(...d.seconds))} / ${fmt(Math.max(...d.seconds))} | ${d.cpuSeconds.length > 0 ? fmt(median(d.cpuSeconds)) : "-"} | ${d.seconds.length} | ${d.median < 10 ? "met" : "not met"} |\n\n` +
         `Its summary line: "${d.summary}". Load average at the end of the runs: ${d.load} (2 cores, shared).\n`;
+}
+
+// By hand: `node dist/scripts/bench/diff.js --write DIR [--size N]` only writes the pair, to profile
+// or time the diff (`/usr/bin/time -v perfguard diff DIR/base.json DIR/head.json`);
+// `node dist/scripts/bench/diff.js --run [--root REPO] [--size N] [--repeats N]` runs the bench
+// against REPO's built CLI (default this one) and prints the BENCHMARKS.md section.
+if (require.main === module) {
+    const at = (flag: string) => process.argv.indexOf(flag);
+    const value = (flag: string) => (at(flag) >= 0 ? process.argv[at(flag) + 1] : undefined);
+    const size = Number(value("--size") ?? 10000);
+    const dir = value("--write");
+    if (dir) {
+        fs.mkdirSync(dir, { recursive: true });
+        const { baseFile, headFile } = writeDiffPair(dir, size);
+        process.stdout.write(`${baseFile}\n${headFile}\n`);
+    } else if (at("--run") >= 0) {
+        const root = path.resolve(value("--root") ?? path.join(__dirname, "..", "..", ".."));
+        const d = benchDiff(root, size, Number(value("--repeats") ?? 3), (line) => process.stderr.write(`${line}\n`));
+        process.stdout.write(renderDiffBench(d));
+    } else {
+        process.stderr.write("usage: node dist/scripts/bench/diff.js --write DIR [--size N] | --run [--root REPO] [--size N] [--repeats N]\n");
+        process.exit(2);
+    }
 }

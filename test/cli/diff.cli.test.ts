@@ -77,7 +77,7 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(run.stderr).toBe("");
         expect(run.code).toBe(1);
         const out = run.stdout;
-        expect(out.split("\n")[0]).toBe("perfguard diff: 3 new mandatory verdicts, 4 new advisory verdicts; 15 figures worse, 0 better, 2 changed");
+        expect(out.split("\n")[0]).toBe("perfguard diff: 3 new mandatory verdicts, 4 new advisory verdicts; 13 figures worse, 0 better, 2 changed");
         expect(out).toContain("base.json (stack export, 8 resources) → head.json (preview --json, 9 resources; 1 value known after apply)");
         // The zone and both its controllers: citrix-broker-throttle reports each (160 ms needs a throttle).
         expect(out.match(/\+ \[mandatory\] {2}citrix-broker-throttle/g)).toHaveLength(3);
@@ -85,7 +85,9 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(out).toContain("RTT: 45 ms → 160 ms (+115 ms, worse)");
         // At 160 ms emea-east becomes a satellite zone: its 40 concurrent requests now reach the Site database.
         expect(out).toContain("satellite zones' concurrent requests: 0 → 40 (+40, worse)");
-        expect(out).toMatch(/busiest SE \(limited by SSL TPS\): [\d.]+% → [\d.]+% \(\+[\d.]+ pts, worse\)/);
+        // shop is the only VS of web: its need is the busiest SE's load, one row naming it (not three).
+        expect(out).toMatch(/busiest SE \(limited by SSL TPS; the need of shop-vs\): [\d.]+% → [\d.]+% \(\+[\d.]+ pts, worse\)/);
+        expect(out.match(/58\.5% → 77\.7%/g)).toHaveLength(1);
         expect(out).toContain("dom0's declared traffic: 0 MB/s → 60 MB/s (+60 MB/s, worse)");
         expect(out).toContain("guest nextcloud: predicted share (needs 40 MB/s): 40 MB/s → 27.5 MB/s (−12.5 MB/s, worse)");
         expect(out).toContain("+ [advisory]  xen-dom0-workload  (perfguard:example:Dom0Service: dom0-backup)");
@@ -112,14 +114,16 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(run.code).toBe(1);
     }, SLOW);
 
-    it("--plot writes the before/after charts of the changed Xen host", async () => {
+    it("--plot writes one chart with both states per changed zone, SE group and Xen host", async () => {
         const run = await perfguard([...args, "--plot", "plots"], dir);
-        expect(run.stdout).toContain(`Plot written to ${path.join("plots", "xen-xcp-01-before.svg")}.`);
-        for (const when of ["before", "after"]) {
-            const svg = fs.readFileSync(path.join(dir, "plots", `xen-xcp-01-${when}.svg`), "utf8");
+        for (const file of ["citrix-emea-east-zone.svg", "nsx-alb-web.svg", "xen-xcp-01.svg"]) {
+            expect(run.stdout).toContain(`Plot written to ${path.join("plots", file)}.`);
+            const svg = fs.readFileSync(path.join(dir, "plots", file), "utf8");
             expect(svg.startsWith("<svg")).toBe(true);
-            expect(svg).toContain(`Xen host xcp-01 ${when}`);
+            expect(svg).toMatch(/>Before: [^<]+</);
+            expect(svg).toMatch(/>After: [^<]+</);
         }
+        expect(fs.readFileSync(path.join(dir, "plots", "xen-xcp-01.svg"), "utf8")).toContain("After: Xen host xcp-01");
     }, SLOW);
 
     it("bad input: a file that is none of the three shapes exits 2 and says what it expected", async () => {

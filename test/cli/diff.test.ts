@@ -5,11 +5,13 @@
  * verdicts from the policies themselves; the CLI end to end is in diff.cli.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { diffStates, DiffResult, Verdict } from "../../cli/diff/compare";
+import { diffStates, DiffResult, figureChange, Verdict } from "../../cli/diff/compare";
 import { SideConfig, stackFigures } from "../../cli/diff/figures";
 import { COMMENT_LIMIT, DiffReport, renderMarkdown, renderText, summaryLine } from "../../cli/diff/render";
 import { exitCodeOf } from "../../cli/diff/run";
 import { policies } from "../../policies";
+import type { Figure } from "../../policies/pack/figures";
+import { duration, pct } from "../../policies/pack/format";
 import { ResourceView, StackView } from "../../policies/pack/resources";
 import { runPolicies, TestResource, UNKNOWN_VALUE, urnOf } from "../support/policyHarness";
 import { citrixStack, ZONE } from "../policies/citrix/citrixFixtures";
@@ -116,7 +118,18 @@ const CASES: Case[] = [
     // NSX ALB: web-seg (4 vCPUs, N+M, distributed) with shop-vs (SSL) and api-vs (L4).
     {
         name: "nsx-alb: a figure changes (shop 1000 → 1050 RSA TPS)", base: nsxStack(), head: nsxStack({ shop: { sslTps: "1050" } }),
-        figures: ["web: busiestSePct 72.4% → 74.3% (worse)", "web: busiestSeCpuPct 72.4% → 74.3% (worse)", "shop-vs: vsPeakPct 72.4% → 74.3% (worse)"], verdicts: [],
+        // One quantity, one row: shop's need is the busiest SE's CPU (the group's row names it), not three rows.
+        figures: ["web: busiestSeCpuPct 72.4% → 74.3% (worse)"], verdicts: [],
+    },
+    {
+        // api is the only throughput on the busiest SE: its need is that row, so again one row.
+        name: "nsx-alb: another VS changes (api 3 → 4 Gbps)", base: nsxStack(), head: nsxStack({ api: { throughputGbps: "4" } }),
+        figures: ["web: busiestSeThroughputPct 31.6% → 42.1% (worse)"], verdicts: [],
+    },
+    {
+        // Shop's SSL and api's throughput both change: two distinct quantities, two rows.
+        name: "nsx-alb: two VSs change (shop 1050 RSA TPS, api 4 Gbps)", base: nsxStack(), head: nsxStack({ shop: { sslTps: "1050" }, api: { throughputGbps: "4" } }),
+        figures: ["web: busiestSeCpuPct 72.4% → 74.3% (worse)", "web: busiestSeThroughputPct 31.6% → 42.1% (worse)"], verdicts: [],
     },
     {
         name: "nsx-alb: an entity appears (SE group batch)", base: nsxStack(), head: nsxStack({ extra: [{ type: SE_GROUP, name: "batch-seg", props: seGroupProps({ name: "batch" }) }] }),
@@ -124,12 +137,12 @@ const CASES: Case[] = [
     },
     {
         name: "nsx-alb: a verdict flips (shop at 4000 RSA TPS no longer fits)", base: nsxStack(), head: nsxStack({ shop: { sslTps: "4000" } }),
-        figures: ["web: busiestSePct 72.4% → 187.7% (worse)", "web: busiestSeCpuPct 72.4% → 187.7% (worse)", "web: requiredVcpusPerSe (none) → 10 (changed)", "shop-vs: vsPeakPct 72.4% → 187.7% (worse)"],
+        figures: ["web: busiestSeCpuPct 72.4% → 187.7% (worse)", "web: requiredVcpusPerSe (none) → 10 (changed)"],
         verdicts: ["+ mandatory nsx-alb-se-capacity -> web-seg", "+ mandatory nsx-alb-se-capacity -> shop-vs"],
     },
     {
         name: "nsx-alb: unknown on one side (vcpusPerSe known after apply)", base: nsxStack(), head: nsxStack({ group: { vcpusPerSe: UNKNOWN_VALUE } }),
-        figures: ["web: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "web: busiestSePct 72.4% → (none) (changed)", "web: busiestSeCpuPct 72.4% → (none) (changed)", "web: busiestSeThroughputPct 31.6% → (none) (changed)", "web: busiestSeIngressPct 0% → (none) (changed)", "web: busiestSeOpenConnectionsPct 31.3% → (none) (changed)", "web: sesNeeded 1 → (none) (changed)", "api-vs: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "api-vs: vsPeakPct 31.6% → (none) (changed)", "shop-vs: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "shop-vs: vsPeakPct 72.4% → (none) (changed)"],
+        figures: ["web: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "web: busiestSeCpuPct 72.4% → (none) (changed)", "web: busiestSeThroughputPct 31.6% → (none) (changed)", "web: busiestSeOpenConnectionsPct 31.3% → (none) (changed)", "web: busiestSeIngressPct 0% → (none) (changed)", "web: sesNeeded 1 → (none) (changed)", "api-vs: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)", "shop-vs: not checked - → the sizing of its SE group is unknown in this preview (vcpusPerSe)"],
         // The per-group size policies cannot read the size either: not checked, advisory.
         verdicts: ["+ advisory nsx-alb-se-dedicated-dispatcher -> web-seg", "+ advisory nsx-alb-se-minimum-resources -> web-seg"],
     },
@@ -163,6 +176,14 @@ describe("perfguard diff: a base and a head with one change, per system", () => 
         expect(verdictChanges(r)).toEqual(c.verdicts);
     });
 
+    it("nsx-alb: the row that stands for a VS's need names the VS, and the limit", async () => {
+        const r = await diff(nsxStack(), nsxStack({ shop: { sslTps: "1050" }, api: { throughputGbps: "4" } }));
+        const web = r.entities.find((e) => e.id === "web");
+        expect(web?.figures.map((f) => f.label)).toEqual(["busiest SE (limited by SSL TPS; the need of shop-vs)", "busiest SE throughput (the need of api-vs)"]);
+        // Their VS entities carry nothing of their own: not listed, not even as unchanged.
+        expect(r.entities.filter((e) => e.kind === "virtualService").map((e) => e.id)).toEqual(["intranet-vs"]); // not checked on both sides: its group is not in the stack
+    });
+
     it("the opposite direction swaps before and after, and appeared for disappeared", async () => {
         const r = await diff(citrixStack({ rttMs: "260" }), citrixStack());
         expect(verdictChanges(r)).toEqual(["- mandatory citrix-broker-throttle -> emea-zone", "- mandatory citrix-zone-rtt-limit -> emea-zone", "- advisory citrix-brokering-capacity -> emea-zone"]);
@@ -191,6 +212,40 @@ describe("exit code and summary", () => {
         const r = await diff(citrixStack(), citrixStack({ rttMs: "260" }));
         expect(summaryLine(r)).toBe("2 new mandatory verdicts, 1 new advisory verdict; 7 figures worse, 0 better, 1 changed");
         expect(summaryLine(await diff(citrixStack(), citrixStack()))).toBe("no change in figures or verdicts");
+    });
+});
+
+// A figure as the evaluations build it: a percentage's text from pct(), a time's from duration().
+const percentFigure = (p: number): Figure => ({ key: "timedOutPct", label: "timed out", value: p, unit: "%", better: "lower", text: pct(p / 100) });
+const secondsFigure = (v: number): Figure => ({ key: "meanResponseS", label: "mean response", value: v, unit: "s", better: "lower", text: duration(v) });
+
+describe("one figure on both sides: what the diff prints, and whether it is a change", () => {
+    it.each([
+        // pct() rounds 0.00009% up to "0.0001%" but prints 0.00004% as "<0.0001%": both are below the floor.
+        ["% both below the display floor", percentFigure(0.00009), percentFigure(0.00004), "<0.0001%", "<0.0001%", "unchanged"],
+        ["% zero and below the floor", percentFigure(0), percentFigure(0.00004), "0%", "<0.0001%", "unchanged"],
+        ["% the same text from different values", percentFigure(72.41), percentFigure(72.44), "72.4%", "72.4%", "unchanged"],
+        ["% below the floor to a rate", percentFigure(0.00009), percentFigure(0.003), "<0.0001%", "0.003%", "worse"],
+        // The floor side sets no precision: the rate prints as its verdict does (pct: "0.218%").
+        ["% below the floor to a larger rate", percentFigure(0.00004), percentFigure(0.2183), "<0.0001%", "0.218%", "worse"],
+        // pct() gives 10.01% one decimal ("10%"), 9.99% two: side by side both get two.
+        ["% one precision for both sides", percentFigure(9.99), percentFigure(10.01), "9.99%", "10.01%", "worse"],
+        ["% lower is better", percentFigure(58.5), percentFigure(31.6), "58.5%", "31.6%", "better"],
+        ["s the same text from different values", secondsFigure(5.71), secondsFigure(5.74), "5.7 s", "5.7 s", "unchanged"],
+        ["s a change keeps the evaluation's text", secondsFigure(5.4), secondsFigure(9.4), "5.4 s", "9.4 s", "worse"],
+        ["s only on one side", undefined, secondsFigure(9.4), undefined, "9.4 s", "changed"],
+    ] as const)("%s", (_name, before, after, beforeText, afterText, direction) => {
+        const c = figureChange(before, after);
+        expect([c.beforeText, c.afterText, c.direction]).toEqual([beforeText, afterText, direction]);
+    });
+
+    it("prints the pair in one format in the table, and counts no change for it", () => {
+        const entity = (p: number) => ({ system: "citrix" as const, kind: "zoneLock", id: "emea", label: "lock of zone emea", figures: [percentFigure(p)] });
+        const quiet = diffStates({ figures: [entity(0.00009)], verdicts: [] }, { figures: [entity(0.00004)], verdicts: [] });
+        expect(quiet.counts).toMatchObject({ worse: 0, better: 0, changed: 0, unchanged: 1 });
+        const md = renderMarkdown(report(diffStates({ figures: [entity(0.00009)], verdicts: [] }, { figures: [entity(0.218)], verdicts: [] })));
+        expect(md).toContain("| lock of zone emea | timed out | <0.0001% | 0.218% | +0.22 pts 🔺 worse |");
+        expect(md).not.toContain("| 0.0001% |");
     });
 });
 

@@ -25,6 +25,11 @@ function figure(all: EntityFigures[], id: string, key: string) {
     return all.find((e) => e.id === id)?.figures.find((f) => f.key === key);
 }
 
+/** The busiest SE's load: the row of the metric that limits it, labelled as the busiest SE. */
+function busiest(all: EntityFigures[], id: string) {
+    return all.find((e) => e.id === id)?.figures.find((f) => f.label.startsWith("busiest SE (limited by"));
+}
+
 const AS: TestResource[] = [
     { type: SE_GROUP, name: "pair-seg", props: { name: "pair", vcpusPerSe: "4", memoryPerSe: "4096", haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY", distributeLoadActiveStandby: "true" } },
     ...["a", "b"].map((n): TestResource => ({ type: VS, name: n, props: { name: n, seGroupRef: "/api/serviceenginegroup/?name=pair", services: [{ port: "443", enableSsl: "true" }], markers: [{ key: "perfguard:sslTps", values: ["1430"] }] } })),
@@ -33,12 +38,15 @@ const AS: TestResource[] = [
 describe("nsxAlbFigures", () => {
     it("gives each SE group's busiest SE as the verdict states it, and the steady state beside it", async () => {
         const all = nsxAlbFigures(stackOf(AS));
-        expect(figure(all, "pair", "busiestSePct")).toMatchObject({ unit: "%", better: "lower", text: "110%" });
-        expect(figure(all, "pair", "busiestSePct")?.value).toBeCloseTo(110, 9);
+        // Two SSL VSs: CPU carries the load, so the CPU row is the busiest SE's (one row, not two).
+        expect(busiest(all, "pair")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by SSL TPS)", unit: "%", better: "lower", text: "110%" });
+        expect(busiest(all, "pair")?.value).toBeCloseTo(110, 9);
+        expect(all.find((e) => e.id === "pair")?.figures.map((f) => f.key)).toEqual(["busiestSeCpuPct", "busiestSeThroughputPct", "busiestSeOpenConnectionsPct", "busiestSeIngressPct", "sesNeeded", "steadyStateSePct", "requiredVcpusPerSe"]);
         expect(figure(all, "pair", "steadyStateSePct")?.text).toBe("55%");
         expect(figure(all, "pair", "requiredVcpusPerSe")?.value).toBe(6);
         const [v] = await runStackPolicy(nsxAlbSeCapacity, AS);
-        expect(v.message).toContain(`busiest SE ${figure(all, "pair", "busiestSePct")?.text}`);
+        expect(v.message).toContain(`busiest SE ${busiest(all, "pair")?.text}`);
+        // Each VS is half the surviving SE's load: a quantity of its own, so its own row.
         expect(figure(all, "a", "vsPeakPct")?.text).toBe("55%");
     });
     it("says why a figure is not computed: a VS whose group is not in the stack", () => {
@@ -47,7 +55,14 @@ describe("nsxAlbFigures", () => {
         expect(intranet.kind).toBe("virtualService");
         expect(intranet.figures).toEqual([]);
         expect(intranet.notChecked).toContain("neither in this stack nor in policy config seGroups");
-        expect(figure(all, "web", "busiestSePct")?.value).toBeGreaterThan(0);
+        expect(busiest(all, "web")?.value).toBeGreaterThan(0);
+    });
+    it("prints a VS's need once: on the busiest SE's row when it alone makes that load", () => {
+        const all = nsxAlbFigures(stackOf(nsxStack()));
+        // shop is the busiest SE's CPU and api its throughput: their own rows would repeat those numbers.
+        expect(busiest(all, "web")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by SSL TPS; the need of shop-vs)" });
+        expect(figure(all, "web", "busiestSeThroughputPct")?.label).toBe("busiest SE throughput (the need of api-vs)");
+        expect(all.filter((e) => e.id === "shop-vs" || e.id === "api-vs").map((e) => e.figures)).toEqual([[], []]);
     });
     it("is computed once per stack object and config", () => {
         const stack = stackOf(AS);

@@ -1,5 +1,5 @@
 /**
- * docs/ci/preview.yml and docs/ci/check-deployed.yml, run here step by step from their YAML
+ * docs/ci/preview.yml, docs/ci/check-deployed.yml and docs/ci/diff.yml, run here step by step from their YAML
  * (test/support/ciRecipe.ts) with the real CLI, a file backend and a passphrase secrets provider,
  * as a self-hosted runner would run them: the job's own env (PULUMI_BACKEND_URL from a variable,
  * PULUMI_CONFIG_PASSPHRASE from a secret) is all the CLI gets; the stack is named in full

@@ -103,8 +103,10 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     if (text !== "") {
         text += "\n";
     }
-    // As the CLI shows `--policy-pack` as given; the default pack is shown relative to the cwd.
-    const localPath = opts.packDir ?? (path.relative(process.cwd(), packDirGiven) || ".");
+    // As the CLI shows `--policy-pack`: as given (pulumi preview --policy-pack ../pack prints
+    // `(local: ../pack)`); the default pack, which the user named nowhere, by its absolute folder,
+    // as the emulated preview names it.
+    const localPath = opts.packDir ?? packDirGiven;
     text += formatPoliciesSection([{ name: info.name, version: info.version, localPath }], violations, remediations);
     text += `perfguard check ${opts.file}: ${exported.resources.length} resources (stack ${exported.stack}, project ${exported.project}): ` +
         `${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}` +

@@ -17,6 +17,7 @@ import { reconcilePolicyConfig, validatePolicyProperties } from "../preview/poli
 import { defaultPackDir } from "../preview/runPreview";
 import { ENFORCEMENT_LEVELS, EnforcementLevel, JsonValue } from "../preview/types";
 import { UsageError } from "./errors";
+import { jsonErrorWhere } from "./stackExport";
 
 /** One problem: the key it is about ("" for the file as a whole) and the message. */
 export interface ConfigProblem {
@@ -59,6 +60,28 @@ function jsType(value: unknown): string {
     return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
+/** `: did you mean "advisory"?` for a misspelt level, or "". */
+function levelSuggestion(value: string): string {
+    const near = didYouMean(value, ENFORCEMENT_LEVELS);
+    return near ? `: did you mean "${near}"?` : "";
+}
+
+/**
+ * The CLI's words for an invalid level, then perfguard's: the level it is near, and what the CLI
+ * does with the file (it rejects it: the preview fails before any policy runs, so none of the
+ * policy's settings in it apply either).
+ */
+function invalidLevel(key: string, shown: string, suggestion: string, settings: readonly string[]): string {
+    const lost = settings.length > 0 ? `, and ${key === "all" ? "its" : `${JSON.stringify(escapeControl(key))}'s`} settings (${settings.join(", ")}) apply nowhere` : "";
+    return `parsing enforcement level for ${JSON.stringify(key)}: ${shown} is not a valid enforcement level${suggestion} ` +
+        `(the Pulumi CLI rejects the file: the preview fails before any policy runs${lost})`;
+}
+
+/** The setting of an object that is meant as its level (`level`, `enforcmentLevel`), if any. */
+function misspeltLevelKey(settings: readonly string[]): string | undefined {
+    return settings.find((s) => didYouMean(s, ["enforcementLevel"]) !== undefined);
+}
+
 /**
  * Checks a parsed config file (any JSON value) against the pack's policies.
  * Input: the file's JSON and the pack's GetAnalyzerInfo. Output: ConfigFindings. Never throws.
@@ -89,19 +112,20 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo): ConfigFindi
         let properties: Record<string, JsonValue> = {};
         if (typeof value === "string") {
             if (!isLevel(value)) {
-                problems.push({ policy, message: `parsing enforcement level for ${JSON.stringify(key)}: ${JSON.stringify(value)} is not a valid enforcement level` });
+                problems.push({ policy, message: invalidLevel(key, JSON.stringify(escapeControl(value)), levelSuggestion(value), []) });
                 continue;
             }
             level = value;
         } else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
             const { enforcementLevel, ...rest } = value as Record<string, JsonValue>;
+            const others = Object.keys(rest).sort();
             if (enforcementLevel !== undefined) {
                 if (typeof enforcementLevel !== "string") {
-                    problems.push({ policy, message: `parsing enforcement level for ${JSON.stringify(key)}: ${shownValue(enforcementLevel)} is not a valid enforcement level; must be a string` });
+                    problems.push({ policy, message: invalidLevel(key, shownValue(enforcementLevel), "; must be a string", others) });
                     continue;
                 }
                 if (!isLevel(enforcementLevel)) {
-                    problems.push({ policy, message: `parsing enforcement level for ${JSON.stringify(key)}: ${JSON.stringify(enforcementLevel)} is not a valid enforcement level` });
+                    problems.push({ policy, message: invalidLevel(key, JSON.stringify(escapeControl(enforcementLevel)), levelSuggestion(enforcementLevel), others) });
                     continue;
                 }
                 level = enforcementLevel;
@@ -128,15 +152,30 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo): ConfigFindi
         if (!known) {
             const near = didYouMean(key, names);
             const meant = near ? `: did you mean "${near}"?` : "";
+            const levelKey = misspeltLevelKey(settings);
+            const asLevel = levelKey !== undefined ? ` A level goes in "enforcementLevel", not ${shownKey(levelKey)}.` : "";
+            const lost = settings.length > 0 ? `its settings (${settings.map((k) => escapeControl(k)).join(", ")}) reach no policy` : "";
             problems.push({ policy, message: level === undefined
-                ? `invalid enforcement level "" (the Pulumi CLI's error, naming no key): ${shownKey(key)} is not a policy of ${pack}${meant}`
-                : `${shownKey(key)} is not a policy of ${pack}${meant} (the Pulumi CLI accepts it and the policy meant keeps its default level)` });
+                ? `invalid enforcement level "" (the Pulumi CLI's error, naming no key): ${shownKey(key)} is not a policy of ${pack}${meant}${asLevel} ` +
+                    `(the Pulumi CLI rejects the file: the preview fails before any policy runs${lost ? `, and ${lost}` : ""})`
+                : `${shownKey(key)} is not a policy of ${pack}${meant} (the Pulumi CLI accepts it and the policy meant keeps its default level${lost ? `; ${lost}` : ""})` });
             continue;
         }
         const accepted = Object.keys(known.configSchema?.properties ?? {});
         for (const setting of settings.filter((s) => !accepted.includes(s))) {
             const near = didYouMean(setting, accepted);
-            problems.push({ policy, message: `unknown config key ${shownKey(setting)}${near ? `: did you mean "${near}"?` : ""} (accepted keys are ${accepted.length > 0 ? accepted.sort().join(", ") : "none"}, plus enforcementLevel; the Pulumi CLI sends it on and the setting is not applied)` });
+            const accepts = `accepted keys are ${accepted.length > 0 ? accepted.sort().join(", ") : "none"}, plus enforcementLevel`;
+            if (near === undefined && misspeltLevelKey([setting]) !== undefined) {
+                // `{"level": "mandatory"}`: the CLI takes it for a setting, so the level meant is never set.
+                const meantLevel = properties[setting];
+                const valueNote = typeof meantLevel === "string" && !isLevel(meantLevel)
+                    ? ` And ${JSON.stringify(escapeControl(meantLevel))} is not a valid enforcement level${levelSuggestion(meantLevel)}`
+                    : "";
+                problems.push({ policy, message: `unknown config key ${shownKey(setting)}: did you mean "enforcementLevel"?${valueNote} ` +
+                    `(${accepts}; the Pulumi CLI sends it on as a setting, so ${key} keeps its level, ${effectiveLevelOf(info, key, allLevel(raw as Record<string, unknown>)) ?? "its default"})` });
+                continue;
+            }
+            problems.push({ policy, message: `unknown config key ${shownKey(setting)}${near ? `: did you mean "${near}"?` : ""} (${accepts}; the Pulumi CLI sends it on and the setting is not applied)` });
         }
         usable[key] = { ...(level !== undefined ? { enforcementLevel: level } : {}), ...(settings.length > 0 ? { properties } : {}) };
     }
@@ -163,6 +202,18 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo): ConfigFindi
     }
     const order = (a: ConfigProblem, b: ConfigProblem): number => a.policy.localeCompare(b.policy) || a.message.localeCompare(b.message);
     return { problems: [...problems].sort(order), notes: [...notes].sort(order), levels: levels.sort((a, b) => a.policy.localeCompare(b.policy)) };
+}
+
+/** A policy's level when the file does not set it itself: its default, the pack's initial config, then the file's "all". */
+function effectiveLevelOf(info: AnalyzerInfo, name: string, all: EnforcementLevel | undefined): EnforcementLevel | undefined {
+    return effectiveLevels(info, all !== undefined ? { all: { enforcementLevel: all } } : {})[name];
+}
+
+/** The file's valid "all" level, in either form. */
+function allLevel(raw: Record<string, unknown>): EnforcementLevel | undefined {
+    const all = raw.all;
+    const level = all !== null && typeof all === "object" && !Array.isArray(all) ? (all as Record<string, unknown>).enforcementLevel : all;
+    return isLevel(level) ? level : undefined;
 }
 
 /** One policy's properties after the CLI's reconciliation (schema defaults, initial config, file). */
@@ -214,8 +265,8 @@ export interface ConfigCheckResult {
     json: Record<string, unknown>;
 }
 
-/** Reads the file: a missing or unreadable file is a usage error (exit 2); its content is checked. */
-function readConfigFile(file: string): { raw?: unknown; problem?: string } {
+/** Reads the file: a missing, unreadable or malformed file is a usage error (exit 2); its content is checked. */
+function readConfigFile(file: string): { raw: unknown } {
     let text: string;
     try {
         text = fs.readFileSync(file, "utf8");
@@ -229,8 +280,8 @@ function readConfigFile(file: string): { raw?: unknown; problem?: string } {
     try {
         return { raw: JSON.parse(text) as unknown };
     } catch (err) {
-        const position = /position (\d+)/.exec((err as Error).message);
-        return { problem: `the file is not JSON (syntax error${position ? ` at character ${position[1]}` : ""}); the Pulumi CLI fails the preview` };
+        // A malformed input file is a usage error (exit 2), as for every command (cli/errors.ts).
+        throw new UsageError(`policy pack config ${file} is not valid JSON (${jsonErrorWhere(err)}); the Pulumi CLI fails the preview on it too`);
     }
 }
 
@@ -247,14 +298,13 @@ export async function runConfigCheck(opts: ConfigCheckOptions): Promise<ConfigCh
     } finally {
         await pack.close();
     }
-    const findings: ConfigFindings = read.problem !== undefined
-        ? { problems: [{ policy: "", message: read.problem }], notes: [], levels: [] }
-        : checkPolicyConfig(read.raw, info);
-    if (!info.supportsConfig && read.problem === undefined && Object.keys(read.raw as object).length > 0) {
+    const findings: ConfigFindings = checkPolicyConfig(read.raw, info);
+    const isObject = read.raw !== null && typeof read.raw === "object" && !Array.isArray(read.raw);
+    if (!info.supportsConfig && isObject && Object.keys(read.raw as object).length > 0) {
         (findings.problems as ConfigProblem[]).unshift({ policy: "", message: `policy pack ${JSON.stringify(info.name)} does not support config` });
     }
     // The reconciliation the preview runs must agree: a file with no problem here reconciles there.
-    if (findings.problems.length === 0 && read.raw !== undefined && info.supportsConfig) {
+    if (findings.problems.length === 0 && isObject && info.supportsConfig) {
         reconcilePolicyConfig(info, toEntries(read.raw as Record<string, unknown>));
     }
     const lines: string[] = [`perfguard config check ${opts.file}: ${info.name} ${info.version}, ${info.policies.length} policies`];

@@ -26,7 +26,7 @@ import { parseStackName, readBackendStack, readExportFile, StackState, stackOutp
 import { checkInputs, previewOutputs } from "./providers/schema";
 import { AliasResolver } from "./resolveAliases";
 import { runTransforms, TransformRegistry } from "./runTransforms";
-import { installSdkResolution, typeCheckPaths } from "./sdkResolution";
+import { installSdkResolution, standInTypeHint, TypeDiagnostic, typeCheckPaths } from "./sdkResolution";
 import { toAnalyzerProperties } from "./wireValues";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_REFERENCES_ENV, UNKNOWN_STRING } from "./types";
 
@@ -422,6 +422,30 @@ function safeJson(value: unknown): string {
     }
 }
 
+/** A TypeScript diagnostic message (a string or a chain of them), one text. */
+interface MessageChain {
+    readonly messageText: string;
+    readonly next?: readonly MessageChain[];
+}
+
+function flattenMessage(text: string | MessageChain): string {
+    return typeof text === "string" ? text : [text.messageText, ...(text.next ?? []).map(flattenMessage)].join("\n");
+}
+
+/** The diagnostics of ts-node's TSError (ts.Diagnostic objects), as the stand-in hint reads them. */
+function typeDiagnostics(err: Error): TypeDiagnostic[] {
+    type Diagnostic = { file?: { fileName: string }; messageText: string | MessageChain; relatedInformation?: readonly { file?: { fileName: string } }[] };
+    const diagnostics = (err as { diagnostics?: readonly Diagnostic[] }).diagnostics;
+    if (!Array.isArray(diagnostics)) {
+        return [{ text: err.message }];
+    }
+    return diagnostics.map((d: Diagnostic) => ({
+        file: d.file?.fileName,
+        text: flattenMessage(d.messageText),
+        related: (d.relatedInformation ?? []).flatMap((r) => (r.file ? [r.file.fileName] : [])),
+    }));
+}
+
 /**
  * The problems of one run, each distinct error object once (Node reports one unhandled rejection
  * per promise a failed registration passes through) and each distinct text once.
@@ -430,7 +454,10 @@ class Problems {
     private readonly seen = new Set<unknown>();
     private readonly texts: string[] = [];
 
-    /** Records a thrown/rejected value. */
+    /** `programDir`: where the program is, for the stand-in SDK hint of a type error. */
+    constructor(private readonly programDir: string) {}
+
+    /** Records a thrown/rejected value; a type error that involves a stand-in SDK gets perfguard's hint line. */
     add(err: unknown): void {
         if (err !== null && (typeof err === "object" || typeof err === "function")) {
             if (this.seen.has(err)) {
@@ -438,7 +465,8 @@ class Problems {
             }
             this.seen.add(err);
         }
-        this.addText(describeError(err).trim());
+        const hint = err instanceof Error && err.name === "TSError" ? standInTypeHint(typeDiagnostics(err), this.programDir) : undefined;
+        this.addText(describeError(err).trim() + (hint ? `\n${hint}` : ""));
     }
 
     /** Records a message text (an SDK-logged error). */
@@ -459,7 +487,7 @@ function main(): void {
         send({ kind: "error", message: "usage: mockedProgram <entry file> <cwd> <project> <stack>", resources: [], notReproduced: [] });
         return;
     }
-    const problems = new Problems();
+    const problems = new Problems(cwd);
     // What the program registered so far: on a failure the engine still analyzes these.
     const registered: RecordedResource[] = [];
     let sent = false;

@@ -169,8 +169,11 @@ export function typeCheckPaths(programDir: string, root = perfguardRoot()): Reco
     }
     for (const pkg of [...Object.keys(STAND_IN_SDKS), ...NPM_SDKS]) {
         try {
-            require.resolve(pkg, { paths: [programDir] });
-            continue; // the program's own install
+            // Once installSdkResolution runs in this process, a stand-in resolves too: not an install.
+            const resolved = require.resolve(pkg, { paths: [programDir] });
+            if (!(pkg in STAND_IN_SDKS) || !isStandInFile(resolved, STAND_IN_SDKS[pkg], root)) {
+                continue; // the program's own install
+            }
         } catch {
             // not installed beside the program: perfguard's copy below
         }
@@ -180,4 +183,68 @@ export function typeCheckPaths(programDir: string, root = perfguardRoot()): Reco
         }
     }
     return paths;
+}
+
+/** A TypeScript diagnostic as the stand-in hint reads it: its file, its flattened text, the files of its related information. */
+export interface TypeDiagnostic {
+    readonly file?: string;
+    readonly text: string;
+    readonly related?: readonly string[];
+}
+
+/** How to install each stand-in's real SDK in a program's folder (docs/real-cli.md, "Your own program"). */
+const REAL_SDK_INSTALL: Readonly<Record<string, string>> = {
+    "@pulumi/avi": "pulumi package add terraform-provider vmware/avi",
+    "@pulumi/citrix": "pulumi package add terraform-provider citrix/citrix",
+    "@pulumi/vsphere": "npm install @pulumi/vsphere",
+};
+
+const EXPORTED = /\bexport\s+(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type|enum|const|let|function|namespace)\s+([A-Za-z_$][\w$]*)/g;
+
+/** The names a stand-in module exports (its classes and their `...Args` types), read from its file. */
+function exportedNames(file: string): Set<string> {
+    try {
+        return new Set([...fs.readFileSync(file, "utf8").matchAll(EXPORTED)].map((m) => m[1]));
+    } catch {
+        return new Set();
+    }
+}
+
+/** Is `file` perfguard's stand-in module `name` (the source, or the compiled module and its declarations)? */
+function isStandInFile(file: string, name: string, root: string): boolean {
+    const f = path.resolve(file);
+    return [path.join(root, "examples", "sdk"), path.join(root, "dist", "examples", "sdk")]
+        .some((dir) => path.dirname(f) === dir && path.basename(f).replace(/\.(d\.ts|ts|js)$/, "") === name);
+}
+
+/**
+ * One line for a failed type check that involves a stand-in SDK the program was checked against
+ * (a diagnostic in the stand-in's file, or naming one of its types: `ZoneArgs`, `VirtualMachine`):
+ * the stand-ins declare only what the examples use, so a program valid against the real SDK can fail
+ * here. Undefined when no diagnostic involves a stand-in, or the program installs the real SDKs.
+ */
+export function standInTypeHint(diagnostics: readonly TypeDiagnostic[], programDir: string, root = perfguardRoot()): string | undefined {
+    const mapped = typeCheckPaths(programDir, root);
+    const involved: string[] = [];
+    for (const [pkg, name] of Object.entries(STAND_IN_SDKS)) {
+        const target = mapped[pkg]?.[0];
+        if (target === undefined || !isStandInFile(target, name, root)) {
+            continue; // the program's own install, or no stand-in: checked against the real SDK
+        }
+        const names = exportedNames(target);
+        const quoted = (text: string) => [...text.matchAll(/['"]([^'"\n]+)['"]/g)].flatMap((m) => m[1].split(/[^\w$]+/));
+        const hit = diagnostics.some((d) => [d.file, ...(d.related ?? [])].some((f) => f !== undefined && isStandInFile(f, name, root))
+            || d.text.includes(pkg) || d.text.includes(`examples/sdk/${name}`) || quoted(d.text).some((w) => names.has(w)));
+        if (hit) {
+            involved.push(pkg);
+        }
+    }
+    if (involved.length === 0) {
+        return undefined;
+    }
+    const files = involved.map((pkg) => `examples/sdk/${STAND_IN_SDKS[pkg]}.ts`).join(", ");
+    const install = involved.map((pkg) => REAL_SDK_INSTALL[pkg]).join("; ");
+    return `perfguard: this program was type-checked against perfguard's stand-in SDK for ${involved.join(" and ")} (${files}: only what the examples use), ` +
+        `not the real one: to check against the real SDK, install it in the program's folder (${install}), then run npm run preview:real -- ${programDir} ` +
+        "(docs/real-cli.md, \"Your own program\")";
 }

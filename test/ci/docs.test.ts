@@ -12,8 +12,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const doc = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
 // A block whose YAML holds ``` itself is fenced with four backticks.
 const blocks = [...doc.matchAll(/^(`{3,})yaml\n([\s\S]*?)^\1$/gm)].map((m) => m[2]);
-// This section's workflows (others add theirs, e.g. diff.yml, with their own tests).
-const FILES = ["pr-gate.yml", "preview.yml", "check-deployed.yml"];
+const FILES = ["pr-gate.yml", "preview.yml", "check-deployed.yml", "diff.yml"];
 
 describe("docs/ci.md and docs/ci/", () => {
     it.each(FILES)("ci.md shows %s exactly", (file) => {
@@ -41,7 +40,7 @@ describe("docs/ci.md and docs/ci/", () => {
     });
 
     it("the jobs that need the backend name stacks in full and take the passphrase from a secret", () => {
-        for (const file of ["preview.yml", "check-deployed.yml"]) {
+        for (const file of ["preview.yml", "check-deployed.yml", "diff.yml"]) {
             const workflow = loadWorkflow(file);
             expect(workflow.env?.STACK, file).toMatch(/^organization\/[^/]+\/[^/]+$/);
             for (const job of Object.values(workflow.jobs)) {
@@ -50,6 +49,17 @@ describe("docs/ci.md and docs/ci/", () => {
             }
         }
         expect(loadWorkflow("preview.yml").permissions).toMatchObject({ "pull-requests": "write" });
+        expect(loadWorkflow("diff.yml").permissions).toMatchObject({ "pull-requests": "write" });
+    });
+
+    // One way of running perfguard in every recipe: the checkout's built bin, as `npm ci` leaves it
+    // in perfguard/ (npx would resolve the root package's bin only from inside perfguard/).
+    it.each(FILES)("%s runs perfguard as node perfguard/dist/<...>.js, never npx", (file) => {
+        const runs = Object.values(loadWorkflow(file).jobs).flatMap((j) => j.steps.map((s) => s.run ?? ""));
+        expect(runs.filter((r) => /\bnpx\b/.test(r))).toEqual([]);
+        const calls = runs.flatMap((r) => [...r.matchAll(/node (\S*perfguard\S*\.js)/g)].map((m) => m[1]));
+        expect(calls.length, file).toBeGreaterThan(0);
+        expect(calls.every((c) => /^perfguard\/dist\/(cli|preview)\/main\.js$/.test(c)), calls.join(", ")).toBe(true);
     });
 
     it("the steps that post or report run always and cannot fail on a missing file", () => {
@@ -60,5 +70,10 @@ describe("docs/ci.md and docs/ci/", () => {
         const report = loadWorkflow("check-deployed.yml").jobs["check-deployed"].steps.find((s) => s.name === "report");
         expect(report?.if).toBe("always()");
         expect(report?.run).toContain("if [ ! -s \"$report\" ]");
+        const diff = loadWorkflow("diff.yml").jobs.diff.steps;
+        expect(diff.find((s) => s.name === "write the comment")?.run).toContain("if [ ! -s \"$body\" ]");
+        for (const name of ["write the comment", "post or update the comment", "gate"]) {
+            expect(diff.find((s) => s.name === name)?.if, name).toContain("always()");
+        }
     });
 });

@@ -4,6 +4,7 @@
  * the stack export shapes (bare resources, secrets, pending deletes).
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
@@ -56,6 +57,22 @@ describe("check on a preview's --record gives the preview's verdicts", () => {
         const section = (text: string) => text.slice(text.indexOf("Policies:"), text.indexOf("\n\n", text.indexOf("Policies:")));
         expect(section(human.stdout)).toBe(section(result.output));
         expect(human.stdout).toMatch(new RegExp(`perfguard check ${record.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ${result.resources.length} resources`));
+    });
+});
+
+describe("check names the pack as the CLI names a local pack", () => {
+    // The CLI prints --policy-pack as given (`pulumi preview --policy-pack ../pack`: `(local: ../pack)`);
+    // without --policy-pack the pack is perfguard itself, named by its absolute folder wherever the cwd is.
+    it.each([
+        ["no --policy-pack, run from a temp folder", [], os.tmpdir(), `(local: ${ROOT})`],
+        ["no --policy-pack, run from the pack's folder", [], ROOT, `(local: ${ROOT})`],
+        ["--policy-pack as an absolute path", ["--policy-pack", ROOT], os.tmpdir(), `(local: ${ROOT})`],
+        ["--policy-pack as a relative path", ["--policy-pack", "."], ROOT, "(local: .)"],
+    ] as const)("%s", async (_label, args, cwd, heading) => {
+        const { record } = previews.get("citrix-satellite-zones")!;
+        const run = await perfguard(["check", record, ...args], cwd);
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stdout.split("\n").filter((l) => l.includes("(local: "))).toEqual([`    ❌ perfguard@v0.1.0 ${heading}`]);
     });
 });
 

@@ -12,6 +12,8 @@ import { AnalyzerInfo, startPack } from "../../preview/packClient";
 import { perfguard, ROOT, tempDir } from "./cliHarness";
 
 let info: AnalyzerInfo;
+/** What perfguard adds to the CLI's words for an invalid level, as the real CLI behaves (docs/cli.md). */
+const REJECTS = "(the Pulumi CLI rejects the file: the preview fails before any policy runs";
 const dir = tempDir();
 
 beforeAll(async () => {
@@ -45,15 +47,40 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         ["a misspelt name as an object with a level", { "citrix-zone-rtt-limt": { enforcementLevel: "mandatory" } }, "citrix-zone-rtt-limt",
             "\"citrix-zone-rtt-limt\" is not a policy of perfguard 0.1.0: did you mean \"citrix-zone-rtt-limit\"? (the Pulumi CLI accepts it and the policy meant keeps its default level)"],
         ["a misspelt name as an object without a level", { "xen-dom0-workoad": { dom0Share: 0.4 } }, "xen-dom0-workoad",
-            "invalid enforcement level \"\" (the Pulumi CLI's error, naming no key): \"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"?"],
+            "invalid enforcement level \"\" (the Pulumi CLI's error, naming no key): \"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"? " +
+            "(the Pulumi CLI rejects the file: the preview fails before any policy runs, and its settings (dom0Share) reach no policy)"],
         ["a name like no policy", { "ghost": "disabled" }, "ghost",
             "\"ghost\" is not a policy of perfguard 0.1.0 (the Pulumi CLI accepts it and the policy meant keeps its default level)"],
         ["an invalid string level", { "nsx-alb-se-capacity": "loud" }, "nsx-alb-se-capacity",
-            "parsing enforcement level for \"nsx-alb-se-capacity\": \"loud\" is not a valid enforcement level"],
+            `parsing enforcement level for "nsx-alb-se-capacity": "loud" is not a valid enforcement level ${REJECTS})`],
         ["an invalid level in the object form", { "nsx-alb-se-capacity": { enforcementLevel: "Mandatory" } }, "nsx-alb-se-capacity",
-            "parsing enforcement level for \"nsx-alb-se-capacity\": \"Mandatory\" is not a valid enforcement level"],
+            `parsing enforcement level for "nsx-alb-se-capacity": "Mandatory" is not a valid enforcement level: did you mean "mandatory"? ${REJECTS})`],
         ["a level that is not a string", { "nsx-alb-se-capacity": { enforcementLevel: 1 } }, "nsx-alb-se-capacity",
-            "parsing enforcement level for \"nsx-alb-se-capacity\": 1 is not a valid enforcement level; must be a string"],
+            `parsing enforcement level for "nsx-alb-se-capacity": 1 is not a valid enforcement level; must be a string ${REJECTS})`],
+        // A misspelt level gets "did you mean", as a misspelt name does; the CLI rejects the whole file.
+        ["a misspelt level for all", { all: "advisry" }, "all",
+            `parsing enforcement level for "all": "advisry" is not a valid enforcement level: did you mean "advisory"? ${REJECTS})`],
+        ["a misspelt string level", { "citrix-zone-rtt-limit": "mandatroy" }, "citrix-zone-rtt-limit",
+            `parsing enforcement level for "citrix-zone-rtt-limit": "mandatroy" is not a valid enforcement level: did you mean "mandatory"? ${REJECTS})`],
+        ["a misspelt level in the object form, with settings", { "citrix-zone-rtt-limit": { enforcementLevel: "mandatroy", maxRttMs: 200 } }, "citrix-zone-rtt-limit",
+            `parsing enforcement level for "citrix-zone-rtt-limit": "mandatroy" is not a valid enforcement level: did you mean "mandatory"? ${REJECTS}, ` +
+            "and \"citrix-zone-rtt-limit\"'s settings (maxRttMs) apply nowhere)"],
+        ["a misspelt level of all in the object form", { all: { enforcementLevel: "disabeld" } }, "all",
+            `parsing enforcement level for "all": "disabeld" is not a valid enforcement level: did you mean "disabled"? ${REJECTS})`],
+        // "level" for "enforcementLevel": the CLI accepts the file, applies maxRttMs and takes "level" for a setting.
+        ["the level under \"level\", misspelt too", { "citrix-zone-rtt-limit": { level: "mandatroy", maxRttMs: 200 } }, "citrix-zone-rtt-limit",
+            "unknown config key \"level\": did you mean \"enforcementLevel\"? And \"mandatroy\" is not a valid enforcement level: did you mean \"mandatory\"? " +
+            "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, mandatory)"],
+        ["the level under \"level\" after all", { "all": "advisory", "citrix-zone-rtt-limit": { level: "mandatory" } }, "citrix-zone-rtt-limit",
+            "unknown config key \"level\": did you mean \"enforcementLevel\"? " +
+            "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, advisory)"],
+        // A misspelt name too: the CLI fails with `invalid enforcement level ""` and the settings reach no policy.
+        ["a misspelt name with the level under \"level\"", { "citrix-zone-rtt-limt": { level: "mandatroy", maxRttMs: 200 } }, "citrix-zone-rtt-limt",
+            "invalid enforcement level \"\" (the Pulumi CLI's error, naming no key): \"citrix-zone-rtt-limt\" is not a policy of perfguard 0.1.0: did you mean \"citrix-zone-rtt-limit\"? " +
+            `A level goes in "enforcementLevel", not "level". ${REJECTS}, and its settings (level, maxRttMs) reach no policy)`],
+        ["a misspelt name with a level and settings", { "citrix-zone-rtt-limt": { enforcementLevel: "mandatory", maxRttMs: 200 } }, "citrix-zone-rtt-limt",
+            "\"citrix-zone-rtt-limt\" is not a policy of perfguard 0.1.0: did you mean \"citrix-zone-rtt-limit\"? " +
+            "(the Pulumi CLI accepts it and the policy meant keeps its default level; its settings (maxRttMs) reach no policy)"],
         ["a value neither string nor object", { "citrix-broker-throttle": 3 }, "citrix-broker-throttle",
             "parsing \"citrix-broker-throttle\": 3 is not a valid value; must be a string or object"],
         ["a setting of the wrong type", { "citrix-zone-rtt-limit": { maxRttMs: "200" } }, "citrix-zone-rtt-limit",
@@ -119,12 +146,21 @@ describe("perfguard config check through the binary", () => {
         }
     });
 
-    it("exits 1 on a file that is not JSON and 2 on a missing file", async () => {
-        const bad = await perfguard(["config", "check", write("bad.json", "{ nope")]);
-        expect(bad.code).toBe(1);
-        expect(bad.stdout).toContain("error: the file is not JSON (syntax error at character 2)");
-        const missing = await perfguard(["config", "check", path.join(dir, "missing.json")]);
-        expect(missing.code).toBe(2);
-        expect(missing.stderr).toContain("cannot read policy pack config");
+    // A missing or malformed input file is a usage error, exit 2 (cli/errors.ts, docs/cli.md), with
+    // or without --json; the message names the path and never echoes the file's text.
+    it.each([
+        ["not JSON", () => write("bad.json", "{ nope SECRET-IN-FILE"), (f: string) => `error: policy pack config ${f} is not valid JSON (syntax error at character 2); the Pulumi CLI fails the preview on it too`],
+        ["cut short", () => write("short.json", "{\"all\": "), (f: string) => `error: policy pack config ${f} is not valid JSON (syntax error`],
+        ["missing", () => path.join(dir, "missing.json"), (f: string) => `error: cannot read policy pack config ${f}: no such file`],
+        ["a folder", () => dir, (f: string) => `error: cannot read policy pack config ${f}: it is a directory`],
+    ] as const)("exits 2 on a file that is %s", async (_label, make, message) => {
+        const file = make();
+        for (const extra of [[], ["--json"]]) {
+            const run = await perfguard(["config", "check", file, ...extra]);
+            expect(run.code, run.stdout + run.stderr).toBe(2);
+            expect(run.stderr).toContain(message(file));
+            expect(run.stderr).not.toContain("SECRET-IN-FILE");
+            expect(run.stdout).toBe("");
+        }
     });
 });

@@ -25,14 +25,17 @@ describe("docs/ci.md: the pull-request diff job (docs/ci/diff.yml)", () => {
         expect(Object.keys(wf.on)).toEqual(["pull_request"]);
         const steps = wf.jobs.diff.steps;
         const run = steps.map((s) => s.run ?? "").join("\n");
-        expect(run).toMatch(/pulumi stack export --stack "\$STACK" > base\.json/);
-        expect(run).toMatch(/\|\| echo '\{"version": 3, "deployment": \{\}\}' > base\.json/);
-        expect(run).toMatch(/pulumi preview --stack "\$STACK" --json [\s\S]*--policy-pack \.\/perfguard --policy-pack-config \.\/perfguard-config\.json > head\.json/);
-        expect(run).toMatch(/npx perfguard diff \.\.\/base\.json \.\.\/head\.json[\s\S]*--format markdown\) > perfguard-diff\.md/);
+        // Run step by step, offline, by test/ci/diff.test.ts and under the real CLI by test/real/ciRecipe.test.ts.
+        expect(run).toMatch(/if ! pulumi stack export --stack "\$STACK" --file "\$RUNNER_TEMP\/base\.json"; then/);
+        expect(run).toMatch(/echo '\{"version": 3, "deployment": \{\}\}' > "\$RUNNER_TEMP\/base\.json"/);
+        expect(run).toMatch(/pulumi preview --stack "\$STACK" --json [\s\S]*--policy-pack "\$GITHUB_WORKSPACE\/perfguard"[\s\S]*> "\$RUNNER_TEMP\/head\.json"/);
+        expect(run).toMatch(/node perfguard\/dist\/cli\/main\.js diff "\$RUNNER_TEMP\/base\.json" "\$RUNNER_TEMP\/head\.json"[\s\S]*--format markdown > "\$RUNNER_TEMP\/perfguard-diff\.md"/);
         const comment = steps.find((s) => s.uses?.startsWith("marocchino/sticky-pull-request-comment@"));
-        expect(comment?.with).toEqual({ header: "perfguard-diff", path: "perfguard-diff.md" });
+        expect(comment?.with).toEqual({ header: "perfguard-diff", path: "${{ runner.temp }}/perfguard-diff.md" });
         const gate = steps[steps.length - 1];
-        expect(gate.if).toContain("steps.diff.outputs.exit == '1'");
+        expect(gate.name).toBe("gate");
+        expect(gate.if).toBe("always()");
+        expect(gate.run).toContain("[ \"$preview\" = 0 ] && [ \"$diff\" = 0 ]");
         expect(steps.indexOf(comment!)).toBeLessThan(steps.indexOf(gate));
         expect(section).toContain("**First deploy, no base**");
     });

@@ -2,8 +2,10 @@
 // thrown at the top level, a registration whose input rejects, an SDK-logged error, an unhandled
 // rejection or an uncaught exception after the top level finished. The error names the program
 // dir and the program's message, without a stack trace.
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { describeError } from "../../preview/mockedProgram";
 import { PreviewError } from "../../preview/errors";
 import { runProgram } from "../../preview/forkProgram";
@@ -56,6 +58,70 @@ describe("a TypeScript program with a type error (the CLI's Node.js host type-ch
         expect(err.exitCode).toBe(1);
         expect(err.message).toContain("Unable to compile TypeScript");
         expect(err.message).toMatch(/index\.ts\(\d+,\d+\): error TS\d+: .*'metadata' does not exist in type 'ZoneArgs'/);
+    });
+
+    // A type error that involves a stand-in SDK (examples/sdk: only what the examples use) gets one
+    // line of perfguard's saying so and how to check against the real SDK; any other type error,
+    // and one against the program's own install of the SDK, gets none. The programs live outside
+    // perfguard, with no node_modules (a team's program), unless the case installs the SDK.
+    describe("a type error that involves a stand-in SDK names it", () => {
+        const roots: string[] = [];
+        afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
+
+        /** A program `index.ts` in a fresh folder outside perfguard; `ownVsphere` installs a @pulumi/vsphere of its own. */
+        function teamProgram(source: string, ownVsphere = false): string {
+            const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-type-hint-"));
+            roots.push(dir);
+            fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: team\nruntime: nodejs\n");
+            fs.writeFileSync(path.join(dir, "index.ts"), source);
+            if (ownVsphere) {
+                const pkg = path.join(dir, "node_modules", "@pulumi", "vsphere");
+                fs.mkdirSync(pkg, { recursive: true });
+                fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "@pulumi/vsphere", version: "4.0.0", main: "index.js", types: "index.d.ts" }));
+                fs.writeFileSync(path.join(pkg, "index.js"), "exports.VirtualMachine = class VirtualMachine {};\n");
+                fs.writeFileSync(path.join(pkg, "index.d.ts"), "export interface VirtualMachineArgs { resourcePoolId: string }\n" +
+                    "export declare class VirtualMachine { constructor(name: string, args: VirtualMachineArgs); }\n");
+            }
+            return dir;
+        }
+
+        const hint = (pkg: string, file: string, install: string, dir: string) =>
+            `perfguard: this program was type-checked against perfguard's stand-in SDK for ${pkg} (${file}: only what the examples use), ` +
+            `not the real one: to check against the real SDK, install it in the program's folder (${install}), then run npm run preview:real -- ${dir} ` +
+            "(docs/real-cli.md, \"Your own program\")";
+        const VSPHERE = ["@pulumi/vsphere", "examples/sdk/vsphere.ts", "npm install @pulumi/vsphere"] as const;
+        const CITRIX = ["@pulumi/citrix", "examples/sdk/citrix.ts", "pulumi package add terraform-provider citrix/citrix"] as const;
+
+        it.each([
+            // Valid against the real vSphere SDK (numCoresPerSocket is one of its VirtualMachineArgs), not the stand-in's.
+            ["an input the stand-in lacks", "import * as vsphere from \"@pulumi/vsphere\";\n" +
+                "new vsphere.VirtualMachine(\"ddc-01\", { resourcePoolId: \"pool\", numCpus: 4, numCoresPerSocket: 2 });\n",
+                false, /'numCoresPerSocket' does not exist in type 'VirtualMachineArgs'/, VSPHERE],
+            ["an output the stand-in lacks", "import * as citrix from \"@pulumi/citrix\";\n" +
+                "const zone = new citrix.Zone(\"emea-zone\", { name: \"emea\" });\nexport const site = zone.siteId;\n",
+                false, /Property 'siteId' does not exist on type 'Zone'/, CITRIX],
+            ["a type error of the program's own", "import * as citrix from \"@pulumi/citrix\";\n" +
+                "const rtt: number = \"280\";\nnew citrix.Zone(\"emea-zone\", { name: \"emea\", metadatas: [{ name: \"perfguard:rttMs\", value: String(rtt) }] });\n",
+                false, /Type 'string' is not assignable to type 'number'/, undefined],
+            ["the program's own install of the SDK", "import * as vsphere from \"@pulumi/vsphere\";\n" +
+                "new vsphere.VirtualMachine(\"ddc-01\", { resourcePoolId: \"pool\", numCoresPerSocket: 2 });\n",
+                true, /'numCoresPerSocket' does not exist in type 'VirtualMachineArgs'/, undefined],
+        ] as const)("%s", async (_label, source, own, compilerError, standIn) => {
+            const dir = teamProgram(source, own);
+            const err = await withTranspileOnly(undefined, () => compiled.runProgram(dir, { project: "team", stack: "dev", config: {}, onOutput: quiet }).then(
+                (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`), (e: unknown) => e)) as { exitCode?: number; message: string };
+            expect(err.exitCode, err.message).toBe(1);
+            expect(err.message).toContain("Unable to compile TypeScript");
+            expect(err.message).toMatch(compilerError);
+            const lines = err.message.split("\n").filter((l) => l.startsWith("perfguard: "));
+            expect(lines).toEqual(standIn ? [hint(standIn[0], standIn[1], standIn[2], fs.realpathSync(dir))] : []);
+        });
+
+        it("the bundled type-error fixture (a misspelt Citrix input) gets the hint too", async () => {
+            const err = await withTranspileOnly(undefined, () => compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }).then(
+                () => new Error("expected a failure"), (e: unknown) => e)) as { message: string };
+            expect(err.message.split("\n").filter((l) => l.startsWith("perfguard: "))).toEqual([hint(CITRIX[0], CITRIX[1], CITRIX[2], program("type-error"))]);
+        });
     });
 
     it("with PULUMI_NODEJS_TRANSPILE_ONLY \"true\": runs, and the misspelt input is dropped (as the host does then)", async () => {

@@ -1,5 +1,5 @@
 /**
- * docs/ci/preview.yml and docs/ci/check-deployed.yml, run here step by step from their YAML
+ * docs/ci/preview.yml, docs/ci/check-deployed.yml and docs/ci/diff.yml, run here step by step from their YAML
  * (test/support/ciRecipe.ts) with the real CLI, a file backend and a passphrase secrets provider,
  * as a self-hosted runner would run them: the job's own env (PULUMI_BACKEND_URL from a variable,
  * PULUMI_CONFIG_PASSPHRASE from a secret) is all the CLI gets; the stack is named in full
@@ -28,6 +28,11 @@ interface Team {
     ws: Workspace;
     workspace: string;
     programDir: string;
+}
+
+/** The staged program's folder of a team (the pull request's checkout). */
+function programOf(t: Team): string {
+    return path.join(t.workspace, t.programDir);
 }
 
 const teams: Team[] = [];
@@ -144,5 +149,51 @@ describe("docs/ci/check-deployed.yml after the merge", () => {
         expect(job.step("report").code).toBe(0);
         expect(fs.readFileSync(path.join(o.runnerTemp, "step-summary.md"), "utf8"))
             .toContain("perfguard: no report for `prod`: `pulumi stack export` or `perfguard check` failed");
+    });
+});
+
+describe("docs/ci/diff.yml on a self-hosted runner", () => {
+    const workflow = loadWorkflow("diff.yml");
+
+    it("on the deployed stack with the apac zone moved to 280 ms: the comment shows the change, the job fails at the gate", async () => {
+        const t = await team(true);
+        // The pull request: apac's RTT from 45 ms to 280 ms, above the 250 ms limit.
+        const index = path.join(programOf(t), "index.ts");
+        const source = fs.readFileSync(index, "utf8");
+        expect(source).toContain("facts: { rttMs: 45,");
+        fs.writeFileSync(index, source.replace("facts: { rttMs: 45,", "facts: { rttMs: 280,"));
+        const o = options(t);
+        const job = await runJob(workflow, "diff", o);
+        expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
+            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4", "install perfguard",
+            "install the program's packages", "uses pulumi/actions@v7", "post or update the comment",
+        ]);
+        expect(job.step("check the policy config").code).toBe(0);
+        expect(job.step("base (the deployed stack)").code, job.step("base (the deployed stack)").output).toBe(0);
+        expect(job.step("head (the pull request's preview, with the pack)").code).toBe(0);
+        expect(fs.readFileSync(path.join(o.runnerTemp, "preview-exit"), "utf8").trim()).toBe("1");
+        const diff = job.step("perfguard diff");
+        expect(diff.code, diff.output).toBe(0);
+        expect(fs.readFileSync(path.join(o.runnerTemp, "diff-exit"), "utf8").trim()).toBe("1");
+        const body = fs.readFileSync(path.join(o.runnerTemp, "perfguard-diff.md"), "utf8");
+        expect(body).toContain("apac-zone");
+        expect(body).toContain("280");
+        expect(body).not.toContain("No diff:");
+        const gate = job.step("gate");
+        expect(gate.output).toContain("pulumi preview exit 1, perfguard diff exit 1");
+        expect(gate.code).toBe(1);
+    });
+
+    it("on a stack created but never deployed: every verdict of the preview is new", async () => {
+        const t = await team(false);
+        const o = options(t);
+        const job = await runJob(workflow, "diff", o);
+        expect(job.step("base (the deployed stack)").code).toBe(0);
+        expect(job.step("perfguard diff").code, job.step("perfguard diff").output).toBe(0);
+        expect(fs.readFileSync(path.join(o.runnerTemp, "diff-exit"), "utf8").trim()).toBe("1");
+        const body = fs.readFileSync(path.join(o.runnerTemp, "perfguard-diff.md"), "utf8");
+        expect(body).toContain("latam-zone");
+        expect(body).toContain("citrix-zone-rtt-limit");
+        expect(job.step("gate").code).toBe(1);
     });
 });

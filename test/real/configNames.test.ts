@@ -97,3 +97,62 @@ describe("a misspelt policy name as an object without a level", () => {
         expect(run.stdout).toContain("error: xen-dom0-workoad: invalid enforcement level \"\"");
     });
 });
+
+/**
+ * A misspelt level, and the level written under "level": what the real CLI does with each file, and
+ * that `perfguard config check` says it (the CLI's words first, then perfguard's: "did you mean",
+ * and whether the file is rejected or the level silently stays).
+ */
+describe.each([
+    ["a misspelt string level", { "citrix-zone-rtt-limit": "mandatroy" }, "error: parsing enforcement level for \"citrix-zone-rtt-limit\": \"mandatroy\" is not a valid enforcement level",
+        "did you mean \"mandatory\"? (the Pulumi CLI rejects the file: the preview fails before any policy runs)"],
+    ["a misspelt level of all", { all: "advisry" }, "error: parsing enforcement level for \"all\": \"advisry\" is not a valid enforcement level",
+        "did you mean \"advisory\"? (the Pulumi CLI rejects the file"],
+    ["a misspelt level with settings", { "citrix-zone-rtt-limit": { enforcementLevel: "mandatroy", maxRttMs: 200 } },
+        "error: parsing enforcement level for \"citrix-zone-rtt-limit\": \"mandatroy\" is not a valid enforcement level",
+        "settings (maxRttMs) apply nowhere)"],
+    ["a misspelt name with the level under \"level\"", { "citrix-zone-rtt-limt": { level: "mandatroy", maxRttMs: 200 } },
+        "invalid enforcement level \"\"", "A level goes in \"enforcementLevel\", not \"level\". (the Pulumi CLI rejects the file"],
+] as const)("%s", (_label, config, cliLine, checkSays) => {
+    let real: Run;
+    let file: string;
+    beforeAll(async () => {
+        file = write(`level-${Math.random().toString(36).slice(2)}.json`, config);
+        real = await realPreview(path.join(REPO_ROOT, "examples", "citrix-satellite-zones"), { policyPackConfig: file });
+    });
+
+    it("the real CLI rejects the file before any policy runs", () => {
+        expect(real.exitCode).toBe(1);
+        expect(real.stdout + real.stderr).toContain(cliLine);
+        expect(real.stdout).not.toContain("Policies:");
+    });
+
+    it("perfguard config check exits 1 with the CLI's words and says so", () => {
+        const run = node([path.join(REPO_ROOT, "dist", "cli", "main.js"), "config", "check", file]);
+        expect(run.exitCode).toBe(1);
+        expect(run.stdout).toContain(checkSays);
+        expect(run.stdout).toContain(cliLine.replace(/^error: /, "").replace(/^configuring.*: /, ""));
+    });
+});
+
+describe("the level under \"level\" of a policy", () => {
+    let real: Run;
+    let file: string;
+    beforeAll(async () => {
+        file = write("level-key.json", { "citrix-zone-rtt-limit": { level: "advisory", maxRttMs: 200 } });
+        real = await realPreview(path.join(REPO_ROOT, "examples", "citrix-satellite-zones"), { policyPackConfig: file });
+    });
+
+    it("the real CLI accepts the file: maxRttMs applies, the level stays mandatory", () => {
+        expect(real.exitCode).toBe(1);
+        expect(real.stdout).toContain("- [mandatory]  citrix-zone-rtt-limit");
+        expect(real.stdout).toContain("maxRttMs 200 ms, set in the policy config");
+    });
+
+    it("perfguard config check says the level is not set", () => {
+        const run = node([path.join(REPO_ROOT, "dist", "cli", "main.js"), "config", "check", file]);
+        expect(run.exitCode).toBe(1);
+        expect(run.stdout).toContain("error: citrix-zone-rtt-limit: unknown config key \"level\": did you mean \"enforcementLevel\"? " +
+            "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, mandatory)");
+    });
+});

@@ -53,6 +53,7 @@ const ACTIONS: Record<string, string> = {
     "actions/checkout": "GitHub: checks out a repository; the test stages the workspace (the program, perfguard-config.json, perfguard/ linked to this checkout)",
     "actions/setup-node": "GitHub: installs Node.js; the steps run on this machine's Node",
     "pulumi/actions": "GitHub: installs the Pulumi CLI; the test puts the CLI built by npm run real-cli:setup on PATH",
+    "marocchino/sticky-pull-request-comment": "GitHub: posts or updates the pull request's comment (needs the GitHub API); the test checks the file it would post",
 };
 
 export interface JobRunOptions {

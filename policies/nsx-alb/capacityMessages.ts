@@ -331,7 +331,9 @@ export function noBufferMessage(e: GroupEvaluation): Message {
         : "move some of its VSs to another SE group, then set bufferSe \"1\".";
     const after = e.afterFailure;
     // With survivors, the figure: where their load lands (within the limit, else nsx-alb-se-capacity reports it).
-    const long = after
+    const long = after && !after.placeable
+        ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the ${plural(after.running - 1, "survivor")} cannot hold all its VSs at maxVsPerSe ${p.maxVsPerSe}: some are down until a new SE is up.`
+        : after
         ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the survivors carry its VSs (busiest ${pct(after.placement.worstSe.peak)}) with no spare SE left.`
         : `${groupLabel(e.group)}: bufferSe 0: if one of its ${plural(p.sesNeeded, "SE")} fails, its VSs move to the others or are down until a new SE is up.`;
     return {

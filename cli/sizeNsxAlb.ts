@@ -23,7 +23,7 @@ import {
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { METRIC_NAME, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
+import { limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -359,7 +359,7 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     );
     if (s.vs) {
         const g = s.group as SeUtilisation;
-        out += `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${METRIC_NAME[g.limiting]}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
+        out += `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${limitingName(g)}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
             `the heaviest VS needs ${needsText(s.vs, s.vsSes)}.\n`;
     }
     return out;

@@ -5,7 +5,7 @@
  * of the SEs it counts on. Every number is read from policies/nsx-alb/evaluation.ts with the
  * config the pack was given; nothing is recomputed here.
  */
-import { GroupEvaluation, groupFigures, METRIC_NAME, needsText, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
+import { GroupEvaluation, groupFigures, limitingName, needsText, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
 import { num, pct } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
 
@@ -52,18 +52,20 @@ export function nsxAlbSection(stack: StackView, config: ConfigEntries): string {
         const p = e.placement;
         const u = f.busiestSe;
         const mode = spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "legacy active/standby (after a failover)"
-            : spec.haMode === "HA_MODE_SHARED_PAIR" ? `active/active, ${p.rule}` : `N+M, ${p.rule}`;
+            : spec.haMode === "HA_MODE_SHARED_PAIR" ? `active/active, ${p.rule}`
+                : e.afterFailure ? `N+M, ${p.rule}, bufferSe 0 (after one of ${e.afterFailure.running} SEs fails)` : `N+M, ${p.rule}`;
         const throughput = u.ingress > 0 ? `${pct(u.throughput)} (primary SE ingress ${pct(u.ingress)})` : pct(u.throughput);
         const steady = f.steadyState ? pct(f.steadyState.peak) : "-";
-        const fix = f.fits ? "fits" : f.fix.length > 0 ? `set ${f.fix.join(", ")}` : "nothing within the provider's ranges";
+        // The verdict's own options (VS-level ones too: scaleoutEcmp, perfguard:ingressPct), read from the evaluation.
+        const fix = f.fits ? "fits" : f.fixOptions.length > 0 ? f.fixOptions.join("; or ") : "nothing within the provider's ranges";
         // A group without a VS has no verdict figure: nothing to print but that.
-        const figures = e.units.length === 0 ? "- | - | - | - | -" : `${pct(u.cpu)} | ${throughput} | ${pct(u.openConnections)} | ${pct(u.peak)} (${METRIC_NAME[u.limiting]}) | ${steady}`;
+        const figures = e.units.length === 0 ? "- | - | - | - | -" : `${pct(u.cpu)} | ${throughput} | ${pct(u.openConnections)} | ${pct(u.peak)} (${limitingName(u)}) | ${steady}`;
         groupRows.push(`| ${name} | ${spec.vcpusPerSe} vCPU, ${num(spec.memoryPerSeMb / 1024, 2)} GB | ${cell(mode)} | ${vss} | ${p.sesNeeded} of ${p.sesMax} | ${figures} | ${e.units.length === 0 ? "no VS" : cell(fix)} |`);
         for (const v of f.perVs) {
             for (const m of v.unit.members) {
                 const head = m === v.unit.members[0];
                 const needs = !head ? `counted with its SNI parent ${cell(v.unit.head.vs.name)}`
-                    : v.peak !== undefined && v.utilisation ? `${needsText(v.utilisation, p.vsSes)} (${METRIC_NAME[v.utilisation.limiting]})`
+                    : v.peak !== undefined && v.utilisation ? `${needsText(v.utilisation, p.vsSes)} (${limitingName(v.utilisation)})`
                         : `not checked: ${cell(v.notChecked ?? "not judged")}`;
                 vsRows.push(`| ${cell(m.placement.vs.name)} | ${name} | ${head && v.unit.ingressAssumed ? "no direction: all counted as ingress" : "-"} | ${needs} |`);
             }

@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { fixChanges, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -204,9 +204,8 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
     const legacy = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY";
-    const p = e.placement as GroupPlacement;
     // Native scale-out does not spread ingress: without BGP/ECMP, only more VSs (more primaries) do.
-    const ingressBound = e.units.filter((u) => !u.idle && p.perVs[u.index]?.limiting === "ingress" && !within(p.perVs[u.index].peak, config));
+    const ingressBound = ingressBoundUnits(e, config);
     const another = legacy ? "; or move some of its VSs to another SE group"
         : ingressBound.length > 0 ? "; or, without BGP/ECMP, split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group" : "";
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
@@ -236,10 +235,20 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
     const label = groupLabel(e.group);
     const limit = limitText(config);
     let problem: string;
+    const { spec } = sizing;
+    // The SEs one VS asks for (active/active at least two): more than maxSe and no VS can be placed at all.
+    const scaleField = config.assumeScaleOut ? "maxScaleoutPerVs" : "minScaleoutPerVs";
+    const wanted = spec.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(spec[scaleField], 2) : spec[scaleField];
+    const after = e.afterFailure;
     if (!p.placeable) {
-        problem = sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
-            ? `${label}: its ${p.vsCount} VSs exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
-            : `${label}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${sizing.spec.maxSe}: the Controller cannot place them all.`;
+        problem = spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+            ? `${label}: its ${plural(p.vsCount, "VS")} exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
+            : wanted > spec.maxSe
+                ? `${label}: ${scaleField} ${spec[scaleField]}${wanted !== spec[scaleField] ? " (active/active: at least 2)" : ""} exceeds maxSe ${spec.maxSe}: the Controller cannot place its ${plural(p.vsCount, "VS")}.`
+                : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;
+    } else if (after && failureOver(e, config) && within(p.worstSe.peak, config) && failing.length === 0) {
+        // N+M with no buffer SE: judged at the first failure, as legacy active/standby is at failover.
+        problem = `${label}: bufferSe 0: after one of its ${after.running} SEs fails, the busiest survivor needs ${pct(after.placement.worstSe.peak)} (${limit}): its VSs would drop traffic at peak.`;
     } else if (p.worstSe.peak > 1 - config.headroomPct / 100 + 1e-9 && (failing.length === 0 || p.worstSeShares > 1)) {
         problem = sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
             ? `${label}: after a failover one SE carries all ${p.vsCount} VSs: busiest SE ${pct(p.worstSe.peak)} (${limit}): they would drop traffic at peak.`
@@ -260,6 +269,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         fix: fixText(e, config),
         basis: [
             ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
+            ...(after && failureOver(e, config) ? [failureText(e)] : []),
             capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
             haText(sizing, p, config),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
@@ -269,13 +279,25 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
     };
 }
 
+/** N+M with bufferSe 0 after one SE fails: the busiest survivor and how placement fills it. */
+export function failureText(e: GroupEvaluation): string {
+    const after = e.afterFailure;
+    if (!after) {
+        return "";
+    }
+    const q = after.placement;
+    const down = after.placeable ? "" : `; ${q.sesNeeded} SEs needed at maxVsPerSe ${q.maxVsPerSe}: the rest are down until a new SE is up`;
+    return `after one SE fails (bufferSe 0): busiest of ${plural(after.running - 1, "surviving SE")} ${pct(q.worstSe.peak)}: ${utilisationText(q.worstSe)}; ` +
+        `each VS on ${plural(q.sesPerVs, "SE")}, placed as before (${HA_DOC}: the failed SE's VSs go to the remaining SEs)${down}`;
+}
+
 /** The N+M buffer the group cannot keep: the SEs placement needs plus bufferSe exceed maxSe. */
 export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[]): Message {
     const p = e.placement as GroupPlacement;
     const sizing = e.sizing as SeGroupSizing;
     const { spec } = sizing;
     return {
-        problem: `${groupLabel(e.group)}: its ${p.vsCount} VSs need ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe}, so maxSe ${spec.maxSe} cannot keep bufferSe ${spec.bufferSe} spare: an SE failure costs capacity.`,
+        problem: `${groupLabel(e.group)}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe}, so maxSe ${spec.maxSe} cannot keep bufferSe ${spec.bufferSe} spare: an SE failure costs capacity.`,
         fix: `${alternatives.join("; or ")}.`,
         basis: [
             `N+M: N = ceil(${plural(p.vsCount, "VS")} x ${plural(p.sesPerVs, "SE")} each / ${fieldText("maxVsPerSe", spec.maxVsPerSe, sizing.where.maxVsPerSe)}) = ${p.sesNeeded}; N + M = ${p.sesNeeded + spec.bufferSe} > ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} (${HA_DOC})`,
@@ -307,11 +329,18 @@ export function noBufferMessage(e: GroupEvaluation): Message {
     const fix = maxSe <= 1000
         ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${p.sesNeeded} SEs for placement + 1 spare: one SE failure covered).`
         : "move some of its VSs to another SE group, then set bufferSe \"1\".";
-    const long = `${groupLabel(e.group)}: bufferSe 0: if one of its ${plural(p.sesNeeded, "SE")} fails, its VSs move to the others or are down until a new SE is up.`;
+    const after = e.afterFailure;
+    // With survivors, the figure: where their load lands (within the limit, else nsx-alb-se-capacity reports it).
+    const long = after && !after.placeable
+        ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the ${plural(after.running - 1, "survivor")} cannot hold all its VSs at maxVsPerSe ${p.maxVsPerSe}: some are down until a new SE is up.`
+        : after
+        ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the survivors carry its VSs (busiest ${pct(after.placement.worstSe.peak)}) with no spare SE left.`
+        : `${groupLabel(e.group)}: bufferSe 0: if one of its ${plural(p.sesNeeded, "SE")} fails, its VSs move to the others or are down until a new SE is up.`;
     return {
         problem: long.length <= PROBLEM_LINE_MAX ? long : `${groupLabel(e.group)}: bufferSe 0: an SE failure squeezes or stops its VSs.`,
         fix,
         basis: [
+            ...(after ? [failureText(e)] : []),
             `${fieldText("haMode", spec.haMode, where.haMode)} (N+M), ${fieldText("bufferSe", spec.bufferSe, where.bufferSe)}, ${fieldText("maxSe", spec.maxSe, where.maxSe)}: ${NO_BUFFER_DOC}`,
             ...fullNames([e.group.resource]),
         ],

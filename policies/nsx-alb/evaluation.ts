@@ -8,7 +8,7 @@
  * so no figure depends on resource order; memoized per stack object.
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
+import { DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
@@ -69,6 +69,18 @@ export const METRIC_NAME: Record<SeMetric, string> = {
     openConnections: "open connections",
 };
 
+/** The name of a CPU figure summed over several kinds of load (each was measured alone). */
+export const CPU_SUMMED_NAME = "CPU total (summed, not measured)";
+
+/**
+ * The metric behind a utilisation's peak, as messages, the report and `size` name it: a CPU
+ * peak made of more than one kind of load (SSL TPS + L7 RPS ...) is their sum, not its largest part.
+ */
+export function limitingName(u: SeUtilisation): string {
+    const cpuParts = [u.sslTps, u.l7Rps, u.l4Cps, u.sslThroughput].filter((x) => x > 0).length;
+    return u.peak === u.cpu && cpuParts > 1 ? CPU_SUMMED_NAME : METRIC_NAME[u.limiting];
+}
+
 /** A VS and its SNI children: one placement, on the same SEs. */
 export interface Unit {
     /** Its position in the group's units (and in the placement's perVs). */
@@ -99,8 +111,42 @@ export interface GroupEvaluation {
     readonly placement: GroupPlacement | undefined;
     /** The same placement on the measured 6 vCPU figures, for a larger SE (else undefined). */
     readonly measured: GroupPlacement | undefined;
+    /**
+     * N+M (HA_MODE_SHARED) with bufferSe 0 and at least two SEs running: the placement after one
+     * SE fails, its VSs re-placed on the survivors (no buffer SE takes them); else undefined.
+     */
+    readonly afterFailure: FailurePlacement | undefined;
     /** Fixes, computed on first use. */
     fixes(): PlacementFix[];
+}
+
+/** An N+M group with no buffer SE after one of its SEs fails. */
+export interface FailurePlacement {
+    /** SEs running before the failure (packed: the SEs placement needs; distributed: those it spreads over). */
+    readonly running: number;
+    /** The placement on running - 1 SEs: each VS on at most that many, the busiest survivor in worstSe. */
+    readonly placement: GroupPlacement;
+    /** False when the survivors cannot hold every placement at maxVsPerSe (some VSs are down until a new SE is up). */
+    readonly placeable: boolean;
+}
+
+/**
+ * N+M with bufferSe 0: Avi places a failed SE's VSs on the remaining SEs if they have capacity
+ * (Avi Elastic HA for Service Engines), so the load concentrates on the survivors, placed by the
+ * same rules (packed or distributed) on one SE fewer. Undefined for other groups, or when only
+ * one SE runs (nothing survives: its VSs are down until a new SE is up, the advisory says so).
+ */
+function failurePlacement(units: readonly Unit[], spec: SeGroupSpec, p: GroupPlacement, config: SeCapacityConfig): FailurePlacement | undefined {
+    if (spec.haMode !== "HA_MODE_SHARED" || spec.bufferSe !== 0 || !p.placeable || p.vsCount === 0) {
+        return undefined;
+    }
+    const placements = p.vsCount * p.sesPerVs;
+    const running = (spec.algo ?? DEFAULT_ALGO) === "PLACEMENT_ALGO_PACKED" ? p.sesNeeded : Math.max(p.sesNeeded, Math.min(spec.maxSe, placements));
+    if (running < 2) {
+        return undefined;
+    }
+    const placement = placeGroup(units.map((u) => u.demands), { ...spec, maxSe: running - 1 }, { assumeScaleOut: config.assumeScaleOut });
+    return { running, placement, placeable: placement.sesNeeded <= running - 1 };
 }
 
 /** The stack's NSX ALB evaluation. */
@@ -190,13 +236,46 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
         const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
             ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
         const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes)) })) : units;
+        const afterFailure = sizing && placement ? failurePlacement(units, sizing.spec, placement, config) : undefined;
         let fixCache: PlacementFix[] | undefined;
-        return {
-            group, sizing, blocked: blockedOf(group, sizing), units: judged, placement, measured,
-            fixes: () => (fixCache ??= sizing ? placementFixes(units.map((u) => u.demands), sizing.spec, { headroomPct: config.headroomPct, assumeScaleOut: config.assumeScaleOut }) : []),
+        const e: GroupEvaluation = {
+            group, sizing, blocked: blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
+            fixes: () => (fixCache ??= sizing && placement ? uniqueFixes(groupFixes(units, sizing.spec, placement, afterFailure, config), e) : []),
         };
+        return e;
     });
     return { config, groups, unresolved };
+}
+
+/**
+ * The fixes of a group. N+M with bufferSe 0 that would not fit after one SE fails: every fix
+ * keeps one buffer SE (it takes the failed SE's VSs), so the fixes are those of the group with
+ * bufferSe 1 and maxSe raised to hold it; that alone when it is enough.
+ */
+function groupFixes(units: readonly Unit[], spec: SeGroupSpec, p: GroupPlacement, after: FailurePlacement | undefined, config: SeCapacityConfig): PlacementFix[] {
+    const demands = units.map((u) => u.demands);
+    const options = { headroomPct: config.headroomPct, assumeScaleOut: config.assumeScaleOut };
+    if (!after || within(after.placement.worstSe.peak, config)) {
+        return placementFixes(demands, spec, options);
+    }
+    const maxSe = Math.max(spec.maxSe, p.sesNeeded + 1);
+    if (maxSe > 1000) {
+        return [];
+    }
+    const buffered: SeGroupSpec = { ...spec, bufferSe: 1, maxSe };
+    const placement = placeGroup(demands, buffered, { assumeScaleOut: config.assumeScaleOut });
+    return placementFits(placement, config.headroomPct)
+        ? [{ spec: buffered, kind: "out", ecmp: false, measured: spec.vcpusPerSe <= MEASURED_VCPUS_MAX, placement }]
+        : placementFixes(demands, buffered, options);
+}
+
+/** The fixes without repeats: two options that change the same fields the same way are one. */
+function uniqueFixes(fixes: readonly PlacementFix[], e: GroupEvaluation): PlacementFix[] {
+    const seen = new Set<string>();
+    return fixes.filter((f) => {
+        const key = JSON.stringify([fixChanges(f, e), f.ecmp]);
+        return seen.has(key) ? false : (seen.add(key), true);
+    });
 }
 
 /** The allowed utilisation with headroom (1e-9 rounding guard). */
@@ -204,9 +283,14 @@ export function within(value: number, config: SeCapacityConfig): boolean {
     return value <= 1 - config.headroomPct / 100 + 1e-9;
 }
 
-/** Whether the group's placement fits (every unit, the busiest SE, the SE count). */
+/** Whether the group's placement fits (every unit, the busiest SE, the SE count; N+M with bufferSe 0 also after one SE fails). */
 export function groupFits(e: GroupEvaluation, config: SeCapacityConfig): boolean {
-    return e.placement !== undefined && placementFits(e.placement, config.headroomPct);
+    return e.placement !== undefined && placementFits(e.placement, config.headroomPct) && !failureOver(e, config);
+}
+
+/** N+M with bufferSe 0: the busiest surviving SE after one SE fails is over the limit. */
+export function failureOver(e: GroupEvaluation, config: SeCapacityConfig): boolean {
+    return e.afterFailure !== undefined && !within(e.afterFailure.placement.worstSe.peak, config);
 }
 
 // One evaluation per stack object and config: every stack policy of one AnalyzeStack call, the
@@ -323,16 +407,42 @@ export interface VsFigures {
 
 /** The judged figures of one group: what the verdicts, the report and diff print. */
 export interface GroupFigures {
-    /** The busiest SE (after a failover in legacy active/standby). */
+    /** The busiest SE (after a failover in legacy active/standby; after one SE fails in N+M with bufferSe 0). */
     readonly busiestSe: SeUtilisation;
-    /** Legacy active/standby with distributeLoadActiveStandby: the busier SE while both run. */
+    /** Legacy active/standby with distributeLoadActiveStandby, or N+M with bufferSe 0: the busiest SE while all run. */
     readonly steadyState: SeUtilisation | undefined;
     readonly fits: boolean;
-    /** The first fix option's changes (empty when the group fits or nothing fits). */
+    /** The first fix option's changes to the SE group (empty when the group fits or nothing fits). */
     readonly fix: readonly string[];
+    /**
+     * Every fix option in short words, as the verdict offers them (SE group fields, scaleoutEcmp on
+     * the VSs, declaring perfguard:ingressPct); empty when the group fits or nothing fits.
+     */
+    readonly fixOptions: readonly string[];
     /** The vcpusPerSe of the first fix that is a larger SE, when one is offered. */
     readonly requiredVcpusPerSe: number | undefined;
     readonly perVs: readonly VsFigures[];
+}
+
+/** What scaleoutEcmp asks of the VSs, in short words. */
+export const ECMP_SHORT = `scaleoutEcmp "true" on its VSs`;
+
+/** Whether the group's throughput-bound VSs counted all of it as ingress (no perfguard:ingressPct) and do not fit. */
+export function ingressBoundUnits(e: GroupEvaluation, config: SeCapacityConfig): Unit[] {
+    const p = e.placement;
+    return p ? e.units.filter((u) => !u.idle && p.perVs[u.index]?.limiting === "ingress" && !within(p.perVs[u.index].peak, config)) : [];
+}
+
+/** One fix's changes in short words: "set vcpusPerSe "4", ..." and/or scaleoutEcmp on the VSs. */
+export function fixShort(fix: PlacementFix, e: GroupEvaluation): string {
+    const changes = fixChanges(fix, e);
+    return changes.length === 0 ? `set ${ECMP_SHORT}` : `set ${changes.join(", ")}${fix.ecmp ? `, and ${ECMP_SHORT}` : ""}`;
+}
+
+/** The fix options in short words, in the verdict's order (declaring the direction first when it was assumed). */
+function fixOptionTexts(e: GroupEvaluation, fixes: readonly PlacementFix[], config: SeCapacityConfig): string[] {
+    const declare = ingressBoundUnits(e, config).some((u) => u.ingressAssumed) ? ["declare perfguard:ingressPct on its VSs"] : [];
+    return [...declare, ...fixes.map((f) => fixShort(f, e))];
 }
 
 /** Why a unit is not judged on its own, or undefined when it is. */
@@ -363,9 +473,11 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         return unit.idle ? { unit, peak: undefined, utilisation: undefined, notChecked: "no demand fact" }
             : notChecked ? { unit, peak: undefined, utilisation: u, notChecked } : { unit, peak: u.peak, utilisation: u };
     });
+    const after = e.afterFailure;
     return {
-        busiestSe: p.worstSe, steadyState: p.steadyStateSe, fits, perVs,
+        busiestSe: after ? after.placement.worstSe : p.worstSe, steadyState: after ? p.worstSe : p.steadyStateSe, fits, perVs,
         fix: fixes.length > 0 ? fixChanges(fixes[0], e) : [],
+        fixOptions: fits ? [] : fixOptionTexts(e, fixes, config),
         requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
     };
 }
@@ -391,13 +503,14 @@ const ROW_OF_METRIC: Record<SeMetric, SeRow> = {
  * need that row is (their own rows are left out). Keys stay per metric, so a limit that moves
  * from CPU to throughput pairs each metric with itself across two states.
  */
-function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>): Figure[] {
+function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>, afterFailure: boolean): Figure[] {
     const limitRow = ROW_OF_METRIC[u.limiting];
+    const busiest = `busiest SE${afterFailure ? " after one SE fails" : ""}`;
     const row = (metric: SeRow, key: string, label: string, value: number) => {
         const names = [...(carriers.get(metric) ?? [])].sort();
-        const what = metric === limitRow ? `limited by ${METRIC_NAME[u.limiting]}${names.length > 0 ? "; " : ""}` : "";
+        const what = metric === limitRow ? `limited by ${limitingName(u)}${names.length > 0 ? "; " : ""}` : "";
         const need = names.length > 0 ? `the need of ${names.join(", ")}` : "";
-        return percent(key, `${metric === limitRow ? "busiest SE" : label}${what || need ? ` (${what}${need})` : ""}`, value);
+        return percent(key, `${metric === limitRow ? busiest : label}${what || need ? ` (${what}${need})` : ""}`, value);
     };
     return [
         row("cpu", "busiestSeCpuPct", "busiest SE CPU", u.cpu),
@@ -446,10 +559,10 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                     carriers.set(row, [...(carriers.get(row) ?? []), v.unit.head.vs.name]);
                 }
             }
-            const figures: Figure[] = busiestSeFigures(u, carriers);
+            const figures: Figure[] = busiestSeFigures(u, carriers, e.afterFailure !== undefined);
             figures.push({ key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) });
             if (f.steadyState) {
-                figures.push(percent("steadyStateSePct", "busier SE while both run (steady state)", f.steadyState.peak));
+                figures.push(percent("steadyStateSePct", e.afterFailure ? "busiest SE while all run (steady state)" : "busier SE while both run (steady state)", f.steadyState.peak));
             }
             if (f.requiredVcpusPerSe !== undefined) {
                 figures.push({ key: "requiredVcpusPerSe", label: "vcpusPerSe the fix names", value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });

@@ -6,7 +6,7 @@
 import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
 import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
-import { bufferFixes, evaluateSeGroups, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
+import { bufferFixes, evaluateSeGroups, failureOver, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
 import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./capacityMessages";
 
 const POLICY = "nsx-alb-se-capacity-advisory";
@@ -65,9 +65,10 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     recordVss(e, undefined, report);
     if (spec.haMode === "HA_MODE_SHARED" && p.placeable && !p.bufferKept) {
         report(bufferMessage(e, bufferAlternatives(e, config)), e.group.resource);
-    } else if (spec.haMode === "HA_MODE_SHARED" && p.placeable && spec.bufferSe === 0 && p.vsCount > 0) {
+    } else if (spec.haMode === "HA_MODE_SHARED" && p.placeable && spec.bufferSe === 0 && p.vsCount > 0 && !failureOver(e, config)) {
         // Elastic N+M with no buffer: a failed SE's VSs are re-placed on the survivors (or wait
-        // for a new SE), which the capacity check, judging the SEs before a failure, cannot see.
+        // for a new SE). Over the limit there, nsx-alb-se-capacity blocks it; within it, this says
+        // where the load lands and that no spare is left.
         report(noBufferMessage(e), e.group.resource);
     }
     const m = e.measured;

@@ -161,7 +161,8 @@ describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to t
     });
     it("names the vendor behaviour and a fix that keeps one spare SE", async () => {
         const m = parseMessage(on(await run([group({ ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }), ...vss(2, { l7Rps: "20000" })]), "g-seg", ADV).message);
-        expect(m.problem).toBe("Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, its VSs move to the others or are down until a new SE is up.");
+        // Each SE holds one VS (maxVsPerSe 1): the survivor has no room for the failed SE's VS.
+        expect(m.problem).toBe("Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, the 1 survivor cannot hold all its VSs at maxVsPerSe 1: some are down until a new SE is up.");
         expect(m.fix).toBe("set bufferSe \"1\", maxSe \"3\" (2 SEs for placement + 1 spare: one SE failure covered).");
         expect(m.basis.join("\n")).toMatch(/placed on the remaining SEs if they have capacity, else they are down until a new SE is created/);
     });

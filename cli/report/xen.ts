@@ -25,11 +25,12 @@ function more(total: number, shown: number, what: string): string {
  * Builds the section.
  * @param stack - the stack as the pack's stack policies see it.
  * @param config - xen-guest-network-share's reconciled config properties (defaults when absent).
- * @returns Markdown ending with a blank line, or "" when the stack has no Xen host.
+ * @returns Markdown ending with a blank line, or "" when the stack has no Xen host and no guest with a need but no host.
  */
 export function xenSection(stack: StackView, config: Partial<XenShareConfig> | undefined): string {
     const evaluation = xenEvaluation(stack, config);
-    if (evaluation.hosts.length === 0) {
+    const unplacedNeeds = evaluation.layout.unplaced.some((g) => g.need.state !== "absent") || evaluation.layout.hostUnknown.some(mayDeclareNeed);
+    if (evaluation.hosts.length === 0 && !unplacedNeeds) {
         return "";
     }
     const hostRows: string[] = [];
@@ -75,7 +76,7 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
     }
     const share = num(evaluation.config.dom0Share * 100, 1);
     let out = `## Xen hosts\n\nEach guest's predicted share of its host's link, as measured on downloads (receive): dom0 keeps >= ${share}% of the link while it receives, the guests split the rest (the model of xen-guest-network-share and xen-dom0-workload). A VIF cap limits transmit only: a capped need is assumed to be transmit.\n\n` +
-        "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n";
+        (hostRows.length > 0 ? "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n" : "");
     if (guestRows.length > 0) {
         out += "### Guests\n\n| guest | host | needs | predicted | need |\n| --- | --- | --- | --- | --- |\n" +
             guestRows.slice(0, ROWS).join("\n") + more(guestRows.length, ROWS, "guest") + "\n\n";

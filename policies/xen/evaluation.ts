@@ -181,10 +181,10 @@ export function mayDeclareNeed(guest: UnplacedGuest): boolean {
     return hidden(guest);
 }
 
-function mbps(key: string, label: string, value: number | undefined, better: Figure["better"], notChecked?: string, mark = ""): Figure {
+function mbps(key: string, label: string, value: number | undefined, better: Figure["better"], notChecked?: string): Figure {
     return value === undefined
         ? { key, label, unit: "MB/s", better, text: "not checked", notChecked: notChecked ?? "not computed" }
-        : { key, label, value, unit: "MB/s", better, text: `${num(value, 2)} MB/s${mark}` };
+        : { key, label, value, unit: "MB/s", better, text: `${num(value, 2)} MB/s` };
 }
 
 /** The mark of a predicted figure on a link beyond the measured one (the host's link figure says why). */
@@ -197,8 +197,7 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
     const m = h.model;
     const figures: Figure[] = [];
     const judged = h.guests.filter((g) => g.entry.state === "judged");
-    const x = extrapolatedMark(h);
-    figures.push(mbps("linkMBps", h.extrapolated ? `link (${h.extrapolated})` : "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
+    figures.push(mbps("linkMBps", "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
     figures.push(mbps("dom0DeclaredMBps", "dom0's declared traffic", m.dom0TotalMBps, "lower"));
     if (judged.length > 0) {
         const blocked = !m.link ? NOT_CHECKED.noLink : undefined;
@@ -211,7 +210,7 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
         const r = g.entry.guest.resource;
         const need = g.entry.needMBps;
         const label = `guest ${r.name}: predicted share${need !== undefined ? ` (needs ${num(need, 2)} MB/s)` : ""}`;
-        figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain ? g.predictedMBps : undefined, "higher", g.notChecked, x));
+        figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain ? g.predictedMBps : undefined, "higher", g.notChecked));
         if (need !== undefined) {
             figures.push(mbps(`guest:${r.name}:needMBps`, `guest ${r.name}: need`, need, "none"));
         }
@@ -222,7 +221,7 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
         const why = d.service.traffic.state === "ok" || d.service.traffic.state === "absent"
             ? (!m.link ? NOT_CHECKED.noLink : judged.length === 0 ? "no guest on the host declares perfguard:networkMBps" : undefined)
             : "its perfguard:networkMBps is unknown in this preview or invalid";
-        figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? cost ?? 0 : undefined, "lower", why, x));
+        figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? cost ?? 0 : undefined, "lower", why));
     }
     const anchor = h.host.guests[0]?.resource ?? h.host.dom0[0]?.resource;
     return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}`, ...(anchor ? { urn: anchor.urn } : {}), figures };

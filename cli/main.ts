@@ -272,13 +272,13 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         });
 
     size.command("xen")
-        .description("Xen host network: each guest's predicted transmit share of the host's link, with dom0's traffic (MB/s = megabytes per second of usable throughput)")
+        .description("Xen host network: each guest's predicted share of the host's link as measured (receive / download), with dom0's traffic (MB/s = megabytes per second of usable throughput)")
         .requiredOption("--link-mb-per-s <MBps>", "usable throughput of the host's link, MB/s (1 Gb/s carries about 111 MB/s)", numberIn({ min: 0, above: true, max: 1e6, unit: "MB/s" }))
         .requiredOption("--guests <n>", "guests (domUs) on the host", numberIn({ min: 1, max: 10000, integer: true, unit: "guests" }))
-        .option("--dom0-mb-per-s <MBps>", "what dom0 sends, MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
-        .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each sends as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
+        .option("--dom0-mb-per-s <MBps>", "what dom0 receives (the measured direction), MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
+        .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each receives as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), 0.5)
-        .option("--plot <file.svg>", "also draw each sender's predicted share of the link (the first 40 senders)")
+        .option("--plot <file.svg>", "also draw each receiver's predicted share of the link (the first 40)")
         .option("--json", JSON_HELP)
         .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; plot?: string; json?: boolean }) => {
             if (o.plot !== undefined) {

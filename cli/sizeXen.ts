@@ -1,9 +1,9 @@
 /**
- * `perfguard size xen`: each guest's predicted transmit share of one Xen host's link, with dom0's
+ * `perfguard size xen`: each guest's predicted share (as measured: receive) of one Xen host's link, with dom0's
  * traffic, from the same functions the Xen evaluation (policies/xen/evaluation.ts) runs per host.
  */
 import { DEFAULT_DOM0_SHARE, XEN_SHARE_SOURCE } from "../model/xenShares";
-import { needMet, predictHostShares } from "../policies/xen/evaluation";
+import { needMet, predictHostShares, xenExtrapolation } from "../policies/xen/evaluation";
 import { num, pct } from "../policies/pack/format";
 import { table } from "./table";
 
@@ -13,7 +13,7 @@ export interface XenSizingInput {
     readonly linkMBps: number;
     /** Guests (domUs) on the host, >= 1. */
     readonly guests: number;
-    /** What dom0 sends, MB/s; undefined = dom0 idle (not counted, as the policy does). */
+    /** What dom0 transfers (receives, as measured), MB/s; undefined = dom0 idle (not counted, as the policy does). */
     readonly dom0MBps?: number;
     /** What each guest needs, MB/s; undefined = each sends as much as it can. */
     readonly guestMBps?: number;
@@ -38,6 +38,8 @@ export interface XenSizing {
     readonly input: XenSizingInput;
     readonly lines: XenShareLine[];
     readonly model: string;
+    /** Set when the link is beyond the measured one: every predicted figure is extrapolated. */
+    readonly extrapolated: string | null;
 }
 
 /**
@@ -63,7 +65,8 @@ export function sizeXen(input: XenSizingInput): XenSizing {
             ...dom0.map((mbps, i) => line("dom0", "dom0", mbps, shares.dom0[i])),
             ...guests.map((g, i) => line(`guest ${i + 1}`, "domU", g.needMBps, shares.guests[i])),
         ],
-        model: `dom0 keeps >= ${pct(input.dom0Share)} of the link while it transfers, domUs split the rest evenly, unused share is redistributed; ${XEN_SHARE_SOURCE}`,
+        extrapolated: xenExtrapolation(input.linkMBps) ?? null,
+        model: `dom0 keeps >= ${pct(input.dom0Share)} of the link while it receives, domUs split the rest evenly, unused share is redistributed; ${XEN_SHARE_SOURCE}`,
     };
 }
 
@@ -72,15 +75,16 @@ export function formatXenSizing(s: XenSizing): string {
     const i = s.input;
     let out = `Xen host: ${num(i.linkMBps, 2)} MB/s usable link, ${i.guests} guest${i.guests === 1 ? "" : "s"}` +
         `${i.guestMBps !== undefined ? ` needing ${num(i.guestMBps, 2)} MB/s each` : " sending as much as they can"}, ` +
-        `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `sending ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
+        `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `receiving ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
         `${i.dom0Share !== DEFAULT_DOM0_SHARE ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
-    out += `Model: ${s.model}.\n\n`;
+    out += `Model: ${s.model}.\n`;
+    out += s.extrapolated ? `Every predicted figure is ${s.extrapolated}.\n\n` : "\n";
     out += table(
-        ["sender", "wants", "predicted", "of the link", "need met"],
+        ["receiver", "wants", "predicted", "of the link", "need met"],
         s.lines.map((l) => [
             l.name,
             l.demandMBps === null ? "as much as it can" : `${num(l.demandMBps, 2)} MB/s`,
-            `${num(l.predictedMBps, 2)} MB/s`,
+            `${num(l.predictedMBps, 2)} MB/s${s.extrapolated ? " (extrapolated)" : ""}`,
             pct(l.linkFraction),
             l.meetsNeed === null ? "" : l.meetsNeed ? "yes" : "no",
         ]),
@@ -95,7 +99,7 @@ export function formatXenSizing(s: XenSizing): string {
 
 /** The JSON document of `size xen --json`. */
 export function xenSizingJson(s: XenSizing, plot?: string): Record<string, unknown> {
-    return { command: "size xen", input: s.input, model: s.model, shares: s.lines, ...(plot ? { plot } : {}) };
+    return { command: "size xen", input: s.input, model: s.model, extrapolated: s.extrapolated, shares: s.lines, ...(plot ? { plot } : {}) };
 }
 
 /** Draws `--plot`: each sender's predicted share of the link. Loads the renderer only here. */

@@ -7,7 +7,8 @@
  * Mechanism: a domU's packets go netfront -> netback (in dom0) -> bridge -> NIC, so every guest's
  * traffic passes through dom0, and dom0's own traffic competes with it before the NIC.
  *
- * Rule (all figures in MB/s, one direction: the guests' transmit, which a VIF rate limit caps):
+ * Rule (all figures in MB/s, one direction: the source measured receiving, wget downloads to
+ * /dev/null; a VIF rate limit caps transmit only, so a capped need is assumed to be transmit):
  *   - each entry's demand is min(demandMBps, capMBps); absent = as much as it can get;
  *   - the link is split between two groups, dom0 and the domUs, by weighted max-min fairness:
  *     while dom0 transfers it keeps at least dom0Share of the link (scenario "dom0 and two domUs":
@@ -27,8 +28,24 @@ export const DEFAULT_DOM0_SHARE = 0.5;
 /** Usable throughput of the source's ~100 Mb/s link, MB/s (xen-network.json: ~11.1 MB/s in all). */
 export const SOURCE_LINK_MBPS = 11.1;
 
+/**
+ * The fastest link the rule was measured on, MB/s: the source's ~100 Mb/s link. On a faster link
+ * (1 GbE, 10 GbE, a newer netback) every figure of the rule is an extrapolation.
+ */
+export const MEASURED_LINK_MAX_MBPS = SOURCE_LINK_MBPS;
+
+/**
+ * The label of a figure computed on a link beyond the measured one, or undefined within it.
+ * @param linkMBps - the host link's usable MB/s.
+ */
+export function xenExtrapolation(linkMBps: number): string | undefined {
+    return linkMBps > MEASURED_LINK_MAX_MBPS
+        ? `extrapolated: the dom0/domU split was not measured beyond ${MEASURED_LINK_MAX_MBPS} MB/s (~100 Mb/s link, old netback)`
+        : undefined;
+}
+
 /** Where the share rule comes from, for messages. */
-export const XEN_SHARE_SOURCE = "measured with wget over a ~100 Mb/s link with dom0 and two domUs transferring at once (xen-dom0-domU-network.ja.txt, model/data/xen-network.json)";
+export const XEN_SHARE_SOURCE = "measured with wget downloads (receive) over a ~100 Mb/s link with dom0 and two domUs receiving at once (xen-dom0-domU-network.ja.txt, model/data/xen-network.json)";
 
 /** The domain a traffic source runs in: the host's control domain or a guest. */
 export type XenDomain = "dom0" | "domU";
@@ -38,7 +55,7 @@ export interface XenShareGuest {
     /** Unique within one call; returned as is. */
     readonly name: string;
     readonly domain: XenDomain;
-    /** Transmit bandwidth it wants, MB/s (>= 0); absent or +Infinity = as much as it can get. */
+    /** Bandwidth it wants, MB/s (>= 0); absent or +Infinity = as much as it can get. */
     readonly demandMBps?: number;
     /** Its VIF rate limit, MB/s (>= 0); absent or +Infinity = none. */
     readonly capMBps?: number;
@@ -56,7 +73,7 @@ export interface XenShareInput {
 /** One entry's predicted throughput. */
 export interface XenShare {
     readonly name: string;
-    /** Predicted transmit throughput, MB/s (finite, >= 0). */
+    /** Predicted throughput, MB/s (finite, >= 0). */
     readonly MBps: number;
 }
 
@@ -134,7 +151,7 @@ function sum(values: readonly number[]): number {
 }
 
 /**
- * Predicts each traffic source's transmit throughput on one host's link.
+ * Predicts each traffic source's throughput (the direction measured: receive) on one host's link.
  * @param input - `{ linkMBps, dom0Share?, guests: [{ name, domain: "dom0" | "domU", demandMBps?, capMBps? }] }`
  *   (MB/s; demand or cap absent = unlimited; dom0Share default 0.5, see DEFAULT_DOM0_SHARE).
  * @returns `[{ name, MBps }]` in input order: finite, >= 0, never above the entry's demand or cap,

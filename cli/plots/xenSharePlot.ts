@@ -1,5 +1,5 @@
 /**
- * `size xen --plot FILE.svg`: each sender's predicted transmit share of one Xen host's link
+ * `size xen --plot FILE.svg`: each receiver's predicted share (as measured: receive) of one Xen host's link
  * (dom0 first, then the guests), from the same share model as xen-guest-network-share.
  *
  * One horizontal bar per sender, in MB/s, coloured by whether a guest's need is met (a guest that
@@ -14,7 +14,7 @@ import { COLORS, formatNumber, niceCeil, renderSvg, requireFinite } from "./rend
 /** One sender on the host. */
 export interface XenSharePlotSender {
     readonly name: string;
-    /** Predicted transmit throughput, MB/s (>= 0). */
+    /** Predicted throughput, MB/s (>= 0), in the measured direction (receive). */
     readonly predictedMBps: number;
     /** What it needs, MB/s; undefined = as much as it can (dom0, or a guest without a need). */
     readonly needMBps?: number;
@@ -104,7 +104,7 @@ export function xenSharePlotOption(input: XenSharePlotInput): EChartsOption {
         markLine: { silent: true, symbol: "none", label: { show: false }, lineStyle: { type: "dashed", color: COLORS.safe, width: 1.5 }, data: [{ xAxis: input.linkMBps }] },
     };
     return {
-        title: { left: "center", top: 10, text: input.title, subtext: "Predicted transmit share per sender (dom0/domU share model), MB/s", textStyle: { fontSize: 16 } },
+        title: { left: "center", top: 10, text: input.title, subtext: "Predicted receive (download) share, as measured (dom0/domU share model), MB/s", textStyle: { fontSize: 16 } },
         legend: { top: 58, left: "center", data: [XEN_BAR_SERIES.met, XEN_BAR_SERIES.short, XEN_BAR_SERIES.other, "need", `link (${formatNumber(input.linkMBps)} MB/s)`] },
         grid: { left: 140, right: 220, top: 100, bottom: 50 },
         xAxis: { type: "value", min: 0, max, name: "MB/s", nameLocation: "middle", nameGap: 28, splitLine: { lineStyle: { color: COLORS.grid } } },

@@ -7,7 +7,7 @@
  */
 import { num, plural } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
-import { xenEvaluation } from "../../policies/xen/evaluation";
+import { extrapolatedMark, mayDeclareNeed, NOT_CHECKED, xenEvaluation } from "../../policies/xen/evaluation";
 import type { XenShareConfig } from "../../policies/xen/hosts";
 
 // Guest and dom0 rows shown; the rest are counted (a report of 3,000 guests is not read row by row).
@@ -25,11 +25,12 @@ function more(total: number, shown: number, what: string): string {
  * Builds the section.
  * @param stack - the stack as the pack's stack policies see it.
  * @param config - xen-guest-network-share's reconciled config properties (defaults when absent).
- * @returns Markdown ending with a blank line, or "" when the stack has no Xen host.
+ * @returns Markdown ending with a blank line, or "" when the stack has no Xen host and no guest with a need but no host.
  */
 export function xenSection(stack: StackView, config: Partial<XenShareConfig> | undefined): string {
     const evaluation = xenEvaluation(stack, config);
-    if (evaluation.hosts.length === 0) {
+    const unplacedNeeds = evaluation.layout.unplaced.some((g) => g.need.state !== "absent") || evaluation.layout.hostUnknown.some(mayDeclareNeed);
+    if (evaluation.hosts.length === 0 && !unplacedNeeds) {
         return "";
     }
     const hostRows: string[] = [];
@@ -40,7 +41,9 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
         const judged = h.guests.filter((g) => g.entry.state === "judged").length;
         const idle = h.guests.filter((g) => g.entry.state === "idle").length;
         const unknown = h.guests.filter((g) => g.entry.state === "unknown").length;
-        const link = m.link ? `${num(m.link.mbps, 2)} MB/s (${m.link.where})` : "none: not checked";
+        const link = m.link ? `${num(m.link.mbps, 2)} MB/s (${m.link.where})${h.extrapolated ? `; ${h.extrapolated}` : ""}` : "none: not checked";
+        // Every figure on a link beyond the measured one is marked (the host row says why).
+        const x = extrapolatedMark(h);
         const short = !m.link ? (judged > 0 ? "not checked" : "-") : `${h.short.length} of ${judged}`;
         const counts = `${judged} judged, ${idle} idle${unknown > 0 ? `, ${unknown} not checked` : ""}`;
         hostRows.push(`| ${cell(h.host.name)} | ${cell(link)} | ${num(m.dom0TotalMBps, 2)} MB/s | ${counts} | ${short} |`);
@@ -48,21 +51,32 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
             if (g.entry.state === "idle") {
                 continue;
             }
-            const need = g.entry.needMBps !== undefined ? `${num(g.entry.needMBps, 2)} MB/s` : "-";
-            const predicted = g.predictedMBps !== undefined ? `${num(g.predictedMBps, 2)} MB/s` : "-";
-            const verdict = g.short ? "short" : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : "met";
+            const capped = g.entry.capMBps !== undefined ? ` (VIF cap ${num(g.entry.capMBps, 2)}: assumed transmit)` : "";
+            const need = g.entry.needMBps !== undefined ? `${num(g.entry.needMBps, 2)} MB/s${capped}` : "-";
+            const predicted = g.predictedMBps !== undefined ? `${num(g.predictedMBps, 2)} MB/s${x}` : "-";
+            const verdict = g.short ? (g.capOnly ? "short (its VIF cap only)" : "short") : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : "met";
             guestRows.push(`| ${cell(g.entry.guest.resource.name)} | ${cell(h.host.name)} | ${need} | ${predicted} | ${cell(verdict)} |`);
         }
         for (const d of h.dom0) {
             const role = d.service.management ? "management" : d.service.role.state === "ok" ? d.service.role.value : d.service.role.state === "absent" ? "none" : d.service.role.state;
             const sends = d.service.traffic.state === "ok" ? `${num(d.service.traffic.value, 2)} MB/s` : d.service.traffic.state === "absent" ? "undeclared (idle)" : `${d.service.traffic.state}: not counted`;
-            const cost = d.guestsTotal ? `guests ${num(d.guestsTotal.without, 2)} → ${num(d.guestsTotal.withIt, 2)} MB/s` : "-";
+            const cost = d.guestsTotal ? `guests ${num(d.guestsTotal.without, 2)} → ${num(d.guestsTotal.withIt, 2)} MB/s${x}` : "-";
             dom0Rows.push(`| ${cell(d.service.resource.name)} | ${cell(h.host.name)} | ${cell(role)} | ${cell(sends)} | ${cost} |`);
         }
     }
+    // Guests with no host, or a host unknown in this preview, that may declare a need: listed with
+    // their reason (as the NSX virtual-service table lists its unchecked rows), never left out.
+    const unplaced = [
+        ...evaluation.layout.unplaced.filter((g) => g.need.state !== "absent").map((g) => ({ g, why: NOT_CHECKED.noHost })),
+        ...evaluation.layout.hostUnknown.filter(mayDeclareNeed).map((g) => ({ g, why: NOT_CHECKED.hostUnknown })),
+    ].sort((a, b) => (a.g.resource.name < b.g.resource.name ? -1 : a.g.resource.name > b.g.resource.name ? 1 : 0));
+    for (const { g, why } of unplaced) {
+        const need = g.need.state === "ok" ? `${num(g.need.value, 2)} MB/s` : "-";
+        guestRows.push(`| ${cell(g.resource.name)} | - | ${need} | - | ${cell(`not checked: ${why}`)} |`);
+    }
     const share = num(evaluation.config.dom0Share * 100, 1);
-    let out = `## Xen hosts\n\nEach guest's predicted transmit share of its host's link: dom0 keeps >= ${share}% of the link while it sends, the guests split the rest (the model of xen-guest-network-share and xen-dom0-workload).\n\n` +
-        "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n";
+    let out = `## Xen hosts\n\nEach guest's predicted share of its host's link, as measured on downloads (receive): dom0 keeps >= ${share}% of the link while it receives, the guests split the rest (the model of xen-guest-network-share and xen-dom0-workload). A VIF cap limits transmit only: a capped need is assumed to be transmit.\n\n` +
+        (hostRows.length > 0 ? "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n" : "");
     if (guestRows.length > 0) {
         out += "### Guests\n\n| guest | host | needs | predicted | need |\n| --- | --- | --- | --- | --- |\n" +
             guestRows.slice(0, ROWS).join("\n") + more(guestRows.length, ROWS, "guest") + "\n\n";

@@ -8,14 +8,16 @@
  * Memoized per stack object and config, so the policies of one AnalyzeStack call (and a report on
  * the same StackView) share one layout and one model run per host.
  */
-import { DEFAULT_DOM0_SHARE } from "../../model/xenShares";
+import { DEFAULT_DOM0_SHARE, xenExtrapolation } from "../../model/xenShares";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
 import type { StackView } from "../pack/resources";
-import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet } from "./hostModel";
+import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, shareWithCapLifted, usableNeedMBps } from "./hostModel";
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
 
 export { EPSILON_MBPS, needMet, predictHostShares } from "./hostModel";
+// The one label of figures computed beyond the measured link: policies, report and `size xen` read it here.
+export { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 export type { HostSenders } from "./hostModel";
 
 /** "Not checked" wordings the policies and the figures share. */
@@ -36,6 +38,8 @@ export interface GuestFigures {
     readonly short: boolean;
     /** Why this guest's share is not judged (idle guests are neither judged nor "not checked"). */
     readonly notChecked: string | undefined;
+    /** Short only because of its own VIF rate limit: with the limit lifted it gets its need. */
+    readonly capOnly: boolean;
 }
 
 /** One dom0 service of a host with what it costs the host's judged guests. */
@@ -53,8 +57,14 @@ export interface XenHostEvaluation {
     readonly model: HostModel;
     /** Guests by URN, as the model orders them. */
     readonly guests: readonly GuestFigures[];
-    /** Guests short of their need, by URN (the first carries the host's fix). */
+    /** Guests short of their need, by URN. */
     readonly short: readonly GuestEntry[];
+    /** The first short guest (by URN) that is not short only by its own VIF cap: it carries the host's fix. */
+    readonly fixOn: GuestEntry | undefined;
+    /** The judged guests' needs, each bounded by its VIF rate limit (what the cap never allows is not counted). */
+    readonly totalNeedMBps: number;
+    /** Set when the link is beyond the measured one: every figure of the host is extrapolated. */
+    readonly extrapolated: string | undefined;
     /** An unknown co-tenant figure (on this host or a guest that may be on it) could lower the shares. */
     readonly uncertain: boolean;
     /** dom0 services by URN. */
@@ -102,17 +112,21 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
     const guests = model.entries.map((entry): GuestFigures => {
         if (entry.state === "unknown") {
-            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.unknownFact };
+            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.unknownFact, capOnly: false };
         }
         if (entry.state === "idle") {
-            return { entry, predictedMBps: undefined, short: false, notChecked: undefined };
+            return { entry, predictedMBps: undefined, short: false, notChecked: undefined, capOnly: false };
         }
         if (!model.link) {
-            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.noLink };
+            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.noLink, capOnly: false };
         }
         const predicted = model.shares?.get(entry) ?? 0;
-        const short = !needMet(predicted, entry.needMBps ?? 0);
-        return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined };
+        const need = entry.needMBps ?? 0;
+        const short = !needMet(predicted, need);
+        // Only the guest's own cap binds when lifting it (nothing else changed) meets the need.
+        const capped = short && entry.capMBps !== undefined && entry.capMBps < need;
+        const capOnly = capped && needMet(shareWithCapLifted(model, entry, config.dom0Share) ?? 0, need);
+        return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined, capOnly };
     });
     const byUrn = [...host.dom0].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
     const dom0 = byUrn.map((service): Dom0Figures => ({
@@ -124,6 +138,9 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     return {
         host, key: normalise(host.name), model, guests, uncertain, dom0,
         short: guests.filter((g) => g.short).map((g) => g.entry),
+        fixOn: guests.find((g) => g.short && !g.capOnly)?.entry,
+        totalNeedMBps: model.entries.filter((e) => e.state === "judged").reduce((t, e) => t + usableNeedMBps(e), 0),
+        extrapolated: model.link ? xenExtrapolation(model.link.mbps) : undefined,
         // dom0 takes what the model gives it: the link less the judged guests, capped at its demand.
         dom0PredictedMBps: model.link && judgedTotal !== undefined ? Math.min(model.dom0TotalMBps, Math.max(0, model.link.mbps - judgedTotal)) : undefined,
     };
@@ -168,6 +185,11 @@ function mbps(key: string, label: string, value: number | undefined, better: Fig
     return value === undefined
         ? { key, label, unit: "MB/s", better, text: "not checked", notChecked: notChecked ?? "not computed" }
         : { key, label, value, unit: "MB/s", better, text: `${num(value, 2)} MB/s` };
+}
+
+/** The mark of a predicted figure on a link beyond the measured one (the host's link figure says why). */
+export function extrapolatedMark(h: Pick<XenHostEvaluation, "extrapolated">): string {
+    return h.extrapolated ? " (extrapolated)" : "";
 }
 
 /** The figures of one host, in a fixed order: host figures, then guests by name, then dom0 services by name. */

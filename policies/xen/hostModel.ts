@@ -142,6 +142,25 @@ export function modelHost(host: XenHost, config: XenShareConfig, configEntry: Ho
 }
 
 /**
+ * A guest's predicted MB/s with its own VIF rate limit lifted (everything else as declared): when
+ * that meets its need, its cap is the only thing that binds.
+ */
+export function shareWithCapLifted(model: HostModel, entry: GuestEntry, dom0Share: number): number | undefined {
+    if (!model.link || entry.state !== "judged") {
+        return undefined;
+    }
+    const judged = model.entries.filter((e) => e.state === "judged");
+    const guests = judged.map((e) => (e === entry ? { needMBps: e.needMBps } : e));
+    const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: model.dom0.map((s) => s.mbps), guests });
+    return shares.guests[judged.indexOf(entry)];
+}
+
+/** What a judged guest can use at most: its need, bounded by its VIF rate limit (transmit). */
+export function usableNeedMBps(entry: GuestEntry): number {
+    return Math.min(entry.needMBps ?? 0, entry.capMBps ?? Infinity);
+}
+
+/**
  * The judged guests' total predicted MB/s with every dom0 sender, and without `service` (the
  * same model call, one sender fewer): what the service costs them.
  */

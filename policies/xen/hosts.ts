@@ -29,7 +29,7 @@ export interface HostRef {
 export interface XenGuest {
     readonly resource: ResourceView;
     readonly host: HostRef;
-    /** perfguard:networkMBps: the transmit bandwidth it needs. */
+    /** perfguard:networkMBps: the bandwidth it needs (modelled as measured: receive; transmit where a VIF cap bounds it). */
     readonly need: FactRead<number>;
     /** perfguard:vifCapMBps: its VIF rate limit. */
     readonly cap: FactRead<number>;
@@ -59,7 +59,7 @@ export interface XenHost {
 /** A guest with no host at all: neither a perfguard:xenHost fact nor an affinityHost input. */
 export interface UnplacedGuest {
     readonly resource: ResourceView;
-    /** perfguard:networkMBps: the transmit bandwidth it needs. */
+    /** perfguard:networkMBps: the bandwidth it needs (modelled as measured: receive; transmit where a VIF cap bounds it). */
     readonly need: FactRead<number>;
 }
 
@@ -98,7 +98,7 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
             type: "object",
             properties: {
                 linkMBps: { type: "number", exclusiveMinimum: 0, description: "The host link's usable throughput, MB/s (1 Gb/s carries about 111 MB/s, scaling the source's 11.1 MB/s on 100 Mb/s)." },
-                dom0NetworkMBps: { type: "number", minimum: 0, description: "What the host's dom0 sends besides the dom0 resources of this stack, MB/s." },
+                dom0NetworkMBps: { type: "number", minimum: 0, description: "What the host's dom0 transfers besides the dom0 resources of this stack, MB/s (the source measured receiving)." },
             },
             additionalProperties: false,
         },
@@ -127,7 +127,7 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
  */
 export function modelText(dom0Share: number, dom0ShareWhere: string, _policyId: string): string {
     // The model's derivation is on the policy's page (docs/policies/<policy>.md), named in the header.
-    return `model: dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it sends (${dom0ShareWhere}), guests split the rest`;
+    return `model (measured on downloads): dom0 keeps >= ${Math.round(dom0Share * 1000) / 10}% of the link while it receives (${dom0ShareWhere}), guests split the rest`;
 }
 
 function normalise(key: string): string {

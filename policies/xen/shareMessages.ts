@@ -6,6 +6,7 @@
 import { listLabels, num, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
+import type { XenHostEvaluation } from "./evaluation";
 import { GuestEntry, guestsTotalWithout, HostModel } from "./hostModel";
 import { Dom0Service, modelText, XenShareConfig } from "./hosts";
 
@@ -31,13 +32,30 @@ function few(labels: readonly string[], total: number): string {
     return total > labels.length ? `${labels.join(", ")} and ${total - labels.length} more` : listLabels(labels);
 }
 
-/** The host's fix: cheapest first, every option named once. */
-function hostFix(model: HostModel, first: GuestEntry, sumOfNeeds: number): string {
+/** The fix of a guest short only by its own VIF rate limit (the link has room for its need). */
+function capFix(entry: GuestEntry): string {
+    const cap = entry.guest.cap;
+    const where = cap.state === "ok" ? cap.where : "perfguard:vifCapMBps";
+    return `raise its own VIF rate limit (${where}: ${num(entry.capMBps ?? 0, 2)} MB/s) to at least its need of ${num(entry.needMBps ?? 0, 2)} MB/s: the host's link has room for it.`;
+}
+
+/** A VIF rate limit caps transmit only: where one bounds a need, say which direction is assumed. */
+function capNote(entry: GuestEntry): string {
+    const cap = entry.guest.cap;
+    return cap.state === "ok" && entry.capMBps !== undefined
+        ? `; VIF cap ${num(entry.capMBps, 2)} MB/s (${cap.where}) limits transmit only: its need is assumed to be transmit`
+        : "";
+}
+
+/**
+ * The host's fix: cheapest first, every option named once. The guests' total need counts each
+ * need only up to its VIF cap (what the cap never allows is no load on the link); when `first`'s
+ * own cap is below its need, raising it comes first and the total with it raised is stated too.
+ */
+function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number): string {
     const fixes: string[] = [];
     const cap = first.guest.cap;
-    if (cap.state === "ok" && first.needMBps !== undefined && cap.value < first.needMBps) {
-        fixes.push(`raise ${labelOf(first.guest.resource)}'s own VIF rate limit (${cap.where}: ${num(cap.value, 2)} MB/s, below its need)`);
-    }
+    const capped = cap.state === "ok" && first.needMBps !== undefined && cap.value < first.needMBps;
     // Only workloads move out of dom0; management tools belong there (xen-dom0-workload).
     const services = model.dom0.filter((s) => s.service).map((s) => s.service as Dom0Service);
     const workloads = services.filter((s) => !s.management && s.role.state !== "unknown" && s.role.state !== "invalid");
@@ -53,12 +71,24 @@ function hostFix(model: HostModel, first: GuestEntry, sumOfNeeds: number): strin
         fixes.push(`lower or reschedule dom0's other traffic (${configured.where}: ${num(configured.mbps, 2)} MB/s)`);
     }
     const link = model.link ? num(model.link.mbps, 2) : "?";
-    fixes.push(`move a guest to another host, or give the host a faster link (its guests need ${num(sumOfNeeds, 2)} MB/s and dom0 sends ${num(model.dom0TotalMBps, 2)} MB/s on ${link} MB/s)`);
-    return fixes.length > 1 ? `${fixes.slice(0, -1).join("; ")}; or ${fixes[fixes.length - 1]}.` : `${fixes[0]}.`;
+    const judged = model.entries.filter((e) => e.state === "judged");
+    const anyCapBinds = judged.some((e) => e.capMBps !== undefined && e.needMBps !== undefined && e.capMBps < e.needMBps);
+    const raised = capped ? `, ${num(totalNeedMBps - Math.min(first.needMBps ?? 0, cap.value) + (first.needMBps ?? 0), 2)} MB/s with that cap raised,` : "";
+    fixes.push(`move a guest to another host, or give the host a faster link (its guests need ${num(totalNeedMBps, 2)} MB/s${anyCapBinds ? " within their VIF caps" : ""}${raised} and dom0 ${num(model.dom0TotalMBps, 2)} MB/s on ${link} MB/s)`);
+    const options = fixes.length > 1 ? `${fixes.slice(0, -1).join("; ")}; or ${fixes[fixes.length - 1]}` : fixes[0];
+    return capped
+        ? `raise ${labelOf(first.guest.resource)}'s own VIF rate limit (${cap.where}: ${num(cap.value, 2)} MB/s, below its need), then make room for it: ${options}.`
+        : `${options}.`;
 }
 
-/** The problem of one short guest; `first` carries the host's fix and context, the others point to it. */
-export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: GuestEntry, config: XenShareConfig, policyId: string): Message {
+/**
+ * The problem of one short guest: a guest short only by its own VIF cap gets that fix alone; the
+ * host's first other short guest (h.fixOn) carries the host's fix and context, the rest point to it.
+ */
+export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, config: XenShareConfig, policyId: string): Message {
+    const model = h.model;
+    const first = h.fixOn;
+    const capOnly = h.guests.some((g) => g.entry === entry && g.capOnly);
     const link = model.link as { mbps: number; where: string };
     const predicted = model.shares?.get(entry) ?? 0;
     const need = entry.needMBps as number;
@@ -66,14 +96,18 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
     const long = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
     // Long names, or a guest that points to the first one on its host (which names the host):
     // the problem line can leave the host out.
-    const problem = long.length <= PROBLEM_LINE_MAX && entry === first ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
-    const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); host: ${entry.guest.host.where}`;
-    if (entry !== first) {
-        return { problem, fix: `see the fix on ${labelOf(first.guest.resource)} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
+    const problem = long.length <= PROBLEM_LINE_MAX && (entry === first || capOnly) ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"})${capNote(entry)}; host: ${entry.guest.host.where}`;
+    const linkLine = `link ${num(link.mbps, 2)} MB/s (${link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`;
+    const extrapolated = h.extrapolated ? [h.extrapolated] : [];
+    if (capOnly) {
+        return { problem, fix: capFix(entry), basis: [own, linkLine, ...extrapolated, ...fullNames([self.name, model.host.name])] };
+    }
+    if (entry !== first || !first) {
+        return { problem, fix: `see the fix on ${first ? labelOf(first.guest.resource) : "the host's first short guest"} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const sumOfNeeds = judged.reduce((t, e) => t + (e.needMBps ?? 0), 0);
-    const tenants = judged.filter((e) => e !== entry).slice(0, SHOWN).map((e) => `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)})` : ""}`);
+    const tenants = judged.filter((e) => e !== entry).slice(0, SHOWN).map((e) => `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)}, transmit)` : ""}`);
     const dom0 = model.dom0.length > 0
         ? `dom0 ${num(model.dom0TotalMBps, 2)} MB/s (${model.dom0.slice(0, SHOWN).map((s) => `${s.label} ${num(s.mbps, 2)}, ${s.where}`).join("; ")})`
         : "dom0: no declared traffic";
@@ -81,10 +115,11 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
     const unknown = model.entries.filter((e) => e.state === "unknown").length + model.dom0Unknown.length;
     return {
         problem,
-        fix: hostFix(model, entry, sumOfNeeds),
+        fix: hostFix(model, entry, h.totalNeedMBps),
         basis: [
             own,
-            `link ${num(link.mbps, 2)} MB/s (${link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`,
+            linkLine,
+            ...extrapolated,
             `on the host: ${few(tenants, judged.length - 1) || "no other guest that declares a need"}; ${dom0}`,
             ...(idle + unknown > 0 ? [`not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "sender")} with an unknown or invalid figure`] : []),
             ...fullNames([self.name, model.host.name]),
@@ -93,7 +128,8 @@ export function shortGuestMessage(model: HostModel, entry: GuestEntry, first: Gu
 }
 
 /** The verdict on a dom0 service that is a workload, with the model's cost to the host's guests. */
-export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | undefined, config: XenShareConfig, policyId: string): Message {
+export function dom0WorkloadMessage(service: Dom0Service, h: XenHostEvaluation | undefined, config: XenShareConfig, policyId: string): Message {
+    const model = h?.model;
     // The role's text is never quoted (tags may be secrets): that it is not "management" is the verdict's whole need.
     const role = service.role.state === "ok" ? `${service.role.where} is not "management"` : "perfguard:xenDom0Role is absent";
     const where = service.host ? `dom0 of Xen host "${shortName(service.host.name)}"` : "a Xen host's dom0";
@@ -112,6 +148,9 @@ export function dom0WorkloadMessage(service: Dom0Service, model: HostModel | und
             cost = `: at ${num(service.traffic.value, 2)} MB/s it cuts its ${plural(judged, "guest")} from ${num(totals.without, 2)} to ${num(totals.withIt, 2)} MB/s`;
         }
         basis.push(`${num(service.traffic.value, 2)} MB/s (${service.traffic.where}) on a ${num(model.link.mbps, 2)} MB/s link (${model.link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`);
+        if (h?.extrapolated) {
+            basis.push(h.extrapolated);
+        }
         if (judged === 0) {
             basis.push("no guest on the host declares perfguard:networkMBps: the model has no guest to compare");
         }

@@ -34,8 +34,8 @@ export const xenDom0Workload = stackPolicy<XenShareConfig>({
                     }, service.resource);
                     return;
                 }
-                const model = service.host ? evaluation.hostOf(service.host.name)?.model : undefined;
-                report(dom0WorkloadMessage(service, model, evaluation.config, POLICY), service.resource);
+                const host = service.host ? evaluation.hostOf(service.host.name) : undefined;
+                report(dom0WorkloadMessage(service, host, evaluation.config, POLICY), service.resource);
             });
         }
     },

@@ -45,12 +45,13 @@ function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report)
         if (g.notChecked === NOT_CHECKED.uncertain) {
             report.notChecked({ reason: NOT_CHECKED.uncertain, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" }, g.entry.guest.resource);
         } else {
-            report.applied(`predicted ${num(g.predictedMBps ?? 0, 2)} of the ${num(g.entry.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"`, g.entry.guest.resource);
+            report.applied(`predicted ${num(g.predictedMBps ?? 0, 2)} of the ${num(g.entry.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"${h.extrapolated ? ` (${h.extrapolated})` : ""}`, g.entry.guest.resource);
         }
     }
-    // The host's context and fix go on its first short guest (by URN); the others point to it.
+    // The host's context and fix go on its first short guest (by URN) not short only by its own cap;
+    // the others point to it, a guest short only by its cap gets that fix.
     for (const e of h.short) {
-        isolate(e.guest.resource, report, () => report(shortGuestMessage(model, e, h.short[0], config, POLICY), e.guest.resource));
+        isolate(e.guest.resource, report, () => report(shortGuestMessage(h, e, config, POLICY), e.guest.resource));
     }
 }
 

@@ -324,9 +324,26 @@ describe("perfguard size xen", () => {
     it("prints each guest's predicted share with units", async () => {
         const run = await perfguard(["size", "xen", "--link-mb-per-s", "117", "--guests", "3", "--dom0-mb-per-s", "40", "--guest-mb-per-s", "30"]);
         expect(run.code).toBe(0);
-        expect(run.stdout).toContain("Xen host: 117 MB/s usable link, 3 guests needing 30 MB/s each, dom0 sending 40 MB/s");
-        expect(run.stdout).toMatch(/guest 1\s+30 MB\/s\s+25\.67 MB\/s/);
+        expect(run.stdout).toContain("Xen host: 117 MB/s usable link, 3 guests needing 30 MB/s each, dom0 receiving 40 MB/s");
+        expect(run.stdout).toMatch(/guest 1\s+30 MB\/s\s+25\.67 MB\/s \(extrapolated\)/);
         expect(run.stdout).toContain("3 of 3 guests get less than they need");
+        expect(run.stdout).not.toContain("sender");
+    });
+    // The split was measured on a ~100 Mb/s link (11.1 MB/s): every figure beyond it is labelled.
+    it.each([
+        ["1100 MB/s", "1100", true],
+        ["117 MB/s", "117", true],
+        ["11.1 MB/s (the measured link)", "11.1", false],
+        ["8 MB/s", "8", false],
+    ])("labels the figures on a %s link extrapolated or not", async (_name, link, extrapolated) => {
+        const run = await perfguard(["size", "xen", "--link-mb-per-s", link, "--guests", "2", "--guest-mb-per-s", "3"]);
+        expect(run.code, run.stderr).toBe(0);
+        const label = "extrapolated: the dom0/domU split was not measured beyond 11.1 MB/s (~100 Mb/s link, old netback)";
+        expect(run.stdout.includes(`Every predicted figure is ${label}.`)).toBe(extrapolated);
+        expect(/guest 1 .*\(extrapolated\)/.test(run.stdout)).toBe(extrapolated);
+        expect(run.stdout).toMatch(/^ *receiver /m);
+        const doc = json((await perfguard(["size", "xen", "--link-mb-per-s", link, "--guests", "2", "--guest-mb-per-s", "3", "--json"])).stdout);
+        expect(doc.extrapolated).toBe(extrapolated ? label : null);
     });
 
     it("--json equals the model, and the guests it calls short are the ones xen-guest-network-share reports", async () => {

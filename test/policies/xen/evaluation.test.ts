@@ -12,7 +12,7 @@ import { NOT_CHECKED, xenEvaluation, xenFigures } from "../../../policies/xen/ev
 import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
 import { xenGuestNetworkShare } from "../../../policies/xen/xen-guest-network-share";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
-import { dom0Service, setTags, XCP01_UUID, xenBaselineConfig, xenStack } from "./xenFixtures";
+import { dom0Service, setTags, VM, XCP01_UUID, xenBaselineConfig, xenStack } from "./xenFixtures";
 
 function viewOf(resources: TestResource[]): StackView {
     return new StackView(resources.map((r) => new ResourceView(r.urn ?? urnOf(r.type, r.name), r.type, r.name, structuredClone(r.props), {})));
@@ -90,8 +90,9 @@ describe("the verdicts, the report and size xen state the evaluation's figures",
             const host = entities.find((e) => e.figures.some((f) => f.key === `guest:${guest}:predictedMBps`))!;
             const predicted = figure(entities, host.id, `guest:${guest}:predictedMBps`);
             const need = figure(entities, host.id, `guest:${guest}:needMBps`);
-            expect(v.message.split("\n")[0]).toContain(`predicted ${predicted.text.replace(" MB/s", "")} of the ${need.text.replace(" MB/s", "")} MB/s it needs`);
-            expect(report).toContain(`| ${guest} | ${host.id === XCP01_UUID.toLowerCase() ? XCP01_UUID : "xcp-02"} | ${need.text} | ${predicted.text} | short |`);
+            expect(v.message.split("\n")[0]).toContain(`predicted ${predicted.text.replace(/ MB\/s.*$/, "")} of the ${need.text.replace(" MB/s", "")} MB/s it needs`);
+            // Every link here (60, 110 MB/s) is beyond the measured 11.1 MB/s: the report marks the prediction.
+            expect(report).toContain(`| ${guest} | ${host.id === XCP01_UUID.toLowerCase() ? XCP01_UUID : "xcp-02"} | ${need.text} | ${predicted.text} (extrapolated) | short |`);
         }
         for (const v of await runStackPolicy(xenDom0Workload, resources, config)) {
             const service = v.urn!.split("::").pop()!;
@@ -100,7 +101,7 @@ describe("the verdicts, the report and size xen state the evaluation's figures",
             const m = /cuts its \d+ guests? from ([\d.]+) to ([\d.]+) MB\/s/.exec(v.message);
             expect(m, v.message).not.toBeNull();
             expect(Number(m![1]) - Number(m![2])).toBeCloseTo(cost.value!, 1);
-            expect(report).toContain(`guests ${m![1]} → ${m![2]} MB/s`);
+            expect(report).toContain(`guests ${m![1]} → ${m![2]} MB/s (extrapolated)`);
         }
     });
 
@@ -115,5 +116,51 @@ describe("the verdicts, the report and size xen state the evaluation's figures",
 
     it("the report has no Xen section for a stack without Xen hosts", () => {
         expect(xenSection(viewOf([]), {})).toBe("");
+    });
+});
+
+describe("the report's Xen section: every guest with a need is listed, extrapolated figures are labelled", () => {
+    const LABEL = "extrapolated: the dom0/domU split was not measured beyond 11.1 MB/s (~100 Mb/s link, old netback)";
+    const noHost: TestResource = { type: VM, name: "nohost", props: { nameLabel: "nohost", tags: ["perfguard:networkMBps=30"] } };
+    const hostUnknown: TestResource = { type: VM, name: "later", props: { nameLabel: "later", tags: [`perfguard:xenHost=${UNKNOWN_VALUE}`, "perfguard:networkMBps=12"] } };
+    const idleNoHost: TestResource = { type: VM, name: "quiet", props: { nameLabel: "quiet", tags: [] } };
+    it.each([
+        ["baseline: no unplaced row", xenStack(), [], ["| nohost |", "| later |"]],
+        ["a guest with a need and no host", xenStack({ add: [noHost] }), [`| nohost | - | 30 MB/s | - | not checked: ${NOT_CHECKED.noHost} |`], []],
+        ["a guest whose host is unknown in the preview", xenStack({ add: [hostUnknown] }), [`| later | - | 12 MB/s | - | not checked: ${NOT_CHECKED.hostUnknown} |`], []],
+        ["a guest with no host and no need: not listed", xenStack({ add: [idleNoHost] }), [], ["| quiet |"]],
+    ])("%s", (_name, resources, present, absent) => {
+        const report = xenSection(viewOf(resources), xenBaselineConfig());
+        for (const row of present) {
+            expect(report).toContain(row);
+        }
+        for (const row of absent) {
+            expect(report).not.toContain(row);
+        }
+    });
+    it.each([
+        ["1100 MB/s", 1100, true],
+        ["110 MB/s", 110, true],
+        ["11.1 MB/s (the measured link)", 11.1, false],
+    ])("a %s link: labelled extrapolated in the host row and the guests' predictions", (_name, linkMBps, extrapolated) => {
+        const config = { hosts: {}, defaultLinkMBps: linkMBps };
+        const report = xenSection(viewOf(xenStack()), config);
+        expect(report.includes(LABEL)).toBe(extrapolated);
+        // web needs 20 and gets 20 on 1100 and 110 MB/s.
+        expect(report.includes("| 20 MB/s (extrapolated) | met |")).toBe(extrapolated);
+        expect(xenEvaluation(viewOf(xenStack()), config).hosts.every((h) => (h.extrapolated === LABEL) === extrapolated)).toBe(true);
+    });
+    it("lists a guest with a need and no host even when the stack has no Xen host", () => {
+        const report = xenSection(viewOf([noHost]), {});
+        expect(report).toContain(`| nohost | - | 30 MB/s | - | not checked: ${NOT_CHECKED.noHost} |`);
+        expect(report).not.toContain("| host | link |");
+        expect(xenSection(viewOf([idleNoHost]), {})).toBe("");
+    });
+    it("names the measured direction (receive) and the capped direction (transmit)", () => {
+        const capped = xenStack({ name: "app", edit: setTags("perfguard:xenHost=xcp-02", "perfguard:networkMBps=40", "perfguard:vifCapMBps=30") });
+        const report = xenSection(viewOf(capped), xenBaselineConfig());
+        expect(report).toContain("as measured on downloads (receive)");
+        expect(report).not.toContain("transmit share");
+        expect(report).toContain("| app | xcp-02 | 40 MB/s (VIF cap 30: assumed transmit) | 30 MB/s (extrapolated) | short (its VIF cap only) |");
     });
 });

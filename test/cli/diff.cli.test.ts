@@ -86,7 +86,7 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         // At 160 ms emea-east becomes a satellite zone: its 40 concurrent requests now reach the Site database.
         expect(out).toContain("satellite zones' concurrent requests: 0 → 40 (+40, worse)");
         // shop is the only VS of web: its need is the busiest SE's load, one row naming it (not three).
-        expect(out).toMatch(/busiest SE \(limited by SSL TPS; the need of shop-vs\): [\d.]+% → [\d.]+% \(\+[\d.]+ pts, worse\)/);
+        expect(out).toMatch(/busiest SE \(limited by CPU total \(summed, not measured\); the need of shop-vs\): [\d.]+% → [\d.]+% \(\+[\d.]+ pts, worse\)/);
         expect(out.match(/58\.5% → 77\.7%/g)).toHaveLength(1);
         expect(out).toContain("dom0's declared traffic: 0 MB/s → 60 MB/s (+60 MB/s, worse)");
         expect(out).toContain("guest nextcloud: predicted share (needs 40 MB/s): 40 MB/s → 27.5 MB/s (−12.5 MB/s, worse)");

@@ -179,7 +179,7 @@ describe("perfguard diff: a base and a head with one change, per system", () => 
     it("nsx-alb: the row that stands for a VS's need names the VS, and the limit", async () => {
         const r = await diff(nsxStack(), nsxStack({ shop: { sslTps: "1050" }, api: { throughputGbps: "4" } }));
         const web = r.entities.find((e) => e.id === "web");
-        expect(web?.figures.map((f) => f.label)).toEqual(["busiest SE (limited by SSL TPS; the need of shop-vs)", "busiest SE throughput (the need of api-vs)"]);
+        expect(web?.figures.map((f) => f.label)).toEqual(["busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)", "busiest SE throughput (the need of api-vs)"]);
         // Their VS entities carry nothing of their own: not listed, not even as unchanged.
         expect(r.entities.filter((e) => e.kind === "virtualService").map((e) => e.id)).toEqual(["intranet-vs"]); // not checked on both sides: its group is not in the stack
     });

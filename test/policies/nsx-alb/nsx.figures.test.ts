@@ -60,7 +60,7 @@ describe("nsxAlbFigures", () => {
     it("prints a VS's need once: on the busiest SE's row when it alone makes that load", () => {
         const all = nsxAlbFigures(stackOf(nsxStack()));
         // shop is the busiest SE's CPU and api its throughput: their own rows would repeat those numbers.
-        expect(busiest(all, "web")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by SSL TPS; the need of shop-vs)" });
+        expect(busiest(all, "web")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)" });
         expect(figure(all, "web", "busiestSeThroughputPct")?.label).toBe("busiest SE throughput (the need of api-vs)");
         expect(all.filter((e) => e.id === "shop-vs" || e.id === "api-vs").map((e) => e.figures)).toEqual([[], []]);
     });

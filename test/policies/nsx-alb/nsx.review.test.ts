@@ -85,7 +85,7 @@ describe("N+M with bufferSe 0 is judged after one SE fails, as legacy active/sta
         expect(f?.steadyState?.peak).toBeCloseTo(0.6, 9);
         expect(f?.fits).toBe(false);
         expect(f?.fixOptions).toEqual(["set bufferSe \"1\", maxSe \"3\""]);
-        const busiest = nsxAlbFigures(view).find((x) => x.id === "g")?.figures.find((x) => x.key === "busiestSePct");
+        const busiest = nsxAlbFigures(view).find((x) => x.id === "g")?.figures.find((x) => x.label.startsWith("busiest SE after one SE fails"));
         expect(busiest?.text).toBe("120%");
         expect(nsxAlbSection(view, {})).toContain("| 120% (SSL TPS) | 60% | set bufferSe \"1\", maxSe \"3\" |");
     });

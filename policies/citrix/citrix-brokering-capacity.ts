@@ -51,6 +51,9 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
             const rtt = rttDecision(zone, report);
             if (rtt && z.concurrency) {
                 report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s); a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone`, zone.resource);
+            } else if (rtt && zone.users.state === "ok" && zone.users.value > 0) {
+                // Users without a peak: there is a storm, but not its concurrency; never a silent pass.
+                report.notChecked({ reason: "users declared but no perfguard:peakConcurrentLaunches, so its storm's concurrency is unknown", remedy: "declare perfguard:peakConcurrentLaunches on the zone or its Delivery Groups" }, zone.resource);
             } else if (rtt) {
                 report.notApplicable(`RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`, zone.resource);
             }
@@ -69,9 +72,13 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 const p = g.prediction;
                 if (!p) {
                     // Users without a peak: there is a storm, but not its concurrency; never a silent pass.
+                    // An implicit group is its zone, whose outcome the zone loop gave.
+                    if (g.group.implicit) {
+                        return;
+                    }
                     if (g.load.users !== undefined && g.load.users > 0) {
                         report.notChecked({ reason: "users declared but no perfguard:peakConcurrentLaunches for it or its zones, so its storm's concurrency is unknown", remedy: "declare perfguard:peakConcurrentLaunches on the Delivery Group or its zones" }, g.group.resource);
-                    } else if (!g.group.implicit) {
+                    } else {
                         report.notApplicable("no demand declared for it or its zones", g.group.resource);
                     }
                     return;

@@ -107,6 +107,8 @@ const CLEAN: Array<[string, TestResource[]]> = [
     ["Citrix 40 ms", citrixStack({ rttMs: "40" })],
     ["Citrix 160 ms, no controllers", citrixStack({ rttMs: "160", throttles: [] })],
     ["Citrix 240 ms", citrixStack({ rttMs: "240", throttles: ["4", "4"] })],
+    // Found by "on arbitrary stacks": a zone with users and a peak of 0 got two outcomes.
+    ["Citrix peak 0 with users", citrixStack({ rttMs: "120", peak: "0", users: "500" })],
     ["NSX ALB", nsxStack({ shop: { sslTps: "3000" }, group: { memoryPerSe: "2048", dedicatedDispatcherCore: "false" } })],
     ["NSX ALB maxSe 2", nsxStack({ group: { maxSe: "2" } })],
     ["Xen", xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60")] })],

@@ -34,10 +34,10 @@ one "not reproduced" line and makes the preview exit 1: the CLI might have block
 python, ...) is refused with exit 2.
 
 Exit codes, as the Pulumi CLI's: 0 no mandatory violation; 1 a mandatory violation, the program
-failed (it threw, a registration or promise rejected, or it logged an error), bad policy config
+failed (it threw, a registration or promise rejected; pulumi.log.error alone exits 0, as the CLI's preview does), bad policy config
 (unreadable file, an invalid level, a value its schema rejects), a program directory that cannot
-be run (missing, no Pulumi.yaml, runtime not nodejs, bad main), or a policy pack directory that
-is missing or has no PulumiPolicy.yaml; 2 bad arguments to this command.
+be run (missing, no Pulumi.yaml, bad main), or a policy pack directory that is missing or has no
+PulumiPolicy.yaml; 2 bad arguments to this command, or a program in another language than nodejs.
 
 Environment:
     ${DEBUG_ENV}=1   print stack traces for internal errors (user errors are always one line)

@@ -102,10 +102,29 @@ function sdkVersion(): string {
  * policy config problems (the program is not run), a program that fails (throws, rejects), a pack
  * that does not start, or a policy that throws. Every pack is always stopped.
  */
+/**
+ * The stack's own name from what --stack was given: `prod`, or the fully qualified form the CI
+ * recipes use on a file backend (`organization/<project>/prod`, as the CLI takes it). A qualified
+ * name for another project is refused (a set-up error, exit 1): its Pulumi.<stack>.yaml is not this
+ * program's.
+ */
+export function stackNameOf(given: string, project: string): string {
+    const parts = given.split("/");
+    if (parts.length === 1) {
+        return given;
+    }
+    if (parts.length === 3 && parts.every((p) => p.length > 0)) {
+        if (parts[1] !== project) {
+            throw new PreviewError(`--stack ${given} names project "${parts[1]}", but this program's project is "${project}"`, SETUP_ERROR_EXIT);
+        }
+        return parts[2];
+    }
+    throw new PreviewError(`--stack ${given}: expected <stack> or <organization>/<project>/<stack>`, SETUP_ERROR_EXIT);
+}
+
 export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult> {
     const programDir = path.resolve(opts.programDir);
     const given = opts.packs ?? [{ dir: opts.packDir ?? defaultPackDir(), config: opts.policyPackConfig }];
-    const stack = opts.stack ?? "dev";
     const log = opts.onLog ?? ((chunk: string) => process.stderr.write(chunk));
     // Project problems (no directory, no Pulumi.yaml, not nodejs, bad main) stop before the pack starts.
     const program = readProject(programDir);
@@ -113,6 +132,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         checkPackDir(path.resolve(pack.dir));
     }
     const project = program.name;
+    const stack = stackNameOf(opts.stack ?? "dev", project);
     const stackConfig = readStackConfig(programDir, project, stack);
     for (const warning of program.warnings) {
         log(`warning: ${warning}\n`);

@@ -16,6 +16,7 @@
  *   "not measured (one Delivery Group was tested)".
  * - A launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone.
  */
+import { stackMemo } from "../pack/stackMemo";
 import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
 import { SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
@@ -145,23 +146,13 @@ export interface CitrixEvaluation {
     readonly database: SiteEvaluation;
 }
 
-const memo = new WeakMap<StackView, Map<string, CitrixEvaluation>>();
+const memo = stackMemo<CitrixEvaluation>();
 
 /** The evaluation of `stack` with `config`, computed once per stack object and config. O(resources). */
 export function citrixEvaluation(stack: StackView, config: Partial<CitrixEvaluationConfig> = {}): CitrixEvaluation {
     const full: CitrixEvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...config };
     const key = JSON.stringify([full.targetResponseS, full.errorBudgetPct, full.externalControllers ?? {}, full.measuredSiteBrokeredPerS ?? 0, full.satelliteAtRttMs ?? 90]);
-    let byConfig = memo.get(stack);
-    if (!byConfig) {
-        byConfig = new Map();
-        memo.set(stack, byConfig);
-    }
-    let evaluation = byConfig.get(key);
-    if (!evaluation) {
-        evaluation = evaluate(citrixSite(stack, full.externalControllers ?? {}), full);
-        byConfig.set(key, evaluation);
-    }
-    return evaluation;
+    return memo.of(stack, key, () => evaluate(citrixSite(stack, full.externalControllers ?? {}), full));
 }
 
 /**

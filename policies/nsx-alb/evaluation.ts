@@ -7,6 +7,7 @@
  * limiting one, the fixes, each VS's figures, and "not checked" reasons. One pass, sorted by URN,
  * so no figure depends on resource order; memoized per stack object.
  */
+import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
@@ -296,7 +297,7 @@ export function failureOver(e: GroupEvaluation, config: SeCapacityConfig): boole
 // One evaluation per stack object and config: every stack policy of one AnalyzeStack call, the
 // report and diff share one parse and one placement (the config is part of the key: the two
 // capacity policies may be configured apart).
-const memo = new WeakMap<StackView, Map<string, NsxAlbEvaluation>>();
+const memo = stackMemo<NsxAlbEvaluation>();
 
 /** The config with its schema defaults filled in (a policy's getConfig applies none; the CLI's reconciled config has them). */
 export function seCapacityConfigOf(props: Readonly<Record<string, unknown>> | undefined): SeCapacityConfig {
@@ -315,17 +316,7 @@ export function seCapacityConfigOf(props: Readonly<Record<string, unknown>> | un
 export function nsxAlbEvaluation(stack: StackView, config: Partial<SeCapacityConfig> = {}): NsxAlbEvaluation {
     const full = seCapacityConfigOf(config as Record<string, unknown>);
     const key = JSON.stringify([full.headroomPct, full.assumeScaleOut, full.seGroups]);
-    let byConfig = memo.get(stack);
-    if (!byConfig) {
-        byConfig = new Map();
-        memo.set(stack, byConfig);
-    }
-    let found = byConfig.get(key);
-    if (!found) {
-        found = evaluate(stack, full);
-        byConfig.set(key, found);
-    }
-    return found;
+    return memo.of(stack, key, () => evaluate(stack, full));
 }
 
 /** The older name of {@link nsxAlbEvaluation} (policies call it with their own config). */

@@ -8,6 +8,7 @@
  * Memoized per stack object and config, so the policies of one AnalyzeStack call (and a report on
  * the same StackView) share one layout and one model run per host.
  */
+import { stackMemo } from "../pack/stackMemo";
 import { DEFAULT_DOM0_SHARE, xenExtrapolation } from "../../model/xenShares";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
@@ -146,7 +147,7 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     };
 }
 
-const memo = new WeakMap<StackView, Map<string, XenEvaluation>>();
+const memo = stackMemo<XenEvaluation>();
 
 /**
  * Evaluates every Xen host of the stack (O(resources + guests log guests)).
@@ -156,24 +157,16 @@ const memo = new WeakMap<StackView, Map<string, XenEvaluation>>();
  */
 export function xenEvaluation(stack: StackView, config?: Partial<XenShareConfig>): XenEvaluation {
     const full = xenConfigOf(config);
-    const key = JSON.stringify(full);
-    let perConfig = memo.get(stack);
-    const cached = perConfig?.get(key);
-    if (cached) {
-        return cached;
-    }
+    return memo.of(stack, JSON.stringify(full), () => evaluate(stack, full));
+}
+
+function evaluate(stack: StackView, full: XenShareConfig): XenEvaluation {
     const layout = xenLayout(stack);
     const lookup = hostConfigLookup(full.hosts);
     const elsewhere = layout.hostUnknown.some(hidden);
     const hosts = [...layout.hosts].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1)).map((h) => evaluateHost(h, full, lookup, elsewhere));
     const byKey = new Map(hosts.map((h) => [h.key, h]));
-    const evaluation: XenEvaluation = { config: full, layout, hosts, elsewhere, hostOf: (name) => byKey.get(normalise(name)) };
-    if (!perConfig) {
-        perConfig = new Map();
-        memo.set(stack, perConfig);
-    }
-    perConfig.set(key, evaluation);
-    return evaluation;
+    return { config: full, layout, hosts, elsewhere, hostOf: (name) => byKey.get(normalise(name)) };
 }
 
 /** Whether a guest whose host is unknown may declare a need (reported as not checked). */

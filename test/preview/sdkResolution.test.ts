@@ -10,6 +10,7 @@ import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fallbackFor, packageOf, SdkResolutionError, standInFile } from "../../preview/sdkResolution";
+import { copyTeamProgram } from "../support/teamProgram";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const EXAMPLE = path.join(ROOT, "examples", "citrix-satellite-zones");
@@ -71,14 +72,7 @@ describe("fallbackFor: what an import resolves to when the program has no instal
 describe("a team's program outside the repository", () => {
     let work = "";
     let inRepo: ReturnType<typeof preview>;
-    const copyExample = (name: string): string => {
-        const dir = path.join(work, "teams", name);
-        fs.mkdirSync(dir, { recursive: true });
-        for (const f of ["index.ts", "Pulumi.yaml"]) {
-            fs.copyFileSync(path.join(EXAMPLE, f), path.join(dir, f));
-        }
-        return dir;
-    };
+    const copyExample = (name: string): string => copyTeamProgram(EXAMPLE, work, name);
     beforeAll(() => {
         work = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-own-program-"));
         inRepo = preview(EXAMPLE, ROOT);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
     CliRun, listedViolations, policiesSection, realCliAvailable, realCliBinDir, realPreview, REPO_ROOT, StagingError,
 } from "../../scripts/realCli/run";
+import { copyTeamProgram } from "../support/teamProgram";
 
 const present = realCliAvailable();
 if (!present) {
@@ -28,14 +29,7 @@ function verdicts(run: CliRun): string[] {
 describe.skipIf(!present)("a team's program outside the repository, under the real CLI", () => {
     let work = "";
     let inRepo: CliRun;
-    const copyExample = (name: string): string => {
-        const dir = path.join(work, "teams", name);
-        fs.mkdirSync(dir, { recursive: true });
-        for (const f of ["index.ts", "Pulumi.yaml"]) {
-            fs.copyFileSync(path.join(EXAMPLE, f), path.join(dir, f));
-        }
-        return dir;
-    };
+    const copyExample = (name: string): string => copyTeamProgram(EXAMPLE, work, name);
     beforeAll(async () => {
         work = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-own-real-"));
         inRepo = await realPreview(EXAMPLE);

@@ -7,6 +7,7 @@ import * as path from "path";
 import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./policies";
 import { tapConfigure } from "./policies/pack/configuredNames";
+import { decodeOnce, DeserializeModule } from "./policies/pack/decodeOnce";
 
 // PolicyPack reads the pack's version from package.json in the working directory. The CLI's
 // own Node.js language host starts a pack there, but language hosts older than 2025-09 (the
@@ -16,6 +17,11 @@ const packRoot = fs.existsSync(path.join(__dirname, "package.json")) ? __dirname
 if (process.cwd() !== packRoot && fs.existsSync(path.join(packRoot, "package.json"))) {
     process.chdir(packRoot);
 }
+
+// The SDK decodes every resource again for each policy; one decode per request is shared
+// (policies/pack/decodeOnce.ts). The module is the SDK's own (server.js reads the export per call).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+decodeOnce(require("@pulumi/policy/deserialize") as DeserializeModule);
 
 // The gRPC module the SDK's server uses (one copy in node_modules; resolved from the SDK so that
 // the tap sits on the server the SDK creates): Configure carries config keys that name no policy,

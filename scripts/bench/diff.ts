@@ -9,20 +9,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { AnalyzeStackResourceInput } from "../../preview/packClient";
-import { loadNow } from "./machine";
+import { childCpuSeconds, loadNow } from "./machine";
 import { benchStack, BLOCK_SIZE } from "./stack";
 import { median } from "./stats";
-
-/** CPU seconds of this process's waited-for children and their descendants (/proc/self/stat cutime + cstime). */
-function childCpuSeconds(): number | undefined {
-    try {
-        const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-        // After "pid (comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14; clock ticks of 1/100 s.
-        return (Number(fields[13]) + Number(fields[14])) / 100;
-    } catch {
-        return undefined;
-    }
-}
 
 export interface DiffBench {
     readonly resources: number;

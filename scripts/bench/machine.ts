@@ -45,3 +45,14 @@ export function machineInfo(): MachineInfo {
 export function loadNow(): number {
     return os.loadavg()[0];
 }
+
+/** CPU seconds of this process's waited-for children and their descendants (/proc/self/stat cutime + cstime). */
+export function childCpuSeconds(): number | undefined {
+    try {
+        const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+        // After "pid (comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14; clock ticks of 1/100 s.
+        return (Number(fields[13]) + Number(fields[14])) / 100;
+    } catch {
+        return undefined;
+    }
+}

@@ -1,13 +1,14 @@
 /**
  * What users feel: the wall time of a real `pulumi preview` (the CLI built by
  * `npm run real-cli:setup`, stand-in providers) of a 1,000-resource program with perfguard, with
- * the empty pack and with no pack, interleaved (perfguard, empty, none, perfguard, ...) so that
- * machine noise falls on all three alike.
+ * the empty pack and with no pack, interleaved (round i starts with configuration i mod 3) so
+ * that machine noise falls on all three alike; with each run's CPU seconds, steadier than wall time.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { realCliAvailable, realPreview } from "../realCli/run";
+import { childCpuSeconds } from "./machine";
 import { median } from "./stats";
 
 /** One configuration of the real preview and its wall times. */
@@ -15,6 +16,12 @@ export interface RealPreviewRun {
     readonly label: string;
     readonly seconds: number[];
     readonly median: number;
+    /**
+     * CPU seconds of each run: the preview's process tree as it is reaped (the CLI, its language
+     * host, the program, the providers and the pack). Other work on the machine stretches wall
+     * time but hardly CPU time, so on a shared machine this is the steadier measure of a pack's share.
+     */
+    readonly cpuSeconds?: number[];
 }
 
 export interface RealPreviewResults {
@@ -71,19 +78,25 @@ export async function benchRealPreview(root: string, count: number, repeats: num
         { label: "no pack" },
     ];
     const times = configs.map(() => [] as number[]);
+    const cpu = configs.map(() => [] as number[]);
     const date = new Date().toISOString();
     const loadStart = os.loadavg()[0];
     try {
         const once = async (i: number, k: number): Promise<void> => {
             const config = configs[k];
             const t = process.hrtime.bigint();
+            const cpuBefore = parallel ? undefined : childCpuSeconds();
             const run = await realPreview(program, { packDir: config.packDir, noPack: config.packDir === undefined });
             const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+            const cpuAfter = cpuBefore === undefined ? undefined : childCpuSeconds();
+            if (cpuBefore !== undefined && cpuAfter !== undefined) {
+                cpu[k].push(cpuAfter - cpuBefore);
+            }
             if (run.exitCode !== 0 && run.exitCode !== 1) {
                 throw new Error(`real preview (${config.label}) exited ${run.exitCode}:\n${run.stdout}${run.stderr}`);
             }
             times[k].push(seconds);
-            log(`real preview ${count}: ${i + 1}/${repeats} ${config.label}: ${seconds.toFixed(1)} s`);
+            log(`real preview ${count}: ${i + 1}/${repeats} ${config.label}: ${seconds.toFixed(1)} s${cpu[k].length === times[k].length ? `, CPU ${cpu[k][cpu[k].length - 1].toFixed(1)} s` : ""}`);
         };
         for (let i = 0; i < repeats; i++) {
             if (parallel) {
@@ -92,8 +105,9 @@ export async function benchRealPreview(root: string, count: number, repeats: num
                 await Promise.all(configs.map((_, k) => once(i, k)));
                 continue;
             }
-            for (let k = 0; k < configs.length; k++) {
-                await once(i, k);
+            // Round i starts with configuration i mod 3, so that none always runs first (or after the same one).
+            for (let j = 0; j < configs.length; j++) {
+                await once(i, (i + j) % configs.length);
             }
         }
     } finally {
@@ -101,8 +115,15 @@ export async function benchRealPreview(root: string, count: number, repeats: num
     }
     return {
         resources: count, repeats, date, loadStart, loadEnd: os.loadavg()[0], parallel,
-        runs: configs.map((c, k) => ({ label: c.label, seconds: times[k], median: median(times[k]) })),
+        runs: configs.map((c, k) => ({ label: c.label, seconds: times[k], median: median(times[k]), ...(cpu[k].length === times[k].length && cpu[k].length > 0 ? { cpuSeconds: cpu[k] } : {}) })),
     };
+}
+
+/** perfguard / empty pack per round, from the runs' wall or CPU seconds (rounds where both ran). */
+function pairedRatios(r: RealPreviewResults, key: "seconds" | "cpuSeconds"): number[] {
+    const ours = r.runs.find((x) => x.label === "perfguard")?.[key] ?? [];
+    const empty = r.runs.find((x) => x.label === "empty pack")?.[key] ?? [];
+    return ours.slice(0, empty.length).map((t, i) => t / empty[i]).filter((x) => Number.isFinite(x));
 }
 
 /** The target: perfguard's wall time at most this many times the empty pack's. */
@@ -116,7 +137,7 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         "Wall time of `pulumi preview` (the real CLI v3.274.1 built by `npm run real-cli:setup`, stand-in providers, local file " +
         "backend) of a program of Citrix zones, catalogs and controllers, Avi SE groups and virtual services and Xen guests, " +
         "with facts (scripts/bench/realPreview.ts), with perfguard, the empty pack and no pack, rounds interleaved " +
-        "(perfguard, empty, none, perfguard, ...). Each time includes `pulumi stack init` in a fresh backend (the same for all " +
+        "(round i starts with configuration i mod 3: perfguard, empty, none; empty, none, perfguard; ...). Each time includes `pulumi stack init` in a fresh backend (the same for all " +
         `three). Target: perfguard at most ${REAL_PREVIEW_TARGET.toFixed(2)}x the empty pack (the price any pack pays for being ` +
         "started and called); perfguard's own share is what it adds on top.",
         "",
@@ -129,12 +150,23 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         out.push(`### ${r.resources.toLocaleString("en-US")} resources: ${r.repeats === 1 ? "one round" : `median of ${r.repeats} rounds`}`, "");
         out.push(`Run ${r.date}${r.parallel ? ", the three configurations side by side in each round (`--real-parallel`: on a machine whose load changes by the minute they then see the same load; they also compete for its 2 cores)" : ", interleaved"}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
             "(the machine is shared with other developers' builds).", "");
-        out.push("| pack | median s | each round, s | vs no pack | vs empty pack |", "| --- | ---: | ---: | ---: | ---: |");
+        const cpuKnown = r.runs.every((x) => x.cpuSeconds !== undefined && x.cpuSeconds.length === x.seconds.length);
+        out.push(`| pack | median s | each round, s | vs no pack | vs empty pack |${cpuKnown ? " CPU, median s | CPU, each round, s |" : ""}`,
+            `| --- | ---: | ---: | ---: | ---: |${cpuKnown ? " ---: | ---: |" : ""}`);
         for (const x of r.runs) {
-            out.push(`| ${x.label} | ${x.median.toFixed(2)} | ${x.seconds.map((t) => t.toFixed(1)).join(", ")} | ${(x.median / none).toFixed(3)}x | ${(x.median / empty).toFixed(3)}x |`);
+            const cpuCells = cpuKnown ? ` ${median(x.cpuSeconds ?? []).toFixed(1)} | ${(x.cpuSeconds ?? []).map((t) => t.toFixed(1)).join(", ")} |` : "";
+            out.push(`| ${x.label} | ${x.median.toFixed(2)} | ${x.seconds.map((t) => t.toFixed(1)).join(", ")} | ${(x.median / none).toFixed(3)}x | ${(x.median / empty).toFixed(3)}x |${cpuCells}`);
         }
         out.push("", `perfguard / empty pack: **${ratio.toFixed(3)}x**, target <= ${REAL_PREVIEW_TARGET.toFixed(2)}x: ${ratio <= REAL_PREVIEW_TARGET ? "met" : "MISSED"}` +
             ` (perfguard's share ${((ours - empty)).toFixed(1)} s of ${ours.toFixed(1)} s).`, "");
+        const paired = pairedRatios(r, "seconds");
+        const pairedCpu = cpuKnown ? pairedRatios(r, "cpuSeconds") : [];
+        if (paired.length > 1 || pairedCpu.length > 0) {
+            out.push(`Round by round (perfguard / empty pack in the same round): wall ${paired.map((x) => `${x.toFixed(3)}x`).join(", ")}` +
+                `${pairedCpu.length > 0 ? `; CPU ${pairedCpu.map((x) => `${x.toFixed(3)}x`).join(", ")} (median ${median(pairedCpu).toFixed(3)}x)` : ""}. ` +
+                "Wall times on this shared machine move by tens of percent from one run to the next with the other developers' builds; " +
+                "CPU time hardly does, so where the two disagree the CPU ratio is the pack's own share.", "");
+        }
     }
     return out.join("\n");
 }

@@ -225,7 +225,7 @@ export function renderMarkdown(r: BenchResults, before?: { size: number; summary
         out.push(...profileSection("before (main before issue 23's changes, same stack generator, scripts/bench/profileMain.ts, 2026-12-01)", before));
     }
     if (after) {
-        out.push(...profileSection("after, same method as before (this branch, scripts/bench/profileMain.ts, 2026-12-01)", after));
+        out.push(...profileSection("after the first changes, same method as before (scripts/bench/profileMain.ts, 2026-12-01, before policies/pack/decodeOnce.ts)", after));
     }
     out.push(FINDINGS, "");
 

@@ -29,6 +29,8 @@ export interface OpenPackOptions {
     log: (chunk: string) => void;
     /** File the pack appends explanations to (PERFGUARD_EXPLAIN); omit to keep them off. */
     explainFile?: string;
+    /** Extra environment for the pack process, over this process's (e.g. NODE_OPTIONS for `perfguard diff`). */
+    env?: Record<string, string>;
 }
 
 /** A started, configured pack. */
@@ -52,7 +54,7 @@ export async function openPack(opts: OpenPackOptions): Promise<OpenedPack> {
     const stackConfig = opts.stackConfig ?? {};
     const pack = await startPack(opts.packDir, {
         project: opts.project, stack: opts.stack, dryRun: true, config: stackConfig, onOutput: opts.log,
-        env: opts.explainFile ? { [EXPLAIN_ENV]: opts.explainFile } : undefined,
+        env: opts.explainFile || opts.env ? { ...opts.env, ...(opts.explainFile ? { [EXPLAIN_ENV]: opts.explainFile } : {}) } : undefined,
     });
     try {
         await pack.handshake();

@@ -17,6 +17,8 @@ import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, shareWit
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
 
 export { EPSILON_MBPS, needMet, predictHostShares } from "./hostModel";
+// `perfguard config check` reads the host-key rule here (cli/ reads a room through its evaluation).
+export { hostKeyProblems, XEN_HOSTS_POLICIES } from "./hosts";
 // The one label of figures computed beyond the measured link: policies, report and `size xen` read it here.
 export { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 export type { HostSenders } from "./hostModel";

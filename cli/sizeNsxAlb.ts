@@ -103,13 +103,15 @@ function demandsOf(input: NsxAlbSizingInput): VsDemand[] {
  * maxVsPerSe, plus bufferSe (N+M); two SEs in legacy active/standby.
  */
 function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number): SeGroupSpec {
+    // Active/active (shared pair) places each VS on at least two SEs (placeGroup): the field says so.
+    const minScaleout = input.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(2, input.scaleOut) : input.scaleOut;
     const base: SeGroupSpec = {
         vcpusPerSe: vcpus,
         memoryPerSeMb,
         maxSe: 1000,
-        minScaleoutPerVs: input.scaleOut,
+        minScaleoutPerVs: minScaleout,
         // The provider's default is 4; it must not be below minScaleoutPerVs.
-        maxScaleoutPerVs: Math.max(4, input.scaleOut),
+        maxScaleoutPerVs: Math.max(4, minScaleout),
         bufferSe: input.haMode === "HA_MODE_SHARED" ? input.bufferSe : 0,
         haMode: input.haMode,
         maxVsPerSe: input.maxVsPerSe,
@@ -315,6 +317,19 @@ function demandText(i: NsxAlbSizingInput): string {
     return all.length === 1 ? oneDemandText(all[0]) : `${all.length} VSs: ${all.map((d, n) => `(${n + 1}) ${oneDemandText(d)}`).join("; ")}`;
 }
 
+/**
+ * The SE group fields to declare, as they apply to its HA mode. Legacy active/standby has no
+ * scale-out (every VS on the active SE; after a failover the standby carries all of the pair's
+ * VSs, as nsx-alb-se-capacity judges it), so the scale-out fields are named as not applying
+ * rather than given a value that reads like a placement.
+ */
+function seGroupFieldsText(g: SeGroupSpec): string {
+    const tail = `bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}`;
+    return g.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+        ? `maxSe ${g.maxSe}, ${tail} (minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)`
+        : `maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, ${tail}`;
+}
+
 /** Renders the human output. Output: text ending with "\n". */
 export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     const i = s.input;
@@ -343,7 +358,7 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         const extrapolatedHead = alt ? ` on ${ses(i.scaleOut)} per VS (extrapolated, not measured)` : "";
         const what = i.vcpus !== undefined ? `Checked SE (${s.fits ? "fits" : "does not fit"})` : `Smallest SE${extrapolatedHead}`;
         out += `${what}: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
-        out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}\n`;
+        out += `SE group fields: ${seGroupFieldsText(g)}\n`;
         // Native scale-out leaves a VS's ingress on its primary SE: said only for a VS with throughput and without ECMP.
         const primary = demandsOf(i).some((d) => ingressOnPrimary(d, s.vsSes)) ? " (ingress stays on the primary SE)" : "";
         const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured${primary}` : "";

@@ -212,6 +212,24 @@ describe("perfguard size nsx-alb", () => {
         expect(text).toContain("Or move some of the VSs to another SE group.");
     });
 
+    // The SE group fields printed are those of the HA mode: active/active puts each VS on at least two
+    // SEs (minScaleoutPerVs 2); legacy active/standby has no scale-out fields (all VSs on one SE after failover).
+    it.each([
+        ["shared (baseline)", "shared", "SE group fields: maxSe 2, minScaleoutPerVs 1, maxScaleoutPerVs 4, bufferSe 1, haMode HA_MODE_SHARED, maxVsPerSe 10\n", 1],
+        ["shared-pair", "shared-pair", "SE group fields: maxSe 2, minScaleoutPerVs 2, maxScaleoutPerVs 4, bufferSe 0, haMode HA_MODE_SHARED_PAIR, maxVsPerSe 10\n", 2],
+        ["active-standby", "active-standby", "SE group fields: maxSe 2, bufferSe 0, haMode HA_MODE_LEGACY_ACTIVE_STANDBY, maxVsPerSe 10 " +
+            "(minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)\n", 1],
+    ])("--ha-mode %s prints the fields that apply to it", async (_label, mode, line, minScaleout) => {
+        const args = ["size", "nsx-alb", "--l7-rps", "50000", "--ha-mode", mode];
+        const text = (await perfguard(args)).stdout;
+        expect(text).toContain(line);
+        const doc = json((await perfguard([...args, "--json"])).stdout);
+        expect(doc.seGroup.minScaleoutPerVs).toBe(minScaleout);
+        // 50000 RPS on the one SE each VS counts on: the 2 vCPU row's 80000, 62.5%, in every mode.
+        expect(doc.vcpusPerSe).toBe(2);
+        expect(doc.utilisation.group.l7Rps).toBeCloseTo(50000 / 80000, 9);
+    });
+
     it("packed placement with --max-vs-per-se, and --vs-file", async () => {
         const file = path.join(tempDir(), "vs.json");
         fs.writeFileSync(file, JSON.stringify(Array.from({ length: 9 }, () => ({ l7Rps: 20000 }))));

@@ -511,6 +511,17 @@ function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonl
     ];
 }
 
+/**
+ * What a VS's peak figure is about, as needsText says it: under native scale-out with ingress
+ * limiting, its primary SE (all its ingress, its share of the egress), not the even spread over
+ * its SEs; otherwise its SEs, counted in words ("1 SE", "3 SEs").
+ */
+export function vsPeakLabel(u: SeUtilisation, vsSes: number): string {
+    return u.limiting === "ingress"
+        ? `needs of its primary SE's throughput (1 of its ${vsSes} SEs; ingress not spread)`
+        : `needs of its ${vsSes} SE${vsSes === 1 ? "" : "s"}`;
+}
+
 function percent(key: string, label: string, fraction: number): Figure {
     return { key, label, value: fraction * 100, unit: "%", better: "lower", text: pct(fraction) };
 }
@@ -564,7 +575,7 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                     const vs = m.placement.vs;
                     const head = m === v.unit.members[0];
                     const figures = head && rowOf(v) ? []
-                        : [v.peak !== undefined && head ? percent("vsPeakPct", `needs of its ${e.placement.vsSes} SE(s)`, v.peak)
+                        : [v.peak !== undefined && head && v.utilisation ? percent("vsPeakPct", vsPeakLabel(v.utilisation, e.placement.vsSes), v.peak)
                             : notComputed("vsPeakPct", "needs of its SEs", "%", head ? v.notChecked ?? "not judged" : `counted with its SNI parent ${v.unit.head.vs.name}`)];
                     out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures });
                 }

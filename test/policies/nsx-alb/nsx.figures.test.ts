@@ -64,6 +64,26 @@ describe("nsxAlbFigures", () => {
         expect(figure(all, "web", "busiestSeThroughputPct")?.label).toBe("busiest SE throughput (the need of api-vs)");
         expect(all.filter((e) => e.id === "shop-vs" || e.id === "api-vs").map((e) => e.figures)).toEqual([[], []]);
     });
+    // A VS's own figure says which SE it is about: under native scale-out with ingress limiting, its
+    // primary SE (all its ingress), not the spread over its SEs; the SE count in words.
+    it.each([
+        ["baseline: 1 SE per VS", {}, {}, "needs of its 1 SE", 2 / 9.5 * 100],
+        ["3 SEs per VS, native scale-out: the primary SE's ingress", { minScaleoutPerVs: "3", maxScaleoutPerVs: "3" }, {},
+            "needs of its primary SE's throughput (1 of its 3 SEs; ingress not spread)", 2 / 9.5 * 100],
+        ["3 SEs per VS with scaleoutEcmp: spread over its SEs", { minScaleoutPerVs: "3", maxScaleoutPerVs: "3" }, { scaleoutEcmp: "true" },
+            "needs of its 3 SEs", 2 / 9.5 / 3 * 100],
+        ["2 SEs per VS with scaleoutEcmp: plural", { minScaleoutPerVs: "2" }, { scaleoutEcmp: "true" }, "needs of its 2 SEs", 2 / 9.5 / 2 * 100],
+    ])("labels a VS's peak by the SE it is about: %s", (_label, group, vs, label, valuePct) => {
+        // Two L4 VSs of 2 Gbps, packed on 4 vCPU SEs (9.5 Gbps L4): the busiest SE holds both, so each VS is its own row.
+        const resources: TestResource[] = [
+            { type: SE_GROUP, name: "g-seg", props: { name: "g", vcpusPerSe: "4", memoryPerSe: "4096", maxSe: "10", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", ...group } },
+            ...["a", "b"].map((n): TestResource => ({ type: VS, name: n, props: { name: n, seGroupRef: "/api/serviceenginegroup?name=g", services: [{ port: "80" }], ...vs,
+                markers: [{ key: "perfguard:throughputGbps", values: ["2"] }] } })),
+        ];
+        const f = figure(nsxAlbFigures(stackOf(resources)), "a", "vsPeakPct");
+        expect(f?.label).toBe(label);
+        expect(f?.value).toBeCloseTo(valuePct, 9);
+    });
     it("is computed once per stack object and config", () => {
         const stack = stackOf(AS);
         expect(nsxAlbEvaluation(stack, { headroomPct: 20 })).toBe(nsxAlbEvaluation(stack));

@@ -7,6 +7,7 @@
  * and the same tolerance; the table shows the busiest SE, the figure that decides the size.
  */
 import {
+    connectionsScaled,
     HaMode,
     ingressOnPrimary,
     SE_MEMORY_MIN_GB,
@@ -23,7 +24,7 @@ import {
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
+import { CONNECTIONS_SCALED, limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -78,6 +79,8 @@ export interface NsxAlbSizing {
     readonly basis: string;
     /** True when the size is beyond the 6 vCPU row (per-core extrapolation, not measured). */
     readonly extrapolated: boolean;
+    /** True when open connections are demanded and their figure is scaled by memory above the row's (not measured). */
+    readonly openConnectionsScaled: boolean;
     /**
      * When the smallest SE is beyond the published 6-vCPU row (extrapolated, not measured): the
      * fewest SEs per VS (N+M, active/active) at which a measured size (6 vCPUs or fewer) fits;
@@ -156,7 +159,8 @@ export function metricLines(demands: readonly VsDemand[], p: GroupPlacement): Me
         const name = `throughput (${kind === "l7" ? "L7" : "L4"}${u.ingress > 0 ? `; primary SE ingress ${pct(u.ingress)}, not spread` : ""})`;
         add(name, "Gbps", true, throughputCapacityGbps(perSe, kind), u.throughput);
     }
-    add("open connections", "connections", demands.some((d) => d.l4OpenConnections !== undefined), perSe.l4OpenConnections, u.openConnections);
+    const scaled = connectionsScaled(perSe) ? ` (${CONNECTIONS_SCALED})` : "";
+    add(`open connections${scaled}`, "connections", demands.some((d) => d.l4OpenConnections !== undefined), perSe.l4OpenConnections, u.openConnections);
     return lines;
 }
 
@@ -197,6 +201,7 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: Retur
         basis: seCapacityBasis(v),
         label: sizeLabel(v),
         extrapolated: v > MEASURED_VCPUS_MAX,
+        openConnectionsScaled: connectionsScaled(placement.perSe) && demands.some((d) => d.l4OpenConnections !== undefined),
         shownVcpus: v,
     };
 }
@@ -362,7 +367,8 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         // Native scale-out leaves a VS's ingress on its primary SE: said only for a VS with throughput and without ECMP.
         const primary = demandsOf(i).some((d) => ingressOnPrimary(d, s.vsSes)) ? " (ingress stays on the primary SE)" : "";
         const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured${primary}` : "";
-        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label})${spread}.\n`;
+        const conns = s.openConnectionsScaled ? `; open connections ${CONNECTIONS_SCALED}` : "";
+        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label}${conns})${spread}.\n`;
         out += "\n";
     } else {
         out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: ${noFitHint(s)}. ${shownText(s)}:\n\n`;
@@ -401,6 +407,7 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
         label: s.label,
         measuredAlternative: s.measuredAlternative ?? null,
         extrapolated: s.extrapolated,
+        openConnectionsScaled: s.openConnectionsScaled,
         ...(plot ? { plot } : {}),
     };
 }
@@ -411,7 +418,7 @@ export async function nsxAlbPlotSvg(s: NsxAlbSizing): Promise<string> {
     const g = s.seGroup;
     const vss = demandsOf(s.input).length;
     const title = g
-        ? `The busiest SE (${vss === 1 ? "1 VS" : `${vss} VSs`}, ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement) of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis}; ${s.label})`
+        ? `The busiest SE (${vss === 1 ? "1 VS" : `${vss} VSs`}, ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement) of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis}; ${s.label}${s.openConnectionsScaled ? `; open connections ${CONNECTIONS_SCALED}` : ""})`
         : `The busiest SE of 64 vCPUs: does not fit`;
     return seCapacityPlotSvg({
         title,

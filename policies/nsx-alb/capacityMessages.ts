@@ -3,13 +3,13 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { connectionsScaled, seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -96,7 +96,8 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         figures.push(`${num(throughputCapacityGbps(per, kind), 2)} Gbps ${KIND_ROW[kind]} throughput${kind === "l7ssl" ? " (CPU bound)" : ""}`);
     }
     if (demands.some((d) => d.l4OpenConnections !== undefined)) {
-        figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound)`);
+        // Only the row's own memory was measured: above it the figure is scaled, and says so.
+        figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
     const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
@@ -187,8 +188,11 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     // source does not measure (in L2 scale-out the primary SE receives all ingress and forwards flows).
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
     const label = sizeLabel(fix.spec.vcpusPerSe);
-    const size = label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
-        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row;
+    // A fix that raises memory for open connections counts on the memory scaling, not on a row.
+    const conns = connectionsScaled(p.perSe) && e.units.some((u) => u.demands.some((d) => d.l4OpenConnections !== undefined))
+        ? `; open connections ${CONNECTIONS_SCALED}` : "";
+    const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;

@@ -9,7 +9,7 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
+import { connectionsScaled, DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
@@ -379,6 +379,12 @@ export function needsText(u: SeUtilisation, vsSes: number, note = ""): string {
     return `${pct(u.peak)} of its primary SE's throughput${parts.length > 0 ? ` (${parts.join(", ")})` : ""}`;
 }
 
+/**
+ * How an open-connections figure scaled by memory above its table row is labelled: the table
+ * measured each row at its own memory only (model/seCapacity.ts openConnectionsMemoryFactor).
+ */
+export const CONNECTIONS_SCALED = "scaled by memory: not measured";
+
 /** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
 export type SizeLabel = "measured" | "interpolated" | "extrapolated";
 
@@ -413,6 +419,19 @@ export interface GroupFigures {
     /** The vcpusPerSe of the first fix that is a larger SE, when one is offered. */
     readonly requiredVcpusPerSe: number | undefined;
     readonly perVs: readonly VsFigures[];
+    /** How the group's per-SE figures were obtained at its vcpusPerSe (a table row, between rows, beyond the 6 vCPU row). */
+    readonly sizeLabel: SizeLabel;
+    /** Some VS declares open connections and their per-SE figure is scaled by memory above the row's (not measured). */
+    readonly openConnectionsScaled: boolean;
+}
+
+/**
+ * The note a figure of the group carries when its per-SE figures are not a table row, e.g.
+ * "per-SE figures interpolated between table rows"; "" for a measured row.
+ */
+export function sizeNote(label: SizeLabel): string {
+    return label === "interpolated" ? "per-SE figures interpolated between table rows"
+        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured` : "";
 }
 
 /** What scaleoutEcmp asks of the VSs, in short words. */
@@ -470,6 +489,8 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         fix: fixes.length > 0 ? fixChanges(fixes[0], e) : [],
         fixOptions: fits ? [] : fixOptionTexts(e, fixes, config),
         requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
+        sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe),
+        openConnectionsScaled: connectionsScaled(p.perSe) && e.units.some((unit) => unit.demands.some((d) => d.l4OpenConnections !== undefined)),
     };
 }
 
@@ -494,20 +515,26 @@ const ROW_OF_METRIC: Record<SeMetric, SeRow> = {
  * need that row is (their own rows are left out). Keys stay per metric, so a limit that moves
  * from CPU to throughput pairs each metric with itself across two states.
  */
-function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>, afterFailure: boolean): Figure[] {
+function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>, afterFailure: boolean, f: GroupFigures): Figure[] {
     const limitRow = ROW_OF_METRIC[u.limiting];
     const busiest = `busiest SE${afterFailure ? " after one SE fails" : ""}`;
+    // Every figure of a size between or beyond the table's rows says so (the report and diff print the label).
+    const size = sizeNote(f.sizeLabel);
     const row = (metric: SeRow, key: string, label: string, value: number) => {
         const names = [...(carriers.get(metric) ?? [])].sort();
-        const what = metric === limitRow ? `limited by ${limitingName(u)}${names.length > 0 ? "; " : ""}` : "";
-        const need = names.length > 0 ? `the need of ${names.join(", ")}` : "";
-        return percent(key, `${metric === limitRow ? busiest : label}${what || need ? ` (${what}${need})` : ""}`, value);
+        const connections = metric === "openConnections" && f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "";
+        const notes = [
+            metric === limitRow ? `limited by ${limitingName(u)}` : "",
+            names.length > 0 ? `the need of ${names.join(", ")}` : "",
+            size, connections,
+        ].filter((x) => x !== "");
+        return percent(key, `${metric === limitRow ? busiest : label}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`, value);
     };
     return [
         row("cpu", "busiestSeCpuPct", "busiest SE CPU", u.cpu),
         row("throughput", "busiestSeThroughputPct", "busiest SE throughput", u.throughput),
         row("openConnections", "busiestSeOpenConnectionsPct", "busiest SE open connections", u.openConnections),
-        percent("busiestSeIngressPct", "busiest SE primary ingress", u.ingress),
+        percent("busiestSeIngressPct", `busiest SE primary ingress${size ? ` (${size})` : ""}`, u.ingress),
     ];
 }
 
@@ -561,13 +588,13 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                     carriers.set(row, [...(carriers.get(row) ?? []), v.unit.head.vs.name]);
                 }
             }
-            const figures: Figure[] = busiestSeFigures(u, carriers, e.afterFailure !== undefined);
+            const figures: Figure[] = busiestSeFigures(u, carriers, e.afterFailure !== undefined, f);
             figures.push({ key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) });
             if (f.steadyState) {
                 figures.push(percent("steadyStateSePct", e.afterFailure ? "busiest SE while all run (steady state)" : "busier SE while both run (steady state)", f.steadyState.peak));
             }
             if (f.requiredVcpusPerSe !== undefined) {
-                figures.push({ key: "requiredVcpusPerSe", label: "vcpusPerSe the fix names", value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
+                figures.push({ key: "requiredVcpusPerSe", label: `vcpusPerSe the fix names (${sizeLabel(f.requiredVcpusPerSe)})`, value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
             }
             out.push({ ...entity, figures });
             for (const v of f.perVs) {

@@ -305,6 +305,23 @@ describe("perfguard size nsx-alb", () => {
         expect(run.stderr).toContain('unknown key "l7rps"');
     });
 
+    // Memory raised for open connections: that figure is scaled by memory from the row, not measured.
+    it.each([
+        ["baseline: L7 RPS only", ["--l7-rps", "50000"], false],
+        ["open connections within the 1 vCPU row's memory (32000 at 80% of 40000)", ["--open-connections", "30000"], false],
+        ["open connections beyond the row's memory", ["--open-connections", "200000"], true],
+    ])("labels open connections scaled by memory: %s", async (_name, args, scaled) => {
+        const text = (await perfguard(["size", "nsx-alb", ...args])).stdout;
+        expect(text.includes("open connections scaled by memory: not measured)")).toBe(scaled);
+        expect(text.includes("open connections (scaled by memory: not measured)")).toBe(scaled);
+        const doc = json((await perfguard(["size", "nsx-alb", ...args, "--json"])).stdout);
+        expect(doc.openConnectionsScaled).toBe(scaled);
+        // 200000 connections at 80%: 250000 per SE; the smallest SE holding them at its own row is scaled from it.
+        if (scaled) {
+            expect(doc.memoryPerSeMb).toBeGreaterThan(testedSeSize(doc.vcpusPerSe).memoryGb * 1024);
+        }
+    });
+
     it("raises memory, not vCPUs, for open connections", async () => {
         const doc = json((await perfguard(["size", "nsx-alb", "--open-connections", "5000000", "--json"])).stdout);
         expect(doc.fits).toBe(true);

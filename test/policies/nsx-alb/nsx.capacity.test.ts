@@ -294,3 +294,27 @@ describe("long names", () => {
         }
     });
 });
+
+describe("open connections scaled by SE memory: labelled, not called measured", () => {
+    // One L4 VS on one 4 vCPU SE (160000 open connections at the row's 4 GB); limit 80%.
+    const at = (memoryPerSe: string, connections: string) => [
+        group({ vcpusPerSe: "4", memoryPerSe, diskPerSe: "30", maxSe: "2", bufferSe: "1", dedicatedDispatcherCore: "true" }),
+        ...vss(1, { l4OpenConnections: connections }, { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" }),
+    ];
+    it.each([
+        // 200000 of 160000 at the row's memory: over; the fix raises memory to 6400 MB (200000 / 0.8 / 160000 x 4096), scaled.
+        ["the row's memory, over: the memory fix is labelled scaled", "4096", "200000", "160000 open connections (memory bound)",
+            `set memoryPerSe "${200000 / 0.8 / 160000 * 4096}" (busiest SE 80%; 4 vCPU row, measured; open connections scaled by memory: not measured)`],
+        // 8 GB: 320000, scaled from the row; 300000 is over 80% of it (93.8%).
+        ["8 GB, over: the basis says scaled", "8192", "300000", "320000 open connections (memory bound; scaled by memory: not measured)",
+            `set memoryPerSe "${300000 / 0.8 / 160000 * 4096}" (busiest SE 80%; 4 vCPU row, measured; open connections scaled by memory: not measured)`],
+    ])("%s", async (_name, memoryPerSe, connections, basis, fix) => {
+        const found = await runStackPolicy(nsxAlbSeCapacity, at(memoryPerSe, connections));
+        const onGroup = found.find((v) => v.urn?.endsWith("::g-seg")) as Violation;
+        expect(onGroup.message).toContain(basis);
+        expect(parseMessage(onGroup.message).fix).toContain(fix);
+    });
+    it("the compliant baseline (the row's memory, 100000 connections) passes", async () => {
+        expect(await runStackPolicy(nsxAlbSeCapacity, at("4096", "100000"))).toEqual([]);
+    });
+});

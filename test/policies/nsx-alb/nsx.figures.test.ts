@@ -9,6 +9,7 @@ import type { EntityFigures } from "../../../policies/pack/figures";
 import { runStackPolicy, TestResource, urnOf } from "../../support/policyHarness";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
 import { nsxStack, SE_GROUP, VS } from "./nsxFixtures";
+import { nsxAlbSection } from "../../../cli/report/nsxAlb";
 
 function stackOf(resources: readonly TestResource[]): StackView {
     const urn = (name: string) => {
@@ -83,6 +84,35 @@ describe("nsxAlbFigures", () => {
         const f = figure(nsxAlbFigures(stackOf(resources)), "a", "vsPeakPct");
         expect(f?.label).toBe(label);
         expect(f?.value).toBeCloseTo(valuePct, 9);
+    });
+    // The SE size's label (measured row, interpolated, extrapolated) and memory-scaled open connections
+    // reach every consumer: the figures' labels (diff prints them) and the report's size cell.
+    it.each([
+        ["baseline: the 4 vCPU row, measured", {}, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)", "| web-seg | 4 vCPU, 4 GB |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
+        ["5 vCPUs: interpolated", { vcpusPerSe: "5", memoryPerSe: "5120", diskPerSe: "35" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures interpolated between table rows)", "| web-seg | 5 vCPU, 5 GB (interpolated) |",
+            (1000 / 3300 + 30000 / 167500 + 1 / 8.6) * 100], // the midpoints of the 4 and 6 vCPU rows
+        ["8 vCPUs: extrapolated", { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures extrapolated beyond the 6 vCPU row: not measured)",
+            "| web-seg | 8 vCPU, 8 GB (extrapolated, not measured; open connections scaled by memory: not measured) |",
+            (1000 / (4000 * 8 / 6) + 30000 / (185000 * 8 / 6) + 1 / 10) * 100], // TPS/RPS per core, SSL throughput held at the 6 vCPU row
+        ["4 vCPUs with 8 GB: open connections scaled by memory", { memoryPerSe: "8192" }, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
+            "| web-seg | 4 vCPU, 8 GB (open connections scaled by memory: not measured) |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
+    ])("labels the size of the per-SE figures: %s", (_label, group, busiestLabel, reportCell, busiestPct) => {
+        const stack = stackOf(nsxStack({ group }));
+        const all = nsxAlbFigures(stack);
+        const b = busiest(all, "web");
+        expect(b?.label).toBe(busiestLabel);
+        expect(b?.value).toBeCloseTo(busiestPct, 9);
+        const scaled = "memoryPerSe" in group && group.memoryPerSe === "8192";
+        expect(figure(all, "web", "busiestSeOpenConnectionsPct")?.label.endsWith("open connections scaled by memory: not measured)")).toBe(scaled);
+        expect(nsxAlbSection(stack, {})).toContain(reportCell);
+    });
+    it("labels the size a fix names", () => {
+        // shop at 4000 RSA TPS: the fix names a 10 vCPU SE, beyond the table's rows.
+        const all = nsxAlbFigures(stackOf(nsxStack({ shop: { sslTps: "4000" } })));
+        expect(figure(all, "web", "requiredVcpusPerSe")).toMatchObject({ label: "vcpusPerSe the fix names (extrapolated)", value: 10, text: "10" });
+        expect(figure(nsxAlbFigures(stackOf(AS)), "pair", "requiredVcpusPerSe")?.label).toBe("vcpusPerSe the fix names (measured)");
     });
     it("is computed once per stack object and config", () => {
         const stack = stackOf(AS);

@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, DISPATCHER_UNMEASURED, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -79,7 +79,7 @@ export function placementText(sizing: SeGroupSizing, p: GroupPlacement): string 
 }
 
 /** The per-SE figures the demanded metrics are compared with. */
-export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: readonly VsDemand[]): string {
+export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: readonly VsDemand[], dispatcher = false): string {
     const { spec, where } = sizing;
     const per = p.perSe;
     const figures: string[] = [];
@@ -99,7 +99,8 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         // Only the row's own memory was measured: above it the figure is scaled, and says so.
         figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
-    const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
+    const measured = (per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "") +
+        (dispatcher ? `; ${DISPATCHER_UNMEASURED}, the row had none (its CPU figures may be high)` : "");
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
         `${figures.join(", ") || "no demand"} (${seCapacityBasis(spec.vcpusPerSe)}${measured})`;
 }
@@ -276,7 +277,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         basis: [
             ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
             ...(after && failureOver(e, config) ? [failureText(e)] : []),
-            capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
+            capacityText(sizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             haText(sizing, p, config),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
             ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
@@ -370,7 +371,7 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
         fix,
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
-            capacityText(e.sizing as SeGroupSizing, p, unit.demands),
+            capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
             ...fullNames([unit.head.vs, e.group.resource]),
         ],
     };
@@ -387,7 +388,7 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
-            capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands)),
+            capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             ...fullNames([e.group.resource]),
         ],
     };

@@ -385,6 +385,19 @@ export function needsText(u: SeUtilisation, vsSes: number, note = ""): string {
  */
 export const CONNECTIONS_SCALED = "scaled by memory: not measured";
 
+/** How a figure of an SE below 4 vCPUs with a dedicated dispatcher core is labelled (the table's small rows had none). */
+export const DISPATCHER_UNMEASURED = `dedicated dispatcher below ${DISPATCHER_MIN_VCPUS} vCPUs: not measured`;
+
+/**
+ * Whether the group's SEs dedicate a dispatcher core below 4 vCPUs: the 1 and 2 vCPU rows were
+ * measured without one (the source's dispatcher/proxy note), so with 2 vCPUs one core is left for
+ * the CPU-bound work the row's figures assume two for; those figures are then not measured.
+ */
+export function dispatcherUnmeasured(e: GroupEvaluation): boolean {
+    const d = e.group.fields.dedicatedDispatcherCore;
+    return e.sizing !== undefined && e.sizing.spec.vcpusPerSe < DISPATCHER_MIN_VCPUS && d.state === "ok" && d.value;
+}
+
 /** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
 export type SizeLabel = "measured" | "interpolated" | "extrapolated";
 
@@ -423,6 +436,8 @@ export interface GroupFigures {
     readonly sizeLabel: SizeLabel;
     /** Some VS declares open connections and their per-SE figure is scaled by memory above the row's (not measured). */
     readonly openConnectionsScaled: boolean;
+    /** A dedicated dispatcher core below 4 vCPUs: the CPU-bound figures are of a layout the table never measured. */
+    readonly dispatcherUnmeasured: boolean;
 }
 
 /**
@@ -491,6 +506,7 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
         sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe),
         openConnectionsScaled: connectionsScaled(p.perSe) && e.units.some((unit) => unit.demands.some((d) => d.l4OpenConnections !== undefined)),
+        dispatcherUnmeasured: dispatcherUnmeasured(e),
     };
 }
 
@@ -523,10 +539,12 @@ function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonl
     const row = (metric: SeRow, key: string, label: string, value: number) => {
         const names = [...(carriers.get(metric) ?? [])].sort();
         const connections = metric === "openConnections" && f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "";
+        // The CPU-bound loads are what a dispatcher core takes cores from.
+        const dispatcher = metric === "cpu" && f.dispatcherUnmeasured ? DISPATCHER_UNMEASURED : "";
         const notes = [
             metric === limitRow ? `limited by ${limitingName(u)}` : "",
             names.length > 0 ? `the need of ${names.join(", ")}` : "",
-            size, connections,
+            size, connections, dispatcher,
         ].filter((x) => x !== "");
         return percent(key, `${metric === limitRow ? busiest : label}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`, value);
     };

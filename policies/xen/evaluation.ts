@@ -192,21 +192,21 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
     const m = h.model;
     const figures: Figure[] = [];
     const judged = h.guests.filter((g) => g.entry.state === "judged");
-    // Beyond the measured link every predicted figure is extrapolated: the labels say so (report and diff print them).
-    const x = extrapolatedMark(h);
+    // Beyond the measured link every predicted figure of the host is extrapolated: the host's label
+    // says so (diff prints it beside each of its figures) and the link figure says why.
     figures.push(mbps("linkMBps", h.extrapolated ? `link (beyond the measured ${num(MEASURED_LINK_MAX_MBPS, 2)} MB/s: predictions extrapolated)` : "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
     figures.push(mbps("dom0DeclaredMBps", "dom0's declared traffic", m.dom0TotalMBps, "lower"));
     if (judged.length > 0) {
         const blocked = !m.link ? NOT_CHECKED.noLink : undefined;
         figures.push(blocked
             ? { key: "shortGuests", label: "guests short of their need", unit: "", better: "lower", text: "not checked", notChecked: blocked }
-            : { key: "shortGuests", label: `guests short of their need${x}`, value: h.short.length, unit: "", better: "lower", text: `${h.short.length} of ${judged.length}` });
+            : { key: "shortGuests", label: "guests short of their need", value: h.short.length, unit: "", better: "lower", text: `${h.short.length} of ${judged.length}` });
     }
     const byName = <T>(list: readonly T[], name: (t: T) => string) => [...list].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
     for (const g of byName(h.guests.filter((x) => x.entry.state !== "idle"), (x) => x.entry.guest.resource.name)) {
         const r = g.entry.guest.resource;
         const need = g.entry.needMBps;
-        const label = `guest ${r.name}: predicted share${need !== undefined ? ` (needs ${num(need, 2)} MB/s)` : ""}${x}`;
+        const label = `guest ${r.name}: predicted share${need !== undefined ? ` (needs ${num(need, 2)} MB/s)` : ""}`;
         figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain ? g.predictedMBps : undefined, "higher", g.notChecked));
         if (need !== undefined) {
             figures.push(mbps(`guest:${r.name}:needMBps`, `guest ${r.name}: need`, need, "none"));
@@ -218,10 +218,10 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
         const why = d.service.traffic.state === "ok" || d.service.traffic.state === "absent"
             ? (!m.link ? NOT_CHECKED.noLink : judged.length === 0 ? "no guest on the host declares perfguard:networkMBps" : undefined)
             : "its perfguard:networkMBps is unknown in this preview or invalid";
-        figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests${x}`, why === undefined ? cost ?? 0 : undefined, "lower", why));
+        figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? cost ?? 0 : undefined, "lower", why));
     }
     const anchor = h.host.guests[0]?.resource ?? h.host.dom0[0]?.resource;
-    return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}`, ...(anchor ? { urn: anchor.urn } : {}), figures };
+    return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}${extrapolatedMark(h)}`, ...(anchor ? { urn: anchor.urn } : {}), figures };
 }
 
 /**

@@ -249,7 +249,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         problem = spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
             ? `${label}: its ${plural(p.vsCount, "VS")} exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
             // maxSe 0 is the cause whatever else is set: the group may run no SE at all.
-            : spec.maxSe < 1 ? `${label}: ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} lets it run no SE, so the Controller cannot place its ${plural(p.vsCount, "VS")}.`
+            : spec.maxSe < 1 ? `${label}: maxSe ${spec.maxSe} lets it run no SE, so the Controller cannot place its ${plural(p.vsCount, "VS")}.`
             : wanted > spec.maxSe
                 ? `${label}: ${scaleField} ${spec[scaleField]}${wanted !== spec[scaleField] ? " (active/active: at least 2)" : ""} exceeds maxSe ${spec.maxSe}: the Controller cannot place its ${plural(p.vsCount, "VS")}.`
                 : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;

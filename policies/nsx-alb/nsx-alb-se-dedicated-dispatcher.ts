@@ -5,7 +5,7 @@
  */
 import { DISPATCHER_MIN_VCPUS, fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./seGroups";
 import { resourcePolicy } from "../pack/definePolicy";
-import { Message, shortLabel, wholeNameBasis } from "../pack/message";
+import { Message, PROBLEM_LINE_MAX, shortLabel, wholeNameBasis } from "../pack/message";
 import { usable } from "./groupDecisions";
 import { isRecord } from "../pack/values";
 import { remediatedProps, ResourceView } from "../pack/resources";
@@ -45,10 +45,11 @@ const MEASURED_WITHOUT = "NSX ALB 20.1.6 per-SE table: the 1 and 2 vCPU rows wer
  * measured (its basis says so), and this advisory names the two layouts that were.
  */
 function smallDispatcherMessage(group: ResourceView, vcpus: number, where: string): Message {
-    const what = vcpus === 1 ? "asks a dedicated dispatcher core of its only vCPU"
-        : `has a dedicated dispatcher core on ${vcpus} vCPUs per SE, leaving ${vcpus - 1 === 1 ? "1 core" : `${vcpus - 1} cores`} for proxy work`;
+    const what = vcpus === 1 ? "a dedicated dispatcher core takes its only vCPU"
+        : `a dedicated dispatcher core on ${vcpus} vCPUs per SE leaves ${vcpus - 1 === 1 ? "1 proxy core" : `${vcpus - 1} proxy cores`}`;
+    const long = `${shortLabel(group)}: ${what}, a layout the table never measured.`;
     return {
-        problem: `${shortLabel(group)}: ${what}, a layout the table never measured.`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${shortLabel(group)}: ${what} (not measured).`,
         fix: `set dedicatedDispatcherCore "false" (as the ${vcpus} vCPU row was measured), or vcpusPerSe "${DISPATCHER_MIN_VCPUS}" or more (measured with a dedicated dispatcher).`,
         basis: [fieldText("dedicatedDispatcherCore", "true", where), MEASURED_WITHOUT, MEASURED_WITH, ...wholeNameBasis(group)],
     };

@@ -260,11 +260,11 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         ["4 vCPUs with a dispatcher (baseline, as measured)", { vcpusPerSe: "4" }, {}, undefined],
         ["2 vCPUs without a dispatcher (as measured)", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" }, {}, undefined],
         ["2 vCPUs with a dispatcher", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }, {},
-            "Serviceenginegroup \"web-seg\": has a dedicated dispatcher core on 2 vCPUs per SE, leaving 1 core for proxy work, a layout the table never measured."],
+            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core, a layout the table never measured."],
         ["3 vCPUs with a dispatcher", { vcpusPerSe: "3", memoryPerSe: "3072", diskPerSe: "25" }, {},
-            "Serviceenginegroup \"web-seg\": has a dedicated dispatcher core on 3 vCPUs per SE, leaving 2 cores for proxy work, a layout the table never measured."],
+            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core on 3 vCPUs per SE leaves 2 proxy cores, a layout the table never measured."],
         ["1 vCPU with a dispatcher", { vcpusPerSe: "1", memoryPerSe: "2048", diskPerSe: "15" }, {},
-            "Serviceenginegroup \"web-seg\": asks a dedicated dispatcher core of its only vCPU, a layout the table never measured."],
+            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core takes its only vCPU, a layout the table never measured."],
         // minVcpus 2: the user asks for dispatchers from 2 vCPUs on; having one is what they asked.
         ["2 vCPUs with a dispatcher, minVcpus 2", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }, { minVcpus: 2 }, undefined],
     ])("dedicated dispatcher below 4 vCPUs: %s", async (_name, group, config, problem) => {
@@ -279,6 +279,13 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         expect(m.fix).toBe(`set dedicatedDispatcherCore "false" (as the ${group.vcpusPerSe} vCPU row was measured), or vcpusPerSe "4" or more (measured with a dedicated dispatcher).`);
         expect(m.basis).toContain("NSX ALB 20.1.6 per-SE table: the 1 and 2 vCPU rows were measured with dedicated dispatcher False (every core a proxy core)");
         expect(found[0].enforcementLevel).toBe("advisory");
+    });
+    it("a long SE group name keeps the small-dispatcher problem line within 160 characters", async () => {
+        const long = "w".repeat(200);
+        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }) }]);
+        const problem = parseMessage(found[0].message).problem;
+        expect(problem.length).toBeLessThanOrEqual(160);
+        expect(problem).toContain("a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core");
     });
     it("the capacity verdict and figures on a 2 vCPU SE with a dispatcher say the figures are not measured", async () => {
         const stack = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" } });

@@ -12,6 +12,7 @@
 import * as fs from "fs";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";
+import { hostKeyProblems, XEN_HOSTS_POLICIES } from "../policies/xen/evaluation";
 import { AnalyzerInfo, PolicyConfigEntry, startPack } from "../preview/packClient";
 import { reconcilePolicyConfig, validatePolicyProperties } from "../preview/policyConfig";
 import { defaultPackDir } from "../preview/runPreview";
@@ -176,6 +177,12 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo): ConfigFindi
                 continue;
             }
             problems.push({ policy, message: `unknown config key ${shownKey(setting)}${near ? `: did you mean "${near}"?` : ""} (${accepts}; the Pulumi CLI sends it on and the setting is not applied)` });
+        }
+        // A host key the schema accepts but that names no host (empty or blank): the Xen policies' own rule.
+        if (XEN_HOSTS_POLICIES.includes(key)) {
+            for (const message of hostKeyProblems(properties.hosts)) {
+                problems.push({ policy, message: escapeControl(message) });
+            }
         }
         usable[key] = { ...(level !== undefined ? { enforcementLevel: level } : {}), ...(settings.length > 0 ? { properties } : {}) };
     }

@@ -7,6 +7,7 @@
  * and the same tolerance; the table shows the busiest SE, the figure that decides the size.
  */
 import {
+    connectionsScaled,
     HaMode,
     ingressOnPrimary,
     SE_MEMORY_MIN_GB,
@@ -23,7 +24,7 @@ import {
 } from "../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
+import { CONNECTIONS_SCALED, limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -78,6 +79,8 @@ export interface NsxAlbSizing {
     readonly basis: string;
     /** True when the size is beyond the 6 vCPU row (per-core extrapolation, not measured). */
     readonly extrapolated: boolean;
+    /** True when open connections are demanded and their figure is scaled by memory above the row's (not measured). */
+    readonly openConnectionsScaled: boolean;
     /**
      * When the smallest SE is beyond the published 6-vCPU row (extrapolated, not measured): the
      * fewest SEs per VS (N+M, active/active) at which a measured size (6 vCPUs or fewer) fits;
@@ -103,13 +106,15 @@ function demandsOf(input: NsxAlbSizingInput): VsDemand[] {
  * maxVsPerSe, plus bufferSe (N+M); two SEs in legacy active/standby.
  */
 function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number): SeGroupSpec {
+    // Active/active (shared pair) places each VS on at least two SEs (placeGroup): the field says so.
+    const minScaleout = input.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(2, input.scaleOut) : input.scaleOut;
     const base: SeGroupSpec = {
         vcpusPerSe: vcpus,
         memoryPerSeMb,
         maxSe: 1000,
-        minScaleoutPerVs: input.scaleOut,
+        minScaleoutPerVs: minScaleout,
         // The provider's default is 4; it must not be below minScaleoutPerVs.
-        maxScaleoutPerVs: Math.max(4, input.scaleOut),
+        maxScaleoutPerVs: Math.max(4, minScaleout),
         bufferSe: input.haMode === "HA_MODE_SHARED" ? input.bufferSe : 0,
         haMode: input.haMode,
         maxVsPerSe: input.maxVsPerSe,
@@ -154,7 +159,8 @@ export function metricLines(demands: readonly VsDemand[], p: GroupPlacement): Me
         const name = `throughput (${kind === "l7" ? "L7" : "L4"}${u.ingress > 0 ? `; primary SE ingress ${pct(u.ingress)}, not spread` : ""})`;
         add(name, "Gbps", true, throughputCapacityGbps(perSe, kind), u.throughput);
     }
-    add("open connections", "connections", demands.some((d) => d.l4OpenConnections !== undefined), perSe.l4OpenConnections, u.openConnections);
+    const scaled = connectionsScaled(perSe) ? ` (${CONNECTIONS_SCALED})` : "";
+    add(`open connections${scaled}`, "connections", demands.some((d) => d.l4OpenConnections !== undefined), perSe.l4OpenConnections, u.openConnections);
     return lines;
 }
 
@@ -195,6 +201,7 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: Retur
         basis: seCapacityBasis(v),
         label: sizeLabel(v),
         extrapolated: v > MEASURED_VCPUS_MAX,
+        openConnectionsScaled: connectionsScaled(placement.perSe) && demands.some((d) => d.l4OpenConnections !== undefined),
         shownVcpus: v,
     };
 }
@@ -315,6 +322,19 @@ function demandText(i: NsxAlbSizingInput): string {
     return all.length === 1 ? oneDemandText(all[0]) : `${all.length} VSs: ${all.map((d, n) => `(${n + 1}) ${oneDemandText(d)}`).join("; ")}`;
 }
 
+/**
+ * The SE group fields to declare, as they apply to its HA mode. Legacy active/standby has no
+ * scale-out (every VS on the active SE; after a failover the standby carries all of the pair's
+ * VSs, as nsx-alb-se-capacity judges it), so the scale-out fields are named as not applying
+ * rather than given a value that reads like a placement.
+ */
+function seGroupFieldsText(g: SeGroupSpec): string {
+    const tail = `bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}`;
+    return g.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+        ? `maxSe ${g.maxSe}, ${tail} (minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)`
+        : `maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, ${tail}`;
+}
+
 /** Renders the human output. Output: text ending with "\n". */
 export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     const i = s.input;
@@ -343,11 +363,12 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         const extrapolatedHead = alt ? ` on ${ses(i.scaleOut)} per VS (extrapolated, not measured)` : "";
         const what = i.vcpus !== undefined ? `Checked SE (${s.fits ? "fits" : "does not fit"})` : `Smallest SE${extrapolatedHead}`;
         out += `${what}: vcpusPerSe ${g.vcpusPerSe}, memoryPerSe ${g.memoryPerSeMb} MB (${num(g.memoryPerSeMb / 1024, 2)} GB), diskPerSe ${g.diskPerSeGb} GB, dedicatedDispatcherCore ${g.dedicatedDispatcherCore}\n`;
-        out += `SE group fields: maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}\n`;
+        out += `SE group fields: ${seGroupFieldsText(g)}\n`;
         // Native scale-out leaves a VS's ingress on its primary SE: said only for a VS with throughput and without ECMP.
         const primary = demandsOf(i).some((d) => ingressOnPrimary(d, s.vsSes)) ? " (ingress stays on the primary SE)" : "";
         const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured${primary}` : "";
-        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label})${spread}.\n`;
+        const conns = s.openConnectionsScaled ? `; open connections ${CONNECTIONS_SCALED}` : "";
+        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label}${conns})${spread}.\n`;
         out += "\n";
     } else {
         out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: ${noFitHint(s)}. ${shownText(s)}:\n\n`;
@@ -386,6 +407,7 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
         label: s.label,
         measuredAlternative: s.measuredAlternative ?? null,
         extrapolated: s.extrapolated,
+        openConnectionsScaled: s.openConnectionsScaled,
         ...(plot ? { plot } : {}),
     };
 }
@@ -396,7 +418,7 @@ export async function nsxAlbPlotSvg(s: NsxAlbSizing): Promise<string> {
     const g = s.seGroup;
     const vss = demandsOf(s.input).length;
     const title = g
-        ? `The busiest SE (${vss === 1 ? "1 VS" : `${vss} VSs`}, ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement) of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis}; ${s.label})`
+        ? `The busiest SE (${vss === 1 ? "1 VS" : `${vss} VSs`}, ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement) of ${g.vcpusPerSe} vCPUs / ${num(g.memoryPerSeMb / 1024, 2)} GB (${s.basis}; ${s.label}${s.openConnectionsScaled ? `; open connections ${CONNECTIONS_SCALED}` : ""})`
         : `The busiest SE of 64 vCPUs: does not fit`;
     return seCapacityPlotSvg({
         title,

@@ -18,7 +18,9 @@
  *   (notes: "Open connections grow with memory: add memory to the SE to raise them";
  *   otherPublishedFacts.limits: "concurrent connections are memory bound"). Memory below the
  *   row's size is not modelled (no figure was published); nsx-alb-se-minimum-resources
- *   reports it instead.
+ *   reports it instead. The linear scaling is this project's reading of "add memory", not a
+ *   measurement: openConnectionsMemoryFactor > 1 marks it, and messages say "scaled by memory:
+ *   not measured".
  */
 import table from "./data/nsx-alb-se-20.1.6.json";
 
@@ -86,6 +88,17 @@ const TOP_ROW = SE_TABLE_ROWS[SE_TABLE_ROWS.length - 1];
 export interface SeCapacity extends SeFigures {
     /** True beyond the 6 vCPU row (per-core extrapolation of TPS/RPS/CPS). */
     readonly extrapolated: boolean;
+    /**
+     * The factor open connections were scaled by for memory above the row's (memory / the row's
+     * memory; 1 at or below it). Above 1 the figure is scaled by memory, not measured: the source
+     * says only that memory raises it.
+     */
+    readonly openConnectionsMemoryFactor: number;
+}
+
+/** Whether the open-connections figure was scaled by memory beyond the row's (not measured). */
+export function connectionsScaled(perSe: Pick<SeCapacity, "openConnectionsMemoryFactor">): boolean {
+    return perSe.openConnectionsMemoryFactor > 1 + 1e-12;
 }
 
 /** Input of {@link seCapacity}. */
@@ -184,6 +197,7 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
             l7ThroughputGbps: TOP_ROW.l7ThroughputGbps,
             l7SslThroughputGbps: TOP_ROW.l7SslThroughputGbps,
             extrapolated: true,
+            openConnectionsMemoryFactor: memoryFactor(TOP_ROW.memoryGb),
         };
     }
     const { lo, hi, t } = bracket(vcpus);
@@ -198,6 +212,7 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
         l7ThroughputGbps: at("l7ThroughputGbps"),
         l7SslThroughputGbps: at("l7SslThroughputGbps"),
         extrapolated: false,
+        openConnectionsMemoryFactor: memoryFactor(at("memoryGb")),
     };
 }
 

@@ -382,6 +382,22 @@ function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: nu
 }
 
 /**
+ * The fewest maxSe that places the units as the spec asks: the SEs the placements need at
+ * maxVsPerSe (at least the SEs per VS; two in active/active), plus bufferSe in N+M; at least 1.
+ * Legacy active/standby runs its two SEs whatever maxSe says: its spec's maxSe is kept.
+ */
+export function maxSeFloor(units: readonly PlacedUnit[], spec: SeGroupSpec, options: Pick<FixOptions, "assumeScaleOut"> = {}): number {
+    if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" || units.length === 0) {
+        return spec.maxSe;
+    }
+    const base = options.assumeScaleOut ? spec.maxScaleoutPerVs : spec.minScaleoutPerVs;
+    const perVs = spec.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(base, 2) : base;
+    const maxVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
+    const needed = Math.max(perVs, Math.ceil((units.length * perVs) / maxVsPerSe));
+    return Math.max(1, needed + (spec.haMode === "HA_MODE_SHARED" ? spec.bufferSe : 0));
+}
+
+/**
  * Ways to make a group fit every VS placed on it and its busiest SE, each a whole spec within the
  * provider's documented ranges that passes placeGroup, preferred first (at most three):
  * - a larger SE within the measured rows (up to 6 vCPUs);
@@ -393,9 +409,20 @@ function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: nu
  * - a larger SE beyond 6 vCPUs (extrapolated, not measured), only when no measured larger SE fits.
  * @returns the fixes; empty when the group fits or when nothing within the ranges fits.
  */
-export function placementFixes(units: readonly PlacedUnit[], spec: SeGroupSpec, options: FixOptions): PlacementFix[] {
-    if (fitsWith(units, spec, options)) {
+export function placementFixes(units: readonly PlacedUnit[], given: SeGroupSpec, options: FixOptions): PlacementFix[] {
+    if (fitsWith(units, given, options)) {
         return [];
+    }
+    // A maxSe below the SEs the placements need (maxSe "0" runs none) is itself the cause: every
+    // option raises it to that many (plus the N+M buffer), and raising it alone comes first when
+    // it is enough. No option ever has maxSe below 1.
+    const floor = maxSeFloor(units, given, options);
+    const spec = floor > given.maxSe && floor <= PROVIDER_RANGES.maxSe.max ? { ...given, maxSe: floor } : given;
+    if (spec !== given) {
+        const placement = fitsWith(units, spec, options);
+        if (placement) {
+            return [{ spec, kind: "out", measured: spec.vcpusPerSe <= MEASURED_VCPUS_MAX, ecmp: false, placement }];
+        }
     }
     const out: PlacementFix[] = [];
     const upMeasured = spec.vcpusPerSe <= MEASURED_VCPUS_MAX ? scaleUp(units, spec, spec.vcpusPerSe, MEASURED_VCPUS_MAX, options) : undefined;

@@ -3,13 +3,13 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { connectionsScaled, seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, DISPATCHER_UNMEASURED, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -79,7 +79,7 @@ export function placementText(sizing: SeGroupSizing, p: GroupPlacement): string 
 }
 
 /** The per-SE figures the demanded metrics are compared with. */
-export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: readonly VsDemand[]): string {
+export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: readonly VsDemand[], dispatcher = false): string {
     const { spec, where } = sizing;
     const per = p.perSe;
     const figures: string[] = [];
@@ -96,9 +96,11 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         figures.push(`${num(throughputCapacityGbps(per, kind), 2)} Gbps ${KIND_ROW[kind]} throughput${kind === "l7ssl" ? " (CPU bound)" : ""}`);
     }
     if (demands.some((d) => d.l4OpenConnections !== undefined)) {
-        figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound)`);
+        // Only the row's own memory was measured: above it the figure is scaled, and says so.
+        figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
-    const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
+    const measured = (per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "") +
+        (dispatcher ? `; ${DISPATCHER_UNMEASURED}, the row had none (its CPU figures may be high)` : "");
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
         `${figures.join(", ") || "no demand"} (${seCapacityBasis(spec.vcpusPerSe)}${measured})`;
 }
@@ -187,8 +189,11 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     // source does not measure (in L2 scale-out the primary SE receives all ingress and forwards flows).
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
     const label = sizeLabel(fix.spec.vcpusPerSe);
-    const size = label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
-        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row;
+    // A fix that raises memory for open connections counts on the memory scaling, not on a row.
+    const conns = connectionsScaled(p.perSe) && e.units.some((u) => u.demands.some((d) => d.l4OpenConnections !== undefined))
+        ? `; open connections ${CONNECTIONS_SCALED}` : "";
+    const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
@@ -243,6 +248,8 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
     if (!p.placeable) {
         problem = spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
             ? `${label}: its ${plural(p.vsCount, "VS")} exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
+            // maxSe 0 is the cause whatever else is set: the group may run no SE at all.
+            : spec.maxSe < 1 ? `${label}: maxSe ${spec.maxSe} lets it run no SE, so the Controller cannot place its ${plural(p.vsCount, "VS")}.`
             : wanted > spec.maxSe
                 ? `${label}: ${scaleField} ${spec[scaleField]}${wanted !== spec[scaleField] ? " (active/active: at least 2)" : ""} exceeds maxSe ${spec.maxSe}: the Controller cannot place its ${plural(p.vsCount, "VS")}.`
                 : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;
@@ -270,7 +277,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         basis: [
             ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
             ...(after && failureOver(e, config) ? [failureText(e)] : []),
-            capacityText(sizing, p, e.units.flatMap((u) => u.demands)),
+            capacityText(sizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             haText(sizing, p, config),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
             ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
@@ -364,7 +371,7 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
         fix,
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
-            capacityText(e.sizing as SeGroupSizing, p, unit.demands),
+            capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
             ...fullNames([unit.head.vs, e.group.resource]),
         ],
     };
@@ -381,7 +388,7 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
-            capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands)),
+            capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             ...fullNames([e.group.resource]),
         ],
     };

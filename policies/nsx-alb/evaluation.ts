@@ -9,7 +9,7 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
+import { connectionsScaled, DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
@@ -379,6 +379,25 @@ export function needsText(u: SeUtilisation, vsSes: number, note = ""): string {
     return `${pct(u.peak)} of its primary SE's throughput${parts.length > 0 ? ` (${parts.join(", ")})` : ""}`;
 }
 
+/**
+ * How an open-connections figure scaled by memory above its table row is labelled: the table
+ * measured each row at its own memory only (model/seCapacity.ts openConnectionsMemoryFactor).
+ */
+export const CONNECTIONS_SCALED = "scaled by memory: not measured";
+
+/** How a figure of an SE below 4 vCPUs with a dedicated dispatcher core is labelled (the table's small rows had none). */
+export const DISPATCHER_UNMEASURED = `dedicated dispatcher below ${DISPATCHER_MIN_VCPUS} vCPUs: not measured`;
+
+/**
+ * Whether the group's SEs dedicate a dispatcher core below 4 vCPUs: the 1 and 2 vCPU rows were
+ * measured without one (the source's dispatcher/proxy note), so with 2 vCPUs one core is left for
+ * the CPU-bound work the row's figures assume two for; those figures are then not measured.
+ */
+export function dispatcherUnmeasured(e: GroupEvaluation): boolean {
+    const d = e.group.fields.dedicatedDispatcherCore;
+    return e.sizing !== undefined && e.sizing.spec.vcpusPerSe < DISPATCHER_MIN_VCPUS && d.state === "ok" && d.value;
+}
+
 /** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
 export type SizeLabel = "measured" | "interpolated" | "extrapolated";
 
@@ -413,6 +432,21 @@ export interface GroupFigures {
     /** The vcpusPerSe of the first fix that is a larger SE, when one is offered. */
     readonly requiredVcpusPerSe: number | undefined;
     readonly perVs: readonly VsFigures[];
+    /** How the group's per-SE figures were obtained at its vcpusPerSe (a table row, between rows, beyond the 6 vCPU row). */
+    readonly sizeLabel: SizeLabel;
+    /** Some VS declares open connections and their per-SE figure is scaled by memory above the row's (not measured). */
+    readonly openConnectionsScaled: boolean;
+    /** A dedicated dispatcher core below 4 vCPUs: the CPU-bound figures are of a layout the table never measured. */
+    readonly dispatcherUnmeasured: boolean;
+}
+
+/**
+ * The note a figure of the group carries when its per-SE figures are not a table row, e.g.
+ * "per-SE figures interpolated between table rows"; "" for a measured row.
+ */
+export function sizeNote(label: SizeLabel): string {
+    return label === "interpolated" ? "per-SE figures interpolated between table rows"
+        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured` : "";
 }
 
 /** What scaleoutEcmp asks of the VSs, in short words. */
@@ -470,6 +504,9 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         fix: fixes.length > 0 ? fixChanges(fixes[0], e) : [],
         fixOptions: fits ? [] : fixOptionTexts(e, fixes, config),
         requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
+        sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe),
+        openConnectionsScaled: connectionsScaled(p.perSe) && e.units.some((unit) => unit.demands.some((d) => d.l4OpenConnections !== undefined)),
+        dispatcherUnmeasured: dispatcherUnmeasured(e),
     };
 }
 
@@ -494,21 +531,40 @@ const ROW_OF_METRIC: Record<SeMetric, SeRow> = {
  * need that row is (their own rows are left out). Keys stay per metric, so a limit that moves
  * from CPU to throughput pairs each metric with itself across two states.
  */
-function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>, afterFailure: boolean): Figure[] {
+function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonly string[]>, afterFailure: boolean, f: GroupFigures): Figure[] {
     const limitRow = ROW_OF_METRIC[u.limiting];
     const busiest = `busiest SE${afterFailure ? " after one SE fails" : ""}`;
+    // Every figure of a size between or beyond the table's rows says so (the report and diff print the label).
+    const size = sizeNote(f.sizeLabel);
     const row = (metric: SeRow, key: string, label: string, value: number) => {
         const names = [...(carriers.get(metric) ?? [])].sort();
-        const what = metric === limitRow ? `limited by ${limitingName(u)}${names.length > 0 ? "; " : ""}` : "";
-        const need = names.length > 0 ? `the need of ${names.join(", ")}` : "";
-        return percent(key, `${metric === limitRow ? busiest : label}${what || need ? ` (${what}${need})` : ""}`, value);
+        const connections = metric === "openConnections" && f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "";
+        // The CPU-bound loads are what a dispatcher core takes cores from.
+        const dispatcher = metric === "cpu" && f.dispatcherUnmeasured ? DISPATCHER_UNMEASURED : "";
+        const notes = [
+            metric === limitRow ? `limited by ${limitingName(u)}` : "",
+            names.length > 0 ? `the need of ${names.join(", ")}` : "",
+            size, connections, dispatcher,
+        ].filter((x) => x !== "");
+        return percent(key, `${metric === limitRow ? busiest : label}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`, value);
     };
     return [
         row("cpu", "busiestSeCpuPct", "busiest SE CPU", u.cpu),
         row("throughput", "busiestSeThroughputPct", "busiest SE throughput", u.throughput),
         row("openConnections", "busiestSeOpenConnectionsPct", "busiest SE open connections", u.openConnections),
-        percent("busiestSeIngressPct", "busiest SE primary ingress", u.ingress),
+        percent("busiestSeIngressPct", `busiest SE primary ingress${size ? ` (${size})` : ""}`, u.ingress),
     ];
+}
+
+/**
+ * What a VS's peak figure is about, as needsText says it: under native scale-out with ingress
+ * limiting, its primary SE (all its ingress, its share of the egress), not the even spread over
+ * its SEs; otherwise its SEs, counted in words ("1 SE", "3 SEs").
+ */
+export function vsPeakLabel(u: SeUtilisation, vsSes: number): string {
+    return u.limiting === "ingress"
+        ? `needs of its primary SE's throughput (1 of its ${vsSes} SEs; ingress not spread)`
+        : `needs of its ${vsSes} SE${vsSes === 1 ? "" : "s"}`;
 }
 
 function percent(key: string, label: string, fraction: number): Figure {
@@ -550,13 +606,13 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                     carriers.set(row, [...(carriers.get(row) ?? []), v.unit.head.vs.name]);
                 }
             }
-            const figures: Figure[] = busiestSeFigures(u, carriers, e.afterFailure !== undefined);
+            const figures: Figure[] = busiestSeFigures(u, carriers, e.afterFailure !== undefined, f);
             figures.push({ key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) });
             if (f.steadyState) {
                 figures.push(percent("steadyStateSePct", e.afterFailure ? "busiest SE while all run (steady state)" : "busier SE while both run (steady state)", f.steadyState.peak));
             }
             if (f.requiredVcpusPerSe !== undefined) {
-                figures.push({ key: "requiredVcpusPerSe", label: "vcpusPerSe the fix names", value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
+                figures.push({ key: "requiredVcpusPerSe", label: `vcpusPerSe the fix names (${sizeLabel(f.requiredVcpusPerSe)})`, value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
             }
             out.push({ ...entity, figures });
             for (const v of f.perVs) {
@@ -564,7 +620,7 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                     const vs = m.placement.vs;
                     const head = m === v.unit.members[0];
                     const figures = head && rowOf(v) ? []
-                        : [v.peak !== undefined && head ? percent("vsPeakPct", `needs of its ${e.placement.vsSes} SE(s)`, v.peak)
+                        : [v.peak !== undefined && head && v.utilisation ? percent("vsPeakPct", vsPeakLabel(v.utilisation, e.placement.vsSes), v.peak)
                             : notComputed("vsPeakPct", "needs of its SEs", "%", head ? v.notChecked ?? "not judged" : `counted with its SNI parent ${v.unit.head.vs.name}`)];
                     out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures });
                 }

@@ -8,7 +8,7 @@ import { DEFAULT_ALGO, DEFAULT_MAX_VS_PER_SE, HA_MODES, HaMode, PLACEMENT_ALGOS,
 import { ResourceView as ResourceViewClass } from "../pack/resources";
 import type { ResourceView, StackView } from "../pack/resources";
 import { AviRef, canonicalUuid, foldName, looksLikeUuid, parseAviRef } from "./refs";
-import { registerTypedFields } from "../pack/typedFields";
+import { registerTypedFields, TypedFieldProblem } from "../pack/typedFields";
 import { describeValue, field, isRecord, isUnknown, parseGoBool, parseGoInt, UNKNOWN } from "../pack/values";
 
 export const SE_GROUP_TYPE = "avi:index/serviceenginegroup:Serviceenginegroup";
@@ -169,21 +169,38 @@ export function readSeGroupFields(props: unknown, whereOf: (name: SeGroupField) 
  *   haMode) and for maxScaleoutPerVs below minScaleoutPerVs; empty when all are usable.
  */
 export function seGroupFieldProblems(fields: SeGroupFields): string[] {
-    const problems: string[] = [];
+    return fieldChecks(fields).map((p) => p.text);
+}
+
+/** Each unreadable field, and the pairs that read fine one by one but not together (with their own fix). */
+function fieldChecks(fields: SeGroupFields): Array<{ text: string; fix?: string }> {
+    const problems: Array<{ text: string; fix?: string }> = [];
     for (const name of SE_GROUP_FIELD_NAMES) {
         const read = fields[name];
         if (read.state === "invalid") {
-            problems.push(read.problem);
+            problems.push({ text: read.problem });
         }
     }
     const { minScaleoutPerVs: min, maxScaleoutPerVs: max, bufferSe, maxSe } = fields;
     if (min.state === "ok" && max.state === "ok" && max.value < min.value) {
-        problems.push(`${fieldText("maxScaleoutPerVs", max.value, max.where)} is below ${fieldText("minScaleoutPerVs", min.value, min.where)}`);
+        problems.push({
+            text: `${fieldText("maxScaleoutPerVs", max.value, max.where)} is below ${fieldText("minScaleoutPerVs", min.value, min.where)}`,
+            fix: `set maxScaleoutPerVs "${min.value}" or more (never below minScaleoutPerVs).`,
+        });
     }
     if (bufferSe.state === "ok" && maxSe.state === "ok" && bufferSe.value > maxSe.value) {
-        problems.push(`${fieldText("bufferSe", bufferSe.value, bufferSe.where)} is above ${fieldText("maxSe", maxSe.value, maxSe.where)}`);
+        // maxSe "0" runs no SE: the fix never proposes a maxSe below 1, nor below the buffer.
+        problems.push({
+            text: `${fieldText("bufferSe", bufferSe.value, bufferSe.where)} is above ${fieldText("maxSe", maxSe.value, maxSe.where)}`,
+            fix: `set maxSe to the SEs its VSs need plus bufferSe (at least "${bufferSe.value + 1}"), or lower bufferSe.`,
+        });
     }
     return problems;
+}
+
+/** seGroupFieldProblems as perfguard-facts reports them: a pair of fields that disagree carries its own fix. */
+export function seGroupFieldFindings(fields: SeGroupFields): Array<string | TypedFieldProblem> {
+    return fieldChecks(fields).map((p) => (p.fix ? { text: p.text, fix: p.fix } : p.text));
 }
 
 /** The SE group as capacity needs it, with where each number came from. */
@@ -270,7 +287,7 @@ export function vsSsl(vs: ResourceView): FieldRead<boolean> {
     return unknown ? { state: "unknown", where: "services" } : { state: "ok", value: false, where: "no services[].enableSsl true and no sslKeyAndCertificateRefs" };
 }
 
-registerTypedFields(SE_GROUP_TYPE, (resource) => seGroupFieldProblems(readSeGroupFields(resource.props)));
+registerTypedFields(SE_GROUP_TYPE, (resource) => seGroupFieldFindings(readSeGroupFields(resource.props)));
 registerTypedFields(VS_TYPE, (resource) => {
     const ssl = vsSsl(resource);
     return ssl.state === "invalid" ? [ssl.problem] : [];

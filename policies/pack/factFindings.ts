@@ -10,7 +10,7 @@ import { misplacedFacts, problemLabel } from "./facts";
 import { describeReadOn } from "./factKeys";
 import { escapeControl, Message, PROBLEM_LINE_MAX } from "./message";
 import type { ResourceView } from "./resources";
-import { typedFieldProblems } from "./typedFields";
+import { typedFieldProblems, TypedFieldProblem } from "./typedFields";
 import { waiverProblems } from "./waivers";
 import { plural } from "./format";
 
@@ -52,12 +52,14 @@ function fromFactProblem(resource: ResourceView, p: FactProblem): Finding {
     return finding(`${p.kind}\u0000${p.key}\u0000${p.problem}`, who, `${p.problem}, ${consequence}`, p.short && `${p.short}; its checks do not run`, `${p.fix}.`, p.basis);
 }
 
-function fromTypedField(resource: ResourceView, text: string): Finding {
+function fromTypedField(resource: ResourceView, problem: string | TypedFieldProblem): Finding {
+    const text = typeof problem === "string" ? problem : problem.text;
+    const fix = typeof problem === "string" ? "write the field in the provider's string form." : problem.fix;
     const open = text.indexOf(" (");
     const head = escapeControl(open > 0 ? text.slice(0, open) : text);
     const rule = open > 0 ? text.slice(open + 2).replace(/\)$/, "") : "";
     const who = (max: number) => problemLabel(resource.type, resource.name, max);
-    return finding(`field\u0000${text}`, who, `${head}, ${CONSEQUENCE}`, "a provider field cannot be read; its checks do not run", "write the field in the provider's string form.", rule ? [escapeControl(rule)] : []);
+    return finding(`field\u0000${text}`, who, `${head}, ${CONSEQUENCE}`, "a provider field cannot be read; its checks do not run", fix, rule ? [escapeControl(rule)] : []);
 }
 
 /**

@@ -5,8 +5,17 @@
  */
 import type { ResourceView } from "./resources";
 
-/** A reader of one resource type's typed fields: returns one sentence per unreadable field. */
-export type TypedFieldReader = (resource: ResourceView) => readonly string[];
+/**
+ * A problem of fields that each read fine but not together (bufferSe above maxSe): its own fix,
+ * since "write the field in the provider's string form" does not apply.
+ */
+export interface TypedFieldProblem {
+    readonly text: string;
+    readonly fix: string;
+}
+
+/** A reader of one resource type's typed fields: returns one sentence (or problem with its fix) per unreadable field. */
+export type TypedFieldReader = (resource: ResourceView) => ReadonlyArray<string | TypedFieldProblem>;
 
 const readers = new Map<string, TypedFieldReader>();
 
@@ -16,6 +25,6 @@ export function registerTypedFields(type: string, reader: TypedFieldReader): voi
 }
 
 /** The unreadable typed fields of `resource` (empty for types without typed fields). */
-export function typedFieldProblems(resource: ResourceView): readonly string[] {
+export function typedFieldProblems(resource: ResourceView): ReadonlyArray<string | TypedFieldProblem> {
     return readers.get(resource.type)?.(resource) ?? [];
 }

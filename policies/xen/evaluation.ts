@@ -9,7 +9,7 @@
  * the same StackView) share one layout and one model run per host.
  */
 import { stackMemo } from "../pack/stackMemo";
-import { DEFAULT_DOM0_SHARE, xenExtrapolation } from "../../model/xenShares";
+import { DEFAULT_DOM0_SHARE, MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
 import type { StackView } from "../pack/resources";
@@ -17,6 +17,8 @@ import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, shareWit
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
 
 export { EPSILON_MBPS, needMet, predictHostShares } from "./hostModel";
+// `perfguard config check` reads the host-key rule here (cli/ reads a room through its evaluation).
+export { hostKeyProblems, XEN_HOSTS_POLICIES } from "./hosts";
 // The one label of figures computed beyond the measured link: policies, report and `size xen` read it here.
 export { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 export type { HostSenders } from "./hostModel";
@@ -190,7 +192,9 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
     const m = h.model;
     const figures: Figure[] = [];
     const judged = h.guests.filter((g) => g.entry.state === "judged");
-    figures.push(mbps("linkMBps", "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
+    // Beyond the measured link every predicted figure of the host is extrapolated: the host's label
+    // says so (diff prints it beside each of its figures) and the link figure says why.
+    figures.push(mbps("linkMBps", h.extrapolated ? `link (beyond the measured ${num(MEASURED_LINK_MAX_MBPS, 2)} MB/s: predictions extrapolated)` : "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
     figures.push(mbps("dom0DeclaredMBps", "dom0's declared traffic", m.dom0TotalMBps, "lower"));
     if (judged.length > 0) {
         const blocked = !m.link ? NOT_CHECKED.noLink : undefined;
@@ -217,7 +221,7 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
         figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? cost ?? 0 : undefined, "lower", why));
     }
     const anchor = h.host.guests[0]?.resource ?? h.host.dom0[0]?.resource;
-    return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}`, ...(anchor ? { urn: anchor.urn } : {}), figures };
+    return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}${extrapolatedMark(h)}`, ...(anchor ? { urn: anchor.urn } : {}), figures };
 }
 
 /**

@@ -229,6 +229,25 @@ export function hostConfigLookup(hosts: Record<string, XenHostConfig>): (hostNam
     return (hostName) => index.get(normalise(hostName));
 }
 
+/** The policies that take the `hosts` config (XEN_SHARE_SCHEMA): `perfguard config check` checks their host keys. */
+export const XEN_HOSTS_POLICIES: readonly string[] = ["xen-dom0-workload", "xen-guest-network-share"];
+
+/**
+ * Problems with the host keys of a `hosts` config that its schema cannot state: an empty or
+ * blank key names no host (a host is named by its UUID or name, trimmed), so its link and dom0
+ * figures apply nowhere and the host meant stays "not checked" (no link) or takes defaultLinkMBps.
+ * @param hosts - the `hosts` setting as written (any JSON value; only an object's keys are read).
+ * @returns one message per bad key, in key order; never throws.
+ */
+export function hostKeyProblems(hosts: unknown): string[] {
+    if (hosts === null || typeof hosts !== "object" || Array.isArray(hosts)) {
+        return [];
+    }
+    return Object.keys(hosts).filter((k) => k.trim() === "").sort().map((k) =>
+        `hosts[${JSON.stringify(k)}]: ${k === "" ? "an empty" : "a blank"} host key names no host (use the host's UUID or name, as in affinityHost or perfguard:xenHost); ` +
+        "its linkMBps and dom0NetworkMBps apply nowhere");
+}
+
 /** `hosts["xcp-01"].linkMBps`: how messages name a host's config field. */
 export function hostConfigPath(key: string, fieldName: keyof XenHostConfig): string {
     return `hosts[${JSON.stringify(key)}].${fieldName}`;

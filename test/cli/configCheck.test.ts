@@ -101,6 +101,23 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         expect(found.problems).toEqual([{ policy, message }]);
     });
 
+    // Xen `hosts` keys: the schema takes any key, but an empty or blank one names no host (its link applies nowhere).
+    const HOST_OK = { linkMBps: 111 };
+    it.each([
+        ["a named host (baseline)", { "xcp-01": HOST_OK }, []],
+        ["an empty host key", { "": HOST_OK },
+            ["hosts[\"\"]: an empty host key names no host (use the host's UUID or name, as in affinityHost or perfguard:xenHost); its linkMBps and dom0NetworkMBps apply nowhere"]],
+        ["a blank host key", { "xcp-01": HOST_OK, "  ": HOST_OK },
+            ["hosts[\"  \"]: a blank host key names no host (use the host's UUID or name, as in affinityHost or perfguard:xenHost); its linkMBps and dom0NetworkMBps apply nowhere"]],
+        ["a tab as the host key", { "\t": HOST_OK },
+            ["hosts[\"\\t\"]: a blank host key names no host (use the host's UUID or name, as in affinityHost or perfguard:xenHost); its linkMBps and dom0NetworkMBps apply nowhere"]],
+    ] as const)("xen hosts config: %s", (_label, hosts, messages) => {
+        for (const policy of ["xen-guest-network-share", "xen-dom0-workload"]) {
+            const found = checkPolicyConfig({ [policy]: { hosts } }, info);
+            expect(found.problems).toEqual(messages.map((message) => ({ policy, message })));
+        }
+    });
+
     it("lists every problem of a file, sorted by key", () => {
         const found = checkPolicyConfig({ "xen-dom0-workoad": "mandatory", "citrix-zone-rtt-limit": { maxRttMs: -1 }, "all": "loud" }, info);
         expect(found.problems.map((p) => p.policy)).toEqual(["all", "citrix-zone-rtt-limit", "xen-dom0-workoad"]);
@@ -132,6 +149,13 @@ describe("perfguard config check through the binary", () => {
         const doc = JSON.parse(json.stdout) as { valid: boolean; problems: { policy: string }[] };
         expect(doc.valid).toBe(false);
         expect(doc.problems.map((p) => p.policy)).toEqual(["xen-dom0-workoad"]);
+    });
+
+    it("exits 1 on an empty Xen host key, naming the policy and the field", async () => {
+        const text = await perfguard(["config", "check", write("empty-host.json", { "xen-guest-network-share": { hosts: { "": { linkMBps: 111 } } } })]);
+        expect(text.code).toBe(1);
+        expect(text.stdout).toContain("error: xen-guest-network-share: hosts[\"\"]: an empty host key names no host");
+        expect(text.stdout).toContain("1 problem: this config would not do what it says");
     });
 
     it("exits 0 on every example's policy-config.json and on an empty file", async () => {

@@ -212,6 +212,24 @@ describe("perfguard size nsx-alb", () => {
         expect(text).toContain("Or move some of the VSs to another SE group.");
     });
 
+    // The SE group fields printed are those of the HA mode: active/active puts each VS on at least two
+    // SEs (minScaleoutPerVs 2); legacy active/standby has no scale-out fields (all VSs on one SE after failover).
+    it.each([
+        ["shared (baseline)", "shared", "SE group fields: maxSe 2, minScaleoutPerVs 1, maxScaleoutPerVs 4, bufferSe 1, haMode HA_MODE_SHARED, maxVsPerSe 10\n", 1],
+        ["shared-pair", "shared-pair", "SE group fields: maxSe 2, minScaleoutPerVs 2, maxScaleoutPerVs 4, bufferSe 0, haMode HA_MODE_SHARED_PAIR, maxVsPerSe 10\n", 2],
+        ["active-standby", "active-standby", "SE group fields: maxSe 2, bufferSe 0, haMode HA_MODE_LEGACY_ACTIVE_STANDBY, maxVsPerSe 10 " +
+            "(minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)\n", 1],
+    ])("--ha-mode %s prints the fields that apply to it", async (_label, mode, line, minScaleout) => {
+        const args = ["size", "nsx-alb", "--l7-rps", "50000", "--ha-mode", mode];
+        const text = (await perfguard(args)).stdout;
+        expect(text).toContain(line);
+        const doc = json((await perfguard([...args, "--json"])).stdout);
+        expect(doc.seGroup.minScaleoutPerVs).toBe(minScaleout);
+        // 50000 RPS on the one SE each VS counts on: the 2 vCPU row's 80000, 62.5%, in every mode.
+        expect(doc.vcpusPerSe).toBe(2);
+        expect(doc.utilisation.group.l7Rps).toBeCloseTo(50000 / 80000, 9);
+    });
+
     it("packed placement with --max-vs-per-se, and --vs-file", async () => {
         const file = path.join(tempDir(), "vs.json");
         fs.writeFileSync(file, JSON.stringify(Array.from({ length: 9 }, () => ({ l7Rps: 20000 }))));
@@ -285,6 +303,23 @@ describe("perfguard size nsx-alb", () => {
         const run = await perfguard(["size", "nsx-alb", "--l7-rps", "1", "--vs", "l7rps=5"]);
         expect(run.code).not.toBe(0);
         expect(run.stderr).toContain('unknown key "l7rps"');
+    });
+
+    // Memory raised for open connections: that figure is scaled by memory from the row, not measured.
+    it.each([
+        ["baseline: L7 RPS only", ["--l7-rps", "50000"], false],
+        ["open connections within the 1 vCPU row's memory (32000 at 80% of 40000)", ["--open-connections", "30000"], false],
+        ["open connections beyond the row's memory", ["--open-connections", "200000"], true],
+    ])("labels open connections scaled by memory: %s", async (_name, args, scaled) => {
+        const text = (await perfguard(["size", "nsx-alb", ...args])).stdout;
+        expect(text.includes("open connections scaled by memory: not measured)")).toBe(scaled);
+        expect(text.includes("open connections (scaled by memory: not measured)")).toBe(scaled);
+        const doc = json((await perfguard(["size", "nsx-alb", ...args, "--json"])).stdout);
+        expect(doc.openConnectionsScaled).toBe(scaled);
+        // 200000 connections at 80%: 250000 per SE; the smallest SE holding them at its own row is scaled from it.
+        if (scaled) {
+            expect(doc.memoryPerSeMb).toBeGreaterThan(testedSeSize(doc.vcpusPerSe).memoryGb * 1024);
+        }
     });
 
     it("raises memory, not vCPUs, for open connections", async () => {

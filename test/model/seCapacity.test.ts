@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+    connectionsScaled,
     requiredVcpusPerSe,
     seCapacity,
     seCapacityBasis,
@@ -74,6 +75,19 @@ describe("seCapacity reproduces the published table", () => {
         expect(seCapacity({ vcpus: 4, memoryGb: 2 }).l4OpenConnections).toBe(160000); // max(1, 2/4) = 1
         expect(seCapacity({ vcpus: 12, memoryGb: 12 }).l4OpenConnections).toBe(640000); // 320000 x 12/6
         expect(seCapacity({ vcpus: 4, memoryGb: 8 }).l7Rps).toBe(150000); // CPU bound: memory does not help
+    });
+
+    // Only the row's own memory was measured: the factor marks a figure scaled by memory (not measured).
+    it.each([
+        ["4 vCPUs at the row's 4 GB (measured)", { vcpus: 4, memoryGb: 4 }, 1, false],
+        ["4 vCPUs, memory not given (the row's)", { vcpus: 4 }, 1, false],
+        ["4 vCPUs at 2 GB (below the row: not scaled)", { vcpus: 4, memoryGb: 2 }, 1, false],
+        ["4 vCPUs at 8 GB (scaled x2)", { vcpus: 4, memoryGb: 8 }, 2, true],
+        ["12 vCPUs at 12 GB (scaled from the 6 GB row)", { vcpus: 12, memoryGb: 12 }, 2, true],
+    ])("open connections memory factor: %s", (_name, input, factor, scaled) => {
+        const c = seCapacity(input);
+        expect(c.openConnectionsMemoryFactor).toBe(factor);
+        expect(connectionsScaled(c)).toBe(scaled);
     });
 
     it.each([

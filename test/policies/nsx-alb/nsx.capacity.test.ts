@@ -11,8 +11,9 @@ import { placeGroup } from "../../../model/sePlacement";
 import type { SeGroupSpec } from "../../../model/seCapacity";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
 import { pct } from "../../../policies/pack/format";
-import { runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../../support/policyHarness";
-import { SE_GROUP, VS } from "./nsxFixtures";
+import { runPolicies, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../../support/policyHarness";
+import { perfguardFacts } from "../../../policies/perfguard-facts";
+import { nsxStack, SE_GROUP, VS } from "./nsxFixtures";
 
 const CAP = "nsx-alb-se-capacity";
 const ADV = "nsx-alb-se-capacity-advisory";
@@ -291,6 +292,63 @@ describe("long names", () => {
             const m = parseMessage(v.message);
             expect(m.problem.length, m.problem).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
             expect(m.basis.join(" ")).toContain(long);
+        }
+    });
+});
+
+describe("open connections scaled by SE memory: labelled, not called measured", () => {
+    // One L4 VS on one 4 vCPU SE (160000 open connections at the row's 4 GB); limit 80%.
+    const at = (memoryPerSe: string, connections: string) => [
+        group({ vcpusPerSe: "4", memoryPerSe, diskPerSe: "30", maxSe: "2", bufferSe: "1", dedicatedDispatcherCore: "true" }),
+        ...vss(1, { l4OpenConnections: connections }, { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" }),
+    ];
+    it.each([
+        // 200000 of 160000 at the row's memory: over; the fix raises memory to 6400 MB (200000 / 0.8 / 160000 x 4096), scaled.
+        ["the row's memory, over: the memory fix is labelled scaled", "4096", "200000", "160000 open connections (memory bound)",
+            `set memoryPerSe "${200000 / 0.8 / 160000 * 4096}" (busiest SE 80%; 4 vCPU row, measured; open connections scaled by memory: not measured)`],
+        // 8 GB: 320000, scaled from the row; 300000 is over 80% of it (93.8%).
+        ["8 GB, over: the basis says scaled", "8192", "300000", "320000 open connections (memory bound; scaled by memory: not measured)",
+            `set memoryPerSe "${300000 / 0.8 / 160000 * 4096}" (busiest SE 80%; 4 vCPU row, measured; open connections scaled by memory: not measured)`],
+    ])("%s", async (_name, memoryPerSe, connections, basis, fix) => {
+        const found = await runStackPolicy(nsxAlbSeCapacity, at(memoryPerSe, connections));
+        const onGroup = found.find((v) => v.urn?.endsWith("::g-seg")) as Violation;
+        expect(onGroup.message).toContain(basis);
+        expect(parseMessage(onGroup.message).fix).toContain(fix);
+    });
+    it("the compliant baseline (the row's memory, 100000 connections) passes", async () => {
+        expect(await runStackPolicy(nsxAlbSeCapacity, at("4096", "100000"))).toEqual([]);
+    });
+});
+
+describe("a maxSe below what the placements need is named as the cause, and every fix keeps maxSe >= 1", () => {
+    const facts = async (group: Record<string, unknown>) => (await runPolicies([perfguardFacts], nsxStack({ group }))).filter((v) => v.urn?.endsWith("::web-seg"));
+    const capacity = async (group: Record<string, unknown>) => (await runStackPolicy(nsxAlbSeCapacity, nsxStack({ group }))).filter((v) => v.urn?.endsWith("::web-seg"));
+    it("the compliant baseline (maxSe 4, bufferSe 1) passes both", async () => {
+        expect(await capacity({})).toEqual([]);
+        expect(await facts({})).toEqual([]);
+    });
+    it.each([
+        // maxSe "0" with the default bufferSe 1: the pair disagrees; perfguard-facts names it with a fix that raises maxSe.
+        ["maxSe 0, bufferSe 1", { maxSe: "0" }, "facts", "Serviceenginegroup \"web-seg\": bufferSe 1 is above maxSe 0, so the checks that need it do not run.",
+            "set maxSe to the SEs its VSs need plus bufferSe (at least \"2\"), or lower bufferSe."],
+        // bufferSe 0: the group runs no SE; on one SE the busiest is 102.4%, so maxSe 1 alone is not enough: every option raises it.
+        ["maxSe 0, bufferSe 0", { maxSe: "0", bufferSe: "0" }, "capacity", "Serviceenginegroup \"web-seg\": maxSe 0 lets it run no SE, so the Controller cannot place its 2 VSs.",
+            "set vcpusPerSe \"6\", memoryPerSe \"6144\", diskPerSe \"40\", maxSe \"1\" (busiest SE 73.9%; 6 vCPU row, measured); or set minScaleoutPerVs \"2\", maxSe \"2\""],
+        // Packed at one VS per SE the two VSs need two SEs: raising maxSe alone fits (72.4%), and comes first.
+        ["maxSe 0, one VS per SE", { maxSe: "0", bufferSe: "0", algo: "PLACEMENT_ALGO_PACKED", maxVsPerSe: "1" }, "capacity",
+            "Serviceenginegroup \"web-seg\": maxSe 0 lets it run no SE, so the Controller cannot place its 2 VSs.", "set maxSe \"2\" (busiest SE 72.4%; 4 vCPU row, measured)."],
+        // maxSe 1 below the two SEs needed plus the buffer: maxSe 3 keeps the buffer.
+        ["maxSe 1 below 2 SEs + bufferSe 1", { maxSe: "1", algo: "PLACEMENT_ALGO_PACKED", maxVsPerSe: "1" }, "capacity",
+            "Serviceenginegroup \"web-seg\": its 2 VSs need 2 SEs at maxVsPerSe 1 but maxSe is 1: the Controller cannot place them all.", "set maxSe \"3\" (busiest SE 72.4%; 4 vCPU row, measured)."],
+    ])("%s", async (_name, group, policy, problem, fix) => {
+        const found = policy === "facts" ? await facts(group) : await capacity(group);
+        expect(found).toHaveLength(1);
+        const m = parseMessage(found[0].message);
+        expect(m.problem).toBe(problem);
+        expect(m.fix).toContain(fix);
+        // No option proposes maxSe (or a scale-out) below 1.
+        for (const [, n] of (m.fix ?? "").matchAll(/(?:maxSe|minScaleoutPerVs|maxScaleoutPerVs) "(\d+)"/g)) {
+            expect(Number(n)).toBeGreaterThanOrEqual(1);
         }
     });
 });

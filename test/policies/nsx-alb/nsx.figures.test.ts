@@ -9,6 +9,7 @@ import type { EntityFigures } from "../../../policies/pack/figures";
 import { runStackPolicy, TestResource, urnOf } from "../../support/policyHarness";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
 import { nsxStack, SE_GROUP, VS } from "./nsxFixtures";
+import { nsxAlbSection } from "../../../cli/report/nsxAlb";
 
 function stackOf(resources: readonly TestResource[]): StackView {
     const urn = (name: string) => {
@@ -63,6 +64,59 @@ describe("nsxAlbFigures", () => {
         expect(busiest(all, "web")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)" });
         expect(figure(all, "web", "busiestSeThroughputPct")?.label).toBe("busiest SE throughput (the need of api-vs)");
         expect(all.filter((e) => e.id === "shop-vs" || e.id === "api-vs").map((e) => e.figures)).toEqual([[], []]);
+    });
+    // A VS's own figure says which SE it is about: under native scale-out with ingress limiting, its
+    // primary SE (all its ingress), not the spread over its SEs; the SE count in words.
+    it.each([
+        ["baseline: 1 SE per VS", {}, {}, "needs of its 1 SE", 2 / 9.5 * 100],
+        ["3 SEs per VS, native scale-out: the primary SE's ingress", { minScaleoutPerVs: "3", maxScaleoutPerVs: "3" }, {},
+            "needs of its primary SE's throughput (1 of its 3 SEs; ingress not spread)", 2 / 9.5 * 100],
+        ["3 SEs per VS with scaleoutEcmp: spread over its SEs", { minScaleoutPerVs: "3", maxScaleoutPerVs: "3" }, { scaleoutEcmp: "true" },
+            "needs of its 3 SEs", 2 / 9.5 / 3 * 100],
+        ["2 SEs per VS with scaleoutEcmp: plural", { minScaleoutPerVs: "2" }, { scaleoutEcmp: "true" }, "needs of its 2 SEs", 2 / 9.5 / 2 * 100],
+    ])("labels a VS's peak by the SE it is about: %s", (_label, group, vs, label, valuePct) => {
+        // Two L4 VSs of 2 Gbps, packed on 4 vCPU SEs (9.5 Gbps L4): the busiest SE holds both, so each VS is its own row.
+        const resources: TestResource[] = [
+            { type: SE_GROUP, name: "g-seg", props: { name: "g", vcpusPerSe: "4", memoryPerSe: "4096", maxSe: "10", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", ...group } },
+            ...["a", "b"].map((n): TestResource => ({ type: VS, name: n, props: { name: n, seGroupRef: "/api/serviceenginegroup?name=g", services: [{ port: "80" }], ...vs,
+                markers: [{ key: "perfguard:throughputGbps", values: ["2"] }] } })),
+        ];
+        const f = figure(nsxAlbFigures(stackOf(resources)), "a", "vsPeakPct");
+        expect(f?.label).toBe(label);
+        expect(f?.value).toBeCloseTo(valuePct, 9);
+    });
+    // The SE size's label (measured row, interpolated, extrapolated) and memory-scaled open connections
+    // reach every consumer: the figures' labels (diff prints them) and the report's size cell.
+    it.each([
+        ["baseline: the 4 vCPU row, measured", {}, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)", "| web-seg | 4 vCPU, 4 GB |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
+        ["5 vCPUs: interpolated", { vcpusPerSe: "5", memoryPerSe: "5120", diskPerSe: "35" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures interpolated between table rows)", "| web-seg | 5 vCPU, 5 GB (interpolated) |",
+            (1000 / 3300 + 30000 / 167500 + 1 / 8.6) * 100], // the midpoints of the 4 and 6 vCPU rows
+        ["8 vCPUs: extrapolated", { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures extrapolated beyond the 6 vCPU row: not measured)",
+            "| web-seg | 8 vCPU, 8 GB (extrapolated, not measured; open connections scaled by memory: not measured) |",
+            (1000 / (4000 * 8 / 6) + 30000 / (185000 * 8 / 6) + 1 / 10) * 100], // TPS/RPS per core, SSL throughput held at the 6 vCPU row
+        ["4 vCPUs with 8 GB: open connections scaled by memory", { memoryPerSe: "8192" }, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
+            "| web-seg | 4 vCPU, 8 GB (open connections scaled by memory: not measured) |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
+        // The 1 and 2 vCPU rows were measured without a dedicated dispatcher: with one, the CPU figures are not measured.
+        ["2 vCPUs with a dedicated dispatcher", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; dedicated dispatcher below 4 vCPUs: not measured)",
+            "| web-seg | 2 vCPU, 2 GB (dedicated dispatcher below 4 vCPUs: not measured) |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
+    ])("labels the size of the per-SE figures: %s", (_label, group, busiestLabel, reportCell, busiestPct) => {
+        const stack = stackOf(nsxStack({ group }));
+        const all = nsxAlbFigures(stack);
+        const b = busiest(all, "web");
+        expect(b?.label).toBe(busiestLabel);
+        expect(b?.value).toBeCloseTo(busiestPct, 9);
+        const scaled = "memoryPerSe" in group && group.memoryPerSe === "8192";
+        expect(figure(all, "web", "busiestSeOpenConnectionsPct")?.label.endsWith("open connections scaled by memory: not measured)")).toBe(scaled);
+        expect(nsxAlbSection(stack, {})).toContain(reportCell);
+    });
+    it("labels the size a fix names", () => {
+        // shop at 4000 RSA TPS: the fix names a 10 vCPU SE, beyond the table's rows.
+        const all = nsxAlbFigures(stackOf(nsxStack({ shop: { sslTps: "4000" } })));
+        expect(figure(all, "web", "requiredVcpusPerSe")).toMatchObject({ label: "vcpusPerSe the fix names (extrapolated)", value: 10, text: "10" });
+        expect(figure(nsxAlbFigures(stackOf(AS)), "pair", "requiredVcpusPerSe")?.label).toBe("vcpusPerSe the fix names (measured)");
     });
     it("is computed once per stack object and config", () => {
         const stack = stackOf(AS);

@@ -79,7 +79,9 @@ describe("NSX ALB policies: a compliant baseline and one change per failing case
         ["maxSe 2 leaves 1 SE of load after bufferSe", nsxStack({ group: { maxSe: "2" } }), [`${CAP} -> web-seg`]],
         ["shared pair with maxSe 2 carries 1 SE's worth", nsxStack({ group: { maxSe: "2", haMode: "HA_MODE_SHARED_PAIR" } }), [`${CAP} -> web-seg`]],
         ["shared pair with maxSe 4 fits", nsxStack({ group: { haMode: "HA_MODE_SHARED_PAIR" } }), []],
-        ["2 vCPU SEs are too small for shop-vs", nsxStack({ group: { vcpusPerSe: "2" } }), GROUP_TOO("shop-vs")],
+        // The baseline's dedicated dispatcher on 2 vCPUs: a layout the 2 vCPU row was not measured with.
+        ["2 vCPU SEs are too small for shop-vs", nsxStack({ group: { vcpusPerSe: "2" } }), [...GROUP_TOO("shop-vs"), `${DISPATCH} -> web-seg`]],
+        ["2 vCPU SEs without a dedicated dispatcher (as measured)", nsxStack({ group: { vcpusPerSe: "2", dedicatedDispatcherCore: "false" } }), GROUP_TOO("shop-vs")],
         ["api-vs (literal ref) needs 100000 CPS", nsxStack({ api: { l4Cps: "100000" } }), GROUP_TOO("api-vs")],
         ["api-vs (full URL ref) needs 100000 CPS", nsxStack({ api: { l4Cps: "100000" }, apiRef: "https://avi.example.com/api/serviceenginegroup?name=web&cloud=Default-Cloud" }), GROUP_TOO("api-vs")],
         ["api-vs names a group not in the stack: not checked", nsxStack({ api: { l4Cps: "100000" }, apiRef: "/api/serviceenginegroup?name=other" }), [NOT_CHECKED]],
@@ -146,7 +148,8 @@ describe("joins and unknown values (preview)", () => {
         const stack = nsxStack({ group: { vcpusPerSe: UNKNOWN_VALUE }, shop: { sslTps: "3000" }, extra: [other, busy] });
         // The sizing policies cannot check web-seg either: "not checked" (fail closed), advisory by default.
         const found = await runAll(stack);
-        expect(verdicts(found)).toEqual([`${CAP} -> busy-vs`, `${CAP} -> other-seg`, NOT_CHECKED, `${DISPATCH} -> web-seg`, `${MIN} -> web-seg`].sort());
+        // other-seg: 1 vCPU with the fixture's dedicated dispatcher, a layout not measured (advisory).
+        expect(verdicts(found)).toEqual([`${CAP} -> busy-vs`, `${CAP} -> other-seg`, NOT_CHECKED, `${DISPATCH} -> other-seg`, `${DISPATCH} -> web-seg`, `${MIN} -> web-seg`].sort());
         expectViolation(found, { policy: MIN, resource: "web-seg", problem: ["not checked", "vcpusPerSe is unknown in this preview"], fix: ["vcpusPerSe"], level: "advisory" });
     });
     it("reports a VS whose known demand already exceeds capacity although another demand fact is unknown", async () => {
@@ -250,6 +253,48 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const v = expectViolation(big, { policy: MIN, resource: "web-seg", problem: ["per 16 vCPU SE", "4096 MB memory", row(6).memoryGb * 1024], fix: [`memoryPerSe "${row(6).memoryGb * 1024}"`] });
         expect(v.fix).not.toContain("diskPerSe");
         expect(v.basis.join("\n")).toContain("6 vCPU row (the largest tested size; used beyond 6 vCPUs)");
+    });
+
+    // The source: 1 and 2 core SEs were measured with dedicated dispatcher False, 4 and 6 with True.
+    it.each([
+        ["4 vCPUs with a dispatcher (baseline, as measured)", { vcpusPerSe: "4" }, {}, undefined],
+        ["2 vCPUs without a dispatcher (as measured)", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" }, {}, undefined],
+        ["2 vCPUs with a dispatcher", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }, {},
+            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core, a layout the table never measured."],
+        ["3 vCPUs with a dispatcher", { vcpusPerSe: "3", memoryPerSe: "3072", diskPerSe: "25" }, {},
+            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core on 3 vCPUs per SE leaves 2 proxy cores, a layout the table never measured."],
+        ["1 vCPU with a dispatcher", { vcpusPerSe: "1", memoryPerSe: "2048", diskPerSe: "15" }, {},
+            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core takes its only vCPU, a layout the table never measured."],
+        // minVcpus 2: the user asks for dispatchers from 2 vCPUs on; having one is what they asked.
+        ["2 vCPUs with a dispatcher, minVcpus 2", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }, { minVcpus: 2 }, undefined],
+    ])("dedicated dispatcher below 4 vCPUs: %s", async (_name, group, config, problem) => {
+        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, nsxStack({ group }), config);
+        if (problem === undefined) {
+            expect(found).toEqual([]);
+            return;
+        }
+        expect(found).toHaveLength(1);
+        const m = parseMessage(found[0].message);
+        expect(m.problem).toBe(problem);
+        expect(m.fix).toBe(`set dedicatedDispatcherCore "false" (as the ${group.vcpusPerSe} vCPU row was measured), or vcpusPerSe "4" or more (measured with a dedicated dispatcher).`);
+        expect(m.basis).toContain("NSX ALB 20.1.6 per-SE table: the 1 and 2 vCPU rows were measured with dedicated dispatcher False (every core a proxy core)");
+        expect(found[0].enforcementLevel).toBe("advisory");
+    });
+    it("a long SE group name keeps the small-dispatcher problem line within 160 characters", async () => {
+        const long = "w".repeat(200);
+        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }) }]);
+        const problem = parseMessage(found[0].message).problem;
+        expect(problem.length).toBeLessThanOrEqual(160);
+        expect(problem).toContain("a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core");
+    });
+    it("the capacity verdict and figures on a 2 vCPU SE with a dispatcher say the figures are not measured", async () => {
+        const stack = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" } });
+        const group = (await runStackPolicy(nsxAlbSeCapacity, stack)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
+        expect(group.message).toContain("(NSX ALB 20.1.6 per-SE table, 2 vCPU row; dedicated dispatcher below 4 vCPUs: not measured, the row had none (its CPU figures may be high))");
+        const asMeasured = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" } });
+        const plain = (await runStackPolicy(nsxAlbSeCapacity, asMeasured)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
+        expect(plain.message).toContain("(NSX ALB 20.1.6 per-SE table, 2 vCPU row)");
+        expect(plain.message).not.toContain("dedicated dispatcher below");
     });
 
     it("nsx-alb-se-dedicated-dispatcher", async () => {

@@ -54,11 +54,27 @@ describe("xenFigures: per host, the link, dom0 and each guest's share against it
         }
     });
 
+    // Beyond the measured ~11.1 MB/s link every predicted figure is extrapolated: the labels say so (report and diff print them).
+    it.each([
+        ["the baseline's 110 MB/s link: extrapolated", 110, `Xen host ${XCP01_UUID} (extrapolated)`, "link (beyond the measured 11.1 MB/s: predictions extrapolated)", 20],
+        // dom0's 2 MB/s agent is met; web and db (both needing more) split the other 9.1 evenly.
+        ["an 11.1 MB/s link: the measured one", 11.1, `Xen host ${XCP01_UUID}`, "link", (11.1 - 2) / 2],
+    ])("labels the figures of %s", (_label, linkMBps, hostLabel, linkLabel, webMBps) => {
+        const config = { hosts: { [XCP01_UUID]: { linkMBps } } };
+        const host = xenFigures(viewOf(xenStack()), config).find((e) => e.id === XCP01_UUID.toLowerCase()) as EntityFigures;
+        expect(host.label).toBe(hostLabel);
+        expect(host.figures.find((f) => f.key === "linkMBps")?.label).toBe(linkLabel);
+        const web = host.figures.find((f) => f.key === "guest:web:predictedMBps");
+        expect(web?.label).toBe("guest web: predicted share (needs 20 MB/s)");
+        expect(web?.value).toBeCloseTo(webMBps, 9);
+    });
+
     it("names every host once, sorted, with a stable id and the URN of its first guest", () => {
         const entities = xenFigures(viewOf(xenStack()), xenBaselineConfig());
         expect(entities.map((e) => [e.system, e.kind, e.id, e.label])).toEqual([
-            ["xen", "host", XCP01_UUID, `Xen host ${XCP01_UUID}`],
-            ["xen", "host", "xcp-02", "Xen host xcp-02"],
+            // Both links (110 MB/s) are beyond the measured 11.1 MB/s: the hosts' labels say so.
+            ["xen", "host", XCP01_UUID, `Xen host ${XCP01_UUID} (extrapolated)`],
+            ["xen", "host", "xcp-02", "Xen host xcp-02 (extrapolated)"],
         ]);
         expect(entities[1].urn).toBe(urnOf("xenorchestra:index/vm:Vm", "app"));
         for (const f of entities.flatMap((e) => e.figures)) {

@@ -340,22 +340,22 @@ const FINDINGS = [
     "perfguard's validateStack samples): citrix 42% (broker-throttle 15%, brokering-capacity 12%, site-database-load 9%, " +
     "site-limits 6%), nsx-alb 23% (se-capacity 17%, advisory 6%), framework 18%, xen 12%, perfguard-facts 6%.",
     "- **The floors**: the no-op pack has perfguard's counts (5 resource, 9 stack policies), so it pays the SDK's decode 9 " +
-    "times per AnalyzeStack; that, not perfguard's code, is most of the gap between the no-op and the empty pack, and of " +
-    "perfguard's cost in a real preview over the empty pack. The SDK lets a pack skip that decode only for a policy whose " +
-    "validateStack carries a Pulumi type absent from the stack (server.js `getPulumiType`); fewer stack policies (one per " +
-    "system, reporting under each policy's name, which the SDK's object form of reportViolation allows) would remove it, " +
-    "but changes how levels and disabling per policy work: a product decision, not made here.",
+    "times per AnalyzeStack (@pulumi/policy 1.21 server.js runs `deserializeProperties` over every resource once per stack " +
+    "policy, and once per resource policy in Analyze). That, not perfguard's checks, was most of the gap to the empty pack. " +
+    "Since 2026-12-02 perfguard shares it: policies/pack/decodeOnce.ts hands the first decode of a request's Struct (the " +
+    "same object on every pass: google-protobuf caches wrapper fields) to the later policies of the call, Remediate " +
+    "excepted; each policy still gets the SDK's own proxy and resource objects. So perfguard now runs below the no-op " +
+    "floor, which still decodes 9 times; the empty pack (no policies, no decode at all) is the floor that remains.",
     "- **Start-up**: the pack loads its policies and the models; ajv is loaded on the first call that reads config, and " +
     "nothing from preview/ is loaded by the pack. Start-up is the SDK's (the CLI's run-policy-pack loads @pulumi/pulumi, " +
     "TypeScript and ts-node for every pack); with 3-second start-ups on the loaded machine its ratio is noise.",
     "- **Noise**: wall times vary by up to 2x between repeats (see Spread), mostly from garbage collection and other " +
     "work on the machine. The ratios use medians of interleaved repeats; a target within a few percent of its limit can " +
     "flip on a busy machine.",
-    "- **The run of 2026-12-02** (code of main at 69eb72e, before that day's review fixes; 1-minute load 11 to 15): " +
-    "AnalyzeStack 10,000 at 1.29x the no-op pack, missing the 1.25x target by 0.04 (its fastest repeats: 15,852 against " +
-    "15,665 ms, 1.01x; the medians are 7 interleaved repeats on a loaded machine); 50,000 at 1.07x and peak RSS at 1.07x, " +
-    "both met. What remains is the rooms' share listed above and the SDK's per-policy decode (the floors). The real " +
-    "`pulumi preview` rows at 1,000 and 10,000 resources were not run that day: at that load one 10,000-resource " +
-    "round of the three configurations takes over an hour, and the session had not that time left; their target " +
-    "(1.02x the empty pack) stays unmeasured.",
+    "- **The runs of 2026-12-02.** At 01:46 (code at 69eb72e, load 11 to 15) AnalyzeStack 10,000 was 1.29x the no-op pack, " +
+    "missing 1.25x. Near idle at 03:46 (same code, load 5 to 8) it was 1.19x at 10,000, met, and 1.63x at 50,000, missed: " +
+    "the 9 decodes of a 38 MB request left garbage collection most of the call. With decodeOnce (the run above, load 8 to " +
+    "17): 0.94x at 10,000 and 50,000, peak RSS 0.96x. Start-up read 1.12x the no-op pack in this run, 0.85x in the 01:46 " +
+    "one; decodeOnce loads no module the SDK had not (its server requires the same deserialize module), and the 15 starts " +
+    "of each pack overlap (1.5 to 3.4 s), so that ratio is the machine's noise.",
 ].join("\n");

@@ -117,7 +117,10 @@ describe("docs/ci/preview.yml on a self-hosted runner", () => {
         expect(preview.code).not.toBe(0);
         expect(preview.output).toMatch(/passphrase/i);
         expect(run.step("write the comment").code).toBe(0);
-        expect(fs.readFileSync(path.join(o.runnerTemp, "comment.md"), "utf8")).toContain("No policy verdicts: the preview stopped before the policies ran");
+        const body = fs.readFileSync(path.join(o.runnerTemp, "comment.md"), "utf8");
+        expect(body).toContain("The preview failed (exit ");
+        expect(body).toMatch(/passphrase/i);
+        expect(body).not.toContain("violation(s)");
     });
 });
 

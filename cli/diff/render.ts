@@ -90,9 +90,16 @@ function cell(text: string): string {
     return clean(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
 }
 
+/** A base without resources: a stack never deployed (its export, or the empty one CI writes when the stack does not exist). */
+export function isFirstDeploy(d: Pick<DiffReport, "base">): boolean {
+    return d.base.resources === 0;
+}
+
 function sidesLine(d: DiffReport, code: (s: string) => string): string {
     const side = (s: SideSummary) => `${code(clean(s.file))} (${s.kind}, ${plural(s.resources, "resource")}${s.unknownValues > 0 ? `; ${plural(s.unknownValues, "value")} known after apply` : ""})`;
-    return `${side(d.base)} → ${side(d.head)}`;
+    // Every entity and verdict of head is then new: say why, not only "0 resources".
+    const base = isFirstDeploy(d) ? `first deploy: no deployed state (${code(clean(d.base.file))} holds no resource)` : side(d.base);
+    return `${base} → ${side(d.head)}`;
 }
 
 function unchangedLine(list: readonly EntityChange[], max: number): string {
@@ -237,6 +244,7 @@ export function renderJson(d: DiffReport): Record<string, unknown> {
         base: d.base,
         head: d.head,
         summary: summaryLine(d.result),
+        firstDeploy: isFirstDeploy(d),
         exitCode: d.exitCode,
         failOn: d.failOn,
         // headMandatory counts every mandatory verdict of head only when head was judged whole (--fail-on any-mandatory).

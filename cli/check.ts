@@ -50,11 +50,13 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     // Read the file first: a bad path fails at once, before the pack starts.
     const exported = readStackExport(opts.file);
     if (opts.report !== undefined) {
+        // The folder is created (mkdir -p), as --plot's is: a report path names where it goes.
         const dir = path.dirname(path.resolve(opts.report));
         try {
+            fs.mkdirSync(dir, { recursive: true });
             fs.accessSync(dir, fs.constants.W_OK);
         } catch {
-            throw new UsageError(`cannot write report ${opts.report}: folder ${dir} does not exist or is not writable`);
+            throw new UsageError(`cannot write report ${opts.report}: folder ${dir} cannot be created or is not writable`);
         }
     }
     const packDirGiven = opts.packDir ?? defaultPackDir();

@@ -43,6 +43,12 @@ export const CONFIG_ERROR_EXIT = 1;
 export const SETUP_ERROR_EXIT = 1;
 
 /**
+ * Exit code for a --stack the backend does not hold ("no stack named 'x' found"): 6, as the Pulumi
+ * CLI (v3.274.1) exits for `pulumi preview --stack x` on a file backend without stack x.
+ */
+export const STACK_NOT_FOUND_EXIT = 6;
+
+/**
  * Exit code for a program in a language the emulation does not run (Pulumi.yaml runtime yaml,
  * python, ...): 2, a refusal that no gate can read as a pass; `npm run preview:real` judges it.
  */

@@ -37,7 +37,10 @@ Exit codes, as the Pulumi CLI's: 0 no mandatory violation; 1 a mandatory violati
 failed (it threw, a registration or promise rejected; pulumi.log.error alone exits 0, as the CLI's preview does), bad policy config
 (unreadable file, an invalid level, a value its schema rejects), a program directory that cannot
 be run (missing, no Pulumi.yaml, bad main), or a policy pack directory that is missing or has no
-PulumiPolicy.yaml; 2 bad arguments to this command, or a program in another language than nodejs.
+PulumiPolicy.yaml; 2 bad arguments to this command, or a program in another language than nodejs;
+6 a --stack the file backend does not hold ("no stack named 'x' found", as the CLI). Where the
+backend cannot be read, a --stack without its Pulumi.<stack>.yaml runs with an empty config and one
+"perfguard: no Pulumi.<stack>.yaml" line on stderr says so.
 
 Environment:
     ${DEBUG_ENV}=1   print stack traces for internal errors (user errors are always one line)

@@ -38,6 +38,17 @@ export interface FigureChange {
     /** after - before, when both are computed. */
     readonly delta: number | undefined;
     readonly direction: Direction;
+    /**
+     * Both values printed finer, when the diff's texts are equal but the values are not ("36 min" and
+     * "36 min" for 35.6 and 36.4 min): the move is shown, marked, and not counted as a change.
+     */
+    readonly precise?: { readonly before: string; readonly after: string };
+    /**
+     * "site-database-share": a Delivery Group's figure that moves only because the one Site
+     * database's cap is shared (its own uncapped figure is the same on both sides; another group's
+     * storm came or went). Counted apart from worse and better.
+     */
+    readonly cause?: "site-database-share";
 }
 
 export interface EntityChange {
@@ -71,6 +82,10 @@ export interface DiffResult {
         readonly worse: number;
         readonly better: number;
         readonly changed: number;
+        /** Figures that moved only through the shared Site database (not in worse or better). */
+        readonly siteShare: number;
+        /** Figures whose values moved below the diff's display precision (not counted as changes). */
+        readonly belowPrecision: number;
         readonly added: number;
         readonly removed: number;
         readonly unchanged: number;
@@ -118,6 +133,24 @@ export function figureTexts(before: Figure | undefined, after: Figure | undefine
 }
 
 /**
+ * Both values with the fewest more decimals that tell them apart (a time of 2 min or more in
+ * minutes, as duration() prints it), or undefined when up to six do not.
+ */
+export function preciseTexts(before: Figure, after: Figure): { before: string; after: string } | undefined {
+    const b = before.value as number;
+    const a = after.value as number;
+    const minutes = before.unit === "s" && Math.abs(a) >= 120 && Math.abs(b) >= 120;
+    const text = (v: number, d: number) => minutes ? `${num(v / 60, d)} min`
+        : before.unit === "%" ? `${num(v, d)}%` : before.unit === "" ? num(v, d) : `${num(v, d)} ${before.unit}`;
+    for (let d = 1; d <= 6; d++) {
+        if (text(b, d) !== text(a, d)) {
+            return { before: text(b, d), after: text(a, d) };
+        }
+    }
+    return undefined;
+}
+
+/**
  * One figure on both sides. Not a change: the same value, the same text in the diff's format, or
  * (a percentage) both below the display floor; the reader could not tell them apart.
  */
@@ -126,8 +159,14 @@ export function figureChange(before: Figure | undefined, after: Figure | undefin
     const texts = figureTexts(before, after);
     const base = { key: ref.key, label: ref.label, unit: ref.unit, before, after, beforeText: texts.before, afterText: texts.after };
     if (before?.value !== undefined && after?.value !== undefined) {
-        if ((same(before.value, after.value) && before.text === after.text) || texts.before === texts.after || (belowFloor(before) && belowFloor(after))) {
+        if ((same(before.value, after.value) && before.text === after.text) || (belowFloor(before) && belowFloor(after))) {
             return { ...base, delta: 0, direction: "unchanged" };
+        }
+        if (texts.before === texts.after) {
+            // The reader cannot tell them apart at the verdicts' precision: no change, but the move is
+            // shown finer where it is one (below the floor both print "<0.0001%" at any precision).
+            const precise = same(before.value, after.value) ? undefined : preciseTexts(before, after);
+            return { ...base, delta: precise ? after.value - before.value : 0, direction: "unchanged", ...(precise ? { precise } : {}) };
         }
         const delta = after.value - before.value;
         const better = ref.better;
@@ -153,8 +192,39 @@ function compareStrings(a: string, b: string): number {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Pairs the entities of both sides by (system, id) and their figures by key. */
-export function diffEntities(base: readonly EntityFigures[], head: readonly EntityFigures[]): EntityChange[] {
+/**
+ * How a Delivery Group's figure follows the Site database's response scale (policies/citrix/
+ * evaluation.ts, underSiteCap and shareSiteCap): mean response and launch time × scale,
+ * brokered/s ÷ scale. The timed-out share does not move with it.
+ */
+const SITE_SCALE_POWER: Readonly<Record<string, number>> = { meanResponseS: 1, launchTimeS: 1, brokeredPerS: -1 };
+const SITE_SHARED_KINDS = new Set(["deliveryGroup", "zoneLock"]);
+
+/** Each side's Site-database response scale (1 when the cap is not reached). */
+export interface SiteScales {
+    readonly base: number;
+    readonly head: number;
+}
+
+/** A worse or better group figure whose own (uncapped) value is the same on both sides. */
+function siteShareOnly(e: EntityFigures, c: FigureChange, scales: SiteScales | undefined): boolean {
+    const power = SITE_SCALE_POWER[c.key];
+    if (!scales || power === undefined || e.system !== "citrix" || !SITE_SHARED_KINDS.has(e.kind) || (c.direction !== "worse" && c.direction !== "better")) {
+        return false;
+    }
+    const { base, head } = scales;
+    if (!(base > 0 && head > 0 && Number.isFinite(base) && Number.isFinite(head)) || same(base, head)) {
+        return false;
+    }
+    const own = (value: number, scale: number) => value / scale ** power;
+    return same(own(c.before?.value as number, base), own(c.after?.value as number, head));
+}
+
+/**
+ * Pairs the entities of both sides by (system, id) and their figures by key.
+ * @param scales - each side's Site-database response scale, to mark the group figures that move only through it.
+ */
+export function diffEntities(base: readonly EntityFigures[], head: readonly EntityFigures[], scales?: SiteScales): EntityChange[] {
     const before = new Map(base.map((e) => [entityKey(e), e]));
     const after = new Map(head.map((e) => [entityKey(e), e]));
     const keys = [...new Set([...before.keys(), ...after.keys()])];
@@ -172,12 +242,16 @@ export function diffEntities(base: readonly EntityFigures[], head: readonly Enti
         const af = new Map((a?.figures ?? []).map((f) => [f.key, f]));
         // Head's figure order, then figures only base had.
         const figureKeys = [...new Set([...(a?.figures ?? []).map((f) => f.key), ...(b?.figures ?? []).map((f) => f.key)])];
-        const changes = figureKeys.map((k) => figureChange(b ? bf.get(k) : undefined, a ? af.get(k) : undefined));
+        const changes = figureKeys.map((k) => {
+            const c = figureChange(b ? bf.get(k) : undefined, a ? af.get(k) : undefined);
+            return b && a && siteShareOnly(ref, c, scales) ? { ...c, cause: "site-database-share" as const } : c;
+        });
+        const shown = (c: FigureChange) => c.direction !== "unchanged" || c.precise !== undefined;
         const status = !b ? "added" : !a ? "removed"
-            : changes.some((c) => c.direction !== "unchanged") || b.notChecked !== a.notChecked ? "changed" : "unchanged";
+            : changes.some(shown) || b.notChecked !== a.notChecked ? "changed" : "unchanged";
         out.push({
             system: ref.system, kind: ref.kind, id: ref.id, label: ref.label, status,
-            figures: status === "added" || status === "removed" ? changes : changes.filter((c) => c.direction !== "unchanged"),
+            figures: status === "added" || status === "removed" ? changes : changes.filter(shown),
             notChecked: { ...(b?.notChecked ? { before: b.notChecked } : {}), ...(a?.notChecked ? { after: a.notChecked } : {}) },
         });
     }
@@ -227,8 +301,8 @@ export function diffVerdicts(base: readonly Verdict[], head: readonly Verdict[])
 }
 
 /** The whole comparison. */
-export function diffStates(base: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }, head: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }): DiffResult {
-    const entities = diffEntities(base.figures, head.figures);
+export function diffStates(base: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }, head: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }, scales?: SiteScales): DiffResult {
+    const entities = diffEntities(base.figures, head.figures, scales);
     const verdicts = diffVerdicts(base.verdicts, head.verdicts);
     const figures = entities.filter((e) => e.status === "changed").flatMap((e) => e.figures);
     const count = (change: VerdictChange["change"], level: Verdict["level"]) => verdicts.filter((v) => v.change === change && v.verdict.level === level).length;
@@ -241,9 +315,11 @@ export function diffStates(base: { figures: readonly EntityFigures[]; verdicts: 
             newAdvisory: count("appeared", "advisory"),
             goneAdvisory: count("disappeared", "advisory"),
             headMandatory: new Set(head.verdicts.filter((v) => v.level === "mandatory").map(verdictKey)).size,
-            worse: figures.filter((f) => f.direction === "worse").length,
-            better: figures.filter((f) => f.direction === "better").length,
+            worse: figures.filter((f) => f.direction === "worse" && !f.cause).length,
+            better: figures.filter((f) => f.direction === "better" && !f.cause).length,
             changed: figures.filter((f) => f.direction === "changed").length,
+            siteShare: figures.filter((f) => f.cause === "site-database-share").length,
+            belowPrecision: figures.filter((f) => f.precise !== undefined).length,
             added: entities.filter((e) => e.status === "added").length,
             removed: entities.filter((e) => e.status === "removed").length,
             unchanged: entities.filter((e) => e.status === "unchanged").length,

@@ -7,6 +7,9 @@
  * - `nsx-alb-<SE group>.svg`: the busiest SE's load per metric against one SE's capacity
  *   (cli/plots/seCapacityPlot.ts, the metrics of cli/sizeNsxAlb.ts);
  * - `xen-<host>.svg`: each sender's predicted share of the link (cli/plots/xenSharePlot.ts).
+ * Both states share their value axes (cli/plots/states.ts shareValueAxes): the same bar or curve
+ * reads the same above and below. A Citrix state whose Site database is over its cap also draws
+ * the lock's response under the cap (× the evaluation's responseScale).
  * A state without the entity (added or removed), or where it cannot be drawn (its RTT or sizing
  * unknown), is a line saying so.
  */
@@ -34,8 +37,17 @@ function numberOr(value: unknown, fallback: number): number {
     return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
-/** A Citrix zone at one state: the brokering chart `size citrix --plot` draws for its RTT, groups and controllers. */
-async function citrixPanel(side: EvaluatedSide, zoneName: string): Promise<Panel> {
+/** The zone's concurrency at peak on one state (0 where it has none). */
+function zoneConcurrency(side: EvaluatedSide, zoneName: string): number {
+    return citrixEvaluations(side.stack, side.config).capacity.zones.find((x) => x.zone.resource.name === zoneName)?.concurrency?.value ?? 0;
+}
+
+/**
+ * A Citrix zone at one state: the brokering chart `size citrix --plot` draws for its RTT, groups
+ * and controllers, over one range of concurrency for both states (the higher peak's), and, when
+ * the Site's storms exceed the one Site database's cap on this state, the response under it.
+ */
+async function citrixPanel(side: EvaluatedSide, zoneName: string, other: EvaluatedSide): Promise<Panel> {
     const { capacity } = citrixEvaluations(side.stack, side.config);
     const z = capacity.zones.find((x) => x.zone.resource.name === zoneName);
     if (!z) {
@@ -45,7 +57,7 @@ async function citrixPanel(side: EvaluatedSide, zoneName: string): Promise<Panel
         return { absent: `zone ${zoneName} is not drawn: its perfguard:rttMs is ${z.zone.rttMs.state === "absent" ? "not declared" : z.zone.rttMs.state}` };
     }
     const cap = propsOf(side.config, "citrix-brokering-capacity");
-    const concurrency = z.concurrency?.value ?? 0;
+    const concurrency = Math.max(z.concurrency?.value ?? 0, zoneConcurrency(other, zoneName));
     const { sizeCitrix, citrixPlotInput } = await import("../sizeCitrix");
     const sizing = sizeCitrix({
         rttMs: z.zone.rttMs.value, users: z.zone.users.state === "ok" ? z.zone.users.value : 0, controllers: Math.max(1, z.zone.controllers.length),
@@ -55,7 +67,11 @@ async function citrixPanel(side: EvaluatedSide, zoneName: string): Promise<Panel
         from: 1, to: Math.max(60, Math.ceil(concurrency * 1.5)), step: 1,
     });
     const { brokeringPlotPanel } = await import("../plots/brokeringPlot");
-    return brokeringPlotPanel(citrixPlotInput(sizing));
+    const db = capacity.database;
+    return brokeringPlotPanel({
+        ...citrixPlotInput(sizing),
+        ...(db.capped ? { siteCap: { responseScale: db.responseScale, capPerS: db.capPerS, uncappedPerS: db.uncappedPerS } } : {}),
+    });
 }
 
 /** An SE group at one state: its busiest SE per metric against one SE (the chart of `size nsx-alb --plot`). */
@@ -105,11 +121,24 @@ async function xenPanel(side: EvaluatedSide, hostId: string): Promise<Panel> {
 }
 
 /** The entities each system draws: Citrix zones, SE groups, Xen hosts that changed, appeared or went. */
-const DRAWN: ReadonlyArray<{ system: EntityChange["system"]; kind: string; panel: (side: EvaluatedSide, id: string) => Promise<Panel> }> = [
+const DRAWN: ReadonlyArray<{ system: EntityChange["system"]; kind: string; panel: (side: EvaluatedSide, id: string, other: EvaluatedSide) => Promise<Panel> }> = [
     { system: "citrix", kind: "zone", panel: citrixPanel },
     { system: "nsx-alb", kind: "seGroup", panel: nsxAlbPanel },
     { system: "xen", kind: "host", panel: xenPanel },
 ];
+
+/**
+ * One entity's two panels as the SVG draws them (value axes shared), or undefined when this
+ * system draws no such kind.
+ */
+export async function diffPanels(system: EntityChange["system"], kind: string, base: EvaluatedSide, head: EvaluatedSide, id: string): Promise<Record<"before" | "after", Panel> | undefined> {
+    const d = DRAWN.find((x) => x.system === system && x.kind === kind);
+    if (!d) {
+        return undefined;
+    }
+    const { sharedPanels } = await import("../plots/states");
+    return sharedPanels({ before: await d.panel(base, id, head), after: await d.panel(head, id, base) });
+}
 
 /** Writes the charts; returns the files written, sorted. */
 export async function writeDiffPlots(dir: string, base: EvaluatedSide, head: EvaluatedSide, result: DiffResult): Promise<string[]> {
@@ -118,8 +147,8 @@ export async function writeDiffPlots(dir: string, base: EvaluatedSide, head: Eva
     for (const d of DRAWN) {
         const changed = result.entities.filter((e) => e.system === d.system && e.kind === d.kind && e.status !== "unchanged").slice(0, MAX_PER_SYSTEM);
         for (const e of changed) {
-            const before = await d.panel(base, e.id);
-            const after = await d.panel(head, e.id);
+            const before = await d.panel(base, e.id, head);
+            const after = await d.panel(head, e.id, base);
             if ("absent" in before && "absent" in after) {
                 continue;
             }

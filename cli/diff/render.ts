@@ -43,6 +43,14 @@ export function summaryLine(r: DiffResult): string {
     if (c.worse + c.better + c.changed > 0) {
         figures.push(`${plural(c.worse, "figure")} worse`, `${c.better} better`, ...(c.changed > 0 ? [`${c.changed} changed`] : []));
     }
+    // Apart from worse and better: what moved only because the Site database's cap is shared, and
+    // what moved below the precision the verdicts print.
+    if (c.siteShare > 0) {
+        figures.push(`${plural(c.siteShare, "figure")} moved only by the shared Site database`);
+    }
+    if (c.belowPrecision > 0) {
+        figures.push(`${plural(c.belowPrecision, "figure")} moved below the display precision (not counted)`);
+    }
     const entities: string[] = [];
     if (c.added > 0) entities.push(`${c.added} added`);
     if (c.removed > 0) entities.push(`${c.removed} removed`);
@@ -63,7 +71,8 @@ function deltaText(c: FigureChange): string {
     }
     const sign = c.delta > 0 ? "+" : c.delta < 0 ? "−" : "±";
     // A launch time prints in minutes ("8 min → 13 min"): its change too, not "+292.19 s".
-    if (c.unit === "s" && Math.abs(c.delta) >= 120) {
+    const minutes = (f: FigureChange["before"]) => Math.abs(f?.value ?? 0) >= 120;
+    if (c.unit === "s" && (Math.abs(c.delta) >= 120 || (minutes(c.before) && minutes(c.after)))) {
         return `${sign}${num(Math.abs(c.delta) / 60, 1)} min`;
     }
     const unit = c.unit === "" ? "" : c.unit === "%" ? " pts" : ` ${c.unit}`;
@@ -76,6 +85,17 @@ function deltaText(c: FigureChange): string {
 }
 
 const MARK: Record<FigureChange["direction"], string> = { worse: "worse", better: "better", changed: "changed", unchanged: "" };
+
+/** Why a figure is counted apart, for its row. */
+function noteOf(c: FigureChange): string {
+    return c.cause === "site-database-share" ? "Site database share"
+        : c.precise ? "below the display precision: not counted" : "";
+}
+
+/** The two values a row prints: the finer texts where the diff's own are equal. */
+function rowTexts(f: FigureChange): { before: string; after: string } {
+    return f.precise ?? { before: valueText(f.before, f.beforeText), after: valueText(f.after, f.afterText) };
+}
 
 function verdictWhere(v: VerdictChange): string {
     return v.verdict.entity;
@@ -90,9 +110,16 @@ function cell(text: string): string {
     return clean(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
 }
 
+/** A base without resources: a stack never deployed (its export, or the empty one CI writes when the stack does not exist). */
+export function isFirstDeploy(d: Pick<DiffReport, "base">): boolean {
+    return d.base.resources === 0;
+}
+
 function sidesLine(d: DiffReport, code: (s: string) => string): string {
     const side = (s: SideSummary) => `${code(clean(s.file))} (${s.kind}, ${plural(s.resources, "resource")}${s.unknownValues > 0 ? `; ${plural(s.unknownValues, "value")} known after apply` : ""})`;
-    return `${side(d.base)} → ${side(d.head)}`;
+    // Every entity and verdict of head is then new: say why, not only "0 resources".
+    const base = isFirstDeploy(d) ? `first deploy: no deployed state (${code(clean(d.base.file))} holds no resource)` : side(d.base);
+    return `${base} → ${side(d.head)}`;
 }
 
 function unchangedLine(list: readonly EntityChange[], max: number): string {
@@ -125,8 +152,9 @@ export function renderText(d: DiffReport): string {
             }
             for (const f of e.figures) {
                 const delta = deltaText(f);
-                const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction]].filter((x) => x);
-                out += `      ${clean(f.label)}: ${clean(valueText(f.before, f.beforeText))} → ${clean(valueText(f.after, f.afterText))}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
+                const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction], noteOf(f)].filter((x) => x);
+                const t = rowTexts(f);
+                out += `      ${clean(f.label)}: ${clean(t.before)} → ${clean(t.after)}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");
@@ -169,7 +197,9 @@ function mdParts(d: DiffReport): MdParts {
             for (const f of e.figures) {
                 const delta = deltaText(f);
                 const mark = f.direction === "worse" ? "🔺 worse" : f.direction === "better" ? "🟢 better" : "";
-                rows.push(`| ${label} | ${cell(f.label)} | ${cell(valueText(f.before, f.beforeText))} | ${cell(valueText(f.after, f.afterText))} | ${[delta, mark].filter((x) => x).join(" ")} |`);
+                const note = noteOf(f);
+                const t = rowTexts(f);
+                rows.push(`| ${label} | ${cell(f.label)} | ${cell(t.before)} | ${cell(t.after)} | ${[delta, mark, note ? `(${note})` : ""].filter((x) => x).join(" ")} |`);
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");
@@ -237,6 +267,7 @@ export function renderJson(d: DiffReport): Record<string, unknown> {
         base: d.base,
         head: d.head,
         summary: summaryLine(d.result),
+        firstDeploy: isFirstDeploy(d),
         exitCode: d.exitCode,
         failOn: d.failOn,
         // headMandatory counts every mandatory verdict of head only when head was judged whole (--fail-on any-mandatory).

@@ -14,6 +14,7 @@ import { PolicyConfigError } from "../../preview/policyConfig";
 import { displayType } from "../../preview/printViolations";
 import { defaultPackDir } from "../../preview/runPreview";
 import { RecordedResource, ROOT_STACK_TYPE, Violation } from "../../preview/types";
+import { citrixEvaluations } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import type { StackView } from "../../policies/pack/resources";
 import { UsageError } from "../errors";
@@ -131,6 +132,19 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
     }
 }
 
+/**
+ * What the one Site database's cap multiplies each capped Delivery Group's response by on this side
+ * (policies/citrix/evaluation.ts: database.responseScale, 1 below the cap); NaN where the
+ * evaluation fails (its figures then say so, and no figure is marked as the cap's).
+ */
+export function siteResponseScale(e: Pick<EvaluatedSide, "stack" | "config">): number {
+    try {
+        return citrixEvaluations(e.stack, e.config).capacity.database.responseScale;
+    } catch {
+        return Number.NaN;
+    }
+}
+
 export function exitCodeOf(result: DiffResult, failOn: FailOn): number {
     return failOn === "none" ? 0 : failOn === "any-mandatory" ? (result.counts.headMandatory > 0 ? 1 : 0) : result.counts.newMandatory > 0 ? 1 : 0;
 }
@@ -167,7 +181,7 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
         evaluateSide(baseSide, opts, sets.base, encoded),
         evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded),
     ]);
-    const result = diffStates(base, head);
+    const result = diffStates(base, head, { base: siteResponseScale(base), head: siteResponseScale(head) });
     const exitCode = exitCodeOf(result, opts.failOn);
     let plots: string[] = [];
     if (opts.plot !== undefined) {

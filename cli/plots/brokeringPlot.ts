@@ -59,6 +59,19 @@ export interface BrokeringPlotInput {
      * capped by the one Site database).
      */
     readonly zone?: { readonly groups: number; readonly rows: ReadonlyArray<BrokeringPlotRow> };
+    /**
+     * Optional: the one Site database's cap on this state (`perfguard diff --plot`; policies/citrix/
+     * evaluation.ts database): when the Site's storms exceed it, every lock's throughput is lowered
+     * and its mean response multiplied by `responseScale` (Little's law). Drawn on the response
+     * panel as a second line, the model's response × responseScale, named by {@link siteCapSeriesName};
+     * the error rate does not move with it.
+     */
+    readonly siteCap?: { readonly responseScale: number; readonly capPerS: number; readonly uncappedPerS: number };
+}
+
+/** The legend entry of the Site-capped response: "under the Site database cap (×1.35: 31.2/s over 23.2/s)". */
+export function siteCapSeriesName(cap: NonNullable<BrokeringPlotInput["siteCap"]>): string {
+    return `under the Site database cap (×${formatNumber(cap.responseScale)}: ${formatNumber(cap.uncappedPerS)}/s over ${formatNumber(cap.capPerS)}/s)`;
 }
 
 /** Chart size, px. */
@@ -180,6 +193,14 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
         });
         series.push(zoneLine(0, zoneResponse), zoneLine(1, zoneError));
     }
+    const capped = input.siteCap && Number.isFinite(input.siteCap.responseScale) && input.siteCap.responseScale > 1 ? input.siteCap : undefined;
+    const cappedName = capped ? siteCapSeriesName(capped) : "";
+    if (capped) {
+        series.push({
+            type: "line", name: cappedName, xAxisIndex: 0, yAxisIndex: 0, data: responsePoints.map(([c, r]) => [c, r * capped.responseScale]), showSymbol: false,
+            lineStyle: { width: 2, type: "dotted", color: COLORS.limit }, itemStyle: { color: COLORS.limit }, z: 2,
+        });
+    }
     if (measured.length > 0) {
         const markers = { symbol: "diamond", symbolSize: 12, itemStyle: { color: COLORS.measured, borderColor: "#ffffff", borderWidth: 1 }, z: 3 };
         series.push(
@@ -219,7 +240,7 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
             left: "center",
             itemGap: 24,
             textStyle: { fontSize: 13 },
-            data: [modelName, ...(input.zone ? [zoneName] : []), ...(measured.length > 0 ? [measuredName] : [])],
+            data: [modelName, ...(input.zone ? [zoneName] : []), ...(capped ? [cappedName] : []), ...(measured.length > 0 ? [measuredName] : [])],
         },
         grid: [
             { left: 90, right: 40, top: 110, height: 215 },

@@ -74,7 +74,7 @@ describe("docs/ci/diff.yml", () => {
     it.each([
         ["first deploy (the empty export): every verdict of the preview is new, the job fails at the gate after the comment",
             () => ({ base: EMPTY_EXPORT, head: fs.readFileSync(record, "utf8"), previewExit: 1, config: { "citrix-zone-rtt-limit": { maxRttMs: 250 } } }),
-            1, "pulumi preview exit 1, perfguard diff exit 1", ["zone \"latam-zone\"", "citrix-zone-rtt-limit"]],
+            1, "pulumi preview exit 1, perfguard diff exit 1", ["zone \"latam-zone\"", "citrix-zone-rtt-limit", "first deploy: no deployed state (`"]],
         ["no change and a passing preview: the job passes",
             () => ({ base: fs.readFileSync(record, "utf8"), head: fs.readFileSync(record, "utf8"), previewExit: 0, config: {} }),
             0, "pulumi preview exit 0, perfguard diff exit 0", []],
@@ -124,5 +124,55 @@ describe("docs/ci/diff.yml", () => {
         expect(comment(temp)).toContain("No diff:");
         expect(job.step("gate").output).toContain("pulumi preview exit 255, perfguard diff exit 2");
         expect(job.step("gate").code).toBe(1);
+    });
+});
+
+/**
+ * The base step with a stand-in `pulumi` first on PATH that answers `stack export` as the real CLI
+ * (v3.274.1, file backend) does: a stack that does not exist prints "error: no stack named '<name>'
+ * found" and exits 6 (read off the built CLI); a stack created but never deployed writes an export
+ * without resources. The last case is any other failure (an illustrative message and exit code):
+ * it must fail the step, not read as a first deploy. test/real/ciRecipe.test.ts runs the real CLI.
+ */
+describe("docs/ci/diff.yml: the base step", () => {
+    const NEVER_DEPLOYED = JSON.stringify({ version: 3, deployment: { manifest: { time: "2026-12-02T03:57:19Z", magic: "", version: "v3.274.1" }, metadata: {} } });
+
+    async function baseStep(answer: { stderr: string; code: number; writes?: string }) {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-ci-base-"));
+        roots.push(root);
+        const bin = path.join(root, "bin");
+        fs.mkdirSync(bin);
+        const writes = answer.writes === undefined ? "" : `printf '%s' '${answer.writes}' > "$6"\n`;
+        fs.writeFileSync(path.join(bin, "pulumi"), `#!/usr/bin/env bash\n[ "$1 $2" = "stack export" ] || exit 99\n${writes}printf '%s\\n' "${answer.stderr}" >&2\nexit ${answer.code}\n`, { mode: 0o755 });
+        const temp = path.join(root, "runner-temp");
+        const job = await runJob(workflow, "diff", {
+            workspace: root, runnerTemp: temp, event: "pull_request", baseEnv: runnerBaseEnv({ PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` }),
+            expressions: { "vars.PULUMI_BACKEND_URL": "file:///srv/pulumi-state", "secrets.PULUMI_CONFIG_PASSPHRASE": "not-used-offline" },
+            only: ["base (the deployed stack)"],
+        });
+        const base = path.join(temp, "base.json");
+        return { step: job.step("base (the deployed stack)"), base: fs.existsSync(base) ? fs.readFileSync(base, "utf8") : undefined };
+    }
+
+    it.each([
+        ["a stack created, never deployed (baseline): its export, no resources", { stderr: "", code: 0, writes: NEVER_DEPLOYED }, 0, NEVER_DEPLOYED, ""],
+        ["a stack that does not exist: the empty export, and the log says first deploy", { stderr: "error: no stack named 'organization/infra/prod' found", code: 6 },
+            0, '{"version": 3, "deployment": {}}\n', "perfguard: organization/infra/prod does not exist (first deploy): the diff is against no deployed state"],
+        ["another stack missing in the message: not this one, the step fails", { stderr: "error: no stack named 'organization/infra/dev' found", code: 6 }, 6, undefined, ""],
+        ["any other failure (the backend): the step fails with its code, no empty base", { stderr: "error: failed to load checkpoint: unexpected EOF", code: 255 }, 255, undefined, ""],
+    ] as const)("%s", async (_label, answer, code, base, line) => {
+        const { step, base: written } = await baseStep(answer);
+        expect(step.code, step.output).toBe(code);
+        expect(step.output).toContain(answer.stderr);
+        if (line) {
+            expect(step.output).toContain(line);
+        } else {
+            expect(step.output).not.toContain("first deploy");
+        }
+        if (base === undefined) {
+            expect(written ?? "").toBe("");
+        } else {
+            expect(written).toBe(base);
+        }
     });
 });

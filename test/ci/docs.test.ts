@@ -66,7 +66,7 @@ describe("docs/ci.md and docs/ci/", () => {
         const preview = loadWorkflow("preview.yml").jobs.preview.steps;
         const post = preview.find((s) => s.name === "post the comment");
         expect(post?.if).toContain("always()");
-        expect(post?.run).toContain("if [ -s \"$RUNNER_TEMP/comment.md\" ]");
+        expect(post?.run).toContain("if [ ! -s \"$RUNNER_TEMP/comment.md\" ]; then exit 0; fi");
         const report = loadWorkflow("check-deployed.yml").jobs["check-deployed"].steps.find((s) => s.name === "report");
         expect(report?.if).toBe("always()");
         expect(report?.run).toContain("if [ ! -s \"$report\" ]");

@@ -239,6 +239,29 @@ describe("one figure on both sides: what the diff prints, and whether it is a ch
         expect([c.beforeText, c.afterText, c.direction]).toEqual([beforeText, afterText, direction]);
     });
 
+    // Equal texts from values that differ: no change (not counted, the entity not "worse"), but the
+    // move is printed finer and marked, never "36 min → 36 min" unexplained.
+    it.each([
+        ["a launch time that rounds to the same minute", secondsFigure(35.6 * 60), secondsFigure(36.4 * 60), "36 min", { before: "35.6 min", after: "36.4 min" }],
+        ["a mean response that rounds to the same tenth", secondsFigure(5.71), secondsFigure(5.74), "5.7 s", { before: "5.71 s", after: "5.74 s" }],
+        ["a percentage that rounds to the same tenth", percentFigure(72.41), percentFigure(72.44), "72.4%", { before: "72.41%", after: "72.44%" }],
+        ["the same value (baseline)", secondsFigure(2160), secondsFigure(2160), "36 min", undefined],
+        ["float noise of the model's sums", secondsFigure(2160), secondsFigure(2160 * (1 + 1e-12)), "36 min", undefined],
+        ["both below the percentage floor: no finer text exists", percentFigure(0.00009), percentFigure(0.00004), "<0.0001%", undefined],
+    ] as const)("equal texts: %s", (_name, before, after, text, precise) => {
+        const c = figureChange(before, after);
+        expect([c.beforeText, c.afterText, c.direction, c.precise]).toEqual([text, text, "unchanged", precise]);
+    });
+
+    it("a move below the display precision: shown finer and marked, counted apart, not as a change", () => {
+        const entity = (s: number) => ({ system: "citrix" as const, kind: "zoneLock", id: "emea", label: "lock of zone emea", figures: [secondsFigure(s)] });
+        const r = diffStates({ figures: [entity(35.6 * 60)], verdicts: [] }, { figures: [entity(36.4 * 60)], verdicts: [] });
+        expect(r.counts).toMatchObject({ worse: 0, better: 0, changed: 0, belowPrecision: 1, unchanged: 0 });
+        expect(summaryLine(r)).toBe("1 figure moved below the display precision (not counted)");
+        expect(renderText(report(r))).toContain("      mean response: 35.6 min → 36.4 min (+0.8 min, below the display precision: not counted)\n");
+        expect(renderMarkdown(report(r))).toContain("| lock of zone emea | mean response | 35.6 min | 36.4 min | +0.8 min (below the display precision: not counted) |");
+    });
+
     it("prints the pair in one format in the table, and counts no change for it", () => {
         const entity = (p: number) => ({ system: "citrix" as const, kind: "zoneLock", id: "emea", label: "lock of zone emea", figures: [percentFigure(p)] });
         const quiet = diffStates({ figures: [entity(0.00009)], verdicts: [] }, { figures: [entity(0.00004)], verdicts: [] });

@@ -98,9 +98,10 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
         fs.writeFileSync(config, JSON.stringify({ "citrix-zone-rtt-limit": { maxRttMs: "far" } }));
         return fails(["check", file, "--policy-pack-config", config], "citrix-zone-rtt-limit: maxRttMs: Invalid type. Expected: number, given: string");
     });
-    it("a report in a missing folder", async () => {
+    it("a report in a folder that cannot be created (a missing one is created: checkReportFolder.test.ts)", async () => {
         const file = writeExport(path.join(dir, "ok3.json"), [{ type: "citrix:index/zone:Zone", name: "z", inputs: { name: "z" } }]);
-        const report = path.join(dir, "missing-folder", "r.md");
-        return fails(["check", file, "--report", report], `cannot write report ${report}`);
+        fs.writeFileSync(path.join(dir, "not-a-folder"), "");
+        const report = path.join(dir, "not-a-folder", "r.md");
+        return fails(["check", file, "--report", report], `cannot write report ${report}: folder ${path.join(dir, "not-a-folder")} cannot be created or is not writable`);
     });
 });

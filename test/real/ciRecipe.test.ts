@@ -117,7 +117,10 @@ describe("docs/ci/preview.yml on a self-hosted runner", () => {
         expect(preview.code).not.toBe(0);
         expect(preview.output).toMatch(/passphrase/i);
         expect(run.step("write the comment").code).toBe(0);
-        expect(fs.readFileSync(path.join(o.runnerTemp, "comment.md"), "utf8")).toContain("No policy verdicts: the preview stopped before the policies ran");
+        const body = fs.readFileSync(path.join(o.runnerTemp, "comment.md"), "utf8");
+        expect(body).toContain("The preview failed (exit ");
+        expect(body).toMatch(/passphrase/i);
+        expect(body).not.toContain("violation(s)");
     });
 });
 
@@ -194,6 +197,23 @@ describe("docs/ci/diff.yml on a self-hosted runner", () => {
         const body = fs.readFileSync(path.join(o.runnerTemp, "perfguard-diff.md"), "utf8");
         expect(body).toContain("latam-zone");
         expect(body).toContain("citrix-zone-rtt-limit");
+        expect(body).toContain("first deploy: no deployed state (`");
+        expect(job.step("gate").code).toBe(1);
+    });
+
+    it("on a stack never created: the export's \"no stack named\" gives the empty base, the preview fails alike, the comment shows its line", async () => {
+        const t = await team(false);
+        const missing = `organization/${PROJECT}/prdo`;
+        const o = options(t, { replace: { PROGRAM_DIR: t.programDir, STACK: missing } });
+        const job = await runJob(workflow, "diff", o);
+        const base = job.step("base (the deployed stack)");
+        expect(base.code, base.output).toBe(0);
+        expect(base.output).toContain(`error: no stack named '${missing}' found`);
+        expect(base.output).toContain(`perfguard: ${missing} does not exist (first deploy): the diff is against no deployed state`);
+        expect(fs.readFileSync(path.join(o.runnerTemp, "preview-exit"), "utf8").trim()).toBe("6");
+        const body = fs.readFileSync(path.join(o.runnerTemp, "perfguard-diff.md"), "utf8");
+        expect(body).toContain("No diff:");
+        expect(body).toContain(`error: no stack named '${missing}' found`);
         expect(job.step("gate").code).toBe(1);
     });
 });

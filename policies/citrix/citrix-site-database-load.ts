@@ -7,7 +7,7 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { cappedList, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
 import { configured } from "./targets";
 import { stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
@@ -80,7 +80,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 ? `${zoneFix(only, perControllerThrottle(config.maxSiteConcurrentRequests, only.controllers.length))}, or move the zone to a separate Site`
                 : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
-                `per zone: ${[...parts].sort().join(", ")}`, // sorted: AnalyzeStack order is arbitrary
+                `per zone: ${cappedList(parts)}`, // sorted (AnalyzeStack order is arbitrary), at most five named
                 `maxSiteConcurrentRequests ${configured(config.maxSiteConcurrentRequests, MEASURED_MAX_CONCURRENCY)}: the most the 7.7 tests ran on one database; satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
                 `several zones' Delivery Groups at once: ${ONE_GROUP_TESTED}`,
             ],

@@ -4,7 +4,7 @@
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
-import { measuredLimit } from "../../model/citrixGuidance";
+import { adviceMaxConcurrent, measuredLimit } from "../../model/citrixGuidance";
 import { num, pct } from "../pack/format";
 
 /** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
@@ -33,12 +33,14 @@ export const TARGET_SCHEMA: Record<keyof BrokeringTargets, PolicyConfigJSONSchem
 
 /**
  * The largest concurrency that meets the targets at this RTT (0 when none does): the model's, never
- * above a measured cell that missed the targets (measuredLimit).
+ * above a measured cell that missed the targets (measuredLimit), nor above the source's advice for
+ * this RTT (adviceMaxConcurrent: at most 24 from 160 ms; the model alone gives 25 at 160 ms).
  */
 export function safeConcurrency(rttMs: number, targets: BrokeringTargets): number {
     const errorBudget = targets.errorBudgetPct / 100;
     const model = maxSafeConcurrency({ rttMs, targetResponseS: targets.targetResponseS, errorBudget });
-    return Math.min(model, measuredLimit(rttMs, targets.targetResponseS, errorBudget) ?? model);
+    const measured = Math.min(model, measuredLimit(rttMs, targets.targetResponseS, errorBudget) ?? model);
+    return Math.min(measured, adviceMaxConcurrent(rttMs)?.value ?? measured);
 }
 
 /** "the model predicts a mean response of 19.1 s and 0.52% errors at 40 concurrent requests" */

@@ -322,7 +322,7 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         return out;
     }
     const advice = adviceMaxConcurrent(i.rttMs);
-    const notes = [...(s.rtt.label === "measured" ? [] : [s.rtt.text]), ...(advice !== undefined && s.maxSafeConcurrency >= advice.value ? [`at most: ${advice.text}`] : [])];
+    const notes = [...(s.rtt.label === "measured" ? [] : [s.rtt.text]), ...(advice !== undefined && s.maxSafeConcurrency === advice.value && i.targetResponseS <= 12 && i.errorBudgetPct <= 0.1 ? [`bounded by advice: ${advice.text}`] : [])];
     out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock${notes.length > 0 ? ` (${notes.join("; ")})` : ""}.\n`;
     if (several) {
         const bounded = s.groups.every((g) => g.peak !== undefined && g.peak <= g.maxSafeConcurrency);

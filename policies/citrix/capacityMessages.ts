@@ -53,7 +53,11 @@ function siteFix(e: CitrixEvaluation, t: CapacityTargets): string {
 
 /** The verdict for one lock, or undefined when it meets every target. */
 export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: CapacityTargets): Message | undefined {
-    const p = g.prediction!;
+    // Judged at the worse of the expected load (under the Site database's cap) and the first-come
+    // storm on this one lock (evaluation.ts, GroupEvaluation.judged).
+    const p = g.judged ?? g.prediction!;
+    const firstCome = g.firstCome !== undefined && p === g.firstCome;
+    const expected = g.prediction!;
     const load = g.load;
     const problems: string[] = [];
     const budget = t.errorBudgetPct / 100;
@@ -75,7 +79,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     // The Site database's cap raises every capped lock's response and launch time by `scale`
     // (Little's law); the timeouts are the lock's own. Without it, does the lock meet its targets?
     const scale = e.database.capped ? e.database.responseScale : 1;
-    const slowByLock = p.worstMeanResponseS / scale > t.targetResponseS || p.worstErrorRate > budget;
+    const slowByLock = p.worstMeanResponseS / (firstCome ? 1 : scale) > t.targetResponseS || p.worstErrorRate > budget;
     const longByLock = longLaunch && (g.launchTimeS as number) / scale > windowS;
     const safe = g.safe ?? 0;
     // Never propose more than the source measured against one Site database.
@@ -106,6 +110,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         // Sorted by zone name, at most five named (a lock fed by 51 zones would list all 51).
         `lock: ${cappedList(zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`), 5, false)} (brokering model)`,
         ...g.rttNotes,
+        ...(firstCome ? [`first come, first served: its zones' whole storm can be for this group (their peaks, capped by their throttles), not the ${round(expected.concurrency)} expected at an even split; alone on the Site database`] : []),
         ...(slow && !slowByLock ? [`its own lock: mean ${num(p.worstMeanResponseS / scale)} s without the Site database's cap`] : []),
         ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`)) ? [`the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`] : []),
         ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
@@ -114,7 +119,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         ...load.notes,
     ];
     return {
-        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches, ${problems.join("; ")}.`, groupRef(g.group, true), groupShort(g.group, true)),
+        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches${firstCome ? " (first come)" : ""}, ${problems.join("; ")}.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: fixes.join("; "),
         basis,
     };

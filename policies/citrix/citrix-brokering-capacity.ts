@@ -125,7 +125,9 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 }
                 // A violation or a pass, the group's lock was judged: --explain shows the numbers either way.
                 const launch = g.launchTimeS !== undefined ? `, launch ${duration(g.launchTimeS)} at ${num(g.successfulPerS ?? 0, 2)} successful/s` : "";
-                report.applied(`lock at ${num(p.concurrency)} concurrent: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${p.notMeasured.map((n) => `; ${n}`).join("")}${several}`, g.group.resource);
+                const f = g.firstCome;
+                const storm = f ? `; first come, its zones' whole storm on it: ${num(f.concurrency)} concurrent, ${num(f.worstMeanResponseS)} s, ${pct(f.worstErrorRate)} timed out` : "";
+                report.applied(`lock at ${num(p.concurrency)} concurrent expected: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${storm}${p.notMeasured.map((n) => `; ${n}`).join("")}${several}`, g.group.resource);
             });
         }
     },

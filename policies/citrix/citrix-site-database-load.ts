@@ -7,9 +7,9 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { cappedList, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { cappedList, CitrixEvaluation, citrixEvaluation, groupShort, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
 import { configured } from "./targets";
-import { stackPolicy } from "../pack/definePolicy";
+import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
 import { num, plural } from "../pack/format";
 import { zoneFix } from "./throttleMessages";
@@ -19,6 +19,40 @@ export interface SiteDatabaseLoadConfig {
     maxSiteConcurrentRequests: number;
     /** Zones at or above this RTT count as satellite zones (ms). */
     satelliteAtRttMs: number;
+    /** Brokered/s measured on this Site's database (0 = not measured: the source's plateau). */
+    measuredSiteBrokeredPerS: number;
+}
+
+/**
+ * Every zone's storms, satellites or not, broker through the one Site database: the storms
+ * predicted at once (their locks' rates added up, before the cap) against the most it was measured
+ * to broker (the source's plateau with one Delivery Group, or measuredSiteBrokeredPerS). Reported
+ * at the policy's level, as the satellites' concurrency: both are predictions beyond what the
+ * source measured, not a measured failure.
+ */
+function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, report: Report): void {
+    const db = e.database;
+    if (db.storms === 0) {
+        return;
+    }
+    report.applied(`${plural(db.storms, "Delivery Group storm")} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
+    if (!db.capped) {
+        return;
+    }
+    const rates = e.groups.filter((g) => g.prediction !== undefined && g.brokeredPerS !== undefined)
+        .map((g) => ({ name: groupShort(g.group), perS: (g.brokeredPerS as number) * db.responseScale }))
+        .sort((a, b) => b.perS - a.perS);
+    const busiest = rates.slice(0, 3).map((r) => `${r.name} ${num(r.perS)}/s`).sort();
+    const measured = config.measuredSiteBrokeredPerS > 0;
+    report({
+        problem: `${db.storms === 1 ? "1 Delivery Group's storm wants" : `${db.storms} Delivery Groups' storms at once want`} ${num(db.uncappedPerS)} brokered/s from the one Site database, above its ${num(db.capPerS)}/s: each lock's response ×${num(db.responseScale, 2)}.`,
+        fix: `stagger the storms, lower the throttles of the busiest groups' zones so that they fit, or move load to a separate Site${measured ? "" : "; set measuredSiteBrokeredPerS if this Site's database was measured"}`,
+        basis: [
+            `busiest: ${busiest.join(", ")}${rates.length > 3 ? ` and ${rates.length - 3} more` : ""} (brokering model, each lock alone)`,
+            `cap: ${db.capSource}`,
+            db.storms > 1 ? `several Delivery Groups' storms on one Site database: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the source's plateau is the most it brokered)`,
+        ],
+    });
 }
 
 export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
@@ -41,12 +75,20 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 default: 90,
                 description: "Zones whose perfguard:rttMs is at or above this (ms) count as satellite zones (default 90, as citrix-broker-throttle's requireAtRttMs).",
             },
+            measuredSiteBrokeredPerS: {
+                type: "number",
+                minimum: 0,
+                maximum: 100000,
+                default: 0,
+                description: "Launches per second measured on this Site's database with all its Delivery Groups at once, as citrix-brokering-capacity's (default 0: not measured, so the Site's storms are judged against the source's plateau of 22.9-23.2/s with one Delivery Group at 10 ms).",
+            },
         },
     },
     types: [ZONE_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs });
+        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: config.measuredSiteBrokeredPerS });
         const db = evaluation.database;
+        brokeredRate(evaluation, config, report);
         for (const z of evaluation.zones) {
             const zone = z.zone;
             if (zone.daas) {

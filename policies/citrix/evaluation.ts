@@ -18,7 +18,7 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
-import { adviceMaxConcurrent, RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
+import { RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { duration as durationText, num as fmt, pct as pctText } from "../pack/format";
@@ -27,7 +27,7 @@ import { shortName } from "../pack/message";
 import { field } from "../pack/values";
 import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle } from "./load";
 import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
-import { BrokeringTargets, safeConcurrency } from "./targets";
+import { adviceLimit, BrokeringTargets, safeConcurrency } from "./targets";
 
 export { MODEL_SOURCE } from "./targets";
 /** The type tokens a Site is read from (`size citrix` builds a synthetic Site of them). */
@@ -84,8 +84,21 @@ export interface GroupEvaluation {
     readonly perController?: number;
     /** Zones whose throttles the fix lowers: the satellites of a group spanning a primary zone, else all. */
     readonly fixZones?: readonly Zone[];
-    /** The model at the lock's expected concurrency (declared peaks, capped by the throttles). */
+    /**
+     * The model at the lock's expected concurrency (declared peaks split over the groups, capped
+     * by the throttles' shares), under the Site database's cap: what the Site's storms at once
+     * and the launch time rest on.
+     */
     readonly prediction?: GroupPrediction;
+    /**
+     * First come, first served: the lock at the most the declared storm can put on it, set only
+     * when that is more than expected. From each zone, its whole peak (or this group's own peak
+     * there) capped by the zone's whole throttles, never the group's share of them: every
+     * department of a zone can take all of the zone's requests. Alone on the Site (no cap).
+     */
+    readonly firstCome?: GroupPrediction;
+    /** What citrix-brokering-capacity judges: the worse (mean response) of the two. */
+    readonly judged?: GroupPrediction;
     /** Brokered/s and successful/s after the Site database's cap, and the launch time of its storm. */
     readonly brokeredPerS?: number;
     readonly successfulPerS?: number;
@@ -170,8 +183,8 @@ export function lockSafeConcurrency(mix: readonly { rttMs: number; weight: numbe
     }
     const model = maxSafeGroupConcurrency(used, { targetResponseS: targets.targetResponseS, errorBudget: targets.errorBudgetPct / 100 });
     // The source's advice (at most 24 from 160 ms) bounds a mix whose every zone is that far.
-    const advice = adviceMaxConcurrent(Math.min(...used.map((m) => m.rttMs)));
-    return advice === undefined ? model : Math.min(model, advice.value);
+    const advice = adviceLimit(Math.min(...used.map((m) => m.rttMs)), targets);
+    return advice === undefined ? model : Math.min(model, advice);
 }
 
 /** The per-controller throttle a lock allows: its safe concurrency (within the 60 measured) over the controllers feeding it. */
@@ -303,6 +316,10 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     const perController = feeders > 0 ? settled ?? perControllerThrottle(safe, fixFeeders) : undefined;
     const classes = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
     const prediction = classes.length > 0 ? predictGroupBrokering({ classes, users: load.users }) : undefined;
+    const stormClasses = firstComeClasses(load, feeds);
+    const expectedTotal = classes.reduce((sum, c) => sum + c.concurrency, 0);
+    const stormTotal = stormClasses.reduce((sum, c) => sum + c.concurrency, 0);
+    const firstCome = prediction && stormTotal > expectedTotal + 1e-9 ? predictGroupBrokering({ classes: stormClasses }) : undefined;
     let span: GroupEvaluation["span"];
     if (prediction && new Set(classes.map((c) => c.rttMs)).size > 1) {
         const fastestRtt = Math.min(...classes.map((c) => c.rttMs));
@@ -314,7 +331,30 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
         const advise = withOthersS >= 2 * alone.worstMeanResponseS || withOthersS > config.targetResponseS || errorRate > config.errorBudgetPct / 100;
         span = { fastest: classes[i].zone, rttMs: fastestRtt, concurrency: classes[i].concurrency, withOthersS, aloneS: alone.worstMeanResponseS, errorRate, advise };
     }
-    return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, span, rttNotes: rttNotes(feeds.map((f) => f.zone)) };
+    return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, ...(firstCome ? { firstCome } : {}), span, rttNotes: rttNotes(feeds.map((f) => f.zone)) };
+}
+
+/**
+ * Per zone, what one storm can put on this group's lock, first come, first served: the group's
+ * own peak there, else the zone's whole peak (every group of the zone can take all of it), capped
+ * by the zone's whole throttles; the throttles alone where no peak is declared but the expected
+ * load is known (users with throttles). A zone with no expected load adds nothing.
+ */
+function firstComeClasses(load: GroupLoad, feeds: readonly LockFeed[]): Array<{ rttMs: number; concurrency: number }> {
+    const own = load.group.peakConcurrentLaunches.state === "ok";
+    const out: Array<{ rttMs: number; concurrency: number }> = [];
+    for (const c of load.classes) {
+        const feed = feeds.find((f) => f.zone === c.zone);
+        if (c.concurrency === undefined || c.concurrency <= 0 || !feed) {
+            continue;
+        }
+        const zonePeak = c.zone.peakConcurrentLaunches;
+        const declared = own ? c.demand : zonePeak.state === "ok" ? zonePeak.value : undefined;
+        const throttles = feed.allThrottled ? feed.knownThrottles : undefined;
+        const value = declared !== undefined ? (throttles !== undefined ? Math.min(declared, throttles) : declared) : throttles ?? c.concurrency;
+        out.push({ rttMs: c.rttMs, concurrency: Math.max(value, c.concurrency) });
+    }
+    return out;
 }
 
 /**
@@ -346,7 +386,8 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             return g;
         }
         const prediction = shared.capped && g.prediction ? underSiteCap(g.prediction, shared.responseScale) : g.prediction;
-        return { ...g, prediction, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
+        const judged = g.firstCome && prediction && g.firstCome.worstMeanResponseS > prediction.worstMeanResponseS ? g.firstCome : prediction;
+        return { ...g, prediction, ...(judged ? { judged } : {}), brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
     const satelliteAt = config.satelliteAtRttMs ?? 90;
@@ -469,7 +510,7 @@ export function citrixEvaluations(stack: StackView, config?: PackConfig): { capa
     return {
         capacity: citrixEvaluation(stack, { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1), measuredSiteBrokeredPerS: numberOr(cap.measuredSiteBrokeredPerS, 0) }),
         throttle: citrixEvaluation(stack, { targetResponseS: numberOr(thr.targetResponseS, 12), errorBudgetPct: numberOr(thr.errorBudgetPct, 0.1), externalControllers: externals }),
-        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90) }),
+        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90), measuredSiteBrokeredPerS: numberOr(db.measuredSiteBrokeredPerS, 0) }),
     };
 }
 
@@ -508,12 +549,15 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
     }
     for (const g of capacity.groups) {
         const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
-        const p = g.prediction;
+        // The judged prediction (citrix-brokering-capacity's): first come, the worse of the expected
+        // load and the zones' whole storm on this lock; the note says which and gives the other.
+        const p = g.judged ?? g.prediction;
+        const storm = g.firstCome !== undefined && p === g.firstCome && g.prediction ? `first come: its zones' whole storm on this lock (${round1(Math.round(g.prediction.concurrency * 10) / 10)} expected at an even split)` : undefined;
         const why = g.notChecked?.reason ?? (p ? "" : "no demand declared for it or its zones");
         // A group not checked says why on every figure, not a reason that merely follows from it.
         const launchWhy = g.notChecked?.reason ?? (g.load.users === undefined ? "no perfguard:users" : why);
         const implicit = g.group.implicit;
-        const lockNote = g.rttNotes.length > 0 ? g.rttNotes.join("; ") : undefined;
+        const lockNote = [...(storm ? [storm] : []), ...g.rttNotes].join("; ") || undefined;
         const prediction = [
             noted(figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why), lockNote),
             noted(figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why), lockNote),
@@ -524,7 +568,7 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         // throttles, safe concurrency and proposed throttle are the zone entity's concurrency,
         // throttleSum, lockLimit and perController. Listing them twice would show one change as two.
         const throttling: Figure[] = implicit ? [] : [
-            figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why),
+            noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
             t?.exposure !== undefined && !t.exposure.bounded
                 ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
                 : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller")),

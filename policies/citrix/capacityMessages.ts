@@ -103,19 +103,21 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         }
     }
     if ((slow && !slowByLock) || (longLaunch && !longByLock)) {
-        fixes.push(siteFix(e, t));
+        // Only the cap: the Site's fix in full; with a fix of the lock's own, a pointer to it.
+        fixes.push(fixes.length === 0 ? siteFix(e, t) : "its launch misses only through the Site database's cap: stagger the storms (citrix-site-database-load)");
     }
     const zones = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => c.zone);
     const basis = [
         // Sorted by zone name, at most five named (a lock fed by 51 zones would list all 51).
         `lock: ${cappedList(zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`), 5, false)} (brokering model)`,
         ...g.rttNotes,
-        ...(firstCome ? [`first come, first served: its zones' whole storm can be for this group (their peaks, capped by their throttles), not the ${round(expected.concurrency)} expected at an even split; alone on the Site database`] : []),
+        ...(firstCome ? [`first come: its zones' whole storm on this lock (peaks within throttles), not the ${round(expected.concurrency)} expected at an even split`] : []),
         ...(slow && !slowByLock ? [`its own lock: mean ${num(p.worstMeanResponseS / scale)} s without the Site database's cap`] : []),
         ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`)) ? [`the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`] : []),
         ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
         ...p.notMeasured,
-        ...siteLines(g, e),
+        // The Site's cap bears on the expected load and the launch, not on one lock's first-come storm.
+        ...(firstCome && !longLaunch ? [] : siteLines(g, e)),
         ...load.notes,
     ];
     return {

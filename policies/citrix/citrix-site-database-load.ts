@@ -7,7 +7,7 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { cappedList, CitrixEvaluation, citrixEvaluation, groupShort, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { cappedList, CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
 import { configured } from "./targets";
 import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
@@ -39,19 +39,15 @@ function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, repor
     if (!db.capped) {
         return;
     }
-    const rates = e.groups.filter((g) => g.prediction !== undefined && g.brokeredPerS !== undefined)
-        .map((g) => ({ name: groupShort(g.group), perS: (g.brokeredPerS as number) * db.responseScale }))
-        .sort((a, b) => b.perS - a.perS);
-    const busiest = rates.slice(0, 3).map((r) => `${r.name} ${num(r.perS)}/s`).sort();
+    // The busiest lock's zones: where lowering throttles frees the most of the cap.
+    const busiest = e.groups.filter((g) => g.prediction !== undefined && g.brokeredPerS !== undefined)
+        .sort((a, b) => (b.brokeredPerS as number) - (a.brokeredPerS as number) || a.group.resource.name.localeCompare(b.group.resource.name))[0];
+    const zones = busiest ? cappedList([...new Set(busiest.feeds.map((f) => zoneShort(f.zone)))], 2) : "";
     const measured = config.measuredSiteBrokeredPerS > 0;
     report({
-        problem: `${db.storms === 1 ? "1 Delivery Group's storm wants" : `${db.storms} Delivery Groups' storms at once want`} ${num(db.uncappedPerS)} brokered/s from the one Site database, above its ${num(db.capPerS)}/s: each lock's response ×${num(db.responseScale, 2)}.`,
-        fix: `stagger the storms, lower the throttles of the busiest groups' zones so that they fit, or move load to a separate Site${measured ? "" : "; set measuredSiteBrokeredPerS if this Site's database was measured"}`,
-        basis: [
-            `busiest: ${busiest.join(", ")}${rates.length > 3 ? ` and ${rates.length - 3} more` : ""} (brokering model, each lock alone)`,
-            `cap: ${db.capSource}`,
-            db.storms > 1 ? `several Delivery Groups' storms on one Site database: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the source's plateau is the most it brokered)`,
-        ],
+        problem: `${db.storms === 1 ? "1 Delivery Group's storm wants" : `${db.storms} Delivery Groups' storms at once want`} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
+        fix: `stagger the storms, lower the throttles of ${zones || "the busiest zones"} (${num((busiest?.brokeredPerS ?? 0) * db.responseScale)}/s), or split the Site${measured ? "" : "; set measuredSiteBrokeredPerS if measured"}`,
+        basis: [db.storms > 1 ? `several Delivery Groups at once: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the plateau is the most the source brokered)`],
     });
 }
 

@@ -9,7 +9,7 @@
  * so the table and the recommendation are one Delivery Group's lock taking the whole concurrency
  * (the other groups idle); a figure over all groups at once is labelled as such, and "not measured".
  */
-import { BrokeringCell, CITRIX_GUIDANCE, MEASURED_RTT_LEVELS, measuredAt, RttCoverage, rttCoverage } from "../model/citrixGuidance";
+import { adviceMaxConcurrent, BrokeringCell, CITRIX_GUIDANCE, MEASURED_RTT_LEVELS, measuredAt, RttCoverage, rttCoverage } from "../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
 import { CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED } from "../policies/citrix/evaluation";
 import { duration, num, pct, plural } from "../policies/pack/format";
@@ -321,7 +321,9 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         out += `Largest safe concurrency: none: even 1 concurrent request misses the targets at ${num(i.rttMs)} ms. Deploy a separate Site for this location.\n`;
         return out;
     }
-    out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock${s.rtt.label === "measured" ? "" : ` (${s.rtt.text})`}.\n`;
+    const advice = adviceMaxConcurrent(i.rttMs);
+    const notes = [...(s.rtt.label === "measured" ? [] : [s.rtt.text]), ...(advice !== undefined && s.maxSafeConcurrency === advice.value && i.targetResponseS <= 12 && i.errorBudgetPct <= 0.1 ? [`bounded by advice: ${advice.text}`] : [])];
+    out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock${notes.length > 0 ? ` (${notes.join("; ")})` : ""}.\n`;
     if (several) {
         const bounded = s.groups.every((g) => g.peak !== undefined && g.peak <= g.maxSafeConcurrency);
         out += bounded

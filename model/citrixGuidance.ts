@@ -80,6 +80,24 @@ export function measuredLimit(rttMs: number, targetResponseS: number, errorBudge
     return limit;
 }
 
+/**
+ * The source's own advice on concurrency for an RTT, where it gives one: at 160 ms "do not exceed
+ * 24 concurrent brokering requests" (guidance.at160msMaxConcurrent). A longer RTT holds the lock
+ * longer, so the advice bounds every RTT above 160 ms too (the model's 25 at 160 ms and its
+ * interpolation up to about 165 ms would otherwise exceed it). Undefined below 160 ms.
+ */
+export function adviceMaxConcurrent(rttMs: number): { value: number; text: string } | undefined {
+    const at = ADVICE_RTT_MS;
+    if (!(rttMs >= at)) {
+        return undefined;
+    }
+    const value = CITRIX_GUIDANCE.at160msMaxConcurrent;
+    return { value, text: rttMs === at ? `the source advises at most ${value} at ${at} ms` : `the source advises at most ${value} at ${at} ms, and ${rttMs} ms holds the lock longer` };
+}
+
+/** The RTT of the source's concurrency advice, ms. */
+const ADVICE_RTT_MS = 160;
+
 /** The RTT levels the source measured, ms, ascending (10, 45, 90, 160, 250). */
 export const MEASURED_RTT_LEVELS: readonly number[] = [...new Set(BROKERING_CELLS.map((c) => c.rttMs))].sort((a, b) => a - b);
 

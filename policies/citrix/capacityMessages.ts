@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
-import { predictGroupBrokering } from "../../model/deliveryGroupBrokering";
+import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
+import { cappedList, fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { duration, num, pct } from "../pack/format";
@@ -25,54 +25,103 @@ function siteLines(g: GroupEvaluation, e: CitrixEvaluation): string[] {
         : `launch: ${d.storms} groups' storms at once on one Site database: ${ONE_GROUP_TESTED}`];
 }
 
+/** `value` as a message prints it against `limit`: with enough decimals that the two differ ("12.04 s > 12 s"). */
+export function beyond(value: number, limit: number, digits = 1): string {
+    let d = digits;
+    while (d < 6 && num(value, d) === num(limit, d)) {
+        d += 1;
+    }
+    return num(value, d);
+}
+
+/** A launch time against its window, never "60 min > 60 min". */
+function launchBeyond(seconds: number, windowS: number): string {
+    return duration(seconds) === duration(windowS) ? `${beyond(seconds / 60, windowS / 60)} min` : duration(seconds);
+}
+
+/**
+ * The fix when only the Site database's cap makes the lock miss its targets: its own lock meets
+ * them, so capping or splitting it does not help; the Site's storms at once must fit the cap.
+ */
+function siteFix(e: CitrixEvaluation, t: CapacityTargets): string {
+    const d = e.database;
+    const measured = t.measuredSiteBrokeredPerS > 0;
+    return `only the Site database's cap makes it miss (${d.storms} groups' storms want ${num(d.uncappedPerS)}/s at once, above ${num(d.capPerS)}/s): `
+        + `lower the other zones' or groups' throttles so the storms fit, stagger the storms, or give this load a separate Site`
+        + (measured ? "" : "; set measuredSiteBrokeredPerS if this Site's database was measured");
+}
+
 /** The verdict for one lock, or undefined when it meets every target. */
 export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: CapacityTargets): Message | undefined {
-    const p = g.prediction!;
+    // Judged at the worse of the expected load (under the Site database's cap) and the first-come
+    // storm on this one lock (evaluation.ts, GroupEvaluation.judged).
+    const p = g.judged ?? g.prediction!;
+    const firstCome = g.firstCome !== undefined && p === g.firstCome;
+    const expected = g.prediction!;
     const load = g.load;
     const problems: string[] = [];
-    const slow = p.worstMeanResponseS > t.targetResponseS || p.worstErrorRate > t.errorBudgetPct / 100;
+    const budget = t.errorBudgetPct / 100;
+    const slow = p.worstMeanResponseS > t.targetResponseS || p.worstErrorRate > budget;
     if (p.worstMeanResponseS > t.targetResponseS) {
-        problems.push(`mean ${num(p.worstMeanResponseS)} s > ${num(t.targetResponseS)} s`);
+        problems.push(`mean ${beyond(p.worstMeanResponseS, t.targetResponseS)} s > ${num(t.targetResponseS)} s`);
     }
-    if (p.worstErrorRate > t.errorBudgetPct / 100) {
+    if (p.worstErrorRate > budget) {
         problems.push(`${pct(p.worstErrorRate)} timed out > ${num(t.errorBudgetPct, 4)}%`);
     }
-    const longLaunch = g.launchTimeS !== undefined && g.launchTimeS > t.launchWindowMinutes * 60;
+    const windowS = t.launchWindowMinutes * 60;
+    const longLaunch = g.launchTimeS !== undefined && g.launchTimeS > windowS;
     if (longLaunch && load.users !== undefined) {
-        problems.push(`${load.users} users in ${duration(g.launchTimeS as number)} > ${num(t.launchWindowMinutes)} min`);
+        problems.push(`${load.users} users in ${launchBeyond(g.launchTimeS as number, windowS)} > ${num(t.launchWindowMinutes)} min`);
     }
     if (problems.length === 0) {
         return undefined;
     }
+    // The Site database's cap raises every capped lock's response and launch time by `scale`
+    // (Little's law); the timeouts are the lock's own. Without it, does the lock meet its targets?
+    const scale = e.database.capped ? e.database.responseScale : 1;
+    const slowByLock = p.worstMeanResponseS / (firstCome ? 1 : scale) > t.targetResponseS || p.worstErrorRate > budget;
+    const longByLock = longLaunch && (g.launchTimeS as number) / scale > windowS;
     const safe = g.safe ?? 0;
+    // Never propose more than the source measured against one Site database.
+    const proposed = Math.min(safe, MEASURED_MAX_CONCURRENCY);
     const fixes: string[] = [];
-    if (slow) {
-        fixes.push(safe > 0
-            ? `cap its lock at ${safe} concurrent requests (${g.feeds.length > 1 ? "the zones'" : "its zone's"} throttles) or split the Delivery Group (one lock each)`
+    if (slowByLock) {
+        fixes.push(proposed > 0
+            ? `cap its lock at ${proposed} concurrent requests (${g.feeds.length > 1 ? "the zones'" : "its zone's"} throttles) or split the Delivery Group (one lock each)`
             : "split the Delivery Group: no concurrency meets the targets on this lock");
     }
-    if (longLaunch && load.users !== undefined) {
-        const best = safe > 0 ? predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * safe })) }) : undefined;
+    if (longByLock && load.users !== undefined) {
+        const best = proposed > 0 ? predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * proposed })) }) : undefined;
         // At its safe concurrency, never faster than the Site database's cap allows.
         const rate = best ? Math.min(best.successfulPerS, e.database.capPerS) : 0;
         const bestS = rate > 0 ? load.users / rate : Number.POSITIVE_INFINITY;
-        if (bestS > t.launchWindowMinutes * 60) {
-            fixes.push(`even at ${safe} concurrent requests its lock takes ${duration(bestS)}: split the Delivery Group (one lock each) or spread the logon storm over time`);
-        } else if (!slow) {
+        if (bestS > windowS || proposed <= p.concurrency) {
+            fixes.push(`even at ${proposed} concurrent requests its lock takes ${duration(bestS)}: split the Delivery Group (one lock each) or spread the logon storm over time`);
+        } else if (!slowByLock) {
             // When the lock is too slow, the cap above is the fix for both.
-            fixes.push(`allow up to ${safe} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
+            fixes.push(`allow up to ${proposed} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
         }
+    }
+    if ((slow && !slowByLock) || (longLaunch && !longByLock)) {
+        // Only the cap: the Site's fix in full; with a fix of the lock's own, a pointer to it.
+        fixes.push(fixes.length === 0 ? siteFix(e, t) : "its launch misses only through the Site database's cap: stagger the storms (citrix-site-database-load)");
     }
     const zones = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => c.zone);
     const basis = [
-        `lock: ${zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`).join(", ")} (brokering model)`,
+        // Sorted by zone name, at most five named (a lock fed by 51 zones would list all 51).
+        `lock: ${cappedList(zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`), 5, false)} (brokering model)`,
+        ...g.rttNotes,
+        ...(firstCome ? [`first come: its zones' whole storm on this lock (peaks within throttles), not the ${round(expected.concurrency)} expected at an even split`] : []),
+        ...(slow && !slowByLock ? [`its own lock: mean ${num(p.worstMeanResponseS / scale)} s without the Site database's cap`] : []),
+        ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`)) ? [`the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`] : []),
         ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
         ...p.notMeasured,
-        ...siteLines(g, e),
+        // The Site's cap bears on the expected load and the launch, not on one lock's first-come storm.
+        ...(firstCome && !longLaunch ? [] : siteLines(g, e)),
         ...load.notes,
     ];
     return {
-        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches, ${problems.join("; ")}.`, groupRef(g.group, true), groupShort(g.group, true)),
+        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches${firstCome ? " (first come)" : ""}, ${problems.join("; ")}.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: fixes.join("; "),
         basis,
     };

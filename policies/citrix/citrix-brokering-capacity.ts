@@ -6,7 +6,7 @@
  * repeated here. The figures come from the Citrix evaluation (evaluation.ts).
  */
 import { GROUP_TYPE, ZONE_TYPE } from "./site";
-import { citrixEvaluation, ONE_GROUP_TESTED } from "./evaluation";
+import { citrixEvaluation, GroupEvaluation, ONE_GROUP_TESTED, zoneShort } from "./evaluation";
 import { isolate, stackPolicy } from "../pack/definePolicy";
 import { duration, num, pct } from "../pack/format";
 import { TARGET_SCHEMA } from "./targets";
@@ -14,6 +14,20 @@ import { CapacityTargets, capacityMessage, spanMessage } from "./capacityMessage
 import { daasNotChecked, rttDecision } from "./decisions";
 
 export type BrokeringCapacityConfig = CapacityTargets;
+
+/** Where a group's declared peak of 0 comes from, when every zone of it declares 0 for it. */
+function zeroPeak(g: GroupEvaluation): string | undefined {
+    const classes = g.load.classes;
+    if (classes.length === 0 || !classes.every((c) => c.demand === 0)) {
+        return undefined;
+    }
+    const own = g.group.peakConcurrentLaunches;
+    if (own.state === "ok") {
+        return "its perfguard:peakConcurrentLaunches";
+    }
+    const zones = [...new Set(classes.map((c) => zoneShort(c.zone)))].sort();
+    return `perfguard:peakConcurrentLaunches of ${zones.join(", ")}`;
+}
 
 export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     name: "citrix-brokering-capacity",
@@ -49,7 +63,15 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 continue;
             }
             const rtt = rttDecision(zone, report);
-            if (rtt && z.concurrency) {
+            const peak = zone.peakConcurrentLaunches;
+            if (rtt && peak.state === "ok" && peak.value === 0 && (z.demand ?? 0) === 0) {
+                // A declared peak of 0: nothing launches at once. With users, the two facts disagree.
+                if (zone.users.state === "ok" && zone.users.value > 0) {
+                    report.notChecked({ reason: `its peak is 0 (${peak.where}): nothing launches at once, so the storm of its ${zone.users.value} users has no concurrency to predict`, remedy: "declare the storm's perfguard:peakConcurrentLaunches (> 0), or remove perfguard:users if nobody logs on" }, zone.resource);
+                } else {
+                    report.notApplicable(`its peak is 0 (${peak.where}): nothing launches at once`, zone.resource);
+                }
+            } else if (rtt && z.concurrency) {
                 report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s); a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone`, zone.resource);
             } else if (rtt && zone.users.state === "ok" && zone.users.value > 0) {
                 // Users without a peak: there is a storm, but not its concurrency; never a silent pass.
@@ -76,6 +98,16 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                     if (g.group.implicit) {
                         return;
                     }
+                    const zero = zeroPeak(g);
+                    if (zero !== undefined) {
+                        // A declared peak of 0: nothing launches at once. With users, the two facts disagree.
+                        if (g.load.users !== undefined && g.load.users > 0) {
+                            report.notChecked({ reason: `its peak is 0 (${zero}): nothing launches at once, so the storm of its ${g.load.users} users has no concurrency to predict`, remedy: "declare the storm's perfguard:peakConcurrentLaunches (> 0), or remove perfguard:users if nobody logs on" }, g.group.resource);
+                        } else {
+                            report.notApplicable(`its peak is 0 (${zero}): nothing launches at once`, g.group.resource);
+                        }
+                        return;
+                    }
                     if (g.load.users !== undefined && g.load.users > 0) {
                         report.notChecked({ reason: "users declared but no perfguard:peakConcurrentLaunches for it or its zones, so its storm's concurrency is unknown", remedy: "declare perfguard:peakConcurrentLaunches on the Delivery Group or its zones" }, g.group.resource);
                     } else {
@@ -93,7 +125,9 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 }
                 // A violation or a pass, the group's lock was judged: --explain shows the numbers either way.
                 const launch = g.launchTimeS !== undefined ? `, launch ${duration(g.launchTimeS)} at ${num(g.successfulPerS ?? 0, 2)} successful/s` : "";
-                report.applied(`lock at ${num(p.concurrency)} concurrent: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${p.notMeasured.map((n) => `; ${n}`).join("")}${several}`, g.group.resource);
+                const f = g.firstCome;
+                const storm = f ? `; first come, its zones' whole storm on it: ${num(f.concurrency)} concurrent, ${num(f.worstMeanResponseS)} s, ${pct(f.worstErrorRate)} timed out` : "";
+                report.applied(`lock at ${num(p.concurrency)} concurrent expected: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${storm}${p.notMeasured.map((n) => `; ${n}`).join("")}${several}`, g.group.resource);
             });
         }
     },

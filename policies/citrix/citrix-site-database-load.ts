@@ -7,9 +7,9 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { cappedList, CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
 import { configured } from "./targets";
-import { stackPolicy } from "../pack/definePolicy";
+import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
 import { num, plural } from "../pack/format";
 import { zoneFix } from "./throttleMessages";
@@ -19,6 +19,36 @@ export interface SiteDatabaseLoadConfig {
     maxSiteConcurrentRequests: number;
     /** Zones at or above this RTT count as satellite zones (ms). */
     satelliteAtRttMs: number;
+    /** Brokered/s measured on this Site's database (0 = not measured: the source's plateau). */
+    measuredSiteBrokeredPerS: number;
+}
+
+/**
+ * Every zone's storms, satellites or not, broker through the one Site database: the storms
+ * predicted at once (their locks' rates added up, before the cap) against the most it was measured
+ * to broker (the source's plateau with one Delivery Group, or measuredSiteBrokeredPerS). Reported
+ * at the policy's level, as the satellites' concurrency: both are predictions beyond what the
+ * source measured, not a measured failure.
+ */
+function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, report: Report): void {
+    const db = e.database;
+    if (db.storms === 0) {
+        return;
+    }
+    report.applied(`${plural(db.storms, "Delivery Group storm")} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
+    if (!db.capped) {
+        return;
+    }
+    // The busiest lock's zones: where lowering throttles frees the most of the cap.
+    const busiest = e.groups.filter((g) => g.prediction !== undefined && g.brokeredPerS !== undefined)
+        .sort((a, b) => (b.brokeredPerS as number) - (a.brokeredPerS as number) || a.group.resource.name.localeCompare(b.group.resource.name))[0];
+    const zones = busiest ? cappedList([...new Set(busiest.feeds.map((f) => zoneShort(f.zone)))], 2) : "";
+    const measured = config.measuredSiteBrokeredPerS > 0;
+    report({
+        problem: `${db.storms === 1 ? "1 Delivery Group's storm wants" : `${db.storms} Delivery Groups' storms at once want`} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
+        fix: `stagger the storms, lower the throttles of ${zones || "the busiest zones"} (${num((busiest?.brokeredPerS ?? 0) * db.responseScale)}/s), or split the Site${measured ? "" : "; set measuredSiteBrokeredPerS if measured"}`,
+        basis: [db.storms > 1 ? `several Delivery Groups at once: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the plateau is the most the source brokered)`],
+    });
 }
 
 export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
@@ -41,12 +71,20 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 default: 90,
                 description: "Zones whose perfguard:rttMs is at or above this (ms) count as satellite zones (default 90, as citrix-broker-throttle's requireAtRttMs).",
             },
+            measuredSiteBrokeredPerS: {
+                type: "number",
+                minimum: 0,
+                maximum: 100000,
+                default: 0,
+                description: "Launches per second measured on this Site's database with all its Delivery Groups at once, as citrix-brokering-capacity's (default 0: not measured, so the Site's storms are judged against the source's plateau of 22.9-23.2/s with one Delivery Group at 10 ms).",
+            },
         },
     },
     types: [ZONE_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs });
+        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: config.measuredSiteBrokeredPerS });
         const db = evaluation.database;
+        brokeredRate(evaluation, config, report);
         for (const z of evaluation.zones) {
             const zone = z.zone;
             if (zone.daas) {
@@ -80,7 +118,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 ? `${zoneFix(only, perControllerThrottle(config.maxSiteConcurrentRequests, only.controllers.length))}, or move the zone to a separate Site`
                 : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
             basis: [
-                `per zone: ${[...parts].sort().join(", ")}`, // sorted: AnalyzeStack order is arbitrary
+                `per zone: ${cappedList(parts)}`, // sorted (AnalyzeStack order is arbitrary), at most five named
                 `maxSiteConcurrentRequests ${configured(config.maxSiteConcurrentRequests, MEASURED_MAX_CONCURRENCY)}: the most the 7.7 tests ran on one database; satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
                 `several zones' Delivery Groups at once: ${ONE_GROUP_TESTED}`,
             ],

@@ -18,7 +18,7 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
-import { SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
+import { RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { duration as durationText, num as fmt, pct as pctText } from "../pack/format";
@@ -27,7 +27,7 @@ import { shortName } from "../pack/message";
 import { field } from "../pack/values";
 import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle } from "./load";
 import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
-import { BrokeringTargets, safeConcurrency } from "./targets";
+import { adviceLimit, BrokeringTargets, safeConcurrency } from "./targets";
 
 export { MODEL_SOURCE } from "./targets";
 /** The type tokens a Site is read from (`size citrix` builds a synthetic Site of them). */
@@ -84,12 +84,27 @@ export interface GroupEvaluation {
     readonly perController?: number;
     /** Zones whose throttles the fix lowers: the satellites of a group spanning a primary zone, else all. */
     readonly fixZones?: readonly Zone[];
-    /** The model at the lock's expected concurrency (declared peaks, capped by the throttles). */
+    /**
+     * The model at the lock's expected concurrency (declared peaks split over the groups, capped
+     * by the throttles' shares), under the Site database's cap: what the Site's storms at once
+     * and the launch time rest on.
+     */
     readonly prediction?: GroupPrediction;
+    /**
+     * First come, first served: the lock at the most the declared storm can put on it, set only
+     * when that is more than expected. From each zone, its whole peak (or this group's own peak
+     * there) capped by the zone's whole throttles, never the group's share of them: every
+     * department of a zone can take all of the zone's requests. Alone on the Site (no cap).
+     */
+    readonly firstCome?: GroupPrediction;
+    /** What citrix-brokering-capacity judges: the worse (mean response) of the two. */
+    readonly judged?: GroupPrediction;
     /** Brokered/s and successful/s after the Site database's cap, and the launch time of its storm. */
     readonly brokeredPerS?: number;
     readonly successfulPerS?: number;
     readonly launchTimeS?: number;
+    /** Basis lines for the zones of its lock at an RTT the source did not measure (empty when all were measured). */
+    readonly rttNotes: readonly string[];
     /** A group spanning zones at different RTTs: its fastest zone's response with and without the slower ones. */
     readonly span?: { readonly fastest: Zone; readonly rttMs: number; readonly concurrency: number; readonly withOthersS: number; readonly aloneS: number; readonly errorRate: number; readonly advise: boolean };
 }
@@ -110,6 +125,8 @@ export interface ZoneEvaluation {
     readonly perController?: number;
     /** What it allows toward the Site database: its throttles' sum, else its declared demand or peak. */
     readonly allowed?: { readonly value: number; readonly by: "throttles" | "peak" };
+    /** How its RTT relates to the measured levels (undefined without a usable RTT). */
+    readonly rtt?: RttCoverage;
 }
 
 /** The one Site database. */
@@ -164,7 +181,10 @@ export function lockSafeConcurrency(mix: readonly { rttMs: number; weight: numbe
     if (used.length === 1 || new Set(used.map((m) => m.rttMs)).size === 1) {
         return used.length === 0 ? 0 : safeConcurrency(used[0].rttMs, targets);
     }
-    return maxSafeGroupConcurrency(used, { targetResponseS: targets.targetResponseS, errorBudget: targets.errorBudgetPct / 100 });
+    const model = maxSafeGroupConcurrency(used, { targetResponseS: targets.targetResponseS, errorBudget: targets.errorBudgetPct / 100 });
+    // The source's advice (at most 24 from 160 ms) bounds a mix whose every zone is that far.
+    const advice = adviceLimit(Math.min(...used.map((m) => m.rttMs)), targets);
+    return advice === undefined ? model : Math.min(model, advice);
 }
 
 /** The per-controller throttle a lock allows: its safe concurrency (within the 60 measured) over the controllers feeding it. */
@@ -226,10 +246,39 @@ function settledThrottle(feeds: readonly LockFeed[], lowered: readonly LockFeed[
     return undefined;
 }
 
+/**
+ * Names for a message: sorted, at most `max` of them, then "and N more" (a lock fed by 51 zones
+ * would otherwise list all 51 in one basis line).
+ */
+export function cappedList(items: readonly string[], max = 5, sort = true): string {
+    const sorted = sort ? [...items].sort() : items;
+    return sorted.length <= max ? sorted.join(", ") : `${sorted.slice(0, max).join(", ")} and ${sorted.length - max} more`;
+}
+
+/** A zone's RTT coverage: how its RTT relates to the source's measured levels. */
+export function zoneCoverage(zone: Zone): RttCoverage | undefined {
+    return zone.rttMs.state === "ok" && !zone.daas ? rttCoverage(zone.rttMs.value) : undefined;
+}
+
+/**
+ * Basis lines for zones at an RTT the source did not measure, one per coverage ("interpolated
+ * between 90 and 160 ms: zone "a-zone" (120 ms)"); empty when every zone's RTT was measured.
+ */
+export function rttNotes(zones: readonly Zone[]): string[] {
+    const byText = new Map<string, string[]>();
+    for (const zone of new Set(zones)) {
+        const c = zoneCoverage(zone);
+        if (c && c.label !== "measured" && zone.rttMs.state === "ok") {
+            byText.set(c.text, [...(byText.get(c.text) ?? []), `${zoneShort(zone)} (${fmt(zone.rttMs.value)} ms)`]);
+        }
+    }
+    return [...byText.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([text, names]) => `RTT not measured, the model ${text}: ${cappedList(names)}`);
+}
+
 function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEvaluation {
     const group = load.group;
     if (load.notChecked || load.classes.length === 0) {
-        return { group, load, notChecked: load.notChecked, feeds: [], feeders: 0 };
+        return { group, load, notChecked: load.notChecked, feeds: [], feeders: 0, rttNotes: [] };
     }
     const weights = load.classes.map((c) => weightOf(load, c.zone));
     const total = weights.reduce((sum, w) => sum + w, 0);
@@ -267,6 +316,10 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     const perController = feeders > 0 ? settled ?? perControllerThrottle(safe, fixFeeders) : undefined;
     const classes = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
     const prediction = classes.length > 0 ? predictGroupBrokering({ classes, users: load.users }) : undefined;
+    const stormClasses = firstComeClasses(load, feeds);
+    const expectedTotal = classes.reduce((sum, c) => sum + c.concurrency, 0);
+    const stormTotal = stormClasses.reduce((sum, c) => sum + c.concurrency, 0);
+    const firstCome = prediction && stormTotal > expectedTotal + 1e-9 ? predictGroupBrokering({ classes: stormClasses }) : undefined;
     let span: GroupEvaluation["span"];
     if (prediction && new Set(classes.map((c) => c.rttMs)).size > 1) {
         const fastestRtt = Math.min(...classes.map((c) => c.rttMs));
@@ -278,7 +331,30 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
         const advise = withOthersS >= 2 * alone.worstMeanResponseS || withOthersS > config.targetResponseS || errorRate > config.errorBudgetPct / 100;
         span = { fastest: classes[i].zone, rttMs: fastestRtt, concurrency: classes[i].concurrency, withOthersS, aloneS: alone.worstMeanResponseS, errorRate, advise };
     }
-    return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, span };
+    return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, ...(firstCome ? { firstCome } : {}), span, rttNotes: rttNotes(feeds.map((f) => f.zone)) };
+}
+
+/**
+ * Per zone, what one storm can put on this group's lock, first come, first served: the group's
+ * own peak there, else the zone's whole peak (every group of the zone can take all of it), capped
+ * by the zone's whole throttles; the throttles alone where no peak is declared but the expected
+ * load is known (users with throttles). A zone with no expected load adds nothing.
+ */
+function firstComeClasses(load: GroupLoad, feeds: readonly LockFeed[]): Array<{ rttMs: number; concurrency: number }> {
+    const own = load.group.peakConcurrentLaunches.state === "ok";
+    const out: Array<{ rttMs: number; concurrency: number }> = [];
+    for (const c of load.classes) {
+        const feed = feeds.find((f) => f.zone === c.zone);
+        if (c.concurrency === undefined || c.concurrency <= 0 || !feed) {
+            continue;
+        }
+        const zonePeak = c.zone.peakConcurrentLaunches;
+        const declared = own ? c.demand : zonePeak.state === "ok" ? zonePeak.value : undefined;
+        const throttles = feed.allThrottled ? feed.knownThrottles : undefined;
+        const value = declared !== undefined ? (throttles !== undefined ? Math.min(declared, throttles) : declared) : throttles ?? c.concurrency;
+        out.push({ rttMs: c.rttMs, concurrency: Math.max(value, c.concurrency) });
+    }
+    return out;
 }
 
 /**
@@ -310,7 +386,8 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             return g;
         }
         const prediction = shared.capped && g.prediction ? underSiteCap(g.prediction, shared.responseScale) : g.prediction;
-        return { ...g, prediction, brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
+        const judged = g.firstCome && prediction && g.firstCome.worstMeanResponseS > prediction.worstMeanResponseS ? g.firstCome : prediction;
+        return { ...g, prediction, ...(judged ? { judged } : {}), brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
     const satelliteAt = config.satelliteAtRttMs ?? 90;
@@ -327,8 +404,9 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             : lockLimit !== undefined && zone.controllers.length > 0 ? [perControllerThrottle(lockLimit, zone.controllers.length)] : [];
         const peak = zone.peakConcurrentLaunches;
         const allowedValue = throttle.sum ?? demand ?? (peak.state === "ok" ? peak.value : undefined);
+        const rtt = zoneCoverage(zone);
         return {
-            zone, concurrency, demand, throttle, locks, lockLimit,
+            zone, concurrency, demand, throttle, locks, lockLimit, ...(rtt ? { rtt } : {}),
             perController: per.length > 0 ? Math.min(...per) : undefined,
             allowed: allowedValue === undefined ? undefined : { value: allowedValue, by: throttle.sum !== undefined ? "throttles" : "peak" },
         };
@@ -432,7 +510,7 @@ export function citrixEvaluations(stack: StackView, config?: PackConfig): { capa
     return {
         capacity: citrixEvaluation(stack, { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1), measuredSiteBrokeredPerS: numberOr(cap.measuredSiteBrokeredPerS, 0) }),
         throttle: citrixEvaluation(stack, { targetResponseS: numberOr(thr.targetResponseS, 12), errorBudgetPct: numberOr(thr.errorBudgetPct, 0.1), externalControllers: externals }),
-        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90) }),
+        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90), measuredSiteBrokeredPerS: numberOr(db.measuredSiteBrokeredPerS, 0) }),
     };
 }
 
@@ -455,28 +533,34 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         const t = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
         const rtt = zone.rttMs.state === "ok" ? zone.rttMs.value : undefined;
         const why = zone.daas ? "a Citrix DaaS resource location" : zone.rttMs.state === "ok" ? "nothing declared" : `its perfguard:rttMs is ${zone.rttMs.state === "absent" ? "not declared" : zone.rttMs.state}`;
+        // The same coverage the verdicts' basis lines give (ZoneEvaluation.rtt, computed once).
+        const rttNote = z.rtt && z.rtt.label !== "measured" ? `RTT not measured: the model ${z.rtt.text}` : undefined;
         out.push({
             system: "citrix", kind: "zone", id: zone.resource.name, label: zoneRef(zone), urn: zone.resource.urn,
             ...(zone.daas ? { notChecked: "a Citrix DaaS resource location (not judged by the Site-database model)" } : {}),
             figures: [
-                figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why),
+                noted(figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why), rttNote),
                 figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
                 figure("throttleSum", "throttles (sum)", "", "none", t?.throttle.sum, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : "a controller without a known throttle"),
-                figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why),
-                figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why),
+                noted(figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why), rttNote),
+                noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why), rttNote),
             ],
         });
     }
     for (const g of capacity.groups) {
         const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
-        const p = g.prediction;
+        // The judged prediction (citrix-brokering-capacity's): first come, the worse of the expected
+        // load and the zones' whole storm on this lock; the note says which and gives the other.
+        const p = g.judged ?? g.prediction;
+        const storm = g.firstCome !== undefined && p === g.firstCome && g.prediction ? `first come: its zones' whole storm on this lock (${round1(Math.round(g.prediction.concurrency * 10) / 10)} expected at an even split)` : undefined;
         const why = g.notChecked?.reason ?? (p ? "" : "no demand declared for it or its zones");
         // A group not checked says why on every figure, not a reason that merely follows from it.
         const launchWhy = g.notChecked?.reason ?? (g.load.users === undefined ? "no perfguard:users" : why);
         const implicit = g.group.implicit;
+        const lockNote = [...(storm ? [storm] : []), ...g.rttNotes].join("; ") || undefined;
         const prediction = [
-            figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why),
-            figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why),
+            noted(figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why), lockNote),
+            noted(figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why), lockNote),
             figure("brokeredPerS", "brokered/s", "req/s", "higher", g.brokeredPerS, (v) => fmt(v, 2), why),
             figure("launchTimeS", "launch time", "s", "lower", g.launchTimeS, durationText, launchWhy),
         ];
@@ -484,12 +568,12 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         // throttles, safe concurrency and proposed throttle are the zone entity's concurrency,
         // throttleSum, lockLimit and perController. Listing them twice would show one change as two.
         const throttling: Figure[] = implicit ? [] : [
-            figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why),
+            noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
             t?.exposure !== undefined && !t.exposure.bounded
                 ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
                 : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller")),
-            figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"),
-            figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
+            noted(figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"), lockNote),
+            noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"), lockNote),
         ];
         out.push({
             // Its own label: the zone entity carries the zone's name, this one its lock's.
@@ -516,6 +600,11 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         ],
     });
     return out;
+}
+
+/** A figure with the note on what it rests on, when there is one and the figure has a value. */
+function noted(f: Figure, note: string | undefined): Figure {
+    return note === undefined || f.value === undefined ? f : { ...f, note };
 }
 
 function round1(value: number): string {

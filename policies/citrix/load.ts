@@ -1,7 +1,9 @@
 /**
  * Brokering load per Delivery Group and zone: each group's demand in each zone (its own
  * perfguard:peakConcurrentLaunches split over its zones by machines, or the zone's peak split
- * over the zone's groups by machines), capped by the zone's Delivery Controllers' throttles split
+ * by machines over the zone's groups that declare no peak of their own; a zone's perfguard:users
+ * likewise go to its groups without users of their own: a zone's fact describes the groups that
+ * do not declare it), capped by the zone's Delivery Controllers' throttles split
  * over the groups they broker into in proportion to their demand: the expected load, which the
  * Citrix evaluation (evaluation.ts) predicts; the worst case of first-come throttles is the
  * evaluation's exposure.
@@ -124,8 +126,10 @@ export function groupLoads(site: Site): GroupLoad[] {
                 throttleShare = throttle * evenOr(weights[mine], total, zone.groups.length);
             }
             if (group.users.state !== "ok" && zone.users.state === "ok") {
-                const zoneMachines = zone.groups.reduce((sum, s) => sum + s.machines, 0);
-                zoneUsers += zone.users.value * evenOr(share.machines, zoneMachines, zone.groups.length);
+                // As the zone's peak: the zone's users are those of its groups without their own.
+                const others = zone.groups.filter((s) => s.group.users.state !== "ok");
+                const zoneMachines = others.reduce((sum, s) => sum + s.machines, 0);
+                zoneUsers += zone.users.value * evenOr(share.machines, zoneMachines, others.length);
                 anyZoneUsers = true;
             }
             const concurrency = d !== undefined ? (throttleShare !== undefined ? Math.min(d, throttleShare) : d)

@@ -4,7 +4,7 @@
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
-import { measuredLimit } from "../../model/citrixGuidance";
+import { adviceMaxConcurrent, measuredLimit } from "../../model/citrixGuidance";
 import { num, pct } from "../pack/format";
 
 /** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
@@ -33,13 +33,29 @@ export const TARGET_SCHEMA: Record<keyof BrokeringTargets, PolicyConfigJSONSchem
 
 /**
  * The largest concurrency that meets the targets at this RTT (0 when none does): the model's, never
- * above a measured cell that missed the targets (measuredLimit).
+ * above a measured cell that missed the targets (measuredLimit), nor above the source's advice for
+ * this RTT where it binds (adviceLimit: at most 24 from 160 ms; the model alone gives 25 at 160 ms).
  */
 export function safeConcurrency(rttMs: number, targets: BrokeringTargets): number {
     const errorBudget = targets.errorBudgetPct / 100;
     const model = maxSafeConcurrency({ rttMs, targetResponseS: targets.targetResponseS, errorBudget });
-    return Math.min(model, measuredLimit(rttMs, targets.targetResponseS, errorBudget) ?? model);
+    const measured = Math.min(model, measuredLimit(rttMs, targets.targetResponseS, errorBudget) ?? model);
+    return Math.min(measured, adviceLimit(rttMs, targets) ?? measured);
 }
+
+/**
+ * The source's advice for this RTT (at most 24 from 160 ms) where it binds: with the default
+ * targets or stricter ones, which are the source's (its 160 ms / 24 cell, 11.4 s, 0 %). Targets
+ * relaxed in the policy config are the user's choice: there the model and the measured cells
+ * that missed them decide (measuredLimit), not advice given for other targets.
+ */
+export function adviceLimit(rttMs: number, targets: BrokeringTargets): number | undefined {
+    const strict = targets.targetResponseS <= DEFAULT_TARGET_RESPONSE_S && targets.errorBudgetPct <= DEFAULT_ERROR_BUDGET_PCT;
+    return strict ? adviceMaxConcurrent(rttMs)?.value : undefined;
+}
+
+const DEFAULT_TARGET_RESPONSE_S = 12;
+const DEFAULT_ERROR_BUDGET_PCT = 0.1;
 
 /** "the model predicts a mean response of 19.1 s and 0.52% errors at 40 concurrent requests" */
 export function predictionSentence(rttMs: number, concurrency: number): string {

@@ -5,7 +5,7 @@ import type { Message } from "../pack/message";
 import { shortName } from "../pack/message";
 import type { Controller, Zone } from "./site";
 import type { GroupEvaluation, ZoneEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, zoneRef, zoneShort } from "./evaluation";
+import { cappedList, fitted, groupRef, groupShort, rttNotes, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import { num, plural } from "../pack/format";
 import { targetsBasis, BrokeringTargets } from "./targets";
@@ -32,6 +32,7 @@ function basisFor(z: ZoneEvaluation, targets: BrokeringTargets): string[] {
     const limit = z.lockLimit ?? 0;
     const lines = [
         `${FIRST_COME}; its most exposed lock sustains ${limit} at ${targetsBasis(targets)}`,
+        ...rttNotes([z.zone]),
     ];
     if (z.lockLimit !== undefined && z.lockLimit > MEASURED_MAX_CONCURRENCY) {
         lines.push(`the fix stays within ${MEASURED_MAX_CONCURRENCY} concurrent requests per lock, the most the source measured against one Site database`);
@@ -89,7 +90,8 @@ export function groupOverMessage(g: GroupEvaluation, zones: ReadonlyMap<Zone, Zo
         problem: fitted((ref) => `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`, groupRef(g.group, true), groupShort(g.group, true)),
         fix: `${throttles}${spans ? "; or split the Delivery Group per zone (one lock each)" : ""}`,
         basis: [
-            `${FIRST_COME} (each lock can receive every feeding controller's throttle): ${sorted.map((f) => `${f.knownThrottles} from ${zoneShort(f.zone)} at ${num(f.rttMs)} ms`).join(", ")}${exposure.byPeak ? `, bounded by the group's own peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,
+            `${FIRST_COME} (each lock can receive every feeding controller's throttle): ${cappedList(sorted.map((f) => `${f.knownThrottles} from ${zoneShort(f.zone)} at ${num(f.rttMs)} ms`), 5, false)}${exposure.byPeak ? `, bounded by the group's own peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,
+            ...g.rttNotes,
             ...(spans ? ["a Delivery Group brokered from several zones: not measured (multi-class MVA of its one lock)"] : []),
             ...(exposure.value > MEASURED_MAX_CONCURRENCY ? [`${round(exposure.value)} concurrent requests: not measured (the source measured up to ${MEASURED_MAX_CONCURRENCY})`] : []),
             ...g.load.notes,

@@ -23,6 +23,8 @@ export interface Figure {
     readonly text: string;
     /** Why the figure is not computed, in the "not checked" wording; set exactly when value is undefined. */
     readonly notChecked?: string;
+    /** What the value rests on where it was not measured ("RTT not measured: the model interpolated between 90 and 160 ms"). */
+    readonly note?: string;
 }
 
 /** One judged entity (a Citrix zone or Delivery Group, an SE group, a Xen host) with its figures. */

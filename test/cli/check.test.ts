@@ -165,7 +165,8 @@ describe("check --report", () => {
         const md = fs.readFileSync(report, "utf8");
         expect(md).toMatch(/^# perfguard check: ❌ mandatory violations\n/);
         expect(md).toContain("### Mandatory (2)");
-        expect(md).toContain("### Advisory (1)");
+        // The capacity verdict, and the Site's storms at once above its plateau (citrix-site-database-load).
+        expect(md).toContain("### Advisory (2)");
         expect(md).toContain("- **citrix-zone-rtt-limit** on `citrix:index:Zone` `latam-zone`");
         expect(md).toContain("## Citrix zones");
         // The same model as the policies, called directly: emea-east-delivery-group takes the
@@ -177,14 +178,16 @@ describe("check --report", () => {
         const p = predictBrokering({ rttMs: 160, concurrency: 40 });
         const uncapped = [[45, 30], [160, 40], [260, 8], [2, 60]].reduce((sum, [rttMs, concurrency]) => sum + predictBrokering({ rttMs, concurrency }).brokeredPerS, 0);
         expect(uncapped).toBeGreaterThan(23.2);
-        const safe = maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 });
+        // The model's 25 at 160 ms, bounded by the source's advice of 24 there.
+        const safe = Math.min(maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 }), 24);
         expect(md).toMatch(new RegExp(`\\| Delivery Group "emea-east-delivery-group" \\(name "emea-east-desktops"\\) \\| emea-east 160 ms \\| 40 \\| ${num(p.meanResponseS * uncapped / 23.2)} s \\| ${pct(p.errorRate)} \\| [\\d.]+ \\| \\d+ min for 6000 users \\| no cap \\| ${safe} \\| 12 \\|`));
         expect(md).toContain("## Citrix zones");
         expect(md).toContain("### Site database");
 
         const groups = path.join(dir, "groups.md");
         await perfguard(["check", previews.get("citrix-delivery-groups")!.record, "--report", groups]);
-        expect(fs.readFileSync(groups, "utf8")).toMatch(/\| Delivery Group "shared-apps-group" \(name "shared-apps"\) \| emea-east 160 ms, nordics 160 ms \| 26\.4 \| [\d.]+ s \|.*\| 48 \| 25 \| 6 \|/);
+        // Judged at its first-come storm (both zones' 24, its own peak of 48), not the 26.4 expected.
+        expect(fs.readFileSync(groups, "utf8")).toMatch(/\| Delivery Group "shared-apps-group" \(name "shared-apps"\) \| emea-east 160 ms, nordics 160 ms \| 48 \| [\d.]+ s \|.*\| 48 \| 24 \| 6 \|/);
 
         const nsx = path.join(dir, "nsx.md");
         await perfguard(["check", previews.get("nsx-alb-se-groups")!.record, "--report", nsx]);

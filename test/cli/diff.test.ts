@@ -94,7 +94,7 @@ const CASES: Case[] = [
         // the lock's brokered rate is the Site's whole total (its only group).
         figures: [
             "site:site: brokeredPerS 2.12 → 1.31 (worse)",
-            "zone:emea-zone: rttMs 160 ms → 260 ms (worse)", "zone:emea-zone: lockLimit 25 → 15 (worse)", "zone:emea-zone: perController 12 → 7 (changed)",
+            "zone:emea-zone: rttMs 160 ms → 260 ms (worse)", "zone:emea-zone: lockLimit 24 → 15 (worse)", "zone:emea-zone: perController 12 → 7 (changed)",
             "zoneLock:emea-zone: meanResponseS 9.4 s → 15.3 s (worse)", "zoneLock:emea-zone: timedOutPct <0.0001% → 0.011% (worse)",
             "zoneLock:emea-zone: brokeredPerS 2.12 → 1.31 (worse)", "zoneLock:emea-zone: launchTimeS 8 min → 13 min (worse)",
         ],
@@ -108,7 +108,7 @@ const CASES: Case[] = [
             "site:site: brokeredPerS 2.12 → (not known while the lock of zone \"emea-zone\" is not checked) (changed)",
             "site:site: databaseConcurrency 24 → (not known while the perfguard:rttMs of zone \"emea-zone\" is not known) (changed)",
             "zone:emea-zone: rttMs 160 ms → (its perfguard:rttMs is unknown) (changed)", "zone:emea-zone: concurrency 20 → (its perfguard:rttMs is unknown) (changed)",
-            "zone:emea-zone: lockLimit 25 → (its perfguard:rttMs is unknown) (changed)", "zone:emea-zone: perController 12 → (its perfguard:rttMs is unknown) (changed)",
+            "zone:emea-zone: lockLimit 24 → (its perfguard:rttMs is unknown) (changed)", "zone:emea-zone: perController 12 → (its perfguard:rttMs is unknown) (changed)",
             "zoneLock:emea-zone: not checked - → the perfguard:rttMs of its zone \"emea\" is unknown in this preview",
             ...["meanResponseS 9.4 s", "timedOutPct <0.0001%", "brokeredPerS 2.12", "launchTimeS 8 min"].map((f) => `zoneLock:emea-zone: ${f} → (the perfguard:rttMs of its zone "emea" is unknown in this preview) (changed)`),
         ],

@@ -66,7 +66,7 @@ describe("first-come throttles: a lock receives every feeding controller's throt
     it("names the exposure and proposes the most exposed lock's safe concurrency over the controllers feeding it", async () => {
         const found = await runPolicies([citrixBrokerThrottle], departments("25"));
         const m = parseMessage(found[0].message);
-        expect(m.problem).toBe("Delivery Group \"dept-1\": the throttles of 2 Delivery Controllers can put 50 concurrent requests on its lock, above the 25 it sustains.");
+        expect(m.problem).toBe("Delivery Group \"dept-1\": the throttles of 2 Delivery Controllers can put 50 concurrent requests on its lock, above the 24 it sustains.");
         expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
         expect(m.basis.join("\n")).toContain("first come, first served");
     });
@@ -167,7 +167,7 @@ describe("first-come throttles on a group spanning zones: the lock is judged at 
         }
         expect(found).toHaveLength(1);
         const m = parseMessage(found[0].message);
-        expect(m.problem).toContain("can put 48 concurrent requests on its lock, above the 25 it sustains");
+        expect(m.problem).toContain("can put 48 concurrent requests on its lock, above the 24 it sustains");
         expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
         expect(m.fix).not.toContain("primary-zone");
     });

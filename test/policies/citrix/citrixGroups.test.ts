@@ -49,7 +49,7 @@ describe("issue 12: Delivery Group locks", () => {
         expect(throttle?.enforcementLevel).toBe("mandatory");
         const m = parseMessage(throttle?.message ?? "");
         // First come, first served: the four controllers' 12s can all be for this one lock.
-        expect(m.problem).toBe("Delivery Group \"spanning\": the throttles of 4 Delivery Controllers can put 48 concurrent requests on its lock, above the 25 it sustains.");
+        expect(m.problem).toBe("Delivery Group \"spanning\": the throttles of 4 Delivery Controllers can put 48 concurrent requests on its lock, above the 24 it sustains.");
         expect(m.fix).toContain("to 6 on each of zone \"east-zone\"'s 2 Delivery Controllers");
         expect(m.fix).toContain("split the Delivery Group per zone");
     });
@@ -72,7 +72,7 @@ describe("issue 12: Delivery Group locks", () => {
         const unthrottled = [zone("nordics", { rttMs: "160", peakConcurrentLaunches: "100", users: "4000" }), ...controllers("nordics", [undefined, undefined]), ...groups];
         const found = await runPolicies(POLICIES, unthrottled);
         const fix = parseMessage(found.find((v) => v.policyName === "citrix-broker-throttle")?.message ?? "");
-        // Not 5 locks x 25 / 2: one storm can put both controllers' requests on one lock.
+        // Not 5 locks x 24 / 2: one storm can put both controllers' requests on one lock.
         expect(fix.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
         expect(fix.basis.join("\n")).toContain("first come, first served");
         // 60 per controller: each of the five locks can receive 120.

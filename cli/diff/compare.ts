@@ -263,41 +263,77 @@ function verdictKey(v: Verdict): string {
 }
 
 /**
- * The (policy, resource) verdicts that appear or disappear. A pair present on both sides at the
- * same level is no change, whatever its numbers (the figures say those); a pair that goes from
- * advisory to mandatory is a new mandatory verdict (and the reverse a gone one).
+ * The verdicts that appear or disappear. One policy may give one resource several verdicts
+ * (perfguard-facts: one per unreadable fact), so each (policy, resource, level) is compared as a
+ * multiset: a verdict with the same problem line on both sides is no change; of the rest, as many
+ * as both sides have are the same verdicts with other numbers (the figures say those, so no
+ * change); what head has beyond that appeared, what base has beyond that disappeared. A pair that
+ * goes from advisory to mandatory is a new mandatory verdict (`was` "advisory"), the reverse a gone
+ * one. Deterministic: the unmatched are paired in the order of their problem lines.
  */
 export function diffVerdicts(base: readonly Verdict[], head: readonly Verdict[]): VerdictChange[] {
-    const strongest = (list: readonly Verdict[]) => {
-        const m = new Map<string, Verdict>();
+    const groups = (list: readonly Verdict[]) => {
+        const m = new Map<string, Verdict[]>();
         for (const v of list) {
-            const k = verdictKey(v);
-            const seen = m.get(k);
-            if (!seen || (seen.level === "advisory" && v.level === "mandatory") || (seen.level === v.level && v.problem < seen.problem)) {
-                m.set(k, v);
-            }
+            const k = `${verdictKey(v)}\u0000${v.level}`;
+            m.set(k, [...(m.get(k) ?? []), v]);
         }
         return m;
     };
-    const b = strongest(base);
-    const h = strongest(head);
+    const b = groups(base);
+    const h = groups(head);
+    const levelsOf = (list: readonly Verdict[]) => {
+        const m = new Map<string, Set<Verdict["level"]>>();
+        for (const v of list) {
+            m.set(verdictKey(v), (m.get(verdictKey(v)) ?? new Set()).add(v.level));
+        }
+        return m;
+    };
+    const baseLevels = levelsOf(base);
+    const headLevels = levelsOf(head);
+    /** `mine` less what `other` matches: same problem line first, then as many of the rest as other has left. */
+    const unmatched = (mine: readonly Verdict[], other: readonly Verdict[]): Verdict[] => {
+        const counts = new Map<string, number>();
+        for (const v of other) {
+            counts.set(v.problem, (counts.get(v.problem) ?? 0) + 1);
+        }
+        const rest: Verdict[] = [];
+        for (const v of [...mine].sort((x, y) => compareStrings(x.problem, y.problem))) {
+            const n = counts.get(v.problem) ?? 0;
+            if (n > 0) {
+                counts.set(v.problem, n - 1);
+            } else {
+                rest.push(v);
+            }
+        }
+        const otherLeft = [...counts.values()].reduce((sum, n) => sum + n, 0);
+        return rest.slice(Math.min(otherLeft, rest.length));
+    };
     const out: VerdictChange[] = [];
-    for (const [k, v] of h) {
-        const was = b.get(k);
-        if (!was) {
-            out.push({ change: "appeared", verdict: v });
-        } else if (was.level === "advisory" && v.level === "mandatory") {
-            out.push({ change: "appeared", verdict: v, was: "advisory" });
+    for (const [k, list] of h) {
+        for (const v of unmatched(list, b.get(k) ?? [])) {
+            const was = v.level === "mandatory" && !baseLevels.get(verdictKey(v))?.has("mandatory") && baseLevels.get(verdictKey(v))?.has("advisory");
+            // A mandatory verdict that became advisory is reported once, as the gone mandatory one.
+            const demoted = v.level === "advisory" && baseLevels.get(verdictKey(v))?.has("mandatory") && !baseLevels.get(verdictKey(v))?.has("advisory")
+                && !headLevels.get(verdictKey(v))?.has("mandatory");
+            if (demoted) {
+                continue;
+            }
+            out.push(was ? { change: "appeared", verdict: v, was: "advisory" } : { change: "appeared", verdict: v });
         }
     }
-    for (const [k, v] of b) {
-        const now = h.get(k);
-        if (!now || (v.level === "mandatory" && now.level === "advisory")) {
-            out.push({ change: "disappeared", verdict: v });
+    for (const [k, list] of b) {
+        for (const v of unmatched(list, h.get(k) ?? [])) {
+            // An advisory that became mandatory is reported once, as the new mandatory verdict.
+            const promoted = v.level === "advisory" && headLevels.get(verdictKey(v))?.has("mandatory") && !baseLevels.get(verdictKey(v))?.has("mandatory")
+                && !headLevels.get(verdictKey(v))?.has("advisory");
+            if (!promoted) {
+                out.push({ change: "disappeared", verdict: v });
+            }
         }
     }
     const rank = (c: VerdictChange) => (c.verdict.level === "mandatory" ? 0 : 2) + (c.change === "appeared" ? 0 : 1);
-    return out.sort((x, y) => rank(x) - rank(y) || compareStrings(x.verdict.policy, y.verdict.policy) || compareStrings(x.verdict.urn, y.verdict.urn));
+    return out.sort((x, y) => rank(x) - rank(y) || compareStrings(x.verdict.policy, y.verdict.policy) || compareStrings(x.verdict.urn, y.verdict.urn) || compareStrings(x.verdict.problem, y.verdict.problem));
 }
 
 /** The whole comparison. */

@@ -17,6 +17,12 @@ function text(entity: EntityFigures, key: string): string {
     return entity.figures.find((f) => f.key === key)?.text ?? "-";
 }
 
+/** A figure's text with what it rests on where that was not measured ("120 ms (interpolated between 90 and 160 ms)"). */
+function withNote(entity: EntityFigures, key: string): string {
+    const f = entity.figures.find((x) => x.key === key);
+    return f?.note ? `${f.text} (${f.note.replace(/^RTT not measured: the model /, "")})` : f?.text ?? "-";
+}
+
 /**
  * Builds the section; "" when the stack has no Citrix zone.
  * Input: the stack as AnalyzeStack sends it, and the reconciled pack config (properties with defaults).
@@ -37,7 +43,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const controllers = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
         const listed = controllers ? controllers.zone.controllers.length : zone.controllers.length;
         const ddcs = listed === 0 ? "none in stack" : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
-        const rtt = zone.daas ? "Citrix DaaS (not judged)" : text(f, "rttMs") === "-" ? (zone.rttMs.state === "absent" ? "no perfguard:rttMs" : `rttMs ${zone.rttMs.state}`) : text(f, "rttMs");
+        const rtt = zone.daas ? "Citrix DaaS (not judged)" : text(f, "rttMs") === "-" ? (zone.rttMs.state === "absent" ? "no perfguard:rttMs" : `rttMs ${zone.rttMs.state}`) : withNote(f, "rttMs");
         zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${text(f, "perController")} | ${cell(ddcs)} |`);
     }
     const groupRows: string[] = [];
@@ -54,7 +60,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const zones = g.feeds.map((x) => `${x.zone.zoneName} ${num(x.rttMs)} ms`).join(", ") || "-";
         const notMeasured = g.prediction && g.prediction.notMeasured.length > 0 ? " (not measured)" : "";
         const launch = text(f, "launchTimeS") === "-" ? (g.load.users === undefined ? "no perfguard:users" : "-") : `${text(f, "launchTimeS")} for ${g.load.users} users`;
-        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${text(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${lock("perController", "perController")} |`);
+        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${withNote(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${lock("perController", "perController")} |`);
     }
     const site = figures.find((f) => f.kind === "site")!;
     const d = capacity.database;

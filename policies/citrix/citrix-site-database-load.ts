@@ -111,12 +111,18 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
         if (total <= config.maxSiteConcurrentRequests) {
             return;
         }
-        const only = db.satellites.length === 1 ? db.satellites[0].zone : undefined;
+        const only = db.satellites.length === 1 ? db.satellites[0] : undefined;
+        // Each zone's share of the database's measured concurrency is also bounded by what its own
+        // most exposed lock sustains (24 at 160 ms): a share above it would fail citrix-broker-throttle.
+        const even = Math.floor(config.maxSiteConcurrentRequests / parts.length);
+        const shares = db.satellites.map((z) => ({ z, share: Math.min(even, Math.floor(z.lockLimit ?? even)) }));
+        const uniform = shares.every((x) => x.share === shares[0].share);
+        const shareText = uniform ? `about ${shares[0]?.share ?? even} per zone` : cappedList(shares.map((x) => `${zoneShort(x.z.zone)} ${x.share}`));
         report({
             problem: `${plural(parts.length, "satellite zone")} ${parts.length === 1 ? "allows" : "allow"} ${round(total)} concurrent brokering requests against the one Site database, above the ${config.maxSiteConcurrentRequests} measured: not measured beyond it.`,
-            fix: only && only.controllers.length > 0
-                ? `${zoneFix(only, perControllerThrottle(config.maxSiteConcurrentRequests, only.controllers.length))}, or move the zone to a separate Site`
-                : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (about ${Math.floor(config.maxSiteConcurrentRequests / parts.length)} per zone), or move zones to separate Sites`,
+            fix: only && only.zone.controllers.length > 0
+                ? `${zoneFix(only.zone, perControllerThrottle(Math.min(config.maxSiteConcurrentRequests, only.lockLimit ?? config.maxSiteConcurrentRequests), only.zone.controllers.length))}, or move the zone to a separate Site`
+                : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (${shareText}, each within what its zone's lock sustains), or move zones to separate Sites`,
             basis: [
                 `per zone: ${cappedList(parts)}`, // sorted (AnalyzeStack order is arbitrary), at most five named
                 `maxSiteConcurrentRequests ${configured(config.maxSiteConcurrentRequests, MEASURED_MAX_CONCURRENCY)}: the most the 7.7 tests ran on one database; satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,

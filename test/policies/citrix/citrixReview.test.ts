@@ -226,3 +226,22 @@ describe("(h) cosmetics", () => {
         expect(line.length).toBeLessThan(500);
     });
 });
+
+describe("citrix-site-database-load's split of the 60 never gives a zone more than its own lock sustains", () => {
+    /** Two 160 ms satellites declaring peaks of 60 and 12 (unthrottled): 72 against the 60 measured. */
+    const TWO_160: SiteSpec = {
+        zones: [{ name: "s1", rtt: 160, peak: 60 }, { name: "s2", rtt: 160, peak: 12 }],
+        groups: [{ name: "g1", zone: "s1" }, { name: "g2", zone: "s2" }],
+        controllers: [{ name: "ddc-s1", zone: "s1" }, { name: "ddc-s2", zone: "s2" }],
+    };
+    it.each([
+        ["two 160 ms zones: 30 each would exceed the 24 each lock sustains", TWO_160, "(about 24 per zone, each within what its zone's lock sustains)"],
+        ["a 160 ms and a 90 ms zone: the 160 ms one 24, the 90 ms one the even 30", changed(TWO_160, (s) => { s.zones[1] = { name: "s2", rtt: 90, peak: 12 }; }),
+            "(zone \"s1-zone\" 24, zone \"s2-zone\" 30, each within what its zone's lock sustains)"],
+    ] as const)("%s", async (_name, spec, share) => {
+        const found = on(await runPolicies([citrixSiteDatabaseLoad], siteOf(spec)), "citrix-site-database-load", "(stack)");
+        const fixes = found.map((v) => parseMessage(v.message).fix).filter((f): f is string => f !== undefined && f.startsWith("split the 60"));
+        expect(fixes).toHaveLength(1);
+        expect(fixes[0]).toContain(share);
+    });
+});

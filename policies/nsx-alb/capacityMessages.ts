@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, DISPATCHER_UNMEASURED, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -99,10 +99,13 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         // Only the row's own memory was measured: above it the figure is scaled, and says so.
         figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
-    const measured = (per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "") +
-        (dispatcher ? `; ${DISPATCHER_UNMEASURED}, the row had none (its CPU figures may be high)` : "");
+    // With a dedicated dispatcher below 4 vCPUs the figures are the proxy cores' row (open connections the SE's own).
+    const rowBasis = dispatcher
+        ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core); open connections from the ${spec.vcpusPerSe} vCPU row`
+        : seCapacityBasis(spec.vcpusPerSe);
+    const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
-        `${figures.join(", ") || "no demand"} (${seCapacityBasis(spec.vcpusPerSe)}${measured})`;
+        `${figures.join(", ") || "no demand"} (${rowBasis}${measured})`;
 }
 
 /** One utilisation, limit by limit: "CPU 297% (SSL TPS 222%, L7 RPS 75%), throughput 0%". */

@@ -241,6 +241,10 @@ export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined 
         spec[key] = read.value;
         where[key] = read.where;
     }
+    // The dispatcher setting only moves the proxy figures below 4 vCPUs; unknown or invalid counts as the provider's default false.
+    const dispatcher = fields.dedicatedDispatcherCore;
+    spec.dedicatedDispatcher = dispatcher.state === "ok" && dispatcher.value;
+    where.dedicatedDispatcher = dispatcher.where;
     return { spec: spec as unknown as Required<SeGroupSpec>, where: where as Record<keyof SeGroupSpec, string> };
 }
 

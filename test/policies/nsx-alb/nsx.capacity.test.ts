@@ -160,6 +160,17 @@ describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to t
         const m = parseMessage(on(await run([group(fields), ...vss(3, { l7Rps: "20000" })]), "g-seg", ADV).message);
         expect(m.fix).toContain(expected);
     });
+    // The problem line per SE count: with one SE there are no others to move to; counts take their plural.
+    it.each([
+        ["one SE, one VS: no other SE to move to", { ...SE4, bufferSe: "0", maxSe: "1" }, 1,
+            "Serviceenginegroup \"g-seg\": bufferSe 0: if its only SE fails, its VSs are down until a new SE is up.", "set bufferSe \"1\", maxSe \"2\" (1 SE for placement + 1 spare: one SE failure covered)."],
+        ["two SEs, one VS each", { ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }, 2,
+            "Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, the 1 survivor cannot hold all its VSs at maxVsPerSe 1: some are down until a new SE is up.", "set bufferSe \"1\", maxSe \"3\" (2 SEs for placement + 1 spare: one SE failure covered)."],
+    ])("the bufferSe 0 problem line: %s", async (_name, fields, count, problem, fix) => {
+        const m = parseMessage(on(await run([group(fields), ...vss(count, { l7Rps: "20000" })]), "g-seg", ADV).message);
+        expect(m.problem).toBe(problem);
+        expect(m.fix).toBe(fix);
+    });
     it("names the vendor behaviour and a fix that keeps one spare SE", async () => {
         const m = parseMessage(on(await run([group({ ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }), ...vss(2, { l7Rps: "20000" })]), "g-seg", ADV).message);
         // Each SE holds one VS (maxVsPerSe 1): the survivor has no room for the failed SE's VS.

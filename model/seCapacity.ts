@@ -270,6 +270,42 @@ export interface SeGroupSpec {
     readonly maxVsPerSe?: number;
     /** Legacy active/standby only: place VSs on both SEs; default false (the provider's). */
     readonly distributeLoadActiveStandby?: boolean;
+    /**
+     * dedicatedDispatcherCore; default false. Below 4 vCPUs the table's rows had no dedicated
+     * dispatcher, so one core taken by it leaves vcpusPerSe - 1 proxy cores: see perSeCapacity.
+     */
+    readonly dedicatedDispatcher?: boolean;
+}
+
+/** The smallest table row measured with a dedicated dispatcher core (4 vCPUs: 1 dispatcher + 3 proxy). */
+export const DISPATCHER_ROW_MIN_VCPUS = 4;
+
+/**
+ * The vCPUs whose table row gives an SE's proxy figures: below 4 vCPUs a dedicated dispatcher
+ * core proxies nothing, so the (vcpus - 1) row (its rows 1 and 2 were measured with every core a
+ * proxy core); from 4 vCPUs the rows were measured with a dispatcher, so the SE's own row.
+ * 0 for a 1 vCPU SE with a dedicated dispatcher: no proxy core, no row.
+ */
+export function proxyRowVcpus(vcpus: number, dedicatedDispatcher: boolean | undefined): number {
+    return dedicatedDispatcher === true && vcpus < DISPATCHER_ROW_MIN_VCPUS ? vcpus - 1 : vcpus;
+}
+
+/**
+ * Capacity of one SE of a group: seCapacity at its vCPUs and memory, except that with a
+ * dedicated dispatcher below 4 vCPUs the CPU-bound and throughput figures are the proxy cores'
+ * row (proxyRowVcpus); open connections stay the SE's own (memory bound).
+ * @throws RangeError when a dedicated dispatcher leaves no proxy core (1 vCPU), or as seCapacity.
+ */
+export function perSeCapacity(vcpus: number, memoryGb: number, dedicatedDispatcher?: boolean): SeCapacity {
+    const own = seCapacity({ vcpus, memoryGb });
+    const proxy = proxyRowVcpus(vcpus, dedicatedDispatcher);
+    if (proxy === vcpus) {
+        return own;
+    }
+    if (proxy < 1) {
+        throw new RangeError("a dedicated dispatcher core on a 1 vCPU SE leaves no proxy core: the table has no row for it");
+    }
+    return { ...seCapacity({ vcpus: proxy }), l4OpenConnections: own.l4OpenConnections, openConnectionsMemoryFactor: own.openConnectionsMemoryFactor };
 }
 
 /** What an SE group gives: per-SE capacity and counts of SEs' worth of it. */
@@ -313,7 +349,7 @@ export function seGroupCapacity(spec: SeGroupSpec): SeGroupCapacity {
     checkInteger("minScaleoutPerVs", spec.minScaleoutPerVs, 1);
     checkInteger("maxScaleoutPerVs", spec.maxScaleoutPerVs, spec.minScaleoutPerVs);
     checkInteger("bufferSe", spec.bufferSe, 0);
-    const perSe = seCapacity({ vcpus: spec.vcpusPerSe, memoryGb: spec.memoryPerSeMb / 1024 });
+    const perSe = perSeCapacity(spec.vcpusPerSe, spec.memoryPerSeMb / 1024, spec.dedicatedDispatcher);
     switch (spec.haMode) {
         case "HA_MODE_SHARED":
             return {

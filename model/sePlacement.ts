@@ -20,7 +20,7 @@ import {
     NO_UTILISATION,
     PROVIDER_RANGES,
     SE_MEMORY_MIN_GB,
-    seCapacity,
+    perSeCapacity,
     SeCapacity,
     SeGroupSpec,
     seGroupCapacity,
@@ -180,7 +180,7 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
     const maxVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
     checkRange("maxVsPerSe", maxVsPerSe, PROVIDER_RANGES.maxVsPerSe.min, PROVIDER_RANGES.maxVsPerSe.max);
     const vcpus = options.measuredOnly ? Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX) : spec.vcpusPerSe;
-    const perSe = seCapacity({ vcpus, memoryGb: spec.memoryPerSeMb / 1024 });
+    const perSe = perSeCapacity(vcpus, spec.memoryPerSeMb / 1024, spec.dedicatedDispatcher);
     const n = units.length;
     const base = options.assumeScaleOut ? spec.maxScaleoutPerVs : spec.minScaleoutPerVs;
     const algo = spec.algo ?? DEFAULT_ALGO;

@@ -5,7 +5,7 @@
  * of the SEs it counts on. Every number is read from policies/nsx-alb/evaluation.ts with the
  * config the pack was given; nothing is recomputed here.
  */
-import { CONNECTIONS_SCALED, DISPATCHER_UNMEASURED, GroupEvaluation, groupFigures, limitingName, needsText, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
+import { CONNECTIONS_SCALED, dispatcherNote, GroupEvaluation, groupFigures, limitingName, needsText, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
 import { num, pct } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
 
@@ -61,7 +61,7 @@ export function nsxAlbSection(stack: StackView, config: ConfigEntries): string {
         // A group without a VS has no verdict figure: nothing to print but that.
         const figures = e.units.length === 0 ? "- | - | - | - | -" : `${pct(u.cpu)} | ${throughput} | ${pct(u.openConnections)} | ${pct(u.peak)} (${limitingName(u)}) | ${steady}`;
         // A size off the table's rows, or open connections scaled by memory, says so (the evaluation's labels).
-        const notes = [f.sizeLabel === "measured" ? "" : f.sizeLabel === "extrapolated" ? "extrapolated, not measured" : "interpolated", f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "", f.dispatcherUnmeasured ? DISPATCHER_UNMEASURED : ""].filter((x) => x !== "");
+        const notes = [f.sizeLabel === "measured" ? "" : f.sizeLabel === "extrapolated" ? "extrapolated, not measured" : "interpolated", f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "", f.dispatcherUnmeasured ? dispatcherNote(spec.vcpusPerSe) : ""].filter((x) => x !== "");
         const size = `${spec.vcpusPerSe} vCPU, ${num(spec.memoryPerSeMb / 1024, 2)} GB${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
         groupRows.push(`| ${name} | ${size} | ${cell(mode)} | ${vss} | ${p.sesNeeded} of ${p.sesMax} | ${figures} | ${e.units.length === 0 ? "no VS" : cell(fix)} |`);
         for (const v of f.perVs) {

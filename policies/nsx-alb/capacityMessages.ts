@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, DISPATCHER_UNMEASURED, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -99,10 +99,13 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         // Only the row's own memory was measured: above it the figure is scaled, and says so.
         figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
-    const measured = (per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "") +
-        (dispatcher ? `; ${DISPATCHER_UNMEASURED}, the row had none (its CPU figures may be high)` : "");
+    // With a dedicated dispatcher below 4 vCPUs the figures are the proxy cores' row (open connections the SE's own).
+    const rowBasis = dispatcher
+        ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core); open connections from the ${spec.vcpusPerSe} vCPU row`
+        : seCapacityBasis(spec.vcpusPerSe);
+    const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
-        `${figures.join(", ") || "no demand"} (${seCapacityBasis(spec.vcpusPerSe)}${measured})`;
+        `${figures.join(", ") || "no demand"} (${rowBasis}${measured})`;
 }
 
 /** One utilisation, limit by limit: "CPU 297% (SSL TPS 222%, L7 RPS 75%), throughput 0%". */
@@ -252,7 +255,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             : spec.maxSe < 1 ? `${label}: maxSe ${spec.maxSe} lets it run no SE, so the Controller cannot place its ${plural(p.vsCount, "VS")}.`
             : wanted > spec.maxSe
                 ? `${label}: ${scaleField} ${spec[scaleField]}${wanted !== spec[scaleField] ? " (active/active: at least 2)" : ""} exceeds maxSe ${spec.maxSe}: the Controller cannot place its ${plural(p.vsCount, "VS")}.`
-                : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;
+                : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${plural(p.sesNeeded, "SE")} at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;
     } else if (after && failureOver(e, config) && within(p.worstSe.peak, config) && failing.length === 0) {
         // N+M with no buffer SE: judged at the first failure, as legacy active/standby is at failover.
         problem = `${label}: bufferSe 0: after one of its ${after.running} SEs fails, the busiest survivor needs ${pct(after.placement.worstSe.peak)} (${limit}): its VSs would drop traffic at peak.`;
@@ -293,7 +296,7 @@ export function failureText(e: GroupEvaluation): string {
         return "";
     }
     const q = after.placement;
-    const down = after.placeable ? "" : `; ${q.sesNeeded} SEs needed at maxVsPerSe ${q.maxVsPerSe}: the rest are down until a new SE is up`;
+    const down = after.placeable ? "" : `; ${plural(q.sesNeeded, "SE")} needed at maxVsPerSe ${q.maxVsPerSe}: the rest are down until a new SE is up`;
     return `after one SE fails (bufferSe 0): busiest of ${plural(after.running - 1, "surviving SE")} ${pct(q.worstSe.peak)}: ${utilisationText(q.worstSe)}; ` +
         `each VS on ${plural(q.sesPerVs, "SE")}, placed as before (${HA_DOC}: the failed SE's VSs go to the remaining SEs)${down}`;
 }
@@ -304,7 +307,7 @@ export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[
     const sizing = e.sizing as SeGroupSizing;
     const { spec } = sizing;
     return {
-        problem: `${groupLabel(e.group)}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${p.sesNeeded} SEs at maxVsPerSe ${p.maxVsPerSe}, so maxSe ${spec.maxSe} cannot keep bufferSe ${spec.bufferSe} spare: an SE failure costs capacity.`,
+        problem: `${groupLabel(e.group)}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${plural(p.sesNeeded, "SE")} at maxVsPerSe ${p.maxVsPerSe}, so maxSe ${spec.maxSe} cannot keep bufferSe ${spec.bufferSe} spare: an SE failure costs capacity.`,
         fix: `${alternatives.join("; or ")}.`,
         basis: [
             `N+M: N = ceil(${plural(p.vsCount, "VS")} x ${plural(p.sesPerVs, "SE")} each / ${fieldText("maxVsPerSe", spec.maxVsPerSe, sizing.where.maxVsPerSe)}) = ${p.sesNeeded}; N + M = ${p.sesNeeded + spec.bufferSe} > ${fieldText("maxSe", spec.maxSe, sizing.where.maxSe)} (${HA_DOC})`,
@@ -334,7 +337,7 @@ export function noBufferMessage(e: GroupEvaluation): Message {
     const { spec, where } = sizing;
     const maxSe = Math.max(spec.maxSe, p.sesNeeded + 1);
     const fix = maxSe <= 1000
-        ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${p.sesNeeded} SEs for placement + 1 spare: one SE failure covered).`
+        ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${plural(p.sesNeeded, "SE")} for placement + 1 spare: one SE failure covered).`
         : "move some of its VSs to another SE group, then set bufferSe \"1\".";
     const after = e.afterFailure;
     // With survivors, the figure: where their load lands (within the limit, else nsx-alb-se-capacity reports it).
@@ -342,7 +345,10 @@ export function noBufferMessage(e: GroupEvaluation): Message {
         ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the ${plural(after.running - 1, "survivor")} cannot hold all its VSs at maxVsPerSe ${p.maxVsPerSe}: some are down until a new SE is up.`
         : after
         ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the survivors carry its VSs (busiest ${pct(after.placement.worstSe.peak)}) with no spare SE left.`
-        : `${groupLabel(e.group)}: bufferSe 0: if one of its ${plural(p.sesNeeded, "SE")} fails, its VSs move to the others or are down until a new SE is up.`;
+        // With one SE there are no others to move to: its VSs are down until a new SE is up.
+        : p.sesNeeded <= 1
+        ? `${groupLabel(e.group)}: bufferSe 0: if its only SE fails, its VSs are down until a new SE is up.`
+        : `${groupLabel(e.group)}: bufferSe 0: if one of its ${p.sesNeeded} SEs fails, its VSs move to the others or are down until a new SE is up.`;
     return {
         problem: long.length <= PROBLEM_LINE_MAX ? long : `${groupLabel(e.group)}: bufferSe 0: an SE failure squeezes or stops its VSs.`,
         fix,

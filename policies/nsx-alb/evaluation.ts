@@ -9,7 +9,7 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { connectionsScaled, DEFAULT_ALGO, ingressOnPrimary, testedSeSize } from "../../model/seCapacity";
+import { connectionsScaled, DEFAULT_ALGO, ingressOnPrimary, proxyRowVcpus, testedSeSize } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
@@ -173,6 +173,11 @@ function countedOf(placement: VsPlacement): Counted {
     return { placement, demand: {}, where: {}, unknown: [] };
 }
 
+const NO_PROXY_CORE: NotChecked = {
+    reason: "its SE group's dedicated dispatcher core takes the only vCPU per SE: no proxy core, and the NSX ALB 20.1.6 per-SE table has no row for that",
+    remedy: `set dedicatedDispatcherCore "false" (as the 1 vCPU row was measured), or vcpusPerSe "${DISPATCHER_MIN_VCPUS}" or more`,
+};
+
 function blockedOf(group: SeGroupView, sizing: SeGroupSizing | undefined): NotChecked | undefined {
     if (sizing) {
         return undefined;
@@ -206,7 +211,10 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
         onGroup.set(p.group, list);
     }
     const groups = avi.groups.map((group): GroupEvaluation => {
-        const sizing = seGroupSizing(group.fields);
+        const read = seGroupSizing(group.fields);
+        // A dedicated dispatcher on a 1 vCPU SE leaves no proxy core: the table has no row to judge it on.
+        const noProxy = read !== undefined && proxyRowVcpus(read.spec.vcpusPerSe, read.spec.dedicatedDispatcher) < 1;
+        const sizing = noProxy ? undefined : read;
         const placements = onGroup.get(group) ?? [];
         // SNI children join their parent's unit (they run on the parent's SEs). O(VSs on the group).
         const onThis = new Set(placements.map((p) => p.vs));
@@ -240,7 +248,7 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
         const afterFailure = sizing && placement ? failurePlacement(units, sizing.spec, placement, config) : undefined;
         let fixCache: PlacementFix[] | undefined;
         const e: GroupEvaluation = {
-            group, sizing, blocked: blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
+            group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
             fixes: () => (fixCache ??= sizing && placement ? uniqueFixes(groupFixes(units, sizing.spec, placement, afterFailure, config), e) : []),
         };
         return e;
@@ -385,13 +393,18 @@ export function needsText(u: SeUtilisation, vsSes: number, note = ""): string {
  */
 export const CONNECTIONS_SCALED = "scaled by memory: not measured";
 
-/** How a figure of an SE below 4 vCPUs with a dedicated dispatcher core is labelled (the table's small rows had none). */
-export const DISPATCHER_UNMEASURED = `dedicated dispatcher below ${DISPATCHER_MIN_VCPUS} vCPUs: not measured`;
+/**
+ * How a figure of an SE below 4 vCPUs with a dedicated dispatcher core is labelled: its proxy
+ * figures are the (vcpus - 1) row's (model/seCapacity.ts perSeCapacity), a layout the table never measured.
+ */
+export function dispatcherNote(vcpus: number): string {
+    return `dedicated dispatcher: judged on the ${vcpus - 1} vCPU row of proxy cores, not measured`;
+}
 
 /**
  * Whether the group's SEs dedicate a dispatcher core below 4 vCPUs: the 1 and 2 vCPU rows were
- * measured without one (the source's dispatcher/proxy note), so with 2 vCPUs one core is left for
- * the CPU-bound work the row's figures assume two for; those figures are then not measured.
+ * measured without one (the source's dispatcher/proxy note), so with 2 vCPUs one core is left to
+ * proxy: its proxy figures are judged on the (vcpus - 1) row, a layout not measured.
  */
 export function dispatcherUnmeasured(e: GroupEvaluation): boolean {
     const d = e.group.fields.dedicatedDispatcherCore;
@@ -438,6 +451,8 @@ export interface GroupFigures {
     readonly openConnectionsScaled: boolean;
     /** A dedicated dispatcher core below 4 vCPUs: the CPU-bound figures are of a layout the table never measured. */
     readonly dispatcherUnmeasured: boolean;
+    /** The group's vcpusPerSe (dispatcherNote names the row its proxy figures come from). */
+    readonly vcpusPerSe: number;
 }
 
 /**
@@ -507,6 +522,7 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe),
         openConnectionsScaled: connectionsScaled(p.perSe) && e.units.some((unit) => unit.demands.some((d) => d.l4OpenConnections !== undefined)),
         dispatcherUnmeasured: dispatcherUnmeasured(e),
+        vcpusPerSe: (e.sizing as SeGroupSizing).spec.vcpusPerSe,
     };
 }
 
@@ -540,7 +556,7 @@ function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonl
         const names = [...(carriers.get(metric) ?? [])].sort();
         const connections = metric === "openConnections" && f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "";
         // The CPU-bound loads are what a dispatcher core takes cores from.
-        const dispatcher = metric === "cpu" && f.dispatcherUnmeasured ? DISPATCHER_UNMEASURED : "";
+        const dispatcher = (metric === "cpu" || metric === "throughput") && f.dispatcherUnmeasured ? dispatcherNote(f.vcpusPerSe) : "";
         const notes = [
             metric === limitRow ? `limited by ${limitingName(u)}` : "",
             names.length > 0 ? `the need of ${names.join(", ")}` : "",

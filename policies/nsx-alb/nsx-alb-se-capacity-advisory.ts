@@ -3,6 +3,7 @@
  * an N+M group whose placements leave no room for its buffer SEs, and a fit that rests only on
  * the per-core extrapolation beyond the largest measured SE (6 vCPUs).
  */
+import { plural } from "../pack/format";
 import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
 import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
@@ -19,7 +20,7 @@ function bufferAlternatives(e: GroupEvaluation, config: SeCapacityConfig): strin
     }
     const out: string[] = [];
     if (b.maxSe !== undefined) {
-        out.push(`set maxSe "${b.maxSe}" (${b.sesNeeded} SEs for placement + bufferSe ${b.bufferSe})`);
+        out.push(`set maxSe "${b.maxSe}" (${plural(b.sesNeeded, "SE")} for placement + bufferSe ${b.bufferSe})`);
     }
     if (b.maxVsPerSe !== undefined) {
         out.push(`set maxVsPerSe "${b.maxVsPerSe}" (then ${b.room} SEs hold them)`);

@@ -188,7 +188,10 @@ function fieldChecks(fields: SeGroupFields): Array<{ text: string; fix?: string 
             fix: `set maxScaleoutPerVs "${min.value}" or more (never below minScaleoutPerVs).`,
         });
     }
-    if (bufferSe.state === "ok" && maxSe.state === "ok" && bufferSe.value > maxSe.value) {
+    // maxSe "0" with bufferSe not set: the provider's default buffer of 1 is no choice of the user's;
+    // the capacity verdict names maxSe 0 as the cause (as with bufferSe "0") and its fix keeps the buffer.
+    const defaultBuffer = bufferSe.state === "ok" && bufferSe.where === DEFAULT_WHERE && maxSe.state === "ok" && maxSe.value === 0;
+    if (bufferSe.state === "ok" && maxSe.state === "ok" && bufferSe.value > maxSe.value && !defaultBuffer) {
         // maxSe "0" runs no SE: the fix never proposes a maxSe below 1, nor below the buffer.
         problems.push({
             text: `${fieldText("bufferSe", bufferSe.value, bufferSe.where)} is above ${fieldText("maxSe", maxSe.value, maxSe.where)}`,
@@ -241,6 +244,10 @@ export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined 
         spec[key] = read.value;
         where[key] = read.where;
     }
+    // The dispatcher setting only moves the proxy figures below 4 vCPUs; unknown or invalid counts as the provider's default false.
+    const dispatcher = fields.dedicatedDispatcherCore;
+    spec.dedicatedDispatcher = dispatcher.state === "ok" && dispatcher.value;
+    where.dedicatedDispatcher = dispatcher.where;
     return { spec: spec as unknown as Required<SeGroupSpec>, where: where as Record<keyof SeGroupSpec, string> };
 }
 

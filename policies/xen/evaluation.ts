@@ -13,7 +13,7 @@ import { DEFAULT_DOM0_SHARE, MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "..
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
 import type { StackView } from "../pack/resources";
-import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, shareWithCapLifted, usableNeedMBps } from "./hostModel";
+import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, shareWithCapLifted, sharesWithCapsLifted, usableNeedMBps } from "./hostModel";
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
 
 export { EPSILON_MBPS, needMet, predictHostShares } from "./hostModel";
@@ -113,7 +113,7 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     const model = modelHost(host, config, lookup(host.name));
     // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
     const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
-    const guests = model.entries.map((entry): GuestFigures => {
+    const alone = model.entries.map((entry): GuestFigures => {
         if (entry.state === "unknown") {
             return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.unknownFact, capOnly: false };
         }
@@ -131,6 +131,12 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         const capOnly = capped && needMet(shareWithCapLifted(model, entry, config.dom0Share) ?? 0, need);
         return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined, capOnly };
     });
+    // Each cap-only guest was judged with only its own cap raised: when several are, raising them
+    // all must fit together, or none of them is cap-only (the host's fix then says what it takes).
+    const candidates = alone.filter((g) => g.capOnly).map((g) => g.entry);
+    const together = candidates.length > 1 ? sharesWithCapsLifted(model, candidates, config.dom0Share) : undefined;
+    const fits = !together || candidates.every((e) => needMet(together.get(e) ?? 0, e.needMBps ?? 0));
+    const guests = fits ? alone : alone.map((g) => (g.capOnly ? { ...g, capOnly: false } : g));
     const byUrn = [...host.dom0].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
     const dom0 = byUrn.map((service): Dom0Figures => ({
         service,

@@ -146,13 +146,22 @@ export function modelHost(host: XenHost, config: XenShareConfig, configEntry: Ho
  * that meets its need, its cap is the only thing that binds.
  */
 export function shareWithCapLifted(model: HostModel, entry: GuestEntry, dom0Share: number): number | undefined {
-    if (!model.link || entry.state !== "judged") {
+    return sharesWithCapsLifted(model, [entry], dom0Share)?.get(entry);
+}
+
+/**
+ * The predicted shares of the judged guests with the VIF caps of all of `lifted` removed at once:
+ * whether raising several guests' caps fits is decided together, never one guest at a time.
+ */
+export function sharesWithCapsLifted(model: HostModel, lifted: readonly GuestEntry[], dom0Share: number): Map<GuestEntry, number> | undefined {
+    if (!model.link || lifted.some((e) => e.state !== "judged")) {
         return undefined;
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const guests = judged.map((e) => (e === entry ? { needMBps: e.needMBps } : e));
+    const raised = new Set(lifted);
+    const guests = judged.map((e) => (raised.has(e) ? { needMBps: e.needMBps } : e));
     const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: model.dom0.map((s) => s.mbps), guests });
-    return shares.guests[judged.indexOf(entry)];
+    return new Map(judged.map((e, i) => [e, shares.guests[i] ?? 0]));
 }
 
 /** What a judged guest can use at most: its need, bounded by its VIF rate limit (transmit). */

@@ -7,7 +7,7 @@ import { listLabels, num, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
 import type { XenHostEvaluation } from "./evaluation";
-import { GuestEntry, guestsTotalWithout, HostModel } from "./hostModel";
+import { GuestEntry, guestsTotalWithout, HostModel, usableNeedMBps } from "./hostModel";
 import { Dom0Service, modelText, XenShareConfig } from "./hosts";
 
 // Names listed per basis line; the rest are counted (keeps each message O(1) in host size).
@@ -73,9 +73,16 @@ function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number): st
     const link = model.link ? num(model.link.mbps, 2) : "?";
     const judged = model.entries.filter((e) => e.state === "judged");
     const anyCapBinds = judged.some((e) => e.capMBps !== undefined && e.needMBps !== undefined && e.capMBps < e.needMBps);
-    const raised = capped ? `, ${num(totalNeedMBps - Math.min(first.needMBps ?? 0, cap.value) + (first.needMBps ?? 0), 2)} MB/s with that cap raised,` : "";
+    // Every guest whose own cap binds is raised together: one raise alone may fit where all do not.
+    const bound = capped ? judged.filter((e) => e.capMBps !== undefined && e.needMBps !== undefined && e.capMBps < e.needMBps) : [];
+    const raisedTotal = bound.reduce((t, e) => t - usableNeedMBps(e) + (e.needMBps ?? 0), totalNeedMBps);
+    const raised = capped ? `, ${num(raisedTotal, 2)} MB/s with ${bound.length > 1 ? "those caps" : "that cap"} raised,` : "";
     fixes.push(`move a guest to another host, or give the host a faster link (its guests need ${num(totalNeedMBps, 2)} MB/s${anyCapBinds ? " within their VIF caps" : ""}${raised} and dom0 ${num(model.dom0TotalMBps, 2)} MB/s on ${link} MB/s)`);
     const options = fixes.length > 1 ? `${fixes.slice(0, -1).join("; ")}; or ${fixes[fixes.length - 1]}` : fixes[0];
+    if (capped && bound.length > 1) {
+        const names = bound.map((e) => labelOf(e.guest.resource)).sort();
+        return `raise the VIF rate limits of ${few(names.slice(0, SHOWN), names.length)} (each below its need), then make room for them: ${options}.`;
+    }
     return capped
         ? `raise ${labelOf(first.guest.resource)}'s own VIF rate limit (${cap.where}: ${num(cap.value, 2)} MB/s, below its need), then make room for it: ${options}.`
         : `${options}.`;

@@ -160,6 +160,17 @@ describe("elastic N+M with bufferSe 0: warned, since a failed SE's VSs move to t
         const m = parseMessage(on(await run([group(fields), ...vss(3, { l7Rps: "20000" })]), "g-seg", ADV).message);
         expect(m.fix).toContain(expected);
     });
+    // The problem line per SE count: with one SE there are no others to move to; counts take their plural.
+    it.each([
+        ["one SE, one VS: no other SE to move to", { ...SE4, bufferSe: "0", maxSe: "1" }, 1,
+            "Serviceenginegroup \"g-seg\": bufferSe 0: if its only SE fails, its VSs are down until a new SE is up.", "set bufferSe \"1\", maxSe \"2\" (1 SE for placement + 1 spare: one SE failure covered)."],
+        ["two SEs, one VS each", { ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }, 2,
+            "Serviceenginegroup \"g-seg\": bufferSe 0: if one of its 2 SEs fails, the 1 survivor cannot hold all its VSs at maxVsPerSe 1: some are down until a new SE is up.", "set bufferSe \"1\", maxSe \"3\" (2 SEs for placement + 1 spare: one SE failure covered)."],
+    ])("the bufferSe 0 problem line: %s", async (_name, fields, count, problem, fix) => {
+        const m = parseMessage(on(await run([group(fields), ...vss(count, { l7Rps: "20000" })]), "g-seg", ADV).message);
+        expect(m.problem).toBe(problem);
+        expect(m.fix).toBe(fix);
+    });
     it("names the vendor behaviour and a fix that keeps one spare SE", async () => {
         const m = parseMessage(on(await run([group({ ...SE4, maxVsPerSe: "1", bufferSe: "0", maxSe: "2" }), ...vss(2, { l7Rps: "20000" })]), "g-seg", ADV).message);
         // Each SE holds one VS (maxVsPerSe 1): the survivor has no room for the failed SE's VS.
@@ -331,6 +342,9 @@ describe("a maxSe below what the placements need is named as the cause, and ever
         // maxSe "0" with the default bufferSe 1: the pair disagrees; perfguard-facts names it with a fix that raises maxSe.
         ["maxSe 0, bufferSe 1", { maxSe: "0" }, "facts", "Serviceenginegroup \"web-seg\": bufferSe 1 is above maxSe 0, so the checks that need it do not run.",
             "set maxSe to the SEs its VSs need plus bufferSe (at least \"2\"), or lower bufferSe."],
+        // bufferSe not set (the provider's default 1): no pair problem; maxSe 0 is the cause, and every fix keeps the buffer SE.
+        ["maxSe 0, bufferSe not set", { maxSe: "0", bufferSe: undefined }, "capacity", "Serviceenginegroup \"web-seg\": maxSe 0 lets it run no SE, so the Controller cannot place its 2 VSs.",
+            "set vcpusPerSe \"6\", memoryPerSe \"6144\", diskPerSe \"40\", maxSe \"2\" (busiest SE 73.9%; 6 vCPU row, measured); or set minScaleoutPerVs \"2\", maxSe \"3\""],
         // bufferSe 0: the group runs no SE; on one SE the busiest is 102.4%, so maxSe 1 alone is not enough: every option raises it.
         ["maxSe 0, bufferSe 0", { maxSe: "0", bufferSe: "0" }, "capacity", "Serviceenginegroup \"web-seg\": maxSe 0 lets it run no SE, so the Controller cannot place its 2 VSs.",
             "set vcpusPerSe \"6\", memoryPerSe \"6144\", diskPerSe \"40\", maxSe \"1\" (busiest SE 73.9%; 6 vCPU row, measured); or set minScaleoutPerVs \"2\", maxSe \"2\""],
@@ -346,6 +360,9 @@ describe("a maxSe below what the placements need is named as the cause, and ever
         const m = parseMessage(found[0].message);
         expect(m.problem).toBe(problem);
         expect(m.fix).toContain(fix);
+        if ("bufferSe" in group && group.bufferSe === undefined) {
+            expect(found[0].message).toContain("bufferSe 1 (not set: provider default)");
+        }
         // No option proposes maxSe (or a scale-out) below 1.
         for (const [, n] of (m.fix ?? "").matchAll(/(?:maxSe|minScaleoutPerVs|maxScaleoutPerVs) "(\d+)"/g)) {
             expect(Number(n)).toBeGreaterThanOrEqual(1);

@@ -98,10 +98,16 @@ describe("nsxAlbFigures", () => {
             (1000 / (4000 * 8 / 6) + 30000 / (185000 * 8 / 6) + 1 / 10) * 100], // TPS/RPS per core, SSL throughput held at the 6 vCPU row
         ["4 vCPUs with 8 GB: open connections scaled by memory", { memoryPerSe: "8192" }, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
             "| web-seg | 4 vCPU, 8 GB (open connections scaled by memory: not measured) |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
-        // The 1 and 2 vCPU rows were measured without a dedicated dispatcher: with one, the CPU figures are not measured.
+        // The 1 and 2 vCPU rows were measured without a dedicated dispatcher: with one, 1 proxy core is left: the 1 vCPU row.
         ["2 vCPUs with a dedicated dispatcher", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" },
-            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; dedicated dispatcher below 4 vCPUs: not measured)",
-            "| web-seg | 2 vCPU, 2 GB (dedicated dispatcher below 4 vCPUs: not measured) |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured)",
+            "| web-seg | 2 vCPU, 2 GB (dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured) |", (1000 / 950 + 30000 / 58000 + 1 / 2.6) * 100],
+        ["2 vCPUs without a dedicated dispatcher (the row as measured)", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
+            "| web-seg | 2 vCPU, 2 GB |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
+        ["3 vCPUs with a dedicated dispatcher: the 2 vCPU row", { vcpusPerSe: "3", memoryPerSe: "3072", diskPerSe: "25" },
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures interpolated between table rows; dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured)",
+            "| web-seg | 3 vCPU, 3 GB (interpolated; dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured) |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
     ])("labels the size of the per-SE figures: %s", (_label, group, busiestLabel, reportCell, busiestPct) => {
         const stack = stackOf(nsxStack({ group }));
         const all = nsxAlbFigures(stack);

@@ -140,7 +140,7 @@ describe("joins and unknown values (preview)", () => {
         expect(parseMessage(v.message).problem).toMatch(/not checked: seGroupRef is unknown in this preview .*Virtualservice "shop-vs"/);
     });
     it("reports a group whose vcpusPerSe is unknown as not checked, without failing the others", async () => {
-        const other: TestResource = { type: SE_GROUP, name: "other-seg", props: seGroupProps({ name: "other", vcpusPerSe: "1" }) };
+        const other: TestResource = { type: SE_GROUP, name: "other-seg", props: seGroupProps({ name: "other", vcpusPerSe: "1", dedicatedDispatcherCore: "false" }) };
         const busy: TestResource = {
             type: VS, name: "busy-vs",
             props: { seGroupRef: "/api/serviceenginegroup?name=other", markers: [{ key: "perfguard:l4Cps", values: ["80000"] }] },
@@ -148,8 +148,8 @@ describe("joins and unknown values (preview)", () => {
         const stack = nsxStack({ group: { vcpusPerSe: UNKNOWN_VALUE }, shop: { sslTps: "3000" }, extra: [other, busy] });
         // The sizing policies cannot check web-seg either: "not checked" (fail closed), advisory by default.
         const found = await runAll(stack);
-        // other-seg: 1 vCPU with the fixture's dedicated dispatcher, a layout not measured (advisory).
-        expect(verdicts(found)).toEqual([`${CAP} -> busy-vs`, `${CAP} -> other-seg`, NOT_CHECKED, `${DISPATCH} -> other-seg`, `${DISPATCH} -> web-seg`, `${MIN} -> web-seg`].sort());
+        // other-seg: 1 vCPU as its row was measured (no dedicated dispatcher): judged, and busy-vs does not fit it.
+        expect(verdicts(found)).toEqual([`${CAP} -> busy-vs`, `${CAP} -> other-seg`, NOT_CHECKED, `${DISPATCH} -> web-seg`, `${MIN} -> web-seg`].sort());
         expectViolation(found, { policy: MIN, resource: "web-seg", problem: ["not checked", "vcpusPerSe is unknown in this preview"], fix: ["vcpusPerSe"], level: "advisory" });
     });
     it("reports a VS whose known demand already exceeds capacity although another demand fact is unknown", async () => {
@@ -290,11 +290,32 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     it("the capacity verdict and figures on a 2 vCPU SE with a dispatcher say the figures are not measured", async () => {
         const stack = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" } });
         const group = (await runStackPolicy(nsxAlbSeCapacity, stack)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
-        expect(group.message).toContain("(NSX ALB 20.1.6 per-SE table, 2 vCPU row; dedicated dispatcher below 4 vCPUs: not measured, the row had none (its CPU figures may be high))");
+        expect(group.message).toContain("per SE at vcpusPerSe 2, memoryPerSe 2048 MB: 950 RSA-2048 SSL TPS, 58000 L7 RPS, 42000 L4 CPS, 6 Gbps L4 throughput, 2.6 Gbps L7 SSL throughput (CPU bound), 80000 open connections (memory bound) " +
+            "(NSX ALB 20.1.6 per-SE table, 1 vCPU row; dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured (that row had every core a proxy core); open connections from the 2 vCPU row)");
         const asMeasured = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" } });
         const plain = (await runStackPolicy(nsxAlbSeCapacity, asMeasured)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
-        expect(plain.message).toContain("(NSX ALB 20.1.6 per-SE table, 2 vCPU row)");
-        expect(plain.message).not.toContain("dedicated dispatcher below");
+        expect(plain.message).toContain("1800 RSA-2048 SSL TPS, 80000 L7 RPS, 54000 L4 CPS, 6 Gbps L4 throughput, 3.8 Gbps L7 SSL throughput (CPU bound), 80000 open connections (memory bound) (NSX ALB 20.1.6 per-SE table, 2 vCPU row)");
+        expect(plain.message).not.toContain("dedicated dispatcher");
+    });
+
+    // A dedicated dispatcher below 4 vCPUs takes a core from proxying: the proxy figures are the (vcpus - 1) row's.
+    it.each([
+        ["baseline: 2 vCPU, no dedicated dispatcher (as measured)", "2", "false", "1800 RSA-2048 SSL TPS", "(NSX ALB 20.1.6 per-SE table, 2 vCPU row)"],
+        ["2 vCPU with a dedicated dispatcher: the 1 vCPU row", "2", "true", "950 RSA-2048 SSL TPS", "dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured"],
+        ["3 vCPU with a dedicated dispatcher: the 2 vCPU row", "3", "true", "1800 RSA-2048 SSL TPS", "dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured"],
+        ["4 vCPU with a dedicated dispatcher: its own row (measured so)", "4", "true", "2600 RSA-2048 SSL TPS", "(NSX ALB 20.1.6 per-SE table, 4 vCPU row)"],
+    ])("nsx-alb-se-capacity with a dedicated dispatcher: %s", async (_name, vcpus, dispatcher, figure, basis) => {
+        const stack = nsxStack({ shop: { sslTps: "3000" }, group: { vcpusPerSe: vcpus, memoryPerSe: String(Number(vcpus) * 1024), dedicatedDispatcherCore: dispatcher } });
+        const group = (await runStackPolicy(nsxAlbSeCapacity, stack)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
+        expect(group.message).toContain(`memoryPerSe ${Number(vcpus) * 1024} MB: ${figure}`);
+        expect(group.message).toContain(basis);
+    });
+    it("nsx-alb-se-capacity: a 1 vCPU SE with a dedicated dispatcher has no proxy core: not checked, with the reason", async () => {
+        const found = await runStackPolicy(nsxAlbSeCapacity, nsxStack({ group: { vcpusPerSe: "1", memoryPerSe: "2048", dedicatedDispatcherCore: "true" } }));
+        expect(found.some((v) => v.urn?.endsWith("::web-seg") || v.urn?.endsWith("::shop-vs"))).toBe(false);
+        const stackLevel = found.find((v) => v.urn === undefined) as Violation;
+        expect(stackLevel.message).toContain("Basis: its SE group's dedicated dispatcher core takes the only vCPU per SE: no proxy core, and the NSX ALB 20.1.6 per-SE table has no row for that: 3 (");
+        expect(stackLevel.message).toContain(`set dedicatedDispatcherCore "false" (as the 1 vCPU row was measured), or vcpusPerSe "4" or more`);
     });
 
     it("nsx-alb-se-dedicated-dispatcher", async () => {

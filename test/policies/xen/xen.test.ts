@@ -208,6 +208,29 @@ describe("messages give the numbers, their source, the threshold and the fix", (
             expect(line.length).toBeLessThanOrEqual(line.startsWith("Fix:") || line.startsWith("Basis:") ? 400 : PROBLEM_LINE_MAX);
         }
     });
+    // Several cap-bound guests on one host: whether raising their caps fits is decided for all of them together.
+    const bothCapped = (need: number, cap: number) => {
+        const stack = capOn02(need, cap);
+        setTags("perfguard:xenHost=xcp-02", `perfguard:networkMBps=${need}`, `perfguard:vifCapMBps=${cap}`)((stack.find((r) => r.name === "ci") as TestResource).props);
+        return stack;
+    };
+    it.each([
+        // 130 MB/s, no dom0 traffic: app and ci need 60 each, capped at 40; raised together 60 + 60 = 120 <= 130: each gets its own fix.
+        ["raised together they fit (130 MB/s)", bothCapped(60, 40), link02(130, 0), ["app", "ci"], "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 40 MB/s) to at least its need of 60 MB/s: the host's link has room for it."],
+        // 111 MB/s: either raise alone fits (60 + 40 = 100 <= 111), both together do not (120 > 111): the host's fix on the first.
+        ["raised together they do not fit (111 MB/s)", bothCapped(60, 40), link02(111, 0), ["app"],
+            "raise the VIF rate limits of Vm \"app\" and Vm \"ci\" (each below its need), then make room for them: move a guest to another host, or give the host a faster link " +
+            "(its guests need 80 MB/s within their VIF caps, 120 MB/s with those caps raised, and dom0 0 MB/s on 111 MB/s)."],
+    ])("xen-guest-network-share, two VIF caps on one host: %s", async (_name, resources, config, fixedOn, fix) => {
+        const found = await runStackPolicy(xenGuestNetworkShare, resources, config);
+        expect(found.map((v) => v.urn?.split("::").pop()).sort()).toEqual(["app", "ci"]);
+        for (const v of found) {
+            const name = v.urn?.split("::").pop() as string;
+            const m = parseMessage(v.message);
+            expect(m.problem).toContain("is predicted 40 of the 60 MB/s it needs: 20 MB/s short");
+            expect(m.fix).toBe(fixedOn.includes(name) ? fix : "see the fix on Vm \"app\" (same host).");
+        }
+    });
     it("xen-guest-network-share: a guest short only by its cap does not carry the host's fix", async () => {
         // xcp-02 at 60 MB/s, dom0 5: app needs 20 capped at 10 (lifted: 5 + 20 + 35 = 60 fits); ci 35 gets 35.
         // Lower the link to 50: domUs get 45; app 10 (cap), ci 35: still fits: only app is short, by its cap.

@@ -1,10 +1,10 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { cappedList, fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
+import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
-import { duration, num, pct } from "../pack/format";
+import { cappedList, duration, num, pct } from "../pack/format";
 import { BrokeringTargets } from "./targets";
 
 export interface CapacityTargets extends BrokeringTargets {

@@ -7,11 +7,11 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { cappedList, CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
 import { configured } from "./targets";
 import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
-import { num, plural } from "../pack/format";
+import { cappedList, num, plural } from "../pack/format";
 import { zoneFix } from "./throttleMessages";
 
 export interface SiteDatabaseLoadConfig {

@@ -21,7 +21,7 @@ import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, pre
 import { RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure } from "../pack/figures";
-import { duration as durationText, num as fmt, pct as pctText } from "../pack/format";
+import { cappedList, duration as durationText, num as fmt, pct as pctText } from "../pack/format";
 import type { StackView } from "../pack/resources";
 import { shortName } from "../pack/message";
 import { field } from "../pack/values";
@@ -244,15 +244,6 @@ function settledThrottle(feeds: readonly LockFeed[], lowered: readonly LockFeed[
         }
     }
     return undefined;
-}
-
-/**
- * Names for a message: sorted, at most `max` of them, then "and N more" (a lock fed by 51 zones
- * would otherwise list all 51 in one basis line).
- */
-export function cappedList(items: readonly string[], max = 5, sort = true): string {
-    const sorted = sort ? [...items].sort() : items;
-    return sorted.length <= max ? sorted.join(", ") : `${sorted.slice(0, max).join(", ")} and ${sorted.length - max} more`;
 }
 
 /** A zone's RTT coverage: how its RTT relates to the source's measured levels. */

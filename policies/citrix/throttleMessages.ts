@@ -5,9 +5,9 @@ import type { Message } from "../pack/message";
 import { shortName } from "../pack/message";
 import type { Controller, Zone } from "./site";
 import type { GroupEvaluation, ZoneEvaluation } from "./evaluation";
-import { cappedList, fitted, groupRef, groupShort, rttNotes, zoneRef, zoneShort } from "./evaluation";
+import { fitted, groupRef, groupShort, rttNotes, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
-import { num, plural } from "../pack/format";
+import { cappedList, num, plural } from "../pack/format";
 import { targetsBasis, BrokeringTargets } from "./targets";
 
 // HKLM: the abbreviation regedit, reg.exe and Citrix's own articles use for HKEY_LOCAL_MACHINE.

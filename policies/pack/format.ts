@@ -44,6 +44,15 @@ export function duration(seconds: number): string {
     return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/**
+ * Names for a message: sorted, at most `max` of them, then "and N more" (a lock fed by 51 zones
+ * would otherwise list all 51 in one basis line).
+ */
+export function cappedList(items: readonly string[], max = 5, sort = true): string {
+    const sorted = sort ? [...items].sort() : items;
+    return sorted.length <= max ? sorted.join(", ") : `${sorted.slice(0, max).join(", ")} and ${sorted.length - max} more`;
+}
+
 /** Joins labels, showing at most `max` and counting the rest: `a, b and 3 more`. */
 export function listLabels(labels: readonly string[], max = 8): string {
     if (labels.length <= max) {

@@ -7,11 +7,12 @@ import { citrixBrokerThrottle } from "../../../policies/citrix/citrix-broker-thr
 import { citrixBrokeringCapacity } from "../../../policies/citrix/citrix-brokering-capacity";
 import { citrixSiteDatabaseLoad } from "../../../policies/citrix/citrix-site-database-load";
 import { beyond } from "../../../policies/citrix/capacityMessages";
-import { cappedList, citrixEvaluation, citrixFigures, ONE_GROUP_TESTED } from "../../../policies/citrix/evaluation";
+import { citrixEvaluation, citrixFigures, ONE_GROUP_TESTED } from "../../../policies/citrix/evaluation";
 import { ResourceView, StackView } from "../../../policies/pack/resources";
 import { parseMessage } from "../../../policies/pack/message";
 import { runPolicies, runStackPolicy, TestResource, urnOf, Violation } from "../../support/policyHarness";
 import { changed, siteOf, SiteSpec } from "./citrixSpec";
+import { cappedList } from "../../../policies/pack/format";
 
 function viewOf(resources: TestResource[]): StackView {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));

@@ -1,7 +1,7 @@
 /**
  * `npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]...
  * [--stack-reference <org/project/stack>=<export.json>]... [--record <out.json>] [--stack <name>]
- * [--explain]`: prints what `pulumi preview --policy-pack` would
+ * [--show-secrets] [--explain]`: prints what `pulumi preview --policy-pack` would
  * print about policies and exits as the CLI does: 1 on a mandatory violation, a failing program, bad
  * policy config or a program directory it cannot run; 2 on bad arguments to this command. Errors are one `error: ...` line (plus the
  * program's own messages); stack traces only for internal errors with PERFGUARD_DEBUG=1.
@@ -12,7 +12,7 @@ import { formatExplanation } from "./explainReport";
 import { runPreview } from "./runPreview";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
-    "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json>] [--stack <name>] [--diff] [--explain]";
+    "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json> [--show-secrets]] [--stack <name>] [--diff] [--explain]";
 
 const HELP = `${USAGE}
 
@@ -32,6 +32,10 @@ readable state, invokes, reads of existing resources, multi-language components)
 one "not reproduced" line and makes the preview exit 1: the CLI might have blocked
 (npm run preview:real gives its verdicts). A program in another language (runtime: yaml,
 python, ...) is refused with exit 2.
+
+--record writes the resources sent to the packs in \`pulumi stack export\` shape, secrets
+redacted (a ciphertext that says so, as the CLI writes them without --show-secrets); with
+--show-secrets the file holds their plaintext, as \`pulumi stack export --show-secrets\`.
 
 Exit codes, as the Pulumi CLI's: 0 no mandatory violation; 1 a mandatory violation, the program
 failed (it threw, a registration or promise rejected; pulumi.log.error alone exits 0, as the CLI's preview does), bad policy config
@@ -57,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
                 "policy-pack-config": { type: "string", multiple: true },
                 "stack-reference": { type: "string", multiple: true },
                 record: { type: "string" },
+                "show-secrets": { type: "boolean" },
                 stack: { type: "string" },
                 explain: { type: "boolean" },
                 diff: { type: "boolean" },
@@ -98,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
             ...(packDirs.length > 0 ? { packs: packDirs.map((dir, i) => ({ dir, config: configs[i] })) } : { policyPackConfig: configs[0] }),
             stackReferences,
             record: parsed.values.record,
+            showSecrets: parsed.values["show-secrets"],
             stack: parsed.values.stack,
             explain: parsed.values.explain,
             view: parsed.values.diff ? "diff" : "progress",

@@ -32,10 +32,10 @@ export interface StackExport {
 }
 
 /**
- * Builds the export. `engineVersion` stands in for the CLI version in the manifest (the magic is
+ * Builds the export (secrets redacted unless `showSecrets`, see toExportValue). `engineVersion` stands in for the CLI version in the manifest (the magic is
  * its SHA-256, as the CLI computes it). A preview creates nothing, so resources carry no `id`.
  */
-export function toStackExport(resources: RecordedResource[], engineVersion: string, now = new Date()): StackExport {
+export function toStackExport(resources: RecordedResource[], engineVersion: string, now = new Date(), showSecrets = false): StackExport {
     return {
         version: 3,
         deployment: {
@@ -49,8 +49,8 @@ export function toStackExport(resources: RecordedResource[], engineVersion: stri
                     urn: r.urn,
                     custom: r.custom,
                     type: r.type,
-                    inputs: toExportValue(r.inputs) as PropertyBag,
-                    outputs: toExportValue(r.outputs) as PropertyBag,
+                    inputs: toExportValue(r.inputs, showSecrets) as PropertyBag,
+                    outputs: toExportValue(r.outputs, showSecrets) as PropertyBag,
                     dependencies: r.dependencies,
                     propertyDependencies: r.propertyDependencies,
                 };
@@ -66,7 +66,7 @@ export function toStackExport(resources: RecordedResource[], engineVersion: stri
     };
 }
 
-/** Writes toStackExport(...) as indented JSON to `file`. Throws on I/O errors. */
-export function writeStackExport(file: string, resources: RecordedResource[], engineVersion: string): void {
-    fs.writeFileSync(file, JSON.stringify(toStackExport(resources, engineVersion), null, 4) + "\n");
+/** Writes toStackExport(...) as indented JSON to `file` (secrets redacted unless showSecrets). Throws on I/O errors. */
+export function writeStackExport(file: string, resources: RecordedResource[], engineVersion: string, showSecrets = false): void {
+    fs.writeFileSync(file, JSON.stringify(toStackExport(resources, engineVersion, new Date(), showSecrets), null, 4) + "\n");
 }

@@ -31,8 +31,10 @@ export interface RunPreviewOptions {
     packs?: Array<{ dir: string; config?: PolicyConfigInput | string }>;
     /** `--stack-reference <name>=<export file>`: what a StackReference to `name` reads. */
     stackReferences?: Record<string, string>;
-    /** Path to write the sent resources to, in `pulumi stack export` shape. */
+    /** Path to write the sent resources to, in `pulumi stack export` shape (secrets redacted). */
     record?: string;
+    /** `--show-secrets`: the --record file holds secrets' plaintext, as `stack export --show-secrets`. */
+    showSecrets?: boolean;
     /** Stack name; default "dev". Pulumi.<stack>.yaml supplies config when present. */
     stack?: string;
     /** Receives program and pack logs; default: this process's stderr. */
@@ -83,9 +85,9 @@ function checkPackDir(packDir: string): void {
 }
 
 /** Writes the --record file; an I/O failure is the user's (a missing folder, no permission). */
-function writeRecord(file: string, resources: RecordedResource[]): void {
+function writeRecord(file: string, resources: RecordedResource[], showSecrets: boolean): void {
     try {
-        writeStackExport(file, resources, sdkVersion());
+        writeStackExport(file, resources, sdkVersion(), showSecrets);
     } catch (err) {
         throw new PreviewError(`cannot write --record file ${file}: ${(err as Error).message}`);
     }
@@ -240,7 +242,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         });
         const output = formatPreviewOutput(summaries, violations, remediations, resources.length, opts.view);
         if (opts.record) {
-            writeRecord(opts.record, resources);
+            writeRecord(opts.record, resources, opts.showSecrets === true);
         }
         const mandatory = violations.some((v) => v.enforcementLevel === "mandatory");
         return {

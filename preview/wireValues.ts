@@ -65,23 +65,31 @@ export function isSecretValue(value: JsonValue): boolean {
     return value !== null && typeof value === "object" && !Array.isArray(value) && value[SIG_KEY] === SECRET_SIG;
 }
 
+/** What a redacted secret's `ciphertext` holds in a --record file: says why, decrypts to nothing. */
+export const REDACTED_CIPHERTEXT = "[redacted by perfguard preview --record; --show-secrets writes the plaintext]";
+
 /**
- * A value as `pulumi stack export --show-secrets` writes it: secrets as `{sig, plaintext}` with
- * the JSON of their value.
+ * A value as `pulumi stack export` writes it. By default a secret is `{sig, ciphertext}`, as the
+ * CLI writes it without --show-secrets, except that nothing is encrypted: the ciphertext is
+ * REDACTED_CIPHERTEXT, so no secret reaches the file (a record is a CI artifact; secrets arrive
+ * here as plain text). With `showSecrets`, as `--show-secrets` writes it: `{sig, plaintext}` with
+ * the JSON of the value.
  */
-export function toExportValue(value: JsonValue): JsonValue {
+export function toExportValue(value: JsonValue, showSecrets = false): JsonValue {
     if (Array.isArray(value)) {
-        return value.map(toExportValue);
+        return value.map((v) => toExportValue(v, showSecrets));
     }
     if (value === null || typeof value !== "object") {
         return value;
     }
     if (isSecretValue(value)) {
-        return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value.value ?? null) };
+        return showSecrets
+            ? { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value.value ?? null) }
+            : { [SIG_KEY]: SECRET_SIG, ciphertext: REDACTED_CIPHERTEXT };
     }
     const out: PropertyBag = {};
     for (const [k, v] of Object.entries(value)) {
-        out[k] = toExportValue(v);
+        out[k] = toExportValue(v, showSecrets);
     }
     return out;
 }

@@ -1,17 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { renderRealPreview, RealPreviewResults } from "../../scripts/bench/realPreview";
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { isPackProcess, startPackCpuSampler } from "../../scripts/bench/packCpu";
+import { packShare, renderRealPreview, RealPreviewResults } from "../../scripts/bench/realPreview";
 
 /** A 1,000-resource result: perfguard 2% over the empty pack by wall time, 1% by CPU, in each round. */
-function results(change: Partial<Record<"perfguard" | "empty pack" | "no pack", Partial<{ seconds: number[]; cpuSeconds: number[] | undefined }>>> = {}): RealPreviewResults {
-    const base = {
-        perfguard: { seconds: [51, 102, 61.2], cpuSeconds: [40.4, 40.4, 40.4] as number[] | undefined },
-        "empty pack": { seconds: [50, 100, 60], cpuSeconds: [40, 40, 40] as number[] | undefined },
-        "no pack": { seconds: [45, 90, 54], cpuSeconds: [36, 36, 36] as number[] | undefined },
+type Change = Partial<{ seconds: number[]; cpuSeconds: number[] | undefined; packCpuSeconds: number[] | undefined }>;
+function results(change: Partial<Record<"perfguard" | "empty pack" | "no pack", Change>> = {}): RealPreviewResults {
+    const base: Record<"perfguard" | "empty pack" | "no pack", Change & { seconds: number[] }> = {
+        perfguard: { seconds: [51, 102, 61.2], cpuSeconds: [40.4, 40.4, 40.4] },
+        "empty pack": { seconds: [50, 100, 60], cpuSeconds: [40, 40, 40] },
+        "no pack": { seconds: [45, 90, 54], cpuSeconds: [36, 36, 36] },
     };
     const runs = (Object.keys(base) as Array<keyof typeof base>).map((label) => {
         const x = { ...base[label], ...change[label] };
         const sorted = [...x.seconds].sort((a, b) => a - b);
-        return { label, seconds: x.seconds, median: sorted[Math.floor(sorted.length / 2)], ...(x.cpuSeconds ? { cpuSeconds: x.cpuSeconds } : {}) };
+        return {
+            label, seconds: x.seconds, median: sorted[Math.floor(sorted.length / 2)],
+            ...(x.cpuSeconds ? { cpuSeconds: x.cpuSeconds } : {}), ...(x.packCpuSeconds ? { packCpuSeconds: x.packCpuSeconds } : {}),
+        };
     });
     return { resources: 1000, repeats: 3, runs, date: "2026-12-02T00:00:00.000Z", loadStart: 1, loadEnd: 2 };
 }
@@ -42,4 +51,62 @@ describe("the real-preview section of BENCHMARKS.md", () => {
             expect(text).not.toContain("CPU, median s");
         }
     });
+});
+
+describe("perfguard's own share from the pack processes' CPU", () => {
+    const withPacks = (ours: number[], empty: number[]): RealPreviewResults =>
+        results({ perfguard: { packCpuSeconds: ours }, "empty pack": { packCpuSeconds: empty } });
+    it.each([
+        // [case, perfguard's pack CPU per round, the empty pack's, extra s (median of the rounds' differences), share, line]
+        ["baseline: 0.6 s more each round, 1% of the 60 s median", [2.6, 2.6, 2.6], [2, 2, 2], 0.6, 0.01, "**1.00%** of the empty-pack preview's 60.0 s, target <= 2%: met"],
+        ["the median of the rounds' differences, not of each side", [2.5, 4.4, 2.7], [2, 2.1, 2.0], 0.7, 0.7 / 60, "perfguard adds 0.70 s"],
+        ["3 s more: 5%, missed", [5, 5, 5], [2, 2, 2], 3, 0.05, "**5.00%** of the empty-pack preview's 60.0 s, target <= 2%: MISSED"],
+    ] as const)("%s", (_name, ours, empty, extra, share, line) => {
+        const r = withPacks([...ours], [...empty]);
+        const got = packShare(r);
+        expect(got?.extra).toBeCloseTo(extra, 6);
+        expect(got?.share).toBeCloseTo(share, 6);
+        expect(renderRealPreview([r])).toContain(line);
+    });
+    it("says nothing without both packs' CPU", () => {
+        const r = results({ perfguard: { packCpuSeconds: [2, 2, 2] } });
+        expect(packShare(r)).toBeUndefined();
+        expect(renderRealPreview([r])).not.toContain("perfguard's own work");
+    });
+    it.each([
+        // [case, command line (NUL-separated), pack dir, is the pack's process]
+        ["the Node.js host's run-plugin for the pack", ["node", "/x/node_modules/@pulumi/pulumi/cmd/run-plugin/index.js", "/work/main", "127.0.0.1:1"], "/work/main", true],
+        ["run-policy-pack for the pack", ["node", "/x/cmd/run-policy-pack/index.js", "127.0.0.1:1", "/work/main"], "/work/main", true],
+        ["another pack whose path starts with this one's", ["node", "/x/cmd/run-plugin/index.js", "/work/main/bench/floors/empty-pack"], "/work/main", false],
+        ["the program, not a pack", ["node", "/x/cmd/run/index.js", "/work/main"], "/work/main", false],
+    ] as const)("isPackProcess: %s", (_name, args, dir, expected) => {
+        expect(isPackProcess(args.join("\0"), dir)).toBe(expected);
+    });
+});
+
+describe.runIf(process.platform === "linux")("startPackCpuSampler on a live process", () => {
+    it("reads the CPU a process serving the pack dir used, and nothing of other processes", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-packcpu-"));
+        // Burns 0.3 s of its own CPU (however long that takes on a loaded machine), says so, then idles.
+        const burn = "const t=process.cpuUsage();while((process.cpuUsage(t).user+process.cpuUsage(t).system)<3e5){}" +
+            "process.stdout.write('done');setInterval(()=>{},1000);";
+        const sampler = startPackCpuSampler(dir);
+        const other = startPackCpuSampler(path.join(dir, "other"));
+        const child = spawn(process.execPath, ["-e", burn, path.join(dir, "cmd", "run-plugin", "index.js"), dir], { stdio: ["ignore", "pipe", "ignore"] });
+        try {
+            await new Promise<void>((resolve, reject) => {
+                child.stdout.on("data", () => resolve());
+                child.on("exit", () => reject(new Error("the burner exited early")));
+            });
+            await new Promise((r) => setTimeout(r, 600)); // a few sampling intervals
+            const seconds = sampler.stop();
+            expect(seconds).toBeGreaterThanOrEqual(0.29);
+            expect(other.stop()).toBeUndefined();
+        } finally {
+            sampler.stop();
+            other.stop();
+            child.kill("SIGKILL");
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+    }, 120_000);
 });

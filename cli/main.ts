@@ -19,6 +19,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { HaMode, VsDemand } from "../model/seCapacity";
 import { USAGE_EXIT, UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
+import { ensureOutputFolder } from "./outputFolder";
 
 /** The repository root: one level up from cli/*.ts, two from dist/cli/*.js. */
 function repoRoot(): string {
@@ -34,14 +35,9 @@ function version(): string {
     }
 }
 
-/** Fails early (exit 2) when the folder of an output file does not exist or is not writable. */
+/** Creates the folder of an output file (mkdir -p), or fails early (exit 2) saying why. */
 function checkWritable(file: string, what: string): void {
-    const dir = path.dirname(path.resolve(file));
-    try {
-        fs.accessSync(dir, fs.constants.W_OK);
-    } catch {
-        throw new UsageError(`cannot write ${what} ${file}: folder ${dir} does not exist or is not writable`);
-    }
+    ensureOutputFolder(path.dirname(path.resolve(file)), what, file);
 }
 
 /** Writes a plot; a missing charting library is named with the install command. */

@@ -168,3 +168,19 @@ describe("docs/cli.md console samples are the commands' output", () => {
         }
     }, 600_000);
 });
+
+describe("docs/cli.md's --report excerpt is the report's", () => {
+    it("each line of the zone and Delivery Group tables is in check --report's file for the example", () => {
+        const at = lines.indexOf("of the example above:");
+        expect(at, "docs/cli.md has the --report excerpt").toBeGreaterThan(0);
+        const start = lines.indexOf("```markdown", at);
+        const end = lines.indexOf("```", start + 1);
+        const shown = lines.slice(start + 1, end).filter((l) => l !== "");
+        expect(shown.length).toBeGreaterThan(10);
+        const report = path.join(work, "report.md");
+        const run = spawnSync(process.execPath, [BIN, "check", "stack.json", "--report", report], { cwd: work, encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+        expect(run.status, run.stderr).toBe(1);
+        const written = fs.readFileSync(report, "utf8").split("\n");
+        expect(shown.filter((l) => !written.includes(l)), "docs/cli.md's --report excerpt is stale").toEqual([]);
+    }, 600_000);
+});

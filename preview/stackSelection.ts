@@ -6,24 +6,41 @@
 import * as fs from "fs";
 import * as path from "path";
 import { didYouMean } from "../policies/pack/config";
+import { escapeControl } from "../policies/pack/message";
 import { fileBackendDir, readBackendStack } from "./backendState";
 import { PreviewError, SETUP_ERROR_EXIT, STACK_NOT_FOUND_EXIT } from "./errors";
 
 /** The characters a stack or project name may hold (sdk/go/common/tokens NameRegexpPattern). */
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 
-/** The file backend's stack name check (tokens.ParseStackName), with the CLI's messages. */
+/**
+ * A byte as Go's %q prints it (a single-quoted character literal: ' ', '\'', '\t', '\x01'); the
+ * CLI quotes the first bad byte of the name, so a non-ASCII character shows as its first byte.
+ */
+function goQuotedByte(byte: number): string {
+    const named: Record<number, string> = { 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 39: "\\'", 92: "\\\\" };
+    if (named[byte] !== undefined) {
+        return `'${named[byte]}'`;
+    }
+    if (byte < 0x20 || (byte >= 0x7f && byte < 0xa0) || byte === 0xad) {
+        return `'\\x${byte.toString(16).padStart(2, "0")}'`;
+    }
+    return `'${String.fromCharCode(byte)}'`;
+}
+
+/** The file backend's stack name check (tokens.ParseStackName), with the CLI's messages (lengths and positions in bytes). */
 function checkStackToken(name: string): void {
-    if (name === "") {
+    const bytes = Buffer.from(name, "utf8");
+    if (bytes.length === 0) {
         throw new PreviewError("a stack name may not be empty", SETUP_ERROR_EXIT);
     }
-    if (name.length > 100) {
+    if (bytes.length > 100) {
         throw new PreviewError("a stack name cannot exceed 100 characters", SETUP_ERROR_EXIT);
     }
-    const bad = [...name].findIndex((c) => !NAME_CHAR.test(c));
+    const bad = bytes.findIndex((b) => !NAME_CHAR.test(String.fromCharCode(b)));
     if (bad >= 0) {
         throw new PreviewError("a stack name may only contain alphanumeric, hyphens, underscores, or periods: " +
-            `invalid character ${JSON.stringify(name[bad])} at position ${bad}`, SETUP_ERROR_EXIT);
+            `invalid character ${goQuotedByte(bytes[bad])} at position ${bad}`, SETUP_ERROR_EXIT);
     }
 }
 
@@ -56,16 +73,17 @@ export function parseFileBackendStack(given: string, currentProject: string): { 
  */
 export function stackNameOf(given: string, project: string): string {
     const parts = given.split("/");
-    if (parts.length === 1) {
-        return given;
+    const shown = escapeControl(given);
+    if (parts.length > 3 || (parts.length > 1 && parts.some((p) => p.length === 0))) {
+        throw new PreviewError(`--stack ${shown}: expected <stack>, <organization>/<stack> or <organization>/<project>/<stack>`, SETUP_ERROR_EXIT);
     }
-    if ((parts.length === 2 || parts.length === 3) && parts.every((p) => p.length > 0)) {
-        if (parts.length === 3 && parts[1] !== project) {
-            throw new PreviewError(`--stack ${given} names project "${parts[1]}", but this program's project is "${project}"`, SETUP_ERROR_EXIT);
-        }
-        return parts[parts.length - 1];
+    if (parts.length === 3 && parts[1] !== project) {
+        throw new PreviewError(`--stack ${shown} names project "${escapeControl(parts[1])}", but this program's project is "${project}"`, SETUP_ERROR_EXIT);
     }
-    throw new PreviewError(`--stack ${given}: expected <stack>, <organization>/<stack> or <organization>/<project>/<stack>`, SETUP_ERROR_EXIT);
+    // Pulumi Cloud's stack names follow the same rules (ValidateStackName): the CLI's message.
+    const stack = parts[parts.length - 1];
+    checkStackToken(stack);
+    return stack;
 }
 
 /** The stacks whose Pulumi.<stack>.yaml is in `programDir`, sorted. */
@@ -95,7 +113,7 @@ export function checkStack(programDir: string, project: string, given: string, l
     const ref = "dir" in backend ? parseFileBackendStack(given, project) : { project, stack: stackNameOf(given, project) };
     const state = readBackendStack(ref.project, ref.stack, env);
     if (state.kind === "absent") {
-        throw new PreviewError(`no stack named '${given}' found`, STACK_NOT_FOUND_EXIT);
+        throw new PreviewError(`no stack named '${escapeControl(given)}' found`, STACK_NOT_FOUND_EXIT);
     }
     if (state.kind === "found" && ref.project !== project) {
         throw new PreviewError(`provided project name "${ref.project}" doesn't match Pulumi.yaml`, SETUP_ERROR_EXIT);
@@ -113,7 +131,7 @@ export function checkStack(programDir: string, project: string, given: string, l
         return stack;
     }
     const why = "why" in backend ? backend.why : state.why;
-    throw new PreviewError(`no stack named '${given}' found\n` +
+    throw new PreviewError(`no stack named '${escapeControl(given)}' found\n` +
         `perfguard: no ${configFile} in ${programDir} and no backend to look the stack up in (${why}); ` +
         `stacks with a Pulumi.<stack>.yaml there: ${others.length > 0 ? others.join(", ") : "none"}${hint}; ` +
         `to judge a stack that has no config, create an empty ${configFile}`, STACK_NOT_FOUND_EXIT);

@@ -20,6 +20,8 @@ function thrown(f: () => unknown): PreviewError {
     throw new Error("nothing thrown");
 }
 
+const BAD_CHAR = "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character";
+
 describe("--stack on a file backend, as the CLI parses it", () => {
     it.each([
         ["the stack's own name (baseline)", "prod", { project: "site", stack: "prod" }],
@@ -37,8 +39,13 @@ describe("--stack on a file backend, as the CLI parses it", () => {
         ["another organization, two parts", "acme/prod", "organization name must be 'organization'"],
         ["the organization in another case", "Organization/site/prod", "organization name must be 'organization'"],
         ["four parts", "a/b/c/d", "a stack name may not be empty"],
-        ["a space in the stack name", "organization/site/pr od", "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character \" \" at position 2"],
-        ["a colon in the stack name", "org:x", "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character \":\" at position 3"],
+        // The first bad byte as Go's %q quotes it, at its byte position.
+        ["a space in the stack name", "organization/site/pr od", `${BAD_CHAR} ' ' at position 2`],
+        ["a colon in the stack name", "org:x", `${BAD_CHAR} ':' at position 3`],
+        ["a tab", "pr\tod", `${BAD_CHAR} '\\t' at position 2`],
+        ["a quote", "pr'od", `${BAD_CHAR} '\\'' at position 2`],
+        ["a backslash", "a\\b", `${BAD_CHAR} '\\\\' at position 1`],
+        ["a non-ASCII letter: its first byte", "prodé", `${BAD_CHAR} 'Ã' at position 4`],
         ["a space in the project", "organization/bad proj/prod", "project names may only contain alphanumerics, hyphens, underscores, and periods"],
         ["101 characters", "s".repeat(101), "a stack name cannot exceed 100 characters"],
     ])("%s: the CLI's message, exit 1", (_label, given, message) => {
@@ -62,6 +69,8 @@ describe("--stack without a file backend", () => {
         ["another project", "organization/other-project/prod", "names project \"other-project\", but this program's project is \"citrix-satellite-zones\""],
         ["an empty part", "organization//prod", "expected <stack>, <organization>/<stack> or <organization>/<project>/<stack>"],
         ["four parts", "a/b/c/d", "expected <stack>, <organization>/<stack> or <organization>/<project>/<stack>"],
+        ["a space in the stack name (Pulumi Cloud's rules too)", "pr od", `${BAD_CHAR} ' ' at position 2`],
+        ["a control character, escaped where it is echoed", "organization/x\u001b/prod", "--stack organization/x\\u001b/prod names project"],
     ])("%s is refused", (_label, given, message) => {
         const error = thrown(() => stackNameOf(given, "citrix-satellite-zones"));
         expect(error.message).toContain(message);

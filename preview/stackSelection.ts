@@ -132,7 +132,7 @@ export function checkStack(programDir: string, project: string, given: string, l
     }
     const why = "why" in backend ? backend.why : state.why;
     throw new PreviewError(`no stack named '${escapeControl(given)}' found\n` +
-        `perfguard: no ${configFile} in ${programDir} and no backend to look the stack up in (${why}); ` +
+        `perfguard: no ${configFile} in ${programDir} and the stack cannot be looked up (${why}); ` +
         `stacks with a Pulumi.<stack>.yaml there: ${others.length > 0 ? others.join(", ") : "none"}${hint}; ` +
         `to judge a stack that has no config, create an empty ${configFile}`, STACK_NOT_FOUND_EXIT);
 }

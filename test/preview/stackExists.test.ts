@@ -69,7 +69,7 @@ function check(program: string, given: string, env: NodeJS.ProcessEnv): { stack?
 
 /** The perfguard line of a stack that cannot be looked up and has no config file. */
 function noConfig(program: string, stack: string, why: string, others: string): string {
-    return `perfguard: no Pulumi.${stack}.yaml in ${program} and no backend to look the stack up in (${why}); ` +
+    return `perfguard: no Pulumi.${stack}.yaml in ${program} and the stack cannot be looked up (${why}); ` +
         `stacks with a Pulumi.<stack>.yaml there: ${others}; to judge a stack that has no config, create an empty Pulumi.${stack}.yaml`;
 }
 

@@ -13,6 +13,7 @@ import { formatPoliciesSection, formatRemediation, formatViolation } from "../pr
 import { defaultPackDir } from "../preview/runPreview";
 import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types";
 import { UsageError } from "./errors";
+import { ensureOutputFolder } from "./outputFolder";
 import { buildReport } from "./report";
 import { readStackExport } from "./stackExport";
 import { escapeControl } from "../policies/pack/message";
@@ -51,13 +52,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     const exported = readStackExport(opts.file);
     if (opts.report !== undefined) {
         // The folder is created (mkdir -p), as --plot's is: a report path names where it goes.
-        const dir = path.dirname(path.resolve(opts.report));
-        try {
-            fs.mkdirSync(dir, { recursive: true });
-            fs.accessSync(dir, fs.constants.W_OK);
-        } catch {
-            throw new UsageError(`cannot write report ${opts.report}: folder ${dir} cannot be created or is not writable`);
-        }
+        ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
     }
     const packDirGiven = opts.packDir ?? defaultPackDir();
     const explain = opts.explain ? explainTempFile() : undefined;

@@ -18,6 +18,7 @@ import { reconcilePolicyConfig, validatePolicyProperties } from "../preview/poli
 import { defaultPackDir } from "../preview/runPreview";
 import { ENFORCEMENT_LEVELS, EnforcementLevel, JsonValue } from "../preview/types";
 import { UsageError } from "./errors";
+import { duplicateKeys } from "./jsonDuplicateKeys";
 import { jsonErrorWhere } from "./stackExport";
 
 /** One problem: the key it is about ("" for the file as a whole) and the message. */
@@ -36,7 +37,7 @@ export interface LevelChange {
 export interface ConfigFindings {
     /** Sorted by key, then message. */
     readonly problems: readonly ConfigProblem[];
-    /** Things that are not errors but worth knowing (ESC environments). */
+    /** Things that are not errors but worth knowing (ESC environments, the policies the file turns off). */
     readonly notes: readonly ConfigProblem[];
     /** The policies whose level differs from its default after this file (sorted). */
     readonly levels: readonly LevelChange[];
@@ -83,15 +84,41 @@ function misspeltLevelKey(settings: readonly string[]): string | undefined {
     return settings.find((s) => didYouMean(s, ["enforcementLevel"]) !== undefined);
 }
 
+/** The flag that lets a file leave no mandatory gate (`config check --allow-gates-off`). */
+export const ALLOW_GATES_OFF_FLAG = "--allow-gates-off";
+
+export interface CheckPolicyConfigOptions {
+    /** The file's text, to find the keys it gives twice (JSON.parse keeps the last, as the CLI). */
+    readonly text?: string;
+    /** A file that leaves no policy mandatory is meant (a note, not an error). */
+    readonly allowGatesOff?: boolean;
+}
+
+/**
+ * The keys a file gives twice, one problem each, under the policy (top-level key) they are in:
+ * the Pulumi CLI decodes the file with Go's encoding/json into a map, which keeps the last value.
+ */
+function duplicateKeyProblems(text: string): ConfigProblem[] {
+    return duplicateKeys(text).map((d) => {
+        const where = d.path.length > 0 ? ` in ${d.path.map((k) => shownKey(k)).join(" > ")}` : "";
+        return {
+            policy: escapeControl(d.path[0] ?? d.key),
+            message: `duplicate key ${shownKey(d.key)}${where} at line ${d.line} (first at line ${d.firstLine}): ` +
+                `the Pulumi CLI's JSON decoder keeps the last, so the value at line ${d.firstLine} is not applied`,
+        };
+    });
+}
+
 /**
  * Checks a parsed config file (any JSON value) against the pack's policies.
- * Input: the file's JSON and the pack's GetAnalyzerInfo. Output: ConfigFindings. Never throws.
+ * Input: the file's JSON, the pack's GetAnalyzerInfo, and options (the text, for duplicate keys;
+ * whether a file that leaves no mandatory gate is meant). Output: ConfigFindings. Never throws.
  */
-export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo): ConfigFindings {
-    const problems: ConfigProblem[] = [];
+export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckPolicyConfigOptions = {}): ConfigFindings {
+    const problems: ConfigProblem[] = opts.text !== undefined ? duplicateKeyProblems(opts.text) : [];
     const notes: ConfigProblem[] = [];
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-        return { problems: [{ policy: "", message: `the file must be a JSON object keyed by policy name, not ${jsType(raw)}` }], notes, levels: [] };
+        return { problems: [...problems, { policy: "", message: `the file must be a JSON object keyed by policy name, not ${jsType(raw)}` }], notes, levels: [] };
     }
     const pack = `${info.name} ${info.version}`;
     const names = info.policies.map((p) => p.name);
@@ -207,8 +234,45 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo): ConfigFindi
             levels.push({ policy: policy.name, level, defaultLevel: policy.enforcementLevel });
         }
     }
+    gateFindings(info, usable, effective, opts.allowGatesOff === true, problems, notes);
     const order = (a: ConfigProblem, b: ConfigProblem): number => a.policy.localeCompare(b.policy) || a.message.localeCompare(b.message);
     return { problems: [...problems].sort(order), notes: [...notes].sort(order), levels: levels.sort((a, b) => a.policy.localeCompare(b.policy)) };
+}
+
+/**
+ * What the file turns off. The CLI applies "all" first, then each policy's own key
+ * (pkg/resource/analyzer/config.go applyConfig, read in pulumi/pulumi): `{"all": "disabled"}` turns
+ * off every policy the file does not set itself. Notes: the policies "all" turns off, and those a
+ * policy's own "disabled" turns off. A problem (a note with allowGatesOff): a file after which no
+ * policy is mandatory, while the pack has mandatory policies by default: a preview with it never
+ * fails on a verdict.
+ */
+function gateFindings(info: AnalyzerInfo, usable: Record<string, PolicyConfigEntry>, effective: Record<string, EnforcementLevel>,
+    allowGatesOff: boolean, problems: ConfigProblem[], notes: ConfigProblem[]): void {
+    const names = info.policies.map((p) => p.name).sort();
+    const disabled = names.filter((n) => effective[n] === "disabled");
+    const byAll = usable.all?.enforcementLevel === "disabled" ? disabled.filter((n) => usable[n]?.enforcementLevel === undefined) : [];
+    const byKey = disabled.filter((n) => usable[n]?.enforcementLevel === "disabled");
+    if (byAll.length > 0) {
+        notes.push({ policy: "all", message: `"disabled" turns off every policy this file does not set itself: ${byAll.join(", ")} ` +
+            `(${byAll.length} of ${names.length}; the Pulumi CLI applies "all" first, then each policy's own key)` });
+    }
+    if (byKey.length > 0) {
+        notes.push({ policy: "", message: `turned off by their own "disabled": ${byKey.join(", ")} (no verdicts from ${byKey.length === 1 ? "it" : "them"})` });
+    }
+    const gates = info.policies.filter((p) => p.enforcementLevel === "mandatory").map((p) => p.name).sort();
+    if (gates.length === 0 || gates.some((g) => effective[g] === "mandatory")) {
+        return;
+    }
+    const off = gates.filter((g) => effective[g] === "disabled");
+    const advisory = gates.filter((g) => effective[g] === "advisory");
+    const how = [off.length > 0 ? `disabled: ${off.join(", ")}` : "", advisory.length > 0 ? `advisory: ${advisory.join(", ")}` : ""].filter((x) => x !== "").join("; ");
+    const message = `no policy is mandatory after this file: every mandatory gate is off (${how}): a preview with this config never fails on a verdict`;
+    if (allowGatesOff) {
+        notes.push({ policy: "", message: `${message} (allowed by ${ALLOW_GATES_OFF_FLAG})` });
+    } else {
+        problems.push({ policy: "", message: `${message}; pass ${ALLOW_GATES_OFF_FLAG} if that is meant` });
+    }
 }
 
 /** A policy's level when the file does not set it itself: its default, the pack's initial config, then the file's "all". */
@@ -263,6 +327,8 @@ export interface ConfigCheckOptions {
     packDir?: string;
     /** Receives the pack's own log output. */
     log: (chunk: string) => void;
+    /** --allow-gates-off: a file that leaves no policy mandatory is meant. */
+    allowGatesOff?: boolean;
 }
 
 export interface ConfigCheckResult {
@@ -273,7 +339,7 @@ export interface ConfigCheckResult {
 }
 
 /** Reads the file: a missing, unreadable or malformed file is a usage error (exit 2); its content is checked. */
-function readConfigFile(file: string): { raw: unknown } {
+function readConfigFile(file: string): { raw: unknown; text: string } {
     let text: string;
     try {
         text = fs.readFileSync(file, "utf8");
@@ -282,10 +348,10 @@ function readConfigFile(file: string): { raw: unknown } {
         throw new UsageError(`cannot read policy pack config ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`);
     }
     if (text.trim() === "") {
-        return { raw: {} }; // the CLI accepts an empty file: no config
+        return { raw: {}, text }; // the CLI accepts an empty file: no config
     }
     try {
-        return { raw: JSON.parse(text) as unknown };
+        return { raw: JSON.parse(text) as unknown, text };
     } catch (err) {
         // A malformed input file is a usage error (exit 2), as for every command (cli/errors.ts).
         throw new UsageError(`policy pack config ${file} is not valid JSON (${jsonErrorWhere(err)}); the Pulumi CLI fails the preview on it too`);
@@ -305,7 +371,7 @@ export async function runConfigCheck(opts: ConfigCheckOptions): Promise<ConfigCh
     } finally {
         await pack.close();
     }
-    const findings: ConfigFindings = checkPolicyConfig(read.raw, info);
+    const findings: ConfigFindings = checkPolicyConfig(read.raw, info, { text: read.text, allowGatesOff: opts.allowGatesOff });
     const isObject = read.raw !== null && typeof read.raw === "object" && !Array.isArray(read.raw);
     if (!info.supportsConfig && isObject && Object.keys(read.raw as object).length > 0) {
         (findings.problems as ConfigProblem[]).unshift({ policy: "", message: `policy pack ${JSON.stringify(info.name)} does not support config` });
@@ -319,7 +385,7 @@ export async function runConfigCheck(opts: ConfigCheckOptions): Promise<ConfigCh
         lines.push(`error: ${p.policy === "" ? "" : `${p.policy}: `}${p.message}`);
     }
     for (const n of findings.notes) {
-        lines.push(`note: ${n.policy}: ${n.message}`);
+        lines.push(`note: ${n.policy === "" ? "" : `${n.policy}: `}${n.message}`);
     }
     if (findings.levels.length > 0) {
         lines.push("Levels this file changes:");

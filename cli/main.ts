@@ -19,6 +19,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { HaMode, VsDemand } from "../model/seCapacity";
 import { USAGE_EXIT, UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
+import { ensureOutputFolder } from "./outputFolder";
 
 /** The repository root: one level up from cli/*.ts, two from dist/cli/*.js. */
 function repoRoot(): string {
@@ -34,14 +35,9 @@ function version(): string {
     }
 }
 
-/** Fails early (exit 2) when the folder of an output file does not exist or is not writable. */
+/** Creates the folder of an output file (mkdir -p), or fails early (exit 2) saying why. */
 function checkWritable(file: string, what: string): void {
-    const dir = path.dirname(path.resolve(file));
-    try {
-        fs.accessSync(dir, fs.constants.W_OK);
-    } catch {
-        throw new UsageError(`cannot write ${what} ${file}: folder ${dir} does not exist or is not writable`);
-    }
+    ensureOutputFolder(path.dirname(path.resolve(file)), what, file);
 }
 
 /** Writes a plot; a missing charting library is named with the install command. */
@@ -321,13 +317,14 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .description("check a --policy-pack-config file before a preview");
 
     config.command("check")
-        .description("check a --policy-pack-config file against the pack: every key names a policy (\"did you mean\"), every level is valid, every setting is one the policy accepts and its schema allows; exits 1 on any problem")
+        .description("check a --policy-pack-config file against the pack: every key names a policy (\"did you mean\"), every level is valid, every setting is one the policy accepts and its schema allows, no key is given twice, some policy stays mandatory; exits 1 on any problem")
         .argument("<file>", "the --policy-pack-config JSON file")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
+        .option("--allow-gates-off", "accept a file after which no policy is mandatory (e.g. {\"all\": \"disabled\"}): a note instead of an error")
         .option("--json", JSON_HELP)
-        .action(async (file: string, o: { policyPack?: string; json?: boolean }) => {
+        .action(async (file: string, o: { policyPack?: string; allowGatesOff?: boolean; json?: boolean }) => {
             const { runConfigCheck } = await import("./configCheck");
-            const checked = await runConfigCheck({ file, packDir: o.policyPack, log: io.err });
+            const checked = await runConfigCheck({ file, packDir: o.policyPack, log: io.err, allowGatesOff: o.allowGatesOff === true });
             if (o.json) {
                 printJson(io, checked.json);
             } else {

@@ -37,15 +37,21 @@ function propsOf(config: ReportInput["config"], policy: string): Record<string, 
     return (config[policy]?.properties ?? {}) as Record<string, unknown>;
 }
 
+/** A Markdown code fence. */
+const FENCE = "```";
+
 function violationLines(violations: readonly Violation[]): string {
-    let out = "";
+    const items: string[] = [];
     for (const v of violations) {
         const where = v.urn ? ` on \`${displayType(v.resourceType ?? "")}\` \`${v.resourceName ?? ""}\`` : "";
-        // The message's first line is the policy's description (as the CLI prints it); keep it all.
-        const body = v.message.trim().split("\n").map((line) => `  ${line}`).join("\n");
-        out += `- **${v.policyName}**${where}\n${body}\n`;
+        // The message's first line is the policy's description (as the CLI prints it); keep it all,
+        // in a fenced text block under the item (as `diff --format markdown` shows messages), so
+        // GitHub keeps its problem, Fix: and Basis: lines apart instead of joining them into one
+        // paragraph. A fence inside a message would end the block early: it is shown as '''.
+        const body = v.message.trim().replace(/```/g, "'''").split("\n").map((line) => `  ${line}`.trimEnd()).join("\n");
+        items.push(`- **${v.policyName}**${where}\n\n  ${FENCE}text\n${body}\n  ${FENCE}\n`);
     }
-    return out;
+    return items.join("\n");
 }
 
 export function buildReport(input: ReportInput): string {

@@ -42,9 +42,11 @@ failed (it threw, a registration or promise rejected; pulumi.log.error alone exi
 (unreadable file, an invalid level, a value its schema rejects), a program directory that cannot
 be run (missing, no Pulumi.yaml, bad main), or a policy pack directory that is missing or has no
 PulumiPolicy.yaml; 2 bad arguments to this command, or a program in another language than nodejs;
-6 a --stack the file backend does not hold ("no stack named 'x' found", as the CLI). Where the
-backend cannot be read, a --stack without its Pulumi.<stack>.yaml runs with an empty config and one
-"perfguard: no Pulumi.<stack>.yaml" line on stderr says so.
+6 a --stack the file backend does not hold ("no stack named 'x' found", as the CLI), and, where
+no backend can be read (none set, or not file://), a --stack without its Pulumi.<stack>.yaml (a
+"perfguard:" line lists the stacks whose config is there; commit an empty Pulumi.<stack>.yaml to
+judge a stack that has no config). On a file backend --stack follows the CLI's rules: the
+organization must be "organization" (exit 1, the CLI's line).
 
 Environment:
     ${DEBUG_ENV}=1   print stack traces for internal errors (user errors are always one line)

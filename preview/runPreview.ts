@@ -6,15 +6,14 @@
 import * as fs from "fs";
 import * as path from "path";
 import { analyzeWithPacks, explainTempFile, OpenedPack, openPack } from "./analyzeResources";
-import { didYouMean } from "../policies/pack/config";
-import { readBackendStack } from "./backendState";
-import { PreviewError, ProgramFailure, SETUP_ERROR_EXIT, STACK_NOT_FOUND_EXIT } from "./errors";
+import { PreviewError, ProgramFailure, SETUP_ERROR_EXIT } from "./errors";
 import { Explanation, readExplanation } from "./explainReport";
 import { PolicyConfigInput } from "./policyConfig";
 import { formatPoliciesSection, formatPreviewOutput, PreviewView } from "./printViolations";
 import { readProject, readStackConfig } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
 import { runProgram } from "./forkProgram";
+import { checkStack } from "./stackSelection";
 import { AppliedRemediation, RecordedResource, ROOT_STACK_TYPE, Violation } from "./types";
 
 export interface RunPreviewOptions {
@@ -106,54 +105,6 @@ function sdkVersion(): string {
  * policy config problems (the program is not run), a program that fails (throws, rejects), a pack
  * that does not start, or a policy that throws. Every pack is always stopped.
  */
-/**
- * The stack's own name from what --stack was given: `prod`, or the fully qualified form the CI
- * recipes use on a file backend (`organization/<project>/prod`, as the CLI takes it). A qualified
- * name for another project is refused (a set-up error, exit 1): its Pulumi.<stack>.yaml is not this
- * program's.
- */
-export function stackNameOf(given: string, project: string): string {
-    const parts = given.split("/");
-    if (parts.length === 1) {
-        return given;
-    }
-    if (parts.length === 3 && parts.every((p) => p.length > 0)) {
-        if (parts[1] !== project) {
-            throw new PreviewError(`--stack ${given} names project "${parts[1]}", but this program's project is "${project}"`, SETUP_ERROR_EXIT);
-        }
-        return parts[2];
-    }
-    throw new PreviewError(`--stack ${given}: expected <stack> or <organization>/<project>/<stack>`, SETUP_ERROR_EXIT);
-}
-
-/**
- * What the CLI does with a --stack the backend does not hold, and what the emulation says when it
- * cannot tell. On a file backend `pulumi preview --stack prdo` fails with "no stack named 'prdo'
- * found" (exit 6; v3.274.1, read off the built CLI), whatever Pulumi.prdo.yaml holds: so does the
- * emulation. Otherwise (the backend holds the stack, or cannot be read: none set, not file://) a
- * stack without its Pulumi.<stack>.yaml runs with no config: one line on stderr says so, marked as
- * perfguard's, with the stack file of a close name when there is one ("did you mean prod?").
- * @param given - --stack as given (the CLI's message echoes it); `stack` its own name.
- * Throws PreviewError (exit 6) for a stack the file backend does not hold.
- */
-export function checkStack(programDir: string, project: string, stack: string, given: string, log: (chunk: string) => void, env: NodeJS.ProcessEnv = process.env): void {
-    const state = readBackendStack(project, stack, env);
-    if (state.kind === "absent") {
-        throw new PreviewError(`no stack named '${given}' found`, STACK_NOT_FOUND_EXIT);
-    }
-    if (fs.existsSync(path.join(programDir, `Pulumi.${stack}.yaml`))) {
-        return;
-    }
-    let others: string[] = [];
-    try {
-        others = fs.readdirSync(programDir).map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1]).filter((s): s is string => s !== undefined).sort();
-    } catch {
-        others = [];
-    }
-    const near = didYouMean(stack, others);
-    log(`perfguard: no Pulumi.${stack}.yaml: the stack's config is empty${near ? `; did you mean ${near}?` : ""}\n`);
-}
-
 export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult> {
     const programDir = path.resolve(opts.programDir);
     const given = opts.packs ?? [{ dir: opts.packDir ?? defaultPackDir(), config: opts.policyPackConfig }];
@@ -164,10 +115,9 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         checkPackDir(path.resolve(pack.dir));
     }
     const project = program.name;
-    const stack = stackNameOf(opts.stack ?? "dev", project);
-    if (opts.stack !== undefined) {
-        checkStack(programDir, project, stack, opts.stack, log);
-    }
+    // Without --stack the stack is "dev" (the emulation has no selected stack); a --stack given is
+    // checked as the CLI checks it, and failed closed where the emulation cannot look it up.
+    const stack = opts.stack === undefined ? "dev" : checkStack(programDir, project, opts.stack, log);
     const stackConfig = readStackConfig(programDir, project, stack);
     for (const warning of program.warnings) {
         log(`warning: ${warning}\n`);

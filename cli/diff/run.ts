@@ -7,8 +7,6 @@
  * Exit codes (--fail-on): new-mandatory (default) 1 when head has a mandatory (policy, resource)
  * verdict that base does not; any-mandatory 1 when head has any; none always 0. Usage errors 2.
  */
-import * as fs from "fs";
-import * as path from "path";
 import { analyzeResources, openPack } from "../../preview/analyzeResources";
 import { PolicyConfigError } from "../../preview/policyConfig";
 import { displayType } from "../../preview/printViolations";
@@ -18,6 +16,7 @@ import { citrixEvaluations } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import type { StackView } from "../../policies/pack/resources";
 import { UsageError } from "../errors";
+import { ensureOutputFolder } from "../outputFolder";
 import { stackViewOf } from "../report";
 import { DiffResult, diffStates, Verdict } from "./compare";
 import { SideConfig, stackFigures } from "./figures";
@@ -163,13 +162,7 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     const baseSide = readSide(opts.base);
     const headSide = readSide(opts.head, baseSide);
     if (opts.plot !== undefined) {
-        const dir = path.resolve(opts.plot);
-        try {
-            fs.mkdirSync(dir, { recursive: true });
-            fs.accessSync(dir, fs.constants.W_OK);
-        } catch {
-            throw new UsageError(`cannot write plots to ${opts.plot}: the folder cannot be created or is not writable`);
-        }
+        ensureOutputFolder(opts.plot, "plots to", opts.plot);
     }
     // Only resources that differ are Analyzed (their verdicts are all that can change); with
     // --fail-on any-mandatory head is judged whole, since every mandatory verdict of it counts.

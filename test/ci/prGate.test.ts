@@ -23,18 +23,22 @@ const SKIP = {
 };
 
 /** A team repository: the program (with the examples' sdk/ beside it), its config, perfguard/. */
-function teamRepo(program: string, config: unknown): { workspace: string; programDir: string; temp: string } {
+function teamRepo(program: string, config: unknown, stackFile = true): { workspace: string; programDir: string; temp: string } {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-ci-gate-"));
     roots.push(root);
     const staged = stageProgram(program, root);
     const workspace = path.dirname(staged.dir);
     fs.symlinkSync(ROOT, path.join(workspace, "perfguard"), "dir");
     fs.writeFileSync(path.join(workspace, "perfguard-config.json"), JSON.stringify(config));
+    if (stackFile) {
+        // The stack the recipe names (STACK: prod), as a team commits it: an empty config.
+        fs.writeFileSync(path.join(staged.dir, "Pulumi.prod.yaml"), "");
+    }
     return { workspace, programDir: path.basename(staged.dir), temp: path.join(root, "runner-temp") };
 }
 
-async function gate(program: string, config: unknown): Promise<JobResult> {
-    const repo = teamRepo(program, config);
+async function gate(program: string, config: unknown, stackFile = true): Promise<JobResult> {
+    const repo = teamRepo(program, config, stackFile);
     return runJob(workflow, "offline-preview", {
         workspace: repo.workspace, runnerTemp: repo.temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
         replace: { PROGRAM_DIR: repo.programDir }, skip: SKIP,
@@ -69,6 +73,15 @@ describe("docs/ci/pr-gate.yml", () => {
         expect(preview.code, preview.output).toBe(0);
         expect(preview.output).toContain("Policies:");
         expect(job.success).toBe(true);
+    });
+
+    it("fails the job at the preview when the stack has no Pulumi.<stack>.yaml (a misspelt STACK): never judged without its config", async () => {
+        const job = await gate(path.join(ROOT, "test", "fixtures", "programs", "sample"), {}, false);
+        const preview = job.step("offline preview with the pack");
+        expect(preview.code, preview.output).toBe(6);
+        expect(preview.output).toContain("error: no stack named 'prod' found\nperfguard: no Pulumi.prod.yaml in ");
+        expect(preview.output).not.toContain("Policies:");
+        expect(job.success).toBe(false);
     });
 
     it("fails at the config check on a misspelt policy name, and never previews", async () => {

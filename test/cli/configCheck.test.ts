@@ -71,7 +71,8 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         ["the level under \"level\", misspelt too", { "citrix-zone-rtt-limit": { level: "mandatroy", maxRttMs: 200 } }, "citrix-zone-rtt-limit",
             "unknown config key \"level\": did you mean \"enforcementLevel\"? And \"mandatroy\" is not a valid enforcement level: did you mean \"mandatory\"? " +
             "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, mandatory)"],
-        ["the level under \"level\" after all", { "all": "advisory", "citrix-zone-rtt-limit": { level: "mandatory" } }, "citrix-zone-rtt-limit",
+        // (Another gate kept mandatory: with none left the file would also fail the no-gate check below.)
+        ["the level under \"level\" after all", { "all": "advisory", "nsx-alb-se-capacity": "mandatory", "citrix-zone-rtt-limit": { level: "mandatory" } }, "citrix-zone-rtt-limit",
             "unknown config key \"level\": did you mean \"enforcementLevel\"? " +
             "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, advisory)"],
         // A misspelt name too: the CLI fails with `invalid enforcement level ""` and the settings reach no policy.
@@ -132,6 +133,54 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         expect(found.problems.every((p) => !p.message.includes("\u001b") && !p.policy.includes("\u001b"))).toBe(true);
     });
 
+    // Duplicate keys: the CLI's Go decoder keeps the last, so an earlier line is silently not applied.
+    const KEEPS_LAST = "the Pulumi CLI's JSON decoder keeps the last, so the value at line";
+    it.each([
+        ["no duplicate (baseline)", '{\n  "citrix-zone-rtt-limit": "mandatory"\n}', []],
+        ["a policy twice, the later one turning it off", '{\n  "citrix-zone-rtt-limit": "mandatory",\n  "citrix-broker-throttle": "mandatory",\n  "citrix-zone-rtt-limit": "disabled"\n}',
+            [{ policy: "citrix-zone-rtt-limit", message: `duplicate key "citrix-zone-rtt-limit" at line 4 (first at line 2): ${KEEPS_LAST} 2 is not applied` }]],
+        ["a setting twice", '{"citrix-zone-rtt-limit": {\n "maxRttMs": 200,\n "maxRttMs": 900\n}}',
+            [{ policy: "citrix-zone-rtt-limit", message: `duplicate key "maxRttMs" in "citrix-zone-rtt-limit" at line 3 (first at line 2): ${KEEPS_LAST} 2 is not applied` }]],
+        ["two duplicates: each one", '{"all": "mandatory",\n"all": "mandatory",\n"xen-dom0-workload": "advisory",\n"xen-dom0-workload": "advisory"}',
+            [{ policy: "all", message: `duplicate key "all" at line 2 (first at line 1): ${KEEPS_LAST} 1 is not applied` },
+                { policy: "xen-dom0-workload", message: `duplicate key "xen-dom0-workload" at line 4 (first at line 3): ${KEEPS_LAST} 3 is not applied` }]],
+    ])("duplicate keys: %s", (_label, text, problems) => {
+        expect(checkPolicyConfig(JSON.parse(text), info, { text }).problems).toEqual(problems);
+    });
+
+    // "all" sets every policy's level first, then each policy's own key (the CLI's applyConfig).
+    const ALL_NOTE = (names: string[]) => ({ policy: "all", message: `"disabled" turns off every policy this file does not set itself: ${names.join(", ")} ` +
+        `(${names.length} of ${info.policies.length}; the Pulumi CLI applies "all" first, then each policy's own key)` });
+    const everyPolicy = () => info.policies.map((p) => p.name).sort();
+    const GATES = ["citrix-broker-throttle", "citrix-zone-rtt-limit", "nsx-alb-se-capacity", "perfguard-facts"];
+    const NO_GATE = (how: string) => `no policy is mandatory after this file: every mandatory gate is off (${how}): a preview with this config never fails on a verdict`;
+    it.each([
+        ["a file that turns nothing off (baseline)", { "citrix-zone-rtt-limit": { maxRttMs: 200 } }, false, [], []],
+        ["all disabled", { all: "disabled" }, false,
+            [{ policy: "", message: `${NO_GATE(`disabled: ${GATES.join(", ")}`)}; pass --allow-gates-off if that is meant` }],
+            () => [ALL_NOTE(everyPolicy())]],
+        ["all disabled, with --allow-gates-off", { all: "disabled" }, true, [],
+            () => [{ policy: "", message: `${NO_GATE(`disabled: ${GATES.join(", ")}`)} (allowed by --allow-gates-off)` }, ALL_NOTE(everyPolicy())]],
+        ["all disabled but one gate kept", { "all": "disabled", "citrix-zone-rtt-limit": "mandatory" }, false, [],
+            () => [ALL_NOTE(everyPolicy().filter((n) => n !== "citrix-zone-rtt-limit"))]],
+        ["all in the object form", { all: { enforcementLevel: "disabled" } }, false,
+            [{ policy: "", message: `${NO_GATE(`disabled: ${GATES.join(", ")}`)}; pass --allow-gates-off if that is meant` }],
+            () => [ALL_NOTE(everyPolicy())]],
+        ["one policy disabled", { "xen-dom0-workload": "disabled" }, false, [],
+            [{ policy: "", message: "turned off by their own \"disabled\": xen-dom0-workload (no verdicts from it)" }]],
+        ["two gates disabled, the others kept", { "citrix-zone-rtt-limit": "disabled", "nsx-alb-se-capacity": { enforcementLevel: "disabled" } }, false, [],
+            [{ policy: "", message: "turned off by their own \"disabled\": citrix-zone-rtt-limit, nsx-alb-se-capacity (no verdicts from them)" }]],
+        ["every gate disabled by its own key", Object.fromEntries(GATES.map((g) => [g, "disabled"])), false,
+            [{ policy: "", message: `${NO_GATE(`disabled: ${GATES.join(", ")}`)}; pass --allow-gates-off if that is meant` }],
+            [{ policy: "", message: `turned off by their own "disabled": ${GATES.join(", ")} (no verdicts from them)` }]],
+        ["all advisory: nothing blocks", { all: "advisory" }, false,
+            [{ policy: "", message: `${NO_GATE(`advisory: ${GATES.join(", ")}`)}; pass --allow-gates-off if that is meant` }], []],
+    ] as const)("gates turned off: %s", (_label, config, allowGatesOff, problems, notes) => {
+        const found = checkPolicyConfig(config, info, { allowGatesOff });
+        expect(found.problems).toEqual(problems);
+        expect(found.notes).toEqual(typeof notes === "function" ? notes() : notes);
+    });
+
     it("a file that is not an object", () => {
         expect(checkPolicyConfig([1], info).problems).toEqual([{ policy: "", message: "the file must be a JSON object keyed by policy name, not array" }]);
     });
@@ -156,6 +205,21 @@ describe("perfguard config check through the binary", () => {
         expect(text.code).toBe(1);
         expect(text.stdout).toContain("error: xen-guest-network-share: hosts[\"\"]: an empty host key names no host");
         expect(text.stdout).toContain("1 problem: this config would not do what it says");
+    });
+
+    it("exits 1 on a duplicate key and on {\"all\": \"disabled\"}, 0 on the latter with --allow-gates-off", async () => {
+        const dup = await perfguard(["config", "check", write("dup.json", '{\n  "citrix-zone-rtt-limit": "mandatory",\n  "citrix-zone-rtt-limit": "disabled"\n}')]);
+        expect(dup.code).toBe(1);
+        expect(dup.stdout).toContain("error: citrix-zone-rtt-limit: duplicate key \"citrix-zone-rtt-limit\" at line 3 (first at line 2)");
+        const allOff = write("all-off.json", { all: "disabled" });
+        const refused = await perfguard(["config", "check", allOff]);
+        expect(refused.code).toBe(1);
+        expect(refused.stdout).toContain("error: no policy is mandatory after this file: every mandatory gate is off (disabled: citrix-broker-throttle, ");
+        expect(refused.stdout).toContain("note: all: \"disabled\" turns off every policy this file does not set itself: ");
+        const allowed = await perfguard(["config", "check", allOff, "--allow-gates-off"]);
+        expect(allowed.code).toBe(0);
+        expect(allowed.stdout).toContain("(allowed by --allow-gates-off)");
+        expect(allowed.stdout).toContain("ok: every key names a policy");
     });
 
     it("exits 0 on every example's policy-config.json and on an empty file", async () => {

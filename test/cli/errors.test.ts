@@ -36,7 +36,10 @@ describe("bad arguments exit 2 with a clear message", () => {
     it("scale-out in legacy active/standby", () => fails(["size", "nsx-alb", "--l7-rps", "1000", "--ha-mode", "active-standby", "--scale-out", "2"], "legacy active/standby has no scale-out"));
     it("a zero link", () => fails(["size", "xen", "--link-mb-per-s", "0", "--guests", "2"], "above 0"));
     it("zero guests", () => fails(["size", "xen", "--link-mb-per-s", "117", "--guests", "0"], "a whole number of guests from 1"));
-    it("a plot in a missing folder", () => fails(["size", "citrix", "--rtt-ms", "160", "--plot", path.join(dir, "no", "such", "p.svg")], "cannot write plot", path.join(dir, "no", "such")));
+    it("a plot in a folder that cannot be created (a missing one is created: checkReportFolder.test.ts)", () => {
+        fs.writeFileSync(path.join(dir, "plot-file"), "");
+        return fails(["size", "citrix", "--rtt-ms", "160", "--plot", path.join(dir, "plot-file", "p.svg")], "cannot write plot", `${path.join(dir, "plot-file")} is a file, not a folder`);
+    });
     it("check without a file", () => fails(["check"], "missing required argument 'file'"));
     it("extra arguments", () => fails(["size", "xen", "--link-mb-per-s", "117", "--guests", "2", "extra"], "too many arguments"));
 });

@@ -3,7 +3,10 @@
  * prdo` fails with "error: no stack named 'prdo' found", exit 6 (v3.274.1, read off the built CLI:
  * with Pulumi.prod.yaml beside it, and for the qualified name too); the emulation fails alike,
  * before the program runs. Where it cannot tell (no backend, or one it cannot read), a stack
- * without its Pulumi.<stack>.yaml gets one perfguard line on stderr, never a silent empty config.
+ * without its Pulumi.<stack>.yaml fails closed alike (exit 6, the CLI's line) with a perfguard line
+ * that lists the stacks whose config is there: a misspelt stack on a CI gate is never judged with
+ * an empty config. On a file backend the CLI's name rules hold ("organization name must be
+ * 'organization'", exit 1).
  */
 import { spawnSync } from "child_process";
 import * as fs from "fs";
@@ -11,7 +14,7 @@ import * as os from "os";
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PreviewError } from "../../preview/errors";
-import { checkStack } from "../../preview/runPreview";
+import { checkStack } from "../../preview/stackSelection";
 import { SAMPLE_PACK, SAMPLE_PROGRAM } from "./fixtures";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -38,12 +41,12 @@ function programWithProd(): string {
 }
 
 /** A file backend holding these stacks of the project, each as `pulumi stack init` leaves it. */
-function backend(stacks: readonly string[]): NodeJS.ProcessEnv {
+function backend(stacks: readonly string[], project = PROJECT): NodeJS.ProcessEnv {
     const dir = temp("perfguard-stack-backend-");
     for (const s of stacks) {
-        const file = path.join(dir, ".pulumi", "stacks", PROJECT, `${s}.json`);
+        const file = path.join(dir, ".pulumi", "stacks", project, `${s}.json`);
         fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, JSON.stringify({ version: 3, checkpoint: { stack: `organization/${PROJECT}/${s}`, latest: { metadata: {} } } }));
+        fs.writeFileSync(file, JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project}/${s}`, latest: { metadata: {} } } }));
     }
     return { PULUMI_BACKEND_URL: `file://${dir}`, PULUMI_HOME: temp("perfguard-stack-home-") };
 }
@@ -53,36 +56,59 @@ function noBackend(): NodeJS.ProcessEnv {
     return { PULUMI_HOME: temp("perfguard-stack-home-") };
 }
 
+/** Runs checkStack; output: what it returned or threw (message, exit code), and what it logged. */
+function check(program: string, given: string, env: NodeJS.ProcessEnv): { stack?: string; error?: [string, number]; logged: string[] } {
+    const logged: string[] = [];
+    try {
+        return { stack: checkStack(program, PROJECT, given, (c: string) => logged.push(c), env), logged };
+    } catch (e) {
+        expect(e).toBeInstanceOf(PreviewError);
+        return { error: [(e as PreviewError).message, (e as PreviewError).exitCode], logged };
+    }
+}
+
+/** The perfguard line of a stack that cannot be looked up and has no config file. */
+function noConfig(program: string, stack: string, why: string, others: string): string {
+    return `perfguard: no Pulumi.${stack}.yaml in ${program} and the stack cannot be looked up (${why}); ` +
+        `stacks with a Pulumi.<stack>.yaml there: ${others}; to judge a stack that has no config, create an empty Pulumi.${stack}.yaml`;
+}
+
+const NO_BACKEND = "no backend is set (PULUMI_BACKEND_URL or pulumi login)";
+
 describe("checkStack: what --stack finds", () => {
     const program = programWithProd();
     it.each([
         ["the backend holds prod, which has its Pulumi.prod.yaml (baseline)", () => backend(["prod"]), "prod", "prod", []],
+        ["the backend holds prod, named in full", () => backend(["prod"]), `organization/${PROJECT}/prod`, "prod", []],
         ["no backend, prod has its Pulumi.prod.yaml", noBackend, "prod", "prod", []],
-        ["no backend, a typo of prod", noBackend, "prdo", "prdo", ["perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n"]],
-        ["no backend, the qualified name of a typo", noBackend, "prdo", `organization/${PROJECT}/prdo`, ["perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n"]],
-        ["a backend that is not file://, a typo", () => ({ PULUMI_BACKEND_URL: "https://api.pulumi.com" }), "prdo", "prdo", ["perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n"]],
+        ["no backend, prod named in full", noBackend, `organization/${PROJECT}/prod`, "prod", []],
+        ["no backend, another organization (Pulumi Cloud's), prod has its config", noBackend, `acme/${PROJECT}/prod`, "prod", []],
         ["the backend holds qa, which has no stack file and no close name", () => backend(["qa"]), "qa", "qa", ["perfguard: no Pulumi.qa.yaml: the stack's config is empty\n"]],
-    ] as const)("%s", (_label, env, stack, given, lines) => {
-        const logged: string[] = [];
-        checkStack(program, PROJECT, stack, given, (c) => logged.push(c), env());
-        expect(logged).toEqual(lines);
+        ["the backend holds prdo, which has no stack file: a close name", () => backend(["prdo"]), "prdo", "prdo", ["perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n"]],
+    ] as const)("runs: %s", (_label, env, given, stack, lines) => {
+        expect(check(program, given, env())).toEqual({ stack, logged: lines });
     });
 
     it.each([
-        ["a typo of prod", "prdo", "prdo", "no stack named 'prdo' found"],
-        ["the qualified name of a typo (echoed as given)", "prdo", `organization/${PROJECT}/prdo`, `no stack named 'organization/${PROJECT}/prdo' found`],
-        ["a stack with its Pulumi.<stack>.yaml but never created", "prod", "prod", "no stack named 'prod' found"],
-    ] as const)("the file backend does not hold it, %s: the CLI's error, exit 6", (_label, stack, given, message) => {
-        const env = stack === "prod" ? backend(["dev"]) : backend(["prod"]);
-        let error: unknown;
-        try {
-            checkStack(program, PROJECT, stack, given, () => undefined, env);
-        } catch (e) {
-            error = e;
-        }
-        expect(error).toBeInstanceOf(PreviewError);
-        expect((error as PreviewError).message).toBe(message);
-        expect((error as PreviewError).exitCode).toBe(6);
+        ["no backend, a typo of prod", noBackend, "prdo",
+            `no stack named 'prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}`, 6],
+        ["no backend, the qualified name of a typo", noBackend, `organization/${PROJECT}/prdo`,
+            `no stack named 'organization/${PROJECT}/prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}`, 6],
+        ["no backend, a name close to none", noBackend, "qa",
+            `no stack named 'qa' found\n${noConfig(program, "qa", NO_BACKEND, "prod")}`, 6],
+        ["a backend that is not file://, a typo", () => ({ PULUMI_BACKEND_URL: "https://api.pulumi.com" }), "prdo",
+            `no stack named 'prdo' found\n${noConfig(program, "prdo", "the backend https://api.pulumi.com is not a file:// backend", "prod; did you mean prod?")}`, 6],
+        ["the file backend does not hold it: a typo of prod", () => backend(["prod"]), "prdo", "no stack named 'prdo' found", 6],
+        ["the file backend does not hold it: the qualified name of a typo (echoed as given)", () => backend(["prod"]), `organization/${PROJECT}/prdo`,
+            `no stack named 'organization/${PROJECT}/prdo' found`, 6],
+        ["the file backend does not hold it: a stack with its Pulumi.<stack>.yaml but never created", () => backend(["dev"]), "prod", "no stack named 'prod' found", 6],
+        ["the file backend, another organization", () => backend(["prod"]), `acme/${PROJECT}/prod`, "organization name must be 'organization'", 1],
+        ["the file backend, organization/<stack> of another organization", () => backend(["prod"]), "acme/prod", "organization name must be 'organization'", 1],
+        ["the file backend holds another project's prod", () => backend(["prod"], "other"), "organization/other/prod",
+            "provided project name \"other\" doesn't match Pulumi.yaml", 1],
+        ["the file backend holds no stack of the other project", () => backend(["prod"]), "organization/other/prod", "no stack named 'organization/other/prod' found", 6],
+    ] as const)("fails: %s", (_label, env, given, message, exitCode) => {
+        expect(check(program, given, env())).toEqual({ error: [message, exitCode], logged: [] });
     });
 });
 
@@ -96,18 +122,23 @@ describe("npm run preview -- <dir> --stack", () => {
         });
     };
 
-    it("a stack the file backend does not hold: the CLI's line, exit 6, no verdicts", () => {
-        const run = cli(["--stack", "prdo"], backend(["prod"]));
-        expect(run.status).toBe(6);
-        expect(run.stderr).toBe("error: no stack named 'prdo' found\n");
+    it.each([
+        ["a stack the file backend does not hold", () => backend(["prod"]), "prdo", "error: no stack named 'prdo' found\n", 6],
+        ["another organization on a file backend", () => backend(["prod"]), `acme/${PROJECT}/prod`, "error: organization name must be 'organization'\n", 1],
+        ["no backend and no Pulumi.prdo.yaml", noBackend, "prdo",
+            `error: no stack named 'prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}\n`, 6],
+    ] as const)("%s: the CLI's line (and perfguard's), its exit code, no verdicts", (_label, env, stack, stderr, status) => {
+        const run = cli(["--stack", stack], env());
+        expect(run.stderr).toBe(stderr);
+        expect(run.status).toBe(status);
         expect(run.stdout).toBe("");
     }, 60_000);
 
-    it("no backend: the program is judged with an empty config, and stderr says so", () => {
-        const run = cli(["--stack", "prdo"], noBackend());
+    it("no backend, a stack with its Pulumi.<stack>.yaml: judged", () => {
+        const run = cli(["--stack", "prod"], noBackend());
         // The sample program's mandatory verdict: the preview ran.
         expect(run.status).toBe(1);
         expect(run.stdout).toContain("[mandatory]  catalog-zone-rtt");
-        expect(run.stderr).toContain("perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n");
+        expect(run.stderr).not.toContain("perfguard:");
     }, 120_000);
 });

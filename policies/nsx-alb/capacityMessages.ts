@@ -366,7 +366,7 @@ export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | und
     return measured ? `${optionText(measured, e)}; ${keep}.` : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
 }
 
-/** A VS that fits only on the per-core extrapolation beyond the 6 vCPU row. */
+/** A VS that fits only on the extrapolation beyond the 6 vCPU row. */
 export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: string, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
     const m = e.measured as GroupPlacement;
@@ -390,7 +390,7 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
     const what = units.length > 0 ? `${plural(units.length, "VS")} and its busiest SE` : "its busiest SE";
     return {
-        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on per-core extrapolation, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
+        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,

@@ -87,6 +87,22 @@ export const SE_TABLE_ROWS: readonly SeTableRow[] = table.rows.map((row) => {
 });
 
 const TOP_ROW = SE_TABLE_ROWS[SE_TABLE_ROWS.length - 1];
+/**
+ * The kinds of figure whose dispatcher layout the source states apart: the L4 throughput test of
+ * the 4-core SE ran with 2 dispatcher cores, every other figure of that row with 1.
+ */
+export type DispatcherFigure = "l4Throughput" | "other";
+
+/**
+ * The number of dispatcher cores a table row's figure of `kind` was measured with
+ * (model/data's measuredDispatcherCores: 4 vCPUs 1, its L4 throughput 2; 6 vCPUs 2), or
+ * undefined where the source states none (the 1 and 2 vCPU rows, and sizes off the rows).
+ */
+export function measuredDispatcherCores(vcpus: number, kind: DispatcherFigure): number | undefined {
+    const row = (table.measuredDispatcherCores.byVcpus as Record<string, { default: number; l4Throughput: number } | undefined>)[String(vcpus)];
+    return row === undefined ? undefined : kind === "l4Throughput" ? row.l4Throughput : row.default;
+}
+
 /** The measured row before the top one (4 vCPUs): the marginal slope beyond the table runs from it. */
 const BELOW_TOP_ROW = SE_TABLE_ROWS[SE_TABLE_ROWS.length - 2];
 

@@ -175,6 +175,7 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
             ...(u.ingress > 0 ? [`native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`] : []),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...fullNames([vs, e.group.resource]),
         ],
     };
@@ -191,11 +192,12 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     // The table is per SE: spreading a VS over several SEs counts on linear scale-out, which the
     // source does not measure (in L2 scale-out the primary SE receives all ingress and forwards flows).
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
-    const label = sizeLabel(fix.spec.vcpusPerSe);
+    const label = sizeLabel(fix.spec.vcpusPerSe, fix.spec.dedicatedDispatcher);
     // A fix that raises memory for open connections counts on the memory scaling, not on a row.
     const conns = connectionsScaled(p.perSe) && e.units.some((u) => u.demands.some((d) => d.l4OpenConnections !== undefined))
         ? `; open connections ${CONNECTIONS_SCALED}` : "";
     const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : label === "not measured" ? dispatcherNote(fix.spec.vcpusPerSe)
         : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
@@ -282,6 +284,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             ...(after && failureOver(e, config) ? [failureText(e)] : []),
             capacityText(sizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             haText(sizing, p, config),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
             ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
             ...fullNames([e.group.resource]),
@@ -378,6 +381,7 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
             capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...fullNames([unit.head.vs, e.group.resource]),
         ],
     };
@@ -395,6 +399,7 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
             capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...fullNames([e.group.resource]),
         ],
     };

@@ -272,7 +272,9 @@ function withAlternative(input: NsxAlbSizingInput, found: NsxAlbSizing): NsxAlbS
 /** What to change when no size fits, leading with what can help the limit that binds. */
 function noFitHint(s: NsxAlbSizing): string {
     const i = s.input;
-    const split = "split the traffic over several VSs or more SE groups";
+    // The group is sized with packed placement: several VSs of one group land on the same SE until
+    // maxVsPerSe, so splitting a VS helps only across SE groups or with distributed placement.
+    const split = "move part of the traffic to another SE group (several VSs on this one share an SE under packed placement; with PLACEMENT_ALGO_DISTRIBUTED each gets its own)";
     if (i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         return `legacy active/standby has no scale-out: ${split}, or use --ha-mode shared (N+M, bufferSe 1 or more) with --scale-out`;
     }

@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, dispatcherCoresBasis, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -176,6 +176,7 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
             ...(u.ingress > 0 ? [`native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`] : []),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...fullNames([vs, e.group.resource]),
         ],
     };
@@ -214,10 +215,17 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
     const legacy = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY";
-    // Native scale-out does not spread ingress: without BGP/ECMP, only more VSs (more primaries) do.
+    // Native scale-out does not spread ingress: without BGP/ECMP, only more VSs (more primaries) do,
+    // and only where placement puts them on other SEs. Packed (compact) placement puts new VSs on the
+    // SEs already running until each holds maxVsPerSe (provider `algo`; Avi Elastic HA, placement):
+    // there several VSs land on the same SE and a split alone moves no load.
     const ingressBound = ingressBoundUnits(e, config);
+    const packed = (e.sizing as SeGroupSizing).spec.algo === "PLACEMENT_ALGO_PACKED";
+    const split = packed
+        ? `split the traffic of its ingress-bound VSs over several VSs with algo "PLACEMENT_ALGO_DISTRIBUTED" (packed placement puts them on the same SE until maxVsPerSe, so a split alone moves no load), or move some to another SE group`
+        : "split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group";
     const another = legacy ? "; or move some of its VSs to another SE group"
-        : ingressBound.length > 0 ? "; or, without BGP/ECMP, split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group" : "";
+        : ingressBound.length > 0 ? `; or, without BGP/ECMP, ${split}` : "";
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
     const declare = ingressBound.some((u) => u.ingressAssumed)
         ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
@@ -285,6 +293,7 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             capacityText(sizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             haText(sizing, p, config),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
             ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
             ...fullNames([e.group.resource]),
@@ -382,6 +391,7 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
             capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...fullNames([unit.head.vs, e.group.resource]),
         ],
     };
@@ -400,6 +410,7 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
             capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...fullNames([e.group.resource]),
         ],
     };

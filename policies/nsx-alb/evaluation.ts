@@ -9,13 +9,13 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { connectionsScaled, DEFAULT_ALGO, ingressOnPrimary, proxyRowVcpus, testedSeSize } from "../../model/seCapacity";
+import { connectionsScaled, DEFAULT_ALGO, DispatcherFigure, ingressOnPrimary, measuredDispatcherCores, proxyRowVcpus, testedSeSize, vsKind } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
-import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
+import { aviStack, DISPATCHER_MIN_VCPUS, fieldText, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
 import type { ConfigSchemaOf, NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure } from "../pack/figures";
-import { cappedList, listLabels, pct } from "../pack/format";
+import { cappedList, listLabels, pct, plural } from "../pack/format";
 import type { StackView } from "../pack/resources";
 
 /** Config of both NSX ALB capacity policies (a stack policy sees only its own config). */
@@ -526,6 +526,50 @@ export function dispatcherUnmeasured(e: GroupEvaluation): boolean {
 }
 
 /**
+ * The note a busiest-SE row carries when the stack's numDispatcherCores is not the dispatcher
+ * layout its figures were measured with; "" when it is, or when numDispatcherCores is 0 (the
+ * provider default: the Controller deduces the count; taken as the layout the table states).
+ * The source states 1 dispatcher core for the 4 vCPU row (2 for its L4 throughput test) and 2
+ * for the 6 vCPU row (model/data measuredDispatcherCores); no count for the 1 and 2 vCPU rows.
+ * A dispatcher core below 4 vCPUs already moves the figures to another row (dispatcherNote).
+ * @param row - "cpu" (SSL TPS, L7 RPS, L4 CPS, SSL throughput) or "throughput" (plain throughput of the VSs' kinds).
+ */
+export function dispatcherCoresNote(e: GroupEvaluation, row: "cpu" | "throughput"): string {
+    const read = e.group.fields.numDispatcherCores;
+    const spec = e.sizing?.spec;
+    if (!spec || dispatcherUnmeasured(e)) {
+        return "";
+    }
+    const demands = e.units.flatMap((u) => u.demands);
+    const kinds: Array<{ kind: DispatcherFigure; name: string }> = row === "cpu"
+        ? (demands.some((d) => d.sslTps !== undefined || d.l7Rps !== undefined || d.l4Cps !== undefined || (d.throughputGbps !== undefined && vsKind(d) === "l7ssl")) ? [{ kind: "other", name: "CPU-bound figures" }] : [])
+        : [...new Set(demands.filter((d) => d.throughputGbps !== undefined).map(vsKind))].sort().map((k) => (k === "l4" ? { kind: "l4Throughput" as const, name: "L4 throughput" } : { kind: "other" as const, name: "L7 throughput" }));
+    if (kinds.length === 0 || (read.state === "ok" && read.value === 0)) {
+        return "";
+    }
+    if (read.state !== "ok") {
+        return read.state === "unknown" ? "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured"
+            : "numDispatcherCores invalid (perfguard-facts reports it): dispatcher layout not known, not measured";
+    }
+    const n = read.value;
+    const names = [...new Set(kinds.filter((k) => measuredDispatcherCores(spec.vcpusPerSe, k.kind) !== n).map((k) => k.name))];
+    if (names.length === 0) {
+        return "";
+    }
+    const off = kinds.find((k) => measuredDispatcherCores(spec.vcpusPerSe, k.kind) !== n) as { kind: DispatcherFigure };
+    const measured = measuredDispatcherCores(spec.vcpusPerSe, off.kind);
+    const set = fieldText("numDispatcherCores", n, read.where);
+    return measured === undefined
+        ? `${set}: the table states no dispatcher count for ${spec.vcpusPerSe} vCPUs per SE, not measured`
+        : `${set}: the ${spec.vcpusPerSe} vCPU row's ${listLabels(names)} measured with ${plural(measured, "dispatcher core")}, not measured`;
+}
+
+/** The Basis line of the group's numDispatcherCores notes (its CPU and throughput rows), or none. */
+export function dispatcherCoresBasis(e: GroupEvaluation): string[] {
+    return [...new Set([dispatcherCoresNote(e, "cpu"), dispatcherCoresNote(e, "throughput")].filter((x) => x !== ""))];
+}
+
+/**
  * How a size's per-SE figures were obtained: a table row, between rows, beyond the 6 vCPU row,
  * or "not measured": another row's figures for a layout the table never measured (a dedicated
  * dispatcher core below 4 vCPUs is judged on the vcpus - 1 row of proxy cores).
@@ -579,6 +623,8 @@ export interface GroupFigures {
     readonly openConnectionsScaled: boolean;
     /** A dedicated dispatcher core below 4 vCPUs: the CPU-bound figures are of a layout the table never measured. */
     readonly dispatcherUnmeasured: boolean;
+    /** numDispatcherCores not the layout the CPU / throughput figures were measured with: the notes (dispatcherCoresNote), "" when it is. */
+    readonly dispatcherCores: { readonly cpu: string; readonly throughput: string };
     /** The group's vcpusPerSe (dispatcherNote names the row its proxy figures come from). */
     readonly vcpusPerSe: number;
 }
@@ -652,6 +698,7 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe, (e.sizing as SeGroupSizing).spec.dedicatedDispatcher),
         openConnectionsScaled: connectionsScaled(p.perSe) && e.units.some((unit) => unit.demands.some((d) => d.l4OpenConnections !== undefined)),
         dispatcherUnmeasured: dispatcherUnmeasured(e),
+        dispatcherCores: { cpu: dispatcherCoresNote(e, "cpu"), throughput: dispatcherCoresNote(e, "throughput") },
         vcpusPerSe: (e.sizing as SeGroupSizing).spec.vcpusPerSe,
     };
 }
@@ -687,10 +734,11 @@ function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonl
         const connections = metric === "openConnections" && f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "";
         // The CPU-bound loads are what a dispatcher core takes cores from.
         const dispatcher = (metric === "cpu" || metric === "throughput") && f.dispatcherUnmeasured ? dispatcherNote(f.vcpusPerSe) : "";
+        const cores = metric === "cpu" || metric === "throughput" ? f.dispatcherCores[metric] : "";
         const notes = [
             metric === limitRow ? `limited by ${limitingName(u)}` : "",
             names.length > 0 ? `the need of ${names.join(", ")}` : "",
-            size, connections, dispatcher,
+            size, connections, dispatcher, cores,
         ].filter((x) => x !== "");
         return percent(key, `${metric === limitRow ? busiest : label}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`, value);
     };

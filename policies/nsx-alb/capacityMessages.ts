@@ -100,8 +100,9 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
     // With a dedicated dispatcher below 4 vCPUs the figures are the proxy cores' row (open connections the SE's own).
+    const connections = demands.some((d) => d.l4OpenConnections !== undefined) ? `; open connections from the ${spec.vcpusPerSe} vCPU row` : "";
     const rowBasis = dispatcher
-        ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core); open connections from the ${spec.vcpusPerSe} vCPU row`
+        ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core)${connections}`
         : seCapacityBasis(spec.vcpusPerSe);
     const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
@@ -175,8 +176,7 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
             ...(u.ingress > 0 ? [`native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`] : []),
-            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
-            ...dispatcherCoresBasis(e),
+            // Its group's message (always reported with it) carries the two-way judgement and the dispatcher notes.
             ...fullNames([vs, e.group.resource]),
         ],
     };

@@ -265,7 +265,8 @@ function outcomeText(e: GroupEvaluation, unread: readonly Unread[], which: "wors
 
 /** The Basis line of a verdict both judgements agree on. */
 function bothWaysText(unread: readonly Unread[], worst: GroupEvaluation): string {
-    const figures = worst.placement ? `; the figures are those with ${unread.map((u) => `${u.field} ${u.settings[0]}`).join(", ")} (the higher load)` : "";
+    const worstSettings = unread.length === 1 ? unread[0].settings[0] : unread.map((u) => `${u.field} ${u.settings[0]}`).join(", ");
+    const figures = worst.placement ? `; figures with ${worstSettings} (the higher load)` : "";
     return `${listLabels(unread.map((u) => u.what))}: judged with ${unread.map((u) => `${u.settings[0]} and ${u.settings[1]}`).join("; ")}, the same verdict${figures}`;
 }
 
@@ -313,10 +314,13 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     const assumed = (u: Unit) => placement !== undefined && u.members.every((m) => m.ingressPctUnread === undefined) && u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
     const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: assumed(u) })) : units;
     const afterFailure = sizing && placement ? failurePlacement(units, sizing.spec, placement, config) : undefined;
+    // An unread dispatcher setting is one the fix sets (fixChanges): "false" below 4 vCPUs (as those
+    // rows were measured), "true" from 4. The fixes are searched with it so, not with the guess.
+    const fixSpec = sizing && read?.dispatcherUnread ? { ...sizing.spec, dedicatedDispatcher: false } : sizing?.spec;
     let fixCache: PlacementFix[] | undefined;
     const e: GroupEvaluation = {
         group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
-        fixes: () => (fixCache ??= sizing && placement ? uniqueFixes(groupFixes(units, sizing.spec, placement, afterFailure, config), e) : []),
+        fixes: () => (fixCache ??= fixSpec && placement ? uniqueFixes(groupFixes(units, fixSpec, placement, afterFailure, config), e) : []),
     };
     return e;
 }
@@ -476,6 +480,10 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
         if (to.vcpusPerSe >= DISPATCHER_MIN_VCPUS && !(dispatcher.state === "ok" && dispatcher.value)) {
             set("dedicatedDispatcherCore", "true");
         }
+    }
+    // Below 4 vCPUs a fix judged with the dispatcher off states it when the field is unknown or unreadable.
+    if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && to.dedicatedDispatcher === false) {
+        set("dedicatedDispatcherCore", "false");
     }
     for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "maxSe", "maxVsPerSe"] as const) {
         if (to[key] !== undefined && to[key] !== from[key]) {

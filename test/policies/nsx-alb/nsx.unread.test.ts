@@ -62,7 +62,7 @@ describe("dedicatedDispatcherCore unknown or invalid is judged with true and wit
         ["invalid (\"yes\"), 1000 TPS: not checked too", { ...G2, dedicatedDispatcherCore: "yes" }, "1000", "not checked", "dedicatedDispatcherCore is invalid and the verdict depends on it"],
         // Both fail: the verdict with the higher load (2000 / 950 = 210.5%, not 2000 / 1800 = 111.1%).
         ["unknown, 2000 TPS: both fail", { ...G2, dedicatedDispatcherCore: UNKNOWN_VALUE }, "2000", "fail",
-            "dedicatedDispatcherCore is unknown in this preview: judged with true and false, the same verdict; the figures are those with dedicatedDispatcherCore true"],
+            "dedicatedDispatcherCore is unknown in this preview: judged with true and false, the same verdict; figures with true (the higher load)"],
         ["unknown, 400 TPS: both fit", { ...G2, dedicatedDispatcherCore: UNKNOWN_VALUE }, "400", "pass", ""],
         // 1 vCPU: with true there is no proxy core (no row), with false it fits.
         ["1 vCPU, unknown, 300 TPS: not checked (no proxy core with true)", { ...G2, vcpusPerSe: "1", diskPerSe: "15", dedicatedDispatcherCore: UNKNOWN_VALUE }, "300",
@@ -86,6 +86,21 @@ describe("dedicatedDispatcherCore unknown or invalid is judged with true and wit
         // 400 / 950 (the 1 vCPU row, a dispatcher core taken) = 42.1%, not 400 / 1800 = 22.2%.
         expect(groupFigures(e, evaluation.config)?.busiestSe.peak).toBeCloseTo(400 / 950, 9);
         expect(groupFigures(e, evaluation.config)?.sizeLabel).toBe("not measured");
+    });
+
+    it("the fix of a verdict both agree on sets the field, and passes", async () => {
+        const resources = stack({ ...G2, dedicatedDispatcherCore: UNKNOWN_VALUE }, { sslTps: "2000", sslKeyType: "rsa" }, { services: SSL });
+        const evaluation = nsxAlbEvaluation(stackOf(resources));
+        const fix = groupFigures(evaluation.groups[0], evaluation.config)?.fix ?? [];
+        // The first option is a 4 vCPU SE, measured with a dispatcher: it sets it "true"; an option
+        // that stays below 4 vCPUs was searched with it off (as those rows were measured) and says "false".
+        expect(fix).toContain('dedicatedDispatcherCore "true"');
+        const options = groupFigures(evaluation.groups[0], evaluation.config)?.fixOptions ?? [];
+        expect(options.filter((o) => !o.includes("vcpusPerSe")).every((o) => o.includes('dedicatedDispatcherCore "false"'))).toBe(true);
+        expect(options.some((o) => o.includes('dedicatedDispatcherCore "false"'))).toBe(true);
+        const changes = Object.fromEntries(fix.map((c) => c.match(/^(\w+) "(.*)"$/)?.slice(1) as [string, string]));
+        const fixed = stack({ ...G2, ...changes }, { sslTps: "2000", sslKeyType: "rsa" }, { services: SSL });
+        expect(outcome(await runPolicies(NSX, fixed))).toBe("pass");
     });
 });
 

@@ -9,7 +9,7 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { connectionsScaled, DEFAULT_ALGO, DispatcherFigure, ingressOnPrimary, measuredDispatcherCores, proxyRowVcpus, testedSeSize, vsKind } from "../../model/seCapacity";
+import { connectionsScaled, DEFAULT_ALGO, DispatcherFigure, ingressOnPrimary, measuredDispatcherCores, perSeCapacity, proxyRowVcpus, testedSeSize, vsKind } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, fieldText, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
@@ -59,6 +59,8 @@ export interface Counted {
     readonly unknown: readonly string[];
     /** perfguard:ingressPct is unknown in this preview or invalid: judged as all ingress and as all egress. */
     readonly ingressPctUnread?: "unknown" | "invalid";
+    /** applicationProfileRef is unknown in this preview and picks its throughput row: judged on the lower and the higher of the L4 and L7 rows. */
+    readonly profileUnread?: true;
 }
 
 /** How messages, the report and `size` name each metric. */
@@ -171,11 +173,11 @@ export type SeEvaluation = NsxAlbEvaluation;
 function countedOf(placement: VsPlacement): Counted {
     const read = placement.demand;
     if (read.state === "ok") {
-        return { placement, demand: read.demand, where: read.where, unknown: [], ...(read.ingressPctUnread ? { ingressPctUnread: read.ingressPctUnread } : {}) };
+        return { placement, demand: read.demand, where: read.where, unknown: [], ...(read.ingressPctUnread ? { ingressPctUnread: read.ingressPctUnread } : {}), ...(read.profileUnread ? { profileUnread: true as const } : {}) };
     }
     if (read.state === "unusable") {
         return read.known
-            ? { placement, demand: read.known.demand, where: read.known.where, unknown: read.known.unknown, ...(read.known.ingressPctUnread ? { ingressPctUnread: read.known.ingressPctUnread } : {}) }
+            ? { placement, demand: read.known.demand, where: read.known.where, unknown: read.known.unknown, ...(read.known.ingressPctUnread ? { ingressPctUnread: read.known.ingressPctUnread } : {}), ...(read.known.profileUnread ? { profileUnread: true as const } : {}) }
             : { placement, demand: undefined, where: {}, unknown: ["a demand fact or the SSL setting (invalid: perfguard-facts reports it)"] };
     }
     return { placement, demand: {}, where: {}, unknown: [] };
@@ -204,9 +206,11 @@ interface Variant {
     readonly ecmp: boolean;
     /** perfguard:ingressPct when unread: all ingress (worst) or all egress (best). */
     readonly ingressPct: number | undefined;
+    /** applicationProfileRef when unread: the lower of the SE's L4 and L7 throughput rows (worst) or the higher (best). */
+    readonly profileRow: "lower" | "higher";
 }
-const WORST_CASE: Variant = { dispatcher: true, ecmp: false, ingressPct: undefined };
-const BEST_CASE: Variant = { dispatcher: false, ecmp: true, ingressPct: 0 };
+const WORST_CASE: Variant = { dispatcher: true, ecmp: false, ingressPct: undefined, profileRow: "lower" };
+const BEST_CASE: Variant = { dispatcher: false, ecmp: true, ingressPct: 0, profileRow: "higher" };
 
 /** One input the verdict depends on that is not known, as messages name it. */
 interface Unread {
@@ -240,6 +244,10 @@ function unreadInputs(read: SeGroupSizing | undefined, units: readonly Unit[]): 
     const ingress = units.flatMap((u) => u.members.filter((m) => m.ingressPctUnread !== undefined).map((m) => m.placement.vs.name));
     if (ingress.length > 0) {
         out.push({ field: "perfguard:ingressPct", what: `perfguard:ingressPct of ${cappedList(ingress, 3)} is unknown or invalid`, settings: ["all ingress", "all egress"] });
+    }
+    const profile = units.flatMap((u) => u.members.filter((m) => m.profileUnread).map((m) => m.placement.vs.name));
+    if (profile.length > 0) {
+        out.push({ field: "applicationProfileRef", what: `applicationProfileRef of ${cappedList(profile, 3)} is ${state("unknown")}`, settings: ["the lower throughput row", "the higher"] });
     }
     return out;
 }
@@ -280,7 +288,17 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     // A dedicated dispatcher on a 1 vCPU SE leaves no proxy core: the table has no row to judge it on.
     const noProxy = taken !== undefined && proxyRowVcpus(taken.spec.vcpusPerSe, taken.spec.dedicatedDispatcher) < 1;
     const sizing = noProxy ? undefined : taken;
-    const direction = (m: Counted): Counted => (m.ingressPctUnread !== undefined && m.demand && variant.ingressPct !== undefined ? { ...m, demand: { ...m.demand, ingressPct: variant.ingressPct } } : m);
+    // An unread profile takes the L4 or the L7 row, whichever is lower (worst) or higher (best) at this size.
+    const perSe = sizing ? perSeCapacity(sizing.spec.vcpusPerSe, sizing.spec.memoryPerSeMb / 1024, sizing.spec.dedicatedDispatcher) : undefined;
+    const l4Lower = perSe !== undefined && perSe.l4ThroughputGbps <= perSe.l7ThroughputGbps;
+    const row: "l4" | "l7" = (variant.profileRow === "lower") === l4Lower ? "l4" : "l7";
+    const direction = (given: Counted): Counted => {
+        let m = given;
+        if (m.ingressPctUnread !== undefined && m.demand && variant.ingressPct !== undefined) {
+            m = { ...m, demand: { ...m.demand, ingressPct: variant.ingressPct } };
+        }
+        return m.profileUnread && m.demand ? { ...m, demand: { ...m.demand, profile: row } } : m;
+    };
     // SNI children join their parent's unit (they run on the parent's SEs). O(VSs on the group).
     const onThis = new Set(placements.map((p) => p.vs));
     const children = new Map<VsPlacement["vs"], VsPlacement[]>();

@@ -342,6 +342,8 @@ export interface KnownDemand {
     readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>;
     /** perfguard:ingressPct is unknown in this preview or invalid (counted as all ingress; judged both ways). */
     readonly ingressPctUnread?: "unknown" | "invalid";
+    /** applicationProfileRef is unknown in this preview and picks the throughput row (judged on the L4 and the L7 row). */
+    readonly profileUnread?: true;
     /** What is unknown in this preview and not counted, e.g. "perfguard:l7Rps". */
     readonly unknown: readonly string[];
 }
@@ -354,7 +356,7 @@ export interface KnownDemand {
 export type VsDemandRead =
     | { readonly state: "none" }
     | { readonly state: "unusable"; readonly known?: KnownDemand }
-    | { readonly state: "ok"; readonly demand: VsDemand; readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>; readonly ingressPctUnread?: "unknown" | "invalid" };
+    | { readonly state: "ok"; readonly demand: VsDemand; readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>; readonly ingressPctUnread?: "unknown" | "invalid"; readonly profileUnread?: true };
 
 /** Why a VS could not be joined to an SE group, and what would make it joinable. */
 export interface Unresolved {
@@ -467,7 +469,14 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
             return { state: "unusable" };
         }
     }
-    const unread = ingressPctUnread && demand.throughputGbps !== undefined ? { ingressPctUnread } : {};
+    // An applicationProfileRef unknown in this preview picks the throughput row of a VS whose SSL
+    // and RPS do not: marked, so the evaluation judges it on the L4 and on the L7 row.
+    const profileRef = field(vs.props, "applicationProfileRef");
+    const profileUnread = (profileRef === UNKNOWN || isUnknown(profileRef)) && demand.throughputGbps !== undefined && demand.ssl !== true && demand.sslTps === undefined && demand.l7Rps === undefined;
+    const unread = {
+        ...(ingressPctUnread && demand.throughputGbps !== undefined ? { ingressPctUnread } : {}),
+        ...(profileUnread ? { profileUnread: true as const } : {}),
+    };
     if (unknown.length > 0) {
         return { state: "unusable", known: { demand, where, unknown, ...unread } };
     }

@@ -130,3 +130,25 @@ describe("a VS's scaleoutEcmp or perfguard:ingressPct unknown is judged both way
         }
     });
 });
+
+/** 4 vCPU SEs, one SE per VS: 8 Gbps of plain throughput is 84.2% of the L4 row (9.5) and 72.7% of the L7 row (11). */
+const G4ONE = { ...G4, minScaleoutPerVs: "1", maxScaleoutPerVs: "1" };
+const HTTP = "/api/applicationprofile/?name=System-HTTP";
+
+describe("an applicationProfileRef unknown in the preview is judged on the L4 and the L7 row", () => {
+    // [case, applicationProfileRef, Gbps, outcome, text]
+    const cases: Array<[string, string, string, string, string]> = [
+        ["baseline: System-HTTP, 8 Gbps on the L7 row (72.7%)", HTTP, "8", "pass", ""],
+        ["System-L4-Application: the L4 row (84.2%)", L4, "8", "fail", "84.2%"],
+        // Before: an unknown profile fell back to L4 (no RPS), a verdict on a guess.
+        ["unknown: not checked", UNKNOWN_VALUE, "8", "not checked", "applicationProfileRef of vs-1 is unknown in this preview and the verdict depends on it"],
+        ["unknown, 5 Gbps: both fit", UNKNOWN_VALUE, "5", "pass", ""],
+    ];
+    it.each(cases)("%s", async (_name, profile, gbps, expected, holds) => {
+        const out = await runPolicies(NSX, stack(G4ONE, { throughputGbps: gbps, ingressPct: "50" }, { applicationProfileRef: profile }));
+        expect(outcome(out)).toBe(expected);
+        if (holds) {
+            expect(text(out)).toContain(holds);
+        }
+    });
+});

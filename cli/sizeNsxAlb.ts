@@ -77,7 +77,7 @@ export interface NsxAlbSizing {
     readonly limit: number;
     /** Where the per-SE figures come from. */
     readonly basis: string;
-    /** True when the size is beyond the 6 vCPU row (per-core extrapolation, not measured). */
+    /** True when the size is beyond the 6 vCPU row (extrapolated on the 4-to-6 vCPU slope, not measured). */
     readonly extrapolated: boolean;
     /** True when open connections are demanded and their figure is scaled by memory above the row's (not measured). */
     readonly openConnectionsScaled: boolean;
@@ -272,7 +272,9 @@ function withAlternative(input: NsxAlbSizingInput, found: NsxAlbSizing): NsxAlbS
 /** What to change when no size fits, leading with what can help the limit that binds. */
 function noFitHint(s: NsxAlbSizing): string {
     const i = s.input;
-    const split = "split the traffic over several VSs or more SE groups";
+    // The group is sized with packed placement: several VSs of one group land on the same SE until
+    // maxVsPerSe, so splitting a VS helps only across SE groups or with distributed placement.
+    const split = "move part of the traffic to another SE group (several VSs on this one share an SE under packed placement; with PLACEMENT_ALGO_DISTRIBUTED each gets its own)";
     if (i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         return `legacy active/standby has no scale-out: ${split}, or use --ha-mode shared (N+M, bufferSe 1 or more) with --scale-out`;
     }
@@ -368,7 +370,7 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         const primary = demandsOf(i).some((d) => ingressOnPrimary(d, s.vsSes)) ? " (ingress stays on the primary SE)" : "";
         const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured${primary}` : "";
         const conns = s.openConnectionsScaled ? `; open connections ${CONNECTIONS_SCALED}` : "";
-        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: per-core extrapolation beyond the 6 vCPU row" : s.label}${conns})${spread}.\n`;
+        out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: beyond the 6 vCPU row" : s.label}${conns})${spread}.\n`;
         out += "\n";
     } else {
         out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: ${noFitHint(s)}. ${shownText(s)}:\n\n`;

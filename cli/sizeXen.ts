@@ -15,7 +15,7 @@ export interface XenSizingInput {
     readonly guests: number;
     /** What dom0 transfers (receives, as measured), MB/s; undefined = dom0 idle (not counted, as the policy does). */
     readonly dom0MBps?: number;
-    /** What each guest needs, MB/s; undefined = each sends as much as it can. */
+    /** What each guest needs, MB/s; undefined = each receives as much as it can (the direction measured). */
     readonly guestMBps?: number;
     /** dom0's guaranteed fraction of the link while it transfers, 0..1 (default 0.5). */
     readonly dom0Share: number;
@@ -44,7 +44,7 @@ export interface XenSizing {
 
 /**
  * Runs the share model for one host.
- * Input: XenSizingInput. Output: XenSizing, dom0 first when it sends, then guest 1..n.
+ * Input: XenSizingInput. Output: XenSizing, dom0 first when it transfers, then guest 1..n.
  * Throws RangeError from the model for out-of-range input.
  */
 export function sizeXen(input: XenSizingInput): XenSizing {
@@ -74,7 +74,7 @@ export function sizeXen(input: XenSizingInput): XenSizing {
 export function formatXenSizing(s: XenSizing): string {
     const i = s.input;
     let out = `Xen host: ${num(i.linkMBps, 2)} MB/s usable link, ${i.guests} guest${i.guests === 1 ? "" : "s"}` +
-        `${i.guestMBps !== undefined ? ` needing ${num(i.guestMBps, 2)} MB/s each` : " sending as much as they can"}, ` +
+        `${i.guestMBps !== undefined ? ` needing ${num(i.guestMBps, 2)} MB/s each` : " receiving as much as they can"}, ` +
         `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `receiving ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
         `${i.dom0Share !== DEFAULT_DOM0_SHARE ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
     out += `Model: ${s.model}.\n`;
@@ -102,7 +102,7 @@ export function xenSizingJson(s: XenSizing, plot?: string): Record<string, unkno
     return { command: "size xen", input: s.input, model: s.model, extrapolated: s.extrapolated, shares: s.lines, ...(plot ? { plot } : {}) };
 }
 
-/** Draws `--plot`: each sender's predicted share of the link. Loads the renderer only here. */
+/** Draws `--plot`: each traffic source's predicted share of the link. Loads the renderer only here. */
 export async function xenPlotSvg(s: XenSizing): Promise<string> {
     const { xenSharePlotSvg } = await import("./plots/xenSharePlot");
     const i = s.input;

@@ -4,11 +4,15 @@
  * Source: xen-dom0-domU-network.ja.txt (Xen, wget of 10 MiB files over a ~100 Mb/s link);
  * measured scenarios in model/data/xen-network.json.
  *
- * Mechanism: a domU's packets go netfront -> netback (in dom0) -> bridge -> NIC, so every guest's
- * traffic passes through dom0, and dom0's own traffic competes with it before the NIC.
+ * Mechanism: every guest packet passes netback in dom0, in both directions: what a guest sends
+ * goes netfront -> netback -> bridge -> NIC; what it receives (the direction the source measured)
+ * goes NIC -> bridge -> netback -> netfront, so a guest's receive is netback's transmit into its
+ * VIF. dom0's own traffic competes with the guests' at the NIC and in netback.
  *
  * Rule (all figures in MB/s, one direction: the source measured receiving, wget downloads to
- * /dev/null; a VIF rate limit caps transmit only, so a capped need is assumed to be transmit):
+ * /dev/null, by dom0 and the domUs alike, so dom0's share is of receive too; a XenServer VIF rate
+ * limit caps what the VM transmits only, not what netback transmits to it, so a capped need is
+ * assumed to be the guest's transmit, a direction the source did not measure):
  *   - each entry's demand is min(demandMBps, capMBps); absent = as much as it can get;
  *   - the link is split between two groups, dom0 and the domUs, by weighted max-min fairness:
  *     while dom0 transfers it keeps at least dom0Share of the link (scenario "dom0 and two domUs":
@@ -45,7 +49,7 @@ export function xenExtrapolation(linkMBps: number): string | undefined {
 }
 
 /** Where the share rule comes from, for messages. */
-export const XEN_SHARE_SOURCE = "measured with wget downloads (receive) over a ~100 Mb/s link with dom0 and two domUs receiving at once (xen-dom0-domU-network.ja.txt, model/data/xen-network.json)";
+export const XEN_SHARE_SOURCE = "measured with wget downloads (receive; a guest's receive passes netback in dom0) over a ~100 Mb/s link with dom0 and two domUs receiving at once (xen-dom0-domU-network.ja.txt, model/data/xen-network.json)";
 
 /** The domain a traffic source runs in: the host's control domain or a guest. */
 export type XenDomain = "dom0" | "domU";

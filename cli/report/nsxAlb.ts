@@ -61,7 +61,8 @@ export function nsxAlbSection(stack: StackView, config: ConfigEntries): string {
         // A group without a VS has no verdict figure: nothing to print but that.
         const figures = e.units.length === 0 ? "- | - | - | - | -" : `${pct(u.cpu)} | ${throughput} | ${pct(u.openConnections)} | ${pct(u.peak)} (${limitingName(u)}) | ${steady}`;
         // A size off the table's rows, or open connections scaled by memory, says so (the evaluation's labels).
-        const notes = [f.sizeLabel === "measured" ? "" : f.sizeLabel === "extrapolated" ? "extrapolated, not measured" : "interpolated", f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "", f.dispatcherUnmeasured ? dispatcherNote(spec.vcpusPerSe) : ""].filter((x) => x !== "");
+        // "not measured" (a dispatcher core below 4 vCPUs): the dispatcher note says from which row.
+        const notes = [f.sizeLabel === "extrapolated" ? "extrapolated, not measured" : f.sizeLabel === "interpolated" ? "interpolated" : "", f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "", f.dispatcherUnmeasured ? dispatcherNote(spec.vcpusPerSe) : "", ...new Set([f.dispatcherCores.cpu, f.dispatcherCores.throughput])].filter((x) => x !== "");
         const size = `${spec.vcpusPerSe} vCPU, ${num(spec.memoryPerSeMb / 1024, 2)} GB${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
         groupRows.push(`| ${name} | ${size} | ${cell(mode)} | ${vss} | ${p.sesNeeded} of ${p.sesMax} | ${figures} | ${e.units.length === 0 ? "no VS" : cell(fix)} |`);
         for (const v of f.perVs) {

@@ -82,7 +82,7 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
             guestRows.slice(0, ROWS).join("\n") + more(guestRows.length, ROWS, "guest") + "\n\n";
     }
     if (dom0Rows.length > 0) {
-        out += "### dom0 services\n\n| dom0 service | host | role | sends | its guests: without it → with it |\n| --- | --- | --- | --- | --- |\n" +
+        out += "### dom0 services\n\n| dom0 service | host | role | transfers | its guests: without it → with it |\n| --- | --- | --- | --- | --- |\n" +
             dom0Rows.slice(0, ROWS).join("\n") + more(dom0Rows.length, ROWS, "dom0 service") + "\n\n";
     }
     return out;

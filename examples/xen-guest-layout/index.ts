@@ -53,7 +53,10 @@ const GiB = 1024 ** 3;
 interface GuestFacts {
     /** Transmit bandwidth the guest needs at its peak, MB/s. */
     networkMBps?: number;
-    /** The guest's VIF rate limit, MB/s (set on the VIF with qos_algorithm_params:kbps). */
+    /**
+     * The guest's VIF rate limit, MB/s (set on the VIF with qos_algorithm_params:kbps; it caps what the
+     * guest transmits only). The kbps unit is not verified: the XenServer guides say kilobytes per second.
+     */
     vifCapMBps?: number;
     /** Declares the host when affinityHost is not set (for example a guest HA may restart elsewhere). */
     xenHost?: string;

@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, dispatcherCoresBasis, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -100,8 +100,9 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         figures.push(`${num(per.l4OpenConnections, 0)} open connections (memory bound${connectionsScaled(per) ? `; ${CONNECTIONS_SCALED}` : ""})`);
     }
     // With a dedicated dispatcher below 4 vCPUs the figures are the proxy cores' row (open connections the SE's own).
+    const connections = demands.some((d) => d.l4OpenConnections !== undefined) ? `; open connections from the ${spec.vcpusPerSe} vCPU row` : "";
     const rowBasis = dispatcher
-        ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core); open connections from the ${spec.vcpusPerSe} vCPU row`
+        ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core)${connections}`
         : seCapacityBasis(spec.vcpusPerSe);
     const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
@@ -175,6 +176,7 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
             ...(u.ingress > 0 ? [`native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`] : []),
+            // Its group's message (always reported with it) carries the two-way judgement and the dispatcher notes.
             ...fullNames([vs, e.group.resource]),
         ],
     };
@@ -191,11 +193,12 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     // The table is per SE: spreading a VS over several SEs counts on linear scale-out, which the
     // source does not measure (in L2 scale-out the primary SE receives all ingress and forwards flows).
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
-    const label = sizeLabel(fix.spec.vcpusPerSe);
+    const label = sizeLabel(fix.spec.vcpusPerSe, fix.spec.dedicatedDispatcher);
     // A fix that raises memory for open connections counts on the memory scaling, not on a row.
     const conns = connectionsScaled(p.perSe) && e.units.some((u) => u.demands.some((d) => d.l4OpenConnections !== undefined))
         ? `; open connections ${CONNECTIONS_SCALED}` : "";
     const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+        : label === "not measured" ? dispatcherNote(fix.spec.vcpusPerSe)
         : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
@@ -212,10 +215,17 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
     const legacy = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY";
-    // Native scale-out does not spread ingress: without BGP/ECMP, only more VSs (more primaries) do.
+    // Native scale-out does not spread ingress: without BGP/ECMP, only more VSs (more primaries) do,
+    // and only where placement puts them on other SEs. Packed (compact) placement puts new VSs on the
+    // SEs already running until each holds maxVsPerSe (provider `algo`; Avi Elastic HA, placement):
+    // there several VSs land on the same SE and a split alone moves no load.
     const ingressBound = ingressBoundUnits(e, config);
+    const packed = (e.sizing as SeGroupSizing).spec.algo === "PLACEMENT_ALGO_PACKED";
+    const split = packed
+        ? `split the traffic of its ingress-bound VSs over several VSs with algo "PLACEMENT_ALGO_DISTRIBUTED" (packed placement puts them on the same SE until maxVsPerSe, so a split alone moves no load), or move some to another SE group`
+        : "split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group";
     const another = legacy ? "; or move some of its VSs to another SE group"
-        : ingressBound.length > 0 ? "; or, without BGP/ECMP, split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group" : "";
+        : ingressBound.length > 0 ? `; or, without BGP/ECMP, ${split}` : "";
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
     const declare = ingressBound.some((u) => u.ingressAssumed)
         ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
@@ -282,6 +292,8 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
             ...(after && failureOver(e, config) ? [failureText(e)] : []),
             capacityText(sizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             haText(sizing, p, config),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
             ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
             ...fullNames([e.group.resource]),
@@ -366,7 +378,7 @@ export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | und
     return measured ? `${optionText(measured, e)}; ${keep}.` : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
 }
 
-/** A VS that fits only on the per-core extrapolation beyond the 6 vCPU row. */
+/** A VS that fits only on the extrapolation beyond the 6 vCPU row. */
 export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: string, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
     const m = e.measured as GroupPlacement;
@@ -378,6 +390,8 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
             capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...fullNames([unit.head.vs, e.group.resource]),
         ],
     };
@@ -390,11 +404,13 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
     const what = units.length > 0 ? `${plural(units.length, "VS")} and its busiest SE` : "its busiest SE";
     return {
-        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on per-core extrapolation, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
+        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
             capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
+            ...(e.judgedBothWays ? [e.judgedBothWays] : []),
+            ...dispatcherCoresBasis(e),
             ...fullNames([e.group.resource]),
         ],
     };

@@ -9,13 +9,13 @@
  */
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { connectionsScaled, DEFAULT_ALGO, ingressOnPrimary, proxyRowVcpus, testedSeSize } from "../../model/seCapacity";
+import { connectionsScaled, DEFAULT_ALGO, DispatcherFigure, ingressOnPrimary, measuredDispatcherCores, perSeCapacity, proxyRowVcpus, testedSeSize, vsKind } from "../../model/seCapacity";
 import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
-import { aviStack, DISPATCHER_MIN_VCPUS, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
+import { aviStack, DISPATCHER_MIN_VCPUS, fieldText, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
 import type { ConfigSchemaOf, NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure } from "../pack/figures";
-import { pct } from "../pack/format";
+import { cappedList, listLabels, pct, plural } from "../pack/format";
 import type { StackView } from "../pack/resources";
 
 /** Config of both NSX ALB capacity policies (a stack policy sees only its own config). */
@@ -57,6 +57,10 @@ export interface Counted {
     readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>;
     /** Demand facts unknown in this preview and not counted. */
     readonly unknown: readonly string[];
+    /** perfguard:ingressPct is unknown in this preview or invalid: judged as all ingress and as all egress. */
+    readonly ingressPctUnread?: "unknown" | "invalid";
+    /** applicationProfileRef is unknown in this preview and picks its throughput row: judged on the lower and the higher of the L4 and L7 rows. */
+    readonly profileUnread?: true;
 }
 
 /** How messages, the report and `size` name each metric. */
@@ -119,6 +123,12 @@ export interface GroupEvaluation {
     readonly afterFailure: FailurePlacement | undefined;
     /** Fixes, computed on first use. */
     fixes(): PlacementFix[];
+    /**
+     * Set when an input of the judgement is unknown in this preview or unreadable
+     * (dedicatedDispatcherCore, a VS's scaleoutEcmp or perfguard:ingressPct) and the group was
+     * judged with both settings to the same verdict: the Basis line saying so.
+     */
+    readonly judgedBothWays?: string;
 }
 
 /** An N+M group with no buffer SE after one of its SEs fails. */
@@ -163,11 +173,11 @@ export type SeEvaluation = NsxAlbEvaluation;
 function countedOf(placement: VsPlacement): Counted {
     const read = placement.demand;
     if (read.state === "ok") {
-        return { placement, demand: read.demand, where: read.where, unknown: [] };
+        return { placement, demand: read.demand, where: read.where, unknown: [], ...(read.ingressPctUnread ? { ingressPctUnread: read.ingressPctUnread } : {}), ...(read.profileUnread ? { profileUnread: true as const } : {}) };
     }
     if (read.state === "unusable") {
         return read.known
-            ? { placement, demand: read.known.demand, where: read.known.where, unknown: read.known.unknown }
+            ? { placement, demand: read.known.demand, where: read.known.where, unknown: read.known.unknown, ...(read.known.ingressPctUnread ? { ingressPctUnread: read.known.ingressPctUnread } : {}), ...(read.known.profileUnread ? { profileUnread: true as const } : {}) }
             : { placement, demand: undefined, where: {}, unknown: ["a demand fact or the SSL setting (invalid: perfguard-facts reports it)"] };
     }
     return { placement, demand: {}, where: {}, unknown: [] };
@@ -186,6 +196,151 @@ function blockedOf(group: SeGroupView, sizing: SeGroupSizing | undefined): NotCh
     return unknown.length > 0
         ? { reason: `the sizing of its SE group is unknown in this preview (${unknown.join(", ")})`, remedy: "known after apply: run `pulumi policy analyze` after the update, or set those fields literally" }
         : { reason: "a sizing field of its SE group is invalid (perfguard-facts, or the policy config error, names it)", remedy: "fix the SE group field that perfguard-facts names" };
+}
+
+/** How an input that is unknown in this preview (or unreadable) is taken in one of the two judgements. */
+interface Variant {
+    /** dedicatedDispatcherCore when unread: true takes a core from proxying (worst), false (best). */
+    readonly dispatcher: boolean;
+    /** scaleoutEcmp when unread: native scale-out keeps ingress on the primary SE (worst), BGP/ECMP spreads it (best). */
+    readonly ecmp: boolean;
+    /** perfguard:ingressPct when unread: all ingress (worst) or all egress (best). */
+    readonly ingressPct: number | undefined;
+    /** applicationProfileRef when unread: the lower of the SE's L4 and L7 throughput rows (worst) or the higher (best). */
+    readonly profileRow: "lower" | "higher";
+}
+const WORST_CASE: Variant = { dispatcher: true, ecmp: false, ingressPct: undefined, profileRow: "lower" };
+const BEST_CASE: Variant = { dispatcher: false, ecmp: true, ingressPct: 0, profileRow: "higher" };
+
+/** One input the verdict depends on that is not known, as messages name it. */
+interface Unread {
+    /** The field, e.g. "dedicatedDispatcherCore", "scaleoutEcmp of shop-vs". */
+    readonly field: string;
+    /** "dedicatedDispatcherCore is unknown in this preview". */
+    readonly what: string;
+    /** The two settings judged, worst first: ["true", "false"]. */
+    readonly settings: readonly [string, string];
+}
+
+function state(s: "unknown" | "invalid"): string {
+    return s === "unknown" ? "unknown in this preview" : "not a Go boolean";
+}
+
+/** The inputs of a group's judgement that are unknown or unreadable (sorted names; one entry per field). */
+function unreadInputs(read: SeGroupSizing | undefined, units: readonly Unit[]): Unread[] {
+    if (!read) {
+        return [];
+    }
+    const out: Unread[] = [];
+    if (read.dispatcherUnread) {
+        out.push({ field: "dedicatedDispatcherCore", what: `dedicatedDispatcherCore is ${read.dispatcherUnread === "unknown" ? state("unknown") : "invalid"}`, settings: ["true", "false"] });
+    }
+    const throughput = (u: Unit) => u.demands.some((d) => d.throughputGbps !== undefined && d.throughputGbps > 0);
+    const ecmp = units.filter((u) => u.head.scaleoutEcmpUnread !== undefined && throughput(u)).map((u) => u.head.vs.name);
+    if (ecmp.length > 0) {
+        const how = units.some((u) => u.head.scaleoutEcmpUnread === "unknown") ? state("unknown") : state("invalid");
+        out.push({ field: "scaleoutEcmp", what: `scaleoutEcmp of ${cappedList(ecmp, 3)} is ${how}`, settings: ["native scale-out", "BGP/ECMP"] });
+    }
+    const ingress = units.flatMap((u) => u.members.filter((m) => m.ingressPctUnread !== undefined).map((m) => m.placement.vs.name));
+    if (ingress.length > 0) {
+        out.push({ field: "perfguard:ingressPct", what: `perfguard:ingressPct of ${cappedList(ingress, 3)} is unknown or invalid`, settings: ["all ingress", "all egress"] });
+    }
+    const profile = units.flatMap((u) => u.members.filter((m) => m.profileUnread).map((m) => m.placement.vs.name));
+    if (profile.length > 0) {
+        out.push({ field: "applicationProfileRef", what: `applicationProfileRef of ${cappedList(profile, 3)} is ${state("unknown")}`, settings: ["the lower throughput row", "the higher"] });
+    }
+    return out;
+}
+
+/** What a judgement decides: the group's fit, its placement, each VS's fit, the measured-figures fit. */
+function verdictOf(e: GroupEvaluation, config: SeCapacityConfig): string {
+    const p = e.placement;
+    if (!p) {
+        return "not judged";
+    }
+    const units = e.units.map((u) => (u.idle ? 0 : within(p.perVs[u.index].peak, config) ? 1 : 2));
+    return JSON.stringify([groupFits(e, config), p.placeable, units, e.measured ? placementFits(e.measured, config.headroomPct) : null]);
+}
+
+/** "with dedicatedDispatcherCore true the busiest SE needs 120% (limit 80%)": one judgement's outcome in words. */
+function outcomeText(e: GroupEvaluation, unread: readonly Unread[], which: "worst" | "best", config: SeCapacityConfig): string {
+    const settings = unread.map((u) => `${u.field} ${u.settings[which === "worst" ? 0 : 1]}`).join(", ");
+    if (!e.placement) {
+        return `with ${settings} ${e.blocked === NO_PROXY_CORE ? "a 1 vCPU SE has no proxy core (no table row)" : "it cannot be judged"}`;
+    }
+    return `with ${settings} it ${groupFits(e, config) ? "fits" : "does not fit"} (busiest SE ${pct(e.placement.worstSe.peak)}, limit ${pct(1 - config.headroomPct / 100)})`;
+}
+
+/** The Basis line of a verdict both judgements agree on. */
+function bothWaysText(unread: readonly Unread[], worst: GroupEvaluation): string {
+    const worstSettings = unread.length === 1 ? unread[0].settings[0] : unread.map((u) => `${u.field} ${u.settings[0]}`).join(", ");
+    const figures = worst.placement ? `; figures with ${worstSettings} (the higher load)` : "";
+    return `${listLabels(unread.map((u) => u.what))}: judged with ${unread.map((u) => `${u.settings[0]} and ${u.settings[1]}`).join("; ")}, the same verdict${figures}`;
+}
+
+/**
+ * One judgement of a group: its units (a VS with its SNI children, then the VSs whose ref is
+ * ambiguous), the placement, the measured placement beyond 6 vCPUs, the state after one SE
+ * fails and the fixes, with the unread inputs taken as `variant` says.
+ */
+function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, placements: readonly VsPlacement[], candidates: readonly VsPlacement[], config: SeCapacityConfig, variant: Variant): GroupEvaluation {
+    const taken = read && read.dispatcherUnread ? { ...read, spec: { ...read.spec, dedicatedDispatcher: variant.dispatcher } } : read;
+    // A dedicated dispatcher on a 1 vCPU SE leaves no proxy core: the table has no row to judge it on.
+    const noProxy = taken !== undefined && proxyRowVcpus(taken.spec.vcpusPerSe, taken.spec.dedicatedDispatcher) < 1;
+    const sizing = noProxy ? undefined : taken;
+    // An unread profile takes the L4 or the L7 row, whichever is lower (worst) or higher (best) at this size.
+    const perSe = sizing ? perSeCapacity(sizing.spec.vcpusPerSe, sizing.spec.memoryPerSeMb / 1024, sizing.spec.dedicatedDispatcher) : undefined;
+    const l4Lower = perSe !== undefined && perSe.l4ThroughputGbps <= perSe.l7ThroughputGbps;
+    const row: "l4" | "l7" = (variant.profileRow === "lower") === l4Lower ? "l4" : "l7";
+    const direction = (given: Counted): Counted => {
+        let m = given;
+        if (m.ingressPctUnread !== undefined && m.demand && variant.ingressPct !== undefined) {
+            m = { ...m, demand: { ...m.demand, ingressPct: variant.ingressPct } };
+        }
+        return m.profileUnread && m.demand ? { ...m, demand: { ...m.demand, profile: row } } : m;
+    };
+    // SNI children join their parent's unit (they run on the parent's SEs). O(VSs on the group).
+    const onThis = new Set(placements.map((p) => p.vs));
+    const children = new Map<VsPlacement["vs"], VsPlacement[]>();
+    for (const p of placements) {
+        if (p.parent && onThis.has(p.parent)) {
+            children.set(p.parent, [...(children.get(p.parent) ?? []), p]);
+        }
+    }
+    const heads = placements.filter((p) => !p.parent || !onThis.has(p.parent));
+    const units: Unit[] = heads.map((head, index) => {
+        const members = [head, ...(children.get(head.vs) ?? [])].map(countedOf);
+        // SNI children run on their parent's SEs with its scale-out: the parent's scaleoutEcmp applies to all.
+        const ecmp = head.scaleoutEcmp === true || (variant.ecmp && head.scaleoutEcmpUnread !== undefined);
+        const demands = members.map(direction).flatMap((m) => (m.demand ? [ecmp ? { ...m.demand, scaleoutEcmp: true } : m.demand] : []));
+        return {
+            head, members, demands, index,
+            partial: members.some((m) => m.unknown.length > 0),
+            idle: members.every((m) => m.placement.demand.state === "none"),
+            ambiguous: false, ingressAssumed: false,
+        };
+    });
+    for (const p of candidates) {
+        const m = countedOf(p);
+        const d = direction(m).demand;
+        units.push({ head: p, members: [m], demands: d ? [d] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
+    }
+    const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut }) : undefined;
+    const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
+        ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+    // A direction that is unread is not "not given": the Basis line of the two judgements says what was assumed.
+    const assumed = (u: Unit) => placement !== undefined && u.members.every((m) => m.ingressPctUnread === undefined) && u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
+    const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: assumed(u) })) : units;
+    const afterFailure = sizing && placement ? failurePlacement(units, sizing.spec, placement, config) : undefined;
+    // An unread dispatcher setting is one the fix sets (fixChanges): "false" below 4 vCPUs (as those
+    // rows were measured), "true" from 4. The fixes are searched with it so, not with the guess.
+    const fixSpec = sizing && read?.dispatcherUnread ? { ...sizing.spec, dedicatedDispatcher: false } : sizing?.spec;
+    let fixCache: PlacementFix[] | undefined;
+    const e: GroupEvaluation = {
+        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
+        fixes: () => (fixCache ??= fixSpec && placement ? uniqueFixes(groupFixes(units, fixSpec, placement, afterFailure, config), e) : []),
+    };
+    return e;
 }
 
 /**
@@ -212,46 +367,27 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
     }
     const groups = avi.groups.map((group): GroupEvaluation => {
         const read = seGroupSizing(group.fields);
-        // A dedicated dispatcher on a 1 vCPU SE leaves no proxy core: the table has no row to judge it on.
-        const noProxy = read !== undefined && proxyRowVcpus(read.spec.vcpusPerSe, read.spec.dedicatedDispatcher) < 1;
-        const sizing = noProxy ? undefined : read;
         const placements = onGroup.get(group) ?? [];
-        // SNI children join their parent's unit (they run on the parent's SEs). O(VSs on the group).
-        const onThis = new Set(placements.map((p) => p.vs));
-        const children = new Map<VsPlacement["vs"], VsPlacement[]>();
-        for (const p of placements) {
-            if (p.parent && onThis.has(p.parent)) {
-                children.set(p.parent, [...(children.get(p.parent) ?? []), p]);
-            }
+        const candidates = maybe.get(group) ?? [];
+        const worst = groupEvaluation(group, read, placements, candidates, config, WORST_CASE);
+        const unread = unreadInputs(read, worst.units);
+        if (unread.length === 0) {
+            return worst;
         }
-        const heads = placements.filter((p) => !p.parent || !onThis.has(p.parent));
-        const units: Unit[] = heads.map((head, index) => {
-            const members = [head, ...(children.get(head.vs) ?? [])].map(countedOf);
-            // SNI children run on their parent's SEs with its scale-out: the parent's scaleoutEcmp applies to all.
-            const ecmp = head.scaleoutEcmp === true;
-            const demands = members.flatMap((m) => (m.demand ? [ecmp ? { ...m.demand, scaleoutEcmp: true } : m.demand] : []));
-            return {
-                head, members, demands, index,
-                partial: members.some((m) => m.unknown.length > 0),
-                idle: members.every((m) => m.placement.demand.state === "none"),
-                ambiguous: false, ingressAssumed: false,
-            };
-        });
-        for (const p of maybe.get(group) ?? []) {
-            const m = countedOf(p);
-            units.push({ head: p, members: [m], demands: m.demand ? [m.demand] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
+        // Fail closed: an input unknown in this preview (or unreadable) is judged both ways, never
+        // as a default. Capacity is monotone in each (a dispatcher core only takes proxy cores, ECMP
+        // and egress only spread load), so the two extremes bound every mix of them.
+        const best = groupEvaluation(group, read, placements, candidates, config, BEST_CASE);
+        if (verdictOf(worst, config) === verdictOf(best, config)) {
+            return { ...worst, judgedBothWays: bothWaysText(unread, worst) };
         }
-        const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut }) : undefined;
-        const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
-            ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
-        const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes)) })) : units;
-        const afterFailure = sizing && placement ? failurePlacement(units, sizing.spec, placement, config) : undefined;
-        let fixCache: PlacementFix[] | undefined;
-        const e: GroupEvaluation = {
-            group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
-            fixes: () => (fixCache ??= sizing && placement ? uniqueFixes(groupFixes(units, sizing.spec, placement, afterFailure, config), e) : []),
+        return {
+            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, afterFailure: undefined, fixes: () => [],
+            blocked: {
+                reason: `${listLabels(unread.map((u) => u.what))} and the verdict depends on it: ${outcomeText(worst, unread, "worst", config)}, ${outcomeText(best, unread, "best", config)}`,
+                remedy: `known after apply: run \`pulumi policy analyze\` after the update, or set ${listLabels(unread.map((u) => u.field))} literally`,
+            },
         };
-        return e;
     });
     return { config, groups, unresolved };
 }
@@ -363,6 +499,10 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
             set("dedicatedDispatcherCore", "true");
         }
     }
+    // Below 4 vCPUs a fix judged with the dispatcher off states it when the field is unknown or unreadable.
+    if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && to.dedicatedDispatcher === false) {
+        set("dedicatedDispatcherCore", "false");
+    }
     for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "maxSe", "maxVsPerSe"] as const) {
         if (to[key] !== undefined && to[key] !== from[key]) {
             set(key, to[key]);
@@ -407,15 +547,71 @@ export function dispatcherNote(vcpus: number): string {
  * proxy: its proxy figures are judged on the (vcpus - 1) row, a layout not measured.
  */
 export function dispatcherUnmeasured(e: GroupEvaluation): boolean {
-    const d = e.group.fields.dedicatedDispatcherCore;
-    return e.sizing !== undefined && e.sizing.spec.vcpusPerSe < DISPATCHER_MIN_VCPUS && d.state === "ok" && d.value;
+    // The setting judged (the field's, or "true" of the two judgements of an unread field).
+    return e.sizing !== undefined && e.sizing.spec.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing.spec.dedicatedDispatcher;
 }
 
-/** How a size's per-SE figures were obtained: a table row, between rows, or beyond the 6 vCPU row. */
-export type SizeLabel = "measured" | "interpolated" | "extrapolated";
+/**
+ * The note a busiest-SE row carries when the stack's numDispatcherCores is not the dispatcher
+ * layout its figures were measured with; "" when it is, or when numDispatcherCores is 0 (the
+ * provider default: the Controller deduces the count; taken as the layout the table states).
+ * The source states 1 dispatcher core for the 4 vCPU row (2 for its L4 throughput test) and 2
+ * for the 6 vCPU row (model/data measuredDispatcherCores); no count for the 1 and 2 vCPU rows.
+ * A dispatcher core below 4 vCPUs already moves the figures to another row (dispatcherNote).
+ * @param row - "cpu" (SSL TPS, L7 RPS, L4 CPS, SSL throughput) or "throughput" (plain throughput of the VSs' kinds).
+ */
+export function dispatcherCoresNote(e: GroupEvaluation, row: "cpu" | "throughput"): string {
+    const read = e.group.fields.numDispatcherCores;
+    const spec = e.sizing?.spec;
+    if (!spec || dispatcherUnmeasured(e)) {
+        return "";
+    }
+    const demands = e.units.flatMap((u) => u.demands);
+    const kinds: Array<{ kind: DispatcherFigure; name: string }> = row === "cpu"
+        ? (demands.some((d) => d.sslTps !== undefined || d.l7Rps !== undefined || d.l4Cps !== undefined || (d.throughputGbps !== undefined && vsKind(d) === "l7ssl")) ? [{ kind: "other", name: "CPU-bound figures" }] : [])
+        : [...new Set(demands.filter((d) => d.throughputGbps !== undefined).map(vsKind))].sort().map((k) => (k === "l4" ? { kind: "l4Throughput" as const, name: "L4 throughput" } : { kind: "other" as const, name: "L7 throughput" }));
+    if (kinds.length === 0 || (read.state === "ok" && read.value === 0)) {
+        return "";
+    }
+    if (read.state !== "ok") {
+        return read.state === "unknown" ? "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured"
+            : "numDispatcherCores invalid (perfguard-facts reports it): dispatcher layout not known, not measured";
+    }
+    const n = read.value;
+    const names = [...new Set(kinds.filter((k) => measuredDispatcherCores(spec.vcpusPerSe, k.kind) !== n).map((k) => k.name))];
+    if (names.length === 0) {
+        return "";
+    }
+    const off = kinds.find((k) => measuredDispatcherCores(spec.vcpusPerSe, k.kind) !== n) as { kind: DispatcherFigure };
+    const measured = measuredDispatcherCores(spec.vcpusPerSe, off.kind);
+    const set = fieldText("numDispatcherCores", n, read.where);
+    return measured === undefined
+        ? `${set}: the table states no dispatcher count for ${spec.vcpusPerSe} vCPUs per SE, not measured`
+        : `${set}: the ${spec.vcpusPerSe} vCPU row's ${listLabels(names)} measured with ${plural(measured, "dispatcher core")}, not measured`;
+}
 
-/** "measured" only for a table row (1, 2, 4, 6 vCPUs), "interpolated" between rows (3, 5), "extrapolated" beyond 6. */
-export function sizeLabel(vcpus: number): SizeLabel {
+/** The Basis line of the group's numDispatcherCores notes (its CPU and throughput rows), or none. */
+export function dispatcherCoresBasis(e: GroupEvaluation): string[] {
+    return [...new Set([dispatcherCoresNote(e, "cpu"), dispatcherCoresNote(e, "throughput")].filter((x) => x !== ""))];
+}
+
+/**
+ * How a size's per-SE figures were obtained: a table row, between rows, beyond the 6 vCPU row,
+ * or "not measured": another row's figures for a layout the table never measured (a dedicated
+ * dispatcher core below 4 vCPUs is judged on the vcpus - 1 row of proxy cores).
+ */
+export type SizeLabel = "measured" | "interpolated" | "extrapolated" | "not measured";
+
+/**
+ * What the figures were computed from: "measured" only for a table row (1, 2, 4, 6 vCPUs) in the
+ * layout it was measured with, "interpolated" between rows (3, 5), "extrapolated" beyond 6, and
+ * "not measured" when a dedicated dispatcher below 4 vCPUs moves them to the (vcpus - 1) row
+ * (3 vCPUs: the 2 vCPU row, not an interpolation).
+ */
+export function sizeLabel(vcpus: number, dedicatedDispatcher?: boolean): SizeLabel {
+    if (proxyRowVcpus(vcpus, dedicatedDispatcher) !== vcpus) {
+        return "not measured";
+    }
     return vcpus > MEASURED_VCPUS_MAX ? "extrapolated" : [1, 2, 4, 6].includes(vcpus) ? "measured" : "interpolated";
 }
 
@@ -444,6 +640,8 @@ export interface GroupFigures {
     readonly fixOptions: readonly string[];
     /** The vcpusPerSe of the first fix that is a larger SE, when one is offered. */
     readonly requiredVcpusPerSe: number | undefined;
+    /** That fix's dedicated dispatcher setting (its size label depends on it below 4 vCPUs). */
+    readonly requiredDispatcher: boolean | undefined;
     readonly perVs: readonly VsFigures[];
     /** How the group's per-SE figures were obtained at its vcpusPerSe (a table row, between rows, beyond the 6 vCPU row). */
     readonly sizeLabel: SizeLabel;
@@ -451,6 +649,8 @@ export interface GroupFigures {
     readonly openConnectionsScaled: boolean;
     /** A dedicated dispatcher core below 4 vCPUs: the CPU-bound figures are of a layout the table never measured. */
     readonly dispatcherUnmeasured: boolean;
+    /** numDispatcherCores not the layout the CPU / throughput figures were measured with: the notes (dispatcherCoresNote), "" when it is. */
+    readonly dispatcherCores: { readonly cpu: string; readonly throughput: string };
     /** The group's vcpusPerSe (dispatcherNote names the row its proxy figures come from). */
     readonly vcpusPerSe: number;
 }
@@ -460,6 +660,7 @@ export interface GroupFigures {
  * "per-SE figures interpolated between table rows"; "" for a measured row.
  */
 export function sizeNote(label: SizeLabel): string {
+    // "not measured" (a dispatcher core below 4 vCPUs): dispatcherNote names the row the figures come from.
     return label === "interpolated" ? "per-SE figures interpolated between table rows"
         : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured` : "";
 }
@@ -519,9 +720,11 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
         fix: fixes.length > 0 ? fixChanges(fixes[0], e) : [],
         fixOptions: fits ? [] : fixOptionTexts(e, fixes, config),
         requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
-        sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe),
+        requiredDispatcher: fixes.find((f) => f.kind === "up")?.spec.dedicatedDispatcher,
+        sizeLabel: sizeLabel((e.sizing as SeGroupSizing).spec.vcpusPerSe, (e.sizing as SeGroupSizing).spec.dedicatedDispatcher),
         openConnectionsScaled: connectionsScaled(p.perSe) && e.units.some((unit) => unit.demands.some((d) => d.l4OpenConnections !== undefined)),
         dispatcherUnmeasured: dispatcherUnmeasured(e),
+        dispatcherCores: { cpu: dispatcherCoresNote(e, "cpu"), throughput: dispatcherCoresNote(e, "throughput") },
         vcpusPerSe: (e.sizing as SeGroupSizing).spec.vcpusPerSe,
     };
 }
@@ -557,10 +760,11 @@ function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonl
         const connections = metric === "openConnections" && f.openConnectionsScaled ? `open connections ${CONNECTIONS_SCALED}` : "";
         // The CPU-bound loads are what a dispatcher core takes cores from.
         const dispatcher = (metric === "cpu" || metric === "throughput") && f.dispatcherUnmeasured ? dispatcherNote(f.vcpusPerSe) : "";
+        const cores = metric === "cpu" || metric === "throughput" ? f.dispatcherCores[metric] : "";
         const notes = [
             metric === limitRow ? `limited by ${limitingName(u)}` : "",
             names.length > 0 ? `the need of ${names.join(", ")}` : "",
-            size, connections, dispatcher,
+            size, connections, dispatcher, cores,
         ].filter((x) => x !== "");
         return percent(key, `${metric === limitRow ? busiest : label}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`, value);
     };
@@ -628,7 +832,7 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                 figures.push(percent("steadyStateSePct", e.afterFailure ? "busiest SE while all run (steady state)" : "busier SE while both run (steady state)", f.steadyState.peak));
             }
             if (f.requiredVcpusPerSe !== undefined) {
-                figures.push({ key: "requiredVcpusPerSe", label: `vcpusPerSe the fix names (${sizeLabel(f.requiredVcpusPerSe)})`, value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
+                figures.push({ key: "requiredVcpusPerSe", label: `vcpusPerSe the fix names (${sizeLabel(f.requiredVcpusPerSe, f.requiredDispatcher)})`, value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
             }
             out.push({ ...entity, figures });
             for (const v of f.perVs) {

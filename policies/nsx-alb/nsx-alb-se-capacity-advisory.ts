@@ -1,7 +1,7 @@
 /**
  * nsx-alb-se-capacity-advisory: what nsx-alb-se-capacity lets pass but an expert would flag:
  * an N+M group whose placements leave no room for its buffer SEs, and a fit that rests only on
- * the per-core extrapolation beyond the largest measured SE (6 vCPUs).
+ * the extrapolation beyond the largest measured SE (6 vCPUs).
  */
 import { plural } from "../pack/format";
 import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";

@@ -77,7 +77,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         if (e.units.length === 0) {
             report.notApplicable("no virtual service is placed on this SE group", e.group.resource);
         } else {
-            report.applied(`${busiestSeText(e)}; ${plural(e.units.length, "VS")}`, e.group.resource);
+            report.applied(`${busiestSeText(e)}; ${plural(e.units.length, "VS")}${e.judgedBothWays ? `; ${e.judgedBothWays}` : ""}`, e.group.resource);
         }
     }
 }

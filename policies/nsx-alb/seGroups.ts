@@ -29,6 +29,8 @@ interface IntDef {
     readonly default: number;
     /** Why the bounds are what they are (for docs and reviewers). */
     readonly range: string;
+    /** The only values the provider documents, when it lists them (num_dispatcher_cores: 0, 1, 2, 4, 8, 16). */
+    readonly allowed?: readonly number[];
 }
 interface EnumDef {
     readonly kind: "enum";
@@ -60,6 +62,9 @@ export const SE_GROUP_FIELDS = {
     maxVsPerSe: { kind: "int", min: PROVIDER_RANGES.maxVsPerSe.min, max: PROVIDER_RANGES.maxVsPerSe.max, default: DEFAULT_MAX_VS_PER_SE, range: "the provider allows 1-1000" },
     distributeLoadActiveStandby: { kind: "bool", default: false },
     dedicatedDispatcherCore: { kind: "bool", default: false, computed: true },
+    // num_dispatcher_cores: Optional, Default "0" (resource_avi_serviceenginegroup.go, read 2026-12, commit
+    // 0340762b); the docs: "Allowed values are 0,1,2,4,8,16", 0 = the number is deduced automatically.
+    numDispatcherCores: { kind: "int", min: 0, max: 16, default: 0, allowed: [0, 1, 2, 4, 8, 16], range: "the provider documents 0, 1, 2, 4, 8 or 16; 0: the Controller deduces it" },
 } as const satisfies Record<string, FieldDef>;
 
 /**
@@ -86,6 +91,7 @@ export interface SeGroupFields {
     readonly maxVsPerSe: FieldRead<number>;
     readonly distributeLoadActiveStandby: FieldRead<boolean>;
     readonly dedicatedDispatcherCore: FieldRead<boolean>;
+    readonly numDispatcherCores: FieldRead<number>;
 }
 
 /** The `where` of a field that is not set. */
@@ -123,6 +129,9 @@ function readField(name: SeGroupField, raw: unknown, where: string): FieldRead<n
                 const bounds = def.max === BIG ? `at least ${def.min}` : `from ${def.min} to ${def.max}`;
                 return { state: "invalid", where, problem: `${shown} is out of range: it must be ${bounds} (${def.range})` };
             }
+            if (def.allowed && !def.allowed.includes(n)) {
+                return { state: "invalid", where, problem: `${shown} is not one of ${def.allowed.join(", ")} (${def.range})` };
+            }
             return { state: "ok", value: n, where };
         }
         case "bool": {
@@ -159,6 +168,7 @@ export function readSeGroupFields(props: unknown, whereOf: (name: SeGroupField) 
         maxVsPerSe: read("maxVsPerSe") as FieldRead<number>,
         distributeLoadActiveStandby: read("distributeLoadActiveStandby") as FieldRead<boolean>,
         dedicatedDispatcherCore: read("dedicatedDispatcherCore") as FieldRead<boolean>,
+        numDispatcherCores: read("numDispatcherCores") as FieldRead<number>,
     };
 }
 
@@ -210,6 +220,11 @@ export function seGroupFieldFindings(fields: SeGroupFields): Array<string | Type
 export interface SeGroupSizing {
     readonly spec: Required<SeGroupSpec>;
     readonly where: Readonly<Record<keyof SeGroupSpec, string>>;
+    /**
+     * dedicatedDispatcherCore is unknown in this preview or invalid: spec.dedicatedDispatcher is
+     * then only one of the two settings, and the evaluation judges the group under both.
+     */
+    readonly dispatcherUnread?: "unknown" | "invalid";
 }
 
 /** The fields capacity needs, in SeGroupSpec's names. */
@@ -225,12 +240,17 @@ export function unknownSizingFields(fields: SeGroupFields): SeGroupField[] {
 }
 
 /**
- * The fields capacity needs (all but diskPerSe and dedicatedDispatcherCore), when every one is
- * known and valid; undefined otherwise (unknown in preview, or reported by perfguard-facts).
+ * The fields capacity needs (all but diskPerSe, dedicatedDispatcherCore and numDispatcherCores),
+ * when every one is known and valid; undefined otherwise (unknown in preview, or reported by
+ * perfguard-facts). An unknown or invalid dedicatedDispatcherCore does not block: it is marked
+ * (dispatcherUnread) and the evaluation judges both settings.
  */
 export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined {
     // Only the sizing fields count: a bad diskPerSe or dedicatedDispatcherCore does not block capacity.
-    const sizingOnly = { ...fields, diskPerSe: { state: "ok", value: 1, where: "" }, dedicatedDispatcherCore: { state: "ok", value: false, where: "" } } as SeGroupFields;
+    const sizingOnly = {
+        ...fields, diskPerSe: { state: "ok", value: 1, where: "" }, dedicatedDispatcherCore: { state: "ok", value: false, where: "" },
+        numDispatcherCores: { state: "ok", value: 0, where: "" },
+    } as SeGroupFields;
     if (seGroupFieldProblems(sizingOnly).length > 0) {
         return undefined;
     }
@@ -244,11 +264,13 @@ export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined 
         spec[key] = read.value;
         where[key] = read.where;
     }
-    // The dispatcher setting only moves the proxy figures below 4 vCPUs; unknown or invalid counts as the provider's default false.
+    // The dispatcher setting moves the proxy figures below 4 vCPUs. Unknown or invalid never becomes
+    // a default: the sizing says so and the evaluation judges the group with it true and false.
     const dispatcher = fields.dedicatedDispatcherCore;
     spec.dedicatedDispatcher = dispatcher.state === "ok" && dispatcher.value;
     where.dedicatedDispatcher = dispatcher.where;
-    return { spec: spec as unknown as Required<SeGroupSpec>, where: where as Record<keyof SeGroupSpec, string> };
+    const sizing = { spec: spec as unknown as Required<SeGroupSpec>, where: where as Record<keyof SeGroupSpec, string> };
+    return dispatcher.state === "ok" ? sizing : { ...sizing, dispatcherUnread: dispatcher.state };
 }
 
 /**
@@ -318,6 +340,10 @@ export interface SeGroupView {
 export interface KnownDemand {
     readonly demand: VsDemand;
     readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>;
+    /** perfguard:ingressPct is unknown in this preview or invalid (counted as all ingress; judged both ways). */
+    readonly ingressPctUnread?: "unknown" | "invalid";
+    /** applicationProfileRef is unknown in this preview and picks the throughput row (judged on the L4 and the L7 row). */
+    readonly profileUnread?: true;
     /** What is unknown in this preview and not counted, e.g. "perfguard:l7Rps". */
     readonly unknown: readonly string[];
 }
@@ -330,7 +356,7 @@ export interface KnownDemand {
 export type VsDemandRead =
     | { readonly state: "none" }
     | { readonly state: "unusable"; readonly known?: KnownDemand }
-    | { readonly state: "ok"; readonly demand: VsDemand; readonly where: Readonly<Partial<Record<keyof VsDemand, string>>> };
+    | { readonly state: "ok"; readonly demand: VsDemand; readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>; readonly ingressPctUnread?: "unknown" | "invalid"; readonly profileUnread?: true };
 
 /** Why a VS could not be joined to an SE group, and what would make it joinable. */
 export interface Unresolved {
@@ -354,10 +380,12 @@ export interface VsPlacement {
     readonly demand: VsDemandRead;
     /**
      * The VS's `scaleoutEcmp` is "true" (Go strconv.ParseBool): BGP/ECMP scale-out, ingress spread
-     * by the upstream router. Unknown or invalid reads as false: native scale-out, the primary SE
-     * takes all ingress (the conservative case).
+     * by the upstream router. Unknown or invalid is not a default: scaleoutEcmpUnread says so, and
+     * the evaluation judges the group with native and with BGP/ECMP scale-out.
      */
     readonly scaleoutEcmp?: boolean;
+    /** `scaleoutEcmp` is unknown in this preview, or not a Go boolean. */
+    readonly scaleoutEcmpUnread?: "unknown" | "invalid";
 }
 
 /** The NSX ALB objects of a stack. */
@@ -410,11 +438,15 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
             : keyType.state === "invalid" ? "perfguard:sslKeyType invalid (perfguard-facts reports it): rsa, the conservative one"
                 : "perfguard:sslKeyType not set: default rsa, the conservative one";
     }
-    // The direction of the throughput: optional; unknown or invalid counts as not declared (all ingress, the conservative case).
+    // The direction of the throughput: optional. Unknown or invalid is counted as all ingress (the
+    // conservative case) and marked, so the evaluation also judges it as all egress.
     const ingress = vs.facts.number("ingressPct");
+    let ingressPctUnread: "unknown" | "invalid" | undefined;
     if (ingress.state === "ok" && demand.throughputGbps !== undefined) {
         demand.ingressPct = ingress.value;
         where.ingressPct = ingress.where;
+    } else if ((ingress.state === "unknown" || ingress.state === "invalid") && demand.throughputGbps !== undefined) {
+        ingressPctUnread = ingress.state;
     }
     const profile = applicationProfileLayer(vs);
     if (profile) {
@@ -437,10 +469,18 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
             return { state: "unusable" };
         }
     }
+    // An applicationProfileRef unknown in this preview picks the throughput row of a VS whose SSL
+    // and RPS do not: marked, so the evaluation judges it on the L4 and on the L7 row.
+    const profileRef = field(vs.props, "applicationProfileRef");
+    const profileUnread = (profileRef === UNKNOWN || isUnknown(profileRef)) && demand.throughputGbps !== undefined && demand.ssl !== true && demand.sslTps === undefined && demand.l7Rps === undefined;
+    const unread = {
+        ...(ingressPctUnread && demand.throughputGbps !== undefined ? { ingressPctUnread } : {}),
+        ...(profileUnread ? { profileUnread: true as const } : {}),
+    };
     if (unknown.length > 0) {
-        return { state: "unusable", known: { demand, where, unknown } };
+        return { state: "unusable", known: { demand, where, unknown, ...unread } };
     }
-    return { state: "ok", demand, where };
+    return { state: "ok", demand, where, ...unread };
 }
 
 /** The layer of the well-known System application profiles (others are not known without the Controller). */
@@ -767,7 +807,15 @@ export function aviStack(stack: StackView, configGroups: Readonly<Record<string,
     }
 }
 
-/** The placement with the VS's own scaleoutEcmp (set only when true). */
+/** The placement with the VS's own scaleoutEcmp (set only when true; marked when unknown or not a Go boolean). */
 function withEcmp(vs: ResourceView, placement: VsPlacement): VsPlacement {
-    return parseGoBool(field(vs.props, "scaleoutEcmp")) === true ? { ...placement, scaleoutEcmp: true } : placement;
+    const raw = field(vs.props, "scaleoutEcmp");
+    if (raw === UNKNOWN || isUnknown(raw)) {
+        return { ...placement, scaleoutEcmpUnread: "unknown" };
+    }
+    if (raw === undefined || raw === null) {
+        return placement;
+    }
+    const on = parseGoBool(raw);
+    return on === true ? { ...placement, scaleoutEcmp: true } : on === undefined ? { ...placement, scaleoutEcmpUnread: "invalid" } : placement;
 }

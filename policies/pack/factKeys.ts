@@ -98,7 +98,7 @@ const DEFS = [
     { key: "networkMBps", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "number", min: 0, max: 1e6, unit: "MB/s",
         meaning: "network bandwidth the guest (or dom0 service) needs at peak, in its main direction (the share rule was measured on downloads)" },
     { key: "vifCapMBps", readOn: { types: [XEN_VM] }, area: "xen", on: "xenorchestra:index/vm:Vm", kind: "number", min: 0.001, max: 1e6, unit: "MB/s",
-        meaning: "the guest's VIF rate limit (transmit)" },
+        meaning: "the guest's VIF rate limit (it caps what the guest transmits; XenServer qos_algorithm_params:kbps, unit not verified: converted by you)" },
     { key: "xenHost", readOn: { types: [XEN_VM], roles: ["dom0"] }, area: "xen", on: "xenorchestra:index/vm:Vm, or a dom0 resource", kind: "text", maxLength: 256,
         meaning: "the Xen host (UUID or name) the resource runs on" },
     { key: "xenDomain", readOn: ANY, area: "xen", on: "any resource", kind: "enum", values: ["dom0", "domU"],

@@ -27,7 +27,7 @@ export type { HostSenders } from "./hostModel";
 export const NOT_CHECKED = {
     unknownFact: "its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid",
     noLink: "its host has no link figure (hosts entry linkMBps or defaultLinkMBps)",
-    uncertain: "another sender on its host has an unknown or invalid figure, so its share may be lower",
+    uncertain: "another traffic source on its host has an unknown or invalid figure, so its share may be lower",
     hostUnknown: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid",
     noHost: "it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost)",
 } as const;

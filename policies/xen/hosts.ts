@@ -44,7 +44,7 @@ export interface Dom0Service {
     readonly management: boolean;
     /** perfguard:xenDom0Role as read (for messages). */
     readonly role: FactRead<string>;
-    /** perfguard:networkMBps: what it sends. */
+    /** perfguard:networkMBps: what it transfers (modelled as measured: receive). */
     readonly traffic: FactRead<number>;
 }
 

@@ -39,7 +39,10 @@ function capFix(entry: GuestEntry): string {
     return `raise its own VIF rate limit (${where}: ${num(entry.capMBps ?? 0, 2)} MB/s) to at least its need of ${num(entry.needMBps ?? 0, 2)} MB/s: the host's link has room for it.`;
 }
 
-/** A VIF rate limit caps transmit only: where one bounds a need, say which direction is assumed. */
+/**
+ * A XenServer VIF rate limit caps what the VM transmits, not what it receives (netback's transmit
+ * to it): where one bounds a need, say which direction is assumed.
+ */
 function capNote(entry: GuestEntry): string {
     const cap = entry.guest.cap;
     return cap.state === "ok" && entry.capMBps !== undefined
@@ -128,7 +131,7 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
             linkLine,
             ...extrapolated,
             `on the host: ${few(tenants, judged.length - 1) || "no other guest that declares a need"}; ${dom0}`,
-            ...(idle + unknown > 0 ? [`not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "sender")} with an unknown or invalid figure`] : []),
+            ...(idle + unknown > 0 ? [`not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "traffic source")} with an unknown or invalid figure`] : []),
             ...fullNames([self.name, model.host.name]),
         ],
     };

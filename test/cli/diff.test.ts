@@ -137,7 +137,7 @@ const CASES: Case[] = [
     },
     {
         name: "nsx-alb: a verdict flips (shop at 4000 RSA TPS no longer fits)", base: nsxStack(), head: nsxStack({ shop: { sslTps: "4000" } }),
-        figures: ["web: busiestSeCpuPct 72.4% → 187.7% (worse)", "web: requiredVcpusPerSe (none) → 10 (changed)"],
+        figures: ["web: busiestSeCpuPct 72.4% → 187.7% (worse)", "web: requiredVcpusPerSe (none) → 11 (changed)"],
         verdicts: ["+ mandatory nsx-alb-se-capacity -> web-seg", "+ mandatory nsx-alb-se-capacity -> shop-vs"],
     },
     {

@@ -283,13 +283,13 @@ describe("perfguard size nsx-alb", () => {
         ["no throughput (L7 RPS only)", ["--l7-rps", "250000", "--scale-out", "3"], [/linear scale-out to 3 SEs per VS assumed: not measured\./], [/ingress/]],
         // 90% ingress: the primary SE carries 10.8 + 0.4 Gbps of 13 at any size: lead with ECMP or splitting, the table at 6 vCPUs.
         ["90% ingress: ingress-bound", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "90", "--scale-out", "3"],
-            [/fits this demand on 3 SEs: under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp \(BGP\/ECMP\) with --scale-out, or split the traffic over several VSs/,
+            [/fits this demand on 3 SEs: under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp \(BGP\/ECMP\) with --scale-out, or move part of the traffic to another SE group \(several VSs on this one share an SE under packed placement/,
                 /Utilisation at 6 vCPUs \(measured; throughput is held/, /the heaviest VS needs 86\.2% of its primary SE's throughput \(ingress 83\.1%\)/],
             [/raise --scale-out/, /at 64 vCPUs/, /--ingress-pct/]],
         // No direction given: all counted as ingress; giving it comes first.
         ["no direction: 20 Gbps", ["--throughput-gbps", "20"], [/on 1 SE: give --ingress-pct if most of it is egress \(now all counted as ingress\); under native scale-out/], [/at 64 vCPUs/]],
         // CPU-bound and too large on one group: scale out.
-        ["CPU-bound: 200000 RSA TPS", ["--ssl-tps", "200000", "--ssl-key", "rsa"], [/fits this demand on 1 SE: raise --scale-out, or split/, /Utilisation at 64 vCPUs \(not measured\)/], [/scaleout-ecmp/]],
+        ["CPU-bound: 200000 RSA TPS", ["--ssl-tps", "200000", "--ssl-key", "rsa"], [/fits this demand on 1 SE: raise --scale-out, or move part of the traffic to another SE group/, /Utilisation at 64 vCPUs \(not measured\)/], [/scaleout-ecmp/]],
     ];
     it.each(notes)("says what is true of the load: %s", async (_name, args, must, mustNot) => {
         const text = (await perfguard(["size", "nsx-alb", ...args])).stdout;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
     connectionsScaled,
+    extrapolationSlope,
     requiredVcpusPerSe,
     seCapacity,
     seCapacityBasis,
@@ -60,14 +61,31 @@ describe("seCapacity reproduces the published table", () => {
         expect(seCapacityBasis(5)).toBe("NSX ALB 20.1.6 per-SE table, interpolated between the 4 and 6 vCPU rows");
     });
 
-    it("extrapolates TPS/RPS/CPS per core beyond 6 vCPUs and holds throughput", () => {
+    it("extrapolates TPS/RPS/CPS beyond 6 vCPUs on the 4-to-6 slope (at most the average) and holds throughput", () => {
         const c = seCapacity({ vcpus: 12 });
-        // 12 / 6 = 2 x the 6 vCPU row: 24000 ECC, 8000 RSA, 370000 RPS, 264000 CPS.
-        expect(c).toMatchObject({ sslTpsEcc: 24000, sslTpsRsa: 8000, l7Rps: 370000, l4Cps: 264000, extrapolated: true });
+        // 6 vCPUs more than the top row, per vCPU: ECC (12000 - 8700) / 2 = 1650 (average 2000);
+        // RSA (4000 - 2600) / 2 = 700, capped at the average 4000 / 6 = 666.7; RPS 17500 (average
+        // 30833); CPS 16000 (average 22000): 21900 ECC, 8000 RSA, 290000 RPS, 228000 CPS.
+        expect(c).toMatchObject({ sslTpsEcc: 21900, l7Rps: 290000, l4Cps: 228000, extrapolated: true });
+        expect(c.sslTpsRsa).toBeCloseTo(8000, 9);
         // Throughput held at 13 / 12 / 10 Gbps; open connections stay memory bound (320000 at 6 GB).
         expect(c).toMatchObject({ l4ThroughputGbps: 13, l7ThroughputGbps: 12, l7SslThroughputGbps: 10, l4OpenConnections: 320000 });
-        expect(seCapacity({ vcpus: 64 }).l4Cps).toBeCloseTo(132000 * 64 / 6, 6);
+        expect(seCapacity({ vcpus: 64 }).l4Cps).toBe(132000 + 16000 * 58);
         expect(testedSeSize(16)).toMatchObject({ memoryGb: 6, diskGb: 40 });
+    });
+
+    // [metric, marginal slope of the 4 and 6 vCPU rows, the 6 vCPU row's average per vCPU]
+    const slopes: Array<["sslTpsEcc" | "sslTpsRsa" | "l7Rps" | "l4Cps", number, number]> = [
+        ["sslTpsEcc", 1650, 2000],
+        ["sslTpsRsa", 700, 4000 / 6],
+        ["l7Rps", 17500, 185000 / 6],
+        ["l4Cps", 16000, 22000],
+    ];
+    it.each(slopes)("beyond 6 vCPUs %s grows by min(marginal %d, average %d) per vCPU, never the average alone", (key, marginal, average) => {
+        const step = seCapacity({ vcpus: 7 })[key] - seCapacity({ vcpus: 6 })[key];
+        expect(step).toBeCloseTo(Math.min(marginal, average), 9);
+        expect(extrapolationSlope(key)).toBeCloseTo(Math.min(marginal, average), 9);
+        expect(step).toBeLessThanOrEqual(average + 1e-9);
     });
 
     it("scales open connections with memory above the row's memory, never below", () => {
@@ -167,7 +185,7 @@ describe("requiredVcpusPerSe (hand-computed)", () => {
     });
     it("uses the group's SE count for the sum", () => {
         // maxSe 3 - bufferSe 1 = 2 SEs; 300000 RPS needs 300000 / 2 / 0.8 = 187500 per SE:
-        // 6 vCPUs 185000 (no), 7 vCPUs 185000 x 7 / 6 = 215833 -> 7. At 4 vCPUs: 300000 / 150000 / 0.8 = 2.5 -> 3 SEs.
+        // 6 vCPUs 185000 (no), 7 vCPUs 185000 + 17500 = 202500 -> 7. At 4 vCPUs: 300000 / 150000 / 0.8 = 2.5 -> 3 SEs.
         const group = { ...GROUP, maxSe: 3 };
         expect(requiredVcpusPerSe([{ l7Rps: 150000 }, { l7Rps: 150000 }], group, { headroomPct: 20, scope: "group" })).toMatchObject({ vcpusPerSe: 7, sesAtCurrentVcpus: 3 });
     });

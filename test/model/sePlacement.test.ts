@@ -66,7 +66,8 @@ describe("placeGroup: HA modes and placement as the vendor defines them", () => 
     });
     it("beyond 6 vCPUs: fits on the extrapolation, not on the measured row", () => {
         const spec = { ...DEFAULTS, vcpusPerSe: 16, memoryPerSeMb: 16384 };
-        const u = units(1, { l7Rps: 300000 });
+        // 16 vCPUs: 185000 + 10 x 17500 = 360000 RPS on the 4-to-6 slope: 250000 is 69%; the 6 vCPU row: 135%.
+        const u = units(1, { l7Rps: 250000 });
         expect(placementFits(placeGroup(u, spec), 20)).toBe(true);
         expect(placementFits(placeGroup(u, spec, { measuredOnly: true }), 20)).toBe(false);
         expect(placeGroup(u, spec).perSe.extrapolated).toBe(true);

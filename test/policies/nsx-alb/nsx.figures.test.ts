@@ -95,7 +95,8 @@ describe("nsxAlbFigures", () => {
         ["8 vCPUs: extrapolated", { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40" },
             "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures extrapolated beyond the 6 vCPU row: not measured)",
             "| web-seg | 8 vCPU, 8 GB (extrapolated, not measured; open connections scaled by memory: not measured) |",
-            (1000 / (4000 * 8 / 6) + 30000 / (185000 * 8 / 6) + 1 / 10) * 100], // TPS/RPS per core, SSL throughput held at the 6 vCPU row
+            // RSA TPS 4000 + 2 x 666.7 (the slope 700 capped at the average), RPS 185000 + 2 x 17500; SSL throughput held at the 6 vCPU row
+            (1000 / (4000 + 2 * 4000 / 6) + 30000 / (185000 + 2 * 17500) + 1 / 10) * 100],
         ["4 vCPUs with 8 GB: open connections scaled by memory", { memoryPerSe: "8192" }, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
             "| web-seg | 4 vCPU, 8 GB (open connections scaled by memory: not measured) |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
         // The 1 and 2 vCPU rows were measured without a dedicated dispatcher: with one, 1 proxy core is left: the 1 vCPU row.
@@ -105,9 +106,10 @@ describe("nsxAlbFigures", () => {
         ["2 vCPUs without a dedicated dispatcher (the row as measured)", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" },
             "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
             "| web-seg | 2 vCPU, 2 GB |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
+        // Judged on the 2 vCPU row (vcpus - 1), not interpolated: the label says what the figure was computed from.
         ["3 vCPUs with a dedicated dispatcher: the 2 vCPU row", { vcpusPerSe: "3", memoryPerSe: "3072", diskPerSe: "25" },
-            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures interpolated between table rows; dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured)",
-            "| web-seg | 3 vCPU, 3 GB (interpolated; dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured) |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured)",
+            "| web-seg | 3 vCPU, 3 GB (dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured) |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
     ])("labels the size of the per-SE figures: %s", (_label, group, busiestLabel, reportCell, busiestPct) => {
         const stack = stackOf(nsxStack({ group }));
         const all = nsxAlbFigures(stack);
@@ -119,9 +121,9 @@ describe("nsxAlbFigures", () => {
         expect(nsxAlbSection(stack, {})).toContain(reportCell);
     });
     it("labels the size a fix names", () => {
-        // shop at 4000 RSA TPS: the fix names a 10 vCPU SE, beyond the table's rows.
+        // shop at 4000 RSA TPS: the fix names an 11 vCPU SE (the 4-to-6 slope: RPS +17,500 per vCPU, not the average), beyond the table's rows.
         const all = nsxAlbFigures(stackOf(nsxStack({ shop: { sslTps: "4000" } })));
-        expect(figure(all, "web", "requiredVcpusPerSe")).toMatchObject({ label: "vcpusPerSe the fix names (extrapolated)", value: 10, text: "10" });
+        expect(figure(all, "web", "requiredVcpusPerSe")).toMatchObject({ label: "vcpusPerSe the fix names (extrapolated)", value: 11, text: "11" });
         expect(figure(nsxAlbFigures(stackOf(AS)), "pair", "requiredVcpusPerSe")?.label).toBe("vcpusPerSe the fix names (measured)");
     });
     it("is computed once per stack object and config", () => {

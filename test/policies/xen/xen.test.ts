@@ -124,7 +124,7 @@ describe("unknown values (preview)", () => {
         const [cache, db] = ["::cache", "::db"].map((end) => parseMessage((found.find((v) => v.urn?.endsWith(end)) as Violation).message));
         expect(db.problem).toContain("is predicted 27.5 of the 45 MB/s it needs");
         // The host's context and fix once, on its first short guest by URN (cache); db points to it.
-        expect(cache.basis.join(" ")).toContain("1 sender with an unknown or invalid figure");
+        expect(cache.basis.join(" ")).toContain("1 traffic source with an unknown or invalid figure");
         expect(db.fix).toBe(`see the fix on Vm "cache" (same host).`);
     });
 });

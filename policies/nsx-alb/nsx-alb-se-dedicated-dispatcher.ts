@@ -3,7 +3,7 @@
  * dedicate dispatcher cores, as the published per-SE figures were measured; smaller SEs should
  * not (the 1 and 2 vCPU rows were measured without one: with 2 vCPUs it leaves one proxy core).
  */
-import { DISPATCHER_MIN_VCPUS, fieldText, readSeGroupFields, SE_GROUP_TYPE } from "./seGroups";
+import { DISPATCHER_MIN_VCPUS, fieldText, readSeGroupFieldsOf, SE_GROUP_TYPE } from "./seGroups";
 import { resourcePolicy } from "../pack/definePolicy";
 import { Message, PROBLEM_LINE_MAX, shortLabel, wholeNameBasis } from "../pack/message";
 import { usable } from "./groupDecisions";
@@ -17,7 +17,7 @@ export interface DedicatedDispatcherConfig {
 
 /** The group's vcpusPerSe and dispatcher setting when it lacks the dispatcher (else undefined). */
 function missingDispatcher(group: ResourceView, config: DedicatedDispatcherConfig): { vcpus: string; dispatcher: string } | undefined {
-    const fields = readSeGroupFields(group.props);
+    const fields = readSeGroupFieldsOf(group);
     const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = fields;
     if (vcpus.state !== "ok" || dispatcher.state !== "ok" || vcpus.value < config.minVcpus || dispatcher.value) {
         return undefined; // unknown (preview) or invalid (perfguard-facts reports it), small, or already set
@@ -72,7 +72,7 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
     },
     types: [SE_GROUP_TYPE],
     check(group, config, report) {
-        const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = readSeGroupFields(group.props);
+        const { vcpusPerSe: vcpus, dedicatedDispatcherCore: dispatcher } = readSeGroupFieldsOf(group);
         if (!usable("vcpusPerSe", vcpus, group, report)) {
             return;
         }

@@ -3,7 +3,7 @@
  * at least the size the published per-SE figures were measured at for its vCPU count.
  */
 import { SE_MEMORY_MIN_GB, testedSeSize } from "../../model/seCapacity";
-import { fieldText, readSeGroupFields, SE_GROUP_TYPE, SeGroupFields } from "./seGroups";
+import { fieldText, readSeGroupFieldsOf, SE_GROUP_TYPE, SeGroupFields } from "./seGroups";
 import { resourcePolicy } from "../pack/definePolicy";
 import { shortLabel, wholeNameBasis } from "../pack/message";
 import { remediatedProps } from "../pack/resources";
@@ -46,7 +46,7 @@ export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
     enforcementLevel: "advisory",
     types: [SE_GROUP_TYPE],
     check(group, _config, report) {
-        const fields = readSeGroupFields(group.props);
+        const fields = readSeGroupFieldsOf(group);
         const { vcpusPerSe: vcpus, memoryPerSe: memory, diskPerSe: disk } = fields;
         if (!usable("vcpusPerSe", vcpus, group, report)) {
             return; // the tested size depends on it
@@ -81,7 +81,7 @@ export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
         if (!isRecord(group.props)) {
             return undefined;
         }
-        const found = shortfalls(readSeGroupFields(group.props));
+        const found = shortfalls(readSeGroupFieldsOf(group));
         if (found.length === 0) {
             return undefined;
         }

@@ -100,6 +100,14 @@ export const DEFAULT_WHERE = "not set: provider default";
 export const NOT_SET_WHERE = "not set; the provider computes it, no default";
 
 /**
+ * A computed field that is unknown in a preview although the program never set it: the bridged
+ * provider returns a computed, unset attribute as unknown for a resource it creates. Only a value
+ * the program set from another resource's output carries a property dependency at its key; without
+ * one the field was unset, and the Controller stores what it stores for an unset field.
+ */
+export const UNSET_IN_PREVIEW_WHERE = "not set (unknown in this preview only because the provider computes it), read as the Controller's default";
+
+/**
  * How a message shows a field read: `vcpusPerSe 4`, `maxSe 10 (not set: provider default)`,
  * `vcpusPerSe 4 (policy config seGroups.Default-Group.vcpusPerSe)`, `memoryPerSe 4096 MB` (with `unit`).
  */
@@ -110,10 +118,11 @@ export function fieldText(name: string, value: number | string | boolean, where:
 
 const GO_BOOLS = "1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False";
 
-function readField(name: SeGroupField, raw: unknown, where: string): FieldRead<number | string | boolean> {
+function readField(name: SeGroupField, raw: unknown, where: string, setFromOutput?: boolean): FieldRead<number | string | boolean> {
     const def: FieldDef = SE_GROUP_FIELDS[name];
     if (raw === UNKNOWN || isUnknown(raw)) {
-        return { state: "unknown", where };
+        // Unknown and computed, but no property dependency at its key: unset (UNSET_IN_PREVIEW_WHERE).
+        return "computed" in def && setFromOutput === false ? { state: "ok", value: def.default, where: UNSET_IN_PREVIEW_WHERE } : { state: "unknown", where };
     }
     if (raw === undefined || raw === null) {
         return { state: "ok", value: def.default, where: "computed" in def ? NOT_SET_WHERE : DEFAULT_WHERE };
@@ -148,13 +157,27 @@ function readField(name: SeGroupField, raw: unknown, where: string): FieldRead<n
 }
 
 /**
+ * Reads a declared SE group's sizing fields, with its property dependencies: a computed field
+ * (dedicatedDispatcherCore) unknown in a preview without one was not set (UNSET_IN_PREVIEW_WHERE).
+ */
+export function readSeGroupFieldsOf(group: ResourceView): SeGroupFields {
+    return readSeGroupFields(group.props, undefined, group.propertyDependencies);
+}
+
+/**
  * Reads an SE group's sizing fields.
  * @param props - the group's props (a resource's inputs/outputs, or a policy-config entry).
  * @param whereOf - how messages name a set field, e.g. `vcpusPerSe` or a config path.
  * @returns every field with its value and origin; absent fields take the provider defaults.
  */
-export function readSeGroupFields(props: unknown, whereOf: (name: SeGroupField) => string = (n) => n): SeGroupFields {
-    const read = (name: SeGroupField) => readField(name, field(props, name), whereOf(name));
+export function readSeGroupFields(
+    props: unknown,
+    whereOf: (name: SeGroupField) => string = (n) => n,
+    propertyDependencies?: Readonly<Record<string, readonly string[]>>,
+): SeGroupFields {
+    const setFromOutput = (name: SeGroupField): boolean | undefined =>
+        propertyDependencies === undefined ? undefined : (propertyDependencies[name] ?? []).length > 0;
+    const read = (name: SeGroupField) => readField(name, field(props, name), whereOf(name), setFromOutput(name));
     return {
         vcpusPerSe: read("vcpusPerSe") as FieldRead<number>,
         memoryPerSe: read("memoryPerSe") as FieldRead<number>,
@@ -316,7 +339,7 @@ export function vsSsl(vs: ResourceView): FieldRead<boolean> {
     return unknown ? { state: "unknown", where: "services" } : { state: "ok", value: false, where: "no services[].enableSsl true and no sslKeyAndCertificateRefs" };
 }
 
-registerTypedFields(SE_GROUP_TYPE, (resource) => seGroupFieldFindings(readSeGroupFields(resource.props)));
+registerTypedFields(SE_GROUP_TYPE, (resource) => seGroupFieldFindings(readSeGroupFieldsOf(resource)));
 registerTypedFields(VS_TYPE, (resource) => {
     const ssl = vsSsl(resource);
     return ssl.state === "invalid" ? [ssl.problem] : [];
@@ -580,7 +603,7 @@ class GroupIndex {
         for (const resource of declared) {
             const name = textProp(resource.props, "name");
             const uuid = textProp(resource.props, "uuid");
-            const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label: resource.label, fields: readSeGroupFields(resource.props) };
+            const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label: resource.label, fields: readSeGroupFieldsOf(resource) };
             this.groups.push(group);
             // Without a `name` input the Avi name is the Pulumi name, and a renamed group's old
             // names (its aliases) are what existing references still say.

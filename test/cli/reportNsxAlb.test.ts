@@ -175,11 +175,10 @@ describe("every figure --report prints for NSX ALB equals the verdict's on the s
     });
     it("names the corrected figures: the busiest SE where placement puts the load", () => {
         const row = (name: string, group: string) => rows((checked.find((x) => x.name === name) as Checked).report, "| SE group |").find((r) => r[0] === group) as string[];
-        // The example's web VS runs on one SE, not divided over the three non-spare SEs. Its 2 vCPU
-        // group leaves dedicatedDispatcherCore to the provider (unknown in a preview): judged with it
-        // true (the 1 vCPU row of proxy cores: 524.5%) and false (297.2%), the same verdict; the
-        // figure is the higher load's.
-        expect(row("example nsx-alb-se-groups", "web-se-group")[8]).toBe("524.5% (CPU total (summed, not measured))");
+        // The example's web VS runs on one SE: 297.2%, not 74.1% (divided over the three non-spare SEs).
+        // Its dedicatedDispatcherCore is unset (unknown in a preview only because the provider computes
+        // it): read as the Controller's false, not judged both ways.
+        expect(row("example nsx-alb-se-groups", "web-se-group")[8]).toBe("297.2% (CPU total (summed, not measured))");
         // Legacy active/standby, both settings: the surviving SE carries both VSs, 2860 / 2600 RSA TPS.
         expect(row("legacy active/standby, 2 x 1430 RSA TPS", "g")[8]).toBe("110% (SSL TPS)");
         expect(row("legacy active/standby distributed, 2 x 1430 RSA TPS", "g").slice(8, 10)).toEqual(["110% (SSL TPS)", "55%"]);

@@ -20,10 +20,7 @@ const BUDGET: Record<string, number> = {
     // for the database fix's "each within what its zone's lock sustains" (the split no longer exceeds it).
     "citrix-delivery-groups": 3410,
     "citrix-satellite-zones": 2640,
-    // 2154 until 2026-12-02; web-se-group's dedicatedDispatcherCore is unknown in a preview (the
-    // provider computes it) and is now judged both ways: the Basis line saying so, the 1 vCPU row
-    // of proxy cores named, and the fix setting dedicatedDispatcherCore "false" (+301).
-    "nsx-alb-se-groups": 2455,
+    "nsx-alb-se-groups": 2154,
     "xen-guest-layout": 2968,
 };
 const DEFAULT_BUDGET = 2968;

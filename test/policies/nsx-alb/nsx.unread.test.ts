@@ -17,9 +17,20 @@ const CAP = "nsx-alb-se-capacity";
 const SSL = [{ port: "443", enableSsl: "true" }];
 const L4 = "/api/applicationprofile/?name=System-L4-Application";
 
-function stack(group: Record<string, unknown>, facts: Record<string, string>, vsProps: Record<string, unknown> = {}): TestResource[] {
+/**
+ * The group and one VS. An unknown dedicatedDispatcherCore is set from another resource's output
+ * (a property dependency at its key) unless `unsetComputed`: then it is the provider's computed,
+ * unset attribute, which a preview also shows unknown.
+ */
+function stack(group: Record<string, unknown>, facts: Record<string, string>, vsProps: Record<string, unknown> = {}, unsetComputed = false): TestResource[] {
+    const fromOutput = group.dedicatedDispatcherCore === UNKNOWN_VALUE && !unsetComputed;
     return [
-        { type: SE_GROUP, name: "g-seg", props: { name: "g", cloudRef: "/api/cloud/?name=Default-Cloud", ...group } },
+        {
+            type: SE_GROUP, name: "g-seg", props: { name: "g", cloudRef: "/api/cloud/?name=Default-Cloud", ...group },
+            ...(fromOutput ? { propertyDependencies: { dedicatedDispatcherCore: ["settings"] } } : {}),
+        },
+        // What the unknown value comes from (a resource the program reads it off).
+        ...(fromOutput ? [{ type: "random:index/randomString:RandomString", name: "settings", props: {} }] : []),
         {
             type: VS, name: "vs-1",
             props: { name: "vs1", seGroupRef: UNKNOWN_VALUE, markers: Object.entries(facts).map(([key, v]) => ({ key: `perfguard:${key}`, values: [v] })), ...vsProps },
@@ -76,6 +87,17 @@ describe("dedicatedDispatcherCore unknown or invalid is judged with true and wit
         if (holds) {
             expect(text(out)).toContain(holds);
         }
+    });
+
+    it("unknown only because the provider computes an unset field (no property dependency): read as false, as the Controller stores it", async () => {
+        // The Avi API: an unset dedicated_dispatcher_core is "interpreted by Avi Controller as False".
+        const out = await runPolicies(NSX, stack({ ...G2, dedicatedDispatcherCore: UNKNOWN_VALUE }, { sslTps: "1000", sslKeyType: "rsa" }, { services: SSL }, true));
+        expect(outcome(out)).toBe("pass");
+        const over = await runPolicies(NSX, stack({ ...G2, dedicatedDispatcherCore: UNKNOWN_VALUE }, { sslTps: "2000", sslKeyType: "rsa" }, { services: SSL }, true));
+        expect(outcome(over)).toBe("fail");
+        // 2000 / 1800 (the 2 vCPU row, no dispatcher core), not 2000 / 950.
+        expect(text(over)).toContain("111.1%");
+        expect(text(over)).not.toContain("judged with true and false");
     });
 
     it("a verdict both settings agree on carries the Basis line, and its figures are the higher load's", () => {

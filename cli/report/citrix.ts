@@ -3,7 +3,7 @@
  * one Site database, the figures of the Citrix evaluation (citrixFigures), printed as the
  * verdicts print them. Nothing here computes a figure.
  */
-import { citrixEvaluations, citrixFigures, ONE_GROUP_TESTED, PackConfig } from "../../policies/citrix/evaluation";
+import { citrixEvaluations, citrixFigures, ONE_GROUP_TESTED, PackConfig, stormsText } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import { num } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
@@ -68,7 +68,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         `- brokered/s over all groups: ${text(site, "brokeredPerS")}${d.capped ? ` (the groups' locks would give ${num(d.uncappedPerS, 2)}; capped)` : ""}`,
         `- cap: ${text(site, "capPerS")}/s, ${d.capSource}`,
         `- satellite zones' concurrent requests against the database: ${text(site, "databaseConcurrency")}`,
-        ...(d.storms > 1 ? [`- ${d.storms} Delivery Groups' storms at once: ${ONE_GROUP_TESTED}`] : []),
+        ...(d.storms > 1 ? [`- ${stormsText(d)} at once: ${ONE_GROUP_TESTED}`] : []),
     ];
     const targets = capacity.config;
     return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own.\n\n` +

@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
+import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, stormsText, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { cappedList, duration, num, pct } from "../pack/format";
@@ -21,8 +21,8 @@ function siteLines(g: GroupEvaluation, e: CitrixEvaluation): string[] {
     }
     return [d.capped
         // The cap lowers throughput with the requests still in flight, so responses rise (Little's law).
-        ? `Site database: ${d.storms} groups' ${num(d.uncappedPerS)}/s capped at ${num(d.capPerS)}/s, response ×${num(d.responseScale, 2)}: ${ONE_GROUP_TESTED}`
-        : `launch: ${d.storms} groups' storms at once on one Site database: ${ONE_GROUP_TESTED}`];
+        ? `Site database: ${stormsText(d)} want ${num(d.uncappedPerS)}/s, capped at ${num(d.capPerS)}/s, response ×${num(d.responseScale, 2)}: ${ONE_GROUP_TESTED}`
+        : `launch: ${stormsText(d)} at once on one Site database: ${ONE_GROUP_TESTED}`];
 }
 
 /** `value` as a message prints it against `limit`: with enough decimals that the two differ ("12.04 s > 12 s"). */
@@ -46,7 +46,7 @@ function launchBeyond(seconds: number, windowS: number): string {
 function siteFix(e: CitrixEvaluation, t: CapacityTargets): string {
     const d = e.database;
     const measured = t.measuredSiteBrokeredPerS > 0;
-    return `only the Site database's cap makes it miss (${d.storms} groups' storms want ${num(d.uncappedPerS)}/s at once, above ${num(d.capPerS)}/s): `
+    return `only the Site database's cap makes it miss (${stormsText(d)} want ${num(d.uncappedPerS)}/s at once, above ${num(d.capPerS)}/s): `
         + `lower the other zones' or groups' throttles so the storms fit, stagger the storms, or give this load a separate Site`
         + (measured ? "" : "; set measuredSiteBrokeredPerS if this Site's database was measured");
 }

@@ -7,7 +7,7 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, stormsText, zoneShort } from "./evaluation";
 import { configured } from "./targets";
 import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
@@ -35,7 +35,7 @@ function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, repor
     if (db.storms === 0) {
         return;
     }
-    report.applied(`${plural(db.storms, "Delivery Group storm")} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
+    report.applied(`${stormsText(db)} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
     if (!db.capped) {
         return;
     }
@@ -45,7 +45,7 @@ function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, repor
     const zones = busiest ? cappedList([...new Set(busiest.feeds.map((f) => zoneShort(f.zone)))], 2) : "";
     const measured = config.measuredSiteBrokeredPerS > 0;
     report({
-        problem: `${db.storms === 1 ? "1 Delivery Group's storm wants" : `${db.storms} Delivery Groups' storms at once want`} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
+        problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
         fix: `stagger the storms, lower the throttles of ${zones || "the busiest zones"} (${num((busiest?.brokeredPerS ?? 0) * db.responseScale)}/s), or split the Site${measured ? "" : "; set measuredSiteBrokeredPerS if measured"}`,
         basis: [db.storms > 1 ? `several Delivery Groups at once: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the plateau is the most the source brokered)`],
     });

@@ -141,8 +141,12 @@ export interface SiteEvaluation {
     readonly capped: boolean;
     /** What the cap multiplies every capped lock's mean response by (1 when not capped; Little's law). */
     readonly responseScale: number;
-    /** Groups whose storms were predicted at once. */
+    /** Locks whose storms were predicted at once (stormGroups + stormZones). */
     readonly storms: number;
+    /** Of them, Delivery Groups of the stack. */
+    readonly stormGroups: number;
+    /** Of them, zones judged as their own lock (no Delivery Group in the stack). */
+    readonly stormZones: number;
     /** Concurrent requests the satellite zones (>= satelliteAtRttMs) allow against the database. */
     readonly databaseConcurrency: number;
     readonly satellites: readonly ZoneEvaluation[];
@@ -405,8 +409,10 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
     const byZone = new Map(zones.map((z) => [z.zone, z]));
     const satellite = zones.filter((z) => !z.zone.daas && z.zone.rttMs.state === "ok" && z.zone.rttMs.value >= satelliteAt);
     const notMeasured: string[] = [];
+    const stormZones = predicted.filter((g) => g.group.implicit).length;
+    const stormCounts = { stormGroups: predicted.length - stormZones, stormZones };
     if (predicted.length > 1) {
-        notMeasured.push(`${predicted.length} Delivery Groups' storms at once, ${fmt(shared.uncappedPerS)} brokered/s in all: ${ONE_GROUP_TESTED}`);
+        notMeasured.push(`${stormsText(stormCounts)} at once, ${fmt(shared.uncappedPerS)} brokered/s in all: ${ONE_GROUP_TESTED}`);
     }
     return {
         site, config, zones, groups, byGroup, byZone,
@@ -417,12 +423,24 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             capped: shared.capped,
             responseScale: shared.capped ? shared.responseScale : 1,
             storms: predicted.length,
+            ...stormCounts,
             databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
             satellites: satellite.filter((z) => z.allowed !== undefined),
             satellitesUnknown: satellite.filter((z) => z.allowed === undefined),
             notMeasured,
         },
     };
+}
+
+/**
+ * Whose storms the one Site database shares, as every message counts them: Delivery Groups and
+ * zones judged as their own lock (no Delivery Group in the stack) apart, for a zone is no Delivery
+ * Group: "1 Delivery Group's storm", "3 Delivery Groups' and 1 zone's storms", "2 zones' storms".
+ */
+export function stormsText(d: Pick<SiteEvaluation, "stormGroups" | "stormZones">): string {
+    const whose = (n: number, one: string) => (n === 1 ? `1 ${one}'s` : `${n} ${one}s'`);
+    const parts = [...(d.stormGroups > 0 ? [whose(d.stormGroups, "Delivery Group")] : []), ...(d.stormZones > 0 ? [whose(d.stormZones, "zone")] : [])];
+    return `${parts.join(" and ") || "0 Delivery Groups'"} ${d.stormGroups + d.stormZones === 1 ? "storm" : "storms"}`;
 }
 
 /** The name input of a resource when known and different from its resource name. */

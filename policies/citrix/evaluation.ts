@@ -20,7 +20,7 @@ import { stackMemo } from "../pack/stackMemo";
 import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
 import { RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
-import type { EntityFigures, Figure } from "../pack/figures";
+import type { EntityFigures, Figure, Membership } from "../pack/figures";
 import { cappedList, duration as durationText, num as fmt, pct as pctText } from "../pack/format";
 import type { StackView } from "../pack/resources";
 import { shortName } from "../pack/message";
@@ -547,6 +547,7 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         out.push({
             system: "citrix", kind: "zone", id: zone.resource.name, label: zoneRef(zone), urn: zone.resource.urn,
             ...(zone.daas ? { notChecked: "a Citrix DaaS resource location (not judged by the Site-database model)" } : {}),
+            members: zoneMembers(zone),
             figures: [
                 noted(figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why), rttNote),
                 figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
@@ -588,6 +589,8 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             // Its own label: the zone entity carries the zone's name, this one its lock's.
             system: "citrix", kind: implicit ? "zoneLock" : "deliveryGroup", id: g.group.resource.name, label: implicit ? `lock of ${groupRef(g.group)}` : groupRef(g.group), urn: g.group.resource.urn,
             ...(g.notChecked ? { notChecked: g.notChecked.reason } : {}),
+            // A zone's own lock: its zone entity carries the membership.
+            ...(implicit ? {} : { members: [{ key: "zones", label: "zones", names: g.group.shares.map((s) => zoneShort(s.zone)).sort() }] }),
             figures: implicit ? prediction : [throttling[0], ...prediction, ...throttling.slice(1)],
         });
     }
@@ -609,6 +612,21 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         ],
     });
     return out;
+}
+
+/**
+ * What a zone's figures rest on that is no number: its Delivery Groups, and who declares the peak
+ * and the users its locks are judged with (the zone, its groups). A group moved to another zone
+ * changes the zone even where its figures round the same.
+ */
+function zoneMembers(zone: Zone): Membership[] {
+    const groups = zone.groups.map((s) => s.group).filter((g) => !g.implicit);
+    const declaring = (zoneHas: boolean, has: (g: Group) => boolean) => [...(zoneHas ? [zoneShort(zone)] : []), ...groups.filter(has).map((g) => groupShort(g))].sort();
+    return [
+        { key: "deliveryGroups", label: "Delivery Groups", names: groups.map((g) => groupShort(g)).sort() },
+        { key: "peakFrom", label: "peak declared by", names: declaring(zone.peakConcurrentLaunches.state === "ok", (g) => g.peakConcurrentLaunches.state === "ok") },
+        { key: "usersFrom", label: "users declared by", names: declaring(zone.users.state === "ok", (g) => g.users.state === "ok") },
+    ];
 }
 
 /** A figure with the note on what it rests on, when there is one and the figure has a value. */

@@ -190,7 +190,7 @@ export function figureChange(before: Figure | undefined, after: Figure | undefin
             : (delta < 0) === (better === "lower") ? "better" : "worse";
         return { ...base, delta, direction };
     }
-    if (before && after && before.value === undefined && after.value === undefined && before.notChecked === after.notChecked) {
+    if (before && after && before.value === undefined && after.value === undefined && before.notChecked === after.notChecked && before.state === after.state) {
         return { ...base, delta: undefined, direction: "unchanged" };
     }
     // Computed on one side only, or on neither for different reasons: a change, neither worse nor better.

@@ -66,7 +66,8 @@ function valueText(f: FigureChange["before"], text: string | undefined): string 
     if (!f) {
         return "-";
     }
-    return f.value === undefined ? `not checked: ${f.notChecked ?? "not computed"}` : text ?? f.text;
+    // A state ("no cap") reads as the report and the verdicts print it; only a blind spot is "not checked".
+    return f.value === undefined ? f.state ?? `not checked: ${f.notChecked ?? "not computed"}` : text ?? f.text;
 }
 
 function deltaText(c: FigureChange): string {

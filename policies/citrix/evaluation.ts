@@ -525,8 +525,35 @@ export function citrixEvaluations(stack: StackView, config?: PackConfig): { capa
 
 function figure(key: string, label: string, unit: string, better: Figure["better"], value: number | undefined, text: (v: number) => string, notChecked: string): Figure {
     return value === undefined || !Number.isFinite(value)
-        ? { key, label, unit, better, text: value === Number.POSITIVE_INFINITY ? "never" : "-", notChecked: value === Number.POSITIVE_INFINITY ? "nothing succeeds at this concurrency" : notChecked }
+        ? value === Number.POSITIVE_INFINITY
+            ? stated(key, label, unit, better, "never", "nothing succeeds at this concurrency")
+            : { key, label, unit, better, text: "-", notChecked }
         : { key, label, unit, better, value, text: text(value) };
+}
+
+/** A figure without a number that is a known state, worded once for the report and diff (Figure.state). */
+function stated(key: string, label: string, unit: string, better: Figure["better"], state: string, why: string): Figure {
+    return { key, label, unit, better, text: state, state, notChecked: why };
+}
+
+/** "no cap": a throttle figure where a Delivery Controller sets none (absent, not unknown), so nothing caps it. */
+export const NO_CAP = "no cap";
+
+/**
+ * A throttle sum that has no value: "no cap" when a controller sets no throttle (absent: a known
+ * state, and the worse one whatever the others are), else not checked (unknown in the preview,
+ * or no controller).
+ */
+function throttleFigure(key: string, label: string, better: Figure["better"], value: number | undefined, controllers: readonly { throttle: { state: string } }[], why: { none: string; unset: string; unknown: string }): Figure {
+    if (value !== undefined) {
+        return figure(key, label, "", better, value, round1, "");
+    }
+    if (controllers.length === 0) {
+        return figure(key, label, "", better, undefined, round1, why.none);
+    }
+    return controllers.some((c) => c.throttle.state === "absent")
+        ? stated(key, label, "", better, NO_CAP, why.unset)
+        : figure(key, label, "", better, undefined, round1, why.unknown);
 }
 
 /**
@@ -551,7 +578,11 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             figures: [
                 noted(figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why), rttNote),
                 figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
-                figure("throttleSum", "throttles (sum)", "", "none", t?.throttle.sum, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : "a controller without a known throttle"),
+                throttleFigure("throttleSum", "throttles (sum)", "none", t?.throttle.sum, (t?.zone ?? zone).controllers, {
+                    none: "no Delivery Controller in the stack",
+                    unset: "a Delivery Controller of the zone sets no throttle: nothing caps its requests",
+                    unknown: "a Delivery Controller's throttle is unknown in this preview",
+                }),
                 noted(figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why), rttNote),
                 noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why), rttNote),
             ],
@@ -580,7 +611,11 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         const throttling: Figure[] = implicit ? [] : [
             noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
             t?.exposure !== undefined && !t.exposure.bounded
-                ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
+                ? throttleFigure("throttleExposure", "throttles into its lock (first come)", "lower", undefined, t.feeds.flatMap((f) => f.zone.controllers), {
+                    none: "no Delivery Controller in the stack",
+                    unset: "a Delivery Controller feeding it sets no throttle: nothing caps what it puts on the lock",
+                    unknown: "a Delivery Controller feeding it has a throttle unknown in this preview",
+                })
                 : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller")),
             noted(figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"), lockNote),
             noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"), lockNote),

@@ -23,6 +23,12 @@ export interface Figure {
     readonly text: string;
     /** Why the figure is not computed, in the "not checked" wording; set exactly when value is undefined. */
     readonly notChecked?: string;
+    /**
+     * A figure without a value that is no blind spot: the state it stands for, as every reader
+     * (`check --report`, `perfguard diff`) prints it instead of "not checked" ("no cap": no throttle
+     * is set, so nothing caps it; "never"). Equal to `text`; `notChecked` then says why there is no number.
+     */
+    readonly state?: string;
     /** What the value rests on where it was not measured ("RTT not measured: the model interpolated between 90 and 160 ms"). */
     readonly note?: string;
 }

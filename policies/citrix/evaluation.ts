@@ -23,7 +23,7 @@ import type { NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure, Membership } from "../pack/figures";
 import { cappedList, duration as durationText, num as fmt, pct as pctText } from "../pack/format";
 import type { StackView } from "../pack/resources";
-import { shortName } from "../pack/message";
+import { NAME_MAX, shortName } from "../pack/message";
 import { field } from "../pack/values";
 import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle } from "./load";
 import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
@@ -154,6 +154,12 @@ export interface SiteEvaluation {
     readonly satellitesUnknown: readonly ZoneEvaluation[];
     /** Lines for figures resting on more than one group (each on its own line). */
     readonly notMeasured: readonly string[];
+    /**
+     * When capped: the busiest lock (most brokered/s) and what throttling it alone takes to make
+     * the storms fit the cap (its rate less the excess), or undefined `perController` when no
+     * throttle of at least 1 does (then only staggering the storms or splitting the Site helps).
+     */
+    readonly relief?: { readonly group: GroupEvaluation; readonly uncappedPerS: number; readonly targetPerS: number; readonly perController?: number };
 }
 
 /** Everything the Citrix policies, report, size and diff read. */
@@ -385,6 +391,7 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
         return { ...g, prediction, ...(judged ? { judged } : {}), brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
+    const relief = shared.capped ? siteRelief(predicted, groups, shared.uncappedPerS - capPerS) : undefined;
     const satelliteAt = config.satelliteAtRttMs ?? 90;
     const zones = site.zones.map((zone): ZoneEvaluation => {
         const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
@@ -428,8 +435,36 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             satellites: satellite.filter((z) => z.allowed !== undefined),
             satellitesUnknown: satellite.filter((z) => z.allowed === undefined),
             notMeasured,
+            ...(relief ? { relief } : {}),
         },
     };
+}
+
+/**
+ * The busiest lock's throttle that makes the Site's storms fit its database's cap alone: its
+ * uncapped rate less the excess, reached at the largest whole concurrency (its zones' mix kept)
+ * whose predicted rate is within it, split over its feeding controllers. At most one model solve
+ * per concurrency step below its current one (tens), once per stack.
+ */
+function siteRelief(predicted: readonly GroupEvaluation[], groups: readonly GroupEvaluation[], excessPerS: number): SiteEvaluation["relief"] {
+    const busiest = [...predicted].sort((a, b) => b.prediction!.brokeredPerS - a.prediction!.brokeredPerS || a.group.resource.name.localeCompare(b.group.resource.name))[0];
+    if (!busiest) {
+        return undefined;
+    }
+    const p = busiest.prediction!;
+    const targetPerS = p.brokeredPerS - excessPerS;
+    const group = groups.find((g) => g.group === busiest.group) ?? busiest;
+    const base = { group, uncappedPerS: p.brokeredPerS, targetPerS };
+    if (!(targetPerS > 0) || busiest.feeders === 0 || p.concurrency <= 0) {
+        return base;
+    }
+    for (let total = Math.floor(p.concurrency); total >= busiest.feeders; total -= 1) {
+        const q = predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * total })) });
+        if (q.brokeredPerS <= targetPerS) {
+            return { ...base, perController: Math.floor(total / busiest.feeders) };
+        }
+    }
+    return base;
 }
 
 /**
@@ -441,6 +476,28 @@ export function stormsText(d: Pick<SiteEvaluation, "stormGroups" | "stormZones">
     const whose = (n: number, one: string) => (n === 1 ? `1 ${one}'s` : `${n} ${one}s'`);
     const parts = [...(d.stormGroups > 0 ? [whose(d.stormGroups, "Delivery Group")] : []), ...(d.stormZones > 0 ? [whose(d.stormZones, "zone")] : [])];
     return `${parts.join(" and ") || "0 Delivery Groups'"} ${d.stormGroups + d.stormZones === 1 ? "storm" : "storms"}`;
+}
+
+/**
+ * Whether citrix-broker-throttle's verdict on the lock proposes its per-controller throttle: its
+ * controllers' throttles can put more on it than it sustains, from a zone at or above
+ * requireAtRttMs. Otherwise the figure is a suggestion (`check --report` labels it so).
+ */
+export function lockThrottleVerdict(g: GroupEvaluation, requireAtRttMs: number): boolean {
+    return g.safe !== undefined && g.exposure !== undefined && g.exposure.value > g.safe && g.feeds.some((f) => !f.zone.daas && f.rttMs >= requireAtRttMs);
+}
+
+/**
+ * Whether a citrix-broker-throttle verdict proposes the zone's per-controller throttle: the zone is
+ * judged (at or above requireAtRttMs, with controllers) and a controller sets none, or one of its
+ * locks receives more than it sustains.
+ */
+export function zoneThrottleVerdict(z: ZoneEvaluation, requireAtRttMs: number): boolean {
+    const zone = z.zone;
+    if (zone.daas || zone.rttMs.state !== "ok" || zone.rttMs.value < requireAtRttMs || zone.controllers.length === 0) {
+        return false;
+    }
+    return zone.controllers.some((c) => c.throttle.state === "absent") || z.locks.some((g) => lockThrottleVerdict(g, requireAtRttMs));
 }
 
 /** The name input of a resource when known and different from its resource name. */
@@ -462,19 +519,35 @@ export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
     return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }
 
-/** A zone in a fix or basis line: its resource name (the problem line gave its name input). */
-export function zoneShort(zone: Zone): string {
-    return `zone "${shortName(zone.resource.name)}"`;
+/** A zone in a fix or basis line: its resource name (the problem line gave its name input), at most `nameMax` characters. */
+export function zoneShort(zone: Zone, nameMax = NAME_MAX): string {
+    return `zone "${shortName(zone.resource.name, nameMax)}"`;
 }
 
 /**
  * A problem line that names its entity with the name note when it fits in 160 characters, else
- * without it (the resource name alone).
+ * without it (the resource name alone); `short` given as a function of the longest name it may
+ * print, names are then shortened further (shortName's ellipsis) until the line fits.
  */
-export function fitted(make: (ref: string) => string, full: string, short: string, max = 160): string {
+export function fitted(make: (ref: string) => string, full: string, short: string | ((nameMax: number) => string), max = 160): string {
     const line = make(full);
-    return line.length <= max ? line : make(short);
+    if (line.length <= max) {
+        return line;
+    }
+    if (typeof short === "string") {
+        return make(short);
+    }
+    let n = NAME_MAX;
+    let shorter = make(short(n));
+    while (shorter.length > max && n > MIN_NAME) {
+        n -= 1;
+        shorter = make(short(n));
+    }
+    return shorter;
 }
+
+/** The shortest a name is cut to in a problem line (a few characters still tell names apart). */
+const MIN_NAME = 12;
 
 /** How every Citrix message names a Delivery Group (a zone judged as a lock of its own: the zone). */
 export function groupRef(group: Group, capital = false): string {
@@ -490,9 +563,9 @@ export function groupRef(group: Group, capital = false): string {
 }
 
 /** A Delivery Group by its resource name alone (a zone judged as a lock of its own: the zone). */
-export function groupShort(group: Group, capital = false): string {
+export function groupShort(group: Group, capital = false, nameMax = NAME_MAX): string {
     const zone = group.implicit ? group.shares[0]?.zone : undefined;
-    return zone ? `${capital ? "Zone" : "zone"} "${shortName(zone.resource.name)}"` : `Delivery Group "${shortName(group.resource.name)}"`;
+    return zone ? `${capital ? "Zone" : "zone"} "${shortName(zone.resource.name, nameMax)}"` : `Delivery Group "${shortName(group.resource.name, nameMax)}"`;
 }
 
 /** The pack config by policy name, as the engine hands it (properties with defaults). */

@@ -43,11 +43,11 @@ const ZONE_LOCK = changed(GROUPED, (s) => { s.groups = []; });
 describe("a throttle figure without a number reads the same in check --report and diff", () => {
     it.each([
         ["a Delivery Group, both controllers throttled (baseline)", GROUPED, (r: TestResource[]) => r, "Delivery Group \"g-group\" (name \"g\")", "24", undefined],
-        ["a Delivery Group, d2 sets no throttle", GROUPED, (r: TestResource[]) => siteOf(changed(GROUPED, (s) => { delete s.controllers[1].throttle; })), "Delivery Group \"g-group\" (name \"g\")", "no cap",
+        ["a Delivery Group, d2 sets no throttle", GROUPED, () => siteOf(changed(GROUPED, (s) => { delete s.controllers[1].throttle; })), "Delivery Group \"g-group\" (name \"g\")", "no cap",
             "      throttles into its lock (first come): 24 → no cap (changed)\n"],
         ["a Delivery Group, d2's throttle unknown in the preview", GROUPED, unknownThrottle, "Delivery Group \"g-group\" (name \"g\")", "-",
             "      throttles into its lock (first come): 24 → not checked: a Delivery Controller feeding it has a throttle unknown in this preview (changed)\n"],
-        ["a zone's own lock, d2 sets no throttle", ZONE_LOCK, (r: TestResource[]) => siteOf(changed(ZONE_LOCK, (s) => { delete s.controllers[1].throttle; })), "lock of zone \"a-zone\" (name \"a\")", "no cap",
+        ["a zone's own lock, d2 sets no throttle", ZONE_LOCK, () => siteOf(changed(ZONE_LOCK, (s) => { delete s.controllers[1].throttle; })), "lock of zone \"a-zone\" (name \"a\")", "no cap",
             "      throttles (sum): 24 → no cap (changed)\n"],
         ["a zone's own lock, d2's throttle unknown in the preview", ZONE_LOCK, unknownThrottle, "lock of zone \"a-zone\" (name \"a\")", "-",
             "      throttles (sum): 24 → not checked: a Delivery Controller's throttle is unknown in this preview (changed)\n"],

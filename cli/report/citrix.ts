@@ -59,7 +59,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const lock = (key: string, zoneKey: string) => (z ? text(z, zoneKey) : text(f, key));
         const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
         const tz = g.group.implicit ? throttle.zones.find((x) => x.zone.resource.urn === g.group.resource.urn) : undefined;
-        const byVerdict = tz ? zoneThrottleVerdict(tz, requireAtRttMs) : t !== undefined && lockThrottleVerdict(t, requireAtRttMs);
+        const byVerdict = tz ? zoneThrottleVerdict(tz, requireAtRttMs) : t !== undefined && lockThrottleVerdict(t, requireAtRttMs, throttle.byZone);
         if (g.notChecked) {
             groupRows.push(`| ${cell(f.label)} | - | - | - | - | - | - | - | - | not checked: ${cell(g.notChecked.reason)} |`);
             continue;

@@ -479,12 +479,17 @@ export function stormsText(d: Pick<SiteEvaluation, "stormGroups" | "stormZones">
 }
 
 /**
- * Whether citrix-broker-throttle's verdict on the lock proposes its per-controller throttle: its
+ * Whether a citrix-broker-throttle verdict proposes the lock's per-controller throttle: its
  * controllers' throttles can put more on it than it sustains, from a zone at or above
- * requireAtRttMs. Otherwise the figure is a suggestion (`check --report` labels it so).
+ * requireAtRttMs; or (given `zones`) a feeding zone's verdict (a controller without a throttle)
+ * proposes the same value. Otherwise the figure is a suggestion (`check --report` labels it so).
  */
-export function lockThrottleVerdict(g: GroupEvaluation, requireAtRttMs: number): boolean {
-    return g.safe !== undefined && g.exposure !== undefined && g.exposure.value > g.safe && g.feeds.some((f) => !f.zone.daas && f.rttMs >= requireAtRttMs);
+export function lockThrottleVerdict(g: GroupEvaluation, requireAtRttMs: number, zones?: ReadonlyMap<Zone, ZoneEvaluation>): boolean {
+    const over = g.safe !== undefined && g.exposure !== undefined && g.exposure.value > g.safe && g.feeds.some((f) => !f.zone.daas && f.rttMs >= requireAtRttMs);
+    return over || (zones !== undefined && g.perController !== undefined && g.feeds.some((f) => {
+        const z = zones.get(f.zone);
+        return z !== undefined && z.perController === g.perController && zoneThrottleVerdict(z, requireAtRttMs);
+    }));
 }
 
 /**

@@ -93,7 +93,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         fixes.push(proposed > 0
             ? spans
                 ? `cap its lock at ${proposed} concurrent requests (the zones' throttles) or split the Delivery Group per zone (one lock each)`
-                : `cap its lock at ${proposed} concurrent requests: its zone's throttles adding up to at most ${proposed} (citrix-broker-throttle), or fewer launches at once`
+                : `cap its lock at ${proposed} concurrent requests (its zone's throttles adding up to ${proposed}) or launch fewer at once`
             : spans
                 ? "split the Delivery Group per zone: no concurrency meets the targets on its shared lock"
                 : `no concurrency meets the targets on this lock at ${num(p.classes[0]?.rttMs ?? 0)} ms: move its machines to a zone nearer the Site database, or give the location a separate Site (citrix-zone-rtt-limit)`);

@@ -62,8 +62,8 @@ function reliefFix(relief: CitrixEvaluation["database"]["relief"]): string {
     const controllers = zones.flatMap((z) => z.controllers);
     const unset = controllers.filter((c) => c.throttle.state !== "ok").length;
     const names = cappedList(zones.map((z) => zoneShort(z)), 2);
-    return `stagger the storms, ${unset > 0 ? "set" : "lower"} the throttles of ${names}${unset === 0 ? "" : unset === controllers.length ? " (none set)" : " (not all set)"} to ${relief.perController} per Delivery Controller `
-        + `(its lock, the busiest, then wants at most ${num(relief.targetPerS)}/s of its ${num(relief.uncappedPerS)}/s), or split the Site`;
+    return `stagger the storms, ${unset > 0 ? "set" : "lower"} the throttles of ${names}${unset === 0 ? "" : unset === controllers.length ? " (none set)" : " (not all set)"} to ${relief.perController} each `
+        + `(the busiest lock then wants ${num(relief.targetPerS)}/s of its ${num(relief.uncappedPerS)}/s), or split the Site`;
 }
 
 export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({

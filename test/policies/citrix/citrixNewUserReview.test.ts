@@ -66,7 +66,7 @@ describe("4a. a group in one zone is not told to split where a split moves no lo
         ["peak 24 within throttles of 24 (baseline)", ONE_ZONE, "g-group", undefined],
         // First come, first served: either half of a split group could receive all 48.
         ["peak 48 under throttles of 48: the throttles, not a split", changed(ONE_ZONE, (s) => { s.zones[0].peak = 48; s.controllers.forEach((c) => { c.throttle = 24; }); }), "g-group",
-            "cap its lock at 24 concurrent requests: its zone's throttles adding up to at most 24 (citrix-broker-throttle), or fewer launches at once"],
+            "cap its lock at 24 concurrent requests (its zone's throttles adding up to 24) or launch fewer at once"],
         // A zone with no Delivery Group: a long launch spreads its users over groups, it has no group to split.
         ["no Delivery Group, 20000 users: spread them over Delivery Groups", changed(ONE_ZONE, (s) => { s.groups = []; s.zones[0].users = 20000; }), "a-zone",
             "even at 24 concurrent requests its lock takes 2 h 37 min: spread its users over several Delivery Groups (one lock each) or spread the logon storm over time"],
@@ -89,9 +89,9 @@ describe("4b. the Site database's fix sets throttles where none is set, with the
     it.each([
         ["one storm alone (baseline)", changed(TWO_STORMS, (s) => { s.zones.pop(); s.groups.pop(); s.controllers.pop(); }), undefined],
         ["two storms, throttled at 60: lower them to 2", TWO_STORMS,
-            "stagger the storms, lower the throttles of zone \"a-zone\" to 2 per Delivery Controller (its lock, the busiest, then wants at most 2.8/s of its 20.4/s), or split the Site"],
+            "stagger the storms, lower the throttles of zone \"a-zone\" to 2 each (the busiest lock then wants 2.8/s of its 20.4/s), or split the Site"],
         ["two storms, no throttle set: set them to 2", changed(TWO_STORMS, (s) => { s.controllers.forEach((c) => { delete c.throttle; }); }),
-            "stagger the storms, set the throttles of zone \"a-zone\" (none set) to 2 per Delivery Controller (its lock, the busiest, then wants at most 2.8/s of its 20.4/s), or split the Site"],
+            "stagger the storms, set the throttles of zone \"a-zone\" (none set) to 2 each (the busiest lock then wants 2.8/s of its 20.4/s), or split the Site"],
         // Three more storms: the excess is more than the busiest lock brokers, so no throttle of it fits them.
         ["five storms: no throttle of one lock makes them fit", changed(TWO_STORMS, (s) => {
             for (const n of ["c", "d", "e"]) {
@@ -103,7 +103,7 @@ describe("4b. the Site database's fix sets throttles where none is set, with the
     ] as const)("%s", async (_name, spec, fix) => {
         const found = await runStackPolicy(citrixSiteDatabaseLoad, siteOf(spec), config);
         expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [`${fix}; set measuredSiteBrokeredPerS if measured`]);
-        if (fix?.includes(" to 2 per")) {
+        if (fix?.includes(" to 2 each")) {
             // The value holds: both controllers at 2, the storms fit the cap.
             const after = changed(spec, (s) => { s.controllers[0].throttle = 2; });
             expect(citrixEvaluation(viewOf(siteOf(after))).database.capped).toBe(false);

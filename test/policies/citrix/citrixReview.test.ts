@@ -122,7 +122,7 @@ describe("(d) citrix-site-database-load judges the Site's brokered/s against the
         expect(m.problem).toBe(problem);
         // "not measured (one Delivery Group was tested)" on its own line.
         expect(m.basis).toEqual([`several Delivery Groups at once: ${ONE_GROUP_TESTED}`]);
-        expect(m.fix).toBe("stagger the storms, lower the throttles of zone \"primary-zone\" to 7 per Delivery Controller (its lock, the busiest, then wants at most 8.4/s of its 20.4/s), or split the Site; set measuredSiteBrokeredPerS if measured");
+        expect(m.fix).toBe("stagger the storms, lower the throttles of zone \"primary-zone\" to 7 each (the busiest lock then wants 8.4/s of its 20.4/s), or split the Site; set measuredSiteBrokeredPerS if measured");
     });
 });
 

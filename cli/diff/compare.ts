@@ -4,7 +4,7 @@
  * the (policy, entity) verdicts that appear or disappear, mandatory first. Pure: no I/O, O(n) in
  * entities, figures and verdicts (maps by key), independent of the input order.
  */
-import type { EntityFigures, Figure } from "../../policies/pack/figures";
+import type { EntityFigures, Figure, Membership } from "../../policies/pack/figures";
 import { num } from "../../policies/pack/format";
 
 /** One side's verdict on one (policy, resource). */
@@ -51,6 +51,18 @@ export interface FigureChange {
     readonly cause?: "site-database-share";
 }
 
+/** A set of names an entity rests on (a zone's Delivery Groups) that differs between the sides; names sorted. */
+export interface MembershipChange {
+    readonly key: string;
+    readonly label: string;
+    /** Undefined for a side without the membership. */
+    readonly before: readonly string[] | undefined;
+    readonly after: readonly string[] | undefined;
+    /** Names only one side has, sorted. */
+    readonly gone: readonly string[];
+    readonly added: readonly string[];
+}
+
 export interface EntityChange {
     readonly system: EntityFigures["system"];
     readonly kind: string;
@@ -59,6 +71,8 @@ export interface EntityChange {
     readonly status: "added" | "removed" | "changed" | "unchanged";
     /** Figures that differ (all figures of an added or removed entity). */
     readonly figures: readonly FigureChange[];
+    /** Memberships that differ (a zone's Delivery Groups, who declares its peak); empty for an added or removed entity. */
+    readonly members: readonly MembershipChange[];
     /** Entity-level "not checked" on each side. */
     readonly notChecked: { readonly before?: string; readonly after?: string };
 }
@@ -84,6 +98,8 @@ export interface DiffResult {
         readonly changed: number;
         /** Figures that moved only through the shared Site database (not in worse or better). */
         readonly siteShare: number;
+        /** Memberships of entities that changed (a zone that gained or lost a Delivery Group). */
+        readonly membership: number;
         /** Figures whose values moved below the diff's display precision (not counted as changes). */
         readonly belowPrecision: number;
         readonly added: number;
@@ -174,7 +190,7 @@ export function figureChange(before: Figure | undefined, after: Figure | undefin
             : (delta < 0) === (better === "lower") ? "better" : "worse";
         return { ...base, delta, direction };
     }
-    if (before && after && before.value === undefined && after.value === undefined && before.notChecked === after.notChecked) {
+    if (before && after && before.value === undefined && after.value === undefined && before.notChecked === after.notChecked && before.state === after.state) {
         return { ...base, delta: undefined, direction: "unchanged" };
     }
     // Computed on one side only, or on neither for different reasons: a change, neither worse nor better.
@@ -220,6 +236,31 @@ function siteShareOnly(e: EntityFigures, c: FigureChange, scales: SiteScales | u
     return same(own(c.before?.value as number, base), own(c.after?.value as number, head));
 }
 
+/** The memberships that differ between the sides, head's order then base's; names compared as sets. */
+export function membershipChanges(base: readonly Membership[] | undefined, head: readonly Membership[] | undefined): MembershipChange[] {
+    const b = new Map((base ?? []).map((m) => [m.key, m]));
+    const a = new Map((head ?? []).map((m) => [m.key, m]));
+    const out: MembershipChange[] = [];
+    for (const key of new Set([...a.keys(), ...b.keys()])) {
+        const before = b.get(key);
+        const after = a.get(key);
+        const was = new Set(before?.names ?? []);
+        const now = new Set(after?.names ?? []);
+        const gone = [...was].filter((n) => !now.has(n)).sort(compareStrings);
+        const added = [...now].filter((n) => !was.has(n)).sort(compareStrings);
+        if (gone.length > 0 || added.length > 0 || (before === undefined) !== (after === undefined)) {
+            const ref = (after ?? before) as Membership;
+            out.push({
+                key, label: ref.label,
+                before: before ? [...before.names].sort(compareStrings) : undefined,
+                after: after ? [...after.names].sort(compareStrings) : undefined,
+                gone, added,
+            });
+        }
+    }
+    return out;
+}
+
 /**
  * Pairs the entities of both sides by (system, id) and their figures by key.
  * @param scales - each side's Site-database response scale, to mark the group figures that move only through it.
@@ -247,11 +288,14 @@ export function diffEntities(base: readonly EntityFigures[], head: readonly Enti
             return b && a && siteShareOnly(ref, c, scales) ? { ...c, cause: "site-database-share" as const } : c;
         });
         const shown = (c: FigureChange) => c.direction !== "unchanged" || c.precise !== undefined;
+        // A zone that lost its Delivery Group is changed even where its figures round the same.
+        const members = b && a ? membershipChanges(b.members, a.members) : [];
         const status = !b ? "added" : !a ? "removed"
-            : changes.some(shown) || b.notChecked !== a.notChecked ? "changed" : "unchanged";
+            : changes.some(shown) || members.length > 0 || b.notChecked !== a.notChecked ? "changed" : "unchanged";
         out.push({
             system: ref.system, kind: ref.kind, id: ref.id, label: ref.label, status,
             figures: status === "added" || status === "removed" ? changes : changes.filter(shown),
+            members,
             notChecked: { ...(b?.notChecked ? { before: b.notChecked } : {}), ...(a?.notChecked ? { after: a.notChecked } : {}) },
         });
     }
@@ -355,6 +399,7 @@ export function diffStates(base: { figures: readonly EntityFigures[]; verdicts: 
             better: figures.filter((f) => f.direction === "better" && !f.cause).length,
             changed: figures.filter((f) => f.direction === "changed").length,
             siteShare: figures.filter((f) => f.cause === "site-database-share").length,
+            membership: entities.filter((e) => e.status === "changed").reduce((n, e) => n + e.members.length, 0),
             belowPrecision: figures.filter((f) => f.precise !== undefined).length,
             added: entities.filter((e) => e.status === "added").length,
             removed: entities.filter((e) => e.status === "removed").length,

@@ -5,7 +5,8 @@
  */
 import { num, plural } from "../../policies/pack/format";
 import { escapeControl } from "../../policies/pack/message";
-import type { DiffResult, EntityChange, FigureChange, VerdictChange } from "./compare";
+import type { DiffResult, EntityChange, FigureChange, MembershipChange, VerdictChange } from "./compare";
+import { cappedList } from "../../policies/pack/format";
 
 /** What the renderers say about each side. */
 export interface SideSummary {
@@ -48,6 +49,9 @@ export function summaryLine(r: DiffResult): string {
     if (c.siteShare > 0) {
         figures.push(`${plural(c.siteShare, "figure")} moved only by the shared Site database`);
     }
+    if (c.membership > 0) {
+        figures.push(`${plural(c.membership, "membership")} changed`);
+    }
     if (c.belowPrecision > 0) {
         figures.push(`${plural(c.belowPrecision, "figure")} moved below the display precision (not counted)`);
     }
@@ -62,7 +66,8 @@ function valueText(f: FigureChange["before"], text: string | undefined): string 
     if (!f) {
         return "-";
     }
-    return f.value === undefined ? `not checked: ${f.notChecked ?? "not computed"}` : text ?? f.text;
+    // A state ("no cap") reads as the report and the verdicts print it; only a blind spot is "not checked".
+    return f.value === undefined ? f.state ?? `not checked: ${f.notChecked ?? "not computed"}` : text ?? f.text;
 }
 
 function deltaText(c: FigureChange): string {
@@ -95,6 +100,16 @@ function noteOf(c: FigureChange): string {
 /** The two values a row prints: the finer texts where the diff's own are equal. */
 function rowTexts(f: FigureChange): { before: string; after: string } {
     return f.precise ?? { before: valueText(f.before, f.beforeText), after: valueText(f.after, f.afterText) };
+}
+
+/** One side of a membership, its names sorted (at most ten named). */
+function namesText(names: readonly string[] | undefined): string {
+    return names === undefined ? "-" : names.length === 0 ? "none" : cappedList(names, 10);
+}
+
+/** What a membership row marks: the names that left and joined. */
+function membershipMark(m: MembershipChange): string {
+    return [...(m.gone.length > 0 ? [`−${cappedList(m.gone, 3)}`] : []), ...(m.added.length > 0 ? [`+${cappedList(m.added, 3)}`] : [])].join(", ") || "changed";
 }
 
 function verdictWhere(v: VerdictChange): string {
@@ -150,6 +165,9 @@ export function renderText(d: DiffReport): string {
             if (e.notChecked.before !== e.notChecked.after) {
                 out += `      not checked: ${clean(e.notChecked.before ?? "-")} → ${clean(e.notChecked.after ?? "-")}\n`;
             }
+            for (const m of e.members) {
+                out += `      ${clean(m.label)}: ${clean(namesText(m.before))} → ${clean(namesText(m.after))} (${clean(membershipMark(m))})\n`;
+            }
             for (const f of e.figures) {
                 const delta = deltaText(f);
                 const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction], noteOf(f)].filter((x) => x);
@@ -191,8 +209,11 @@ function mdParts(d: DiffReport): MdParts {
         const rows: string[] = [];
         for (const e of list.filter((x) => x.status !== "unchanged")) {
             const label = `${cell(e.label)}${e.status === "added" ? " (new)" : e.status === "removed" ? " (removed)" : ""}`;
-            if (e.notChecked.before !== e.notChecked.after || e.figures.length === 0) {
+            if (e.notChecked.before !== e.notChecked.after || (e.figures.length === 0 && e.members.length === 0)) {
                 rows.push(`| ${label} | not checked | ${cell(e.notChecked.before ?? (e.status === "added" ? "-" : "checked"))} | ${cell(e.notChecked.after ?? (e.status === "removed" ? "-" : "checked"))} | |`);
+            }
+            for (const m of e.members) {
+                rows.push(`| ${label} | ${cell(m.label)} | ${cell(namesText(m.before))} | ${cell(namesText(m.after))} | ${cell(membershipMark(m))} |`);
             }
             for (const f of e.figures) {
                 const delta = deltaText(f);

@@ -3,7 +3,7 @@
  * one Site database, the figures of the Citrix evaluation (citrixFigures), printed as the
  * verdicts print them. Nothing here computes a figure.
  */
-import { citrixEvaluations, citrixFigures, ONE_GROUP_TESTED, PackConfig } from "../../policies/citrix/evaluation";
+import { citrixEvaluations, citrixFigures, lockThrottleVerdict, ONE_GROUP_TESTED, PackConfig, stormsText, zoneThrottleVerdict } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import { num } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
@@ -33,6 +33,10 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         return "";
     }
     const figures = citrixFigures(stack, config);
+    // A proposal in the report follows from a verdict; a per-controller throttle no verdict asks for is labelled a suggestion.
+    const required = config["citrix-broker-throttle"]?.properties?.requireAtRttMs;
+    const requireAtRttMs = typeof required === "number" && Number.isFinite(required) ? required : 90;
+    const proposal = (cellText: string, byVerdict: boolean) => (byVerdict || cellText === "-" ? cellText : `${cellText} (suggestion)`);
     const byUrn = new Map(figures.filter((f) => f.urn !== undefined).map((f) => [`${f.kind}\u0000${f.urn}`, f]));
     const zoneRows: string[] = [];
     for (const z of capacity.zones) {
@@ -44,7 +48,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const listed = controllers ? controllers.zone.controllers.length : zone.controllers.length;
         const ddcs = listed === 0 ? "none in stack" : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
         const rtt = zone.daas ? "Citrix DaaS (not judged)" : text(f, "rttMs") === "-" ? (zone.rttMs.state === "absent" ? "no perfguard:rttMs" : `rttMs ${zone.rttMs.state}`) : withNote(f, "rttMs");
-        zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${text(f, "perController")} | ${cell(ddcs)} |`);
+        zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), controllers !== undefined && zoneThrottleVerdict(controllers, requireAtRttMs))} | ${cell(ddcs)} |`);
     }
     const groupRows: string[] = [];
     for (const g of capacity.groups) {
@@ -53,6 +57,9 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         // A zone's own lock: its throttling figures are listed once, on the zone (citrixFigures).
         const z = g.group.implicit ? byUrn.get(`zone\u0000${g.group.resource.urn}`) : undefined;
         const lock = (key: string, zoneKey: string) => (z ? text(z, zoneKey) : text(f, key));
+        const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
+        const tz = g.group.implicit ? throttle.zones.find((x) => x.zone.resource.urn === g.group.resource.urn) : undefined;
+        const byVerdict = tz ? zoneThrottleVerdict(tz, requireAtRttMs) : t !== undefined && lockThrottleVerdict(t, requireAtRttMs, throttle.byZone);
         if (g.notChecked) {
             groupRows.push(`| ${cell(f.label)} | - | - | - | - | - | - | - | - | not checked: ${cell(g.notChecked.reason)} |`);
             continue;
@@ -60,7 +67,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const zones = g.feeds.map((x) => `${x.zone.zoneName} ${num(x.rttMs)} ms`).join(", ") || "-";
         const notMeasured = g.prediction && g.prediction.notMeasured.length > 0 ? " (not measured)" : "";
         const launch = text(f, "launchTimeS") === "-" ? (g.load.users === undefined ? "no perfguard:users" : "-") : `${text(f, "launchTimeS")} for ${g.load.users} users`;
-        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${withNote(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${lock("perController", "perController")} |`);
+        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${withNote(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${proposal(lock("perController", "perController"), byVerdict)} |`);
     }
     const site = figures.find((f) => f.kind === "site")!;
     const d = capacity.database;
@@ -68,10 +75,10 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         `- brokered/s over all groups: ${text(site, "brokeredPerS")}${d.capped ? ` (the groups' locks would give ${num(d.uncappedPerS, 2)}; capped)` : ""}`,
         `- cap: ${text(site, "capPerS")}/s, ${d.capSource}`,
         `- satellite zones' concurrent requests against the database: ${text(site, "databaseConcurrency")}`,
-        ...(d.storms > 1 ? [`- ${d.storms} Delivery Groups' storms at once: ${ONE_GROUP_TESTED}`] : []),
+        ...(d.storms > 1 ? [`- ${stormsText(d)} at once: ${ONE_GROUP_TESTED}`] : []),
     ];
     const targets = capacity.config;
-    return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own.\n\n` +
+    return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own. A throttle per controller that no citrix-broker-throttle verdict asks for (its locks already receive no more than they sustain, or its zone is below requireAtRttMs) is marked (suggestion).\n\n` +
         "| zone | RTT | peak | into its groups' locks | Delivery Groups | most exposed lock sustains | throttle per controller | Delivery Controllers |\n" +
         "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + zoneRows.join("\n") + "\n\n" +
         "### Delivery Group locks\n\nPredicted by the brokering model at the worse of each lock's expected concurrency (its peak shared over the zone's groups, capped by the throttles) and what first-come throttles can put on it (the group's own peak, else the zone's whole peak, within the zone's throttles); the worst zone's response and timeouts; launch times at the successful rate; where the storms at once exceed the Site database's rate, each rate is cut to its share and each response raised to match (Little's law).\n\n" +

@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, zoneRef, zoneShort } from "./evaluation";
+import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, stormsText, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { cappedList, duration, num, pct } from "../pack/format";
@@ -21,8 +21,8 @@ function siteLines(g: GroupEvaluation, e: CitrixEvaluation): string[] {
     }
     return [d.capped
         // The cap lowers throughput with the requests still in flight, so responses rise (Little's law).
-        ? `Site database: ${d.storms} groups' ${num(d.uncappedPerS)}/s capped at ${num(d.capPerS)}/s, response ×${num(d.responseScale, 2)}: ${ONE_GROUP_TESTED}`
-        : `launch: ${d.storms} groups' storms at once on one Site database: ${ONE_GROUP_TESTED}`];
+        ? `Site database: ${stormsText(d)} want ${num(d.uncappedPerS)}/s, capped at ${num(d.capPerS)}/s, response ×${num(d.responseScale, 2)}: ${ONE_GROUP_TESTED}`
+        : `launch: ${stormsText(d)} at once on one Site database: ${ONE_GROUP_TESTED}`];
 }
 
 /** `value` as a message prints it against `limit`: with enough decimals that the two differ ("12.04 s > 12 s"). */
@@ -46,7 +46,7 @@ function launchBeyond(seconds: number, windowS: number): string {
 function siteFix(e: CitrixEvaluation, t: CapacityTargets): string {
     const d = e.database;
     const measured = t.measuredSiteBrokeredPerS > 0;
-    return `only the Site database's cap makes it miss (${d.storms} groups' storms want ${num(d.uncappedPerS)}/s at once, above ${num(d.capPerS)}/s): `
+    return `only the Site database's cap makes it miss (${stormsText(d)} want ${num(d.uncappedPerS)}/s at once, above ${num(d.capPerS)}/s): `
         + `lower the other zones' or groups' throttles so the storms fit, stagger the storms, or give this load a separate Site`
         + (measured ? "" : "; set measuredSiteBrokeredPerS if this Site's database was measured");
 }
@@ -85,10 +85,18 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     // Never propose more than the source measured against one Site database.
     const proposed = Math.min(safe, MEASURED_MAX_CONCURRENCY);
     const fixes: string[] = [];
+    // Splitting a group that lies in one zone moves no load off its lock: first come, first served,
+    // the zone's throttles can all go to one of the halves. Only a split per zone (a group spanning
+    // zones) gives the zones' requests locks of their own.
+    const spans = g.feeds.length > 1;
     if (slowByLock) {
         fixes.push(proposed > 0
-            ? `cap its lock at ${proposed} concurrent requests (${g.feeds.length > 1 ? "the zones'" : "its zone's"} throttles) or split the Delivery Group (one lock each)`
-            : "split the Delivery Group: no concurrency meets the targets on this lock");
+            ? spans
+                ? `cap its lock at ${proposed} concurrent requests (the zones' throttles) or split the Delivery Group per zone (one lock each)`
+                : `cap its lock at ${proposed} concurrent requests (its zone's throttles adding up to ${proposed}) or launch fewer at once`
+            : spans
+                ? "split the Delivery Group per zone: no concurrency meets the targets on its shared lock"
+                : `no concurrency meets the targets on this lock at ${num(p.classes[0]?.rttMs ?? 0)} ms: move its machines to a zone nearer the Site database, or give the location a separate Site (citrix-zone-rtt-limit)`);
     }
     if (longByLock && load.users !== undefined) {
         const best = proposed > 0 ? predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * proposed })) }) : undefined;
@@ -96,7 +104,9 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         const rate = best ? Math.min(best.successfulPerS, e.database.capPerS) : 0;
         const bestS = rate > 0 ? load.users / rate : Number.POSITIVE_INFINITY;
         if (bestS > windowS || proposed <= p.concurrency) {
-            fixes.push(`even at ${proposed} concurrent requests its lock takes ${duration(bestS)}: split the Delivery Group (one lock each) or spread the logon storm over time`);
+            // Here a split helps: its users move to locks of their own, each brokering at its own rate.
+            const split = g.group.implicit ? "spread its users over several Delivery Groups (one lock each)" : "split the Delivery Group (one lock each)";
+            fixes.push(`even at ${proposed} concurrent requests its lock takes ${duration(bestS)}: ${split} or spread the logon storm over time`);
         } else if (!slowByLock) {
             // When the lock is too slow, the cap above is the fix for both.
             fixes.push(`allow up to ${proposed} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
@@ -121,7 +131,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         ...load.notes,
     ];
     return {
-        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches${firstCome ? " (first come)" : ""}, ${problems.join("; ")}.`, groupRef(g.group, true), groupShort(g.group, true)),
+        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches${firstCome ? " (first come)" : ""}, ${problems.join("; ")}.`, groupRef(g.group, true), (n) => groupShort(g.group, true, n)),
         fix: fixes.join("; "),
         basis,
     };
@@ -138,7 +148,7 @@ export function spanMessage(g: GroupEvaluation): Message | undefined {
     }
     return {
         problem: fitted((ref) => `${ref} waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
-            `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)}`, `${groupShort(g.group, true)}: ${zoneShort(s.fastest)} (${num(s.rttMs)} ms)`),
+            `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)}`, (n) => `${groupShort(g.group, true, n)}: ${zoneShort(s.fastest, n)} (${num(s.rttMs)} ms)`),
         fix: "split the group per zone (one lock each)",
         basis: [
             `${zoneShort(s.fastest)}: ${round(s.concurrency)} concurrent requests, ${pct(s.errorRate)} timed out with the slower zones; alone: its own lock at the same concurrency (brokering model)`,

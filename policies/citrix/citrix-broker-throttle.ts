@@ -7,7 +7,8 @@
  * The figures come from the Citrix evaluation (evaluation.ts).
  */
 import { AFTER_APPLY, ExternalControllers, GROUP_TYPE, ZONE_TYPE } from "./site";
-import { citrixEvaluation, ZoneEvaluation, zoneRef } from "./evaluation";
+import { citrixEvaluation, fitted, ZoneEvaluation, zoneRef } from "./evaluation";
+import { shortName } from "../pack/message";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { num } from "../pack/format";
 import { BrokeringTargets, TARGET_SCHEMA } from "./targets";
@@ -30,7 +31,7 @@ function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrott
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
         } else if (config.requireControllersInStack) {
             report({
-                problem: `${zoneRef(zone, true, rttMs)} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
+                problem: fitted((ref) => `${ref} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`, zoneRef(zone, true, rttMs), `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms)`),
                 fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
                 basis: ["requireControllersInStack is true"],
             }, zone.resource);
@@ -41,16 +42,24 @@ function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrott
     }
     const unthrottled = zone.controllers.filter((c) => c.throttle.state === "absent");
     if (unthrottled.length > 1) {
-        report(zoneUnthrottledMessage(z, unthrottled.length, rttMs, config), zone.resource);
+        report(zoneUnthrottledMessage(z, unthrottled, rttMs, config), zone.resource);
     }
     for (const controller of zone.controllers) {
         if (controller.throttle.state === "unknown" && controller.resource) {
             report.notChecked({ reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY }, controller.resource);
         } else if (controller.throttle.state === "absent") {
+            // One cause, one verdict: with several unthrottled controllers the zone's verdict is it,
+            // and each controller's decision points to it (a mandatory verdict each would block thrice).
+            if (unthrottled.length > 1) {
+                if (controller.resource) {
+                    report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact; judged by the violation on ${zone.resource.label}`, controller.resource);
+                }
+                continue;
+            }
             if (controller.resource) {
                 report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact`, controller.resource);
             }
-            report(unthrottledMessage(controller, z, rttMs, config, unthrottled.length > 1), controller.resource ?? zone.resource);
+            report(unthrottledMessage(controller, z, rttMs, config), controller.resource ?? zone.resource);
         } else if (controller.resource) {
             report.applied(`Delivery Controller of ${zoneRef(zone)}: throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
         }

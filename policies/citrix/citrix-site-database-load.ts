@@ -7,7 +7,7 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { CitrixEvaluation, citrixEvaluation, ONE_GROUP_TESTED, perControllerThrottle, zoneShort } from "./evaluation";
+import { CitrixEvaluation, citrixEvaluation, groupShort, ONE_GROUP_TESTED, perControllerThrottle, stormsText, zoneShort } from "./evaluation";
 import { configured } from "./targets";
 import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
@@ -35,20 +35,35 @@ function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, repor
     if (db.storms === 0) {
         return;
     }
-    report.applied(`${plural(db.storms, "Delivery Group storm")} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
+    report.applied(`${stormsText(db)} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
     if (!db.capped) {
         return;
     }
-    // The busiest lock's zones: where lowering throttles frees the most of the cap.
-    const busiest = e.groups.filter((g) => g.prediction !== undefined && g.brokeredPerS !== undefined)
-        .sort((a, b) => (b.brokeredPerS as number) - (a.brokeredPerS as number) || a.group.resource.name.localeCompare(b.group.resource.name))[0];
-    const zones = busiest ? cappedList([...new Set(busiest.feeds.map((f) => zoneShort(f.zone)))], 2) : "";
     const measured = config.measuredSiteBrokeredPerS > 0;
     report({
-        problem: `${db.storms === 1 ? "1 Delivery Group's storm wants" : `${db.storms} Delivery Groups' storms at once want`} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
-        fix: `stagger the storms, lower the throttles of ${zones || "the busiest zones"} (${num((busiest?.brokeredPerS ?? 0) * db.responseScale)}/s), or split the Site${measured ? "" : "; set measuredSiteBrokeredPerS if measured"}`,
+        problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
+        fix: `${reliefFix(db.relief)}${measured ? "" : "; set measuredSiteBrokeredPerS if measured"}`,
         basis: [db.storms > 1 ? `several Delivery Groups at once: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the plateau is the most the source brokered)`],
     });
+}
+
+/**
+ * The fix of the Site's storms: stagger them, or throttle the busiest lock's zones to the value that
+ * makes them fit (evaluation.ts, relief): "set" where a controller has none, "lower" where every
+ * one has one; no throttle where even 1 per controller would not make them fit.
+ */
+function reliefFix(relief: CitrixEvaluation["database"]["relief"]): string {
+    if (!relief || relief.perController === undefined) {
+        return relief && relief.targetPerS > 0
+            ? `stagger the storms or split the Site (the busiest lock, ${groupShort(relief.group.group)}, would need under ${num(relief.targetPerS)}/s of its ${num(relief.uncappedPerS)}/s: below what 1 per Delivery Controller brokers)`
+            : "stagger the storms or split the Site (throttling the busiest lock alone cannot make them fit)";
+    }
+    const zones = [...new Set(relief.group.feeds.map((f) => f.zone))].sort((a, b) => a.resource.name.localeCompare(b.resource.name));
+    const controllers = zones.flatMap((z) => z.controllers);
+    const unset = controllers.filter((c) => c.throttle.state !== "ok").length;
+    const names = cappedList(zones.map((z) => zoneShort(z)), 2);
+    return `stagger the storms, ${unset > 0 ? "set" : "lower"} the throttles of ${names}${unset === 0 ? "" : unset === controllers.length ? " (none set)" : " (not all set)"} to ${relief.perController} each `
+        + `(the busiest lock then wants ${num(relief.targetPerS)}/s of its ${num(relief.uncappedPerS)}/s), or split the Site`;
 }
 
 export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({

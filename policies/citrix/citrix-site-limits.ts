@@ -4,7 +4,8 @@
  */
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { AFTER_APPLY, CATALOG_TYPE, Zone, ZONE_TYPE } from "./site";
-import { citrixEvaluation, zoneRef } from "./evaluation";
+import { citrixEvaluation, fitted, zoneRef } from "./evaluation";
+import { shortName } from "../pack/message";
 import { configured } from "./targets";
 import { field } from "../pack/values";
 import { isolate, stackPolicy } from "../pack/definePolicy";
@@ -113,7 +114,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                     return;
                 }
                 report({
-                    problem: `${zoneRef(zone, true)} has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
+                    problem: fitted((ref) => `${ref} has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`, zoneRef(zone, true), (n) => `Zone "${shortName(zone.resource.name, n)}"`),
                     fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
                     basis: [
                         `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,

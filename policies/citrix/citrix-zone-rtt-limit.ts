@@ -6,7 +6,7 @@
 import { CITRIX_GUIDANCE, measuredAt } from "../../model/citrixGuidance";
 import { resourcePolicy } from "../pack/definePolicy";
 import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./site";
-import { DAAS_REASON, RTT_HIDDEN, zoneName } from "./decisions";
+import { DAAS_REASON, RTT_HIDDEN, zoneLine } from "./decisions";
 import { recordRttLimit } from "./rttLimit";
 import { configured } from "./targets";
 import { num, pct } from "../pack/format";
@@ -68,7 +68,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
         }
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
         report({
-            problem: `${zoneName(zone)} is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
+            problem: zoneLine(zone, (ref) => `${ref} is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`),
             fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
             basis: [
                 // Where the RTT was read (rtt.where) is in the --explain record above.

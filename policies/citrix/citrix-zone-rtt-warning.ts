@@ -6,7 +6,7 @@
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { resourcePolicy } from "../pack/definePolicy";
 import { isDaasZone, ZONE_TYPE } from "./site";
-import { DAAS_REASON, zoneName } from "./decisions";
+import { DAAS_REASON, zoneLine } from "./decisions";
 import { takeRttLimit } from "./rttLimit";
 import { configured } from "./targets";
 import { num } from "../pack/format";
@@ -69,7 +69,7 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
         }
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) in the band ${num(config.warnAtRttMs)}-${num(below)} ms`, zone);
         report({
-            problem: `${zoneName(zone)} is ${num(rtt.value)} ms from the Site database, within ${num(below - rtt.value)} ms of the ${num(below)} ms limit.`,
+            problem: zoneLine(zone, (ref) => `${ref} is ${num(rtt.value)} ms from the Site database, within ${num(below - rtt.value)} ms of the ${num(below)} ms limit.`),
             fix: "plan a separate Site for this location, or keep its Delivery Controllers' throttles low (citrix-broker-throttle)",
             basis: [
                 `band: warnAtRttMs ${configured(config.warnAtRttMs, 225, " ms")} to ${end}`,

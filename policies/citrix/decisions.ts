@@ -45,6 +45,15 @@ export function rttDecision(zone: Zone, report: Report): { value: number; where:
 }
 
 /** A zone as every Citrix message names it: the resource name, with its `name` input where they differ. */
+/**
+ * A problem line that names the zone with its name note when it fits in 160 characters, else by
+ * its resource name alone (as evaluation.ts's fitted does for the stack policies).
+ */
+export function zoneLine(zone: { name: string; props: unknown }, make: (ref: string) => string): string {
+    const full = make(zoneName(zone));
+    return full.length <= 160 ? full : make(`Zone "${shortName(zone.name)}"`);
+}
+
 export function zoneName(zone: { name: string; props: unknown }): string {
     const value = field(zone.props, "name");
     const own = typeof value === "string" && !isUnknown(value) && value.trim() ? value.trim() : undefined;

@@ -20,10 +20,10 @@ import { stackMemo } from "../pack/stackMemo";
 import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
 import { RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
-import type { EntityFigures, Figure } from "../pack/figures";
+import type { EntityFigures, Figure, Membership } from "../pack/figures";
 import { cappedList, duration as durationText, num as fmt, pct as pctText } from "../pack/format";
 import type { StackView } from "../pack/resources";
-import { shortName } from "../pack/message";
+import { NAME_MAX, shortName } from "../pack/message";
 import { field } from "../pack/values";
 import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle } from "./load";
 import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
@@ -141,8 +141,12 @@ export interface SiteEvaluation {
     readonly capped: boolean;
     /** What the cap multiplies every capped lock's mean response by (1 when not capped; Little's law). */
     readonly responseScale: number;
-    /** Groups whose storms were predicted at once. */
+    /** Locks whose storms were predicted at once (stormGroups + stormZones). */
     readonly storms: number;
+    /** Of them, Delivery Groups of the stack. */
+    readonly stormGroups: number;
+    /** Of them, zones judged as their own lock (no Delivery Group in the stack). */
+    readonly stormZones: number;
     /** Concurrent requests the satellite zones (>= satelliteAtRttMs) allow against the database. */
     readonly databaseConcurrency: number;
     readonly satellites: readonly ZoneEvaluation[];
@@ -150,6 +154,12 @@ export interface SiteEvaluation {
     readonly satellitesUnknown: readonly ZoneEvaluation[];
     /** Lines for figures resting on more than one group (each on its own line). */
     readonly notMeasured: readonly string[];
+    /**
+     * When capped: the busiest lock (most brokered/s) and what throttling it alone takes to make
+     * the storms fit the cap (its rate less the excess), or undefined `perController` when no
+     * throttle of at least 1 does (then only staggering the storms or splitting the Site helps).
+     */
+    readonly relief?: { readonly group: GroupEvaluation; readonly uncappedPerS: number; readonly targetPerS: number; readonly perController?: number };
 }
 
 /** Everything the Citrix policies, report, size and diff read. */
@@ -381,6 +391,7 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
         return { ...g, prediction, ...(judged ? { judged } : {}), brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
+    const relief = shared.capped ? siteRelief(predicted, groups, shared.uncappedPerS - capPerS) : undefined;
     const satelliteAt = config.satelliteAtRttMs ?? 90;
     const zones = site.zones.map((zone): ZoneEvaluation => {
         const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
@@ -405,8 +416,10 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
     const byZone = new Map(zones.map((z) => [z.zone, z]));
     const satellite = zones.filter((z) => !z.zone.daas && z.zone.rttMs.state === "ok" && z.zone.rttMs.value >= satelliteAt);
     const notMeasured: string[] = [];
+    const stormZones = predicted.filter((g) => g.group.implicit).length;
+    const stormCounts = { stormGroups: predicted.length - stormZones, stormZones };
     if (predicted.length > 1) {
-        notMeasured.push(`${predicted.length} Delivery Groups' storms at once, ${fmt(shared.uncappedPerS)} brokered/s in all: ${ONE_GROUP_TESTED}`);
+        notMeasured.push(`${stormsText(stormCounts)} at once, ${fmt(shared.uncappedPerS)} brokered/s in all: ${ONE_GROUP_TESTED}`);
     }
     return {
         site, config, zones, groups, byGroup, byZone,
@@ -417,12 +430,79 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
             capped: shared.capped,
             responseScale: shared.capped ? shared.responseScale : 1,
             storms: predicted.length,
+            ...stormCounts,
             databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
             satellites: satellite.filter((z) => z.allowed !== undefined),
             satellitesUnknown: satellite.filter((z) => z.allowed === undefined),
             notMeasured,
+            ...(relief ? { relief } : {}),
         },
     };
+}
+
+/**
+ * The busiest lock's throttle that makes the Site's storms fit its database's cap alone: its
+ * uncapped rate less the excess, reached at the largest whole concurrency (its zones' mix kept)
+ * whose predicted rate is within it, split over its feeding controllers. At most one model solve
+ * per concurrency step below its current one (tens), once per stack.
+ */
+function siteRelief(predicted: readonly GroupEvaluation[], groups: readonly GroupEvaluation[], excessPerS: number): SiteEvaluation["relief"] {
+    const busiest = [...predicted].sort((a, b) => b.prediction!.brokeredPerS - a.prediction!.brokeredPerS || a.group.resource.name.localeCompare(b.group.resource.name))[0];
+    if (!busiest) {
+        return undefined;
+    }
+    const p = busiest.prediction!;
+    const targetPerS = p.brokeredPerS - excessPerS;
+    const group = groups.find((g) => g.group === busiest.group) ?? busiest;
+    const base = { group, uncappedPerS: p.brokeredPerS, targetPerS };
+    if (!(targetPerS > 0) || busiest.feeders === 0 || p.concurrency <= 0) {
+        return base;
+    }
+    for (let total = Math.floor(p.concurrency); total >= busiest.feeders; total -= 1) {
+        const q = predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * total })) });
+        if (q.brokeredPerS <= targetPerS) {
+            return { ...base, perController: Math.floor(total / busiest.feeders) };
+        }
+    }
+    return base;
+}
+
+/**
+ * Whose storms the one Site database shares, as every message counts them: Delivery Groups and
+ * zones judged as their own lock (no Delivery Group in the stack) apart, for a zone is no Delivery
+ * Group: "1 Delivery Group's storm", "3 Delivery Groups' and 1 zone's storms", "2 zones' storms".
+ */
+export function stormsText(d: Pick<SiteEvaluation, "stormGroups" | "stormZones">): string {
+    const whose = (n: number, one: string) => (n === 1 ? `1 ${one}'s` : `${n} ${one}s'`);
+    const parts = [...(d.stormGroups > 0 ? [whose(d.stormGroups, "Delivery Group")] : []), ...(d.stormZones > 0 ? [whose(d.stormZones, "zone")] : [])];
+    return `${parts.join(" and ") || "0 Delivery Groups'"} ${d.stormGroups + d.stormZones === 1 ? "storm" : "storms"}`;
+}
+
+/**
+ * Whether a citrix-broker-throttle verdict proposes the lock's per-controller throttle: its
+ * controllers' throttles can put more on it than it sustains, from a zone at or above
+ * requireAtRttMs; or (given `zones`) a feeding zone's verdict (a controller without a throttle)
+ * proposes the same value. Otherwise the figure is a suggestion (`check --report` labels it so).
+ */
+export function lockThrottleVerdict(g: GroupEvaluation, requireAtRttMs: number, zones?: ReadonlyMap<Zone, ZoneEvaluation>): boolean {
+    const over = g.safe !== undefined && g.exposure !== undefined && g.exposure.value > g.safe && g.feeds.some((f) => !f.zone.daas && f.rttMs >= requireAtRttMs);
+    return over || (zones !== undefined && g.perController !== undefined && g.feeds.some((f) => {
+        const z = zones.get(f.zone);
+        return z !== undefined && z.perController === g.perController && zoneThrottleVerdict(z, requireAtRttMs);
+    }));
+}
+
+/**
+ * Whether a citrix-broker-throttle verdict proposes the zone's per-controller throttle: the zone is
+ * judged (at or above requireAtRttMs, with controllers) and a controller sets none, or one of its
+ * locks receives more than it sustains.
+ */
+export function zoneThrottleVerdict(z: ZoneEvaluation, requireAtRttMs: number): boolean {
+    const zone = z.zone;
+    if (zone.daas || zone.rttMs.state !== "ok" || zone.rttMs.value < requireAtRttMs || zone.controllers.length === 0) {
+        return false;
+    }
+    return zone.controllers.some((c) => c.throttle.state === "absent") || z.locks.some((g) => lockThrottleVerdict(g, requireAtRttMs));
 }
 
 /** The name input of a resource when known and different from its resource name. */
@@ -444,19 +524,35 @@ export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
     return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }
 
-/** A zone in a fix or basis line: its resource name (the problem line gave its name input). */
-export function zoneShort(zone: Zone): string {
-    return `zone "${shortName(zone.resource.name)}"`;
+/** A zone in a fix or basis line: its resource name (the problem line gave its name input), at most `nameMax` characters. */
+export function zoneShort(zone: Zone, nameMax = NAME_MAX): string {
+    return `zone "${shortName(zone.resource.name, nameMax)}"`;
 }
 
 /**
  * A problem line that names its entity with the name note when it fits in 160 characters, else
- * without it (the resource name alone).
+ * without it (the resource name alone); `short` given as a function of the longest name it may
+ * print, names are then shortened further (shortName's ellipsis) until the line fits.
  */
-export function fitted(make: (ref: string) => string, full: string, short: string, max = 160): string {
+export function fitted(make: (ref: string) => string, full: string, short: string | ((nameMax: number) => string), max = 160): string {
     const line = make(full);
-    return line.length <= max ? line : make(short);
+    if (line.length <= max) {
+        return line;
+    }
+    if (typeof short === "string") {
+        return make(short);
+    }
+    let n = NAME_MAX;
+    let shorter = make(short(n));
+    while (shorter.length > max && n > MIN_NAME) {
+        n -= 1;
+        shorter = make(short(n));
+    }
+    return shorter;
 }
+
+/** The shortest a name is cut to in a problem line (a few characters still tell names apart). */
+const MIN_NAME = 12;
 
 /** How every Citrix message names a Delivery Group (a zone judged as a lock of its own: the zone). */
 export function groupRef(group: Group, capital = false): string {
@@ -472,9 +568,9 @@ export function groupRef(group: Group, capital = false): string {
 }
 
 /** A Delivery Group by its resource name alone (a zone judged as a lock of its own: the zone). */
-export function groupShort(group: Group, capital = false): string {
+export function groupShort(group: Group, capital = false, nameMax = NAME_MAX): string {
     const zone = group.implicit ? group.shares[0]?.zone : undefined;
-    return zone ? `${capital ? "Zone" : "zone"} "${shortName(zone.resource.name)}"` : `Delivery Group "${shortName(group.resource.name)}"`;
+    return zone ? `${capital ? "Zone" : "zone"} "${shortName(zone.resource.name, nameMax)}"` : `Delivery Group "${shortName(group.resource.name, nameMax)}"`;
 }
 
 /** The pack config by policy name, as the engine hands it (properties with defaults). */
@@ -507,8 +603,35 @@ export function citrixEvaluations(stack: StackView, config?: PackConfig): { capa
 
 function figure(key: string, label: string, unit: string, better: Figure["better"], value: number | undefined, text: (v: number) => string, notChecked: string): Figure {
     return value === undefined || !Number.isFinite(value)
-        ? { key, label, unit, better, text: value === Number.POSITIVE_INFINITY ? "never" : "-", notChecked: value === Number.POSITIVE_INFINITY ? "nothing succeeds at this concurrency" : notChecked }
+        ? value === Number.POSITIVE_INFINITY
+            ? stated(key, label, unit, better, "never", "nothing succeeds at this concurrency")
+            : { key, label, unit, better, text: "-", notChecked }
         : { key, label, unit, better, value, text: text(value) };
+}
+
+/** A figure without a number that is a known state, worded once for the report and diff (Figure.state). */
+function stated(key: string, label: string, unit: string, better: Figure["better"], state: string, why: string): Figure {
+    return { key, label, unit, better, text: state, state, notChecked: why };
+}
+
+/** "no cap": a throttle figure where a Delivery Controller sets none (absent, not unknown), so nothing caps it. */
+export const NO_CAP = "no cap";
+
+/**
+ * A throttle sum that has no value: "no cap" when a controller sets no throttle (absent: a known
+ * state, and the worse one whatever the others are), else not checked (unknown in the preview,
+ * or no controller).
+ */
+function throttleFigure(key: string, label: string, better: Figure["better"], value: number | undefined, controllers: readonly { throttle: { state: string } }[], why: { none: string; unset: string; unknown: string }): Figure {
+    if (value !== undefined) {
+        return figure(key, label, "", better, value, round1, "");
+    }
+    if (controllers.length === 0) {
+        return figure(key, label, "", better, undefined, round1, why.none);
+    }
+    return controllers.some((c) => c.throttle.state === "absent")
+        ? stated(key, label, "", better, NO_CAP, why.unset)
+        : figure(key, label, "", better, undefined, round1, why.unknown);
 }
 
 /**
@@ -529,10 +652,15 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         out.push({
             system: "citrix", kind: "zone", id: zone.resource.name, label: zoneRef(zone), urn: zone.resource.urn,
             ...(zone.daas ? { notChecked: "a Citrix DaaS resource location (not judged by the Site-database model)" } : {}),
+            members: zoneMembers(zone),
             figures: [
                 noted(figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why), rttNote),
                 figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
-                figure("throttleSum", "throttles (sum)", "", "none", t?.throttle.sum, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : "a controller without a known throttle"),
+                throttleFigure("throttleSum", "throttles (sum)", "none", t?.throttle.sum, (t?.zone ?? zone).controllers, {
+                    none: "no Delivery Controller in the stack",
+                    unset: "a Delivery Controller of the zone sets no throttle: nothing caps its requests",
+                    unknown: "a Delivery Controller's throttle is unknown in this preview",
+                }),
                 noted(figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why), rttNote),
                 noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why), rttNote),
             ],
@@ -561,7 +689,11 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         const throttling: Figure[] = implicit ? [] : [
             noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
             t?.exposure !== undefined && !t.exposure.bounded
-                ? { key: "throttleExposure", label: "throttles into its lock (first come)", unit: "", better: "lower", text: "no cap", notChecked: "a Delivery Controller feeding it has no known throttle: nothing caps what it puts on the lock" }
+                ? throttleFigure("throttleExposure", "throttles into its lock (first come)", "lower", undefined, t.feeds.flatMap((f) => f.zone.controllers), {
+                    none: "no Delivery Controller in the stack",
+                    unset: "a Delivery Controller feeding it sets no throttle: nothing caps what it puts on the lock",
+                    unknown: "a Delivery Controller feeding it has a throttle unknown in this preview",
+                })
                 : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller")),
             noted(figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"), lockNote),
             noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"), lockNote),
@@ -570,6 +702,8 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             // Its own label: the zone entity carries the zone's name, this one its lock's.
             system: "citrix", kind: implicit ? "zoneLock" : "deliveryGroup", id: g.group.resource.name, label: implicit ? `lock of ${groupRef(g.group)}` : groupRef(g.group), urn: g.group.resource.urn,
             ...(g.notChecked ? { notChecked: g.notChecked.reason } : {}),
+            // A zone's own lock: its zone entity carries the membership.
+            ...(implicit ? {} : { members: [{ key: "zones", label: "zones", names: g.group.shares.map((s) => zoneShort(s.zone)).sort() }] }),
             figures: implicit ? prediction : [throttling[0], ...prediction, ...throttling.slice(1)],
         });
     }
@@ -591,6 +725,21 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         ],
     });
     return out;
+}
+
+/**
+ * What a zone's figures rest on that is no number: its Delivery Groups, and who declares the peak
+ * and the users its locks are judged with (the zone, its groups). A group moved to another zone
+ * changes the zone even where its figures round the same.
+ */
+function zoneMembers(zone: Zone): Membership[] {
+    const groups = zone.groups.map((s) => s.group).filter((g) => !g.implicit);
+    const declaring = (zoneHas: boolean, has: (g: Group) => boolean) => [...(zoneHas ? [zoneShort(zone)] : []), ...groups.filter(has).map((g) => groupShort(g))].sort();
+    return [
+        { key: "deliveryGroups", label: "Delivery Groups", names: groups.map((g) => groupShort(g)).sort() },
+        { key: "peakFrom", label: "peak declared by", names: declaring(zone.peakConcurrentLaunches.state === "ok", (g) => g.peakConcurrentLaunches.state === "ok") },
+        { key: "usersFrom", label: "users declared by", names: declaring(zone.users.state === "ok", (g) => g.users.state === "ok") },
+    ];
 }
 
 /** A figure with the note on what it rests on, when there is one and the figure has a value. */

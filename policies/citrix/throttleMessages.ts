@@ -40,8 +40,8 @@ function basisFor(z: ZoneEvaluation, targets: BrokeringTargets): string[] {
     return lines;
 }
 
-/** One controller without a throttle; `pointTo` = the zone carries the fix (several unthrottled). */
-export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rttMs: number, targets: BrokeringTargets, pointTo: boolean): Message {
+/** The one controller of its zone without a throttle (several: zoneUnthrottledMessage, once on the zone). */
+export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rttMs: number, targets: BrokeringTargets): Message {
     // A storm can be all for one group: the zone's declared demand against its most exposed lock.
     const limit = z.lockLimit ?? 0;
     const demand = z.demand;
@@ -49,10 +49,11 @@ export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rt
     const meets = within
         ? `: nothing caps a logon storm above its peak of ${round(demand)}`
         : demand !== undefined ? `: its peak of ${round(demand)} exceeds the ${limit} one lock sustains` : "";
-    const problem = fitted((ref) => `Delivery Controller "${shortName(controller.name)}" of ${ref} sets no brokering throttle${meets}.`, zoneRef(z.zone, false, rttMs), `${zoneShort(z.zone)} (${num(rttMs)} ms)`);
+    const problem = fitted((ref) => `Delivery Controller ${ref} sets no brokering throttle${meets}.`, `"${shortName(controller.name)}" of ${zoneRef(z.zone, false, rttMs)}`,
+        (n) => `"${shortName(controller.name, n)}" of ${zoneShort(z.zone, n)} (${num(rttMs)} ms)`);
     return {
         problem,
-        fix: pointTo ? `see the violation on ${z.zone.resource.label}: ${zoneFix(z.zone, z.perController, rttMs)}` : zoneFix(z.zone, z.perController, rttMs),
+        fix: zoneFix(z.zone, z.perController, rttMs),
         basis: [
             ...(within ? [`the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains`] : []),
             ...basisFor(z, targets),
@@ -60,12 +61,18 @@ export function unthrottledMessage(controller: Controller, z: ZoneEvaluation, rt
     };
 }
 
-/** Several unthrottled controllers of one zone: the fix, stated once on the zone. */
-export function zoneUnthrottledMessage(z: ZoneEvaluation, count: number, rttMs: number, targets: BrokeringTargets): Message {
+/** Several unthrottled controllers of one zone: one cause, one verdict, on the zone (the controllers are named on its Basis). */
+export function zoneUnthrottledMessage(z: ZoneEvaluation, unthrottled: readonly Controller[], rttMs: number, targets: BrokeringTargets): Message {
+    const demand = z.demand;
+    const limit = z.lockLimit ?? 0;
     return {
-        problem: fitted((ref) => `${ref} has ${count} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`, zoneRef(z.zone, true, rttMs), `Zone "${shortName(z.zone.resource.name)}" (${num(rttMs)} ms)`),
+        problem: fitted((ref) => `${ref} has ${unthrottled.length} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`, zoneRef(z.zone, true, rttMs), (n) => `Zone "${shortName(z.zone.resource.name, n)}" (${num(rttMs)} ms)`),
         fix: zoneFix(z.zone, z.perController, rttMs),
-        basis: basisFor(z, targets),
+        basis: [
+            `without a throttle: ${cappedList(unthrottled.map((c) => `"${shortName(c.name)}"`))}`,
+            ...(demand !== undefined ? [demand <= limit ? `the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains: nothing caps a storm above it` : `its declared peak of ${round(demand)} exceeds the ${limit} one lock sustains`] : []),
+            ...basisFor(z, targets),
+        ],
     };
 }
 
@@ -87,7 +94,7 @@ export function groupOverMessage(g: GroupEvaluation, zones: ReadonlyMap<Zone, Zo
             // controller without a known throttle, or locks whose values differ).
             : `lower the throttles of its ${plural(g.feeders, "Delivery Controller")} so that they add up to at most ${g.safe}${g.perController !== undefined && g.perController > 0 ? ` (${g.perController} each)` : ""}`;
     return {
-        problem: fitted((ref) => `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`, groupRef(g.group, true), groupShort(g.group, true)),
+        problem: fitted((ref) => `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`, groupRef(g.group, true), (n) => groupShort(g.group, true, n)),
         fix: `${throttles}${spans ? "; or split the Delivery Group per zone (one lock each)" : ""}`,
         basis: [
             `${FIRST_COME} (each lock can receive every feeding controller's throttle): ${cappedList(sorted.map((f) => `${f.knownThrottles} from ${zoneShort(f.zone)} at ${num(f.rttMs)} ms`), 5, false)}${exposure.byPeak ? `, bounded by the group's own peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,

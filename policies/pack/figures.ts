@@ -23,8 +23,27 @@ export interface Figure {
     readonly text: string;
     /** Why the figure is not computed, in the "not checked" wording; set exactly when value is undefined. */
     readonly notChecked?: string;
+    /**
+     * A figure without a value that is no blind spot: the state it stands for, as every reader
+     * (`check --report`, `perfguard diff`) prints it instead of "not checked" ("no cap": no throttle
+     * is set, so nothing caps it; "never"). Equal to `text`; `notChecked` then says why there is no number.
+     */
+    readonly state?: string;
     /** What the value rests on where it was not measured ("RTT not measured: the model interpolated between 90 and 160 ms"). */
     readonly note?: string;
+}
+
+/**
+ * A set of names an entity's figures rest on (a Citrix zone's Delivery Groups, who declares its
+ * peak): no number, but a change of it changes the entity even where every figure rounds the same.
+ */
+export interface Membership {
+    /** Stable key within the entity ("deliveryGroups"): diff pairs memberships by it. */
+    readonly key: string;
+    /** What a reader sees ("Delivery Groups"). */
+    readonly label: string;
+    /** The members as a reader sees them, sorted. */
+    readonly names: readonly string[];
 }
 
 /** One judged entity (a Citrix zone or Delivery Group, an SE group, a Xen host) with its figures. */
@@ -39,6 +58,8 @@ export interface EntityFigures {
     /** The URN of the resource the entity's verdicts are reported on, where there is one. */
     readonly urn?: string;
     readonly figures: readonly Figure[];
+    /** What its figures rest on that is a set of names, where the system has one (diff compares them). */
+    readonly members?: readonly Membership[];
     /** Why the entity as a whole was not evaluated, in the "not checked" wording. */
     readonly notChecked?: string;
 }

@@ -39,10 +39,10 @@ export function escapeControl(text: string): string {
     });
 }
 
-/** A name for the problem line: control characters escaped, at most NAME_MAX characters. */
-export function shortName(name: string): string {
+/** A name for the problem line: control characters escaped, at most `max` (NAME_MAX) characters. */
+export function shortName(name: string, max = NAME_MAX): string {
     const escaped = escapeControl(name);
-    return escaped.length <= NAME_MAX ? escaped : `${escaped.slice(0, NAME_MAX - 1)}…`;
+    return escaped.length <= max ? escaped : `${escaped.slice(0, max - 1)}…`;
 }
 
 /** True when shortName(name) differs from the name, so a basis line should give it whole. */

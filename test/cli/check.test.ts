@@ -182,6 +182,10 @@ describe("check --report", () => {
         const safe = Math.min(maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 }), 24);
         expect(md).toMatch(new RegExp(`\\| Delivery Group "emea-east-delivery-group" \\(name "emea-east-desktops"\\) \\| emea-east 160 ms \\| 40 \\| ${num(p.meanResponseS * uncapped / 23.2)} s \\| ${pct(p.errorRate)} \\| [\\d.]+ \\| \\d+ min for 6000 users \\| no cap \\| ${safe} \\| 12 \\|`));
         expect(md).toContain("## Citrix zones");
+        // A proposal follows from a verdict: emea-east's controller has none (12, above); the 2 ms
+        // primary zone is below requireAtRttMs, so its 30 is a suggestion (as docs/cli.md shows).
+        expect(md).toContain('| zone "primary-zone" (name "primary") | 2 ms (extrapolated below 10 ms) | 60 | 60 | 1 | 244 | 30 (suggestion) | 2 (throttles none, none) |');
+        expect(md).toContain('| zone "latam-zone" (name "latam") | 260 ms (extrapolated beyond 250 ms) | 20 | 8 | 1 | 15 | 15 (suggestion) | 1 (throttles 8) |');
         expect(md).toContain("### Site database");
 
         const groups = path.join(dir, "groups.md");

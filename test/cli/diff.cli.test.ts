@@ -77,10 +77,10 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(run.stderr).toBe("");
         expect(run.code).toBe(1);
         const out = run.stdout;
-        expect(out.split("\n")[0]).toBe("perfguard diff: 3 new mandatory verdicts, 4 new advisory verdicts; 13 figures worse, 0 better, 2 changed");
+        expect(out.split("\n")[0]).toBe("perfguard diff: 1 new mandatory verdict, 4 new advisory verdicts; 13 figures worse, 0 better, 2 changed");
         expect(out).toContain("base.json (stack export, 8 resources) → head.json (preview --json, 9 resources; 1 value known after apply)");
-        // The zone and both its controllers: citrix-broker-throttle reports each (160 ms needs a throttle).
-        expect(out.match(/\+ \[mandatory\] {2}citrix-broker-throttle/g)).toHaveLength(3);
+        // Neither controller sets a throttle (160 ms needs one): one cause, one verdict, on the zone.
+        expect(out.match(/\+ \[mandatory\] {2}citrix-broker-throttle/g)).toHaveLength(1);
         expect(out.indexOf("+ [mandatory]")).toBeLessThan(out.indexOf("+ [advisory]"));
         expect(out).toContain("RTT: 45 ms → 160 ms (+115 ms, worse)");
         // At 160 ms emea-east becomes a satellite zone: its 40 concurrent requests now reach the Site database.
@@ -110,7 +110,7 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         expect(doc.base.resources).toBe(0);
         expect(doc.counts.added).toBeGreaterThanOrEqual(4);
         expect(doc.counts.removed).toBe(0);
-        expect(doc.counts.newMandatory).toBe(3);
+        expect(doc.counts.newMandatory).toBe(1);
         expect(run.code).toBe(1);
     }, SLOW);
 
@@ -142,7 +142,7 @@ describe("perfguard diff (built CLI): a stack export against a pulumi preview --
         const run = await perfguard([...args, "--format", "markdown"], dir);
         expect(run.code).toBe(1);
         const md = run.stdout;
-        expect(md.startsWith("<!-- perfguard-diff -->\n## perfguard diff: ❌ 3 new mandatory verdicts")).toBe(true);
+        expect(md.startsWith("<!-- perfguard-diff -->\n## perfguard diff: ❌ 1 new mandatory verdict,")).toBe(true);
         expect(md).toMatch(/### Citrix\n[\s\S]*### NSX ALB\n[\s\S]*### Xen\n[\s\S]*<details>/);
         const docFile = path.join(ROOT, "docs", "cli.md");
         const doc = fs.readFileSync(docFile, "utf8");

@@ -18,8 +18,11 @@ const BUDGET: Record<string, number> = {
     // 2003 until 2026-12-02; citrix-site-database-load then judged the Site's brokered/s against the
     // plateau (a new verdict, ~500 bytes in each Citrix example, not longer messages). Confirmed; +40
     // for the database fix's "each within what its zone's lock sustains" (the split no longer exceeds it).
-    "citrix-delivery-groups": 3410,
-    "citrix-satellite-zones": 2640,
+    // +65 / +71 (2026-12-02, measured 3475 / 2711): the Site database's fix names the throttle value that
+    // makes the storms fit ("set ... (none set) to 5 each"), not a rate, and the storms' count names what
+    // they are ("4 Delivery Groups' storms want"); the one-zone lock's fix names its throttles, not a split.
+    "citrix-delivery-groups": 3475,
+    "citrix-satellite-zones": 2711,
     "nsx-alb-se-groups": 2154,
     "xen-guest-layout": 2968,
 };

@@ -86,7 +86,7 @@ describe("one Site database: brokered/s over all groups never above the measured
         // Each group gets a quarter of the plateau while all four storm (duration rounds to minutes).
         expect((minutes + 1) * 60).toBeGreaterThanOrEqual(120000 / SITE_PLATEAU_BROKERED_PER_S);
         expect((minutes - 1) * 60).toBeLessThanOrEqual(120000 / SITE_PLATEAU_BROKERED_PER_S / 0.99);
-        expect(m.basis.some((b) => b.startsWith("Site database: 4 groups'") && /capped at 23\.2\/s, response ×[\d.]+: not measured \(one Delivery Group was tested\)$/.test(b))).toBe(true);
+        expect(m.basis.some((b) => b.startsWith("Site database: 4 Delivery Groups' storms want ") && /capped at 23\.2\/s, response ×[\d.]+: not measured \(one Delivery Group was tested\)$/.test(b))).toBe(true);
     });
     it("a figure measured on this Site (measuredSiteBrokeredPerS) lifts the cap", async () => {
         const found = await runPolicies([citrixBrokeringCapacity], storms(), { "citrix-brokering-capacity": { measuredSiteBrokeredPerS: 100 } });

@@ -51,7 +51,7 @@ describe("(a) only the Site database's cap makes a lock miss: the fix is the Sit
         const m = parseMessage(found[0].message);
         expect(m.problem).toBe(`Delivery Group "ag-group" (name "ag"): at 60 concurrent launches, ${problem}.`);
         expect(m.fix).not.toMatch(/cap its lock|split the Delivery Group/);
-        expect(m.fix).toBe("only the Site database's cap makes it miss (3 groups' storms want 35.2/s at once, above 23.2/s): lower the other zones' or groups' throttles so the storms fit, stagger the storms, or give this load a separate Site; set measuredSiteBrokeredPerS if this Site's database was measured");
+        expect(m.fix).toBe("only the Site database's cap makes it miss (3 Delivery Groups' storms want 35.2/s at once, above 23.2/s): lower the other zones' or groups' throttles so the storms fit, stagger the storms, or give this load a separate Site; set measuredSiteBrokeredPerS if this Site's database was measured");
         expect(m.basis).toContain("its own lock: mean 8.1 s without the Site database's cap");
     });
     it("a 2 ms group's long launch is never told to allow more than the 60 measured", async () => {
@@ -122,7 +122,7 @@ describe("(d) citrix-site-database-load judges the Site's brokered/s against the
         expect(m.problem).toBe(problem);
         // "not measured (one Delivery Group was tested)" on its own line.
         expect(m.basis).toEqual([`several Delivery Groups at once: ${ONE_GROUP_TESTED}`]);
-        expect(m.fix).toBe("stagger the storms, lower the throttles of zone \"primary-zone\" (20.4/s), or split the Site; set measuredSiteBrokeredPerS if measured");
+        expect(m.fix).toBe("stagger the storms, lower the throttles of zone \"primary-zone\" to 7 each (the busiest lock then wants 8.4/s of its 20.4/s), or split the Site; set measuredSiteBrokeredPerS if measured");
     });
 });
 

@@ -112,11 +112,16 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
         text += `${exported.pendingDeletes} resource(s) pending deletion were not checked, as the engine does not analyze them.\n`;
     }
     if (exported.redactedSecrets > 0) {
-        text += `${exported.redactedSecrets} encrypted secret value(s) were checked as "[secret]", as \`pulumi policy analyze\` does without the stack's secrets provider`;
+        // A preview's --record redacts secrets itself (no key to decrypt with); say which it was.
+        const fromRecord = exported.recordRedactedSecrets === exported.redactedSecrets;
+        text += fromRecord
+            ? `${exported.redactedSecrets} secret value(s), redacted by the preview's --record, were checked as "[secret]"`
+            : `${exported.redactedSecrets} encrypted secret value(s) were checked as "[secret]", as \`pulumi policy analyze\` does without the stack's secrets provider`;
+        const remedy = fromRecord ? "record with --show-secrets to check them" : "export with --show-secrets to check them";
         const facts = exported.encryptedFacts;
         text += facts.length > 0
-            ? `; the perfguard facts of ${facts.length} resource(s) (${facts.slice(0, 3).map((n) => `"${escapeControl(n)}"`).join(", ")}${facts.length > 3 ? ", ..." : ""}) are among them and count as not checked: export with --show-secrets to check them.\n`
-            : ": export with --show-secrets to check them.\n";
+            ? `; the perfguard facts of ${facts.length} resource(s) (${facts.slice(0, 3).map((n) => `"${escapeControl(n)}"`).join(", ")}${facts.length > 3 ? ", ..." : ""}) are among them and count as not checked: ${remedy}.\n`
+            : `: ${remedy}.\n`;
     }
     if (explanation) {
         text += "\n" + formatExplanation(explanation);

@@ -12,6 +12,7 @@
 import * as fs from "fs";
 import { urnName } from "../preview/printViolations";
 import { JsonValue, PropertyBag, RecordedOptions, RecordedResource } from "../preview/types";
+import { REDACTED_CIPHERTEXT } from "../preview/wireValues";
 import { UsageError } from "./errors";
 import { FACT_CARRIERS } from "../policies/pack/facts";
 
@@ -33,6 +34,8 @@ export interface StackExportFile {
     readonly pendingDeletes: number;
     /** Secrets that were encrypted and are analyzed as "[secret]". */
     readonly redactedSecrets: number;
+    /** Of those, the ones a preview's --record redacted (written without --show-secrets). */
+    readonly recordRedactedSecrets: number;
     /** Names of resources whose fact containers (tags, metadata, markers) hold encrypted secrets. */
     readonly encryptedFacts: readonly string[];
 }
@@ -56,8 +59,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
     return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** Secrets read as "[secret]": all of them, and those a --record redacted. */
+interface SecretCounter {
+    redacted: number;
+    fromRecord: number;
+}
+
 /** Unwraps secrets (see the module comment); counts the redacted ones. */
-function unwrapSecrets(value: unknown, counter: { redacted: number }): JsonValue {
+function unwrapSecrets(value: unknown, counter: SecretCounter): JsonValue {
     if (Array.isArray(value)) {
         return value.map((v) => unwrapSecrets(v, counter));
     }
@@ -77,6 +86,9 @@ function unwrapSecrets(value: unknown, counter: { redacted: number }): JsonValue
             return unwrapSecrets(value.value, counter);
         }
         counter.redacted += 1;
+        if (value.ciphertext === REDACTED_CIPHERTEXT) {
+            counter.fromRecord += 1;
+        }
         return REDACTED_SECRET;
     }
     const out: Record<string, JsonValue> = {};
@@ -90,7 +102,7 @@ function strings(value: unknown): string[] {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-function bag(value: unknown, counter: { redacted: number }): PropertyBag {
+function bag(value: unknown, counter: SecretCounter): PropertyBag {
     const unwrapped = isObject(value) ? unwrapSecrets(value, counter) : {};
     return isObject(unwrapped) ? (unwrapped as PropertyBag) : {};
 }
@@ -154,7 +166,7 @@ export function readStackExport(file: string): StackExportFile {
     if (doc.version !== undefined && (typeof doc.version !== "number" || doc.version < 1 || doc.version > 3)) {
         throw new UsageError(`${file}: unsupported stack export version ${JSON.stringify(doc.version)} (perfguard reads versions 1 to 3)`);
     }
-    const counter = { redacted: 0 };
+    const counter: SecretCounter = { redacted: 0, fromRecord: 0 };
     const resources: RecordedResource[] = [];
     const encryptedFacts: string[] = [];
     let pendingDeletes = 0;
@@ -194,5 +206,5 @@ export function readStackExport(file: string): StackExportFile {
             options: optionsOf(item),
         });
     });
-    return { resources, stack, project, pendingDeletes, redactedSecrets: counter.redacted, encryptedFacts };
+    return { resources, stack, project, pendingDeletes, redactedSecrets: counter.redacted, recordRedactedSecrets: counter.fromRecord, encryptedFacts };
 }

@@ -57,6 +57,7 @@ describe("preview --record on a program with secret facts (test/fixtures/program
             expect(fs.readFileSync(shown, "utf8")).toContain("perfguard:rttMs");
             // Read back, the redacted facts are "[secret]": not known, so judged "not checked", never a pass.
             expect(readStackExport(redacted).redactedSecrets).toBe(2); // its inputs and its outputs
+            expect(readStackExport(redacted).recordRedactedSecrets).toBe(2);
             expect(readStackExport(redacted).encryptedFacts).toEqual(["far-zone"]);
             expect(readStackExport(shown).redactedSecrets).toBe(0);
             expect(readStackExport(shown).encryptedFacts).toEqual([]);

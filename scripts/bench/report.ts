@@ -358,13 +358,17 @@ const FINDINGS = [
     "17): 0.94x at 10,000 and 50,000, peak RSS 0.96x. Start-up read 1.12x the no-op pack in this run, 0.85x in the 01:46 " +
     "one; decodeOnce loads no module the SDK had not (its server requires the same deserialize module), and the 15 starts " +
     "of each pack overlap (1.5 to 3.4 s), so that ratio is the machine's noise.",
-    "- **The real preview, 2026-12-02.** 1,000 resources, 3 rounds at load 6 to 17: by the ratio of the medians 1.089x the " +
-    "empty pack (missed), by the median of the rounds' ratios 1.005x and by CPU time 1.003x (both met); the rounds' wall " +
-    "ratios were 1.001x, 1.089x and 1.005x, and the same configuration's wall time moved from 81 to 183 s between rounds. " +
-    "What perfguard adds in a preview is its AnalyzeStack (now one decode, as above), its Analyze calls and its start-up: " +
-    "a fraction of a second at 1,000 resources, below what one run's noise is here. The 10,000-resource round did not " +
-    "finish: its first run (perfguard) had taken 43 minutes at load 6 to 14 when the session ended, so that row is " +
-    "unmeasured; the synthetic AnalyzeStack rows at 10,000 and 50,000 are what bounds perfguard's share there.",
+    "- **The real preview, 2026-12-02.** 1,000 resources, 3 rounds at load 6 to 17 (the table above): by the ratio of the " +
+    "medians 1.089x the empty pack (missed), by the median of the rounds' ratios 1.005x and by CPU time 1.003x (both met); " +
+    "the same configuration's wall time moved from 81 to 183 s between rounds. A second run at 07:00 to 07:16 (load 1 to 13, " +
+    "helpers running niced beside it; not saved) read 1.797x by the medians, 1.210x by the rounds and 0.963x by CPU time: " +
+    "the wall ratios are the machine's noise, the CPU ratio is met in both. **10,000 resources** (07:07 to 09:50, the first " +
+    "run of that size to finish): perfguard 8,826 s wall and 6,594 s of CPU, its pack process 42.3 s of CPU; the empty pack, " +
+    "run beside it, 7,681 s wall, its pack process 34.9 s (both sampled from /proc as scripts/bench/packCpu.ts now does). So " +
+    "perfguard's own work in a 10,000-resource preview is about 7.4 s, 0.1% of it, and even its whole pack process is 0.5%; " +
+    "the rest is the CLI itself (about 6,500 s of CPU, far more than 10 times its cost at 1,000). The runs overlapped at " +
+    "load 4 to 16 and the no-pack run was stopped, so that row is not in the table: its wall times compare nothing, its " +
+    "CPU figures are the measure.",
     "- **perfguard diff, 10,000 resources.** Its two pack processes get a 64 MB young generation (cli/diff/run.ts " +
     "`packEnv`: scavenges were a third of their CPU). By hand, the same pair of exports took 21 to 23 s of CPU before " +
     "decodeOnce and that change, 19.4 s with decodeOnce and 14.7 s with both, the output byte for byte the same. In the " +

@@ -11,6 +11,7 @@
  * --no-synthetic / --no-real (skip a part and keep its last saved results), --real-sizes
  * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds),
  * --real-parallel (the three configurations of a round side by side instead of one after another),
+ * --real-checkpoints (keep the CLI's per-step snapshot serialisation: realPreview.ts SKIP_CHECKPOINTS),
  * --no-diff (skip the perfguard diff row and keep its last saved result).
  * Each part's results are saved under bench/results/ (JSON, with the date and load), and
  * BENCHMARKS.md is rendered from the saved parts, so a slow part can be re-run on its own.
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
     }
     // What users feel: a real `pulumi preview` with perfguard, the empty pack and no pack.
     for (const { size, rounds } of plan.real) {
-        const real = await benchRealPreview(ROOT, size, rounds, log, process.argv.includes("--real-parallel"));
+        const real = await benchRealPreview(ROOT, size, rounds, log, process.argv.includes("--real-parallel"), process.argv.includes("--real-checkpoints"));
         if (!real) {
             break;
         }

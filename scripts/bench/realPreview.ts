@@ -41,7 +41,26 @@ export interface RealPreviewResults {
     readonly loadEnd: number;
     /** The three configurations ran side by side in each round (--real-parallel), not one after the other. */
     readonly parallel?: boolean;
+    /**
+     * The CLI ran with PULUMI_SKIP_CHECKPOINTS=true (the bench's default; absent in runs before
+     * 2026-12-02, which kept the CLI's per-step snapshot serialisation: see SKIP_CHECKPOINTS).
+     */
+    readonly skipCheckpoints?: boolean;
 }
+
+/**
+ * Why the bench sets PULUMI_SKIP_CHECKPOINTS=true. The CLI v3.274.1's file backend installs a
+ * snapshot manager for a preview too, with a persister that discards what it is given
+ * (pkg/backend/diy/backend.go: "We always install one (even for preview and dry-run)"), and its
+ * default service loop serialises the whole in-memory snapshot after every step
+ * (backend/snapshot.go saveSnapshot → SerializeDeploymentWithMetadata): O(n) per step, O(n²) per
+ * preview. A CPU profile of a 1,000-resource preview with no pack (`pulumi preview --profiling`)
+ * puts 58% of the CLI's CPU in stack.SerializeResource under SnapshotManager.saveSnapshot; the
+ * variable switches to the loop that serialises once at the end (the same verdicts, output and exit
+ * code: nothing is persisted in a preview). Left on, that cost grows with the square of the stack
+ * and hides any pack's share in the denominator; off, the floor is the CLI's linear work.
+ */
+export const SKIP_CHECKPOINTS: NodeJS.ProcessEnv = { PULUMI_SKIP_CHECKPOINTS: "true" };
 
 /**
  * A program of `count` resources shaped like a platform stack: Citrix zones with controllers
@@ -73,7 +92,7 @@ for (let i = 0; i < ${Math.ceil(count / 10)}; i++) {
 }
 
 /** Runs the comparison; undefined (with a note on stderr) when the real CLI is not built. */
-export async function benchRealPreview(root: string, count: number, repeats: number, log: (line: string) => void, parallel = false): Promise<RealPreviewResults | undefined> {
+export async function benchRealPreview(root: string, count: number, repeats: number, log: (line: string) => void, parallel = false, checkpoints = false): Promise<RealPreviewResults | undefined> {
     if (!realCliAvailable()) {
         log("real preview: skipped (run npm run real-cli:setup to build the Pulumi CLI)");
         return undefined;
@@ -95,7 +114,9 @@ export async function benchRealPreview(root: string, count: number, repeats: num
             const t = process.hrtime.bigint();
             const cpuBefore = parallel ? undefined : childCpuSeconds();
             const sampler = config.packDir === undefined ? undefined : startPackCpuSampler(config.packDir);
-            const run = await realPreview(program, { packDir: config.packDir, noPack: config.packDir === undefined }).finally(() => {
+            const run = await realPreview(program, {
+                packDir: config.packDir, noPack: config.packDir === undefined, env: checkpoints ? {} : SKIP_CHECKPOINTS,
+            }).finally(() => {
                 const packSeconds = sampler?.stop();
                 if (packSeconds !== undefined) {
                     packCpu[k].push(packSeconds);
@@ -129,7 +150,7 @@ export async function benchRealPreview(root: string, count: number, repeats: num
         fs.rmSync(program, { recursive: true, force: true });
     }
     return {
-        resources: count, repeats, date, loadStart, loadEnd: os.loadavg()[0], parallel,
+        resources: count, repeats, date, loadStart, loadEnd: os.loadavg()[0], parallel, skipCheckpoints: !checkpoints,
         runs: configs.map((c, k) => ({
             label: c.label, seconds: times[k], median: median(times[k]),
             ...(cpu[k].length === times[k].length && cpu[k].length > 0 ? { cpuSeconds: cpu[k] } : {}),
@@ -177,7 +198,10 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         "with facts (scripts/bench/realPreview.ts), with perfguard, the empty pack and no pack, rounds interleaved " +
         "(round i starts with configuration i mod 3: perfguard, empty, none; empty, none, perfguard; ...). Each time includes `pulumi stack init` in a fresh backend (the same for all " +
         `three). Target: perfguard at most ${REAL_PREVIEW_TARGET.toFixed(2)}x the empty pack (the price any pack pays for being ` +
-        "started and called); perfguard's own share is what it adds on top.",
+        "started and called); perfguard's own share is what it adds on top. The CLI runs with PULUMI_SKIP_CHECKPOINTS=true unless " +
+        "`--real-checkpoints`: v3.274.1's file backend otherwise serialises the whole snapshot after every step of a preview too, " +
+        "a cost that grows with the square of the stack (58% of the CLI's CPU at 1,000 resources, by its own `--profiling`) and " +
+        "would hide a pack's share; nothing is persisted in a preview, so verdicts, output and exit code are the same.",
         "",
     ];
     for (const r of results) {
@@ -186,7 +210,8 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         const ours = r.runs.find((x) => x.label === "perfguard")?.median ?? NaN;
         const ratio = ours / empty;
         out.push(`### ${r.resources.toLocaleString("en-US")} resources: ${r.repeats === 1 ? "one round" : `median of ${r.repeats} rounds`}`, "");
-        out.push(`Run ${r.date}${r.parallel ? ", the three configurations side by side in each round (`--real-parallel`: on a machine whose load changes by the minute they then see the same load; they also compete for its 2 cores)" : ", interleaved"}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
+        const checkpointsNote = r.skipCheckpoints ? "; PULUMI_SKIP_CHECKPOINTS=true" : "; the CLI's per-step snapshot serialisation on (run before the bench set PULUMI_SKIP_CHECKPOINTS, or with --real-checkpoints)";
+        out.push(`Run ${r.date}${checkpointsNote}${r.parallel ? ", the three configurations side by side in each round (`--real-parallel`: on a machine whose load changes by the minute they then see the same load; they also compete for its 2 cores)" : ", interleaved"}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
             "(the machine is shared with other developers' builds).", "");
         const cpuKnown = r.runs.every((x) => x.cpuSeconds !== undefined && x.cpuSeconds.length === x.seconds.length);
         out.push(`| pack | median s | each round, s | vs no pack | vs empty pack |${cpuKnown ? " CPU, median s | CPU, each round, s |" : ""}`,

@@ -47,8 +47,11 @@ export interface Workspace {
     dispose(): void;
 }
 
-/** Creates a scratch workspace: a temporary PULUMI_HOME and `file://` backend, nothing shared. */
-export function createWorkspace(): Workspace {
+/**
+ * Creates a scratch workspace: a temporary PULUMI_HOME and `file://` backend, nothing shared;
+ * `extraEnv` is set on top (the bench's PULUMI_SKIP_CHECKPOINTS).
+ */
+export function createWorkspace(extraEnv: NodeJS.ProcessEnv = {}): Workspace {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-real-cli-"));
     fs.mkdirSync(path.join(dir, "home"));
     fs.mkdirSync(path.join(dir, "state"));
@@ -68,6 +71,7 @@ export function createWorkspace(): Workspace {
         // No colour codes, so that output compares byte for byte.
         NO_COLOR: "1",
         FORCE_COLOR: "0",
+        ...extraEnv,
     };
     delete env.PULUMI_ACCESS_TOKEN;
     installStandInPlugins(path.join(dir, "home"), REPO_ROOT);
@@ -248,11 +252,13 @@ export interface RealPreviewOptions {
     readonly packDirs?: readonly string[];
     /** Preview without any policy pack (a benchmark floor). */
     readonly noPack?: boolean;
+    /** Environment set on top of the workspace's own for the CLI. */
+    readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Runs `pulumi preview --policy-pack <pack>` on a copy of `programDir` with a fresh stack. */
 export async function realPreview(programDir: string, options: RealPreviewOptions = {}): Promise<CliRun> {
-    const ws = createWorkspace();
+    const ws = createWorkspace(options.env);
     const program = stagedIn(ws, programDir);
     try {
         const stack = options.stack ?? "dev";

@@ -36,21 +36,33 @@ export interface PackCpuSampler {
     stop(): number | undefined;
 }
 
-/** Starts sampling the CPU of every pack process serving `packDir` (an absolute path). */
+/** The process ids in /proc (none where it cannot be read). */
+function processIds(): string[] {
+    try {
+        return fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+    } catch {
+        return [];
+    }
+}
+
+/**
+ * Starts sampling the CPU of every pack process serving `packDir` (an absolute path) that starts
+ * after this call.
+ */
 export function startPackCpuSampler(packDir: string): PackCpuSampler {
     const dir = path.resolve(packDir);
     // pid -> whether it is a pack process of dir, and when first seen: a process seen between fork
     // and exec still has its parent's command line, so a "no" is read again for its first second.
     const seen = new Map<string, { pack: boolean; since: number }>();
+    // Processes alive before this preview began are not its pack: an orphan of an interrupted
+    // run (a killed bench leaves its pack process behind) would add its CPU to every run.
+    const before = new Set(processIds());
+    for (const pid of before) {
+        seen.set(pid, { pack: false, since: 0 });
+    }
     const cpu = new Map<string, number>();
     const sample = (): void => {
-        let pids: string[];
-        try {
-            pids = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p));
-        } catch {
-            return;
-        }
-        for (const pid of pids) {
+        for (const pid of processIds()) {
             const now = Date.now();
             const known = seen.get(pid);
             if (!known || (!known.pack && now - known.since < 1000)) {

@@ -109,4 +109,23 @@ describe.runIf(process.platform === "linux")("startPackCpuSampler on a live proc
             fs.rmSync(dir, { recursive: true, force: true });
         }
     }, 120_000);
+
+    it("does not count a pack process that was alive before it started (an interrupted run's orphan)", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-packcpu-"));
+        const burn = "const t=process.cpuUsage();while((process.cpuUsage(t).user+process.cpuUsage(t).system)<2e5){}" +
+            "process.stdout.write('done');setInterval(()=>{},1000);";
+        const orphan = spawn(process.execPath, ["-e", burn, path.join(dir, "cmd", "run-plugin", "index.js"), dir], { stdio: ["ignore", "pipe", "ignore"] });
+        try {
+            await new Promise<void>((resolve, reject) => {
+                orphan.stdout.on("data", () => resolve());
+                orphan.on("exit", () => reject(new Error("the burner exited early")));
+            });
+            const sampler = startPackCpuSampler(dir);
+            await new Promise((r) => setTimeout(r, 600));
+            expect(sampler.stop()).toBeUndefined();
+        } finally {
+            orphan.kill("SIGKILL");
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+    }, 120_000);
 });

@@ -369,6 +369,37 @@ const FINDINGS = [
     "the rest is the CLI itself (about 6,500 s of CPU, far more than 10 times its cost at 1,000). The runs overlapped at " +
     "load 4 to 16 and the no-pack run was stopped, so that row is not in the table: its wall times compare nothing, its " +
     "CPU figures are the measure.",
+    "- **The real preview without the CLI's quadratic snapshot cost (2026-12-02, 13:40 to 15:00, load 2 to 4).** The " +
+    "10,000-resource runs above took hours because of the CLI, not the packs. Its own CPU profile (`pulumi preview " +
+    "--profiling`, 1,000 resources, no pack) puts 58% of its CPU in stack.SerializeResource under SnapshotManager.saveSnapshot: " +
+    "v3.274.1's file backend serialises the whole in-memory snapshot after every step of a preview too, for a persister that " +
+    "discards it (pkg/backend/diy/backend.go). With PULUMI_SKIP_CHECKPOINTS=true the no-pack preview takes 23 to 25 s at " +
+    "1,000 resources (100 s with the checkpoints) and 163 s at 10,000 (about 2.5 hours at load), with the same verdicts, output " +
+    "and exit code. So the bench now sets it (`--real-checkpoints` keeps the CLI's default), and docs/ci.md tells users. " +
+    "The floors are now the CLI's linear work, and perfguard's share is measured against that smaller denominator. " +
+    "**Missed**, at both sizes: __SHARES__",
+    "- **Where perfguard's share of the real preview goes.** The pack process was profiled inside a real 1,000-resource preview " +
+    "with the inspector's sampling profiler, in 500 ms chunks, since the CLI SIGKILLs its plugins. These are main-thread shares of " +
+    "perfguard's extra over the empty pack:" +
+    "\n  - The SDK decodes each resource's properties twice: once at Analyze, for the one policy that must read every resource " +
+    "(perfguard-facts: an unreadable fact has to block before the resource is created, so it cannot wait for AnalyzeStack), and once at " +
+    "AnalyzeStack for the stack policies. That is 0.45 s, two thirds of it google-protobuf's Struct.toJavaScript." +
+    "\n  - perfguard-facts' reading of every resource's facts, and the framework around the resource policies: 0.38 s." +
+    "\n  - The stack policies (the Citrix, NSX ALB and Xen evaluations): 0.2 s." +
+    "\n  - The SDK's per-call work (resource options, arguments, for each policy it calls): about 0.1 s." +
+    "\n  - V8's background threads (concurrent marking, compilation): about 0.4 s more than the empty pack." +
+    "\n\n  The CLI also does more for perfguard than for the empty pack: it turns the verdicts into diagnostics and displays " +
+    "them. At 1,000 resources the whole preview's CPU rose by 3.4 s and the pack's by 1.7 s. Cut this round:" +
+    "\n  - ajv is no longer loaded or compiled when the config holds only the defaults, as the CLI sends for an unconfigured " +
+    "policy (configFor 223 to 57 ms)." +
+    "\n  - The one-type resource policies take the SDK's type fast path after their first call (validateResource 490 to 375 ms)." +
+    "\n  - notApplicable no longer captures a stack trace per resource (53 to 17 ms)." +
+    "\n  - The pack CPU sampler no longer counts a pack process that was alive before the run. An interrupted run's orphan had " +
+    "added 3 to 4 s to every perfguard run of the first bench this afternoon." +
+    "\n\n  What remains is per resource, and about half of it is the SDK's work for perfguard's policies: the decodes, and " +
+    "the arguments @pulumi/policy 1.21 builds again, for every resource, for each of the nine policies with a validateStack. The next step is a decode of only the fact " +
+    "carriers that perfguard-facts reads, in place of the SDK's whole-Struct decode, or fewer stack policies; that is left for a " +
+    "change of its own.",
     "- **perfguard diff, 10,000 resources.** Its two pack processes get a 64 MB young generation (cli/diff/run.ts " +
     "`packEnv`: scavenges were a third of their CPU). By hand, the same pair of exports took 21 to 23 s of CPU before " +
     "decodeOnce and that change, 19.4 s with decodeOnce and 14.7 s with both, the output byte for byte the same. In the " +

@@ -187,15 +187,20 @@ export function invalidConfigMessage(policyName: string, errors: readonly string
     return { problem: `invalid config for policy ${policyName}: ${plural(errors.length, "problem")} (below); none of this policy's checks ran.`, fix, basis: errors };
 }
 
-/** Counts resetReportedOnce calls: a test's "new pack process", which typed policies' first call is per. */
+/**
+ * Which pack process this is, as tests see it: resetReportedOnce starts a new one. A one-type
+ * resource policy takes the SDK's type fast path only after its first call in the current one.
+ */
 let processGeneration = 0;
 
-/** Forgets which config problems were reported (tests that reuse one process). */
+/**
+ * Forgets which config problems were reported, and re-arms each one-type policy's first call
+ * (tests that reuse one process for several previews).
+ */
 export function resetReportedOnce(): void {
     reportedOnce.clear();
     processGeneration += 1;
 }
-
 
 /**
  * Reads config; returns undefined (after reporting) when it is invalid, so no check runs on a
@@ -231,6 +236,11 @@ function reportUnknownKeys(policy: PolicyMeta, known: ReadonlySet<string>, raw: 
  * was 0.05 s of a 1,000-resource preview).
  */
 function notApplicableWithoutTrace(args: ResourceValidationArgs, reason: string): void {
+    // Under `node --frozen-intrinsics` the limit cannot be set: then the SDK's error keeps its trace.
+    if (!TRACE_LIMIT_WRITABLE) {
+        args.notApplicable(reason);
+        return;
+    }
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
@@ -239,6 +249,8 @@ function notApplicableWithoutTrace(args: ResourceValidationArgs, reason: string)
         Error.stackTraceLimit = limit;
     }
 }
+
+const TRACE_LIMIT_WRITABLE = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit")?.writable === true;
 
 /**
  * Runs `fn` for one resource; an unexpected error becomes a violation about that resource
@@ -553,6 +565,7 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
     // resource first, so they show up against the stack. (A validateStack hook would report them
     // stack-wide, but the SDK decodes the whole stack again for every policy that has one.)
     const known = new Set(Object.keys(configSchema?.properties ?? {}));
+    const only = types?.size === 1 ? [...types][0] : undefined;
     let calledIn = -1;
     const validateResource = (args: ResourceValidationArgs, reportViolation: ReportViolation): void => {
         calledIn = processGeneration;
@@ -563,11 +576,16 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
                 recordFacts("analyze", resource);
                 recordVerdict("analyze", spec.name, resource.urn, typeNotRead(`reads only ${[...types].join(", ")}`), 0);
             }
+            // The SDK's own words when its fast path skips the policy (below), so that the CLI's
+            // policy summary reads the same for the first resource, under --explain and after.
+            if (only !== undefined) {
+                notApplicableWithoutTrace(args, `Policy only applies to resources of type '${only}'`);
+            }
             return;
         }
         // Analyze runs once per resource: report an invalid config on the first one only (the
         // checks cannot run, and Analyze blocks before anything is created). Unknown keys do not
-        // stop the checks, so validateStack reports them once, stack-wide (below).
+        // stop the checks; reportUnknownKeys (above) reports them once per pack process.
         const config = configFor<C>(meta, args.getConfig(), reportViolation, true, false);
         if (config === undefined) {
             if (explaining) {
@@ -591,13 +609,13 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
             notApplicableWithoutTrace(args, notApplicable);
         }
     };
-    const only = types?.size === 1 ? [...types][0] : undefined;
     if (only !== undefined) {
         // The SDK's own fast path (@pulumi/policy 1.21 server.js Analyze): a validateResource with a
         // `__pulumiType` is skipped, undecoded, for every other type. Read on each call, so it is
         // set only once this policy has seen its first resource (the root stack, where unknown
         // config keys are reported whatever the type) and never under --explain (which records
-        // "reads only ..." for the other types). Without it, the SDK builds each of the typed
+        // "reads only ..." for the other types). This assumes one Configure per pack process, as the
+        // CLI sends: a second one's unknown keys would show on the next resource of the type only. Without it, the SDK builds each of the typed
         // policies' arguments for every resource: measured in BENCHMARKS.md, "A real `pulumi preview`".
         Object.defineProperty(validateResource, "__pulumiType", { get: () => (calledIn === processGeneration && !explaining ? only : undefined) });
     }

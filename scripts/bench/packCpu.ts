@@ -36,6 +36,15 @@ export interface PackCpuSampler {
     stop(): number | undefined;
 }
 
+/** A process's start time (clock ticks since boot, /proc/<pid>/stat field 22), "" when gone. */
+function startTimeOf(pid: string): string {
+    try {
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[19] ?? "";
+    } catch {
+        return "";
+    }
+}
+
 /** The process ids in /proc (none where it cannot be read). */
 function processIds(): string[] {
     try {
@@ -56,14 +65,15 @@ export function startPackCpuSampler(packDir: string): PackCpuSampler {
     const seen = new Map<string, { pack: boolean; since: number }>();
     // Processes alive before this preview began are not its pack: an orphan of an interrupted
     // run (a killed bench leaves its pack process behind) would add its CPU to every run.
-    const before = new Set(processIds());
-    for (const pid of before) {
-        seen.set(pid, { pack: false, since: 0 });
-    }
+    // Keyed by pid and start time, so that a new process that reuses such a pid is still seen.
+    const before = new Set(processIds().map((pid) => `${pid}@${startTimeOf(pid)}`));
     const cpu = new Map<string, number>();
     const sample = (): void => {
         for (const pid of processIds()) {
             const now = Date.now();
+            if (before.has(`${pid}@${startTimeOf(pid)}`)) {
+                continue;
+            }
             const known = seen.get(pid);
             if (!known || (!known.pack && now - known.since < 1000)) {
                 let cmdline = "";

@@ -4,7 +4,7 @@
 // still goes to ajv.
 import { describe, expect, it } from "vitest";
 import type { PolicyConfigSchema } from "@pulumi/policy";
-import { readPolicyConfig, validated } from "../../../policies/pack/config";
+import { compiledValidators, readPolicyConfig, validated } from "../../../policies/pack/config";
 import { policies } from "../../../policies";
 
 type Property = { default?: unknown; type?: string };
@@ -63,6 +63,29 @@ describe("any other config still goes to ajv", () => {
             }
         });
     }
+
+    it.each<[string, Record<string, unknown>, number]>([
+        // [case, config sent, validators compiled by reading it]
+        ["only the defaults: no ajv", { maxRttMs: 250, hosts: {} }, 0],
+        ["nothing: no ajv", {}, 0],
+        ["a changed value: ajv", { maxRttMs: 300, hosts: {} }, 1],
+    ])("%s", (name, sent, compiles) => {
+        const before = compiledValidators();
+        readPolicyConfig(`test-config-compiles-${name}`, schema, sent);
+        expect(compiledValidators() - before).toBe(compiles);
+    });
+
+    it.each<[string, PolicyConfigSchema]>([
+        ["a non-empty object default", { properties: { o: { type: "object", default: { x: 1 } } } }],
+        ["an empty object default whose schema has properties", { properties: { o: { type: "object", default: {}, properties: { x: { type: "number", default: 1 } } } } }],
+        ["a non-empty list default", { properties: { l: { type: "array", default: [1] } } }],
+    ])("%s goes to ajv, which may add to it", (name, withNested) => {
+        const before = compiledValidators();
+        const sent = cliDefaults(withNested);
+        const result = readPolicyConfig<unknown>(`test-config-nested-${name}`, withNested, sent);
+        expect(compiledValidators() - before).toBe(1);
+        expect(result.config).toEqual(validated<unknown>(`test-config-nested-${name}`, withNested, structuredClone(sent)).config);
+    });
 
     it("a required key that is absent is an error, defaults or not", () => {
         const required: PolicyConfigSchema = { properties: { maxRttMs: { type: "number", default: 250 }, site: { type: "string" } }, required: ["site"] };

@@ -53,20 +53,26 @@ afterEach(() => observeExplain(undefined));
 
 describe("the SDK's type fast path for a one-type resource policy", () => {
     const skipped = `Policy only applies to resources of type '${ZONE}'`;
+    /** What the SDK reads before each Analyze (@pulumi/policy policy.js getPulumiType). */
+    const sdkType = (): unknown => (policy.validateResource as { __pulumiType?: unknown }).__pulumiType;
     it.each<[string, boolean, Array<[string, string, string[]]>, string[]]>([
         // [case, --explain on, calls (type, name, the SDK's not-applicable reasons), resources checked]
         ["the root stack first: the policy sees it, then the SDK skips other types", false,
-            [[STACK, "dev", []], [BUCKET, "logs", [skipped]], [ZONE, "emea", []], [BUCKET, "assets", [skipped]]], ["emea"]],
+            [[STACK, "dev", [skipped]], [BUCKET, "logs", [skipped]], [ZONE, "emea", []], [BUCKET, "assets", [skipped]]], ["emea"]],
         ["the first resource is never skipped, whatever its type", false,
-            [[BUCKET, "logs", []], [BUCKET, "assets", [skipped]]], []],
+            [[BUCKET, "logs", [skipped]], [BUCKET, "assets", [skipped]]], []],
         ["under --explain the policy sees every resource", true,
-            [[STACK, "dev", []], [BUCKET, "logs", []], [ZONE, "emea", []]], ["emea"]],
+            [[STACK, "dev", [skipped]], [BUCKET, "logs", [skipped]], [ZONE, "emea", []]], ["emea"]],
     ])("%s", async (_case, explain, calls, expected) => {
         resetReportedOnce();
         observeExplain(explain ? () => undefined : undefined);
         checked = [];
+        expect(sdkType(), "before the first call").toBeUndefined();
         for (const [type, name, reasons] of calls) {
             expect(await call(type, name), `${type} ${name}`).toEqual(reasons);
+            // The policy's own path and the SDK's fast path give the same reason; which one ran
+            // is what the SDK read: the type once the policy was called, never under --explain.
+            expect(sdkType(), `after ${type} ${name}`).toBe(explain ? undefined : ZONE);
         }
         expect(checked).toEqual(expected);
     });

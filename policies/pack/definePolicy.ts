@@ -615,8 +615,9 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
         // set only once this policy has seen its first resource (the root stack, where unknown
         // config keys are reported whatever the type) and never under --explain (which records
         // "reads only ..." for the other types). This assumes one Configure per pack process, as the
-        // CLI sends: a second one's unknown keys would show on the next resource of the type only. Without it, the SDK builds each of the typed
-        // policies' arguments for every resource: measured in BENCHMARKS.md, "A real `pulumi preview`".
+        // CLI sends: a second one's unknown keys would show on the next resource of the type only.
+        // Without it, the SDK builds each of the typed policies' arguments for every resource:
+        // measured in BENCHMARKS.md, "A real `pulumi preview`".
         Object.defineProperty(validateResource, "__pulumiType", { get: () => (calledIn === processGeneration && !explaining ? only : undefined) });
     }
     const policy: ResourceValidationPolicy = {

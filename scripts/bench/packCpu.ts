@@ -14,15 +14,24 @@ import * as path from "path";
 const PACK_ENTRIES = ["run-plugin/index.js", "run-policy-pack/index.js"];
 const INTERVAL_MS = 200;
 
-/** Reads utime + stime of a process in seconds; undefined once it is gone. */
-function cpuOf(pid: string): number | undefined {
+/** The fields of /proc/<pid>/stat after "pid (comm) " (so field n of proc(5) is at n − 3); undefined when gone. */
+function statFields(pid: string): string[] | undefined {
     try {
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-        // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12; ticks of 1/100 s.
-        return (Number(fields[11]) + Number(fields[12])) / 100;
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     } catch {
         return undefined;
     }
+}
+
+/** A process's CPU seconds: utime (field 14) + stime (15), in ticks of 1/100 s. */
+function cpuOf(pid: string): number | undefined {
+    const fields = statFields(pid);
+    return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** A process's start time (field 22, clock ticks since boot), "" when gone. */
+function startTimeOf(pid: string): string {
+    return statFields(pid)?.[19] ?? "";
 }
 
 /** True when a command line (NUL-separated) is a pack process serving `packDir`. */
@@ -34,15 +43,6 @@ export function isPackProcess(cmdline: string, packDir: string): boolean {
 export interface PackCpuSampler {
     /** Stops sampling; the pack processes' CPU seconds (summed over each one seen), undefined if none was seen. */
     stop(): number | undefined;
-}
-
-/** A process's start time (clock ticks since boot, /proc/<pid>/stat field 22), "" when gone. */
-function startTimeOf(pid: string): string {
-    try {
-        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[19] ?? "";
-    } catch {
-        return "";
-    }
 }
 
 /** The process ids in /proc (none where it cannot be read). */
@@ -71,10 +71,12 @@ export function startPackCpuSampler(packDir: string): PackCpuSampler {
     const sample = (): void => {
         for (const pid of processIds()) {
             const now = Date.now();
-            if (before.has(`${pid}@${startTimeOf(pid)}`)) {
-                continue;
+            let known = seen.get(pid);
+            if (!known && before.has(`${pid}@${startTimeOf(pid)}`)) {
+                // Alive before the preview: never its pack, and never read again.
+                known = { pack: false, since: -Infinity };
+                seen.set(pid, known);
             }
-            const known = seen.get(pid);
             if (!known || (!known.pack && now - known.since < 1000)) {
                 let cmdline = "";
                 try {

@@ -58,6 +58,45 @@ const results = new Map<string, ConfigResult<unknown>>();
 /** Bounds the memo (a caller cycling through configs must not grow it without end). */
 const MAX_RESULTS = 256;
 
+/**
+ * The last config object read per policy, with its own keys' values: @pulumi/policy 1.21's
+ * getConfig copies the policy's config object on every call (server.js makeGetConfigFun), so a
+ * new object holding the same values means the same text, without writing it again. Only for a
+ * flat config (no object or list values: a nested one could have been changed in place).
+ */
+const lastRaw = new Map<string, { readonly values: readonly unknown[]; readonly keys: readonly string[]; readonly result: ConfigResult<unknown> }>();
+
+function flatValues(raw: unknown): { keys: string[]; values: unknown[] } | undefined {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+        return undefined;
+    }
+    const keys = Object.keys(raw);
+    const values: unknown[] = [];
+    for (const key of keys) {
+        const value = (raw as Record<string, unknown>)[key];
+        if (value !== null && typeof value === "object") {
+            return undefined;
+        }
+        values.push(value);
+    }
+    return { keys, values };
+}
+
+function sameFlat(last: { readonly keys: readonly string[]; readonly values: readonly unknown[] }, now: { keys: string[]; values: unknown[] }): boolean {
+    return last.keys.length === now.keys.length && last.keys.every((k, i) => k === now.keys[i] && Object.is(last.values[i], now.values[i]));
+}
+
+/** Freezes a config and everything in it: one shared copy is handed to every call. */
+function deepFreeze<T>(value: T): T {
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+        Object.freeze(value);
+        for (const key of Object.keys(value)) {
+            deepFreeze((value as Record<string, unknown>)[key]);
+        }
+    }
+    return value;
+}
+
 function fieldOf(error: ErrorObject): string {
     const path = error.instancePath.split("/").filter((p) => p.length > 0);
     if (error.keyword === "required") {
@@ -94,9 +133,15 @@ function valueAt(root: unknown, error: ErrorObject): unknown {
  * @param policyName - the policy id, named in every error.
  * @param schema - the policy's `configSchema` (JSON Schema draft-07 subset the CLI accepts).
  * @param raw - what `args.getConfig()` returned (never mutated).
- * @returns the config with defaults, field errors and unknown keys; never throws.
+ * @returns the config with defaults, field errors and unknown keys, frozen (one copy shared by
+ *   every call with the same config); never throws.
  */
 export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSchema, raw: unknown): ConfigResult<C> {
+    const flat = flatValues(raw);
+    const last = flat ? lastRaw.get(policyName) : undefined;
+    if (flat && last && sameFlat(last, flat)) {
+        return last.result as ConfigResult<C>;
+    }
     let text: string | undefined;
     try {
         text = JSON.stringify(raw);
@@ -109,14 +154,20 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
     }
     let known = results.get(key);
     if (!known) {
-        known = readUncached<unknown>(policyName, schema, raw);
+        // Frozen, and then shared by every call with this config: a check that tried to change
+        // it would throw (and be reported as an internal error), never change the next call's.
+        // The copy keeps the schema's own default objects out of the freeze.
+        const read = readUncached<unknown>(policyName, schema, raw);
+        known = deepFreeze({ ...read, config: structuredClone(read.config) });
         if (results.size >= MAX_RESULTS) {
             results.clear();
         }
         results.set(key, known);
     }
-    // A copy of the config every time: a check that changed it must not change the next call's.
-    return { ...known, config: structuredClone(known.config) as C };
+    if (flat) {
+        lastRaw.set(policyName, { keys: flat.keys, values: flat.values, result: known });
+    }
+    return known as ConfigResult<C>;
 }
 
 function readUncached<C>(policyName: string, schema: PolicyConfigSchema, raw: unknown): ConfigResult<C> {

@@ -6,6 +6,10 @@
 "use strict";
 const { PolicyPack } = require("@pulumi/policy");
 
+// As the empty pack: PolicyPack reads package.json from the working directory, which the real
+// CLI's Node.js language host sets to the program's directory.
+process.chdir(__dirname);
+
 function count(name) {
     const value = Number(process.env[name]);
     if (!Number.isInteger(value) || value < 0) {

@@ -92,9 +92,17 @@ describe("any other config still goes to ajv", () => {
         expect(readPolicyConfig("test-config-required", required, { maxRttMs: 250 }).errors).toHaveLength(1);
     });
 
-    it("the config it returns is a copy: changing it does not change the next read", () => {
+    it("the config it returns is frozen, nested objects too: changing it throws, and the next read is unchanged", () => {
         const first = readPolicyConfig<{ hosts: Record<string, unknown> }>("test-config-copy", schema, { maxRttMs: 250, hosts: {} });
-        first.config.hosts.changed = true;
+        expect(() => {
+            first.config.hosts.changed = true;
+        }).toThrow(TypeError);
         expect(readPolicyConfig("test-config-copy", schema, { maxRttMs: 250, hosts: {} }).config).toEqual({ maxRttMs: 250, hosts: {} });
+    });
+
+    it("freezing the config leaves the schema's own default objects alone", () => {
+        const withObjectDefault: PolicyConfigSchema = { properties: { hosts: { type: "object", default: {} } } };
+        readPolicyConfig("test-config-schema-default", withObjectDefault, {});
+        expect(Object.isFrozen((withObjectDefault.properties.hosts as { default: object }).default)).toBe(false);
     });
 });

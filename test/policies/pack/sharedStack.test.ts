@@ -133,11 +133,29 @@ describe("--explain off: a stack policy builds no decision texts", () => {
 describe("readPolicyConfig: read once per config text", () => {
     const schema = { properties: { maxRttMs: { type: "number", default: 250, description: "d" } } };
 
-    it("baseline: the same text gives the same config, as a copy each time", () => {
+    it("baseline: the same text gives the same result, one frozen object shared by every read", () => {
         const first = readPolicyConfig<{ maxRttMs: number }>("test-config-memo", schema as never, { maxRttMs: 100 });
-        first.config.maxRttMs = 1;
+        expect(() => {
+            first.config.maxRttMs = 1;
+        }).toThrow(TypeError);
         const second = readPolicyConfig<{ maxRttMs: number }>("test-config-memo", schema as never, { maxRttMs: 100 });
         expect(second).toEqual({ config: { maxRttMs: 100 }, errors: [], fields: [], unknownKeys: [] });
+        expect(second).toBe(first);
+        // A new object with the same values (as the SDK's getConfig hands on every call) is the same read.
+        expect(readPolicyConfig("test-config-memo", schema as never, { ...{ maxRttMs: 100 } })).toBe(first);
+    });
+
+    it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+        // [case, first config, second config]: the second must be read on its own
+        ["a value changed", { maxRttMs: 100 }, { maxRttMs: 120 }],
+        ["a key added", { maxRttMs: 100 }, { maxRttMs: 100, extra: 1 }],
+        ["a key renamed", { maxRttMs: 100 }, { maxRtt: 100 }],
+        ["the same values in another key order", { maxRttMs: 100, extra: 1 }, { extra: 1, maxRttMs: 100 }],
+    ])("the flat-config shortcut does not hand back the last read when %s", (_name, before, after) => {
+        readPolicyConfig("test-config-flat", schema as never, before);
+        const read = readPolicyConfig("test-config-flat", schema as never, after);
+        const fresh = readPolicyConfig("test-config-flat-fresh", schema as never, after);
+        expect({ config: read.config, unknownKeys: read.unknownKeys }).toEqual({ config: fresh.config, unknownKeys: fresh.unknownKeys });
     });
 
     it("a changed config object is read again", () => {

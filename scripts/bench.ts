@@ -10,7 +10,7 @@
  * nothing), --no-profile (skip the CPU profile), --out <file> (default BENCHMARKS.md),
  * --no-synthetic / --no-real (skip a part and keep its last saved results), --real-sizes
  * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds),
- * --real-parallel (the three configurations of a round side by side instead of one after another),
+ * --real-parallel (the configurations of a round side by side instead of one after another),
  * --real-checkpoints (keep the CLI's per-step snapshot serialisation: realPreview.ts SKIP_CHECKPOINTS),
  * --no-diff (skip the perfguard diff row and keep its last saved result).
  * Each part's results are saved under bench/results/ (JSON, with the date and load), and

@@ -1,8 +1,8 @@
 /**
  * What users feel: the wall time of a real `pulumi preview` (the CLI built by
  * `npm run real-cli:setup`, stand-in providers) of a 1,000-resource program with perfguard, with
- * the empty pack and with no pack, interleaved (round i starts with configuration i mod 3) so
- * that machine noise falls on all three alike; with each run's CPU seconds, steadier than wall time,
+ * the no-op pack of perfguard's shape, with the empty pack and with no pack, interleaved (round i
+ * starts with configuration i mod n) so that machine noise falls on all of them alike; with each run's CPU seconds, steadier than wall time,
  * and the pack process's own CPU seconds (packCpu.ts): perfguard's own share measured directly.
  */
 import * as fs from "fs";
@@ -11,6 +11,7 @@ import * as path from "path";
 import { realCliAvailable, realPreview } from "../realCli/run";
 import { childCpuSeconds } from "./machine";
 import { startPackCpuSampler } from "./packCpu";
+import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, perfguardPolicyCounts } from "./packs";
 import { median } from "./stats";
 
 /** One configuration of the real preview and its wall times. */
@@ -39,7 +40,7 @@ export interface RealPreviewResults {
     readonly date: string;
     readonly loadStart: number;
     readonly loadEnd: number;
-    /** The three configurations ran side by side in each round (--real-parallel), not one after the other. */
+    /** The configurations ran side by side in each round (--real-parallel), not one after the other. */
     readonly parallel?: boolean;
     /**
      * The CLI ran with PULUMI_SKIP_CHECKPOINTS=true (the bench's default; absent in runs before
@@ -98,8 +99,14 @@ export async function benchRealPreview(root: string, count: number, repeats: num
         return undefined;
     }
     const program = writeBenchProgram(count);
-    const configs: Array<{ label: string; packDir?: string }> = [
+    const counts = perfguardPolicyCounts(root);
+    const configs: Array<{ label: string; packDir?: string; env?: NodeJS.ProcessEnv }> = [
         { label: "perfguard", packDir: root },
+        // perfguard's policy counts doing nothing: what the SDK charges for that many policies.
+        {
+            label: NOOP_LABEL, packDir: path.join(root, "bench", "floors", "noop-pack"),
+            env: { [NOOP_RESOURCE_ENV]: String(counts.resource), [NOOP_STACK_ENV]: String(counts.stack) },
+        },
         { label: "empty pack", packDir: path.join(root, "bench", "floors", "empty-pack") },
         { label: "no pack" },
     ];
@@ -115,7 +122,7 @@ export async function benchRealPreview(root: string, count: number, repeats: num
             const cpuBefore = parallel ? undefined : childCpuSeconds();
             const sampler = config.packDir === undefined ? undefined : startPackCpuSampler(config.packDir);
             const run = await realPreview(program, {
-                packDir: config.packDir, noPack: config.packDir === undefined, env: checkpoints ? {} : SKIP_CHECKPOINTS,
+                packDir: config.packDir, noPack: config.packDir === undefined, env: { ...(checkpoints ? {} : SKIP_CHECKPOINTS), ...config.env },
             }).finally(() => {
                 const packSeconds = sampler?.stop();
                 if (packSeconds !== undefined) {
@@ -136,12 +143,12 @@ export async function benchRealPreview(root: string, count: number, repeats: num
         };
         for (let i = 0; i < repeats; i++) {
             if (parallel) {
-                // The three at once: on a machine whose load changes by the minute, runs side by side
+                // All at once: on a machine whose load changes by the minute, runs side by side
                 // see the same load, where runs one after the other (minutes each) would not.
                 await Promise.all(configs.map((_, k) => once(i, k)));
                 continue;
             }
-            // Round i starts with configuration i mod 3, so that none always runs first (or after the same one).
+            // Round i starts with configuration i mod n, so that none always runs first (or after the same one).
             for (let j = 0; j < configs.length; j++) {
                 await once(i, (i + j) % configs.length);
             }
@@ -169,23 +176,35 @@ function pairedRatios(r: RealPreviewResults, key: "seconds" | "cpuSeconds"): num
 /** The target: perfguard's wall time at most this many times the empty pack's. */
 export const REAL_PREVIEW_TARGET = 1.02;
 
+/** How the runs name the no-op pack of perfguard's shape (bench/floors/noop-pack). */
+export const NOOP_LABEL = "no-op pack";
+
+/** Per round, `label`'s pack CPU minus the empty pack's; their median. Undefined without both. */
+function extraOverEmpty(r: RealPreviewResults, label: string): { mine: number; empty: number; extra: number } | undefined {
+    const a = r.runs.find((x) => x.label === label)?.packCpuSeconds ?? [];
+    const b = r.runs.find((x) => x.label === "empty pack")?.packCpuSeconds ?? [];
+    const n = Math.min(a.length, b.length);
+    return n === 0 ? undefined : { mine: median(a.slice(0, n)), empty: median(b.slice(0, n)), extra: median(a.slice(0, n).map((t, i) => t - b[i])) };
+}
+
 /**
  * perfguard's own work in the preview from the pack processes' CPU: the median over rounds of
  * (perfguard's pack CPU − the empty pack's in the same round), and that as a share of the empty-pack
- * preview's median wall time. The CLI's own handling of perfguard's verdicts is not in it (the
- * whole preview's CPU is). Undefined without pack CPU figures for both.
+ * preview's median wall time; the same for the no-op pack of perfguard's shape when it ran (the
+ * SDK's price for perfguard's policy count). The CLI's own handling of perfguard's verdicts is not
+ * in it (the whole preview's CPU is). Undefined without pack CPU figures for perfguard and the empty pack.
  */
-export function packShare(r: RealPreviewResults): { perfguard: number; empty: number; extra: number; share: number } | undefined {
-    const ours = r.runs.find((x) => x.label === "perfguard");
+export function packShare(r: RealPreviewResults): { perfguard: number; empty: number; extra: number; share: number; noop?: { extra: number; share: number } } | undefined {
     const empty = r.runs.find((x) => x.label === "empty pack");
-    const a = ours?.packCpuSeconds ?? [];
-    const b = empty?.packCpuSeconds ?? [];
-    const n = Math.min(a.length, b.length);
-    if (!ours || !empty || n === 0 || !(empty.median > 0)) {
+    const ours = extraOverEmpty(r, "perfguard");
+    if (!ours || !empty || !(empty.median > 0)) {
         return undefined;
     }
-    const extra = median(a.slice(0, n).map((t, i) => t - b[i]));
-    return { perfguard: median(a.slice(0, n)), empty: median(b.slice(0, n)), extra, share: extra / empty.median };
+    const noop = extraOverEmpty(r, NOOP_LABEL);
+    return {
+        perfguard: ours.mine, empty: ours.empty, extra: ours.extra, share: ours.extra / empty.median,
+        ...(noop ? { noop: { extra: noop.extra, share: noop.extra / empty.median } } : {}),
+    };
 }
 
 /** The BENCHMARKS.md section: one table per program size, with each round's times (the spread). */
@@ -195,9 +214,10 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         "",
         "Wall time of `pulumi preview` (the real CLI v3.274.1 built by `npm run real-cli:setup`, stand-in providers, local file " +
         "backend) of a program of Citrix zones, catalogs and controllers, Avi SE groups and virtual services and Xen guests, " +
-        "with facts (scripts/bench/realPreview.ts), with perfguard, the empty pack and no pack, rounds interleaved " +
-        "(round i starts with configuration i mod 3: perfguard, empty, none; empty, none, perfguard; ...). Each time includes `pulumi stack init` in a fresh backend (the same for all " +
-        `three). Target: perfguard at most ${REAL_PREVIEW_TARGET.toFixed(2)}x the empty pack (the price any pack pays for being ` +
+        "with facts (scripts/bench/realPreview.ts), with perfguard, the no-op pack of perfguard's shape (bench/floors/noop-pack: " +
+        "perfguard's numbers of resource and stack policies, each doing nothing; runs since 2026-12-02 evening), the empty pack and no pack, rounds interleaved " +
+        "(round i starts with configuration i mod n). Each time includes `pulumi stack init` in a fresh backend (the same for all " +
+        `of them). Target: perfguard at most ${REAL_PREVIEW_TARGET.toFixed(2)}x the empty pack (the price any pack pays for being ` +
         "started and called); perfguard's own share is what it adds on top. The CLI runs with PULUMI_SKIP_CHECKPOINTS=true unless " +
         "`--real-checkpoints`: v3.274.1's file backend otherwise serialises the whole snapshot after every step of a preview too, " +
         "a cost that grows with the square of the stack (58% of the CLI's CPU at 1,000 resources, by its own `--profiling`) and " +
@@ -211,7 +231,7 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         const ratio = ours / empty;
         out.push(`### ${r.resources.toLocaleString("en-US")} resources: ${r.repeats === 1 ? "one round" : `median of ${r.repeats} rounds`}`, "");
         const checkpointsNote = r.skipCheckpoints ? "; PULUMI_SKIP_CHECKPOINTS=true" : "; the CLI's per-step snapshot serialisation on (run before the bench set PULUMI_SKIP_CHECKPOINTS, or with --real-checkpoints)";
-        out.push(`Run ${r.date}${checkpointsNote}${r.parallel ? ", the three configurations side by side in each round (`--real-parallel`: on a machine whose load changes by the minute they then see the same load; they also compete for its 2 cores)" : ", interleaved"}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
+        out.push(`Run ${r.date}${checkpointsNote}${r.parallel ? ", the configurations side by side in each round (`--real-parallel`: on a machine whose load changes by the minute they then see the same load; they also compete for its 2 cores)" : ", interleaved"}; 1-minute load average ${r.loadStart.toFixed(2)} at the start, ${r.loadEnd.toFixed(2)} at the end ` +
             "(the machine is shared with other developers' builds).", "");
         const cpuKnown = r.runs.every((x) => x.cpuSeconds !== undefined && x.cpuSeconds.length === x.seconds.length);
         out.push(`| pack | median s | each round, s | vs no pack | vs empty pack |${cpuKnown ? " CPU, median s | CPU, each round, s |" : ""}`,
@@ -238,6 +258,14 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
                 `empty-pack preview's ${(r.runs.find((x) => x.label === "empty pack")?.median ?? NaN).toFixed(1)} s, target <= ${(100 * limit).toFixed(0)}%: ` +
                 `${pack.share <= limit ? "met" : "MISSED"}. This is the pack process's own work and hardly moves with the machine's load; the ` +
                 "CLI's handling of perfguard's verdicts (their diagnostics and display) comes on top, in the CPU column.", "");
+            if (pack.noop) {
+                out.push(`The no-op pack of perfguard's shape adds ${pack.noop.extra.toFixed(2)} s over the empty pack, **${(100 * pack.noop.share).toFixed(2)}%**: ` +
+                    "what @pulumi/policy 1.21 charges for that many policies before any of them does anything (its Analyze loop decodes a " +
+                    "resource and builds its arguments for each resource policy, its AnalyzeStack decodes the stack and rebuilds every " +
+                    "resource's arguments for each stack policy). Its resource policies apply to every type, where four of perfguard's " +
+                    "apply to one and the SDK skips them for the others, so it is somewhat above perfguard's own shape. perfguard, checks " +
+                    `included, adds ${pack.extra <= pack.noop.extra ? `${(pack.noop.extra - pack.extra).toFixed(2)} s less than it` : `${(pack.extra - pack.noop.extra).toFixed(2)} s more than it`}.`, "");
+            }
         }
         if (paired.length > 1 || pairedCpu.length > 0) {
             out.push(`Round by round (perfguard / empty pack in the same round): wall ${paired.map((x) => `${x.toFixed(3)}x`).join(", ")}` +

@@ -4,7 +4,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { isPackProcess, startPackCpuSampler } from "../../scripts/bench/packCpu";
-import { packShare, renderRealPreview, RealPreviewResults } from "../../scripts/bench/realPreview";
+import { NOOP_LABEL, packShare, renderRealPreview, RealPreviewResults } from "../../scripts/bench/realPreview";
 
 /** A 1,000-resource result: perfguard 2% over the empty pack by wall time, 1% by CPU, in each round. */
 type Change = Partial<{ seconds: number[]; cpuSeconds: number[] | undefined; packCpuSeconds: number[] | undefined }>;
@@ -67,6 +67,23 @@ describe("perfguard's own share from the pack processes' CPU", () => {
         expect(got?.extra).toBeCloseTo(extra, 6);
         expect(got?.share).toBeCloseTo(share, 6);
         expect(renderRealPreview([r])).toContain(line);
+    });
+    it.each([
+        // [case, the no-op pack's CPU per round, noop extra s, line]
+        ["baseline: the no-op pack of perfguard's shape costs more than perfguard", [2.9, 2.9, 2.9], 0.9, "perfguard, checks included, adds 0.30 s less than it."],
+        ["perfguard costs more than its shape's floor", [2.4, 2.4, 2.4], 0.4, "perfguard, checks included, adds 0.20 s more than it."],
+    ] as const)("the no-op floor: %s", (_name, noop, noopExtra, line) => {
+        const r = results({ perfguard: { packCpuSeconds: [2.6, 2.6, 2.6] }, "empty pack": { packCpuSeconds: [2, 2, 2] } });
+        const withNoop: RealPreviewResults = { ...r, runs: [...r.runs, { label: NOOP_LABEL, seconds: [60, 60, 60], median: 60, packCpuSeconds: [...noop] }] };
+        const got = packShare(withNoop);
+        expect(got?.noop?.extra).toBeCloseTo(noopExtra, 6);
+        expect(got?.noop?.share).toBeCloseTo(noopExtra / 60, 6);
+        const text = renderRealPreview([withNoop]);
+        expect(text).toContain(`The no-op pack of perfguard's shape adds ${noopExtra.toFixed(2)} s over the empty pack, **${(100 * noopExtra / 60).toFixed(2)}%**`);
+        expect(text).toContain(line);
+        // Without its runs, no sentence about it.
+        expect(packShare(r)?.noop).toBeUndefined();
+        expect(renderRealPreview([r])).not.toContain("The no-op pack of perfguard's shape adds");
     });
     it("says nothing without both packs' CPU", () => {
         const r = results({ perfguard: { packCpuSeconds: [2, 2, 2] } });

@@ -263,7 +263,8 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
                     "what @pulumi/policy 1.21 charges for that many policies before any of them does anything (its Analyze loop decodes a " +
                     "resource and builds its arguments for each resource policy, its AnalyzeStack decodes the stack and rebuilds every " +
                     "resource's arguments for each stack policy). Its resource policies apply to every type, where four of perfguard's " +
-                    "apply to one and the SDK skips them for the others, so it is somewhat above perfguard's own shape. perfguard, checks " +
+                    "apply to one and the SDK skips them for the others, and it decodes a resource once per policy, where perfguard decodes it once " +
+                    "per call (policies/pack/decodeOnce.ts): it bounds the SDK's price for perfguard's policies from above, it is not that price. perfguard, checks " +
                     `included, adds ${pack.extra <= pack.noop.extra ? `${(pack.noop.extra - pack.extra).toFixed(2)} s less than it` : `${(pack.extra - pack.noop.extra).toFixed(2)} s more than it`}.`, "");
             }
         }

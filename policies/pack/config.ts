@@ -156,9 +156,9 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
     if (!known) {
         // Frozen, and then shared by every call with this config: a check that tried to change
         // it would throw (and be reported as an internal error), never change the next call's.
-        // The copy keeps the schema's own default objects out of the freeze.
-        const read = readUncached<unknown>(policyName, schema, raw);
-        known = deepFreeze({ ...read, config: structuredClone(read.config) });
+        // readUncached works on a copy of `raw` and of each default, so this freezes nothing of
+        // the caller's or of the schema's.
+        known = deepFreeze(readUncached<unknown>(policyName, schema, raw));
         if (results.size >= MAX_RESULTS) {
             results.clear();
         }

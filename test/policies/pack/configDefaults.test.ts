@@ -100,9 +100,16 @@ describe("any other config still goes to ajv", () => {
         expect(readPolicyConfig("test-config-copy", schema, { maxRttMs: 250, hosts: {} }).config).toEqual({ maxRttMs: 250, hosts: {} });
     });
 
-    it("freezing the config leaves the schema's own default objects alone", () => {
+    it.each<[string, Record<string, unknown>]>([
+        // [case, config sent]
+        ["the defaults alone (no ajv)", {}],
+        ["a config ajv reads", { hosts: { "xcp-01": { linkMBps: 100 } } }],
+    ])("freezing the config leaves the caller's object and the schema's defaults alone: %s", (name, sent) => {
         const withObjectDefault: PolicyConfigSchema = { properties: { hosts: { type: "object", default: {} } } };
-        readPolicyConfig("test-config-schema-default", withObjectDefault, {});
+        const result = readPolicyConfig<{ hosts: object }>(`test-config-no-alias-${name}`, withObjectDefault, sent);
+        expect(Object.isFrozen(result.config.hosts)).toBe(true);
         expect(Object.isFrozen((withObjectDefault.properties.hosts as { default: object }).default)).toBe(false);
+        expect(Object.isFrozen(sent)).toBe(false);
+        expect(Object.values(sent).some((v) => Object.isFrozen(v))).toBe(false);
     });
 });

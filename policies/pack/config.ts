@@ -82,13 +82,25 @@ function flatValues(raw: unknown): { keys: string[]; values: unknown[] } | undef
     return { keys, values };
 }
 
+function isPlainContainer(value: object): boolean {
+    if (Array.isArray(value)) {
+        return true;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+
 function sameFlat(last: { readonly keys: readonly string[]; readonly values: readonly unknown[] }, now: { keys: string[]; values: unknown[] }): boolean {
     return last.keys.length === now.keys.length && last.keys.every((k, i) => k === now.keys[i] && Object.is(last.values[i], now.values[i]));
 }
 
-/** Freezes a config and everything in it: one shared copy is handed to every call. */
+/**
+ * Freezes a config and every plain object and list in it: one shared copy is handed to every
+ * call. Config is JSON (the CLI sends a protobuf Struct); anything else an in-process caller
+ * passes (a Buffer, which cannot be frozen, a Date) is left as it is.
+ */
 function deepFreeze<T>(value: T): T {
-    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value) && isPlainContainer(value)) {
         Object.freeze(value);
         for (const key of Object.keys(value)) {
             deepFreeze((value as Record<string, unknown>)[key]);
@@ -155,7 +167,8 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
     let known = results.get(key);
     if (!known) {
         // Frozen, and then shared by every call with this config: a check that tried to change
-        // it would throw (and be reported as an internal error), never change the next call's.
+        // it would throw (reported as an internal error: per resource by isolate, per policy
+        // around a stack policy's check), never change the next call's.
         // readUncached works on a copy of `raw` and of each default, so this freezes nothing of
         // the caller's or of the schema's.
         known = deepFreeze(readUncached<unknown>(policyName, schema, raw));

@@ -539,7 +539,18 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
             }
             const stack = stackOf(args.resources);
             const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config), "stack");
-            spec.check(stack, config, decisions.report);
+            try {
+                spec.check(stack, config, decisions.report);
+            } catch (e) {
+                // The rooms isolate each resource; an error outside that would otherwise fail the
+                // whole AnalyzeStack (the SDK rethrows it as a gRPC error) and every verdict with it.
+                const name = e instanceof Error ? shortName(e.name) : "a non-Error value";
+                decisions.report({
+                    problem: `perfguard could not finish ${spec.name} (internal error ${name}): its verdicts on this stack are unknown.`,
+                    fix: `report this perfguard bug with the error below; meanwhile check what ${spec.name} checks by hand (docs/policies/${spec.name}.md)`,
+                    basis: [e instanceof Error ? `internal error ${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown"],
+                });
+            }
             // In a stack policy the SDK's notApplicable ends the whole policy: per-resource
             // not-applicable reasons stay in the decisions, for --explain only.
             decisions.flushGrouped();

@@ -6,8 +6,8 @@
  */
 import type { PolicyResource, StackValidationArgs } from "@pulumi/policy";
 import { unknownCheckingProxy } from "@pulumi/policy";
-import { afterEach, describe, expect, it } from "vitest";
-import { readPolicyConfig } from "../../../policies/pack/config";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { readPolicyConfig, validated } from "../../../policies/pack/config";
 import { observeExplain } from "../../../policies/pack/decisionLog";
 import { stackPolicy } from "../../../policies/pack/definePolicy";
 import { stackOf } from "../../../policies/pack/resources";
@@ -148,14 +148,44 @@ describe("readPolicyConfig: read once per config text", () => {
     it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
         // [case, first config, second config]: the second must be read on its own
         ["a value changed", { maxRttMs: 100 }, { maxRttMs: 120 }],
+        ["a value's type changed", { maxRttMs: 1 }, { maxRttMs: "1" }],
         ["a key added", { maxRttMs: 100 }, { maxRttMs: 100, extra: 1 }],
         ["a key renamed", { maxRttMs: 100 }, { maxRtt: 100 }],
         ["the same values in another key order", { maxRttMs: 100, extra: 1 }, { extra: 1, maxRttMs: 100 }],
-    ])("the flat-config shortcut does not hand back the last read when %s", (_name, before, after) => {
-        readPolicyConfig("test-config-flat", schema as never, before);
-        const read = readPolicyConfig("test-config-flat", schema as never, after);
-        const fresh = readPolicyConfig("test-config-flat-fresh", schema as never, after);
-        expect({ config: read.config, unknownKeys: read.unknownKeys }).toEqual({ config: fresh.config, unknownKeys: fresh.unknownKeys });
+    ])("the flat-config shortcut does not hand back the last read when %s", (name, before, after) => {
+        readPolicyConfig(`test-config-flat-${name}`, schema as never, before);
+        const read = readPolicyConfig(`test-config-flat-${name}`, schema as never, after);
+        // What ajv makes of the second config alone, unknown keys removed as readPolicyConfig does.
+        const known = Object.fromEntries(Object.entries(after).filter(([k]) => k === "maxRttMs"));
+        const alone = validated(`test-config-flat-${name}`, schema as never, structuredClone(known));
+        expect({ config: read.config, errors: read.errors, unknownKeys: read.unknownKeys })
+            .toEqual({ config: alone.config, errors: alone.errors, unknownKeys: Object.keys(after).filter((k) => k !== "maxRttMs") });
+    });
+
+    it("the flat-config shortcut is taken: the same values again are not written as JSON text", () => {
+        const first = readPolicyConfig("test-config-flat-taken", schema as never, { maxRttMs: 100 });
+        const stringify = vi.spyOn(JSON, "stringify");
+        try {
+            expect(readPolicyConfig("test-config-flat-taken", schema as never, { maxRttMs: 100 })).toBe(first);
+            expect(stringify).not.toHaveBeenCalled();
+        } finally {
+            stringify.mockRestore();
+        }
+    });
+
+    it("a nested config changed in place is read again (the shortcut is for flat configs only)", () => {
+        const nested = { properties: { hosts: { type: "object", default: {}, description: "d", additionalProperties: { type: "number" } } } };
+        const raw: { hosts: Record<string, unknown> } = { hosts: { a: 1 } };
+        expect(readPolicyConfig("test-config-nested-in-place", nested as never, raw).errors).toEqual([]);
+        raw.hosts.a = "fast";
+        expect(readPolicyConfig("test-config-nested-in-place", nested as never, raw).errors).toHaveLength(1);
+    });
+
+    it("config values that are not JSON (an in-process caller's Buffer) are left unfrozen, and the read does not throw", () => {
+        const loose = { properties: { blob: { type: "object", description: "d" } } };
+        const read = readPolicyConfig<{ blob: Buffer }>("test-config-buffer", loose as never, { blob: Buffer.from("ab") });
+        expect(Object.isFrozen(read)).toBe(true);
+        expect(Object.isFrozen(read.config.blob)).toBe(false);
     });
 
     it("a changed config object is read again", () => {

@@ -3,6 +3,7 @@ import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import type { Message } from "../pack/message";
 import { shortName } from "../pack/message";
+import { factAsWritten } from "../pack/facts";
 import type { Controller, Zone } from "./site";
 import type { GroupEvaluation, ZoneEvaluation } from "./evaluation";
 import { fitted, groupRef, groupShort, rttNotes, zoneRef, zoneShort } from "./evaluation";
@@ -12,7 +13,23 @@ import { targetsBasis, BrokeringTargets } from "./targets";
 
 // HKLM: the abbreviation regedit, reg.exe and Citrix's own articles use for HKEY_LOCAL_MACHINE.
 export const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath.replace(/^HKEY_LOCAL_MACHINE\\/, "HKLM\\");
-const DECLARE = "(and perfguard:throttleMaxConcurrentTransactions)";
+
+/**
+ * "(and declare it: extraConfig "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12")":
+ * the fact as each controller's carrier writes it, sorted, one per carrier; for a controller of
+ * `externalControllers`, its entry's `throttle`.
+ */
+function declare(controllers: readonly Controller[], each: number | undefined): string {
+    const value = each === undefined ? "<value>" : String(each);
+    const forms = new Set<string>();
+    for (const c of controllers) {
+        forms.add(c.resource ? factAsWritten(c.resource.type, THROTTLE_FACT, value) : `throttle: ${value} in its externalControllers entry`);
+    }
+    const list = [...forms].sort();
+    return list.length === 0 ? `(and declare perfguard:${THROTTLE_FACT})` : `(and declare it: ${list.join("; ")})`;
+}
+
+const THROTTLE_FACT = "throttleMaxConcurrentTransactions";
 
 /** The rule every fix states, on a basis line: throttles are first come, first served. */
 export const FIRST_COME = "throttles: first come, first served";
@@ -24,8 +41,8 @@ export function zoneFix(zone: Zone, each: number | undefined, rttMs?: number): s
         return `no throttle keeps ${zoneShort(zone)}'s most exposed lock within the targets at ${rttMs !== undefined ? num(rttMs) : "this"} ms with ${plural(count, "Delivery Controller")}: split the Delivery Groups, let fewer controllers broker, or deploy a separate Site (citrix-zone-rtt-limit)`;
     }
     return count === 1
-        ? `set the DWORD ${THROTTLE} to ${each} on ${zoneShort(zone)}'s Delivery Controller ${DECLARE}`
-        : `set the DWORD ${THROTTLE} to ${each} on each of ${zoneShort(zone)}'s ${count} Delivery Controllers ${DECLARE}`;
+        ? `set the DWORD ${THROTTLE} to ${each} on ${zoneShort(zone)}'s Delivery Controller ${declare(zone.controllers, each)}`
+        : `set the DWORD ${THROTTLE} to ${each} on each of ${zoneShort(zone)}'s ${count} Delivery Controllers ${declare(zone.controllers, each)}`;
 }
 
 function basisFor(z: ZoneEvaluation, targets: BrokeringTargets): string[] {
@@ -87,7 +104,7 @@ export function groupOverMessage(g: GroupEvaluation, zones: ReadonlyMap<Zone, Zo
         .filter(({ f, each }) => f.zone.controllers.some((c) => c.throttle.state !== "ok" || c.throttle.value > each));
     const simple = lowered.length > 0 && lowered.every(({ each }) => each > 0);
     const throttles = simple
-        ? `set the DWORD ${THROTTLE} ${DECLARE} to ${lowered.map(({ f, each }) => (f.zone.controllers.length === 1 ? `${each} on ${zoneShort(f.zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(f.zone)}'s ${f.zone.controllers.length} Delivery Controllers`)).join(", ")}`
+        ? `set the DWORD ${THROTTLE} ${declare(lowered.flatMap(({ f }) => f.zone.controllers), lowered.length === 1 ? lowered[0].each : undefined)} to ${lowered.map(({ f, each }) => (f.zone.controllers.length === 1 ? `${each} on ${zoneShort(f.zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(f.zone)}'s ${f.zone.controllers.length} Delivery Controllers`)).join(", ")}`
         : lowered.length > 0
             ? lowered.map(({ f, each }) => zoneFix(f.zone, each, f.rttMs)).join("; ")
             // Every zone already at its own most exposed lock's value: the sum still is not (a

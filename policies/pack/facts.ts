@@ -85,6 +85,27 @@ const TAG_ID_CARRIERS: ReadonlyMap<string, string> = new Map([
     ["citrix:index/deliveryGroup:DeliveryGroup", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
 ]);
 
+/**
+ * How to write the fact `key` = `value` on a resource of `type`, in its provider's own carrier
+ * (docs/facts.md#carriers): what a fix tells the user to add. `perfguard:<key>` alone would be
+ * wrong on a vSphere VM, whose carrier names it `guestinfo.perfguard.<key>`.
+ */
+export function factAsWritten(type: string, key: string, value: string): string {
+    if (type === "vsphere:index/virtualMachine:VirtualMachine") {
+        return `extraConfig "${GUESTINFO_PREFIX}${key}": "${value}"`;
+    }
+    if (type.startsWith("xenorchestra:")) {
+        return `tags "${PREFIX}${key}=${value}"`;
+    }
+    if (type.startsWith("citrix:")) {
+        return `metadatas { name: "${PREFIX}${key}", value: "${value}" }`;
+    }
+    if (type.startsWith("avi:")) {
+        return `markers { key: "${PREFIX}${key}", values: ["${value}"] }`;
+    }
+    return `tags { "${PREFIX}${key}": "${value}" }`;
+}
+
 function isFactKey(rawKey: string): boolean {
     // Every tag of every resource comes here once per stack policy that scans the stack: reject
     // keys that cannot start with "perfguard" before slicing (which allocates two strings).
@@ -669,6 +690,27 @@ function readMarkers(list: unknown, facts: Facts): void {
     }
 }
 
+/**
+ * A `perfguard:` key in extraConfig: meant as a fact, but extraConfig names facts
+ * `guestinfo.perfguard.<key>` (vSphere passes only guestinfo.* settings to the guest), so it is
+ * not read and the check that needs it does not run.
+ */
+function guestinfoKeyProblem(rawKey: string): FactProblem {
+    const def = factKeyDef(rawKey.slice(PREFIX_LENGTH).trim());
+    const meant = def ? `${GUESTINFO_PREFIX}${def.key}` : undefined;
+    const shown = shownKey(rawKey);
+    const problem = meant ? `${shown} in extraConfig is not read as a fact (did you mean ${meant}?)` : `${shown} in extraConfig is not read as a fact`;
+    return {
+        kind: "key",
+        key: rawKey,
+        problem,
+        short: rawKey.length <= 48 ? `"${escapeControl(rawKey)}" in extraConfig is not read (facts there are guestinfo.perfguard.<key>)` : "a key in extraConfig is not read as a fact",
+        fix: meant ? `rename it ${meant}` : "name it guestinfo.perfguard.<key> with a key from docs/facts.md",
+        basis: ["found in extraConfig, where perfguard reads facts named guestinfo.perfguard.<key> only (docs/facts.md#carriers)"],
+        message: `${problem} (in extraConfig)`,
+    };
+}
+
 /** A vSphere VM's advanced settings: `guestinfo.perfguard.<key>` (the carrier that survives an apply). */
 function readExtraConfig(config: unknown, facts: Facts): void {
     if (config === undefined || config === null) {
@@ -688,6 +730,9 @@ function readExtraConfig(config: unknown, facts: Facts): void {
     for (const rawKey of Object.keys(config)) {
         const trimmed = rawKey.trim();
         if (trimmed.length <= GUESTINFO_PREFIX.length || (trimmed.charCodeAt(0) | 0x20) !== 0x67 || foldCase(trimmed.slice(0, GUESTINFO_PREFIX.length)) !== GUESTINFO_PREFIX) {
+            if (isFactKey(trimmed)) {
+                facts.addProblem(guestinfoKeyProblem(trimmed));
+            }
             continue;
         }
         const bare = trimmed.slice(GUESTINFO_PREFIX.length);

@@ -21,8 +21,11 @@ const BUDGET: Record<string, number> = {
     // +65 / +71 (2026-12-02, measured 3475 / 2711): the Site database's fix names the throttle value that
     // makes the storms fit ("set ... (none set) to 5 each"), not a rate, and the storms' count names what
     // they are ("4 Delivery Groups' storms want"); the one-zone lock's fix names its throttles, not a split.
-    "citrix-delivery-groups": 3475,
-    "citrix-satellite-zones": 2711,
+    // +47 / +42 (2026-12-02 evening, measured 3522 / 2753): the throttle fix names the fact as the
+    // controllers' carrier writes it (extraConfig "guestinfo.perfguard.throttleMaxConcurrentTransactions"
+    // on a vSphere VM), where "perfguard:throttleMaxConcurrentTransactions" was silently ignored there.
+    "citrix-delivery-groups": 3522,
+    "citrix-satellite-zones": 2753,
     "nsx-alb-se-groups": 2154,
     "xen-guest-layout": 2968,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FactRead, misplacedFacts, readFacts } from "../../policies/pack/facts";
+import { factAsWritten, FactRead, misplacedFacts, readFacts } from "../../policies/pack/facts";
 import { ResourceView, StackView } from "../../policies/pack/resources";
 import { numVs } from "../../policies/pack/format";
 import { describeValue, foldCase, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/pack/values";
@@ -163,6 +163,48 @@ describe("readFacts: keys that were meant as facts (near misses)", () => {
         const [p] = readFacts({ tags: { "perfguard-rttMs\u001b": "1" } }).problems;
         expect(p.problem).toBe("\"perfguard-rttMs\\u001b\" is not read as a fact (did you mean perfguard:rttMs?)");
         expect(/[\u0000-\u001f]/.test(p.problem + p.fix + p.basis.join(""))).toBe(false);
+    });
+});
+
+describe("readFacts: a perfguard: key in extraConfig, where facts are guestinfo.perfguard.<key>", () => {
+    it.each<[string, Record<string, string>, Array<[string, string]>]>([
+        // [case, extraConfig, [problem, fix] expected]
+        ["baseline: guestinfo.perfguard.<key> is read", { "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12" }, []],
+        ["a known key with the tag prefix", { "perfguard:throttleMaxConcurrentTransactions": "12" }, [[
+            "\"perfguard:throttleMaxConcurrentTransactions\" in extraConfig is not read as a fact (did you mean guestinfo.perfguard.throttleMaxConcurrentTransactions?)",
+            "rename it guestinfo.perfguard.throttleMaxConcurrentTransactions"]]],
+        ["the label prefix, another case", { "PERFGUARD_rttMs": "160" }, [[
+            "\"PERFGUARD_rttMs\" in extraConfig is not read as a fact (did you mean guestinfo.perfguard.rttMs?)", "rename it guestinfo.perfguard.rttMs"]]],
+        ["an unknown key", { "perfguard:nothing": "1" }, [[
+            "\"perfguard:nothing\" in extraConfig is not read as a fact", "name it guestinfo.perfguard.<key> with a key from docs/facts.md"]]],
+        ["ordinary settings are left alone", { "guestinfo.hostname": "x", "perfguard-scan": "1", "svga.present": "TRUE" }, []],
+    ])("%s", (_name, extraConfig, expected) => {
+        const facts = readFacts({ extraConfig }, "vsphere:index/virtualMachine:VirtualMachine");
+        expect(facts.problems.map((p) => [p.problem, p.fix])).toEqual(expected);
+        expect(facts.problems.every((p) => p.kind === "key")).toBe(true);
+    });
+});
+
+describe("factAsWritten: a fact in the carrier of the resource's provider", () => {
+    it.each([
+        // [type, written]
+        ["vsphere:index/virtualMachine:VirtualMachine", "extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"12\""],
+        ["xenorchestra:index/vm:Vm", "tags \"perfguard:throttleMaxConcurrentTransactions=12\""],
+        ["citrix:index/zone:Zone", "metadatas { name: \"perfguard:throttleMaxConcurrentTransactions\", value: \"12\" }"],
+        ["avi:index/virtualservice:Virtualservice", "markers { key: \"perfguard:throttleMaxConcurrentTransactions\", values: [\"12\"] }"],
+        ["aws:ec2/instance:Instance", "tags { \"perfguard:throttleMaxConcurrentTransactions\": \"12\" }"],
+    ])("%s", (type, written) => {
+        expect(factAsWritten(type, "throttleMaxConcurrentTransactions", "12")).toBe(written);
+    });
+    it.each([
+        // Each written form, read back on its type, gives the fact (the fix says what perfguard reads).
+        ["vsphere:index/virtualMachine:VirtualMachine", { extraConfig: { "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12" } }],
+        ["xenorchestra:index/vm:Vm", { tags: ["perfguard:throttleMaxConcurrentTransactions=12"] }],
+        ["citrix:index/zone:Zone", { metadatas: [{ name: "perfguard:throttleMaxConcurrentTransactions", value: "12" }] }],
+        ["avi:index/virtualservice:Virtualservice", { markers: [{ key: "perfguard:throttleMaxConcurrentTransactions", values: ["12"] }] }],
+        ["aws:ec2/instance:Instance", { tags: { "perfguard:throttleMaxConcurrentTransactions": "12" } }],
+    ])("the form for %s is read back", (type, props) => {
+        expect(readFacts(props, type).number("throttleMaxConcurrentTransactions")).toMatchObject({ state: "ok", value: 12 });
     });
 });
 

@@ -155,7 +155,7 @@ describe("4d. several unthrottled controllers of a zone within its limit: one ca
         expect(found.map((v) => v.urn?.split("::").pop())).toEqual(on);
         for (const v of found) {
             const m = parseMessage(v.message);
-            expect(m.fix).toBe("set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions to 12 on each of zone \"a-zone\"'s 2 Delivery Controllers (and perfguard:throttleMaxConcurrentTransactions)");
+            expect(m.fix).toBe("set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions to 12 on each of zone \"a-zone\"'s 2 Delivery Controllers (and declare it: extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"12\")");
             expect(m.basis).toContain("the declared peak of 20 is within the 24 its most exposed lock sustains" + (on[0] === "a-zone" ? ": nothing caps a storm above it" : ""));
             if (on[0] === "a-zone") {
                 expect(m.basis).toContain("without a throttle: \"d1\", \"d2\"");

@@ -25,6 +25,9 @@ describe("perfguard diff: verdicts compared per (policy, resource, level) as a m
         ["mandatory to advisory: one gone mandatory verdict", [v("perfguard-facts", "advisory", '"perfguard:bogusA" is not read as a fact'), BASE[1]],
             ['disappeared mandatory perfguard-facts "perfguard:bogusA" is not read as a fact']],
         ["one of two gone", [BASE[1]], ['disappeared mandatory perfguard-facts "perfguard:bogusA" is not read as a fact']],
+        ["a new verdict whose line sorts before an old one with new numbers: the new one appears", [...BASE,
+            v("citrix-brokering-capacity", "advisory", "3 satellite zones allow 62 concurrent launches, above the 60")].map((x) => x === BASE[1] ? v("citrix-brokering-capacity", "advisory", "at 48 concurrent launches, mean 22.1 s > 12 s") : x),
+            ["appeared advisory citrix-brokering-capacity 3 satellite zones allow 62 concurrent launches, above the 60"]],
         ["the same problem on another resource appears", [...BASE, v("perfguard-facts", "mandatory", '"perfguard:bogusA" is not read as a fact', `${ZONE}-2`)],
             ['appeared mandatory perfguard-facts "perfguard:bogusA" is not read as a fact']],
     ])("%s", (_name, head, expected) => {

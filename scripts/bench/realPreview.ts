@@ -249,15 +249,15 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         out.push("", `perfguard / empty pack: **${ratio.toFixed(3)}x**, target <= ${REAL_PREVIEW_TARGET.toFixed(2)}x: ${verdict(ratio)}` +
             ` (perfguard's share ${((ours - empty)).toFixed(1)} s of ${ours.toFixed(1)} s)` +
             `${byRound !== undefined ? `; the median of the rounds' ratios: ${byRound.toFixed(3)}x, ${verdict(byRound)}` : ""}` +
-            `${pairedCpu.length > 0 ? `; by CPU time: ${median(pairedCpu).toFixed(3)}x, ${verdict(median(pairedCpu))}` : ""}.`, "");
+            `${pairedCpu.length > 0 ? `; by CPU time (the median of the rounds' ratios): ${median(pairedCpu).toFixed(3)}x, ${verdict(median(pairedCpu))}` : ""}.`, "");
         const pack = packShare(r);
         if (pack) {
             const limit = REAL_PREVIEW_TARGET - 1;
             out.push(`perfguard's own work, from the pack processes' CPU (scripts/bench/packCpu.ts): perfguard's pack ${pack.perfguard.toFixed(2)} s, ` +
                 `the empty pack's ${pack.empty.toFixed(2)} s (medians); perfguard adds ${pack.extra.toFixed(2)} s, **${(100 * pack.share).toFixed(2)}%** of the ` +
                 `empty-pack preview's ${(r.runs.find((x) => x.label === "empty pack")?.median ?? NaN).toFixed(1)} s, target <= ${(100 * limit).toFixed(0)}%: ` +
-                `${pack.share <= limit ? "met" : "MISSED"}. This is the pack process's own work and hardly moves with the machine's load; the ` +
-                "CLI's handling of perfguard's verdicts (their diagnostics and display) comes on top, in the CPU column.", "");
+                `${pack.share <= limit ? "met" : "MISSED"} (pack CPU seconds against the preview's wall time, the measure the target was set in). This is the pack process's own work and hardly moves with the machine's load; ` +
+                "the CPU columns are the whole preview's (the CLI, its language host, the program, the providers and the pack).", "");
             if (pack.noop) {
                 out.push(`The no-op pack of perfguard's shape adds ${pack.noop.extra.toFixed(2)} s over the empty pack, **${(100 * pack.noop.share).toFixed(2)}%**: ` +
                     "what @pulumi/policy 1.21 charges for that many policies before any of them does anything (its Analyze loop decodes a " +

@@ -354,11 +354,11 @@ const FINDINGS = [
     "flip on a busy machine.",
     "- **The runs of 2026-12-02.** At 01:46 (code at 69eb72e, load 11 to 15) AnalyzeStack 10,000 was 1.29x the no-op pack, " +
     "missing 1.25x. Near idle at 03:46 (same code, load 5 to 8) it was 1.19x at 10,000, met, and 1.63x at 50,000, missed: " +
-    "the 9 decodes of a 38 MB request left garbage collection most of the call. With decodeOnce (the run above, load 8 to " +
+    "the 9 decodes of a 38 MB request left garbage collection most of the call. With decodeOnce (the run of 02:50 then, load 8 to " +
     "17): 0.94x at 10,000 and 50,000, peak RSS 0.96x. Start-up read 1.12x the no-op pack in this run, 0.85x in the 01:46 " +
     "one; decodeOnce loads no module the SDK had not (its server requires the same deserialize module), and the 15 starts " +
     "of each pack overlap (1.5 to 3.4 s), so that ratio is the machine's noise.",
-    "- **The real preview, 2026-12-02.** 1,000 resources, 3 rounds at load 6 to 17 (the table above): by the ratio of the " +
+    "- **The real preview, 2026-12-02.** 1,000 resources, 3 rounds at load 6 to 17 (the table then): by the ratio of the " +
     "medians 1.089x the empty pack (missed), by the median of the rounds' ratios 1.005x and by CPU time 1.003x (both met); " +
     "the same configuration's wall time moved from 81 to 183 s between rounds. A second run at 07:00 to 07:16 (load 1 to 13, " +
     "helpers running niced beside it; not saved) read 1.797x by the medians, 1.210x by the rounds and 0.963x by CPU time: " +
@@ -377,7 +377,7 @@ const FINDINGS = [
     "1,000 resources (100 s with the checkpoints) and 163 s at 10,000 (about 2.5 hours at load), with the same verdicts, output " +
     "and exit code. So the bench now sets it (`--real-checkpoints` keeps the CLI's default), and docs/ci.md tells users. " +
     "The floors are now the CLI's linear work, and perfguard's share is measured against that smaller denominator. " +
-    "**Missed**, at both sizes (the table above). At 1,000 resources perfguard is 1.077x the empty pack by wall time, and its pack " +
+    "**Missed**, at both sizes (the tables then). At 1,000 resources perfguard is 1.077x the empty pack by wall time, and its pack " +
     "adds 1.70 s of CPU, 5.25% of the empty-pack preview. At 10,000 it is 1.037x, and its pack adds 11.0 s, 5.76%. The target is 2%.",
     "- **Where perfguard's share of the real preview goes.** The pack process was profiled inside a real 1,000-resource preview " +
     "with the inspector's sampling profiler, in 500 ms chunks, since the CLI SIGKILLs its plugins. These are main-thread shares of " +
@@ -409,7 +409,7 @@ const FINDINGS = [
     "\n\n  What remained was per resource, and about half of it the SDK's work for perfguard's policies: the decodes, and " +
     "the arguments @pulumi/policy 1.21 builds again, for every resource, for each of the nine policies with a validateStack.",
     "- **The evening of 2026-12-02: the next cuts, measured, and the floor under them.** On a near-idle machine (load 1 to 4) " +
-    "the previews are twice as fast as in the afternoon, and the shares are steadier." +
+    "the previews take about 2.5 times less wall time than in the afternoon, and the shares are steadier." +
     "\n  - The config read per call is gone: a policy's config is read once, frozen and handed out as is (config.ts). No " +
     "structuredClone per call, and a flat config the SDK copies into a new object on every call is recognised by its values, " +
     "without its JSON text. The profiles put readPolicyConfig at 3 ms of a 1,000-resource preview afterwards." +
@@ -426,22 +426,22 @@ const FINDINGS = [
     "price for perfguard's policies, not that price." +
     "\n  - Where perfguard's share goes now: the pack process inside a real 1,000-resource preview, profiled in 200 ms chunks " +
     "(so the last call, AnalyzeStack, is in the profile), twice, perfguard and the empty pack. Its main thread does about " +
-    "0.46 s more than the empty pack's. Of that, perfguard's own code is 0.15 s (self time; validateResource 92 ms and " +
+    "0.46 s more than the empty pack's (the two runs' mean). Of that, perfguard's own code is 0.15 s (self time; validateResource 92 ms and " +
     "validateStack 59 ms inclusive, no function above 11 ms). Garbage collection is 0.14 s more, the SDK's Analyze and " +
-    "AnalyzeStack loops 0.11 s, google-protobuf 0.06 s, and gRPC 0.03 s. The SDK's decode, which perfguard-facts needs on every " +
+    "AnalyzeStack loops 0.11 s, google-protobuf 0.06 s and gRPC 0.03 s, and Node.js's own work 0.02 s less. The SDK's decode, which perfguard-facts needs on every " +
     "resource at Analyze (an unreadable fact must block before the resource is created) and the stack policies need once at " +
     "AnalyzeStack, is 0.14 s of those, inclusive." +
-    "\n\n  **Why the 2% target is missed.** perfguard's pack CPU share is 4.6% at 1,000 resources and 6.0% at 10,000 (the " +
-    "tables above). Its own code is about a third of that share, about 1.2% of the preview. The rest is the SDK's machinery " +
-    "for perfguard's fourteen policies and its garbage: decoding every resource twice, building each policy's arguments, the " +
-    "per-resource not-applicable channel. The no-op floor shows that machinery alone over the target. With perfguard's " +
-    "checks at no cost, the share would still be about 3%. Going below that would take one of two things. The first is " +
-    "fewer policies: merging policies changes the policy ids users configure, waive and read in the CLI's output. The " +
-    "second is bypassing @pulumi/policy's per-policy loops. Its functions that build arguments are internal to its " +
-    "server module, and its policyPackConfig, which holds each policy's configured enforcement level, is not exported, " +
-    "so a bypass would have to re-implement the levels and `disabled`. Neither is worth 3 points of a preview's time. " +
-    "By wall time the 1,000-resource preview is 1.032x the empty pack by the medians, 1.020x by the median of the rounds' " +
-    "ratios, and 1.006x by CPU time. At 10,000 it is 1.046x, 1.046x and 1.037x.",
+    "\n\n  **Why the 2% target is missed** (the figures are in the tables above). perfguard's own code is about a third of " +
+    "its pack's extra main-thread work in the profile, about a quarter of its pack CPU share. The rest is @pulumi/policy's " +
+    "machinery for perfguard's 13 policies (5 with a validateResource, 9 with a validateStack: perfguard-facts has both) " +
+    "and its garbage: decoding every resource at Analyze and once more at AnalyzeStack, building each policy's arguments, " +
+    "the per-resource not-applicable channel. With perfguard's checks at no cost the share would still be about 3% at " +
+    "1,000 resources, above the target; the no-op floor, an upper bound on that machinery, does not decide this, the " +
+    "profile does. Reaching 2% on @pulumi/policy 1.21 would take one of two changes, neither made. The first is fewer " +
+    "policies: merging policies changes the policy ids users configure, waive and read in the CLI's output. The second " +
+    "is bypassing the SDK's per-policy loops: its functions that build arguments are internal to its server module, and " +
+    "its policyPackConfig, which holds each policy's configured enforcement level, is not exported, so a bypass would " +
+    "re-implement the levels and `disabled`.",
     "- **perfguard diff, 10,000 resources.** Its two pack processes get a 64 MB young generation (cli/diff/run.ts " +
     "`packEnv`: scavenges were a third of their CPU). By hand, the same pair of exports took 21 to 23 s of CPU before " +
     "decodeOnce and that change, 19.4 s with decodeOnce and 14.7 s with both, the output byte for byte the same. In the " +

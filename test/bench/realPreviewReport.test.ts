@@ -29,12 +29,12 @@ describe("the real-preview section of BENCHMARKS.md", () => {
     it.each([
         // [case, change, lines expected in the section]
         ["baseline: wall and CPU, round by round", {}, [
-            "perfguard / empty pack: **1.020x**, target <= 1.02x: met (perfguard's share 1.2 s of 61.2 s); the median of the rounds' ratios: 1.020x, met; by CPU time: 1.010x, met.",
+            "perfguard / empty pack: **1.020x**, target <= 1.02x: met (perfguard's share 1.2 s of 61.2 s); the median of the rounds' ratios: 1.020x, met; by CPU time (the median of the rounds' ratios): 1.010x, met.",
             "| perfguard | 61.20 | 51.0, 102.0, 61.2 | 1.133x | 1.020x | 40.4 | 40.4, 40.4, 40.4 |",
             "Round by round (perfguard / empty pack in the same round): wall 1.020x, 1.020x, 1.020x; CPU 1.010x, 1.010x, 1.010x (median 1.010x).",
         ]],
         ["a slower perfguard misses the target", { perfguard: { seconds: [60, 120, 72] } }, [
-            "perfguard / empty pack: **1.200x**, target <= 1.02x: MISSED (perfguard's share 12.0 s of 72.0 s); the median of the rounds' ratios: 1.200x, MISSED; by CPU time: 1.010x, met.",
+            "perfguard / empty pack: **1.200x**, target <= 1.02x: MISSED (perfguard's share 12.0 s of 72.0 s); the median of the rounds' ratios: 1.200x, MISSED; by CPU time (the median of the rounds' ratios): 1.010x, met.",
         ]],
         ["no CPU figures (side-by-side runs): no CPU columns", { perfguard: { cpuSeconds: undefined } }, [
             "| pack | median s | each round, s | vs no pack | vs empty pack |",

@@ -362,14 +362,16 @@ export function diffVerdicts(base: readonly Verdict[], head: readonly Verdict[])
         const shapes = new Map<string, number>();
         for (const [problem, n] of counts) {
             if (n > 0) {
-                shapes.set(shapeOf(problem), (shapes.get(shapeOf(problem)) ?? 0) + n);
+                const shape = shapeOf(problem);
+                shapes.set(shape, (shapes.get(shape) ?? 0) + n);
             }
         }
         const unpaired: Verdict[] = [];
         for (const v of rest) {
-            const n = shapes.get(shapeOf(v.problem)) ?? 0;
+            const shape = shapeOf(v.problem);
+            const n = shapes.get(shape) ?? 0;
             if (n > 0) {
-                shapes.set(shapeOf(v.problem), n - 1);
+                shapes.set(shape, n - 1);
             } else {
                 unpaired.push(v);
             }

@@ -14,6 +14,9 @@ import { targetsBasis, BrokeringTargets } from "./targets";
 // HKLM: the abbreviation regedit, reg.exe and Citrix's own articles use for HKEY_LOCAL_MACHINE.
 export const THROTTLE = CITRIX_GUIDANCE.throttleKeyPath.replace(/^HKEY_LOCAL_MACHINE\\/, "HKLM\\");
 
+/** The fact that declares a controller's throttle to perfguard (docs/facts.md). */
+const THROTTLE_FACT = "throttleMaxConcurrentTransactions";
+
 /**
  * "(and declare it: extraConfig "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12")":
  * the fact as each controller's carrier writes it, sorted, one per carrier; for a controller of
@@ -28,8 +31,6 @@ function declare(controllers: readonly Controller[], each: number | undefined): 
     const list = [...forms].sort();
     return list.length === 0 ? `(and declare perfguard:${THROTTLE_FACT})` : `(and declare it: ${list.join("; ")})`;
 }
-
-const THROTTLE_FACT = "throttleMaxConcurrentTransactions";
 
 /** The rule every fix states, on a basis line: throttles are first come, first served. */
 export const FIRST_COME = "throttles: first come, first served";

@@ -82,14 +82,6 @@ function flatValues(raw: unknown): { keys: string[]; values: unknown[] } | undef
     return { keys, values };
 }
 
-function isPlainContainer(value: object): boolean {
-    if (Array.isArray(value)) {
-        return true;
-    }
-    const proto: unknown = Object.getPrototypeOf(value);
-    return proto === Object.prototype || proto === null;
-}
-
 function sameFlat(last: { readonly keys: readonly string[]; readonly values: readonly unknown[] }, now: { keys: string[]; values: unknown[] }): boolean {
     return last.keys.length === now.keys.length && last.keys.every((k, i) => k === now.keys[i] && Object.is(last.values[i], now.values[i]));
 }
@@ -107,6 +99,15 @@ function deepFreeze<T>(value: T): T {
         }
     }
     return value;
+}
+
+/** A JSON object or list (what deepFreeze freezes). */
+function isPlainContainer(value: object): boolean {
+    if (Array.isArray(value)) {
+        return true;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
 }
 
 function fieldOf(error: ErrorObject): string {

@@ -260,13 +260,22 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
     try {
         fn();
     } catch (e) {
-        const name = e instanceof Error ? shortName(e.name) : "a non-Error value";
         report({
-            problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${name}): its verdict is unknown.`,
+            problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${thrownName(e)}): its verdict is unknown.`,
             fix: `report this perfguard bug with the resource type ${resource.type} and the error below; meanwhile check this resource by hand (the other resources were evaluated)`,
-            basis: [e instanceof Error ? `internal error ${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown"],
+            basis: [thrownBasis(e)],
         }, resource);
     }
+}
+
+/** What an internal error's problem line calls it: the error class, never its message. */
+function thrownName(e: unknown): string {
+    return e instanceof Error ? shortName(e.name) : "a non-Error value";
+}
+
+/** The basis line of an internal error: its class and the start of its message. */
+function thrownBasis(e: unknown): string {
+    return e instanceof Error ? `internal error ${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown";
 }
 
 /**
@@ -544,11 +553,10 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
             } catch (e) {
                 // The rooms isolate each resource; an error outside that would otherwise fail the
                 // whole AnalyzeStack (the SDK rethrows it as a gRPC error) and every verdict with it.
-                const name = e instanceof Error ? shortName(e.name) : "a non-Error value";
                 decisions.report({
-                    problem: `perfguard could not finish ${spec.name} (internal error ${name}): its verdicts on this stack are unknown.`,
+                    problem: `perfguard could not finish ${spec.name} (internal error ${thrownName(e)}): its verdicts on this stack are unknown.`,
                     fix: `report this perfguard bug with the error below; meanwhile check what ${spec.name} checks by hand (docs/policies/${spec.name}.md)`,
-                    basis: [e instanceof Error ? `internal error ${e.name}: ${e.message.slice(0, 200)}` : "a non-Error value was thrown"],
+                    basis: [thrownBasis(e)],
                 });
             }
             // In a stack policy the SDK's notApplicable ends the whole policy: per-resource

@@ -12,6 +12,8 @@ import { unknownPolicyNamesMessage } from "./pack/configMessages";
 import { unknownPolicyNames } from "./pack/configuredNames";
 import { Message, renderMessage } from "./pack/message";
 import { stackOf } from "./pack/resources";
+import { currentInventory } from "./pack/inventory/current";
+import { inventoryNotices } from "./pack/inventory/messages";
 
 const NAME = "perfguard-facts";
 const DESCRIPTION = "The perfguard: facts and fields perfguard reads must parse.";
@@ -78,7 +80,14 @@ function send(reportViolation: ReportViolation, message: Message, urn: string | 
 function validateStack(args: StackValidationArgs, reportViolation: ReportViolation): void {
     try {
         const stack = stackOf(args.resources);
+        const inventory = currentInventory();
+        for (const { message, level } of inventory ? inventoryNotices(inventory, Date.now()) : []) {
+            send(reportViolation, message, undefined, level === "advisory" ? "advisory" : undefined);
+        }
         for (const resource of stack.resources) {
+            if (resource.foreign) {
+                continue; // another stack's resource (the inventory): its facts are its own stack's concern
+            }
             const seen = reportedFromInputs.get(resource.urn);
             const report = Object.assign((m: Message | string) => send(reportViolation, typeof m === "string" ? { problem: m, fix: "see the message." } : m, resource.urn), {
                 applied: () => undefined, notApplicable: () => undefined, notChecked: () => undefined,

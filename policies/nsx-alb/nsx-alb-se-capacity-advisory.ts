@@ -3,6 +3,7 @@
  * an N+M group whose placements leave no room for its buffer SEs, and a fit that rests only on
  * the extrapolation beyond the largest measured SE (6 vCPUs).
  */
+import { onlyForeign, reportGroup } from "./foreignLoad";
 import { plural } from "../pack/format";
 import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
 import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
@@ -65,12 +66,12 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     }
     recordVss(e, undefined, report);
     if (spec.haMode === "HA_MODE_SHARED" && p.placeable && !p.bufferKept) {
-        report(bufferMessage(e, bufferAlternatives(e, config)), e.group.resource);
+        reportGroup(report, e, bufferMessage(e, bufferAlternatives(e, config)));
     } else if (spec.haMode === "HA_MODE_SHARED" && p.placeable && spec.bufferSe === 0 && p.vsCount > 0 && !failureOver(e, config)) {
         // Elastic N+M with no buffer: a failed SE's VSs are re-placed on the survivors (or wait
         // for a new SE). Over the limit there, nsx-alb-se-capacity blocks it; within it, this says
         // where the load lands and that no spare is left.
-        report(noBufferMessage(e), e.group.resource);
+        reportGroup(report, e, noBufferMessage(e));
     }
     const m = e.measured;
     if (!m || !groupFits(e, config)) {
@@ -91,12 +92,13 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     }
     const fix = measuredFixText(e, measuredFix(e, config));
     // The fix is stated once: on the only VS concerned, else on the group (the VSs point to it).
-    if (onlyExtrapolated.length === 1 && !groupOnly) {
+    if (onlyExtrapolated.length === 1 && !groupOnly && !e.group.resource?.foreign) {
         report(extrapolatedVsMessage(onlyExtrapolated[0], e, fix, config), onlyExtrapolated[0].head.vs);
         return;
     }
-    report(extrapolatedGroupMessage(e, onlyExtrapolated, fix, config), e.group.resource);
-    for (const unit of onlyExtrapolated) {
+    reportGroup(report, e, extrapolatedGroupMessage(e, onlyExtrapolated, fix, config));
+    // Another stack's group: its message lands on this stack's VSs (reportGroup), one verdict each.
+    for (const unit of e.group.resource?.foreign ? [] : onlyExtrapolated) {
         report(extrapolatedVsMessage(unit, e, `see the fix on ${e.group.label}: one change for all its VSs.`, config), unit.head.vs);
     }
 }
@@ -114,6 +116,9 @@ export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
             report.notApplicable(`its SE group is not known (${p.unresolved?.reason ?? "unresolved"}): nsx-alb-se-capacity reports it as not checked`, p.vs);
         }
         for (const e of evaluation.groups) {
+            if (onlyForeign(e)) {
+                continue; // another stack's group with none of this stack's VSs: nothing of this preview
+            }
             if (e.group.resource) {
                 isolate(e.group.resource, report, () => checkGroup(e, config, report));
             } else {

@@ -8,6 +8,8 @@ import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { plural } from "../pack/format";
 import { evaluateSeGroups, GroupEvaluation, groupFits, needsText, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
 import { busiestSeText, groupMessage, onlyVsReported, vsMessage } from "./capacityMessages";
+import { onlyForeign, reportConfigOnlyLoad, reportGroup } from "./foreignLoad";
+import { currentInventory } from "../pack/inventory/current";
 
 export type { SeCapacityConfig } from "./evaluation";
 
@@ -64,7 +66,8 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         return;
     }
     const failing = judgeUnits(e, config, report);
-    for (const unit of failing) {
+    // Another stack's group: its message lands on this stack's VSs (reportGroup), one verdict each.
+    for (const unit of e.group.resource?.foreign ? [] : failing) {
         report(vsMessage(unit, e, config), unit.head.vs);
     }
     // A VS whose ref is ambiguous counts on every group it may be on (fail closed: the load can only be higher).
@@ -72,8 +75,10 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         if (e.group.resource && onlyVsReported(e, failing)) {
             report.applied(busiestSeText(e), e.group.resource);
         }
-        report(groupMessage(e, failing, config), e.group.resource);
-    } else if (e.group.resource) {
+        reportGroup(report, e, groupMessage(e, failing, config));
+    } else if (!e.group.resource) {
+        reportConfigOnlyLoad(report, e, currentInventory() !== undefined);
+    } else {
         if (e.units.length === 0) {
             report.notApplicable("no virtual service is placed on this SE group", e.group.resource);
         } else {
@@ -119,7 +124,9 @@ export const nsxAlbSeCapacity = stackPolicy<SeCapacityConfig>({
             report.notChecked(p.unresolved ?? { reason: "its SE group is not known", remedy: "declare perfguard:seGroup=<name> on the virtual service" }, p.vs);
         }
         for (const e of evaluation.groups) {
-            guard(e, report, () => checkGroup(e, config, report));
+            if (!onlyForeign(e)) {
+                guard(e, report, () => checkGroup(e, config, report));
+            }
         }
     },
 });

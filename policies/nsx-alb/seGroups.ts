@@ -9,6 +9,8 @@ import { ResourceView as ResourceViewClass } from "../pack/resources";
 import type { ResourceView, StackView } from "../pack/resources";
 import { AviRef, canonicalUuid, foldName, looksLikeUuid, parseAviRef } from "./refs";
 import { registerTypedFields, TypedFieldProblem } from "../pack/typedFields";
+import { currentInventory } from "../pack/inventory/current";
+import { INVENTORY_ENV } from "../pack/inventory/types";
 import { describeValue, field, isRecord, isUnknown, parseGoBool, parseGoInt, UNKNOWN } from "../pack/values";
 
 export const SE_GROUP_TYPE = "avi:index/serviceenginegroup:Serviceenginegroup";
@@ -660,6 +662,17 @@ type Resolution = { readonly group: SeGroupView; readonly via: string } | { read
 
 const DECLARE = "declare perfguard:seGroup=<SE group name or uuid> on the virtual service, or describe the group in policy config seGroups (keyed by name or uuid)";
 
+/**
+ * A ref to a group this stack does not declare: without an inventory, another stack's group
+ * whose load is unknown (judging this stack's VSs alone would be a silent pass); with one, a
+ * group no stack of the inventory declares either.
+ */
+function notOwned(what: string): Unresolved {
+    return currentInventory()
+        ? { reason: `${what} that is neither in this stack, in the inventory (${INVENTORY_ENV}) nor in policy config seGroups`, remedy: `add the stack that declares it to ${INVENTORY_ENV}, or ${DECLARE}` }
+        : { reason: `${what} this stack does not declare: other stacks' load on it is unknown`, remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${DECLARE}` };
+}
+
 function ambiguous(what: string, found: readonly IndexedGroup[]): Resolution {
     const names = found.slice(0, 3).map((g) => g.group.label).join(", ");
     return { unresolved: { reason: `${what} matches ${found.length} SE groups (${names}) that the join cannot tell apart`, remedy: "name the cloud and tenant in the ref (?name=...&cloud=...&tenant=...), or declare perfguard:seGroup=<uuid> on the virtual service", candidates: found.map((g) => g.group) } };
@@ -676,7 +689,7 @@ function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: strin
             return ambiguous(what, found);
         }
         if (ref.name === undefined) {
-            return { unresolved: { reason: `${what} names an SE group by uuid that is neither in this stack nor in policy config seGroups`, remedy: DECLARE } };
+            return { unresolved: notOwned(`${what} names an SE group by uuid`) };
         }
         return resolveRef(index, { by: "name", name: ref.name }, what, vsCloud, vsTenant);
     }
@@ -689,9 +702,10 @@ function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: strin
     }
     return {
         unresolved: {
-            reason: unknownNames ? `${what} names an SE group not found, and an SE group's name is unknown in this preview`
-                : `${what} names an SE group that is neither in this stack nor in policy config seGroups`,
-            remedy: unknownNames ? "known after apply: run `pulumi policy analyze` after the update, or " + DECLARE : DECLARE,
+            ...(unknownNames ? {
+                reason: `${what} names an SE group not found, and an SE group's name is unknown in this preview`,
+                remedy: "known after apply: run `pulumi policy analyze` after the update, or " + DECLARE,
+            } : notOwned(`${what} names an SE group`)),
         },
     };
 }

@@ -340,20 +340,29 @@ class Decisions {
     constructor(private readonly policy: PolicyMeta, private readonly reportViolation: ReportViolation, private readonly unverified: EnforcementLevel, kind: "stack" | "resource" = "resource") {
         this.keepTexts = explaining;
         this.keepDecisions = explaining || kind === "resource";
-        const report = ((message: Message | string, resource?: ResourceView) => this.violation(message, resource)) as Report;
+        // A resource of another stack (the inventory) adds load to what the previewed stack's
+        // resources are judged with; it never gets a verdict, a decision or a "not checked" of its own.
+        const report = ((message: Message | string, resource?: ResourceView) => {
+            if (!resource?.foreign) {
+                this.violation(message, resource);
+            }
+        }) as Report;
         report.applied = (detail, resource) => {
-            if (this.keepDecisions) {
+            if (this.keepDecisions && !resource?.foreign) {
                 this.applied.set(resource?.urn ?? "", !this.keepTexts ? "" : typeof detail === "function" ? detail() : detail);
             }
         };
         report.notApplicable = (reason, resource) => {
             const urn = resource?.urn ?? "";
-            if (this.keepDecisions && !this.notApplicable.has(urn)) {
+            if (this.keepDecisions && !this.notApplicable.has(urn) && !resource?.foreign) {
                 // The reason is also the SDK's not-applicable text of a resource policy: always built there.
                 this.notApplicable.set(urn, typeof reason === "function" ? reason() : reason);
             }
         };
         report.notChecked = (given, resource) => {
+            if (resource?.foreign) {
+                return;
+            }
             const urn = resource?.urn ?? "";
             // On existing state nothing is unknown but a secret the run could not decrypt: say so.
             const why = resource?.facts.redacted && given.remedy.startsWith("known after apply") ? redactedWhy(given) : given;
@@ -510,6 +519,9 @@ function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, decisions: 
     const roles = spec.roles ?? [];
     const others = judged ? `reads only ${[...judged, ...roles.map((r) => `resources of role ${r}`)].join(", ")}` : "not a resource this policy judges";
     for (const resource of stack.resources) {
+        if (resource.foreign) {
+            continue; // another stack's resource: it contributes load, it is not judged here
+        }
         recordFacts("analyzeStack", resource);
         const violations = decisions.violations.get(resource.urn) ?? 0;
         const ofRole = roles.length > 0 && resource.facts.roles.some((r) => roles.includes(r));

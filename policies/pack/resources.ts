@@ -8,6 +8,7 @@ import { secretsPreservingProxy } from "@pulumi/policy/secret";
 import { Facts, JoinedFact, readFacts } from "./facts";
 import { factKeyDef } from "./factKeys";
 import { escapeControl } from "./message";
+import { withInventory } from "./inventory/merge";
 import { field, foldCase, isRecord, isUnknown, rawTarget, unwrapProps } from "./values";
 
 /** vSphere types whose tag objects carry a VM's facts (docs/facts.md#vsphere). */
@@ -17,6 +18,14 @@ export const VSPHERE_CATEGORY_TYPE = "vsphere:index/tagCategory:TagCategory";
 
 /** A vSphere tag id (vSphere Automation API tagging: `urn:vmomi:InventoryServiceTag:<uuid>:GLOBAL`). */
 const TAG_ID = /^urn:vmomi:InventoryServiceTag:/i;
+
+/** Where a resource of another stack comes from (the inventory, PERFGUARD_INVENTORY). */
+export interface ResourceOrigin {
+    readonly project: string;
+    readonly stack: string;
+    /** The deployment's `manifest.time`, when known. */
+    readonly time?: string;
+}
 
 /** Facts found on objects attached to a resource, as readFacts takes them. */
 export interface JoinedFacts {
@@ -45,7 +54,13 @@ export class ResourceView {
         readonly props: unknown,
         readonly propertyDependencies: Readonly<Record<string, readonly string[]>> = {},
         readonly aliases: readonly string[] = [],
+        readonly origin?: ResourceOrigin,
     ) {}
+
+    /** True for a resource of another stack, read from the inventory: it adds load, it gets no verdict. */
+    get foreign(): boolean {
+        return this.origin !== undefined;
+    }
 
     /**
      * The names another resource may use for this one besides its Pulumi name: each alias's
@@ -319,7 +334,8 @@ export function stackOf(resources: readonly PolicyResource[]): StackView {
         && resources.every((r, i) => messageToken(r) === last.tokens[i] && last.stack.resources[i].urn === String(r.urn ?? ""))) {
         return last.stack;
     }
-    const stack = new StackView(resources.map(viewOf));
+    // Other stacks' deployed resources (PERFGUARD_INVENTORY) join the view as foreign ones.
+    const stack = new StackView(withInventory(resources.map(viewOf)));
     const tokens: object[] = [];
     for (const r of resources) {
         const token = messageToken(r);

@@ -1,0 +1,109 @@
+/**
+ * Other stacks' deployed resources in the previewed stack's view: the inventory's entries of
+ * other stacks join as foreign resources (tagged with their origin); the previewed stack's own
+ * entry (same project and stack, from the URNs) is replaced by the preview, never counted twice,
+ * and only lends its deployed identity (uuid, URL, id) to the resources the preview cannot know yet.
+ */
+import { ResourceView } from "../resources";
+import type { ResourceOrigin } from "../resources";
+import { isUnknown } from "../values";
+import { currentInventory } from "./current";
+import { urnStack } from "./read";
+import type { Inventory, InventoryEntry, InventoryResource } from "./types";
+
+/** Output keys that name a deployed object (Avi `uuid` and `url`, any resource's `id`): nothing else is lent. */
+const IDENTITY_KEYS = ["id", "uuid", "url"] as const;
+
+/** The Pulumi name in a URN (its last `::` segment). */
+function nameOf(urn: string): string {
+    const at = urn.lastIndexOf("::");
+    return at < 0 ? urn : urn.slice(at + 2);
+}
+
+/** A resource of the inventory as a view: its outputs (with its id, as the engine's state holds it). */
+export function foreignView(r: InventoryResource, origin: ResourceOrigin): ResourceView {
+    const props = r.id !== undefined && r.outputs.id === undefined ? { ...r.outputs, id: r.id } : r.outputs;
+    return new ResourceView(r.urn, r.type, nameOf(r.urn), props, r.propertyDependencies ?? {}, [], origin);
+}
+
+/** The project and stack being previewed: those of the first resource URN that names them. */
+export function previewedStack(views: readonly ResourceView[]): { project: string; stack: string } | undefined {
+    for (const v of views) {
+        const s = urnStack(v.urn);
+        if (s) {
+            return s;
+        }
+    }
+    return undefined;
+}
+
+const foreignCache = new WeakMap<Inventory, Map<string, readonly ResourceView[]>>();
+
+/** The views of every entry but the previewed stack's, built once per inventory and previewed stack. */
+export function foreignViews(inventory: Inventory, previewed: { project: string; stack: string } | undefined): readonly ResourceView[] {
+    const key = previewed ? `${previewed.project}\u0000${previewed.stack}` : "";
+    let byKey = foreignCache.get(inventory);
+    if (!byKey) {
+        byKey = new Map();
+        foreignCache.set(inventory, byKey);
+    }
+    let views = byKey.get(key);
+    if (!views) {
+        views = inventory.entries
+            .filter((e) => !isPreviewed(e, previewed))
+            .flatMap((e) => {
+                const origin: ResourceOrigin = { project: e.project, stack: e.stack, ...(e.time ? { time: e.time } : {}) };
+                return e.resources.map((r) => foreignView(r, origin));
+            });
+        byKey.set(key, views);
+    }
+    return views;
+}
+
+function isPreviewed(e: InventoryEntry, previewed: { project: string; stack: string } | undefined): boolean {
+    return previewed !== undefined && e.project === previewed.project && e.stack === previewed.stack;
+}
+
+function isRecordLike(v: unknown): v is Record<string, unknown> {
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * The previewed resource with the deployed identity its inventory entry knows, where the preview
+ * has it unknown or unset (an update's computed uuid and URL): other stacks' refs still resolve.
+ */
+function withDeployedIdentity(view: ResourceView, deployed: InventoryResource | undefined): ResourceView {
+    if (!deployed || !isRecordLike(view.props)) {
+        return view;
+    }
+    const props = view.props;
+    let fills: Record<string, unknown> | undefined;
+    for (const key of IDENTITY_KEYS) {
+        const have = props[key];
+        const known = key === "id" ? deployed.id ?? deployed.outputs.id : deployed.outputs[key];
+        if ((have === undefined || isUnknown(have)) && typeof known === "string" && known !== "") {
+            fills ??= {};
+            fills[key] = known;
+        }
+    }
+    if (!fills) {
+        return view;
+    }
+    return new ResourceView(view.urn, view.type, view.name, { ...props, ...fills }, view.propertyDependencies, view.aliases, view.origin);
+}
+
+/**
+ * The previewed stack's views followed by the other stacks' (PERFGUARD_INVENTORY); `own` itself
+ * when the variable is not set. The previewed stack's entry in the inventory never joins.
+ */
+export function withInventory(own: readonly ResourceView[]): readonly ResourceView[] {
+    const inventory = currentInventory();
+    if (!inventory || inventory.entries.length === 0) {
+        return own;
+    }
+    const previewed = previewedStack(own);
+    const ownEntry = inventory.entries.find((e) => isPreviewed(e, previewed));
+    const deployed = ownEntry ? new Map(ownEntry.resources.map((r) => [r.urn, r])) : undefined;
+    const views = deployed ? own.map((v) => withDeployedIdentity(v, deployed.get(v.urn))) : [...own];
+    return views.concat(foreignViews(inventory, previewed));
+}

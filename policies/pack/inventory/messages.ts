@@ -1,0 +1,77 @@
+/**
+ * What the pack says about the inventory itself (perfguard-facts sends these once per
+ * AnalyzeStack): a source that cannot be read (mandatory: the load it holds is unknown, and a
+ * silent pass would follow), stale stacks (advisory, one for all), one stack read twice.
+ */
+import { escapeControl, Message, PROBLEM_LINE_MAX, shortName } from "../message";
+import { maxAgeHours, staleEntries } from "./current";
+import { Inventory, INVENTORY_ENV, MAX_AGE_ENV } from "./types";
+
+export interface InventoryNotice {
+    readonly message: Message;
+    readonly level: "mandatory" | "advisory";
+}
+
+function fit(line: string, short: string): string {
+    return line.length <= PROBLEM_LINE_MAX ? line : short;
+}
+
+/** `project/stack`, as messages name a stack of the inventory. */
+export function stackName(project: string, stack: string): string {
+    return `${escapeControl(project)}/${escapeControl(stack)}`;
+}
+
+/** The hours between `time` and `now`, one decimal. */
+function ageHours(time: string, now: number): string {
+    return `${Math.round((now - Date.parse(time)) / 360_000) / 10} h`;
+}
+
+/**
+ * The notices of an inventory at `now` (ms since the epoch), sorted: errors first (by source),
+ * then duplicates, then one stale advisory.
+ */
+export function inventoryNotices(inventory: Inventory, now: number): InventoryNotice[] {
+    const out: InventoryNotice[] = [];
+    for (const e of [...inventory.errors].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0))) {
+        const source = escapeControl(e.source);
+        out.push({
+            level: "mandatory",
+            message: {
+                problem: fit(`${INVENTORY_ENV} source ${source} ${e.problem}: other stacks' load on shared objects is unknown.`,
+                    `${INVENTORY_ENV} source ${shortName(source, 60)} cannot be used: other stacks' load on shared objects is unknown.`),
+                fix: `point ${INVENTORY_ENV} at readable stack exports (pulumi stack export), a folder of them, a file:// backend or a perfguard inventory digest; rebuild the digest with perfguard inventory.`,
+                basis: [`source ${source}: ${escapeControl(e.problem)}`],
+            },
+        });
+    }
+    for (const d of inventory.duplicates) {
+        out.push({
+            level: "advisory",
+            message: {
+                problem: fit(`inventory: stack ${stackName(d.project, d.stack)} is in two sources; the newer deployment is counted, the other ignored.`,
+                    "inventory: a stack is in two sources; the newer deployment is counted, the other ignored."),
+                fix: `list each stack once in ${INVENTORY_ENV}.`,
+                basis: [`counted: ${escapeControl(d.kept)}; ignored: ${escapeControl(d.dropped)}`],
+            },
+        });
+    }
+    const { hours, invalid } = maxAgeHours();
+    const stale = staleEntries(inventory.entries, hours, now);
+    if (stale.length > 0) {
+        const names = stale.map((e) => stackName(e.project, e.stack)).sort();
+        const listed = names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
+        out.push({
+            level: "advisory",
+            message: {
+                problem: fit(`inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time (${listed}): their load may have changed.`,
+                    `inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time: their load may have changed.`),
+                fix: `refresh the inventory (pulumi stack export per stack, or perfguard inventory), or raise ${MAX_AGE_ENV} if these stacks change seldom.`,
+                basis: [
+                    ...stale.map((e) => `${stackName(e.project, e.stack)}: ${e.time ? `deployed ${escapeControl(e.time)} (${ageHours(e.time, now)} ago)` : "no deployment time (manifest.time)"}`).sort(),
+                    ...(invalid ? [invalid] : []),
+                ],
+            },
+        });
+    }
+    return out;
+}

@@ -1,0 +1,292 @@
+/**
+ * Reads the inventory's sources: a `pulumi stack export` file, a folder of them (its `*.json`
+ * files), a DIY backend's `file://` URL (its stack checkpoints, read-only), or a digest written by
+ * `perfguard inventory`. O(size of the sources); never throws: what cannot be read is an error
+ * naming its source. Secrets are never kept (SECRET_MARK), whatever the export holds.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as zlib from "zlib";
+import { DIGEST_KIND, Inventory, InventoryDuplicate, InventoryEntry, InventoryError, InventoryResource, SECRET_MARK } from "./types";
+
+/** The signature key of a secret in Pulumi's state (sdk/go/common/resource/sig). */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+/** Deeper nesting than this is no provider's schema: cut, never recursed into without bound. */
+const MAX_DEPTH = 64;
+/** The deployment (checkpoint) versions Pulumi has written: 1 to 3. */
+const KNOWN_VERSIONS = [1, 2, 3];
+/** The stack and project a URN (`urn:pulumi:<stack>::<project>::<type>::<name>`) names, or undefined for a string that is no Pulumi URN. */
+export function urnStack(urn: string): { stack: string; project: string } | undefined {
+    if (!urn.startsWith("urn:pulumi:")) {
+        return undefined;
+    }
+    const parts = urn.slice("urn:pulumi:".length).split("::");
+    return parts.length >= 3 && parts[0] && parts[1] ? { stack: parts[0], project: parts[1] } : undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** A copy of a state value with every secret replaced by SECRET_MARK (ciphertext and plaintext alike). */
+export function withoutSecrets(value: unknown, depth = 0): unknown {
+    if (depth > MAX_DEPTH) {
+        return undefined;
+    }
+    if (Array.isArray(value)) {
+        return value.map((v) => withoutSecrets(v, depth + 1));
+    }
+    if (isRecord(value)) {
+        if (SECRET_SIG_KEY in value) {
+            return SECRET_MARK; // a secret, an asset or an archive: nothing a verdict may read
+        }
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(value)) {
+            out[key] = withoutSecrets(value[key], depth + 1);
+        }
+        return out;
+    }
+    return value;
+}
+
+function dependencies(raw: unknown): Record<string, string[]> | undefined {
+    if (!isRecord(raw)) {
+        return undefined;
+    }
+    let out: Record<string, string[]> | undefined;
+    for (const key of Object.keys(raw)) {
+        const list = raw[key];
+        if (Array.isArray(list)) {
+            out ??= {};
+            out[key] = list.filter((u): u is string => typeof u === "string");
+        }
+    }
+    return out;
+}
+
+/** One state resource as the inventory keeps it; undefined for a pending delete or no URN. */
+export function inventoryResource(raw: unknown): InventoryResource | undefined {
+    if (!isRecord(raw) || typeof raw.urn !== "string" || typeof raw.type !== "string" || raw.delete === true) {
+        return undefined;
+    }
+    const outputs = withoutSecrets(raw.outputs);
+    const deps = dependencies(raw.propertyDependencies);
+    return {
+        urn: raw.urn, type: raw.type,
+        ...(typeof raw.id === "string" && raw.id !== "" ? { id: raw.id } : {}),
+        outputs: isRecord(outputs) ? outputs : {},
+        ...(typeof raw.provider === "string" && raw.provider !== "" ? { provider: raw.provider } : {}),
+        ...(deps ? { propertyDependencies: deps } : {}),
+    };
+}
+
+/** The entry of one deployment (`deployment` of an export, `checkpoint.latest` of a backend file). */
+function entryOf(deployment: unknown, source: string, stackName: string | undefined): InventoryEntry | InventoryError {
+    if (!isRecord(deployment)) {
+        return { source, problem: "no deployment in it (not a stack export or checkpoint)" };
+    }
+    const list = deployment.resources ?? [];
+    if (!Array.isArray(list)) {
+        return { source, problem: "its deployment's resources are not a list" };
+    }
+    const resources: InventoryResource[] = [];
+    for (const raw of list) {
+        const r = inventoryResource(raw);
+        if (r) {
+            resources.push(r);
+        }
+    }
+    const named = resources.map((r) => urnStack(r.urn)).find((s) => s !== undefined);
+    // Without resources, the checkpoint's stack name (`org/project/stack` or `stack`) is all there is.
+    const parts = stackName?.split("/") ?? [];
+    const project = named?.project ?? (parts.length === 3 ? parts[1] : undefined);
+    const stack = named?.stack ?? parts[parts.length - 1];
+    if (!project || !stack) {
+        return { source, problem: "neither its resources' URNs nor its checkpoint name the project and stack" };
+    }
+    const manifest = deployment.manifest;
+    const time = isRecord(manifest) && typeof manifest.time === "string" && !Number.isNaN(Date.parse(manifest.time)) ? manifest.time : undefined;
+    // A URN of another stack in the same deployment is no state Pulumi writes: keep only the stack's own.
+    const own = resources.filter((r) => { const s = urnStack(r.urn); return s === undefined || (s.project === project && s.stack === stack); });
+    return { project, stack, source, resources: own, ...(time ? { time } : {}) };
+}
+
+function versionProblem(version: unknown): string | undefined {
+    return typeof version === "number" && KNOWN_VERSIONS.includes(version) ? undefined
+        : `its version ${JSON.stringify(version)?.slice(0, 20) ?? "(none)"} is not one perfguard reads (${KNOWN_VERSIONS.join(", ")})`;
+}
+
+/** Reads one parsed document: an export, a backend checkpoint, or a digest. */
+export function entriesOfDocument(doc: unknown, source: string): Array<InventoryEntry | InventoryError> {
+    if (!isRecord(doc)) {
+        return [{ source, problem: "not a JSON object" }];
+    }
+    if (doc.kind === DIGEST_KIND) {
+        if (doc.version !== 1 || !Array.isArray(doc.stacks)) {
+            return [{ source, problem: `a digest of an unknown version ${JSON.stringify(doc.version)?.slice(0, 20)} (perfguard reads version 1)` }];
+        }
+        return doc.stacks.map((s, i): InventoryEntry | InventoryError => {
+            if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !Array.isArray(s.resources)) {
+                return { source, problem: `stack ${i} of the digest has no project, stack or resources` };
+            }
+            const resources = s.resources.map(inventoryResource).filter((r): r is InventoryResource => r !== undefined);
+            const time = typeof s.time === "string" && !Number.isNaN(Date.parse(s.time)) ? s.time : undefined;
+            return { project: s.project, stack: s.stack, source, resources, ...(time ? { time } : {}) };
+        });
+    }
+    if ("checkpoint" in doc) {
+        const problem = versionProblem(doc.version);
+        const checkpoint = doc.checkpoint;
+        if (problem) {
+            return [{ source, problem }];
+        }
+        if (!isRecord(checkpoint)) {
+            return [{ source, problem: "its checkpoint is not an object" }];
+        }
+        if (checkpoint.latest === undefined || checkpoint.latest === null) {
+            return []; // a stack never deployed: nothing of it is deployed
+        }
+        return [entryOf(checkpoint.latest, source, typeof checkpoint.stack === "string" ? checkpoint.stack : undefined)];
+    }
+    if ("deployment" in doc) {
+        const problem = versionProblem(doc.version);
+        return problem ? [{ source, problem }] : [entryOf(doc.deployment, source, undefined)];
+    }
+    return [{ source, problem: "not a stack export (no deployment), a backend checkpoint or a perfguard inventory digest" }];
+}
+
+/** Reads and parses one file (gzipped or not, by its magic bytes). */
+export function entriesOfFile(file: string, source = file): Array<InventoryEntry | InventoryError> {
+    let text: string;
+    try {
+        let bytes = fs.readFileSync(file);
+        if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+            bytes = zlib.gunzipSync(bytes);
+        }
+        text = bytes.toString("utf8");
+    } catch (e) {
+        return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+    }
+    let doc: unknown;
+    try {
+        doc = JSON.parse(text);
+    } catch (e) {
+        // The parser's message names a position, never the text around it: nothing of a secret.
+        return [{ source, problem: `is not valid JSON (${e instanceof Error ? e.message.replace(/"[^"]*"/g, "…").slice(0, 80) : "parse error"})` }];
+    }
+    return entriesOfDocument(doc, source);
+}
+
+function listDir(dir: string): fs.Dirent[] {
+    return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A checkpoint file of a DIY backend: `<stack>.json` or `<stack>.json.gz` (no .bak, no .attrs). */
+function isCheckpoint(name: string): boolean {
+    return name.endsWith(".json") || name.endsWith(".json.gz");
+}
+
+/**
+ * A DIY backend's stacks: `.pulumi/stacks/<project>/<stack>.json[.gz]`, and the older layout
+ * `.pulumi/stacks/<stack>.json[.gz]`. History, backups, locks, `.attrs` and `.bak` are not read.
+ */
+function entriesOfBackend(url: string): Array<InventoryEntry | InventoryError> {
+    let root = decodeURIComponent(url.slice("file://".length).split("?")[0]);
+    if (root === "~" || root.startsWith("~/")) {
+        root = path.join(os.homedir(), root.slice(1));
+    }
+    const stacks = path.join(root, ".pulumi", "stacks");
+    if (!fs.existsSync(stacks) || !fs.statSync(stacks).isDirectory()) {
+        return [{ source: url, problem: "has no .pulumi/stacks folder (not a DIY backend, or no stack in it)" }];
+    }
+    const out: Array<InventoryEntry | InventoryError> = [];
+    const readIn = (dir: string) => {
+        // One stack may exist as `.json` and `.json.gz` (compression switched on): the newer file.
+        const byStack = new Map<string, string>();
+        for (const e of listDir(dir)) {
+            if (!e.isFile() || !isCheckpoint(e.name)) {
+                continue;
+            }
+            const stack = e.name.replace(/\.json(\.gz)?$/, "");
+            const file = path.join(dir, e.name);
+            const other = byStack.get(stack);
+            if (!other || fs.statSync(file).mtimeMs > fs.statSync(other).mtimeMs) {
+                byStack.set(stack, file);
+            }
+        }
+        for (const file of [...byStack.values()].sort()) {
+            out.push(...entriesOfFile(file, `${url} (${path.relative(root, file)})`));
+        }
+    };
+    try {
+        readIn(stacks); // the older layout, without project folders
+        for (const e of listDir(stacks)) {
+            if (e.isDirectory()) {
+                readIn(path.join(stacks, e.name));
+            }
+        }
+    } catch (e) {
+        out.push({ source: url, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` });
+    }
+    return out;
+}
+
+/** Reads one source: a `file://` backend, a folder of `*.json` files, or a file. */
+export function entriesOfSource(source: string): Array<InventoryEntry | InventoryError> {
+    if (source.startsWith("file://")) {
+        return entriesOfBackend(source);
+    }
+    let stat: fs.Stats;
+    try {
+        stat = fs.statSync(source);
+    } catch (e) {
+        return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+    }
+    if (!stat.isDirectory()) {
+        return entriesOfFile(source);
+    }
+    try {
+        return listDir(source).filter((e) => e.isFile() && e.name.endsWith(".json")).flatMap((e) => entriesOfFile(path.join(source, e.name)));
+    } catch (e) {
+        return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+    }
+}
+
+function newer(a: InventoryEntry, b: InventoryEntry): boolean {
+    return (a.time ? Date.parse(a.time) : -Infinity) > (b.time ? Date.parse(b.time) : -Infinity);
+}
+
+/**
+ * Reads every source of a comma-separated list. One project and stack read from two sources
+ * keeps the newer deployment and names the other (never both: their loads would count twice).
+ */
+export function readInventory(spec: string): Inventory {
+    const sources = spec.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const errors: InventoryError[] = [];
+    const byStack = new Map<string, InventoryEntry>();
+    const duplicates: InventoryDuplicate[] = [];
+    for (const source of sources) {
+        for (const item of entriesOfSource(source)) {
+            if (!("resources" in item)) {
+                errors.push(item);
+                continue;
+            }
+            const key = `${item.project}\u0000${item.stack}`;
+            const have = byStack.get(key);
+            if (!have) {
+                byStack.set(key, item);
+                continue;
+            }
+            const keep = newer(item, have) ? item : have;
+            const drop = keep === item ? have : item;
+            byStack.set(key, keep);
+            duplicates.push({ project: item.project, stack: item.stack, kept: keep.source, dropped: drop.source });
+        }
+    }
+    if (sources.length === 0) {
+        errors.push({ source: JSON.stringify(spec).slice(0, 80), problem: "names no source" });
+    }
+    const entries = [...byStack.values()].sort((a, b) => (a.project === b.project ? (a.stack < b.stack ? -1 : 1) : a.project < b.project ? -1 : 1));
+    return { spec, entries, errors, duplicates };
+}

@@ -5,7 +5,7 @@
  * itself gets none here: it is not in this preview); a group this stack owns keeps its verdict.
  */
 import type { Message } from "../pack/message";
-import { escapeControl } from "../pack/message";
+import { escapeControl, shortName } from "../pack/message";
 import { pct } from "../pack/format";
 import type { Report } from "../pack/definePolicy";
 import type { ResourceOrigin, ResourceView } from "../pack/resources";
@@ -97,7 +97,7 @@ export function reportConfigOnlyLoad(report: Report, e: GroupEvaluation, invento
     for (const unit of e.units) {
         if (!unit.idle && !unit.ambiguous && !unit.head.vs.foreign) {
             report.notChecked({
-                reason: `${e.group.label} (policy config) fits this stack's load (busiest SE ${busiest}), but other stacks' load is not counted`,
+                reason: `SE group "${shortName(e.group.name)}": busiest SE ${busiest} with this stack's load; other stacks' load is not counted`,
                 remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md)`,
             }, unit.head.vs);
         }

@@ -669,7 +669,7 @@ const DECLARE = "declare perfguard:seGroup=<SE group name or uuid> on the virtua
  */
 function notOwned(what: string): Unresolved {
     return currentInventory()
-        ? { reason: `${what} that is neither in this stack, in the inventory (${INVENTORY_ENV}) nor in policy config seGroups`, remedy: `add the stack that declares it to ${INVENTORY_ENV}, or ${DECLARE}` }
+        ? { reason: `${what} not in this stack, the inventory or config seGroups`, remedy: `add the stack that declares it to ${INVENTORY_ENV}, or ${DECLARE}` }
         : { reason: `${what} this stack does not declare: other stacks' load on it is unknown`, remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${DECLARE}` };
 }
 

@@ -55,7 +55,7 @@ describe("nsxAlbFigures", () => {
         const intranet = all.find((e) => e.id === "intranet-vs") as EntityFigures;
         expect(intranet.kind).toBe("virtualService");
         expect(intranet.figures).toEqual([]);
-        expect(intranet.notChecked).toContain("neither in this stack nor in policy config seGroups");
+        expect(intranet.notChecked).toContain("names an SE group this stack does not declare: other stacks' load on it is unknown");
         expect(busiest(all, "web")?.value).toBeGreaterThan(0);
     });
     it("prints a VS's need once: on the busiest SE's row when it alone makes that load", () => {

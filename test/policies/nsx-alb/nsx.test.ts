@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture } from "../../support/inventoryStacks";
+import { resetInventory } from "../../../policies/pack/inventory/current";
 import type { Policy, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import table from "../../../model/data/nsx-alb-se-20.1.6.json";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
@@ -19,6 +21,23 @@ const NSX_POLICIES: Policy[] = [perfguardFacts, nsxAlbSeCapacity, nsxAlbSeCapaci
 type Config = Record<string, Record<string, unknown>>;
 
 /** The controller's Default-Group (where intranet-vs, with no seGroupRef, is placed), described in config. */
+// These stacks are the whole fleet: an inventory with no other stack, so that a group described
+// in policy config is judged with this stack's load alone and passes silently where it fits
+// (without an inventory it would be "not counted": nsx-alb-se-capacity.test.ts).
+const inventoryBefore = process.env.PERFGUARD_INVENTORY;
+beforeAll(() => {
+    process.env.PERFGUARD_INVENTORY = fixture("empty-digest.json");
+    resetInventory();
+});
+afterAll(() => {
+    if (inventoryBefore === undefined) {
+        delete process.env.PERFGUARD_INVENTORY;
+    } else {
+        process.env.PERFGUARD_INVENTORY = inventoryBefore;
+    }
+    resetInventory();
+});
+
 const BASE_GROUPS = { seGroups: { "Default-Group": { vcpusPerSe: "2", memoryPerSe: 4096 } } };
 const BASE_CONFIG: Config = { "nsx-alb-se-capacity": BASE_GROUPS, "nsx-alb-se-capacity-advisory": BASE_GROUPS };
 

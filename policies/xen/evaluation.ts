@@ -147,7 +147,8 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     return {
         host, key: normalise(host.name), model, guests, uncertain, dom0,
         short: guests.filter((g) => g.short).map((g) => g.entry),
-        fixOn: guests.find((g) => g.short && !g.capOnly)?.entry,
+        // This stack's guest first: another stack's (the inventory) gets no verdict here.
+        fixOn: (guests.find((g) => g.short && !g.capOnly && !g.entry.guest.resource.foreign) ?? guests.find((g) => g.short && !g.capOnly))?.entry,
         totalNeedMBps: model.entries.filter((e) => e.state === "judged").reduce((t, e) => t + usableNeedMBps(e), 0),
         extrapolated: model.link ? xenExtrapolation(model.link.mbps) : undefined,
         // dom0 takes what the model gives it: the link less the judged guests, capped at its demand.

@@ -4,7 +4,7 @@
  * their own numbers and point to it.
  */
 import { listLabels, num, plural } from "../pack/format";
-import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
+import { escapeControl, isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
 import type { XenHostEvaluation } from "./evaluation";
 import { GuestEntry, guestsTotalWithout, HostModel, usableNeedMBps } from "./hostModel";
@@ -91,6 +91,12 @@ function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number): st
         : `${options}.`;
 }
 
+/** ` (stack team-a/prod, deployed <time>)` for another stack's guest (PERFGUARD_INVENTORY); "" for this stack's. */
+function originText(resource: ResourceView): string {
+    const o = resource.origin;
+    return o ? ` (stack ${escapeControl(o.project)}/${escapeControl(o.stack)}, ${o.time ? `deployed ${escapeControl(o.time)}` : "deployment time unknown"})` : "";
+}
+
 /**
  * The problem of one short guest: a guest short only by its own VIF cap gets that fix alone; the
  * host's first other short guest (h.fixOn) carries the host's fix and context, the rest point to it.
@@ -117,7 +123,7 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
         return { problem, fix: `see the fix on ${first ? labelOf(first.guest.resource) : "the host's first short guest"} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const tenants = judged.filter((e) => e !== entry).slice(0, SHOWN).map((e) => `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)}, transmit)` : ""}`);
+    const tenants = judged.filter((e) => e !== entry).slice(0, SHOWN).map((e) => `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)}, transmit)` : ""}${originText(e.guest.resource)}`);
     const dom0 = model.dom0.length > 0
         ? `dom0 ${num(model.dom0TotalMBps, 2)} MB/s (${model.dom0.slice(0, SHOWN).map((s) => `${s.label} ${num(s.mbps, 2)}, ${s.where}`).join("; ")})`
         : "dom0: no declared traffic";

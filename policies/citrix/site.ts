@@ -10,6 +10,19 @@ import type { FactRead } from "../pack/facts";
 import type { NotChecked } from "../pack/definePolicy";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown, parsePlainDecimal, UNKNOWN } from "../pack/values";
+import { currentInventory } from "../pack/inventory/current";
+import { INVENTORY_ENV } from "../pack/inventory/types";
+
+/**
+ * A zone named by perfguard:citrixZone that this stack does not declare: without an inventory,
+ * another stack's zone whose RTT, controllers and load are unknown here; with one, a zone no
+ * stack of the inventory declares either.
+ */
+function zoneNotOwned(remedy: string): NotChecked {
+    return currentInventory()
+        ? { reason: "its perfguard:citrixZone names a zone in neither this stack nor the inventory", remedy: `add the stack that declares the zone to ${INVENTORY_ENV}, or ${remedy}` }
+        : { reason: "its perfguard:citrixZone names a zone this stack does not declare: other stacks' load on it is unknown", remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${remedy}` };
+}
 
 export const ZONE_TYPE = "citrix:index/zone:Zone";
 export const CATALOG_TYPE = "citrix:index/machineCatalog:MachineCatalog";
@@ -225,7 +238,7 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
                 as: "controller",
                 why: namesUnknown > 0
                     ? { reason: "its perfguard:citrixZone matches no zone, and some zones' names are unknown in this preview", remedy: AFTER_APPLY }
-                    : { reason: "its perfguard:citrixZone names a zone that is not in this stack", remedy: "declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input" },
+                    : zoneNotOwned("declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input"),
             });
         }
     }
@@ -236,18 +249,20 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         }
     }
     const catalogZone = new Map<string, Zone>();
+    const catalogWhy = new Map<string, NotChecked>();
     for (const catalog of stack.ofType(CATALOG_TYPE)) {
         const zone = resolveCatalogZone(catalog, byUrn, byId, byName);
         if (!("zone" in zone)) {
             if (zone.why) {
                 unplaced.push({ resource: catalog, as: "catalog", why: zone.why });
+                catalogWhy.set(catalog.urn, zone.why);
             }
             continue;
         }
         zone.zone.catalogs.push({ resource: catalog, machines: machinesOf(catalog) });
         catalogZone.set(catalog.urn, zone.zone);
     }
-    const groups = stack.ofType(GROUP_TYPE).map((resource) => groupOf(resource, stack, catalogZone));
+    const groups = stack.ofType(GROUP_TYPE).map((resource) => groupOf(resource, stack, catalogZone, catalogWhy));
     for (const group of groups) {
         for (const share of group.shares) {
             share.zone.groups.push(share);
@@ -294,7 +309,7 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byI
     const fact = catalog.facts.text("citrixZone");
     if (fact.state === "ok") {
         const zone = byName.get(fold(fact.value));
-        return zone ? { zone } : { why: { reason: "its perfguard:citrixZone names a zone that is not in this stack", remedy: "correct perfguard:citrixZone to a zone's name input" } };
+        return zone ? { zone } : { why: zoneNotOwned("correct perfguard:citrixZone to a zone's name input") };
     }
     if (fact.state === "unknown" || value === UNKNOWN || (value !== undefined && isUnknown(value))) {
         return { why: { reason: "its zone is unknown in this preview and depends on no zone of this stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
@@ -307,7 +322,7 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byI
 }
 
 /** One Delivery Group's zones and machines, from associatedMachineCatalogs. */
-function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<string, Zone>): Group {
+function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<string, Zone>, catalogWhy: ReadonlyMap<string, NotChecked>): Group {
     const group: Group = {
         resource,
         implicit: false,
@@ -371,7 +386,9 @@ function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<stri
     for (const { catalog, machines } of counted) {
         const zone = catalogZone.get(catalog.urn);
         if (!zone) {
-            group.notChecked = { reason: `its catalog "${catalog.name}" has a zone that cannot be resolved`, remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" };
+            // The catalog's own reason says what to do (a zone of another stack: the inventory), not a fact it may already declare.
+            const why = catalogWhy.get(catalog.urn);
+            group.notChecked = { reason: `its catalog "${catalog.name}" has a zone that cannot be resolved`, remedy: why?.remedy ?? "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" };
             continue;
         }
         perZone.set(zone, (perZone.get(zone) ?? 0) + machines);

@@ -105,7 +105,7 @@ describe("issue 11: Citrix fail closed", () => {
         ["a zone whose name is unknown: its controllers cannot match", (s: TestResource[]) => { s[0].props.name = UNKNOWN_VALUE; }, ["citrix-broker-throttle -> (stack)"], "its name is unknown in this preview"],
         ["an unknown RTT", (s: TestResource[]) => { s[0].props.metadatas = [{ name: "perfguard:rttMs", value: UNKNOWN_VALUE }]; }, ["citrix-broker-throttle -> (stack)", "citrix-brokering-capacity -> (stack)", "citrix-site-database-load -> (stack)", "citrix-zone-rtt-limit -> emea-zone"], "unknown in this preview"],
         ["a catalog whose zone is a GUID from another stack", (s: TestResource[]) => { s[3].props.zone = "3f0e2a4c-1111-2222-3333-444455556666"; s[3].propertyDependencies = {}; }, ["citrix-brokering-capacity -> (stack)", "citrix-site-limits -> (stack)"], "an id from a data source or another stack"],
-        ["a controller naming a zone not in the stack", (s: TestResource[]) => { s.push(...controllers("nowhere", ["4"])); }, ["citrix-broker-throttle -> (stack)"], "names a zone that is not in this stack"],
+        ["a controller naming a zone not in the stack", (s: TestResource[]) => { s.push(...controllers("nowhere", ["4"])); }, ["citrix-broker-throttle -> (stack)"], "names a zone this stack does not declare: other stacks' load on it is unknown"],
         ["a Citrix DaaS zone", (s: TestResource[]) => { s[0].props.resourceLocationId = "rl-1"; }, ["citrix-broker-throttle -> (stack)", "citrix-brokering-capacity -> (stack)", "citrix-zone-rtt-limit -> emea-zone"], "Citrix DaaS resource location"],
     ])("%s: not checked, with the reason", async (_name, change, expected, reason) => {
         const stack = base();

@@ -30,6 +30,8 @@ export interface CheckOptions {
     report?: string;
     /** Receives the pack's own log output (stderr). */
     log: (chunk: string) => void;
+    /** Extra environment for the pack process (the fleet's PERFGUARD_INVENTORY). */
+    env?: Record<string, string>;
 }
 
 export interface CheckResult {
@@ -64,7 +66,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     try {
         const opened = await openPack({
             packDir: packDirGiven, project: exported.project, stack: exported.stack,
-            policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile: explain?.file,
+            policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile: explain?.file, ...(opts.env ? { env: opts.env } : {}),
         }).catch((err: unknown) => {
             // A config the CLI would refuse is a bad input file here: exit 2, as docs/cli.md says.
             throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;

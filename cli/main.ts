@@ -5,7 +5,8 @@
  *   perfguard size citrix  --rtt-ms 160 [...]          brokering at each concurrency, safe throttle
  *   perfguard size nsx-alb --ssl-tps 5000 [...]        smallest SE size for one virtual service
  *   perfguard size xen     --link-mb-per-s 117 [...]   each guest's share of a host's link
- *   perfguard check <file> [...]                       every policy on a stack export
+ *   perfguard check <file> [...]                       every policy on a stack export (several: one fleet)
+ *   perfguard inventory <sources...> -o digest.json    the digest PERFGUARD_INVENTORY reads
  *   perfguard config check <file>                      a --policy-pack-config file against the pack
  *   perfguard diff <base> <head> [...]                 what a change does to figures and verdicts
  *
@@ -293,18 +294,18 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         });
 
     program.command("check")
-        .description("run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; exits 1 on a mandatory violation")
-        .argument("<file>", "stack export (pulumi stack export > stack.json) or --record output")
+        .description("run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; several exports, a folder of them or a file:// backend are checked as one fleet (each stack with the others' load: docs/shared-capacity.md); exits 1 on a mandatory violation")
+        .argument("<files...>", "stack export (pulumi stack export > stack.json) or --record output; or several, a folder of exports, a file:// backend URL")
         .option("--policy-pack-config <file.json>", "policy config, as for pulumi preview --policy-pack-config")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
         .option("--explain", "per resource, the facts read and why each policy applied or not")
         .option("--report <file.md>", "also write a Markdown report (violations, per zone and SE group figures) for a PR comment")
         .option("--json", JSON_HELP)
-        .action(async (file: string, o: { policyPackConfig?: string; policyPack?: string; explain?: boolean; report?: string; json?: boolean }) => {
+        .action(async (files: string[], o: { policyPackConfig?: string; policyPack?: string; explain?: boolean; report?: string; json?: boolean }) => {
             const { runCheck } = await import("./check");
-            const checked = await runCheck({
-                file, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err,
-            });
+            const common = { policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err };
+            const single = files.length === 1 && !files[0].startsWith("file://") && !(fs.existsSync(files[0]) && fs.statSync(files[0]).isDirectory());
+            const checked = single ? await runCheck({ ...common, file: files[0] }) : await (await import("./fleet")).runFleetCheck(files, common);
             if (o.json) {
                 printJson(io, checked.json);
             } else {
@@ -331,6 +332,21 @@ export function buildProgram(io: Io, result: { code: number }): Command {
                 io.out(checked.text);
             }
             result.code = checked.exitCode;
+        });
+
+    program.command("inventory")
+        .description("build the digest PERFGUARD_INVENTORY reads from stack exports, folders of them and file:// backends: only what the policies read (docs/shared-capacity.md); exits 2 when a source cannot be read")
+        .argument("<sources...>", "stack exports (pulumi stack export), folders of them, file:// backend URLs, or digests")
+        .requiredOption("-o, --out <digest.json>", "the digest file to write")
+        .option("--json", JSON_HELP)
+        .action(async (sources: string[], o: { out: string; json?: boolean }) => {
+            const { runInventory } = await import("./inventory");
+            const built = runInventory(sources, o.out);
+            if (o.json) {
+                printJson(io, built.json);
+            } else {
+                io.out(built.text);
+            }
         });
 
     program.command("diff")

@@ -187,22 +187,25 @@ function isCheckpoint(name: string): boolean {
     return name.endsWith(".json") || name.endsWith(".json.gz");
 }
 
+/** The folder a `file://` backend URL names (`~` is the home folder; a query string is ignored). */
+export function backendRoot(url: string): string {
+    const root = decodeURIComponent(url.slice("file://".length).split("?")[0]);
+    return root === "~" || root.startsWith("~/") ? path.join(os.homedir(), root.slice(1)) : root;
+}
+
 /**
- * A DIY backend's stacks: `.pulumi/stacks/<project>/<stack>.json[.gz]`, and the older layout
- * `.pulumi/stacks/<stack>.json[.gz]`. History, backups, locks, `.attrs` and `.bak` are not read.
+ * The stack checkpoint files of a DIY backend: `.pulumi/stacks/<project>/<stack>.json[.gz]`, and
+ * the older layout `.pulumi/stacks/<stack>.json[.gz]` (one stack written both ways: the newer
+ * file). History, backups, locks, `.attrs` and `.bak` are not read. Throws on an unreadable folder.
+ * @returns the files, sorted; undefined when the folder has no `.pulumi/stacks`.
  */
-function entriesOfBackend(url: string): Array<InventoryEntry | InventoryError> {
-    let root = decodeURIComponent(url.slice("file://".length).split("?")[0]);
-    if (root === "~" || root.startsWith("~/")) {
-        root = path.join(os.homedir(), root.slice(1));
-    }
-    const stacks = path.join(root, ".pulumi", "stacks");
+export function checkpointFiles(url: string): string[] | undefined {
+    const stacks = path.join(backendRoot(url), ".pulumi", "stacks");
     if (!fs.existsSync(stacks) || !fs.statSync(stacks).isDirectory()) {
-        return [{ source: url, problem: "has no .pulumi/stacks folder (not a DIY backend, or no stack in it)" }];
+        return undefined;
     }
-    const out: Array<InventoryEntry | InventoryError> = [];
+    const files: string[] = [];
     const readIn = (dir: string) => {
-        // One stack may exist as `.json` and `.json.gz` (compression switched on): the newer file.
         const byStack = new Map<string, string>();
         for (const e of listDir(dir)) {
             if (!e.isFile() || !isCheckpoint(e.name)) {
@@ -215,21 +218,29 @@ function entriesOfBackend(url: string): Array<InventoryEntry | InventoryError> {
                 byStack.set(stack, file);
             }
         }
-        for (const file of [...byStack.values()].sort()) {
-            out.push(...entriesOfFile(file, `${url} (${path.relative(root, file)})`));
-        }
+        files.push(...byStack.values());
     };
-    try {
-        readIn(stacks); // the older layout, without project folders
-        for (const e of listDir(stacks)) {
-            if (e.isDirectory()) {
-                readIn(path.join(stacks, e.name));
-            }
+    readIn(stacks);
+    for (const e of listDir(stacks)) {
+        if (e.isDirectory()) {
+            readIn(path.join(stacks, e.name));
         }
-    } catch (e) {
-        out.push({ source: url, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` });
     }
-    return out;
+    return files.sort();
+}
+
+/** Reads a DIY backend's stacks (checkpointFiles), read-only. */
+function entriesOfBackend(url: string): Array<InventoryEntry | InventoryError> {
+    try {
+        const files = checkpointFiles(url);
+        if (!files) {
+            return [{ source: url, problem: "has no .pulumi/stacks folder (not a DIY backend, or no stack in it)" }];
+        }
+        const root = backendRoot(url);
+        return files.flatMap((file) => entriesOfFile(file, `${url} (${path.relative(root, file)})`));
+    } catch (e) {
+        return [{ source: url, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+    }
 }
 
 /** Reads one source: a `file://` backend, a folder of `*.json` files, or a file. */

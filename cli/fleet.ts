@@ -1,0 +1,81 @@
+/**
+ * `perfguard check` of several stacks as one fleet: stack exports, folders of them and DIY
+ * `file://` backends. Each stack is checked as a preview of it would be, with every other stack
+ * as its inventory (PERFGUARD_INVENTORY), so each shared object is judged with all its stacks'
+ * load and each verdict lands on the stack that adds or changes it (docs/shared-capacity.md).
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as zlib from "zlib";
+import { checkpointFiles } from "../policies/pack/inventory/read";
+import { INVENTORY_ENV } from "../policies/pack/inventory/types";
+import { CheckOptions, CheckResult, runCheck } from "./check";
+import { UsageError } from "./errors";
+
+/**
+ * The export files of `sources`: a file as it is, a folder's `*.json` files, a backend's
+ * checkpoints written as exports into `tmp` (read-only: the backend is never written).
+ */
+export function fleetFiles(sources: readonly string[], tmp: string): string[] {
+    const files: string[] = [];
+    for (const source of sources) {
+        if (source.startsWith("file://")) {
+            const checkpoints = checkpointFiles(source);
+            if (!checkpoints) {
+                throw new UsageError(`${source} has no .pulumi/stacks folder (not a DIY backend, or no stack in it)`);
+            }
+            for (const [i, file] of checkpoints.entries()) {
+                let bytes = fs.readFileSync(file);
+                if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+                    bytes = zlib.gunzipSync(bytes);
+                }
+                let doc: { version?: unknown; checkpoint?: { latest?: unknown } };
+                try {
+                    doc = JSON.parse(bytes.toString("utf8")) as typeof doc;
+                } catch {
+                    throw new UsageError(`${source}: ${file} is not valid JSON`);
+                }
+                if (doc.checkpoint?.latest) {
+                    const out = path.join(tmp, `${String(i).padStart(5, "0")}-${path.basename(file).replace(/\.gz$/, "")}`);
+                    fs.writeFileSync(out, JSON.stringify({ version: doc.version ?? 3, deployment: doc.checkpoint.latest }));
+                    files.push(out);
+                }
+            }
+        } else if (fs.existsSync(source) && fs.statSync(source).isDirectory()) {
+            files.push(...fs.readdirSync(source).filter((n) => n.endsWith(".json")).sort().map((n) => path.join(source, n)));
+        } else {
+            files.push(source);
+        }
+    }
+    if (files.length === 0) {
+        throw new UsageError(`no stack export in ${sources.join(", ")}`);
+    }
+    return files;
+}
+
+/** Checks every stack of the fleet, each with the others as its inventory; exit 1 on any mandatory violation. */
+export async function runFleetCheck(sources: readonly string[], opts: Omit<CheckOptions, "file" | "env">): Promise<CheckResult> {
+    if (opts.report !== undefined) {
+        throw new UsageError("--report takes one stack; check the fleet without it, or one export with --report");
+    }
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-fleet-"));
+    try {
+        const files = fleetFiles(sources, tmp);
+        const env = { [INVENTORY_ENV]: files.join(",") };
+        const results: Array<{ file: string; result: CheckResult }> = [];
+        for (const file of files) {
+            results.push({ file, result: await runCheck({ ...opts, file, env }) });
+        }
+        const exitCode = results.some((r) => r.result.exitCode !== 0) ? 1 : 0;
+        const mandatory = results.reduce((n, r) => n + Number(r.result.json.mandatory ?? 0), 0);
+        const advisory = results.reduce((n, r) => n + Number(r.result.json.advisory ?? 0), 0);
+        return {
+            exitCode,
+            text: results.map((r) => r.result.text).join("\n") + `\nperfguard check (fleet of ${files.length} stacks, each judged with the others' load): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`,
+            json: { command: "check", fleet: results.map((r) => r.result.json), exitCode, mandatory, advisory },
+        };
+    } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+    }
+}

@@ -605,7 +605,9 @@ class GroupIndex {
         for (const resource of declared) {
             const name = textProp(resource.props, "name");
             const uuid = textProp(resource.props, "uuid");
-            const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label: resource.label, fields: readSeGroupFieldsOf(resource) };
+            // Another stack's group (the inventory) is named with its stack: two stacks may declare the same name.
+            const label = resource.origin ? `${resource.label} (stack ${resource.origin.project}/${resource.origin.stack})` : resource.label;
+            const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label, fields: readSeGroupFieldsOf(resource) };
             this.groups.push(group);
             // Without a `name` input the Avi name is the Pulumi name, and a renamed group's old
             // names (its aliases) are what existing references still say.

@@ -144,7 +144,7 @@ export function entriesOfDocument(doc: unknown, source: string): Array<Inventory
         if (!isRecord(checkpoint)) {
             return [{ source, problem: "its checkpoint is not an object" }];
         }
-        if (checkpoint.latest === undefined || checkpoint.latest === null) {
+        if ((checkpoint.latest === undefined || checkpoint.latest === null) && typeof checkpoint.stack === "string") {
             return []; // a stack never deployed: nothing of it is deployed
         }
         return [entryOf(checkpoint.latest, source, typeof checkpoint.stack === "string" ? checkpoint.stack : undefined)];

@@ -567,9 +567,20 @@ interface IndexedGroup {
     readonly uuid: string | undefined;
     readonly cloud: string | "unknown" | undefined;
     readonly tenant: string | "unknown" | undefined;
+    /** The Avi Controller of its provider (`aviController`), folded; undefined when not known. */
+    readonly controller?: string;
 }
 
 const SEG = "serviceenginegroup";
+
+/**
+ * The Controller a resource's provider names (`aviController`, folded), when the engine sent the
+ * provider and the endpoint is a literal: an SE group's name is unique per Controller only.
+ */
+export function controllerOf(resource: ResourceView): string | undefined {
+    const endpoint = resource.provider ? field(resource.provider.props, "aviController") : undefined;
+    return typeof endpoint === "string" && endpoint.trim() !== "" && !isUnknown(endpoint) ? foldName(endpoint) : undefined;
+}
 
 /** Every SE group of the stack and the config, indexed for joins; no first-wins anywhere. */
 class GroupIndex {
@@ -615,6 +626,7 @@ class GroupIndex {
                 this.index({ group, name: foldName(old), uuid: undefined, cloud: refKey(resource.props, "cloudRef", "cloud"), tenant: refKey(resource.props, "tenantRef", "tenant") });
             }
             this.index({
+                controller: controllerOf(resource),
                 group, name: name === "unknown" ? null : foldName(group.name),
                 uuid: uuid !== undefined && uuid !== "unknown" ? canonicalUuid(uuid, SEG) : undefined,
                 cloud: refKey(resource.props, "cloudRef", "cloud"), tenant: refKey(resource.props, "tenantRef", "tenant"),
@@ -646,11 +658,11 @@ class GroupIndex {
      * declaration wins over a config entry of the same name. `unknownNames` tells whether a stack
      * group whose name is unknown in this preview could also be it.
      */
-    byName(name: string, cloud: string | undefined, tenant: string | undefined): { found: IndexedGroup[]; unknownNames: boolean } {
+    byName(name: string, cloud: string | undefined, tenant: string | undefined, controller?: string): { found: IndexedGroup[]; unknownNames: boolean } {
         const folded = foldName(name);
         const matches = (want: string | undefined, have: string | "unknown" | undefined) =>
             want === undefined || have === undefined || have === "unknown" || have === want;
-        const named = (this.names.get(folded) ?? []).filter((g) => matches(cloud, g.cloud) && matches(tenant, g.tenant));
+        const named = (this.names.get(folded) ?? []).filter((g) => matches(cloud, g.cloud) && matches(tenant, g.tenant) && matches(controller, g.controller));
         const declared = named.filter((g) => g.group.resource);
         return { found: declared.length > 0 ? declared : named, unknownNames: this.unknownName };
     }
@@ -681,7 +693,7 @@ function ambiguous(what: string, found: readonly IndexedGroup[]): Resolution {
 }
 
 /** Resolves a parsed ref (or a fact's text) to exactly one group, or says why not. */
-function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: string | undefined, vsTenant: string | undefined): Resolution {
+function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: string | undefined, vsTenant: string | undefined, vsController?: string): Resolution {
     if (ref.by === "uuid") {
         const found = index.byUuid(ref.uuid);
         if (found.length === 1) {
@@ -693,9 +705,9 @@ function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: strin
         if (ref.name === undefined) {
             return { unresolved: notOwned(`${what} names an SE group by uuid`) };
         }
-        return resolveRef(index, { by: "name", name: ref.name }, what, vsCloud, vsTenant);
+        return resolveRef(index, { by: "name", name: ref.name }, what, vsCloud, vsTenant, vsController);
     }
-    const { found, unknownNames } = index.byName(ref.name, ref.cloud !== undefined ? foldName(ref.cloud) : vsCloud, ref.tenant !== undefined ? foldName(ref.tenant) : vsTenant);
+    const { found, unknownNames } = index.byName(ref.name, ref.cloud !== undefined ? foldName(ref.cloud) : vsCloud, ref.tenant !== undefined ? foldName(ref.tenant) : vsTenant, vsController);
     if (found.length === 1) {
         return { group: found[0].group, via: what };
     }
@@ -727,6 +739,8 @@ function ownGroup(stack: StackView, index: GroupIndex, vs: ResourceView): Resolu
     const tenant = refKey(vs.props, "tenantRef", "tenant");
     const vsCloud = cloud === "unknown" || cloud?.startsWith("uuid:") ? undefined : cloud;
     const vsTenant = tenant === "unknown" || tenant?.startsWith("uuid:") ? undefined : tenant;
+    // Another Controller's group of the same name is another group (stacks may share names).
+    const vsController = controllerOf(vs);
     let fromRef: Resolution;
     const deps = stack.dependencyOf(vs, "seGroupRef", SE_GROUP_TYPE);
     const raw = field(vs.props, "seGroupRef");
@@ -739,10 +753,10 @@ function ownGroup(stack: StackView, index: GroupIndex, vs: ResourceView): Resolu
         // Optional + Computed in the provider: unset in the program is unknown in a preview too.
         fromRef = { unresolved: { reason: "seGroupRef is unknown in this preview (the provider computes it when unset)", remedy: "set seGroupRef to /api/serviceenginegroup/?name=<name>, or " + DECLARE } };
     } else if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) {
-        fromRef = resolveRef(index, { by: "name", name: DEFAULT_SE_GROUP }, `no seGroupRef (the Controller's ${DEFAULT_SE_GROUP})`, vsCloud, vsTenant);
+        fromRef = resolveRef(index, { by: "name", name: DEFAULT_SE_GROUP }, `no seGroupRef (the Controller's ${DEFAULT_SE_GROUP})`, vsCloud, vsTenant, vsController);
     } else {
         const parsed = typeof raw === "string" ? parseAviRef(raw, SEG) : undefined;
-        fromRef = parsed ? resolveRef(index, parsed, "seGroupRef", vsCloud, vsTenant)
+        fromRef = parsed ? resolveRef(index, parsed, "seGroupRef", vsCloud, vsTenant, vsController)
             : { unresolved: { reason: "seGroupRef is not a serviceenginegroup reference perfguard can read", remedy: DECLARE } };
     }
     const fact = vs.facts.text("seGroup");
@@ -752,7 +766,7 @@ function ownGroup(stack: StackView, index: GroupIndex, vs: ResourceView): Resolu
     if (fact.state === "unknown" || fact.state === "invalid") {
         return { unresolved: { reason: `perfguard:seGroup is ${fact.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`, remedy: "declare perfguard:seGroup as a literal SE group name or uuid" } };
     }
-    const fromFact = resolveRef(index, factRef(fact.value), fact.where, vsCloud, vsTenant);
+    const fromFact = resolveRef(index, factRef(fact.value), fact.where, vsCloud, vsTenant, vsController);
     if ("group" in fromRef && "group" in fromFact && fromRef.group !== fromFact.group) {
         return { unresolved: { reason: `${fact.where} names ${fromFact.group.label} but seGroupRef names ${fromRef.group.label}`, remedy: "make perfguard:seGroup name the SE group seGroupRef points to, or remove it" } };
     }

@@ -57,6 +57,13 @@ export class ResourceView {
         readonly origin?: ResourceOrigin,
     ) {}
 
+    /**
+     * The resource's provider (its props as the engine sends them, secrets included: read only the
+     * endpoint fields), when known: a shared object's identity includes its provider's endpoint
+     * (an Avi Controller, a Citrix Site, a Xen Orchestra).
+     */
+    provider: { readonly urn: string; readonly props: unknown } | undefined;
+
     /** True for a resource of another stack, read from the inventory: it adds load, it gets no verdict. */
     get foreign(): boolean {
         return this.origin !== undefined;
@@ -273,6 +280,7 @@ const NO_ALIASES: readonly string[] = Object.freeze([]);
 export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"> & {
     propertyDependencies?: Record<string, unknown>;
     opts?: { aliases?: unknown };
+    provider?: { urn?: unknown; props?: unknown };
 }): ResourceView {
     // Runs for every resource in every stack policy: allocate a dependency record only for the
     // resources that have dependencies (most have none), and keep it shared and frozen otherwise.
@@ -287,7 +295,12 @@ export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"
     const aliases = Array.isArray(r.opts?.aliases) && r.opts.aliases.length > 0
         ? r.opts.aliases.filter((a): a is string => typeof a === "string" && a.startsWith("urn:pulumi:"))
         : NO_ALIASES;
-    return new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES, aliases);
+    const view = new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES, aliases);
+    const provider = r.provider;
+    if (provider && typeof provider === "object") {
+        view.provider = { urn: String(provider.urn ?? ""), props: unwrapProps(provider.props) };
+    }
+    return view;
 }
 
 /**

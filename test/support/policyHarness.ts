@@ -21,6 +21,8 @@ export interface TestResource {
     urn?: string;
     /** property name -> names of resources (in the same list) it depends on */
     propertyDependencies?: Record<string, string[]>;
+    /** The resource's provider, as the engine sends it with AnalyzeStack (its URN and props). */
+    provider?: { urn: string; props: Record<string, unknown> };
 }
 
 /** A violation as the SDK would send it. */
@@ -57,6 +59,7 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
         opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
         dependencies: [] as PolicyResource[],
         propertyDependencies: {} as Record<string, PolicyResource[]>,
+        ...(r.provider ? { provider: { urn: r.provider.urn, type: r.provider.urn.split("::")[2] ?? "", name: r.provider.urn.split("::").pop() ?? "", props: unknownCheckingProxy(structuredClone(r.provider.props)) } } : {}),
         isType: () => false,
         asType: () => undefined,
     })) as unknown as PolicyResource[];

@@ -53,7 +53,16 @@ export function foreignViews(inventory: Inventory, previewed: { project: string;
             .filter((e) => !isPreviewed(e, previewed))
             .flatMap((e) => {
                 const origin: ResourceOrigin = { project: e.project, stack: e.stack, ...(e.time ? { time: e.time } : {}) };
-                return e.resources.map((r) => foreignView(r, origin));
+                // A provider reference is `<provider urn>::<provider id>`: the provider resource of the same deployment.
+                const providers = new Map(e.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${r.id ?? ""}`, r]));
+                return e.resources.map((r) => {
+                    const view = foreignView(r, origin);
+                    const provider = r.provider !== undefined ? providers.get(r.provider) : undefined;
+                    if (provider) {
+                        view.provider = { urn: provider.urn, props: provider.outputs };
+                    }
+                    return view;
+                });
             });
         byKey.set(key, views);
     }
@@ -89,7 +98,9 @@ function withDeployedIdentity(view: ResourceView, deployed: InventoryResource | 
     if (!fills) {
         return view;
     }
-    return new ResourceView(view.urn, view.type, view.name, { ...props, ...fills }, view.propertyDependencies, view.aliases, view.origin);
+    const filled = new ResourceView(view.urn, view.type, view.name, { ...props, ...fills }, view.propertyDependencies, view.aliases, view.origin);
+    filled.provider = view.provider;
+    return filled;
 }
 
 /**

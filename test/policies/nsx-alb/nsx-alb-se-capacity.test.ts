@@ -98,6 +98,20 @@ describe("team B's preview", () => {
     });
 });
 
+describe("the identity of an SE group: its Controller, tenant, cloud and name", () => {
+    // Team B refers to shared-web by name; another Controller (the DMZ's) has a group of that name too.
+    const byName = (r: TestResource): TestResource => r.type.includes("virtualservice")
+        ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" }, provider: { urn: "urn:pulumi:prod::team-b::pulumi:providers:avi::controller", props: { aviController: "ctl.example.com" } } } : r;
+    it("a group of the same name on another Controller is another group: judged on its own Controller's", async () => {
+        const out = await withInventoryEnv(files("network.json", "network-dmz.json", "team-a.json"), () => judge(previewOf("team-b.json", byName)));
+        expect(summary(out)).toEqual(COMBINED);
+    });
+    it("without the VS's Controller known, both match: not checked, naming both stacks", async () => {
+        const out = await withInventoryEnv(files("network.json", "network-dmz.json", "team-a.json"), () => judge(previewOf("team-b.json", (r) => ({ ...byName(r), provider: undefined }))));
+        expect(out.map((v) => v.message).join("\n")).toContain("(stack network-dmz/prod), Serviceenginegroup \"shared-web\" (stack network/prod)) that the join cannot tell apart");
+    });
+});
+
 describe("policy config seGroups, no inventory: never a silent pass", () => {
     const byName = (r: TestResource): TestResource => r.type.includes("virtualservice") ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r;
     const group = { vcpusPerSe: "4", memoryPerSe: "8192", maxSe: "4", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true" };

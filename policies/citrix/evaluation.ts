@@ -520,13 +520,17 @@ export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
     const notes = [
         ...(zone.zoneName !== zone.resource.name ? [`name "${shortName(zone.zoneName)}"`] : []),
         ...(rttMs !== undefined ? [`${fmt(rttMs)} ms`] : []),
+        // Another stack's zone (PERFGUARD_INVENTORY): named with its stack, as deployed then.
+        ...(zone.resource.origin ? [`stack ${zone.resource.origin.project}/${zone.resource.origin.stack}${zone.resource.origin.time ? ` deployed ${zone.resource.origin.time}` : ""}`] : []),
     ];
     return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }
 
 /** A zone in a fix or basis line: its resource name (the problem line gave its name input), at most `nameMax` characters. */
 export function zoneShort(zone: Zone, nameMax = NAME_MAX): string {
-    return `zone "${shortName(zone.resource.name, nameMax)}"`;
+    // Another stack's zone (PERFGUARD_INVENTORY): its stack and deployment time, where its controllers are changed.
+    const o = zone.resource.origin;
+    return `zone "${shortName(zone.resource.name, nameMax)}"${o ? ` (stack ${o.project}/${o.stack}${o.time ? `, deployed ${o.time}` : ""})` : ""}`;
 }
 
 /**

@@ -28,6 +28,12 @@ describe("the desktop team's apac-eng in the platform stack's zone", () => {
         ]);
     });
 
+    it("names the platform stack's zone, where its controllers' throttles are changed", async () => {
+        const out = await withInventoryEnv(fixture("vdi-platform.json"), () => runPolicies(citrix, previewOf("desktops-apac.json")));
+        const throttle = out.find((v) => v.policyName === "citrix-broker-throttle");
+        expect(throttle?.message).toContain("40 from zone \"apac\" (stack vdi-platform/prod, deployed 2026-12-04T19:00:00Z) at 160 ms");
+    });
+
     it("without an inventory: not checked, naming PERFGUARD_INVENTORY, never the fact the catalog already declares", async () => {
         const out = await withInventoryEnv(undefined, () => runPolicies(citrix, previewOf("desktops-apac.json")));
         expect(out.length).toBeGreaterThan(0);

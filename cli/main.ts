@@ -295,7 +295,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
 
     program.command("check")
         .description("run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; several exports, a folder of them or a file:// backend are checked as one fleet (each stack with the others' load: docs/shared-capacity.md); exits 1 on a mandatory violation")
-        .argument("<files...>", "stack export (pulumi stack export > stack.json) or --record output; or several, a folder of exports, a file:// backend URL")
+        .argument("<file...>", "stack export (pulumi stack export > stack.json) or --record output; or several, a folder of exports, a file:// backend URL")
         .option("--policy-pack-config <file.json>", "policy config, as for pulumi preview --policy-pack-config")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
         .option("--explain", "per resource, the facts read and why each policy applied or not")

@@ -49,7 +49,12 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
         const file = path.join(dir, "missing.json");
         return fails(["check", file], `cannot read stack export ${file}: no such file`);
     });
-    it("a folder", () => fails(["check", dir], `cannot read stack export ${dir}: it is a directory`));
+    // A folder is a fleet of exports (docs/shared-capacity.md): one without any is an error.
+    it("a folder without a stack export", () => {
+        const empty = fs.mkdtempSync(path.join(dir, "no-exports-"));
+        fs.writeFileSync(path.join(empty, "notes.txt"), "not an export");
+        return fails(["check", empty], `no stack export in ${empty}`);
+    });
     it("malformed JSON", () => {
         const file = path.join(dir, "broken.json");
         fs.writeFileSync(file, "{ \"version\": 3, \"deployment\": ");

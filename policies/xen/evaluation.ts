@@ -43,6 +43,10 @@ export interface GuestFigures {
     readonly notChecked: string | undefined;
     /** Short only because of its own VIF rate limit: with the limit lifted it gets its need. */
     readonly capOnly: boolean;
+    /** Its need is above what its VIFs can reach through the host's bond (one member per VIF; active-backup: one member). */
+    readonly bondBound: boolean;
+    /** Under LACP its need is above one member's rate: met only if its traffic is several flows. */
+    readonly severalFlows: boolean;
 }
 
 /** One dom0 service of a host with what it costs the host's judged guests. */
@@ -62,7 +66,7 @@ export interface XenHostEvaluation {
     readonly guests: readonly GuestFigures[];
     /** Guests short of their need, by URN. */
     readonly short: readonly GuestEntry[];
-    /** The first short guest (by URN) that is not short only by its own VIF cap: it carries the host's fix. */
+    /** The first short guest (by URN) short neither only by its own VIF cap nor by the bond: it carries the host's fix. */
     readonly fixOn: GuestEntry | undefined;
     /** The judged guests' needs, each bounded by its VIF rate limit (what the cap never allows is not counted). */
     readonly totalNeedMBps: number;
@@ -113,15 +117,16 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     const model = modelHost(host, config, lookup(host.name));
     // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
     const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
+    const unjudged = { predictedMBps: undefined, short: false, capOnly: false, bondBound: false, severalFlows: false };
     const alone = model.entries.map((entry): GuestFigures => {
         if (entry.state === "unknown") {
-            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.unknownFact, capOnly: false };
+            return { entry, ...unjudged, notChecked: NOT_CHECKED.unknownFact };
         }
         if (entry.state === "idle") {
-            return { entry, predictedMBps: undefined, short: false, notChecked: undefined, capOnly: false };
+            return { entry, ...unjudged, notChecked: undefined };
         }
         if (!model.link) {
-            return { entry, predictedMBps: undefined, short: false, notChecked: NOT_CHECKED.noLink, capOnly: false };
+            return { entry, ...unjudged, notChecked: NOT_CHECKED.noLink };
         }
         const predicted = model.shares?.get(entry) ?? 0;
         const need = entry.needMBps ?? 0;
@@ -129,7 +134,14 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         // Only the guest's own cap binds when lifting it (nothing else changed) meets the need.
         const capped = short && entry.capMBps !== undefined && entry.capMBps < need;
         const capOnly = capped && needMet(shareWithCapLifted(model, entry, config.dom0Share) ?? 0, need);
-        return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined, capOnly };
+        // The bond's bound is vendor-defined behaviour (Open vSwitch places a VIF's MAC on one member),
+        // not a measurement of perfguard's source, and the member's rate is the aggregate divided by the
+        // members (equal members assumed): it is reported at the policy's level (advisory by default)
+        // like every share verdict, never on a level of its own. Under LACP the bound holds only for one
+        // flow, which the stack does not declare: that is never a verdict, only a figure (severalFlows).
+        const bondBound = entry.bondCapMBps !== undefined && !needMet(entry.bondCapMBps, need);
+        const severalFlows = model.bond?.mode === "lacp" && !needMet(model.bond.memberMBps, need);
+        return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined, capOnly, bondBound, severalFlows };
     });
     // Each cap-only guest was judged with only its own cap raised: when several are, raising them
     // all must fit together, or none of them is cap-only (the host's fix then says what it takes).
@@ -147,8 +159,9 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     return {
         host, key: normalise(host.name), model, guests, uncertain, dom0,
         short: guests.filter((g) => g.short).map((g) => g.entry),
-        // This stack's guest first: another stack's (the inventory) gets no verdict here.
-        fixOn: (guests.find((g) => g.short && !g.capOnly && !g.entry.guest.resource.foreign) ?? guests.find((g) => g.short && !g.capOnly))?.entry,
+        // This stack's guest first: another stack's (the inventory) gets no verdict here; a guest short
+        // by the bond or only by its own VIF cap has its own fix.
+        fixOn: (guests.find((g) => g.short && !g.capOnly && !g.bondBound && !g.entry.guest.resource.foreign) ?? guests.find((g) => g.short && !g.capOnly && !g.bondBound))?.entry,
         totalNeedMBps: model.entries.filter((e) => e.state === "judged").reduce((t, e) => t + usableNeedMBps(e), 0),
         extrapolated: model.link ? xenExtrapolation(model.link.mbps) : undefined,
         // dom0 takes what the model gives it: the link less the judged guests, capped at its demand.

@@ -5,6 +5,7 @@
  * read their figures from here, so one preview never gives two numbers for one host.
  */
 import { predictXenShares, XenShareGuest } from "../../model/xenShares";
+import { bondCapMBps, bondedLinkMBps, declaredBond, DEFAULT_BOND_MODE, HostBond } from "./bonds";
 import { Dom0Service, HostConfigEntry, hostConfigPath, XenGuest, XenHost, XenShareConfig } from "./hosts";
 
 export interface Link {
@@ -19,6 +20,10 @@ export interface GuestEntry {
     readonly state: "judged" | "idle" | "unknown";
     readonly needMBps: number | undefined;
     readonly capMBps: number | undefined;
+    /** Its VIFs on the host's bond (undefined: no bond, not on it, or unknown). */
+    readonly bondVifs: number | undefined;
+    /** What the bond lets it reach (bondCapMBps in bonds.ts), or undefined when the bond does not bound it. */
+    readonly bondCapMBps: number | undefined;
 }
 
 /** A dom0 sender counted in the model. */
@@ -33,7 +38,10 @@ export interface Dom0Sender {
 /** The host's model: undefined shares when the host has no link figure. */
 export interface HostModel {
     readonly host: XenHost;
+    /** The link the guests share: the aggregate, or one member of an active-backup bond. */
     readonly link: Link | undefined;
+    /** The host's bond (program's bonded network, else the hosts entry's bond), when it has a link figure. */
+    readonly bond: HostBond | undefined;
     readonly configEntry: HostConfigEntry | undefined;
     /** Guests sorted by URN. */
     readonly entries: readonly GuestEntry[];
@@ -55,17 +63,62 @@ export function linkOf(entry: HostConfigEntry | undefined, config: XenShareConfi
     return undefined;
 }
 
-function entryOf(guest: XenGuest): GuestEntry {
+/** The guest's VIFs on the host's bond: those on the program's bonded network, or all its VIFs on a configured bond. */
+function vifsOnBond(guest: XenGuest, bond: HostBond | undefined, bondResource: XenGuest["networks"]["bond"]): number | undefined {
+    if (!bond) {
+        return undefined;
+    }
+    if (bondResource) {
+        return guest.networks.bond?.resource === bondResource.resource ? guest.networks.bond.vifs : undefined;
+    }
+    return guest.networks.vifs;
+}
+
+function entryOf(guest: XenGuest, bond: HostBond | undefined, bondResource: XenGuest["networks"]["bond"]): GuestEntry {
     const { need, cap } = guest;
+    const none = { needMBps: undefined, capMBps: undefined, bondVifs: undefined, bondCapMBps: undefined };
     // A fact container unknown as a whole may hold a need: not "idle".
     const hidden = guest.resource.facts.incomplete && (need.state === "absent" || cap.state === "absent");
     if (hidden || need.state === "unknown" || need.state === "invalid" || cap.state === "unknown" || cap.state === "invalid") {
-        return { guest, state: "unknown", needMBps: undefined, capMBps: undefined };
+        return { guest, state: "unknown", ...none };
     }
     if (need.state !== "ok") {
-        return { guest, state: "idle", needMBps: undefined, capMBps: undefined };
+        return { guest, state: "idle", ...none };
     }
-    return { guest, state: "judged", needMBps: need.value, capMBps: cap.state === "ok" ? cap.value : undefined };
+    const bondVifs = vifsOnBond(guest, bond, bondResource);
+    return { guest, state: "judged", needMBps: need.value, capMBps: cap.state === "ok" ? cap.value : undefined, bondVifs, bondCapMBps: bondCapMBps(bond, bondVifs) };
+}
+
+/** The tighter of a VIF rate limit and the bond's bound (undefined = none). */
+function modelCap(capMBps: number | undefined, bondCap: number | undefined): number | undefined {
+    return capMBps === undefined ? bondCap : bondCap === undefined ? capMBps : Math.min(capMBps, bondCap);
+}
+
+/**
+ * The host's bond: the program's bonded network that its guests' VIFs are on (the first by guest
+ * URN) when its mode and members are known, else the hosts entry's bond. The program states what
+ * is deployed, so it wins over the config; a disagreement is named.
+ */
+function bondOf(host: XenHost, sorted: readonly XenGuest[], entry: HostConfigEntry | undefined, aggregate: Link | undefined): { bond: HostBond | undefined; resource: XenGuest["networks"]["bond"] } {
+    if (!aggregate) {
+        return { bond: undefined, resource: undefined };
+    }
+    const configured = entry?.entry.bond;
+    const path = hostConfigPath(entry?.key ?? host.name, "bond");
+    const resource = sorted.find((g) => g.networks.bond)?.networks.bond;
+    const declared = resource ? declaredBond(resource.resource) : undefined;
+    if (resource && declared?.mode !== undefined && declared.members !== undefined) {
+        const configMode = configured?.mode ?? DEFAULT_BOND_MODE;
+        const conflict = configured && (configured.members !== declared.members || configMode !== declared.mode)
+            ? `${path} says ${configured.members} x ${configMode}, the program's ${resource.resource.label} ${declared.members} x ${declared.mode}: the program's is used`
+            : undefined;
+        return { bond: { members: declared.members, mode: declared.mode, memberMBps: aggregate.mbps / declared.members, linkWhere: aggregate.where, where: `${resource.resource.label} (bondMode, pifIds)`, conflict }, resource };
+    }
+    if (configured) {
+        const mode = configured.mode ?? DEFAULT_BOND_MODE;
+        return { bond: { members: configured.members, mode, memberMBps: aggregate.mbps / configured.members, linkWhere: aggregate.where, where: path, conflict: undefined }, resource: undefined };
+    }
+    return { bond: undefined, resource: undefined };
 }
 
 function compare(a: string, b: string): number {
@@ -110,7 +163,8 @@ function predict(model: Pick<HostModel, "entries" | "link">, senders: readonly D
         return undefined;
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: senders.map((s) => s.mbps), guests: judged });
+    const guests = judged.map((e) => ({ needMBps: e.needMBps, capMBps: modelCap(e.capMBps, e.bondCapMBps) }));
+    const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: senders.map((s) => s.mbps), guests });
     return new Map(judged.map((e, i) => [e, shares.guests[i]]));
 }
 
@@ -121,7 +175,10 @@ function predict(model: Pick<HostModel, "entries" | "link">, senders: readonly D
  * @param configEntry - the host's `hosts` entry, if any.
  */
 export function modelHost(host: XenHost, config: XenShareConfig, configEntry: HostConfigEntry | undefined): HostModel {
-    const entries = [...host.guests].sort((a, b) => compare(a.resource.urn, b.resource.urn)).map(entryOf);
+    const sorted = [...host.guests].sort((a, b) => compare(a.resource.urn, b.resource.urn));
+    const aggregate = linkOf(configEntry, config);
+    const { bond, resource } = bondOf(host, sorted, configEntry, aggregate);
+    const entries = sorted.map((g) => entryOf(g, bond, resource));
     const dom0: Dom0Sender[] = [];
     const configured = configEntry?.entry.dom0NetworkMBps ?? 0;
     if (configured > 0) {
@@ -136,8 +193,11 @@ export function modelHost(host: XenHost, config: XenShareConfig, configEntry: Ho
             dom0Unknown.push(service);
         }
     }
-    const link = linkOf(configEntry, config);
-    const base = { host, link, configEntry, entries, dom0, dom0TotalMBps: dom0.reduce((t, s) => t + s.mbps, 0), dom0Unknown };
+    // Under active-backup one member carries every VIF: that member is the link the guests share.
+    const link = aggregate && bond?.mode === "active-backup"
+        ? { mbps: bondedLinkMBps(aggregate.mbps, bond), where: `${aggregate.where} / ${bond.members} members: active-backup carries all on one member` }
+        : aggregate;
+    const base = { host, link, bond, configEntry, entries, dom0, dom0TotalMBps: dom0.reduce((t, s) => t + s.mbps, 0), dom0Unknown };
     return { ...base, shares: predict(base, dom0, config.dom0Share) };
 }
 
@@ -159,14 +219,14 @@ export function sharesWithCapsLifted(model: HostModel, lifted: readonly GuestEnt
     }
     const judged = model.entries.filter((e) => e.state === "judged");
     const raised = new Set(lifted);
-    const guests = judged.map((e) => (raised.has(e) ? { needMBps: e.needMBps } : e));
+    const guests = judged.map((e) => ({ needMBps: e.needMBps, capMBps: raised.has(e) ? e.bondCapMBps : modelCap(e.capMBps, e.bondCapMBps) }));
     const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: model.dom0.map((s) => s.mbps), guests });
     return new Map(judged.map((e, i) => [e, shares.guests[i] ?? 0]));
 }
 
-/** What a judged guest can use at most: its need, bounded by its VIF rate limit (transmit). */
+/** What a judged guest can use at most: its need, bounded by its VIF rate limit (transmit) and its bond's bound. */
 export function usableNeedMBps(entry: GuestEntry): number {
-    return Math.min(entry.needMBps ?? 0, entry.capMBps ?? Infinity);
+    return Math.min(entry.needMBps ?? 0, entry.capMBps ?? Infinity, entry.bondCapMBps ?? Infinity);
 }
 
 /**

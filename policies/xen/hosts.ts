@@ -12,6 +12,7 @@
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { DEFAULT_DOM0_SHARE } from "../../model/xenShares";
 import type { FactRead } from "../pack/facts";
+import { BOND_SCHEMA, GuestNetworks, guestNetworks, XenBondConfig } from "./bonds";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown, UNKNOWN } from "../pack/values";
 
@@ -33,6 +34,8 @@ export interface XenGuest {
     readonly need: FactRead<number>;
     /** perfguard:vifCapMBps: its VIF rate limit. */
     readonly cap: FactRead<number>;
+    /** Its VIFs (`networks`) and the program's bonded network they are on. */
+    readonly networks: GuestNetworks;
 }
 
 /** A resource that declares it runs in a host's dom0. */
@@ -79,6 +82,7 @@ export interface XenLayout {
 export interface XenHostConfig {
     linkMBps?: number;
     dom0NetworkMBps?: number;
+    bond?: XenBondConfig;
 }
 
 /** The config of both Xen policies (a stack policy sees only its own config: give both the same hosts). */
@@ -99,10 +103,11 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
             properties: {
                 linkMBps: { type: "number", exclusiveMinimum: 0, description: "The host link's usable throughput, MB/s (1 Gb/s carries about 111 MB/s, scaling the source's 11.1 MB/s on 100 Mb/s)." },
                 dom0NetworkMBps: { type: "number", minimum: 0, description: "What the host's dom0 transfers besides the dom0 resources of this stack, MB/s (the source measured receiving)." },
+                bond: BOND_SCHEMA,
             },
             additionalProperties: false,
         },
-        description: "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps }.",
+        description: "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps, bond }; a bond's linkMBps is its aggregate.",
     },
     defaultLinkMBps: {
         // null = none: every property has a default (registry rule), and a guessed link would hide
@@ -184,7 +189,7 @@ export function xenLayout(stack: StackView): XenLayout {
             } else if (host === "unknown") {
                 hostUnknown.push({ resource, need: resource.facts.number("networkMBps") });
             } else {
-                hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps") });
+                hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps"), networks: guestNetworks(resource, stack) });
             }
             continue;
         }

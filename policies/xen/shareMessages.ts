@@ -8,6 +8,7 @@ import { escapeControl, isShortened, Message, PROBLEM_LINE_MAX, shortName } from
 import type { ResourceView } from "../pack/resources";
 import type { XenHostEvaluation } from "./evaluation";
 import { GuestEntry, guestsTotalWithout, HostModel, usableNeedMBps } from "./hostModel";
+import { BOND_SOURCE, HostBond } from "./bonds";
 import { Dom0Service, modelText, XenShareConfig } from "./hosts";
 
 // Names listed per basis line; the rest are counted (keeps each message O(1) in host size).
@@ -97,6 +98,57 @@ function originText(resource: ResourceView): string {
     return o ? ` (stack ${escapeControl(o.project)}/${escapeControl(o.stack)}, ${o.time ? `deployed ${escapeControl(o.time)}` : "deployment time unknown"})` : "";
 }
 
+/** How a bond mode bounds one guest, for a basis line. */
+function bondRule(bond: HostBond): string {
+    switch (bond.mode) {
+        case "balance-slb":
+            return "balance-slb places each VIF (source MAC) on one member at a time";
+        case "active-backup":
+            return "active-backup carries all traffic on one member";
+        default:
+            return "LACP places each flow on one member";
+    }
+}
+
+/** The fix of a guest whose need is above what its VIFs reach through the bond. */
+function bondFix(bond: HostBond, need: number): string {
+    const members = Math.ceil(need / bond.memberMBps - 1e-9);
+    const faster = `faster member NICs (each carrying at least ${num(need, 2)} MB/s; then update ${bond.linkWhere})`;
+    if (members > bond.members) {
+        return `its need is above the bond's ${bond.members} members of ${num(bond.memberMBps, 2)} MB/s even with one VIF per member: ${faster}, more members, or move part of its traffic to another host.`;
+    }
+    const spread = `${members} VIFs on the bond with its traffic spread over them`;
+    return bond.mode === "active-backup"
+        ? `switch the bond to balance-slb and give it ${spread}, or to LACP with several flows (active-backup uses one member); or ${faster}.`
+        : `give it ${spread} (each VIF gets one member), or use LACP with several flows; or ${faster}.`;
+}
+
+/** The verdict on a guest whose need is above what its VIFs can reach through the host's bond. */
+function bondGuestMessage(h: XenHostEvaluation, entry: GuestEntry): Message {
+    const model = h.model;
+    const bond = model.bond as HostBond;
+    const need = entry.needMBps as number;
+    const cap = entry.bondCapMBps as number;
+    const vifs = entry.bondVifs ?? 1;
+    const self = entry.guest.resource;
+    const how = bond.mode === "active-backup" ? "one member carries all" : `${plural(vifs, "VIF")}, one member per VIF`;
+    const tail = `needs ${num(need, 2)} MB/s on a ${bond.members} x ${num(bond.memberMBps, 2)} MB/s ${bond.mode} bond: it reaches ${num(cap, 2)} MB/s (${how}).`;
+    const long = `${labelOf(self)} on ${hostName(model)} ${tail}`;
+    const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"}); ${plural(vifs, "VIF")} on the bond (networks)${capNote(entry)}; host: ${entry.guest.host.where}`;
+    const aggregate = bond.memberMBps * bond.members;
+    return {
+        problem: long.length <= PROBLEM_LINE_MAX ? long : `${labelOf(self)} ${tail}`,
+        fix: bondFix(bond, need),
+        basis: [
+            own,
+            `bond: ${bond.members} members (${bond.where}), ${bondRule(bond)}; each member ${num(bond.memberMBps, 2)} MB/s: the aggregate ${num(aggregate, 2)} MB/s (${bond.linkWhere}) / ${bond.members}, equal members assumed`,
+            `${BOND_SOURCE}: vendor behaviour, not measured by perfguard's source`,
+            ...(bond.conflict ? [bond.conflict] : []),
+            ...fullNames([self.name, model.host.name]),
+        ],
+    };
+}
+
 /**
  * The problem of one short guest: a guest short only by its own VIF cap gets that fix alone; the
  * host's first other short guest (h.fixOn) carries the host's fix and context, the rest point to it.
@@ -105,6 +157,9 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
     const model = h.model;
     const first = h.fixOn;
     const capOnly = h.guests.some((g) => g.entry === entry && g.capOnly);
+    if (h.guests.some((g) => g.entry === entry && g.bondBound)) {
+        return bondGuestMessage(h, entry);
+    }
     const link = model.link as { mbps: number; where: string };
     const predicted = model.shares?.get(entry) ?? 0;
     const need = entry.needMBps as number;

@@ -1,25 +1,149 @@
 /**
- * xen-guest-network-share across stacks (PERFGUARD_INVENTORY): team A's stack (vms-a) puts three
- * guests on host 7c1f3a52 (30, 30 and 50 MB/s); team B's stack (vms-b) adds b-api (30 MB/s).
- * The 111 MB/s link shared by four: 27.75 MB/s each, below the 30 b-api needs.
- */
-import { describe, expect, it } from "vitest";
+ * xen-guest-network-share on a bonded host link (issue 30, "Xen bonds"): a bond is declared by its
+ * aggregate (`linkMBps`) with `bond: { members, mode }` in the hosts config, or by the program's
+ * bonded network (XoaBondedNetwork: bondMode, pifIds). One VIF's share is capped by one member's
+ * rate (balance-slb, active-backup); many VIFs share the aggregate (active-backup: one member).
+ *
+ * Across stacks (PERFGUARD_INVENTORY): team A's stack (vms-a) puts three guests on host 7c1f3a52
+ * (30, 30 and 50 MB/s); team B's stack (vms-b) adds b-api (30 MB/s). The 111 MB/s link shared by
+ * four: 27.75 MB/s each, below the 30 b-api needs.
+ */import { describe, expect, it } from "vitest";
+import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
 import { xenGuestNetworkShare } from "../../../policies/xen/xen-guest-network-share";
+import { XEN_SHARE_SCHEMA } from "../../../policies/xen/hosts";
 import { parseMessage } from "../../../policies/pack/message";
-import { runStackPolicy } from "../../support/policyHarness";
+import { expectViolation, runStackPolicy, TestResource, verdicts } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
+import { VM } from "./xenFixtures";
 
-const HOST = "7c1f3a52-5d0e-4b8a-9f21-6a0e2b4c8d11";
-const LINE = `Vm "b-api" on Xen host "${HOST}" is predicted 27.75 of the 30 MB/s it needs: 2.25 MB/s short.`;
-const CONFIG = { hosts: { [HOST]: { linkMBps: 111 } } };
+const HOST = "xcp-bond";
+const BOND = "xenorchestra:index/xoaBondedNetwork:XoaBondedNetwork";
+/** 2 x 10 GbE declared by its aggregate: 2 x 1111 MB/s (1 Gb/s carries about 111 MB/s). */
+const TWO_10G = 2222;
+/** 2 x 25 GbE: 2 x 3125 MB/s. */
+const TWO_25G = 6250;
+
+function guest(name: string, needMBps: number, vifs = 1, network = "lan"): TestResource {
+    return {
+        type: VM,
+        name,
+        props: {
+            nameLabel: name,
+            affinityHost: HOST,
+            networks: Array.from({ length: vifs }, () => ({ networkId: `${network}-id` })),
+            tags: [`perfguard:networkMBps=${needMBps}`],
+        },
+        propertyDependencies: { networks: [network] },
+    };
+}
+
+function bondedNetwork(name: string, bondMode: string, members: number): TestResource {
+    return { type: BOND, name, props: { id: `${name}-id`, nameLabel: name, poolId: "pool-1", bondMode, pifIds: Array.from({ length: members }, (_, i) => `pif-${i}`) } };
+}
+
+function hosts(linkMBps: number, bond?: Record<string, unknown>): Record<string, unknown> {
+    return { hosts: { [HOST]: { linkMBps, ...(bond ? { bond } : {}) } } };
+}
+
+const fifty = Array.from({ length: 50 }, (_, i) => guest(`app-${String(i).padStart(2, "0")}`, 100));
+
+describe("xen-guest-network-share: a bonded link caps one VIF at one member", () => {
+    const cases: Array<[string, TestResource[], Record<string, unknown>, string[]]> = [
+        // Without a bond the 1500 MB/s fits the 2222 MB/s link: the baseline the bond changes.
+        ["backup target on a 2222 MB/s link, no bond", [guest("backup", 1500)], hosts(TWO_10G), []],
+        // balance-slb (the default mode): its one VIF is on one member, 1111 < 1500.
+        ["backup target, 1 VIF, 2 x 10 GbE balance-slb (default mode)", [guest("backup", 1500)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> backup"]],
+        ["backup target, 1 VIF, 2 x 10 GbE active-backup", [guest("backup", 1500)], hosts(TWO_10G, { members: 2, mode: "active-backup" }), ["xen-guest-network-share -> backup"]],
+        // Two VIFs reach two members: 2222 >= 1500.
+        ["backup target with 2 VIFs on balance-slb", [guest("backup", 1500, 2)], hosts(TWO_10G, { members: 2, mode: "balance-slb" }), []],
+        // LACP: several flows may spread over both members; one flow is not declared, so no verdict.
+        ["backup target, 1 VIF, LACP", [guest("backup", 1500)], hosts(TWO_10G, { members: 2, mode: "lacp" }), []],
+        // Many VIFs share the aggregate: 5000 of 6250 MB/s, each 100 below one member's 3125.
+        ["50 guests x 100 MB/s on 2 x 25 GbE balance-slb", fifty, hosts(TWO_25G, { members: 2 }), []],
+        ["50 guests x 100 MB/s on 2 x 25 GbE LACP", fifty, hosts(TWO_25G, { members: 2, mode: "lacp" }), []],
+        // active-backup carries all on one member: 5000 > 3125, 62.5 MB/s each.
+        ["50 guests x 100 MB/s on 2 x 25 GbE active-backup", fifty, hosts(TWO_25G, { members: 2, mode: "active-backup" }), fifty.map((g) => `xen-guest-network-share -> ${g.name}`)],
+        // The program's bonded network: read without any bond in the config.
+        ["program declares a balance-slb bond of 2 PIFs", [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), ["xen-guest-network-share -> backup"]],
+        ["program declares a LACP bond of 2 PIFs", [bondedNetwork("lan", "lacp", 2), guest("backup", 1500)], hosts(TWO_10G), []],
+        // A guest whose VIF is on another network does not go through the program's bond.
+        ["the guest's VIF is on another network than the bond", [bondedNetwork("bond0", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), []],
+        // Above both members even with one VIF each: 3 VIFs on 2 members reach 2222 < 2500.
+        ["2500 MB/s with 3 VIFs on 2 x 10 GbE balance-slb", [guest("backup", 2500, 3)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> backup"]],
+    ];
+    it.each(cases)("%s", async (_name, resources, config, expected) => {
+        expect(verdicts(await runStackPolicy(xenGuestNetworkShare, resources, config))).toEqual([...expected].sort());
+    });
+
+    it("the backup target's message names one member's rate and the fixes", async () => {
+        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("backup", 1500)], hosts(TWO_10G, { members: 2 })), {
+            policy: "xen-guest-network-share",
+            resource: "backup",
+            problem: ["needs 1500 MB/s on a 2 x 1111 MB/s balance-slb bond: it reaches 1111 MB/s (1 VIF, one member per VIF)"],
+            fix: ["give it 2 VIFs on the bond", "LACP with several flows", "faster member NICs (each carrying at least 1500 MB/s; then update hosts[\"xcp-bond\"].linkMBps)"],
+            level: "advisory",
+        });
+        expect(v.basis.join("\n")).toContain("bond: 2 members (hosts[\"xcp-bond\"].bond), balance-slb places each VIF (source MAC) on one member at a time");
+    });
+
+    it("active-backup's fix offers balance-slb or LACP; the message names one member", async () => {
+        expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("backup", 1500)], hosts(TWO_10G, { members: 2, mode: "active-backup" })), {
+            policy: "xen-guest-network-share",
+            resource: "backup",
+            problem: ["active-backup bond: it reaches 1111 MB/s (one member carries all)"],
+            fix: ["switch the bond to balance-slb and give it 2 VIFs", "LACP with several flows"],
+        });
+    });
+
+    it("above every member: the fix asks for faster or more members, not more VIFs", async () => {
+        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("backup", 2500, 3)], hosts(TWO_10G, { members: 2 })), {
+            policy: "xen-guest-network-share",
+            resource: "backup",
+            problem: ["it reaches 2222 MB/s (3 VIFs, one member per VIF)"],
+            fix: ["even with one VIF per member", "more members"],
+        });
+        expect(v.fix).not.toContain("give it");
+    });
+
+    it("the program's bonded network wins over the config, and the disagreement is named", async () => {
+        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G, { members: 2, mode: "lacp" })), {
+            policy: "xen-guest-network-share",
+            resource: "backup",
+            problem: ["balance-slb bond"],
+        });
+        expect(v.basis.join("\n")).toContain("hosts[\"xcp-bond\"].bond says 2 x lacp, the program's XoaBondedNetwork \"lan\" 2 x balance-slb: the program's is used");
+    });
+});
+
+describe("the bond config", () => {
+    const bond = (XEN_SHARE_SCHEMA.hosts.additionalProperties as { properties: Record<string, { properties?: Record<string, { default?: unknown; minimum?: number }> }> }).properties.bond;
+    it("defaults the mode to balance-slb (XenServer's default) in the schema, and a bond has at least 2 members", () => {
+        expect(bond.properties?.mode.default).toBe("balance-slb");
+        expect(bond.properties?.members.minimum).toBe(2);
+    });
+    it("xen-dom0-workload takes the same bond config and states the cost on the active-backup member", async () => {
+        const dom0: TestResource = { type: "perfguard:example:Dom0Service", name: "restic", props: { tags: ["perfguard:xenDomain=dom0", `perfguard:xenHost=${HOST}`, "perfguard:networkMBps=2000"] } };
+        const v = expectViolation(await runStackPolicy(xenDom0Workload, [guest("backup", 1000), dom0], hosts(TWO_10G, { members: 2, mode: "active-backup" })), {
+            policy: "xen-dom0-workload",
+            resource: "restic",
+            // One member, 1111 MB/s: dom0 keeps 555.5, the guest gets 555.5 instead of 1000.
+            problem: ["cuts its 1 guest from 1000 to 555.5 MB/s"],
+        });
+        expect(v.basis.join("\n")).toContain("on a 1111 MB/s link (hosts[\"xcp-bond\"].linkMBps / 2 members: active-backup carries all on one member)");
+    });
+});
+
+const INVENTORY_HOST = "7c1f3a52-5d0e-4b8a-9f21-6a0e2b4c8d11";
+const INVENTORY_LINE = `Vm "b-api" on Xen host "${INVENTORY_HOST}" is predicted 27.75 of the 30 MB/s it needs: 2.25 MB/s short.`;
+const INVENTORY_CONFIG = { hosts: { [INVENTORY_HOST]: { linkMBps: 111 } } };
 
 describe("team B's guest on a host team A's guests fill", () => {
     it.each([
         ["no inventory: b-api alone on the link fits", undefined, []],
-        ["with team A's export: b-api reported, team A's guests in the basis", fixture("vms-a.json"), [["b-api", LINE]]],
-        ["with team B's own earlier deployment too: counted once", `${fixture("vms-a.json")},${fixture("vms-b.json")}`, [["b-api", LINE]]],
+        ["with team A's export: b-api reported, team A's guests in the basis", fixture("vms-a.json"), [["b-api", INVENTORY_LINE]]],
+        ["with team B's own earlier deployment too: counted once", `${fixture("vms-a.json")},${fixture("vms-b.json")}`, [["b-api", INVENTORY_LINE]]],
     ] as const)("%s", async (_name, spec, expected) => {
-        const out = await withInventoryEnv(spec, () => runStackPolicy(xenGuestNetworkShare, previewOf("vms-b.json"), CONFIG));
+        const out = await withInventoryEnv(spec, () => runStackPolicy(xenGuestNetworkShare, previewOf("vms-b.json"), INVENTORY_CONFIG));
         expect(out.map((v) => [v.urn?.split("::").pop(), parseMessage(v.message).problem])).toEqual(expected);
         for (const v of out) {
             expect(v.message).not.toMatch(/SECRETCIPHERTEXT|\[secret\]/);
@@ -27,7 +151,7 @@ describe("team B's guest on a host team A's guests fill", () => {
     });
 
     it("names the demand on the link and the other stack's guests", async () => {
-        const out = await withInventoryEnv(fixture("vms-a.json"), () => runStackPolicy(xenGuestNetworkShare, previewOf("vms-b.json"), CONFIG));
+        const out = await withInventoryEnv(fixture("vms-a.json"), () => runStackPolicy(xenGuestNetworkShare, previewOf("vms-b.json"), INVENTORY_CONFIG));
         const text = out.map((v) => v.message).join("\n");
         expect(text).toMatch(/140 MB\/s/);
         expect(text).toMatch(/111 MB\/s/);

@@ -275,14 +275,18 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--dom0-mb-per-s <MBps>", "what dom0 receives (the measured direction), MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each receives as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), 0.5)
+        .option("--bond-members <n>", "the link is a bond of n members and --link-mb-per-s is their aggregate (hosts.<host>.bond.members)", numberIn({ min: 2, max: 64, integer: true, unit: "members" }))
+        .option("--bond-mode <mode>", "balance-slb (the default: one member per VIF), active-backup (one member) or lacp (one member per flow)")
+        .option("--guest-vifs <n>", "each guest's VIFs on the bond (default 1)", numberIn({ min: 1, max: 64, integer: true, unit: "VIFs" }))
         .option("--plot <file.svg>", "also draw each receiver's predicted share of the link (the first 40)")
         .option("--json", JSON_HELP)
-        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; plot?: string; json?: boolean }) => {
+        .action(async (o: { linkMbPerS: number; guests: number; dom0MbPerS?: number; guestMbPerS?: number; dom0Share: number; bondMembers?: number; bondMode?: string; guestVifs?: number; plot?: string; json?: boolean }) => {
             if (o.plot !== undefined) {
                 checkWritable(o.plot, "plot");
             }
-            const { sizeXen, formatXenSizing, xenSizingJson, xenPlotSvg } = await import("./sizeXen");
-            const sizing = sizeXen({ linkMBps: o.linkMbPerS, guests: o.guests, dom0MBps: o.dom0MbPerS, guestMBps: o.guestMbPerS, dom0Share: o.dom0Share });
+            const { sizeXen, formatXenSizing, xenSizingJson, xenPlotSvg, xenBondOf } = await import("./sizeXen");
+            const bond = xenBondOf(o.bondMembers, o.bondMode, o.guestVifs);
+            const sizing = sizeXen({ linkMBps: o.linkMbPerS, guests: o.guests, dom0MBps: o.dom0MbPerS, guestMBps: o.guestMbPerS, dom0Share: o.dom0Share, ...bond });
             if (o.plot !== undefined) {
                 await writePlot(o.plot, () => xenPlotSvg(sizing));
             }

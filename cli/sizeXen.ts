@@ -3,8 +3,9 @@
  * traffic, from the same functions the Xen evaluation (policies/xen/evaluation.ts) runs per host.
  */
 import { DEFAULT_DOM0_SHARE, XEN_SHARE_SOURCE } from "../model/xenShares";
-import { needMet, predictHostShares, xenExtrapolation } from "../policies/xen/evaluation";
-import { num, pct } from "../policies/pack/format";
+import { BOND_MODES, bondCapMBps, bondedLinkMBps, DEFAULT_BOND_MODE, HostBond, needMet, predictHostShares, xenExtrapolation, XenBondMode } from "../policies/xen/evaluation";
+import { num, pct, plural } from "../policies/pack/format";
+import { UsageError } from "./errors";
 import { table } from "./table";
 
 /** Input of {@link sizeXen} (MB/s: megabytes per second of usable throughput). */
@@ -19,6 +20,28 @@ export interface XenSizingInput {
     readonly guestMBps?: number;
     /** dom0's guaranteed fraction of the link while it transfers, 0..1 (default 0.5). */
     readonly dom0Share: number;
+    /** The link is a bond of these members (linkMBps is their aggregate), as hosts.<host>.bond states it. */
+    readonly bond?: { readonly members: number; readonly mode: XenBondMode };
+    /** Each guest's VIFs on the bond (default 1). */
+    readonly guestVifs?: number;
+}
+
+/**
+ * The bond options of `size xen` as sizeXen takes them: the mode defaults as the config schema's
+ * does (DEFAULT_BOND_MODE); a mode or VIF count without members is a usage error.
+ */
+export function xenBondOf(members: number | undefined, mode: string | undefined, vifs: number | undefined): Pick<XenSizingInput, "bond" | "guestVifs"> {
+    if (members === undefined) {
+        if (mode !== undefined || vifs !== undefined) {
+            throw new UsageError("--bond-mode and --guest-vifs describe a bond: give --bond-members too");
+        }
+        return {};
+    }
+    const known = BOND_MODES.find((m) => m === mode);
+    if (mode !== undefined && !known) {
+        throw new UsageError(`--bond-mode must be one of ${BOND_MODES.join(", ")}, got "${mode}"`);
+    }
+    return { bond: { members, mode: known ?? DEFAULT_BOND_MODE }, ...(vifs !== undefined ? { guestVifs: vifs } : {}) };
 }
 
 /** One traffic source's predicted share. */
@@ -40,6 +63,20 @@ export interface XenSizing {
     readonly model: string;
     /** Set when the link is beyond the measured one: every predicted figure is extrapolated. */
     readonly extrapolated: string | null;
+    /** The bond's bound on each guest, or null without a bond. */
+    readonly bond: { readonly memberMBps: number; readonly guestReachMBps: number | null; readonly text: string } | null;
+}
+
+function bondText(bond: HostBond, vifs: number, reach: number | undefined): string {
+    const head = `${bond.members} x ${num(bond.memberMBps, 2)} MB/s ${bond.mode} bond`;
+    switch (bond.mode) {
+        case "balance-slb":
+            return `${head}: each guest's ${plural(vifs, "VIF")} ${vifs === 1 ? "reaches" : "reach"} at most ${num(reach ?? 0, 2)} MB/s (one member per VIF)`;
+        case "active-backup":
+            return `${head}: every guest shares one member, ${num(bond.memberMBps, 2)} MB/s`;
+        default:
+            return `${head}: one flow reaches at most one member's ${num(bond.memberMBps, 2)} MB/s; several flows may spread over every member`;
+    }
 }
 
 /**
@@ -49,8 +86,13 @@ export interface XenSizing {
  */
 export function sizeXen(input: XenSizingInput): XenSizing {
     const dom0 = input.dom0MBps !== undefined && input.dom0MBps > 0 ? [input.dom0MBps] : [];
-    const guests = Array.from({ length: input.guests }, () => ({ needMBps: input.guestMBps }));
-    const shares = predictHostShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, dom0, guests });
+    const vifs = input.guestVifs ?? 1;
+    const bond: HostBond | undefined = input.bond
+        ? { ...input.bond, memberMBps: input.linkMBps / input.bond.members, linkWhere: "--link-mb-per-s", where: "--bond-members", conflict: undefined }
+        : undefined;
+    const reach = bondCapMBps(bond, vifs);
+    const guests = Array.from({ length: input.guests }, () => ({ needMBps: input.guestMBps, capMBps: reach }));
+    const shares = predictHostShares({ linkMBps: bondedLinkMBps(input.linkMBps, bond), dom0Share: input.dom0Share, dom0, guests });
     const line = (name: string, domain: "dom0" | "domU", demand: number | undefined, predicted: number): XenShareLine => ({
         name,
         domain,
@@ -66,6 +108,7 @@ export function sizeXen(input: XenSizingInput): XenSizing {
             ...guests.map((g, i) => line(`guest ${i + 1}`, "domU", g.needMBps, shares.guests[i])),
         ],
         extrapolated: xenExtrapolation(input.linkMBps) ?? null,
+        bond: bond ? { memberMBps: bond.memberMBps, guestReachMBps: reach ?? null, text: bondText(bond, vifs, reach) } : null,
         model: `dom0 keeps >= ${pct(input.dom0Share)} of the link while it receives, domUs split the rest evenly, unused share is redistributed; ${XEN_SHARE_SOURCE}`,
     };
 }
@@ -78,6 +121,7 @@ export function formatXenSizing(s: XenSizing): string {
         `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `receiving ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
         `${i.dom0Share !== DEFAULT_DOM0_SHARE ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
     out += `Model: ${s.model}.\n`;
+    out += s.bond ? `Bond: ${s.bond.text}; XenServer bonds are Open vSwitch bonds.\n` : "";
     out += s.extrapolated ? `Every predicted figure is ${s.extrapolated}.\n\n` : "\n";
     out += table(
         ["receiver", "wants", "predicted", "of the link", "need met"],
@@ -99,7 +143,7 @@ export function formatXenSizing(s: XenSizing): string {
 
 /** The JSON document of `size xen --json`. */
 export function xenSizingJson(s: XenSizing, plot?: string): Record<string, unknown> {
-    return { command: "size xen", input: s.input, model: s.model, extrapolated: s.extrapolated, shares: s.lines, ...(plot ? { plot } : {}) };
+    return { command: "size xen", input: s.input, model: s.model, extrapolated: s.extrapolated, ...(s.bond ? { bond: s.bond } : {}), shares: s.lines, ...(plot ? { plot } : {}) };
 }
 
 /** Draws `--plot`: each traffic source's predicted share of the link. Loads the renderer only here. */

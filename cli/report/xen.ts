@@ -41,7 +41,8 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
         const judged = h.guests.filter((g) => g.entry.state === "judged").length;
         const idle = h.guests.filter((g) => g.entry.state === "idle").length;
         const unknown = h.guests.filter((g) => g.entry.state === "unknown").length;
-        const link = m.link ? `${num(m.link.mbps, 2)} MB/s (${m.link.where})${h.extrapolated ? `; ${h.extrapolated}` : ""}` : "none: not checked";
+        const bond = m.bond ? `; bond ${m.bond.members} x ${num(m.bond.memberMBps, 2)} MB/s ${m.bond.mode} (${m.bond.where})` : "";
+        const link = m.link ? `${num(m.link.mbps, 2)} MB/s (${m.link.where})${bond}${h.extrapolated ? `; ${h.extrapolated}` : ""}` : "none: not checked";
         // Every figure on a link beyond the measured one is marked (the host row says why).
         const x = extrapolatedMark(h);
         const short = !m.link ? (judged > 0 ? "not checked" : "-") : `${h.short.length} of ${judged}`;
@@ -54,7 +55,9 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
             const capped = g.entry.capMBps !== undefined ? ` (VIF cap ${num(g.entry.capMBps, 2)}: assumed transmit)` : "";
             const need = g.entry.needMBps !== undefined ? `${num(g.entry.needMBps, 2)} MB/s${capped}` : "-";
             const predicted = g.predictedMBps !== undefined ? `${num(g.predictedMBps, 2)} MB/s${x}` : "-";
-            const verdict = g.short ? (g.capOnly ? "short (its VIF cap only)" : "short") : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : "met";
+            const verdict = g.short
+                ? (g.bondBound ? `short (its ${plural(g.entry.bondVifs ?? 1, "VIF")} on the bond reach ${num(g.entry.bondCapMBps ?? 0, 2)} MB/s)` : g.capOnly ? "short (its VIF cap only)" : "short")
+                : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : g.severalFlows ? "met if several flows (LACP: one flow on one member)" : "met";
             guestRows.push(`| ${cell(g.entry.guest.resource.name)} | ${cell(h.host.name)} | ${need} | ${predicted} | ${cell(verdict)} |`);
         }
         for (const d of h.dom0) {

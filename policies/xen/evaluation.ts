@@ -22,6 +22,9 @@ export { hostKeyProblems, XEN_HOSTS_POLICIES } from "./hosts";
 // The one label of figures computed beyond the measured link: policies, report and `size xen` read it here.
 export { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 export type { HostSenders } from "./hostModel";
+// `perfguard size xen` applies the same bond bounds as the host model.
+export { bondCapMBps, bondedLinkMBps, BOND_MODES, DEFAULT_BOND_MODE } from "./bonds";
+export type { HostBond, XenBondMode } from "./bonds";
 
 /** "Not checked" wordings the policies and the figures share. */
 export const NOT_CHECKED = {
@@ -215,6 +218,9 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
     // Beyond the measured link every predicted figure of the host is extrapolated: the host's label
     // says so (diff prints it beside each of its figures) and the link figure says why.
     figures.push(mbps("linkMBps", h.extrapolated ? `link (beyond the measured ${num(MEASURED_LINK_MAX_MBPS, 2)} MB/s: predictions extrapolated)` : "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
+    if (m.bond) {
+        figures.push(mbps("bondMemberMBps", `bond member (${m.bond.members} x ${m.bond.mode})`, m.bond.memberMBps, "higher"));
+    }
     figures.push(mbps("dom0DeclaredMBps", "dom0's declared traffic", m.dom0TotalMBps, "lower"));
     if (judged.length > 0) {
         const blocked = !m.link ? NOT_CHECKED.noLink : undefined;

@@ -38,6 +38,11 @@ interface Schema {
     default?: unknown;
 }
 
+/** An object with only its required keys, each set to its first valid value. */
+function requiredBase(s: Schema): Record<string, unknown> {
+    return Object.fromEntries((s.required ?? []).map((k) => [k, validValues(s.properties?.[k] ?? {})[0]?.[1]]));
+}
+
 /** A list item with only its required keys (set to "x"): the base of the list-entry cases. */
 function baseItem(items: Schema): Record<string, unknown> {
     return Object.fromEntries((items.required ?? []).map((k) => [k, "x"]));
@@ -121,8 +126,18 @@ function invalidValues(s: Schema): Array<[string, unknown, string]> {
                 out.push(["an unknown nested key", { h1: { bogusKey: 1 } }, "h1"]);
             }
             for (const [key, sub] of Object.entries(entry.properties ?? {})) {
+                for (const [why, value, nested] of invalidValues(sub)) {
+                    out.push([`${key}: ${why}`, { h1: { [key]: value } }, `h1.${key}${nested ? `.${nested}` : ""}`]);
+                }
+            }
+        }
+        // An object with its own properties (a Xen host's bond): each property's invalid values on
+        // the base of its required keys.
+        if (s.properties) {
+            const base = requiredBase(s);
+            for (const [key, sub] of Object.entries(s.properties)) {
                 for (const [why, value] of invalidValues(sub)) {
-                    out.push([`${key}: ${why}`, { h1: { [key]: value } }, `h1.${key}`]);
+                    out.push([`${key}: ${why}`, { ...base, [key]: value }, key]);
                 }
             }
         }
@@ -161,7 +176,15 @@ function validValues(s: Schema): Array<[string, unknown]> {
         out.push(["true", true], ["false", false]);
     }
     if (types.includes("object")) {
-        out.push(["an empty object", {}]);
+        // An object with required keys (a Xen host's bond) is valid with those keys only; each of its
+        // properties' valid values is tried on that base.
+        const base = requiredBase(s);
+        out.push(s.required?.length ? ["an object with its required keys only", base] : ["an empty object", {}]);
+        for (const [key, sub] of Object.entries(s.properties ?? {})) {
+            for (const [why, value] of validValues(sub)) {
+                out.push([`${key}: ${why}`, { ...base, [key]: value }]);
+            }
+        }
         const entry = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
         if (entry && typesOf(entry).includes("array") && entry.items) {
             const items = entry.items;

@@ -57,6 +57,16 @@ describe("package", () => {
         expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/policies/index.js", "PulumiPolicy.yaml", "package.json", "README.md"]));
         expect(files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/"))).toBe(false);
     });
+    it("npm pack leaves the bench and real-CLI scripts out and ships the prepare script", () => {
+        const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+        expect(files.filter((f) => f.startsWith("dist/scripts/"))).toEqual([]);
+        expect(files.filter((f) => f.startsWith("scripts/"))).toEqual(["scripts/prepare.cjs"]);
+        // From a checkout they still run (dist/scripts is built there): npm run calibrate, bench, preview:real.
+        const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+        expect(scripts.prepare).toBe("node scripts/prepare.cjs");
+        expect(scripts.calibrate).toContain("dist/scripts/");
+    });
     it("PulumiPolicy.yaml declares the nodejs runtime", () => {
         expect(fs.readFileSync(path.join(ROOT, "PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
     });
@@ -95,6 +105,8 @@ describe("the published tarball installs and judges like the checkout", () => {
         expect(fs.existsSync(path.join(packageDir, "tsconfig.build.json"))).toBe(false);
         expect(fs.existsSync(path.join(packageDir, "policies"))).toBe(false);
         expect(fs.existsSync(path.join(packageDir, "dist", "index.js"))).toBe(true);
+        expect(fs.existsSync(path.join(packageDir, "dist", "scripts"))).toBe(false);
+        expect(fs.existsSync(path.join(packageDir, "scripts", "prepare.cjs"))).toBe(true);
     });
 
     it("npm install succeeds there, with the prepare script a no-op", () => {

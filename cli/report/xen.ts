@@ -56,7 +56,7 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
             const need = g.entry.needMBps !== undefined ? `${num(g.entry.needMBps, 2)} MB/s${capped}` : "-";
             const predicted = g.predictedMBps !== undefined ? `${num(g.predictedMBps, 2)} MB/s${x}` : "-";
             const verdict = g.short
-                ? (g.bondBound ? `short (its ${plural(g.entry.bondVifs ?? 1, "VIF")} on the bond reach ${num(g.entry.bondCapMBps ?? 0, 2)} MB/s)` : g.capOnly ? "short (its VIF cap only)" : "short")
+                ? (g.bondBound ? `short (its ${plural(g.entry.bondVifs ?? 1, "VIF")} on the bond ${(g.entry.bondVifs ?? 1) === 1 ? "reaches" : "reach"} ${num(g.entry.bondCapMBps ?? 0, 2)} MB/s)` : g.capOnly ? "short (its VIF cap only)" : "short")
                 : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : g.severalFlows ? "met if several flows (LACP: one flow on one member)" : "met";
             guestRows.push(`| ${cell(g.entry.guest.resource.name)} | ${cell(h.host.name)} | ${need} | ${predicted} | ${cell(verdict)} |`);
         }

@@ -8,7 +8,7 @@ import { xenSection } from "../../../cli/report/xen";
 import { sizeXen } from "../../../cli/sizeXen";
 import type { EntityFigures } from "../../../policies/pack/figures";
 import { ResourceView, StackView } from "../../../policies/pack/resources";
-import { NOT_CHECKED, xenEvaluation, xenFigures } from "../../../policies/xen/evaluation";
+import { NOT_CHECKED, XenBondMode, xenEvaluation, xenFigures } from "../../../policies/xen/evaluation";
 import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
 import { xenGuestNetworkShare } from "../../../policies/xen/xen-guest-network-share";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
@@ -178,5 +178,33 @@ describe("the report's Xen section: every guest with a need is listed, extrapola
         expect(report).toContain("as measured on downloads (receive)");
         expect(report).not.toContain("transmit share");
         expect(report).toContain("| app | xcp-02 | 40 MB/s (VIF cap 30: assumed transmit) | 30 MB/s (extrapolated) | short (its VIF cap only) |");
+    });
+});
+
+describe("a bonded host: the figures, the report and the verdict state one bound", () => {
+    const backupVm = (vifs: number): TestResource => ({
+        type: VM, name: "backup", props: { affinityHost: "xcp-bond", networks: Array.from({ length: vifs }, () => ({ networkId: "lan" })), tags: ["perfguard:networkMBps=1500"] },
+    });
+    const bonded = (mode: XenBondMode) => ({ hosts: { "xcp-bond": { linkMBps: 2222, bond: { members: 2, mode } } } });
+    it.each<[string, number, XenBondMode, Record<string, number>, string]>([
+        // 2 x 10 GbE by its aggregate: one member 1111 MB/s.
+        ["balance-slb, 1 VIF", 1, "balance-slb", { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1111 }, "short (its 1 VIF on the bond reaches 1111 MB/s)"],
+        ["balance-slb, 2 VIFs", 2, "balance-slb", { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1500 }, "| met |"],
+        // active-backup: the link the guests share is one member.
+        ["active-backup", 1, "active-backup", { bondMemberMBps: 1111, linkMBps: 1111, "guest:backup:predictedMBps": 1111 }, "short (its 1 VIF on the bond reaches 1111 MB/s)"],
+        // LACP: not bounded (several flows may spread), marked in the report.
+        ["lacp", 1, "lacp", { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1500 }, "met if several flows (LACP: one flow on one member)"],
+    ])("%s", async (_name, vifs, mode, figures, reportText) => {
+        const resources = [backupVm(vifs)];
+        const config = bonded(mode);
+        const entities = xenFigures(viewOf(resources), config);
+        for (const [key, value] of Object.entries(figures)) {
+            expect(figure(entities, "xcp-bond", key).value, key).toBeCloseTo(value, 9);
+        }
+        const section = xenSection(viewOf(resources), config);
+        expect(section).toContain(reportText);
+        expect(section).toContain(`bond 2 x 1111 MB/s ${mode} (hosts["xcp-bond"].bond)`);
+        const reported = await runStackPolicy(xenGuestNetworkShare, resources, config);
+        expect(reported.length).toBe(reportText.startsWith("short") ? 1 : 0);
     });
 });

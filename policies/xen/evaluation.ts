@@ -33,6 +33,7 @@ export const NOT_CHECKED = {
     uncertain: "another traffic source on its host has an unknown or invalid figure, so its share may be lower",
     hostUnknown: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid",
     noHost: "it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost)",
+    bondUnknown: "its VIFs are on a bonded network whose bondMode or pifIds is unknown in this preview, so one member may bound it",
 } as const;
 
 /** One guest of a host, as the share check sees it. */
@@ -144,7 +145,8 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         // flow, which the stack does not declare: that is never a verdict, only a figure (severalFlows).
         const bondBound = entry.bondCapMBps !== undefined && !needMet(entry.bondCapMBps, need);
         const severalFlows = model.bond?.mode === "lacp" && !needMet(model.bond.memberMBps, need);
-        return { entry, predictedMBps: predicted, short, notChecked: !short && uncertain ? NOT_CHECKED.uncertain : undefined, capOnly, bondBound, severalFlows };
+        const notChecked = short ? undefined : entry.bondUnknown ? NOT_CHECKED.bondUnknown : uncertain ? NOT_CHECKED.uncertain : undefined;
+        return { entry, predictedMBps: predicted, short, notChecked, capOnly, bondBound, severalFlows };
     });
     // Each cap-only guest was judged with only its own cap raised: when several are, raising them
     // all must fit together, or none of them is cap-only (the host's fix then says what it takes).

@@ -24,6 +24,8 @@ export interface GuestEntry {
     readonly bondVifs: number | undefined;
     /** What the bond lets it reach (bondCapMBps in bonds.ts), or undefined when the bond does not bound it. */
     readonly bondCapMBps: number | undefined;
+    /** Its VIFs are on the program's bonded network whose bondMode or pifIds is unknown (and no hosts entry's bond). */
+    readonly bondUnknown: boolean;
 }
 
 /** A dom0 sender counted in the model. */
@@ -74,9 +76,9 @@ function vifsOnBond(guest: XenGuest, bond: HostBond | undefined, bondResource: X
     return guest.networks.vifs;
 }
 
-function entryOf(guest: XenGuest, bond: HostBond | undefined, bondResource: XenGuest["networks"]["bond"]): GuestEntry {
+function entryOf(guest: XenGuest, bond: HostBond | undefined, bondResource: XenGuest["networks"]["bond"], unknownBond: XenGuest["networks"]["bond"]): GuestEntry {
     const { need, cap } = guest;
-    const none = { needMBps: undefined, capMBps: undefined, bondVifs: undefined, bondCapMBps: undefined };
+    const none = { needMBps: undefined, capMBps: undefined, bondVifs: undefined, bondCapMBps: undefined, bondUnknown: false };
     // A fact container unknown as a whole may hold a need: not "idle".
     const hidden = guest.resource.facts.incomplete && (need.state === "absent" || cap.state === "absent");
     if (hidden || need.state === "unknown" || need.state === "invalid" || cap.state === "unknown" || cap.state === "invalid") {
@@ -86,7 +88,8 @@ function entryOf(guest: XenGuest, bond: HostBond | undefined, bondResource: XenG
         return { guest, state: "idle", ...none };
     }
     const bondVifs = vifsOnBond(guest, bond, bondResource);
-    return { guest, state: "judged", needMBps: need.value, capMBps: cap.state === "ok" ? cap.value : undefined, bondVifs, bondCapMBps: bondCapMBps(bond, bondVifs) };
+    const bondUnknown = unknownBond !== undefined && guest.networks.bond?.resource === unknownBond.resource;
+    return { guest, state: "judged", needMBps: need.value, capMBps: cap.state === "ok" ? cap.value : undefined, bondVifs, bondCapMBps: bondCapMBps(bond, bondVifs), bondUnknown };
 }
 
 /** The tighter of a VIF rate limit and the bond's bound (undefined = none). */
@@ -99,9 +102,11 @@ function modelCap(capMBps: number | undefined, bondCap: number | undefined): num
  * URN) when its mode and members are known, else the hosts entry's bond. The program states what
  * is deployed, so it wins over the config; a disagreement is named.
  */
-function bondOf(host: XenHost, sorted: readonly XenGuest[], entry: HostConfigEntry | undefined, aggregate: Link | undefined): { bond: HostBond | undefined; resource: XenGuest["networks"]["bond"] } {
+type BondRead = { bond: HostBond | undefined; resource: XenGuest["networks"]["bond"]; unknown: XenGuest["networks"]["bond"] };
+
+function bondOf(host: XenHost, sorted: readonly XenGuest[], entry: HostConfigEntry | undefined, aggregate: Link | undefined): BondRead {
     if (!aggregate) {
-        return { bond: undefined, resource: undefined };
+        return { bond: undefined, resource: undefined, unknown: undefined };
     }
     const configured = entry?.entry.bond;
     const path = hostConfigPath(entry?.key ?? host.name, "bond");
@@ -112,13 +117,14 @@ function bondOf(host: XenHost, sorted: readonly XenGuest[], entry: HostConfigEnt
         const conflict = configured && (configured.members !== declared.members || configMode !== declared.mode)
             ? `${path} says ${configured.members} x ${configMode}, the program's ${resource.resource.label} ${declared.members} x ${declared.mode}: the program's is used`
             : undefined;
-        return { bond: { members: declared.members, mode: declared.mode, memberMBps: aggregate.mbps / declared.members, linkWhere: aggregate.where, where: `${resource.resource.label} (bondMode, pifIds)`, conflict }, resource };
+        return { bond: { members: declared.members, mode: declared.mode, memberMBps: aggregate.mbps / declared.members, linkWhere: aggregate.where, where: `${resource.resource.label} (bondMode, pifIds)`, conflict }, resource, unknown: undefined };
     }
     if (configured) {
         const mode = configured.mode ?? DEFAULT_BOND_MODE;
-        return { bond: { members: configured.members, mode, memberMBps: aggregate.mbps / configured.members, linkWhere: aggregate.where, where: path, conflict: undefined }, resource: undefined };
+        return { bond: { members: configured.members, mode, memberMBps: aggregate.mbps / configured.members, linkWhere: aggregate.where, where: path, conflict: undefined }, resource: undefined, unknown: undefined };
     }
-    return { bond: undefined, resource: undefined };
+    // A bonded network whose mode or members are unknown (in a preview) may bound its guests: said, not assumed.
+    return { bond: undefined, resource: undefined, unknown: resource };
 }
 
 function compare(a: string, b: string): number {
@@ -177,8 +183,8 @@ function predict(model: Pick<HostModel, "entries" | "link">, senders: readonly D
 export function modelHost(host: XenHost, config: XenShareConfig, configEntry: HostConfigEntry | undefined): HostModel {
     const sorted = [...host.guests].sort((a, b) => compare(a.resource.urn, b.resource.urn));
     const aggregate = linkOf(configEntry, config);
-    const { bond, resource } = bondOf(host, sorted, configEntry, aggregate);
-    const entries = sorted.map((g) => entryOf(g, bond, resource));
+    const { bond, resource, unknown } = bondOf(host, sorted, configEntry, aggregate);
+    const entries = sorted.map((g) => entryOf(g, bond, resource, unknown));
     const dom0: Dom0Sender[] = [];
     const configured = configEntry?.entry.dom0NetworkMBps ?? 0;
     if (configured > 0) {

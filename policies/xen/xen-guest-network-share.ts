@@ -44,6 +44,8 @@ function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report)
         }
         if (g.notChecked === NOT_CHECKED.uncertain) {
             report.notChecked({ reason: NOT_CHECKED.uncertain, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" }, g.entry.guest.resource);
+        } else if (g.notChecked === NOT_CHECKED.bondUnknown) {
+            report.notChecked({ reason: NOT_CHECKED.bondUnknown, remedy: `declare the bonded network's bondMode and pifIds literally, or give hosts["${model.host.name}"].bond { members, mode } in the policy config` }, g.entry.guest.resource);
         } else {
             const flows = g.severalFlows && model.bond ? `; above one LACP member's ${num(model.bond.memberMBps, 2)} MB/s: met only if its traffic is several flows` : "";
             report.applied(`predicted ${num(g.predictedMBps ?? 0, 2)} of the ${num(g.entry.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"${h.extrapolated ? ` (${h.extrapolated})` : ""}${flows}`, g.entry.guest.resource);

@@ -12,7 +12,7 @@ import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
 import { xenGuestNetworkShare } from "../../../policies/xen/xen-guest-network-share";
 import { XEN_SHARE_SCHEMA } from "../../../policies/xen/hosts";
 import { parseMessage } from "../../../policies/pack/message";
-import { expectViolation, runStackPolicy, TestResource, verdicts } from "../../support/policyHarness";
+import { expectViolation, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
 import { VM } from "./xenFixtures";
 
@@ -66,6 +66,10 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
         // The program's bonded network: read without any bond in the config.
         ["program declares a balance-slb bond of 2 PIFs", [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), ["xen-guest-network-share -> backup"]],
         ["program declares a LACP bond of 2 PIFs", [bondedNetwork("lan", "lacp", 2), guest("backup", 1500)], hosts(TWO_10G), []],
+        // The bond's mode unknown in a preview: one member may bound the guest, so it is not checked (grouped on the stack)...
+        ["the program's bond mode is unknown in the preview", [{ ...bondedNetwork("lan", "balance-slb", 2), props: { ...bondedNetwork("lan", "balance-slb", 2).props, bondMode: UNKNOWN_VALUE } }, guest("backup", 1500)], hosts(TWO_10G), ["xen-guest-network-share -> (stack)"]],
+        // ...unless the config states the bond.
+        ["the program's bond mode unknown, the config's bond states it", [{ ...bondedNetwork("lan", "balance-slb", 2), props: { ...bondedNetwork("lan", "balance-slb", 2).props, bondMode: UNKNOWN_VALUE } }, guest("backup", 1500)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> backup"]],
         // A guest whose VIF is on another network does not go through the program's bond.
         ["the guest's VIF is on another network than the bond", [bondedNetwork("bond0", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), []],
         // Above both members even with one VIF each: 3 VIFs on 2 members reach 2222 < 2500.

@@ -280,6 +280,7 @@ export const SE_GROUP_TYPE = "avi:index/serviceenginegroup:Serviceenginegroup";
 export const VS_TYPE = "avi:index/virtualservice:Virtualservice";
 export const XEN_VM_TYPE = "xenorchestra:index/vm:Vm";
 export const DOM0_SERVICE_TYPE = "perfguard:example:Dom0Service";
+export const XEN_BOND_TYPE = "xenorchestra:index/xoaBondedNetwork:XoaBondedNetwork";
 
 /**
  * Avi SE group refs in every form the provider and controller produce (docs/facts.md): by name
@@ -357,6 +358,15 @@ export function propsArb(type: string, kinds: readonly FactKind[] = ["valid", "i
                 affinityHost: orJunk(fc.constantFrom(...NAME_POOL)),
                 cpus: orJunk(fc.integer({ min: 1, max: 8 })),
                 cloudConfig: orJunk(secretLikeArb),
+                // VIFs, some on a bonded network of the stack (by id, or unknown and joined by dependency).
+                networks: orJunk(fc.array(fc.record({ networkId: orJunk(fc.oneof(unknownArb, fc.constantFrom("bond-1", "net-lan"))) }, { requiredKeys: [] }), { maxLength: 3 })),
+            }, { requiredKeys: [] }), facts("xen"));
+        case XEN_BOND_TYPE:
+            return merge(fc.record({
+                id: orJunk(fc.constantFrom("bond-1", "bond-2")),
+                nameLabel: nameInputArb,
+                bondMode: orJunk(fc.oneof(unknownArb, fc.constantFrom("balance-slb", "active-backup", "lacp", "LACP", "balance-tcp"))),
+                pifIds: orJunk(fc.array(fc.oneof(unknownArb, fc.constantFrom("pif-1", "pif-2")), { maxLength: 4 })),
             }, { requiredKeys: [] }), facts("xen"));
         case DOM0_SERVICE_TYPE:
             // A dom0 service is any resource with perfguard:xenDomain=dom0: give it that fact often.
@@ -378,7 +388,7 @@ function addTag(props: Record<string, unknown>, tag: string): Record<string, unk
     return { ...props, metadatas: [{ name: tag.split("=")[0], value: tag.split("=")[1] }] };
 }
 
-export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, GROUP_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
+export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, GROUP_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, XEN_BOND_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
 
 const nameSuffixArb = fc.oneof(
     { arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), weight: 5 },

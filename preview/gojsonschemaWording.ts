@@ -71,8 +71,9 @@ export function gojsonschemaMessage(error: SchemaError, data: unknown): string {
         }
         case "enum": {
             const allowed = ((p.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(", ");
-            const name = field === "(root)" ? "(root)" : field.split(".").pop() as string;
-            description = `${name} must be one of the following: ${allowed}`;
+            // gojsonschema's EnumError names the whole field path (the real CLI prints
+            // "hosts.h1.bond.mode: hosts.h1.bond.mode must be one of the following: ...").
+            description = `${field} must be one of the following: ${allowed}`;
             break;
         }
         case "const":

@@ -163,6 +163,7 @@ const CONFIG_ERRORS: Array<[string, unknown]> = [
     ["a value below an exclusive minimum", { "citrix-zone-rtt-limit": { maxRttMs: -5 } }],
     ["a string for a number, a fraction for an integer, nested", { "citrix-site-limits": { maxZonesPerSite: 1.5 }, "xen-guest-network-share": { hosts: { h1: { linkMBps: "x" } }, defaultLinkMBps: true } }],
     ["a word outside an enum", { "citrix-zone-rtt-limit": { unverified: "blocking" } }],
+    ["a Xen host's bond: too few members, a mode outside the enum, no members", { "xen-guest-network-share": { hosts: { h1: { linkMBps: 2222, bond: { members: 1, mode: "balance-tcp" } }, h2: { bond: {} } } } }],
     ["an invalid enforcement level", { "nsx-alb-se-capacity": "loud" }],
     ["a policy object without a level for an unknown policy", { "nsx-alb-se-capacty": { headroomPct: 10 } }],
 ];

@@ -17,6 +17,7 @@
 import {
     DEFAULT_ALGO,
     DEFAULT_MAX_VS_PER_SE,
+    ExtrapolationReading,
     NO_UTILISATION,
     PROVIDER_RANGES,
     SE_MEMORY_MIN_GB,
@@ -43,6 +44,8 @@ export interface PlacementOptions {
     readonly assumeScaleOut?: boolean;
     /** Use the 6 vCPU row's figures for a larger SE (what was measured), not the extrapolation. */
     readonly measuredOnly?: boolean;
+    /** Beyond the 6 vCPU row: the reading of the CPU-bound figures (seCapacity; default "slope"). */
+    readonly reading?: ExtrapolationReading;
 }
 
 /** How the VSs were assumed to be spread, for messages. */
@@ -180,7 +183,7 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
     const maxVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
     checkRange("maxVsPerSe", maxVsPerSe, PROVIDER_RANGES.maxVsPerSe.min, PROVIDER_RANGES.maxVsPerSe.max);
     const vcpus = options.measuredOnly ? Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX) : spec.vcpusPerSe;
-    const perSe = perSeCapacity(vcpus, spec.memoryPerSeMb / 1024, spec.dedicatedDispatcher);
+    const perSe = perSeCapacity(vcpus, spec.memoryPerSeMb / 1024, spec.dedicatedDispatcher, options.reading);
     const n = units.length;
     const base = options.assumeScaleOut ? spec.maxScaleoutPerVs : spec.minScaleoutPerVs;
     const algo = spec.algo ?? DEFAULT_ALGO;

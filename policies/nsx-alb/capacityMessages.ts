@@ -103,7 +103,7 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
     const connections = demands.some((d) => d.l4OpenConnections !== undefined) ? `; open connections from the ${spec.vcpusPerSe} vCPU row` : "";
     const rowBasis = dispatcher
         ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core)${connections}`
-        : seCapacityBasis(spec.vcpusPerSe);
+        : seCapacityBasis(spec.vcpusPerSe, per.reading);
     const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
         `${figures.join(", ") || "no demand"} (${rowBasis}${measured})`;

@@ -10,7 +10,7 @@
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { connectionsScaled, DEFAULT_ALGO, DispatcherFigure, ingressOnPrimary, measuredDispatcherCores, perSeCapacity, proxyRowVcpus, testedSeSize, vsKind } from "../../model/seCapacity";
-import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
+import type { ExtrapolationReading, SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, fieldText, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
 import type { ConfigSchemaOf, NotChecked } from "../pack/definePolicy";
@@ -117,6 +117,12 @@ export interface GroupEvaluation {
     /** The same placement on the measured 6 vCPU figures, for a larger SE (else undefined). */
     readonly measured: GroupPlacement | undefined;
     /**
+     * Beyond the 6 vCPU row, the same placement on the conservative reading of the CPU-bound
+     * figures (the 4-to-6 vCPU slope); `placement` is on the favourable one (linear per vCPU),
+     * the only one a mandatory verdict may rest on (else undefined).
+     */
+    readonly slope: GroupPlacement | undefined;
+    /**
      * N+M (HA_MODE_SHARED) with bufferSe 0 and at least two SEs running: the placement after one
      * SE fails, its VSs re-placed on the survivors (no buffer SE takes them); else undefined.
      */
@@ -156,9 +162,16 @@ function failurePlacement(units: readonly Unit[], spec: SeGroupSpec, p: GroupPla
     if (running < 2) {
         return undefined;
     }
-    const placement = placeGroup(units.map((u) => u.demands), { ...spec, maxSe: running - 1 }, { assumeScaleOut: config.assumeScaleOut });
+    const placement = placeGroup(units.map((u) => u.demands), { ...spec, maxSe: running - 1 }, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING });
     return { running, placement, placeable: placement.sesNeeded <= running - 1 };
 }
+
+/**
+ * The reading of the CPU-bound figures beyond the 6 vCPU row that the verdicts are judged on:
+ * the favourable one (linear per vCPU), since a mandatory verdict must hold under every reading
+ * the data allow; nsx-alb-se-capacity-advisory names the conservative one (GroupEvaluation.slope).
+ */
+export const GATE_READING: ExtrapolationReading = "linear";
 
 /** The stack's NSX ALB evaluation. */
 export interface NsxAlbEvaluation {
@@ -325,9 +338,10 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
         const d = direction(m).demand;
         units.push({ head: p, members: [m], demands: d ? [d] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
     }
-    const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut }) : undefined;
-    const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
-        ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+    const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }) : undefined;
+    const beyond = sizing !== undefined && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX;
+    const measured = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+    const slope = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: "slope" }) : undefined;
     // A direction that is unread is not "not given": the Basis line of the two judgements says what was assumed.
     const assumed = (u: Unit) => placement !== undefined && u.members.every((m) => m.ingressPctUnread === undefined) && u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
     const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: assumed(u) })) : units;
@@ -337,7 +351,7 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     const fixSpec = sizing && read?.dispatcherUnread ? { ...sizing.spec, dedicatedDispatcher: false } : sizing?.spec;
     let fixCache: PlacementFix[] | undefined;
     const e: GroupEvaluation = {
-        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
+        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, slope, afterFailure,
         fixes: () => (fixCache ??= fixSpec && placement ? uniqueFixes(groupFixes(units, fixSpec, placement, afterFailure, config), e) : []),
     };
     return e;
@@ -382,7 +396,7 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
             return { ...worst, judgedBothWays: bothWaysText(unread, worst) };
         }
         return {
-            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, afterFailure: undefined, fixes: () => [],
+            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, slope: undefined, afterFailure: undefined, fixes: () => [],
             blocked: {
                 reason: `${listLabels(unread.map((u) => u.what))} and the verdict depends on it: ${outcomeText(worst, unread, "worst", config)}, ${outcomeText(best, unread, "best", config)}`,
                 remedy: `known after apply: run \`pulumi policy analyze\` after the update, or set ${listLabels(unread.map((u) => u.field))} literally`,
@@ -662,7 +676,7 @@ export interface GroupFigures {
 export function sizeNote(label: SizeLabel): string {
     // "not measured" (a dispatcher core below 4 vCPUs): dispatcherNote names the row the figures come from.
     return label === "interpolated" ? "per-SE figures interpolated between table rows"
-        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured` : "";
+        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row (CPU-bound ones linear per vCPU, the favourable reading): not measured` : "";
 }
 
 /** What scaleoutEcmp asks of the VSs, in short words. */
@@ -885,7 +899,7 @@ export function bufferFixes(e: GroupEvaluation, config: SeCapacityConfig): Buffe
     let maxVsPerSe: number | undefined;
     if (room >= p.sesPerVs) {
         const candidate = Math.ceil((p.vsCount * p.sesPerVs) / room);
-        if (candidate <= 1000 && placementFits(placeGroup(e.units.map((u) => u.demands), { ...spec, maxVsPerSe: candidate }, { assumeScaleOut: config.assumeScaleOut }), config.headroomPct)) {
+        if (candidate <= 1000 && placementFits(placeGroup(e.units.map((u) => u.demands), { ...spec, maxVsPerSe: candidate }, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }), config.headroomPct)) {
             maxVsPerSe = candidate;
         }
     }

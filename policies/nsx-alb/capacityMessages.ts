@@ -3,7 +3,7 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { connectionsScaled, seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { connectionsScaled, READING_NAME, seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
@@ -378,17 +378,37 @@ export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | und
     return measured ? `${optionText(measured, e)}; ${keep}.` : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
 }
 
+/**
+ * The readings of one figure beyond the 6 vCPU row, in a problem line: "77.0% linear per vCPU,
+ * 86.4% on the 4-to-6 slope, 102.7% of the 6 vCPU row" (the slope left out when it equals the linear one).
+ */
+function readingsText(linear: number, slope: number | undefined, row: number): string {
+    const onSlope = slope !== undefined && Math.abs(slope - linear) > 1e-9 ? `, ${pct(slope)} ${READING_NAME.slope.replace(" vCPU slope", " slope")}` : "";
+    return `${pct(linear)} linear per vCPU${onSlope}, ${pct(row)} of the ${MEASURED_VCPUS_MAX} vCPU row`;
+}
+
+/** The Basis line that says which reading the verdicts rest on and what the other gives. */
+function readingsBasis(linear: number, slope: number | undefined, config: SeCapacityConfig): string {
+    const other = slope === undefined ? "" : `; ${READING_NAME.slope} (the conservative reading) it needs ${pct(slope)}${within(slope, config) ? "" : `, over the ${limitText(config)}`}`;
+    return `beyond the ${MEASURED_VCPUS_MAX} vCPU row the CPU-bound figures are extrapolated: ${READING_NAME.linear} (the favourable reading, the only one a mandatory verdict rests on) it needs ${pct(linear)}${other}: advisory`;
+}
+
 /** A VS that fits only on the extrapolation beyond the 6 vCPU row. */
 export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: string, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
     const m = e.measured as GroupPlacement;
     const i = unit.index;
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
+    const slope = e.slope?.perVs[i].peak;
+    const label = labelOf(unit.head.vs);
+    const long = `${label} fits ${vcpus} vCPU SEs only if extrapolated, not measured: ${readingsText(p.perVs[i].peak, slope, m.perVs[i].peak)}.`;
     return {
-        problem: `${labelOf(unit.head.vs)} fits its ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long
+            : `${label} fits ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
         fix,
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
+            readingsBasis(p.perVs[i].peak, slope, config),
             capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...dispatcherCoresBasis(e),
@@ -403,11 +423,15 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
     const m = e.measured as GroupPlacement;
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
     const what = units.length > 0 ? `${plural(units.length, "VS")} and its busiest SE` : "its busiest SE";
+    const slope = e.slope?.worstSe.peak;
+    const long = `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only if extrapolated, not measured: busiest SE ${readingsText(p.worstSe.peak, slope, m.worstSe.peak)}.`;
     return {
-        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long
+            : `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
+            readingsBasis(p.worstSe.peak, slope, config),
             capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...dispatcherCoresBasis(e),

@@ -15,6 +15,12 @@ import { perfguardFacts } from "../../../policies/perfguard-facts";
 import { parseMessage } from "../../../policies/pack/message";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
+import { describe, expect, it } from "vitest";
+import table from "../../../model/data/nsx-alb-se-20.1.6.json";
+import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
+import { pct } from "../../../policies/pack/format";
+import { SE_GROUP, VS } from "./nsxFixtures";
+
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-nsx-inventory-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -141,5 +147,89 @@ describe("the network team's preview", () => {
     ] as const)("%s", async (_name, vcpus, expected) => {
         const out = await withInventoryEnv(files("network.json", "team-a.json"), () => judge(previewOf("network.json", shrink(vcpus))));
         expect(summary(out)).toEqual(expected);
+    });
+});
+
+// ---- issue 30 (readings, certificate keys, fixes) ----
+const CAP = "nsx-alb-se-capacity";
+const ADV = "nsx-alb-se-capacity-advisory";
+export const CERT = "avi:index/sslkeyandcertificate:Sslkeyandcertificate";
+
+/** A published figure, read from the JSON here. */
+export function cell(vcpus: number, column: string): number {
+    const row = table.rows.find((r) => r[0] === vcpus) as Array<number | boolean>;
+    return row[table.columns.indexOf(column)] as number;
+}
+
+/** An SE group with the given fields (the rest take the provider defaults). */
+export function group(name: string, fields: Record<string, string>): TestResource {
+    return { type: SE_GROUP, name: `${name}-seg`, props: { name, cloudRef: "/api/cloud/?name=Default-Cloud", ...fields } };
+}
+
+/** A VS joined to `groupResource` through the seGroupRef property dependency, with perfguard: facts. */
+export function vs(name: string, groupResource: string, facts: Record<string, string>, props: Record<string, unknown> = {}, deps: Record<string, string[]> = {}): TestResource {
+    return {
+        type: VS,
+        name,
+        props: { name, seGroupRef: UNKNOWN_VALUE, markers: Object.entries(facts).map(([k, v]) => ({ key: `perfguard:${k}`, values: [v] })), ...props },
+        propertyDependencies: { seGroupRef: [groupResource], ...deps },
+    };
+}
+
+export async function run(resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
+    return [...await runStackPolicy(nsxAlbSeCapacity, resources, config), ...await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config)];
+}
+
+/** "policy -> resource [level]", sorted. */
+export function levelled(violations: Violation[]): string[] {
+    return violations.map((v) => `${v.policyName} -> ${(v.urn ?? "").split("::").pop()} [${v.enforcementLevel}]`).sort();
+}
+
+export function on(violations: Violation[], resource: string, policy = CAP): ReturnType<typeof parseMessage> {
+    const found = violations.find((v) => v.policyName === policy && (v.urn ?? "").endsWith(`::${resource}`));
+    expect(found, `${policy} on ${resource}`).toBeDefined();
+    const m = parseMessage((found as Violation).message);
+    expect(m.problem.length).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
+    return m;
+}
+
+// 8 vCPU SEs with the 6 vCPU row's tested memory per vCPU, one SE per VS.
+const EIGHT = { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
+const L4 = { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" };
+
+describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the favourable reading", () => {
+    // The two readings of the 8 vCPU L7 RPS figure: linear per vCPU from the 6 vCPU row, and the 4-to-6 slope.
+    const linear = (cell(6, "l7Rps") * 8) / 6;
+    const slope = cell(6, "l7Rps") + 2 * ((cell(6, "l7Rps") - cell(4, "l7Rps")) / 2);
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading but the 6 vCPU row's 185000 x 80%)",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "140000" })], []],
+        // 190000 / 246667 = 77.0% linear; 190000 / 220000 = 86.4% on the slope: advisory, not mandatory.
+        ["big-l7: 190000 L7 RPS on 8 vCPUs is advisory",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "190000" })], [`${ADV} -> big-l7-vs [advisory]`]],
+        // Bulk throughput stays at the 6 vCPU row's 13 Gbps on every reading: 12 / 13 = 92.3% > 80%.
+        ["big-l4: 12 Gbps L4 on 8 vCPUs stays mandatory",
+            [group("big-l4", EIGHT), vs("big-l4-vs", "big-l4-seg", { throughputGbps: "12" }, L4)], [`${CAP} -> big-l4-seg [mandatory]`, `${CAP} -> big-l4-vs [mandatory]`]],
+        // Over the limit on the favourable reading too: 210000 / 246667 = 85.1%: mandatory.
+        ["210000 L7 RPS on 8 vCPUs is over the favourable reading: mandatory",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "210000" })], [`${CAP} -> big-l7-seg [mandatory]`, `${CAP} -> big-l7-vs [mandatory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+
+    it("big-l7's advisory names both readings and the 6 vCPU row", async () => {
+        const m = on(await run(cases[1][1]), "big-l7-vs", ADV);
+        expect(m.problem).toContain(`${pct(190000 / linear)} linear per vCPU`);
+        expect(m.problem).toContain(`${pct(190000 / slope)} on the 4-to-6 slope`);
+        expect(m.problem).toContain(`${pct(190000 / cell(6, "l7Rps"))} of the 6 vCPU row`);
+        expect(m.basis.join("\n")).toContain(`(the favourable reading, the only one a mandatory verdict rests on) it needs ${pct(190000 / linear)}; ` +
+            `on the 4-to-6 vCPU slope (the conservative reading) it needs ${pct(190000 / slope)}, over the limit ${pct(0.8)}: advisory`);
+    });
+    it("big-l4's verdict states the 6 vCPU row's throughput, held beyond it", async () => {
+        const all = await run(cases[2][1]);
+        const m = on(all, "big-l4-vs");
+        expect(m.problem).toContain(pct(12 / cell(6, "l4ThroughputGbps")));
+        expect(on(all, "big-l4-seg").basis.join("\n")).toContain("throughput held at the 6 vCPU figure");
     });
 });

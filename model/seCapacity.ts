@@ -426,12 +426,29 @@ export function seGroupCapacity(spec: SeGroupSpec): SeGroupCapacity {
     }
 }
 
+/**
+ * Why a VS's SSL key type is not simply declared: RSA-2048 assumed (nothing declared), keys the
+ * source did not measure (judged on the row of their kind: the favourable reading), or a VS that
+ * may present either an RSA or an EC key (judged on ECC, the favourable reading; `conservative`
+ * the other). Carried with the demand so that a verdict that rests on it can say so.
+ */
+export interface SslKeyBasis {
+    /** "assumed": nothing declares the key (RSA-2048 taken); "certificate": read from a certificate in the stack. */
+    readonly source: "assumed" | "certificate";
+    /** Key names not measured, e.g. ["RSA-4096"], sorted. */
+    readonly unmeasured?: readonly string[];
+    /** The row of the other reading when the VS may present either key. */
+    readonly conservative?: "rsa";
+}
+
 /** Peak demand of one VS (absent = none of that kind). */
 export interface VsDemand {
     /** New SSL/TLS handshakes per second (TPS). */
     readonly sslTps?: number;
     /** Key type of the SSL TPS figure; default rsa (RSA-2048, the conservative row). */
     readonly sslKeyType?: "ecc" | "rsa";
+    /** How sslKeyType was obtained when not from perfguard:sslKeyType (absent: the fact, or no SSL TPS). */
+    readonly sslKeyBasis?: SslKeyBasis;
     /** HTTP requests per second (RPS). */
     readonly l7Rps?: number;
     /** New TCP connections per second (CPS). */

@@ -9,7 +9,7 @@ import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, dispatcherCoresBasis, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, dispatcherCoresBasis, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, keyAssumedNames, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -134,7 +134,8 @@ export function demandText(unit: Unit): string {
         }
         const own: string[] = [];
         if (d.sslTps !== undefined) {
-            own.push(`${num(d.sslTps)} ${keyTypeName(d.sslKeyType)} SSL TPS`);
+            // Read from a certificate in the stack, or assumed: the Basis says which (certificates.ts).
+            own.push(`${num(d.sslTps)} ${keyTypeName(d.sslKeyType)} SSL TPS${d.sslKeyBasis && m.where.sslKeyType ? ` (${m.where.sslKeyType})` : ""}`);
         }
         if (d.l7Rps !== undefined) {
             own.push(`${num(d.l7Rps)} L7 RPS`);
@@ -229,7 +230,11 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
     const declare = ingressBound.some((u) => u.ingressAssumed)
         ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
-    return `${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
+    // No key declared: RSA-2048 was assumed; an EC key carries about three times the handshakes.
+    const assumedKey = keyAssumedNames(e);
+    const key = assumedKey.length > 0
+        ? `declare the key type of ${assumedKey.join(", ")} first (RSA-2048 assumed): its Sslkeyandcertificate in the stack, or perfguard:sslKeyType; or ` : "";
+    return `${key}${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
 }
 
 /** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */

@@ -123,6 +123,11 @@ export interface GroupEvaluation {
      */
     readonly slope: GroupPlacement | undefined;
     /**
+     * When a VS may present either an RSA or an EC key (certificates.ts): the same placement with
+     * its SSL TPS on the RSA-2048 row, the conservative reading (`placement` has ECC); else undefined.
+     */
+    readonly keyConservative: GroupPlacement | undefined;
+    /**
      * N+M (HA_MODE_SHARED) with bufferSe 0 and at least two SEs running: the placement after one
      * SE fails, its VSs re-placed on the survivors (no buffer SE takes them); else undefined.
      */
@@ -342,6 +347,10 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     const beyond = sizing !== undefined && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX;
     const measured = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
     const slope = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: "slope" }) : undefined;
+    const eitherKey = units.some((u) => u.demands.some((d) => d.sslKeyBasis?.conservative !== undefined));
+    const onRsa = (d: VsDemand): VsDemand => (d.sslKeyBasis?.conservative ? { ...d, sslKeyType: d.sslKeyBasis.conservative } : d);
+    const keyConservative = sizing && eitherKey
+        ? placeGroup(units.map((u) => u.demands.map(onRsa)), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }) : undefined;
     // A direction that is unread is not "not given": the Basis line of the two judgements says what was assumed.
     const assumed = (u: Unit) => placement !== undefined && u.members.every((m) => m.ingressPctUnread === undefined) && u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
     const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: assumed(u) })) : units;
@@ -351,7 +360,7 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     const fixSpec = sizing && read?.dispatcherUnread ? { ...sizing.spec, dedicatedDispatcher: false } : sizing?.spec;
     let fixCache: PlacementFix[] | undefined;
     const e: GroupEvaluation = {
-        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, slope, afterFailure,
+        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, slope, keyConservative, afterFailure,
         fixes: () => (fixCache ??= fixSpec && placement ? uniqueFixes(groupFixes(units, fixSpec, placement, afterFailure, config), e) : []),
     };
     return e;
@@ -396,7 +405,7 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
             return { ...worst, judgedBothWays: bothWaysText(unread, worst) };
         }
         return {
-            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, slope: undefined, afterFailure: undefined, fixes: () => [],
+            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, slope: undefined, keyConservative: undefined, afterFailure: undefined, fixes: () => [],
             blocked: {
                 reason: `${listLabels(unread.map((u) => u.what))} and the verdict depends on it: ${outcomeText(worst, unread, "worst", config)}, ${outcomeText(best, unread, "best", config)}`,
                 remedy: `known after apply: run \`pulumi policy analyze\` after the update, or set ${listLabels(unread.map((u) => u.field))} literally`,
@@ -694,10 +703,17 @@ export function fixShort(fix: PlacementFix, e: GroupEvaluation): string {
     return changes.length === 0 ? `set ${ECMP_SHORT}` : `set ${changes.join(", ")}${fix.ecmp ? `, and ${ECMP_SHORT}` : ""}`;
 }
 
-/** The fix options in short words, in the verdict's order (declaring the direction first when it was assumed). */
+/** The VSs of the group whose SSL TPS was counted on RSA-2048 because nothing declares their key (sorted by name). */
+export function keyAssumedNames(e: GroupEvaluation): string[] {
+    return e.units.filter((u) => u.demands.some((d) => d.sslTps !== undefined && d.sslKeyBasis?.source === "assumed"))
+        .map((u) => u.head.vs.name).sort();
+}
+
+/** The fix options in short words, in the verdict's order (declaring what was assumed first). */
 function fixOptionTexts(e: GroupEvaluation, fixes: readonly PlacementFix[], config: SeCapacityConfig): string[] {
     const declare = ingressBoundUnits(e, config).some((u) => u.ingressAssumed) ? ["declare perfguard:ingressPct on its VSs"] : [];
-    return [...declare, ...fixes.map((f) => fixShort(f, e))];
+    const key = keyAssumedNames(e).length > 0 ? ["declare the certificate's key type (RSA-2048 assumed)"] : [];
+    return [...key, ...declare, ...fixes.map((f) => fixShort(f, e))];
 }
 
 /** Why a unit is not judged on its own, or undefined when it is. */

@@ -20,6 +20,11 @@ import table from "../../../model/data/nsx-alb-se-20.1.6.json";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
 import { pct } from "../../../policies/pack/format";
 import { SE_GROUP, VS } from "./nsxFixtures";
+import { TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
+import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { StackView, viewOf } from "../../../policies/pack/resources";
+import { ADV, CAP, cell, cert, group, levelled, on, run, vs } from "./issue30Fixtures";
+
 
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-nsx-inventory-"));
@@ -151,48 +156,6 @@ describe("the network team's preview", () => {
 });
 
 // ---- issue 30 (readings, certificate keys, fixes) ----
-const CAP = "nsx-alb-se-capacity";
-const ADV = "nsx-alb-se-capacity-advisory";
-export const CERT = "avi:index/sslkeyandcertificate:Sslkeyandcertificate";
-
-/** A published figure, read from the JSON here. */
-export function cell(vcpus: number, column: string): number {
-    const row = table.rows.find((r) => r[0] === vcpus) as Array<number | boolean>;
-    return row[table.columns.indexOf(column)] as number;
-}
-
-/** An SE group with the given fields (the rest take the provider defaults). */
-export function group(name: string, fields: Record<string, string>): TestResource {
-    return { type: SE_GROUP, name: `${name}-seg`, props: { name, cloudRef: "/api/cloud/?name=Default-Cloud", ...fields } };
-}
-
-/** A VS joined to `groupResource` through the seGroupRef property dependency, with perfguard: facts. */
-export function vs(name: string, groupResource: string, facts: Record<string, string>, props: Record<string, unknown> = {}, deps: Record<string, string[]> = {}): TestResource {
-    return {
-        type: VS,
-        name,
-        props: { name, seGroupRef: UNKNOWN_VALUE, markers: Object.entries(facts).map(([k, v]) => ({ key: `perfguard:${k}`, values: [v] })), ...props },
-        propertyDependencies: { seGroupRef: [groupResource], ...deps },
-    };
-}
-
-export async function run(resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
-    return [...await runStackPolicy(nsxAlbSeCapacity, resources, config), ...await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config)];
-}
-
-/** "policy -> resource [level]", sorted. */
-export function levelled(violations: Violation[]): string[] {
-    return violations.map((v) => `${v.policyName} -> ${(v.urn ?? "").split("::").pop()} [${v.enforcementLevel}]`).sort();
-}
-
-export function on(violations: Violation[], resource: string, policy = CAP): ReturnType<typeof parseMessage> {
-    const found = violations.find((v) => v.policyName === policy && (v.urn ?? "").endsWith(`::${resource}`));
-    expect(found, `${policy} on ${resource}`).toBeDefined();
-    const m = parseMessage((found as Violation).message);
-    expect(m.problem.length).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
-    return m;
-}
-
 // 8 vCPU SEs with the 6 vCPU row's tested memory per vCPU, one SE per VS.
 const EIGHT = { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
 const L4 = { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" };
@@ -202,7 +165,7 @@ describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the fa
     const linear = (cell(6, "l7Rps") * 8) / 6;
     const slope = cell(6, "l7Rps") + 2 * ((cell(6, "l7Rps") - cell(4, "l7Rps")) / 2);
     const cases: Array<[string, TestResource[], string[]]> = [
-        ["baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading but the 6 vCPU row's 185000 x 80%)",
+        ["baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading, the 6 vCPU row's too)",
             [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "140000" })], []],
         // 190000 / 246667 = 77.0% linear; 190000 / 220000 = 86.4% on the slope: advisory, not mandatory.
         ["big-l7: 190000 L7 RPS on 8 vCPUs is advisory",
@@ -231,5 +194,74 @@ describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the fa
         const m = on(all, "big-l4-vs");
         expect(m.problem).toContain(pct(12 / cell(6, "l4ThroughputGbps")));
         expect(on(all, "big-l4-seg").basis.join("\n")).toContain("throughput held at the 6 vCPU figure");
+    });
+});
+
+describe("issue 30: the certificate's key type is read from the stack before perfguard:sslKeyType", () => {
+    const FOUR = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
+    const SSL = { services: [{ port: "443", enableSsl: "true" }] };
+    const DEMAND = { sslTps: "6000", l7Rps: "6000" };
+    const EC = [{ algorithm: "SSL_KEY_ALGORITHM_EC", ecParams: [{ curve: "SSL_KEY_EC_CURVE_SECP256R1" }] }];
+    const RSA = [{ algorithm: "SSL_KEY_ALGORITHM_RSA", rsaParams: [{ keySize: "SSL_KEY_2048_BITS" }] }];
+    const UUID = "0b5b7c1e-8a52-4a43-9f0e-3c0e5d6f7a81";
+    /** web-seg and shop-vs (6000 SSL TPS + 6000 L7 RPS) naming its certificate by `refs` (joined through `deps`). */
+    const stack = (refs: unknown[], certs: TestResource[], facts: Record<string, string> = {}, deps: string[] = ["shop-cert"]): TestResource[] => [
+        group("web", FOUR),
+        ...certs,
+        vs("shop-vs", "web-seg", { ...DEMAND, ...facts }, { ...SSL, sslKeyAndCertificateRefs: refs }, { sslKeyAndCertificateRefs: deps }),
+    ];
+    // 6000 / 8700 + 6000 / 150000 = 73.0% on ECC; 6000 / 2600 + 4% = 234.8% on RSA-2048.
+    const onEcc = 6000 / cell(4, "sslTpsEcc") + 6000 / cell(4, "l7Rps");
+    const onRsa = 6000 / cell(4, "sslTpsRsa2048") + 6000 / cell(4, "l7Rps");
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: an ECDSA certificate in the stack, its ref unknown in the preview (joined through the dependency)",
+            stack([UNKNOWN_VALUE], [cert("shop", EC)]), []],
+        ["by ?name=", stack(["/api/sslkeyandcertificate?name=shop"], [cert("shop", EC)], {}, []), []],
+        ["by URL with its uuid", stack([`https://ctrl/api/sslkeyandcertificate/sslkeyandcertificate-${UUID}`], [cert("shop", EC, { uuid: UUID })], {}, []), []],
+        ["keyParams as an object, curve left to its default", stack([UNKNOWN_VALUE], [cert("shop", { algorithm: "SSL_KEY_ALGORITHM_EC" })]), []],
+        ["the EC certificate wins over perfguard:sslKeyType rsa", stack([UNKNOWN_VALUE], [cert("shop", EC)], { sslKeyType: "rsa" }), []],
+        ["an RSA-2048 certificate: mandatory", stack([UNKNOWN_VALUE], [cert("shop", RSA)]), [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`]],
+        ["no certificate in the stack, no fact: RSA-2048 assumed, mandatory", stack(["/api/sslkeyandcertificate?name=elsewhere"], [], {}, []),
+            [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`]],
+        ["an EC P-384 key (not measured): the ECC row at advisory", stack([UNKNOWN_VALUE], [cert("shop", [{ algorithm: "SSL_KEY_ALGORITHM_EC", ecParams: [{ curve: "SSL_KEY_EC_CURVE_SECP384R1" }] }])]),
+            [`${ADV} -> shop-vs [advisory]`]],
+        ["both an RSA and an EC certificate: ECC at advisory", stack([UNKNOWN_VALUE, UNKNOWN_VALUE], [cert("shop", EC), cert("shop-rsa", RSA)], {}, ["shop-cert", "shop-rsa-cert"]),
+            [`${ADV} -> shop-vs [advisory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+
+    it("RSA-2048 read from the certificate: 234.8%, the key named in the Basis, no declaring fix", async () => {
+        const all = await run(cases[5][1]);
+        const m = on(all, "shop-vs");
+        expect(m.problem).toContain(pct(onRsa));
+        expect(m.basis.join("\n")).toContain('RSA-2048 key of Sslkeyandcertificate "shop-cert"');
+        expect(on(all, "web-seg").fix).not.toContain("declare the key type");
+    });
+    it("RSA-2048 assumed: the Basis says assumed and the fix offers declaring the key type first", async () => {
+        const all = await run(cases[6][1]);
+        expect(on(all, "shop-vs").basis.join("\n")).toContain("RSA-2048 SSL TPS (assumed: no certificate key or perfguard:sslKeyType declared)");
+        expect(on(all, "web-seg").fix).toMatch(/^declare the key type of shop-vs first \(RSA-2048 assumed\)/);
+    });
+    it("names the conflict between the certificate and perfguard:sslKeyType", () => {
+        const resources = cases[4][1];
+        const urn = (name: string) => urnOf((resources.find((r) => r.name === name) as TestResource).type, name);
+        const view = new StackView(resources.map((r) => viewOf({
+            urn: urn(r.name), type: r.type, name: r.name, props: r.props,
+            propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
+        })));
+        const member = nsxAlbEvaluation(view).groups[0].units[0].members[0];
+        expect(member.demand?.sslKeyType).toBe("ecc");
+        expect(member.where.sslKeyType).toBe('EC P-256 key of Sslkeyandcertificate "shop-cert"; perfguard:sslKeyType in markers says rsa: the certificate is what the VS presents');
+    });
+    it("the mixed VS's advisory gives both readings", async () => {
+        const m = on(await run(cases[8][1]), "shop-vs", ADV);
+        expect(m.problem).toContain(`${pct(onEcc)} on the ECC row`);
+        expect(m.problem).toContain(`with its RSA key it needs ${pct(onRsa)}`);
+    });
+    it("the unmeasured curve's advisory names the key and the favourable reading", async () => {
+        const m = on(await run(cases[7][1]), "shop-vs", ADV);
+        expect(m.problem).toBe(`Virtualservice "shop-vs": its EC SECP384R1 key was not measured: ${pct(onEcc)} on the row of its kind is the favourable reading (limit ${pct(0.8)}).`);
     });
 });

@@ -200,7 +200,8 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
         ? `; open connections ${CONNECTIONS_SCALED}` : "";
     const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
         : label === "not measured" ? dispatcherNote(fix.spec.vcpusPerSe)
-        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row) + conns;
+        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${plural(p.sesPerVs, "SE")} assumed${p.sesPerVs !== p.vsSes ? ` (judged on ${p.vsSes} after one fails)` : ""}: not measured`
+        : label === "measured" ? `${row}, measured` : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;

@@ -526,6 +526,9 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
     if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && to.dedicatedDispatcher === false) {
         set("dedicatedDispatcherCore", "false");
     }
+    if (to.algo !== undefined && to.algo !== (from.algo ?? DEFAULT_ALGO)) {
+        set("algo", to.algo);
+    }
     for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "maxSe", "maxVsPerSe"] as const) {
         if (to[key] !== undefined && to[key] !== from[key]) {
             set(key, to[key]);

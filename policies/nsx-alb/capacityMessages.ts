@@ -211,8 +211,12 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
 export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     const fixes = e.fixes();
     const where = e.group.resource ? "" : ` on the controller and in policy config seGroups.${e.group.name}`;
+    // No key declared: RSA-2048 was assumed; an EC key carries about three times the handshakes.
+    const assumedKey = keyAssumedNames(e);
+    const key = assumedKey.length > 0
+        ? `declare the key type of ${assumedKey.join(", ")} first (RSA-2048 assumed): its Sslkeyandcertificate in the stack, or perfguard:sslKeyType; or ` : "";
     if (fixes.length === 0) {
-        return "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
+        return key + "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
             "move some of them to another SE group, or lower their demand.";
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
@@ -231,10 +235,6 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
     const declare = ingressBound.some((u) => u.ingressAssumed)
         ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
-    // No key declared: RSA-2048 was assumed; an EC key carries about three times the handshakes.
-    const assumedKey = keyAssumedNames(e);
-    const key = assumedKey.length > 0
-        ? `declare the key type of ${assumedKey.join(", ")} first (RSA-2048 assumed): its Sslkeyandcertificate in the stack, or perfguard:sslKeyType; or ` : "";
     return `${key}${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
 }
 

@@ -265,3 +265,33 @@ describe("issue 30: the certificate's key type is read from the stack before per
         expect(m.problem).toBe(`Virtualservice "shop-vs": its EC SECP384R1 key was not measured: ${pct(onEcc)} on the row of its kind is the favourable reading (limit ${pct(0.8)}).`);
     });
 });
+
+describe("issue 30: the cheapest measured change first; scale-out labels name the SEs the option sets", () => {
+    // N+M, 4 vCPU SEs, maxSe 4 with one buffer: three VSs of 75000 L7 RPS (50% of the 4 vCPU row each).
+    const PACKED = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "4", bufferSe: "1", algo: "PLACEMENT_ALGO_PACKED" };
+    const three = (rps: string) => ["a", "b", "c"].map((n) => vs(`${n}-vs`, "web-seg", { l7Rps: rps }));
+    const share = 75000 / cell(4, "l7Rps");
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: the same three VSs distributed: 50% per SE", [group("web", { ...PACKED, algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...three("75000")], []],
+        ["packed: the busiest SE carries all three (150%)", [group("web", PACKED), ...three("75000")], [`${CAP} -> web-seg [mandatory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("the packed group's fix offers distributed placement first (50% per SE), then maxVsPerSe, before scale-out or a bigger SE", async () => {
+        const m = on(await run(cases[1][1]), "web-seg");
+        expect(m.problem).toContain(`busiest SE needs ${pct(3 * share)} with 3 VS shares`);
+        const options = (m.fix ?? "").split("; or ");
+        expect(options[0]).toBe(`set algo "PLACEMENT_ALGO_DISTRIBUTED" (busiest SE ${pct(share)}; 4 vCPU row, measured)`);
+        expect(options[1]).toBe(`set maxVsPerSe "1" (busiest SE ${pct(share)}; 4 vCPU row, measured)`);
+        expect(options.slice(2).every((o) => !/algo|maxVsPerSe "1"/.test(o))).toBe(true);
+    });
+    it("an active/active scale-out to minScaleoutPerVs 3 is labelled with its 3 SEs, judged on 2", async () => {
+        const pair = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false", maxSe: "4", bufferSe: "0", haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: "2", maxScaleoutPerVs: "4" };
+        // 100000 RPS: 125% of one 2 vCPU SE (80000); on 3 SEs it must fit on 2 after one fails: 62.5%.
+        const all = await run([group("pair", pair), vs("pair-vs", "pair-seg", { l7Rps: "100000" })]);
+        const fix = on(all, "pair-seg").fix ?? "";
+        expect(fix).toContain(`set minScaleoutPerVs "3" (busiest SE ${pct(100000 / cell(2, "l7Rps") / 2)}; 2 vCPU row per SE; linear scale-out to 3 SEs assumed (judged on 2 after one fails): not measured)`);
+        expect(fix).not.toContain("scale-out to 2 SEs");
+    });
+});

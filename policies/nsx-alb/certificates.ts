@@ -48,7 +48,10 @@ function single(value: unknown): unknown {
 
 /** The key of a certificate resource, or undefined when its keyParams are absent, unknown or not understood. */
 export function certificateKey(cert: ResourceView): CertificateKey | undefined {
-    const params = single(field(cert.props, "keyParams"));
+    // The top-level keyParams (set when the key is generated or declared); else the certificate
+    // block's own keyParams (certificate { key_params }, which the Controller fills from the certificate).
+    const own = single(field(cert.props, "keyParams"));
+    const params = own !== undefined ? own : single(field(single(field(cert.props, "certificates")), "keyParams"));
     const algorithm = field(params, "algorithm");
     const certificate = `Sslkeyandcertificate "${cert.name}"`;
     if (algorithm === "SSL_KEY_ALGORITHM_RSA") {

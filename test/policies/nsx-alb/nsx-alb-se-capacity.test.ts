@@ -161,9 +161,6 @@ const EIGHT = { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40", dedicated
 const L4 = { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" };
 
 describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the favourable reading", () => {
-    // The two readings of the 8 vCPU L7 RPS figure: linear per vCPU from the 6 vCPU row, and the 4-to-6 slope.
-    const linear = (cell(6, "l7Rps") * 8) / 6;
-    const slope = cell(6, "l7Rps") + 2 * ((cell(6, "l7Rps") - cell(4, "l7Rps")) / 2);
     const cases: Array<[string, TestResource[], string[]]> = [
         ["baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading, the 6 vCPU row's too)",
             [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "140000" })], []],
@@ -181,14 +178,6 @@ describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the fa
         expect(levelled(await run(resources))).toEqual([...expected].sort());
     });
 
-    it("big-l7's advisory names both readings and the 6 vCPU row", async () => {
-        const m = on(await run(cases[1][1]), "big-l7-vs", ADV);
-        expect(m.problem).toContain(`${pct(190000 / linear)} linear per vCPU`);
-        expect(m.problem).toContain(`${pct(190000 / slope)} on the 4-to-6 slope`);
-        expect(m.problem).toContain(`${pct(190000 / cell(6, "l7Rps"))} of the 6 vCPU row`);
-        expect(m.basis.join("\n")).toContain(`(the favourable reading, the only one a mandatory verdict rests on) it needs ${pct(190000 / linear)}; ` +
-            `on the 4-to-6 vCPU slope (the conservative reading) it needs ${pct(190000 / slope)}, over the limit ${pct(0.8)}: advisory`);
-    });
     it("big-l4's verdict states the 6 vCPU row's throughput, held beyond it", async () => {
         const all = await run(cases[2][1]);
         const m = on(all, "big-l4-vs");
@@ -210,8 +199,7 @@ describe("issue 30: the certificate's key type is read from the stack before per
         ...certs,
         vs("shop-vs", "web-seg", { ...DEMAND, ...facts }, { ...SSL, sslKeyAndCertificateRefs: refs }, { sslKeyAndCertificateRefs: deps }),
     ];
-    // 6000 / 8700 + 6000 / 150000 = 73.0% on ECC; 6000 / 2600 + 4% = 234.8% on RSA-2048.
-    const onEcc = 6000 / cell(4, "sslTpsEcc") + 6000 / cell(4, "l7Rps");
+    // 6000 / 8700 + 6000 / 150000 = 73.0% on ECC (the baseline passes); 6000 / 2600 + 4% = 234.8% on RSA-2048.
     const onRsa = 6000 / cell(4, "sslTpsRsa2048") + 6000 / cell(4, "l7Rps");
     const cases: Array<[string, TestResource[], string[]]> = [
         ["baseline: an ECDSA certificate in the stack, its ref unknown in the preview (joined through the dependency)",
@@ -254,15 +242,6 @@ describe("issue 30: the certificate's key type is read from the stack before per
         const member = nsxAlbEvaluation(view).groups[0].units[0].members[0];
         expect(member.demand?.sslKeyType).toBe("ecc");
         expect(member.where.sslKeyType).toBe('EC P-256 key of Sslkeyandcertificate "shop-cert"; perfguard:sslKeyType in markers says rsa: the certificate is what the VS presents');
-    });
-    it("the mixed VS's advisory gives both readings", async () => {
-        const m = on(await run(cases[8][1]), "shop-vs", ADV);
-        expect(m.problem).toContain(`${pct(onEcc)} on the ECC row`);
-        expect(m.problem).toContain(`with its RSA key it needs ${pct(onRsa)}`);
-    });
-    it("the unmeasured curve's advisory names the key and the favourable reading", async () => {
-        const m = on(await run(cases[7][1]), "shop-vs", ADV);
-        expect(m.problem).toBe(`Virtualservice "shop-vs": its EC SECP384R1 key was not measured: ${pct(onEcc)} on the row of its kind is the favourable reading (limit ${pct(0.8)}).`);
     });
 });
 

@@ -10,14 +10,17 @@
  * - 1, 2, 4 and 6 vCPUs: the table's row, exactly.
  * - 3 and 5 vCPUs: linear interpolation between the neighbouring rows (midpoints). Linear
  *   interpolation of a non-decreasing table is non-decreasing, so capacity stays monotone.
- * - 7..64 vCPUs (the published SE size range is 1 to 64 vCPUs): SSL TPS, L7 RPS and L4 CPS are
- *   CPU bound ("CPS/RPS/TPS are CPU bound", otherPublishedFacts.limits) and grow from the 6 vCPU
- *   row by the marginal slope of the last two measured rows (4 to 6 vCPUs, per added vCPU),
- *   capped at the 6 vCPU row's average per vCPU (value / 6) so an added core never counts for
- *   more than an average one did: the table's gains per core fall as cores are added (L7 RPS
- *   17,500 per vCPU from 4 to 6 against 30,833 on average), so the average would overstate
- *   them; throughputs hold at the 6 vCPU figure (bulk throughput is bound by packets per second
- *   and the NIC, not cores); `extrapolated` is true.
+ * - 7..64 vCPUs (the published SE size range is 1 to 64 vCPUs): not measured, `extrapolated` is
+ *   true. SSL TPS, L7 RPS and L4 CPS are CPU bound ("CPS/RPS/TPS are CPU bound",
+ *   otherPublishedFacts.limits) and the data allow two readings (ExtrapolationReading):
+ *   "slope" (the default, the conservative one) grows them from the 6 vCPU row by the marginal
+ *   slope of the last two measured rows (4 to 6 vCPUs, per added vCPU), capped at the 6 vCPU
+ *   row's average per vCPU: the table's gains per core fall as cores are added (L7 RPS 17,500
+ *   per vCPU from 4 to 6 against 30,833 on average); "linear" (the favourable one) scales the
+ *   6 vCPU row linearly per vCPU (value x vcpus / 6). A mandatory verdict must hold under both,
+ *   so the gate judges on "linear" and the advisory names the "slope" reading. Throughputs hold
+ *   at the 6 vCPU figure in both (bulk throughput is bound by packets per second and the
+ *   environment, not cores).
  * - Open connections are memory bound: the row's figure x max(1, memoryGb / the row's memoryGb)
  *   (notes: "Open connections grow with memory: add memory to the SE to raise them";
  *   otherPublishedFacts.limits: "concurrent connections are memory bound"). Memory below the
@@ -118,10 +121,25 @@ export function extrapolationSlope(key: CpuBound): number {
     return Math.max(0, Math.min(marginal, TOP_ROW[key] / TOP_ROW.vcpus));
 }
 
+/**
+ * How the CPU-bound figures are read beyond the 6 vCPU row: "slope" on the 4-to-6 vCPU slope
+ * (capped at the 6 vCPU row's average per vCPU; the conservative reading) or "linear" per vCPU
+ * from the 6 vCPU row (the favourable reading). Both are extrapolations: neither was measured.
+ */
+export type ExtrapolationReading = "slope" | "linear";
+
+/** How messages name each reading. */
+export const READING_NAME: Record<ExtrapolationReading, string> = {
+    slope: `on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope`,
+    linear: `linear per vCPU from the ${TOP_ROW.vcpus} vCPU row`,
+};
+
 /** Per-SE capacity at a given size (client-side throughput in Gbps; TPS/RPS/CPS per second; connections). */
 export interface SeCapacity extends SeFigures {
-    /** True beyond the 6 vCPU row (TPS/RPS/CPS extrapolated on the 4-to-6 vCPU slope). */
+    /** True beyond the 6 vCPU row (TPS/RPS/CPS extrapolated, see `reading`). */
     readonly extrapolated: boolean;
+    /** Beyond the 6 vCPU row: the reading the CPU-bound figures were extrapolated on. */
+    readonly reading?: ExtrapolationReading;
     /**
      * The factor open connections were scaled by for memory above the row's (memory / the row's
      * memory; 1 at or below it). Above 1 the figure is scaled by memory, not measured: the source
@@ -141,6 +159,8 @@ export interface SeCapacityInput {
     readonly vcpus: number;
     /** Memory per SE in GB (> 0); default: the row's own memory (the tested size). */
     readonly memoryGb?: number;
+    /** Beyond the 6 vCPU row: how the CPU-bound figures are extrapolated; default "slope" (conservative). */
+    readonly reading?: ExtrapolationReading;
 }
 
 function checkVcpus(name: string, vcpus: number): void {
@@ -191,10 +211,13 @@ export function testedSeSize(vcpus: number): { memoryGb: number; diskGb: number;
  * "NSX ALB 20.1.6 per-SE table, 4 vCPU row".
  * @throws RangeError when vcpus is not an integer in 1..64.
  */
-export function seCapacityBasis(vcpus: number): string {
+export function seCapacityBasis(vcpus: number, reading: ExtrapolationReading = "slope"): string {
     checkVcpus("vcpus", vcpus);
     if (vcpus > TOP_ROW.vcpus) {
-        return `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row, TPS/RPS/CPS extrapolated to ${vcpus} vCPUs on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope (at most the ${TOP_ROW.vcpus} vCPU row's average per vCPU), throughput held at the ${TOP_ROW.vcpus} vCPU figure`;
+        const how = reading === "linear"
+            ? `linearly per vCPU (the favourable reading; on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope they are lower)`
+            : `on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope (at most the ${TOP_ROW.vcpus} vCPU row's average per vCPU)`;
+        return `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row, TPS/RPS/CPS extrapolated to ${vcpus} vCPUs ${how}, throughput held at the ${TOP_ROW.vcpus} vCPU figure`;
     }
     const { lo, hi } = bracket(vcpus);
     return lo === hi
@@ -212,7 +235,7 @@ export function seCapacityBasis(vcpus: number): string {
  *   not a finite number > 0.
  */
 export function seCapacity(input: SeCapacityInput): SeCapacity {
-    const { vcpus, memoryGb } = input;
+    const { vcpus, memoryGb, reading = "slope" } = input;
     checkVcpus("vcpus", vcpus);
     if (memoryGb !== undefined && !(Number.isFinite(memoryGb) && memoryGb > 0)) {
         throw new RangeError(`memoryGb must be a finite number of GB above 0, got ${memoryGb}`);
@@ -220,7 +243,9 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
     // Open connections scale with memory above the row's own memory (memory bound).
     const memoryFactor = (rowMemoryGb: number) => Math.max(1, (memoryGb ?? rowMemoryGb) / rowMemoryGb);
     if (vcpus > TOP_ROW.vcpus) {
-        const beyond = (key: CpuBound) => TOP_ROW[key] + extrapolationSlope(key) * (vcpus - TOP_ROW.vcpus);
+        const beyond = (key: CpuBound) => reading === "linear"
+            ? (TOP_ROW[key] * vcpus) / TOP_ROW.vcpus
+            : TOP_ROW[key] + extrapolationSlope(key) * (vcpus - TOP_ROW.vcpus);
         return {
             sslTpsEcc: beyond("sslTpsEcc"),
             sslTpsRsa: beyond("sslTpsRsa"),
@@ -231,6 +256,7 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
             l7ThroughputGbps: TOP_ROW.l7ThroughputGbps,
             l7SslThroughputGbps: TOP_ROW.l7SslThroughputGbps,
             extrapolated: true,
+            reading,
             openConnectionsMemoryFactor: memoryFactor(TOP_ROW.memoryGb),
         };
     }
@@ -330,8 +356,8 @@ export function proxyRowVcpus(vcpus: number, dedicatedDispatcher: boolean | unde
  * row (proxyRowVcpus); open connections stay the SE's own (memory bound).
  * @throws RangeError when a dedicated dispatcher leaves no proxy core (1 vCPU), or as seCapacity.
  */
-export function perSeCapacity(vcpus: number, memoryGb: number, dedicatedDispatcher?: boolean): SeCapacity {
-    const own = seCapacity({ vcpus, memoryGb });
+export function perSeCapacity(vcpus: number, memoryGb: number, dedicatedDispatcher?: boolean, reading?: ExtrapolationReading): SeCapacity {
+    const own = seCapacity({ vcpus, memoryGb, reading });
     const proxy = proxyRowVcpus(vcpus, dedicatedDispatcher);
     if (proxy === vcpus) {
         return own;
@@ -400,12 +426,29 @@ export function seGroupCapacity(spec: SeGroupSpec): SeGroupCapacity {
     }
 }
 
+/**
+ * Why a VS's SSL key type is not simply declared: RSA-2048 assumed (nothing declared), keys the
+ * source did not measure (judged on the row of their kind: the favourable reading), or a VS that
+ * may present either an RSA or an EC key (judged on ECC, the favourable reading; `conservative`
+ * the other). Carried with the demand so that a verdict that rests on it can say so.
+ */
+export interface SslKeyBasis {
+    /** "assumed": nothing declares the key (RSA-2048 taken); "certificate": read from a certificate in the stack. */
+    readonly source: "assumed" | "certificate";
+    /** Key names not measured, e.g. ["RSA-4096"], sorted. */
+    readonly unmeasured?: readonly string[];
+    /** The row of the other reading when the VS may present either key. */
+    readonly conservative?: "rsa";
+}
+
 /** Peak demand of one VS (absent = none of that kind). */
 export interface VsDemand {
     /** New SSL/TLS handshakes per second (TPS). */
     readonly sslTps?: number;
     /** Key type of the SSL TPS figure; default rsa (RSA-2048, the conservative row). */
     readonly sslKeyType?: "ecc" | "rsa";
+    /** How sslKeyType was obtained when not from perfguard:sslKeyType (absent: the fact, or no SSL TPS). */
+    readonly sslKeyBasis?: SslKeyBasis;
     /** HTTP requests per second (RPS). */
     readonly l7Rps?: number;
     /** New TCP connections per second (CPS). */

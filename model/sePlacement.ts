@@ -17,6 +17,7 @@
 import {
     DEFAULT_ALGO,
     DEFAULT_MAX_VS_PER_SE,
+    ExtrapolationReading,
     NO_UTILISATION,
     PROVIDER_RANGES,
     SE_MEMORY_MIN_GB,
@@ -43,6 +44,8 @@ export interface PlacementOptions {
     readonly assumeScaleOut?: boolean;
     /** Use the 6 vCPU row's figures for a larger SE (what was measured), not the extrapolation. */
     readonly measuredOnly?: boolean;
+    /** Beyond the 6 vCPU row: the reading of the CPU-bound figures (seCapacity; default "slope"). */
+    readonly reading?: ExtrapolationReading;
 }
 
 /** How the VSs were assumed to be spread, for messages. */
@@ -180,7 +183,7 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
     const maxVsPerSe = spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE;
     checkRange("maxVsPerSe", maxVsPerSe, PROVIDER_RANGES.maxVsPerSe.min, PROVIDER_RANGES.maxVsPerSe.max);
     const vcpus = options.measuredOnly ? Math.min(spec.vcpusPerSe, MEASURED_VCPUS_MAX) : spec.vcpusPerSe;
-    const perSe = perSeCapacity(vcpus, spec.memoryPerSeMb / 1024, spec.dedicatedDispatcher);
+    const perSe = perSeCapacity(vcpus, spec.memoryPerSeMb / 1024, spec.dedicatedDispatcher, options.reading);
     const n = units.length;
     const base = options.assumeScaleOut ? spec.maxScaleoutPerVs : spec.minScaleoutPerVs;
     const algo = spec.algo ?? DEFAULT_ALGO;
@@ -254,8 +257,11 @@ function withEcmp(units: readonly PlacedUnit[]): PlacedUnit[] {
 /** One way to make a group fit: the whole new spec (unchanged fields kept). */
 export interface PlacementFix {
     readonly spec: SeGroupSpec;
-    /** "up": a larger SE; "out": more SEs per VS (and fewer VSs per SE); "mode": another HA mode (N+M, with scale-out). */
-    readonly kind: "up" | "out" | "mode";
+    /**
+     * "placement": distributed placement or fewer VSs per SE at the same size and SEs per VS; "up": a
+     * larger SE; "out": more SEs per VS (and fewer VSs per SE); "mode": another HA mode (N+M, with scale-out).
+     */
+    readonly kind: "placement" | "up" | "out" | "mode";
     /** The fit needs scaleoutEcmp "true" on the VSs: their ingress is what binds, and only BGP/ECMP spreads it. */
     readonly ecmp: boolean;
     /** False when the fit rests on figures extrapolated beyond the 6 vCPU row (not measured). */
@@ -382,6 +388,49 @@ function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: nu
 }
 
 /**
+ * Under packed placement, the changes that move VSs apart without a larger SE or more SEs per VS,
+ * on the same figures: algo PLACEMENT_ALGO_DISTRIBUTED (the shares spread over the SEs the group
+ * may run: an N+M group of three 50% VSs packed on one SE at 150% carries 50% per SE), and the
+ * largest maxVsPerSe below the current one that fits (maxSe raised to the SEs the placements then
+ * need, plus the N+M buffer). Legacy active/standby runs its two SEs whatever these say: none.
+ */
+function placementOnly(units: readonly PlacedUnit[], spec: SeGroupSpec, options: FixOptions): PlacementFix[] {
+    if ((spec.algo ?? DEFAULT_ALGO) !== "PLACEMENT_ALGO_PACKED" || spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" || units.length === 0) {
+        return [];
+    }
+    const out: PlacementFix[] = [];
+    const measured = spec.vcpusPerSe <= MEASURED_VCPUS_MAX;
+    const distributed: SeGroupSpec = { ...spec, algo: "PLACEMENT_ALGO_DISTRIBUTED" };
+    const spread = fitsWith(units, distributed, options);
+    if (spread) {
+        out.push({ spec: distributed, kind: "placement", measured, ecmp: false, placement: spread });
+    }
+    // Fewer VSs per SE only lowers the busiest SE's load: the largest that fits, by bisection.
+    const candidateAt = (m: number): SeGroupSpec | undefined => {
+        const withM = { ...spec, maxVsPerSe: m };
+        const maxSe = Math.max(spec.maxSe, maxSeFloor(units, withM, options));
+        return maxSe > PROVIDER_RANGES.maxSe.max ? undefined : { ...withM, maxSe };
+    };
+    let lo = 1;
+    let hi = (spec.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE) - 1;
+    let best: PlacementFix | undefined;
+    while (lo <= hi) {
+        const m = Math.floor((lo + hi) / 2);
+        const candidate = candidateAt(m);
+        const placement = candidate ? fitsWith(units, candidate, options) : undefined;
+        if (candidate && placement) {
+            best = { spec: candidate, kind: "placement", measured, ecmp: false, placement };
+            lo = m + 1;
+        } else if (!candidate) {
+            lo = m + 1; // too many SEs at this few per SE: more per SE
+        } else {
+            hi = m - 1;
+        }
+    }
+    return best ? [...out, best] : out;
+}
+
+/**
  * The fewest maxSe that places the units as the spec asks: the SEs the placements need at
  * maxVsPerSe (at least the SEs per VS; two in active/active), plus bufferSe in N+M; at least 1.
  * Legacy active/standby runs its two SEs whatever maxSe says: its spec's maxSe is kept.
@@ -399,7 +448,8 @@ export function maxSeFloor(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
 
 /**
  * Ways to make a group fit every VS placed on it and its busiest SE, each a whole spec within the
- * provider's documented ranges that passes placeGroup, preferred first (at most three):
+ * provider's documented ranges that passes placeGroup, preferred first:
+ * - under packed placement, distributed placement, then fewer VSs per SE (placementOnly);
  * - a larger SE within the measured rows (up to 6 vCPUs);
  * - more SEs per VS at a measured size (the current one or the smallest larger measured one that
  *   fits; 6 vCPUs for an SE beyond the measured rows), with scaleoutEcmp on the VSs when their
@@ -424,7 +474,8 @@ export function placementFixes(units: readonly PlacedUnit[], given: SeGroupSpec,
             return [{ spec, kind: "out", measured: spec.vcpusPerSe <= MEASURED_VCPUS_MAX, ecmp: false, placement }];
         }
     }
-    const out: PlacementFix[] = [];
+    // The cheapest change first: where the VSs go, on the same SE size and SEs per VS.
+    const out: PlacementFix[] = placementOnly(units, spec, options);
     const upMeasured = spec.vcpusPerSe <= MEASURED_VCPUS_MAX ? scaleUp(units, spec, spec.vcpusPerSe, MEASURED_VCPUS_MAX, options) : undefined;
     if (upMeasured) {
         out.push(upMeasured);

@@ -329,6 +329,78 @@ export class Vsvip extends pulumi.CustomResource {
 }
 
 // ---------------------------------------------------------------------------------------------
+// avi_sslkeyandcertificate
+// ---------------------------------------------------------------------------------------------
+
+/** `rsa_params`: keySize SSL_KEY_1024_BITS ... SSL_KEY_4096_BITS (default SSL_KEY_2048_BITS). */
+export interface SslkeyandcertificateKeyParamRsaParamArgs {
+    keySize?: pulumi.Input<string>;
+    exponent?: pulumi.Input<string>;
+}
+
+/** `ec_params`: curve SSL_KEY_EC_CURVE_SECP256R1 (the default), SSL_KEY_EC_CURVE_SECP384R1, ... */
+export interface SslkeyandcertificateKeyParamEcParamArgs {
+    curve?: pulumi.Input<string>;
+}
+
+/** `key_params` (a set of one): algorithm SSL_KEY_ALGORITHM_RSA or SSL_KEY_ALGORITHM_EC. */
+export interface SslkeyandcertificateKeyParamArgs {
+    algorithm: pulumi.Input<string>;
+    rsaParams?: pulumi.Input<pulumi.Input<SslkeyandcertificateKeyParamRsaParamArgs>[]>;
+    ecParams?: pulumi.Input<pulumi.Input<SslkeyandcertificateKeyParamEcParamArgs>[]>;
+}
+
+export interface SslkeyandcertificateKeyParam {
+    algorithm: string;
+    rsaParams?: Array<{ keySize?: string; exponent?: string }>;
+    ecParams?: Array<{ curve?: string }>;
+}
+
+/** `certificate` (a set of one, required): the PEM certificate. */
+export interface SslkeyandcertificateCertificateArgs {
+    certificate?: pulumi.Input<string>;
+}
+
+export interface SslkeyandcertificateArgs {
+    name?: pulumi.Input<string>;
+    tenantRef?: pulumi.Input<string>;
+    /** SSL_CERTIFICATE_TYPE_VIRTUALSERVICE, SSL_CERTIFICATE_TYPE_SYSTEM or SSL_CERTIFICATE_TYPE_CA. */
+    type?: pulumi.Input<string>;
+    certificates: pulumi.Input<pulumi.Input<SslkeyandcertificateCertificateArgs>[]>;
+    /** The private key, PEM (a secret). */
+    key?: pulumi.Input<string>;
+    /** The key's algorithm and size or curve: what perfguard reads for a VS's SSL TPS row. */
+    keyParams?: pulumi.Input<pulumi.Input<SslkeyandcertificateKeyParamArgs>[]>;
+    markers?: pulumi.Input<pulumi.Input<MarkerArgs>[]>;
+    uuid?: pulumi.Input<string>;
+}
+
+export class Sslkeyandcertificate extends pulumi.CustomResource {
+    public static readonly __pulumiType = "avi:index/sslkeyandcertificate:Sslkeyandcertificate";
+
+    declare public readonly name: pulumi.Output<string>;
+    declare public readonly tenantRef: pulumi.Output<string>;
+    declare public readonly type: pulumi.Output<string>;
+    declare public readonly keyParams: pulumi.Output<SslkeyandcertificateKeyParam[]>;
+    declare public readonly markers: pulumi.Output<Marker[] | undefined>;
+    declare public readonly uuid: pulumi.Output<string>;
+
+    constructor(name: string, args: SslkeyandcertificateArgs, opts?: pulumi.CustomResourceOptions) {
+        const resourceInputs: pulumi.Inputs = {
+            name: args.name,
+            tenantRef: args.tenantRef,
+            type: args.type,
+            certificates: args.certificates,
+            key: args.key === undefined ? undefined : pulumi.secret(args.key),
+            keyParams: args.keyParams,
+            markers: args.markers,
+            uuid: args.uuid,
+        };
+        super(Sslkeyandcertificate.__pulumiType, name, resourceInputs, opts);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // avi_virtualservice
 // ---------------------------------------------------------------------------------------------
 

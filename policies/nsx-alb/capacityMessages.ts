@@ -3,13 +3,13 @@
  * verdict, the fix stated once on the SE group (the virtual services point to it), and basis
  * lines naming the fields, the table row, the placement rule and the vendor document.
  */
-import { connectionsScaled, seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
+import { connectionsScaled, READING_NAME, seCapacityBasis, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind, VsKind } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, PlacementFix } from "../../model/sePlacement";
 import { fieldText, SeGroupSizing, SeGroupView } from "./seGroups";
 import { listLabels, num, pct, plural } from "../pack/format";
 import { isShortened, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { CONNECTIONS_SCALED, dispatcherCoresBasis, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
+import { CONNECTIONS_SCALED, dispatcherCoresBasis, dispatcherNote, dispatcherUnmeasured, failureOver, fixChanges, ingressBoundUnits, keyAssumedNames, METRIC_NAME, needsText, sizeLabel, within } from "./evaluation";
 import type { GroupEvaluation, SeCapacityConfig, Unit } from "./evaluation";
 
 export { METRIC_NAME };
@@ -103,7 +103,7 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
     const connections = demands.some((d) => d.l4OpenConnections !== undefined) ? `; open connections from the ${spec.vcpusPerSe} vCPU row` : "";
     const rowBasis = dispatcher
         ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core)${connections}`
-        : seCapacityBasis(spec.vcpusPerSe);
+        : seCapacityBasis(spec.vcpusPerSe, per.reading);
     const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
     return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
         `${figures.join(", ") || "no demand"} (${rowBasis}${measured})`;
@@ -134,7 +134,8 @@ export function demandText(unit: Unit): string {
         }
         const own: string[] = [];
         if (d.sslTps !== undefined) {
-            own.push(`${num(d.sslTps)} ${keyTypeName(d.sslKeyType)} SSL TPS`);
+            // Read from a certificate in the stack, or assumed: the Basis says which (certificates.ts).
+            own.push(`${num(d.sslTps)} ${keyTypeName(d.sslKeyType)} SSL TPS${d.sslKeyBasis && m.where.sslKeyType ? ` (${m.where.sslKeyType})` : ""}`);
         }
         if (d.l7Rps !== undefined) {
             own.push(`${num(d.l7Rps)} L7 RPS`);
@@ -199,7 +200,8 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
         ? `; open connections ${CONNECTIONS_SCALED}` : "";
     const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
         : label === "not measured" ? dispatcherNote(fix.spec.vcpusPerSe)
-        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${p.vsSes} SEs assumed: not measured` : label === "measured" ? `${row}, measured` : row) + conns;
+        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${plural(p.sesPerVs, "SE")} assumed${p.sesPerVs !== p.vsSes ? ` (judged on ${p.vsSes} after one fails)` : ""}: not measured`
+        : label === "measured" ? `${row}, measured` : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
@@ -209,8 +211,12 @@ function optionText(fix: PlacementFix, e: GroupEvaluation): string {
 export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     const fixes = e.fixes();
     const where = e.group.resource ? "" : ` on the controller and in policy config seGroups.${e.group.name}`;
+    // No key declared: RSA-2048 was assumed; an EC key carries about three times the handshakes.
+    const assumedKey = keyAssumedNames(e);
+    const key = assumedKey.length > 0
+        ? `declare the key type of ${assumedKey.join(", ")} first (RSA-2048 assumed): its Sslkeyandcertificate in the stack, or perfguard:sslKeyType; or ` : "";
     if (fixes.length === 0) {
-        return "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
+        return key + "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
             "move some of them to another SE group, or lower their demand.";
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
@@ -229,7 +235,7 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
     const declare = ingressBound.some((u) => u.ingressAssumed)
         ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
-    return `${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
+    return `${key}${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
 }
 
 /** "busiest SE: CPU 297.2% (...); algo ...": the group's busiest SE and how placement fills it. */
@@ -378,17 +384,37 @@ export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | und
     return measured ? `${optionText(measured, e)}; ${keep}.` : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
 }
 
+/**
+ * The readings of one figure beyond the 6 vCPU row, in a problem line: "77.0% linear per vCPU,
+ * 86.4% on the 4-to-6 slope, 102.7% of the 6 vCPU row" (the slope left out when it equals the linear one).
+ */
+function readingsText(linear: number, slope: number | undefined, row: number): string {
+    const onSlope = slope !== undefined && Math.abs(slope - linear) > 1e-9 ? `, ${pct(slope)} ${READING_NAME.slope.replace(" vCPU slope", " slope")}` : "";
+    return `${pct(linear)} linear per vCPU${onSlope}, ${pct(row)} of the ${MEASURED_VCPUS_MAX} vCPU row`;
+}
+
+/** The Basis line that says which reading the verdicts rest on and what the other gives. */
+function readingsBasis(linear: number, slope: number | undefined, config: SeCapacityConfig): string {
+    const other = slope === undefined ? "" : `; ${READING_NAME.slope} (the conservative reading) it needs ${pct(slope)}${within(slope, config) ? "" : `, over the ${limitText(config)}`}`;
+    return `beyond the ${MEASURED_VCPUS_MAX} vCPU row the CPU-bound figures are extrapolated: ${READING_NAME.linear} (the favourable reading, the only one a mandatory verdict rests on) it needs ${pct(linear)}${other}: advisory`;
+}
+
 /** A VS that fits only on the extrapolation beyond the 6 vCPU row. */
 export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: string, config: SeCapacityConfig): Message {
     const p = e.placement as GroupPlacement;
     const m = e.measured as GroupPlacement;
     const i = unit.index;
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
+    const slope = e.slope?.perVs[i].peak;
+    const label = labelOf(unit.head.vs);
+    const long = `${label} fits ${vcpus} vCPU SEs only if extrapolated, not measured: ${readingsText(p.perVs[i].peak, slope, m.perVs[i].peak)}.`;
     return {
-        problem: `${labelOf(unit.head.vs)} fits its ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long
+            : `${label} fits ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
         fix,
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
+            readingsBasis(p.perVs[i].peak, slope, config),
             capacityText(e.sizing as SeGroupSizing, p, unit.demands, dispatcherUnmeasured(e)),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...dispatcherCoresBasis(e),
@@ -403,11 +429,15 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
     const m = e.measured as GroupPlacement;
     const vcpus = (e.sizing as SeGroupSizing).spec.vcpusPerSe;
     const what = units.length > 0 ? `${plural(units.length, "VS")} and its busiest SE` : "its busiest SE";
+    const slope = e.slope?.worstSe.peak;
+    const long = `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only if extrapolated, not measured: busiest SE ${readingsText(p.worstSe.peak, slope, m.worstSe.peak)}.`;
     return {
-        problem: `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
+        problem: long.length <= PROBLEM_LINE_MAX ? long
+            : `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
+            readingsBasis(p.worstSe.peak, slope, config),
             capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...dispatcherCoresBasis(e),

@@ -10,7 +10,7 @@
 import { stackMemo } from "../pack/stackMemo";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { connectionsScaled, DEFAULT_ALGO, DispatcherFigure, ingressOnPrimary, measuredDispatcherCores, perSeCapacity, proxyRowVcpus, testedSeSize, vsKind } from "../../model/seCapacity";
-import type { SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
+import type { ExtrapolationReading, SeGroupSpec, SeMetric, SeUtilisation, VsDemand } from "../../model/seCapacity";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits, placementFixes, PlacementFix } from "../../model/sePlacement";
 import { aviStack, DISPATCHER_MIN_VCPUS, fieldText, SE_GROUP_FIELD_NAMES, SeGroupSizing, seGroupSizing, SeGroupView, unknownSizingFields, VsPlacement } from "./seGroups";
 import type { ConfigSchemaOf, NotChecked } from "../pack/definePolicy";
@@ -117,6 +117,17 @@ export interface GroupEvaluation {
     /** The same placement on the measured 6 vCPU figures, for a larger SE (else undefined). */
     readonly measured: GroupPlacement | undefined;
     /**
+     * Beyond the 6 vCPU row, the same placement on the conservative reading of the CPU-bound
+     * figures (the 4-to-6 vCPU slope); `placement` is on the favourable one (linear per vCPU),
+     * the only one a mandatory verdict may rest on (else undefined).
+     */
+    readonly slope: GroupPlacement | undefined;
+    /**
+     * When a VS may present either an RSA or an EC key (certificates.ts): the same placement with
+     * its SSL TPS on the RSA-2048 row, the conservative reading (`placement` has ECC); else undefined.
+     */
+    readonly keyConservative: GroupPlacement | undefined;
+    /**
      * N+M (HA_MODE_SHARED) with bufferSe 0 and at least two SEs running: the placement after one
      * SE fails, its VSs re-placed on the survivors (no buffer SE takes them); else undefined.
      */
@@ -156,9 +167,16 @@ function failurePlacement(units: readonly Unit[], spec: SeGroupSpec, p: GroupPla
     if (running < 2) {
         return undefined;
     }
-    const placement = placeGroup(units.map((u) => u.demands), { ...spec, maxSe: running - 1 }, { assumeScaleOut: config.assumeScaleOut });
+    const placement = placeGroup(units.map((u) => u.demands), { ...spec, maxSe: running - 1 }, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING });
     return { running, placement, placeable: placement.sesNeeded <= running - 1 };
 }
+
+/**
+ * The reading of the CPU-bound figures beyond the 6 vCPU row that the verdicts are judged on:
+ * the favourable one (linear per vCPU), since a mandatory verdict must hold under every reading
+ * the data allow; nsx-alb-se-capacity-advisory names the conservative one (GroupEvaluation.slope).
+ */
+export const GATE_READING: ExtrapolationReading = "linear";
 
 /** The stack's NSX ALB evaluation. */
 export interface NsxAlbEvaluation {
@@ -325,9 +343,14 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
         const d = direction(m).demand;
         units.push({ head: p, members: [m], demands: d ? [d] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
     }
-    const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut }) : undefined;
-    const measured = sizing && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX
-        ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+    const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }) : undefined;
+    const beyond = sizing !== undefined && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX;
+    const measured = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+    const slope = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: "slope" }) : undefined;
+    const eitherKey = units.some((u) => u.demands.some((d) => d.sslKeyBasis?.conservative !== undefined));
+    const onRsa = (d: VsDemand): VsDemand => (d.sslKeyBasis?.conservative ? { ...d, sslKeyType: d.sslKeyBasis.conservative } : d);
+    const keyConservative = sizing && eitherKey
+        ? placeGroup(units.map((u) => u.demands.map(onRsa)), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }) : undefined;
     // A direction that is unread is not "not given": the Basis line of the two judgements says what was assumed.
     const assumed = (u: Unit) => placement !== undefined && u.members.every((m) => m.ingressPctUnread === undefined) && u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
     const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: assumed(u) })) : units;
@@ -337,7 +360,7 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     const fixSpec = sizing && read?.dispatcherUnread ? { ...sizing.spec, dedicatedDispatcher: false } : sizing?.spec;
     let fixCache: PlacementFix[] | undefined;
     const e: GroupEvaluation = {
-        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, afterFailure,
+        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, slope, keyConservative, afterFailure,
         fixes: () => (fixCache ??= fixSpec && placement ? uniqueFixes(groupFixes(units, fixSpec, placement, afterFailure, config), e) : []),
     };
     return e;
@@ -382,7 +405,7 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
             return { ...worst, judgedBothWays: bothWaysText(unread, worst) };
         }
         return {
-            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, afterFailure: undefined, fixes: () => [],
+            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, slope: undefined, keyConservative: undefined, afterFailure: undefined, fixes: () => [],
             blocked: {
                 reason: `${listLabels(unread.map((u) => u.what))} and the verdict depends on it: ${outcomeText(worst, unread, "worst", config)}, ${outcomeText(best, unread, "best", config)}`,
                 remedy: `known after apply: run \`pulumi policy analyze\` after the update, or set ${listLabels(unread.map((u) => u.field))} literally`,
@@ -502,6 +525,9 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
     // Below 4 vCPUs a fix judged with the dispatcher off states it when the field is unknown or unreadable.
     if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && to.dedicatedDispatcher === false) {
         set("dedicatedDispatcherCore", "false");
+    }
+    if (to.algo !== undefined && to.algo !== (from.algo ?? DEFAULT_ALGO)) {
+        set("algo", to.algo);
     }
     for (const key of ["minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "maxSe", "maxVsPerSe"] as const) {
         if (to[key] !== undefined && to[key] !== from[key]) {
@@ -662,7 +688,7 @@ export interface GroupFigures {
 export function sizeNote(label: SizeLabel): string {
     // "not measured" (a dispatcher core below 4 vCPUs): dispatcherNote names the row the figures come from.
     return label === "interpolated" ? "per-SE figures interpolated between table rows"
-        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured` : "";
+        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row (CPU-bound ones linear per vCPU, the favourable reading): not measured` : "";
 }
 
 /** What scaleoutEcmp asks of the VSs, in short words. */
@@ -680,10 +706,17 @@ export function fixShort(fix: PlacementFix, e: GroupEvaluation): string {
     return changes.length === 0 ? `set ${ECMP_SHORT}` : `set ${changes.join(", ")}${fix.ecmp ? `, and ${ECMP_SHORT}` : ""}`;
 }
 
-/** The fix options in short words, in the verdict's order (declaring the direction first when it was assumed). */
+/** The VSs of the group whose SSL TPS was counted on RSA-2048 because nothing declares their key (sorted by name). */
+export function keyAssumedNames(e: GroupEvaluation): string[] {
+    return e.units.filter((u) => u.demands.some((d) => d.sslTps !== undefined && d.sslKeyBasis?.source === "assumed"))
+        .map((u) => u.head.vs.name).sort();
+}
+
+/** The fix options in short words, in the verdict's order (declaring what was assumed first). */
 function fixOptionTexts(e: GroupEvaluation, fixes: readonly PlacementFix[], config: SeCapacityConfig): string[] {
     const declare = ingressBoundUnits(e, config).some((u) => u.ingressAssumed) ? ["declare perfguard:ingressPct on its VSs"] : [];
-    return [...declare, ...fixes.map((f) => fixShort(f, e))];
+    const key = keyAssumedNames(e).length > 0 ? ["declare the certificate's key type (RSA-2048 assumed)"] : [];
+    return [...key, ...declare, ...fixes.map((f) => fixShort(f, e))];
 }
 
 /** Why a unit is not judged on its own, or undefined when it is. */
@@ -885,7 +918,7 @@ export function bufferFixes(e: GroupEvaluation, config: SeCapacityConfig): Buffe
     let maxVsPerSe: number | undefined;
     if (room >= p.sesPerVs) {
         const candidate = Math.ceil((p.vsCount * p.sesPerVs) / room);
-        if (candidate <= 1000 && placementFits(placeGroup(e.units.map((u) => u.demands), { ...spec, maxVsPerSe: candidate }, { assumeScaleOut: config.assumeScaleOut }), config.headroomPct)) {
+        if (candidate <= 1000 && placementFits(placeGroup(e.units.map((u) => u.demands), { ...spec, maxVsPerSe: candidate }, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }), config.headroomPct)) {
             maxVsPerSe = candidate;
         }
     }

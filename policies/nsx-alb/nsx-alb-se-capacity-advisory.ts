@@ -9,6 +9,7 @@ import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
 import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { bufferFixes, evaluateSeGroups, failureOver, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
+import { keyReadingMessage } from "./keyMessages";
 import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./capacityMessages";
 
 const POLICY = "nsx-alb-se-capacity-advisory";
@@ -72,6 +73,13 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         // for a new SE). Over the limit there, nsx-alb-se-capacity blocks it; within it, this says
         // where the load lands and that no spare is left.
         reportGroup(report, e, noBufferMessage(e));
+    }
+    // A fit that rests on the favourable reading of the certificates' keys: said on the VS.
+    for (const unit of e.units) {
+        const message = keyReadingMessage(unit, e, config);
+        if (message) {
+            report(message, unit.head.vs);
+        }
     }
     const m = e.measured;
     if (!m || !groupFits(e, config)) {

@@ -8,6 +8,7 @@ import { DEFAULT_ALGO, DEFAULT_MAX_VS_PER_SE, HA_MODES, HaMode, PLACEMENT_ALGOS,
 import { ResourceView as ResourceViewClass } from "../pack/resources";
 import type { ResourceView, StackView } from "../pack/resources";
 import { AviRef, canonicalUuid, foldName, looksLikeUuid, parseAviRef } from "./refs";
+import { withCertificateKey } from "./certificates";
 import { registerTypedFields, TypedFieldProblem } from "../pack/typedFields";
 import { currentInventory } from "../pack/inventory/current";
 import { INVENTORY_ENV } from "../pack/inventory/types";
@@ -833,7 +834,8 @@ export function aviStack(stack: StackView, configGroups: Readonly<Record<string,
     return { groups: index.groups, placements };
 
     function placementOf(vs: ResourceView): VsPlacement {
-        const demand = readVsDemand(vs);
+        // The key type of the certificates it names, read from the stack before any fact (certificates.ts).
+        const demand = withCertificateKey(stack, vs, readVsDemand(vs));
         const type = field(vs.props, "type");
         if (type === UNKNOWN || isUnknown(type)) {
             return { vs, group: undefined, demand, unresolved: { reason: "type is unknown in this preview (an SNI child runs on its parent's SE group)", remedy: "set type literally, or declare perfguard:seGroup=<name> on the virtual service" } };

@@ -286,6 +286,8 @@ function resourceEntry(file, attributes) {
         ["avi:index/vsvip:Vsvip", "avi/resource_avi_vsvip.go", "func ResourceVsVipSchema()"],
         ["avi:index/pool:Pool", "avi/resource_avi_pool.go", "func ResourcePoolSchema()"],
         ["avi:index/healthmonitor:Healthmonitor", "avi/resource_avi_healthmonitor.go", "func ResourceHealthMonitorSchema()"],
+        // The certificate a VS names in sslKeyAndCertificateRefs: its keyParams give the key type.
+        ["avi:index/sslkeyandcertificate:Sslkeyandcertificate", "avi/resource_avi_sslkeyandcertificate.go", "func ResourceSSLKeyAndCertificateSchema()"],
     ];
     for (const [token, file, anchor] of list) {
         resources[token] = resourceEntry(file, sdkv2Attributes(show(repo, rev, file), anchor, (w) => console.warn(`avi ${token}: ${w}`)));

@@ -15,6 +15,13 @@ import { perfguardFacts } from "../../../policies/perfguard-facts";
 import { parseMessage } from "../../../policies/pack/message";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
+import { pct } from "../../../policies/pack/format";
+import { urnOf } from "../../support/policyHarness";
+import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { StackView, viewOf } from "../../../policies/pack/resources";
+import { ADV, CAP, cell, cert, group, levelled, on, run, vs } from "./issue30Fixtures";
+
+
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-nsx-inventory-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -141,5 +148,127 @@ describe("the network team's preview", () => {
     ] as const)("%s", async (_name, vcpus, expected) => {
         const out = await withInventoryEnv(files("network.json", "team-a.json"), () => judge(previewOf("network.json", shrink(vcpus))));
         expect(summary(out)).toEqual(expected);
+    });
+});
+
+// ---- issue 30: a mandatory verdict holds under every reading the data allow (beyond the 6 vCPU row,
+// the favourable one), the certificate's key type is read from the stack, the cheapest measured fix
+// first. Table-driven: a baseline that passes and one change per case; figures computed from the table.
+// 8 vCPU SEs with the 6 vCPU row's tested memory per vCPU, one SE per VS.
+const EIGHT = { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
+const L4 = { applicationProfileRef: "/api/applicationprofile/?name=System-L4-Application" };
+
+describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the favourable reading", () => {
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading, the 6 vCPU row's too)",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "140000" })], []],
+        // 190000 / 246667 = 77.0% linear; 190000 / 220000 = 86.4% on the slope: advisory, not mandatory.
+        ["big-l7: 190000 L7 RPS on 8 vCPUs is advisory",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "190000" })], [`${ADV} -> big-l7-vs [advisory]`]],
+        // Bulk throughput stays at the 6 vCPU row's 13 Gbps on every reading: 12 / 13 = 92.3% > 80%.
+        ["big-l4: 12 Gbps L4 on 8 vCPUs stays mandatory",
+            [group("big-l4", EIGHT), vs("big-l4-vs", "big-l4-seg", { throughputGbps: "12" }, L4)], [`${CAP} -> big-l4-seg [mandatory]`, `${CAP} -> big-l4-vs [mandatory]`]],
+        // Over the limit on the favourable reading too: 210000 / 246667 = 85.1%: mandatory.
+        ["210000 L7 RPS on 8 vCPUs is over the favourable reading: mandatory",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "210000" })], [`${CAP} -> big-l7-seg [mandatory]`, `${CAP} -> big-l7-vs [mandatory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+
+    it("big-l4's verdict states the 6 vCPU row's throughput, held beyond it", async () => {
+        const all = await run(cases[2][1]);
+        const m = on(all, "big-l4-vs");
+        expect(m.problem).toContain(pct(12 / cell(6, "l4ThroughputGbps")));
+        expect(on(all, "big-l4-seg").basis.join("\n")).toContain("throughput held at the 6 vCPU figure");
+    });
+});
+
+describe("issue 30: the certificate's key type is read from the stack before perfguard:sslKeyType", () => {
+    const FOUR = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
+    const SSL = { services: [{ port: "443", enableSsl: "true" }] };
+    const DEMAND = { sslTps: "6000", l7Rps: "6000" };
+    const EC = [{ algorithm: "SSL_KEY_ALGORITHM_EC", ecParams: [{ curve: "SSL_KEY_EC_CURVE_SECP256R1" }] }];
+    const RSA = [{ algorithm: "SSL_KEY_ALGORITHM_RSA", rsaParams: [{ keySize: "SSL_KEY_2048_BITS" }] }];
+    const UUID = "0b5b7c1e-8a52-4a43-9f0e-3c0e5d6f7a81";
+    /** web-seg and shop-vs (6000 SSL TPS + 6000 L7 RPS) naming its certificate by `refs` (joined through `deps`). */
+    const stack = (refs: unknown[], certs: TestResource[], facts: Record<string, string> = {}, deps: string[] = ["shop-cert"]): TestResource[] => [
+        group("web", FOUR),
+        ...certs,
+        vs("shop-vs", "web-seg", { ...DEMAND, ...facts }, { ...SSL, sslKeyAndCertificateRefs: refs }, { sslKeyAndCertificateRefs: deps }),
+    ];
+    // 6000 / 8700 + 6000 / 150000 = 73.0% on ECC (the baseline passes); 6000 / 2600 + 4% = 234.8% on RSA-2048.
+    const onRsa = 6000 / cell(4, "sslTpsRsa2048") + 6000 / cell(4, "l7Rps");
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: an ECDSA certificate in the stack, its ref unknown in the preview (joined through the dependency)",
+            stack([UNKNOWN_VALUE], [cert("shop", EC)]), []],
+        ["by ?name=", stack(["/api/sslkeyandcertificate?name=shop"], [cert("shop", EC)], {}, []), []],
+        ["by URL with its uuid", stack([`https://ctrl/api/sslkeyandcertificate/sslkeyandcertificate-${UUID}`], [cert("shop", EC, { uuid: UUID })], {}, []), []],
+        ["keyParams as an object, curve left to its default", stack([UNKNOWN_VALUE], [cert("shop", { algorithm: "SSL_KEY_ALGORITHM_EC" })]), []],
+        ["the EC certificate wins over perfguard:sslKeyType rsa", stack([UNKNOWN_VALUE], [cert("shop", EC)], { sslKeyType: "rsa" }), []],
+        ["an RSA-2048 certificate: mandatory", stack([UNKNOWN_VALUE], [cert("shop", RSA)]), [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`]],
+        ["no certificate in the stack, no fact: RSA-2048 assumed, mandatory", stack(["/api/sslkeyandcertificate?name=elsewhere"], [], {}, []),
+            [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`]],
+        ["an EC P-384 key (not measured): the ECC row at advisory", stack([UNKNOWN_VALUE], [cert("shop", [{ algorithm: "SSL_KEY_ALGORITHM_EC", ecParams: [{ curve: "SSL_KEY_EC_CURVE_SECP384R1" }] }])]),
+            [`${ADV} -> shop-vs [advisory]`]],
+        ["both an RSA and an EC certificate: ECC at advisory", stack([UNKNOWN_VALUE, UNKNOWN_VALUE], [cert("shop", EC), cert("shop-rsa", RSA)], {}, ["shop-cert", "shop-rsa-cert"]),
+            [`${ADV} -> shop-vs [advisory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+
+    it("RSA-2048 read from the certificate: 234.8%, the key named in the Basis, no declaring fix", async () => {
+        const all = await run(cases[5][1]);
+        const m = on(all, "shop-vs");
+        expect(m.problem).toContain(pct(onRsa));
+        expect(m.basis.join("\n")).toContain('RSA-2048 key of Sslkeyandcertificate "shop-cert"');
+        expect(on(all, "web-seg").fix).not.toContain("declare the key type");
+    });
+    it("RSA-2048 assumed: the Basis says assumed and the fix offers declaring the key type first", async () => {
+        const all = await run(cases[6][1]);
+        expect(on(all, "shop-vs").basis.join("\n")).toContain("RSA-2048 SSL TPS (assumed: no certificate key or perfguard:sslKeyType declared)");
+        expect(on(all, "web-seg").fix).toMatch(/^declare the key type of shop-vs first \(RSA-2048 assumed\)/);
+    });
+    it("names the conflict between the certificate and perfguard:sslKeyType", () => {
+        const resources = cases[4][1];
+        const urn = (name: string) => urnOf((resources.find((r) => r.name === name) as TestResource).type, name);
+        const view = new StackView(resources.map((r) => viewOf({
+            urn: urn(r.name), type: r.type, name: r.name, props: r.props,
+            propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
+        })));
+        const member = nsxAlbEvaluation(view).groups[0].units[0].members[0];
+        expect(member.demand?.sslKeyType).toBe("ecc");
+        expect(member.where.sslKeyType).toBe('EC P-256 key of Sslkeyandcertificate "shop-cert"; perfguard:sslKeyType in markers says rsa: the certificate is what the VS presents');
+    });
+});
+
+describe("issue 30: the cheapest measured change first; scale-out labels name the SEs the option sets", () => {
+    // N+M, 4 vCPU SEs, maxSe 4 with one buffer: three VSs of 75000 L7 RPS (50% of the 4 vCPU row each).
+    const PACKED = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "4", bufferSe: "1", algo: "PLACEMENT_ALGO_PACKED" };
+    const three = (rps: string) => ["a", "b", "c"].map((n) => vs(`${n}-vs`, "web-seg", { l7Rps: rps }));
+    const share = 75000 / cell(4, "l7Rps");
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: the same three VSs distributed: 50% per SE", [group("web", { ...PACKED, algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...three("75000")], []],
+        ["packed: the busiest SE carries all three (150%)", [group("web", PACKED), ...three("75000")], [`${CAP} -> web-seg [mandatory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("the packed group's fix offers distributed placement first (50% per SE), then maxVsPerSe, before scale-out or a bigger SE", async () => {
+        const m = on(await run(cases[1][1]), "web-seg");
+        expect(m.problem).toContain(`busiest SE needs ${pct(3 * share)} with 3 VS shares`);
+        const options = (m.fix ?? "").split("; or ");
+        expect(options[0]).toBe(`set algo "PLACEMENT_ALGO_DISTRIBUTED" (busiest SE ${pct(share)}; 4 vCPU row, measured)`);
+        expect(options[1]).toBe(`set maxVsPerSe "1" (busiest SE ${pct(share)}; 4 vCPU row, measured)`);
+        expect(options.slice(2).every((o) => !/algo|maxVsPerSe "1"/.test(o))).toBe(true);
+    });
+    it("an active/active scale-out to minScaleoutPerVs 3 is labelled with its 3 SEs, judged on 2", async () => {
+        const pair = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false", maxSe: "4", bufferSe: "0", haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: "2", maxScaleoutPerVs: "4" };
+        // 100000 RPS: 125% of one 2 vCPU SE (80000); on 3 SEs it must fit on 2 after one fails: 62.5%.
+        const all = await run([group("pair", pair), vs("pair-vs", "pair-seg", { l7Rps: "100000" })]);
+        const fix = on(all, "pair-seg").fix ?? "";
+        expect(fix).toContain(`set minScaleoutPerVs "3" (busiest SE ${pct(100000 / cell(2, "l7Rps") / 2)}; 2 vCPU row per SE; linear scale-out to 3 SEs assumed (judged on 2 after one fails): not measured)`);
+        expect(fix).not.toContain("scale-out to 2 SEs");
     });
 });

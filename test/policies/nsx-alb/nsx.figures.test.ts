@@ -93,10 +93,11 @@ describe("nsxAlbFigures", () => {
             "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures interpolated between table rows)", "| web-seg | 5 vCPU, 5 GB (interpolated) |",
             (1000 / 3300 + 30000 / 167500 + 1 / 8.6) * 100], // the midpoints of the 4 and 6 vCPU rows
         ["8 vCPUs: extrapolated", { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40" },
-            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures extrapolated beyond the 6 vCPU row: not measured)",
+            "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; per-SE figures extrapolated beyond the 6 vCPU row (CPU-bound ones linear per vCPU, the favourable reading): not measured)",
             "| web-seg | 8 vCPU, 8 GB (extrapolated, not measured; open connections scaled by memory: not measured) |",
-            // RSA TPS 4000 + 2 x 666.7 (the slope 700 capped at the average), RPS 185000 + 2 x 17500; SSL throughput held at the 6 vCPU row
-            (1000 / (4000 + 2 * 4000 / 6) + 30000 / (185000 + 2 * 17500) + 1 / 10) * 100],
+            // The favourable reading the verdicts rest on: RSA TPS and RPS linear per vCPU from the 6 vCPU row
+            // (4000 x 8/6, 185000 x 8/6); SSL throughput held at the 6 vCPU row
+            (1000 / (4000 * 8 / 6) + 30000 / (185000 * 8 / 6) + 1 / 10) * 100],
         ["4 vCPUs with 8 GB: open connections scaled by memory", { memoryPerSe: "8192" }, "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)",
             "| web-seg | 4 vCPU, 8 GB (open connections scaled by memory: not measured) |", (1000 / 2600 + 30000 / 150000 + 1 / 7.2) * 100],
         // The 1 and 2 vCPU rows were measured without a dedicated dispatcher: with one, 1 proxy core is left: the 1 vCPU row.

@@ -48,7 +48,8 @@ function remaining(violations: Violation[]): Violation[] {
 }
 
 function fixOf(violations: Violation[], policy: string): string {
-    const found = violations.find((v) => v.policyName === policy && (parseMessage(v.message).fix ?? "").startsWith("set "));
+    // A fix may first offer declaring what was assumed (the key type, the direction): its "set" options follow.
+    const found = violations.find((v) => v.policyName === policy && (parseMessage(v.message).fix ?? "").split("; or ").some((o) => o.startsWith("set ")));
     expect(found, `${policy} offers a fix`).toBeDefined();
     return parseMessage((found as Violation).message).fix as string;
 }

@@ -9,7 +9,7 @@
  * The pack is asked for its policies and schemas over gRPC (GetAnalyzerInfo), as the CLI asks it,
  * so `--policy-pack` may name any pack.
  */
-import { MOVED_SETTINGS } from "../policies/citrix/siteSetting";
+import { MOVED_SETTINGS } from "../policies/citrix/evaluation";
 import * as fs from "fs";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";

@@ -35,6 +35,8 @@ import { adviceLimit, BrokeringTargets, safeConcurrency } from "./targets";
 import { siteRateOf } from "./siteSetting";
 
 export { MODEL_SOURCE } from "./targets";
+/** measuredSiteBrokeredPerS's one home and its deprecated copy (`perfguard config check` names the home). */
+export { MOVED_SETTINGS } from "./siteSetting";
 /** The type tokens a Site is read from (`size citrix` builds a synthetic Site of them). */
 export { CATALOG_TYPE, GROUP_TYPE, ZONE_TYPE } from "./site";
 

@@ -8,7 +8,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffStates, DiffResult } from "../../cli/diff/compare";
 import { stackFigures } from "../../cli/diff/figures";
-import { renderMarkdown, renderText } from "../../cli/diff/render";
 import { siteResponseScale } from "../../cli/diff/run";
 import { stackViewOf } from "../../cli/report";
 import { readStackExport } from "../../cli/stackExport";

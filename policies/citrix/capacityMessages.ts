@@ -17,12 +17,14 @@ export interface CapacityTargets extends BrokeringTargets {
 }
 
 /**
- * The line a verdict on a lock adds about the one Site database: the database work the storms at
- * once ask of it (Σ X_g·c), which no test measured beyond one group and which decides nothing.
+ * The line a verdict on a lock adds about the one Site database when several storms share it: the
+ * database work they ask of it at once (Σ X_g·c), which no test measured beyond one group and which
+ * decides nothing.
  */
 export function siteWorkLine(e: CitrixEvaluation): string[] {
     const d = e.database;
-    if (d.storms === 0) {
+    // One storm is the source's own case (one Delivery Group): nothing beyond it to label.
+    if (d.storms <= 1) {
         return [];
     }
     return [`Site database: ${stormsText(d)} at once, ${num(d.uncappedPerS)} brokered/s, ${num(d.databaseWorkS, 2)} s of database work per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`];

@@ -74,7 +74,8 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     const m = database.database;
     const siteLines = [
         `- brokered/s over all groups (each lock on its own): ${text(site, "brokeredPerS")}`,
-        `- database work: ${text(site, "databaseWorkS")} s per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`,
+        // Σ X·c follows the brokered/s figure: known when it is (the same groups), never judged.
+        `- database work: ${text(site, "brokeredPerS") === "-" ? "-" : num(d.databaseWorkS, 2)} s per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`,
         m.capPerS !== undefined
             ? `- measured Site rate: ${text(site, "measuredPerS")}/s, ${m.capSource ?? ""}${m.capped ? `: the storms at once want more (responses ×${num(m.responseScale, 2)})` : ""}`
             : "- measured Site rate: none (measuredSiteBrokeredPerS of citrix-site-database-load): nothing gates on the Site's sum",

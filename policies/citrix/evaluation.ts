@@ -739,7 +739,6 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         system: "citrix", kind: "site", id: "site", label: "Site database",
         figures: [
             figure("brokeredPerS", "brokered/s over all groups", "req/s", "higher", d.storms > 0 && !groupsWhy ? d.brokeredPerS : undefined, (v) => fmt(v, 2), groupsWhy ?? "no storm predicted"),
-            noted(figure("databaseWorkS", "database work (s per s)", "s/s", "lower", d.storms > 0 && !groupsWhy ? d.databaseWorkS : undefined, (v) => fmt(v, 2), groupsWhy ?? "no storm predicted"), SITE_WORK_NOT_MEASURED),
             ...(database.database.capPerS !== undefined ? [figure("measuredPerS", "measured Site rate", "req/s", "none", database.database.capPerS, (v) => fmt(v, 2), "")] : []),
             figure("databaseConcurrency", "satellite zones' concurrent requests", "", "lower", databaseWhy ? undefined : database.database.databaseConcurrency, round1, databaseWhy ?? ""),
         ],

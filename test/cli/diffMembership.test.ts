@@ -60,7 +60,7 @@ describe("perfguard diff: a zone's membership is part of what changed", () => {
     it("text and Markdown show the membership before → after with the names that left and joined; the summary counts it", () => {
         const r = diff(BASE, changed(BASE, (s) => { s.groups[1].zone = "a"; }));
         const report: DiffReport = { base: { file: "base.json", kind: "export", resources: 9, unknownValues: 0 }, head: { file: "head.json", kind: "export", resources: 9, unknownValues: 0 }, result: r, exitCode: 0, failOn: "new-mandatory", plots: [] };
-        expect(summaryLine(r)).toContain(", 3 memberships changed");
+        expect(summaryLine(r)).toContain(", 3 memberships changed;");
         const text = renderText(report);
         expect(text).toContain("  ~ zone \"b-zone\" (name \"b\")\n      Delivery Groups: Delivery Group \"g2-group\" → none (−Delivery Group \"g2-group\")\n");
         expect(text).toContain("      Delivery Groups: Delivery Group \"g1-group\" → Delivery Group \"g1-group\", Delivery Group \"g2-group\" (+Delivery Group \"g2-group\")\n");

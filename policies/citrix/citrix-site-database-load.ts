@@ -29,17 +29,18 @@ export interface SiteDatabaseLoadConfig {
  * one Delivery Group: its plateaus are that lock's hold time, not the database's ceiling, so the
  * storms at once (their locks' own rates added up) and the database work they ask (Σ X_g·c) are
  * shown and decide nothing. Only a rate measured on this Site (measuredSiteBrokeredPerS) gates:
- * the storms at once above it.
+ * the storms at once above it. Returns the clause the stack's applied decision ends with.
  */
-function brokeredRate(e: CitrixEvaluation, report: Report): void {
+function brokeredRate(e: CitrixEvaluation, report: Report): string {
     const db = e.database;
     if (db.storms === 0) {
-        return;
+        return "";
     }
     const against = db.capPerS !== undefined ? ` against the measured ${num(db.capPerS, 2)}/s` : "";
-    report.applied(`${stormsText(db)} at once: ${num(db.uncappedPerS, 2)} brokered/s${against}, ${num(db.databaseWorkS, 2)} s of database work per s (${num(db.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`);
+    // The stack's one applied decision (--explain keeps one per resource) ends with it.
+    const shown = `; ${stormsText(db)} at once: ${num(db.uncappedPerS, 2)} brokered/s${against}, ${num(db.databaseWorkS, 2)} s of database work per s (${num(db.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`;
     if (!db.capped || db.capPerS === undefined) {
-        return;
+        return shown;
     }
     report({
         problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its measured ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
@@ -49,6 +50,7 @@ function brokeredRate(e: CitrixEvaluation, report: Report): void {
             ...(db.storms > 1 ? [`several Delivery Groups at once: ${ONE_GROUP_TESTED}`] : []),
         ],
     });
+    return shown;
 }
 
 /**
@@ -103,7 +105,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     check(stack, config, report) {
         const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: measuredSiteRate(stack, config.measuredSiteBrokeredPerS) });
         const db = evaluation.database;
-        brokeredRate(evaluation, report);
+        const site = brokeredRate(evaluation, report);
         for (const z of evaluation.zones) {
             const zone = z.zone;
             if (zone.daas) {
@@ -126,7 +128,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, z.zone.resource);
         }
         const total = db.databaseConcurrency;
-        report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}`);
+        report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}${site}`);
         if (total <= config.maxSiteConcurrentRequests) {
             return;
         }

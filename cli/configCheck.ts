@@ -9,6 +9,7 @@
  * The pack is asked for its policies and schemas over gRPC (GetAnalyzerInfo), as the CLI asks it,
  * so `--policy-pack` may name any pack.
  */
+import { MOVED_SETTINGS } from "../policies/citrix/evaluation";
 import * as fs from "fs";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";
@@ -204,6 +205,10 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
                 continue;
             }
             problems.push({ policy, message: `unknown config key ${shownKey(setting)}${near ? `: did you mean "${near}"?` : ""} (${accepts}; the Pulumi CLI sends it on and the setting is not applied)` });
+        }
+        // A room setting still set in its earlier second home: read there as a fallback, with its one home named.
+        for (const moved of MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {
+            notes.push({ policy, message: `${moved.key} is deprecated here: its one home is ${moved.home} (set it there; this copy is read only when ${moved.home} sets none)` });
         }
         // A host key the schema accepts but that names no host (empty or blank): the Xen policies' own rule.
         if (XEN_HOSTS_POLICIES.includes(key)) {

@@ -11,7 +11,7 @@
  */
 import { adviceMaxConcurrent, BrokeringCell, CITRIX_GUIDANCE, MEASURED_RTT_LEVELS, measuredAt, RttCoverage, rttCoverage } from "../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
-import { CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED } from "../policies/citrix/evaluation";
+import { CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED, SITE_WORK_NOT_MEASURED } from "../policies/citrix/evaluation";
 import { duration, num, pct, plural } from "../policies/pack/format";
 import { evaluateSizingSite, SizingGroup } from "./citrixSizingSite";
 import type { BrokeringPlotInput } from "./plots/brokeringPlot";
@@ -81,9 +81,6 @@ export interface CitrixSizing {
     readonly maxSafeConcurrency: number;
     /** The zone's concurrency the locks sustain at their declared peaks (= maxSafeConcurrency without peaks). */
     readonly zoneSafeConcurrency: number;
-    /** The Site database's cap, requests/s, and where it comes from. */
-    readonly siteCapPerS: number;
-    readonly siteCapSource: string;
     /** At or above citrix-zone-rtt-limit's limit: the pack blocks the zone. */
     readonly blocked?: string;
     /**
@@ -101,7 +98,7 @@ export interface CitrixSizing {
      * Every group at once at the throttle (spread evenly by machines, or each at its declared peak):
      * not the judged case, and not measured; undefined with one group or no throttle.
      */
-    readonly allGroups: (CitrixLockFigures & { readonly how: string }) | undefined;
+    readonly allGroups: (CitrixLockFigures & { readonly how: string; readonly databaseWorkS: number; readonly workPerRequestS: number }) | undefined;
     /** The registry value's full path. */
     readonly throttleKey: string;
     readonly model: string;
@@ -167,9 +164,10 @@ function oneLock(shape: SiteShape, peak: number, controllers: number, throttle?:
 
 /**
  * Every group at once: the zone's peak `concurrency` and users split by machines, or (with
- * per-group peaks) each group at its own peak; the Site database's cap shared by the storms.
+ * per-group peaks) each group at its own peak; each lock on its own, their rates added up (the
+ * source measured one group: its plateau is that lock's, not the Site database's).
  */
-function allAtOnce(shape: SiteShape, concurrency: number, controllers: number, throttle?: number): CitrixLockFigures & { how: string } {
+function allAtOnce(shape: SiteShape, concurrency: number, controllers: number, throttle?: number): CitrixLockFigures & { how: string; databaseWorkS: number; workPerRequestS: number } {
     const byPeaks = shape.peaks !== undefined;
     const e = evaluateSizingSite({
         rttMs: shape.rttMs, controllers, throttle,
@@ -182,6 +180,8 @@ function allAtOnce(shape: SiteShape, concurrency: number, controllers: number, t
         concurrency: locks.reduce((sum, l) => sum + l.concurrency, 0),
         meanResponseS: Math.max(...locks.map((l) => l.meanResponseS)),
         brokeredPerS: e.database.brokeredPerS,
+        databaseWorkS: e.database.databaseWorkS,
+        workPerRequestS: e.database.workPerRequestS,
         successfulPerS: locks.reduce((sum, l) => sum + l.successfulPerS, 0),
         errorRate: Math.max(...locks.map((l) => l.errorRate)),
         launchTimeS: Math.max(...locks.map((l) => l.launchTimeS)),
@@ -237,7 +237,7 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const zoneSafe = shape.peaks ? groups.reduce((sum, g) => sum + Math.min(g.peak ?? 0, g.maxSafeConcurrency), 0) : safe;
     const notMeasured: string[] = [];
     if (several) {
-        notMeasured.push(`${shape.machines.length} Delivery Groups' brokered/s and launch time at once on one Site database (capped at ${num(declared.database.capPerS, 2)}/s, ${declared.database.capSource}): ${ONE_GROUP_TESTED}`);
+        notMeasured.push(`${shape.machines.length} Delivery Groups at once on one Site database (each lock on its own, their rates added up, no Site cap): ${ONE_GROUP_TESTED}`);
     }
     if (safe > MEASURED_MAX_CONCURRENCY) {
         notMeasured.push(`one lock sustains ${safe} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps a lock within ${MEASURED_MAX_CONCURRENCY}`);
@@ -250,8 +250,6 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
         rtt: rttCoverage(input.rttMs),
         maxSafeConcurrency: safe,
         zoneSafeConcurrency: zoneSafe,
-        siteCapPerS: declared.database.capPerS,
-        siteCapSource: declared.database.capSource,
         ...(input.rttMs >= limit ? { blocked: `at ${num(input.rttMs)} ms the pack blocks this zone (citrix-zone-rtt-limit: ${num(limit)} ms or more): Citrix advises a separate Site (own Site database) for this location` } : {}),
         throttlePerController: throttle,
         brokeringControllers: brokering,
@@ -348,7 +346,7 @@ export function formatCitrixSizing(s: CitrixSizing): string {
     const all = s.allGroups;
     if (all) {
         out += `All ${s.groups.length} groups at once (${all.how}; not the judged case): ${num(all.concurrency)} concurrent requests, worst ${num(all.meanResponseS)} s mean response, ${num(all.brokeredPerS, 2)} brokered/s on the Site, ${pct(all.errorRate)} timed out, launched in ${duration(all.launchTimeS)}.\n`;
-        out += `${num(all.brokeredPerS, 2)} brokered/s and the launch time over ${s.groups.length} Delivery Groups: ${ONE_GROUP_TESTED}.\n`;
+        out += `Site database: ${num(all.brokeredPerS, 2)} brokered/s over ${s.groups.length} Delivery Groups, ${num(all.databaseWorkS, 2)} s of database work per s (${num(all.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}.\n`;
     }
     return out;
 }
@@ -368,7 +366,6 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
         measured: s.measured.map((c) => ({ concurrency: c.concurrentRequests, meanResponseS: c.meanResponseS, brokeredPerS: c.brokeredPerS, errorPct: c.errorPct, launch10kUsersS: c.launch10kUsersS })),
         maxSafeConcurrency: s.maxSafeConcurrency,
         zoneSafeConcurrency: s.zoneSafeConcurrency,
-        siteCapPerS: s.siteCapPerS,
         ...(s.blocked ? { blocked: s.blocked } : {}),
         throttlePerController: s.throttlePerController,
         brokeringControllers: s.brokeringControllers,

@@ -148,10 +148,11 @@ export interface SiteStormResult {
 }
 
 /**
- * Storms of several Delivery Groups at once on one Site database: every lock is its own queue,
- * but all of them broker through the one database, which the source drove to 22.9-23.2/s with one
- * group (SITE_PLATEAU_BROKERED_PER_S) and never beyond. When the groups' rates add up to more than
- * `capPerS`, each is scaled down in proportion (they share the cap while they run at once).
+ * Storms of several Delivery Groups at once on one Site database: every lock is its own queue, all
+ * brokering through the one database. The source measured one group, whose 22.9-23.2/s plateau is
+ * that lock's hold time, not a database ceiling, so only a rate measured on the Site (`capPerS`,
+ * measuredSiteBrokeredPerS) caps the sum: when the groups' rates add up to more, each is scaled
+ * down in proportion (they would share it while they run at once).
  * Input: storms (rates >= 0), capPerS (> 0). Output: one result per storm, same order, and the
  * Site's total after the cap. Never throws on finite input.
  */

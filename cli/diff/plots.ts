@@ -48,7 +48,7 @@ function zoneConcurrency(side: EvaluatedSide, zoneName: string): number {
  * the Site's storms exceed the one Site database's cap on this state, the response under it.
  */
 async function citrixPanel(side: EvaluatedSide, zoneName: string, other: EvaluatedSide): Promise<Panel> {
-    const { capacity } = citrixEvaluations(side.stack, side.config);
+    const { capacity, database } = citrixEvaluations(side.stack, side.config);
     const z = capacity.zones.find((x) => x.zone.resource.name === zoneName);
     if (!z) {
         return { absent: `no zone ${zoneName}` };
@@ -67,10 +67,11 @@ async function citrixPanel(side: EvaluatedSide, zoneName: string, other: Evaluat
         from: 1, to: Math.max(60, Math.ceil(concurrency * 1.5)), step: 1,
     });
     const { brokeringPlotPanel } = await import("../plots/brokeringPlot");
-    const db = capacity.database;
+    // A rate measured on this Site (citrix-site-database-load's setting) is the only Site cap.
+    const db = database.database;
     return brokeringPlotPanel({
         ...citrixPlotInput(sizing),
-        ...(db.capped ? { siteCap: { responseScale: db.responseScale, capPerS: db.capPerS, uncappedPerS: db.uncappedPerS } } : {}),
+        ...(db.capped && db.capPerS !== undefined ? { siteCap: { responseScale: db.responseScale, capPerS: db.capPerS, uncappedPerS: db.uncappedPerS } } : {}),
     });
 }
 

@@ -3,7 +3,7 @@
  * one Site database, the figures of the Citrix evaluation (citrixFigures), printed as the
  * verdicts print them. Nothing here computes a figure.
  */
-import { citrixEvaluations, citrixFigures, lockThrottleVerdict, ONE_GROUP_TESTED, PackConfig, stormsText, zoneThrottleVerdict } from "../../policies/citrix/evaluation";
+import { citrixEvaluations, citrixFigures, lockThrottleVerdict, ONE_GROUP_TESTED, PackConfig, SITE_WORK_NOT_MEASURED, stormsText, zoneThrottleVerdict } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import { num } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
@@ -28,7 +28,7 @@ function withNote(entity: EntityFigures, key: string): string {
  * Input: the stack as AnalyzeStack sends it, and the reconciled pack config (properties with defaults).
  */
 export function citrixSection(stack: StackView, config: PackConfig): string {
-    const { capacity, throttle } = citrixEvaluations(stack, config);
+    const { capacity, throttle, database } = citrixEvaluations(stack, config);
     if (capacity.site.zones.length === 0) {
         return "";
     }
@@ -71,9 +71,14 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     }
     const site = figures.find((f) => f.kind === "site")!;
     const d = capacity.database;
+    const m = database.database;
     const siteLines = [
-        `- brokered/s over all groups: ${text(site, "brokeredPerS")}${d.capped ? ` (the groups' locks would give ${num(d.uncappedPerS, 2)}; capped)` : ""}`,
-        `- cap: ${text(site, "capPerS")}/s, ${d.capSource}`,
+        `- brokered/s over all groups (each lock on its own): ${text(site, "brokeredPerS")}`,
+        // Σ X·c follows the brokered/s figure: known when it is (the same groups), never judged.
+        `- database work: ${text(site, "brokeredPerS") === "-" ? "-" : num(d.databaseWorkS, 2)} s per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`,
+        m.capPerS !== undefined
+            ? `- measured Site rate: ${text(site, "measuredPerS")}/s, ${m.capSource ?? ""}${m.capped ? `: the storms at once want more (responses ×${num(m.responseScale, 2)})` : ""}`
+            : "- measured Site rate: none (measuredSiteBrokeredPerS of citrix-site-database-load): nothing gates on the Site's sum",
         `- satellite zones' concurrent requests against the database: ${text(site, "databaseConcurrency")}`,
         ...(d.storms > 1 ? [`- ${stormsText(d)} at once: ${ONE_GROUP_TESTED}`] : []),
     ];
@@ -81,7 +86,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own. A throttle per controller that no citrix-broker-throttle verdict asks for (its locks already receive no more than they sustain, or its zone is below requireAtRttMs) is marked (suggestion).\n\n` +
         "| zone | RTT | peak | into its groups' locks | Delivery Groups | most exposed lock sustains | throttle per controller | Delivery Controllers |\n" +
         "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + zoneRows.join("\n") + "\n\n" +
-        "### Delivery Group locks\n\nPredicted by the brokering model at the worse of each lock's expected concurrency (its peak shared over the zone's groups, capped by the throttles) and what first-come throttles can put on it (the group's own peak, else the zone's whole peak, within the zone's throttles); the worst zone's response and timeouts; launch times at the successful rate; where the storms at once exceed the Site database's rate, each rate is cut to its share and each response raised to match (Little's law).\n\n" +
+        "### Delivery Group locks\n\nPredicted by the brokering model at the worse of each lock's expected concurrency (its peak shared over the zone's groups, capped by the throttles) and what first-come throttles can put on it (the group's own peak, else the zone's whole peak, within the zone's throttles); the worst zone's response and timeouts; launch times at the successful rate; each lock on its own (the source measured one Delivery Group, whose plateau is its lock's, not the Site database's).\n\n" +
         "| Delivery Group | zones | concurrency | mean response | timed out | brokered/s | launch | throttles into its lock | safe concurrency | throttle per controller |\n" +
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + groupRows.join("\n") + "\n\n" +
         "### Site database\n\n" + siteLines.join("\n") + "\n\n";

@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../../model/deliveryGroupBrokering";
 import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, ONE_GROUP_TESTED, stormsText, zoneRef, zoneShort } from "./evaluation";
+import { fitted, groupRef, groupShort, SITE_WORK_NOT_MEASURED, stormsText, zoneRef, zoneShort } from "./evaluation";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { cappedList, duration, num, pct } from "../pack/format";
@@ -9,20 +9,25 @@ import { BrokeringTargets } from "./targets";
 
 export interface CapacityTargets extends BrokeringTargets {
     launchWindowMinutes: number;
-    /** Brokered/s measured on this Site's database (0 = not measured: the source's plateau). */
+    /**
+     * Deprecated here: the setting's one home is citrix-site-database-load, which reads this copy as
+     * a fallback. Never read by this policy: each lock is judged on its own.
+     */
     measuredSiteBrokeredPerS: number;
 }
 
-/** The line a message on a lock adds about the one Site database, when its launch time shares it. */
-function siteLines(g: GroupEvaluation, e: CitrixEvaluation): string[] {
+/**
+ * The line a verdict on a lock adds about the one Site database when several storms share it: the
+ * database work they ask of it at once (Σ X_g·c), which no test measured beyond one group and which
+ * decides nothing.
+ */
+export function siteWorkLine(e: CitrixEvaluation): string[] {
     const d = e.database;
-    if (d.storms <= 1 || g.load.users === undefined) {
+    // One storm is the source's own case (one Delivery Group): nothing beyond it to label.
+    if (d.storms <= 1) {
         return [];
     }
-    return [d.capped
-        // The cap lowers throughput with the requests still in flight, so responses rise (Little's law).
-        ? `Site database: ${stormsText(d)} want ${num(d.uncappedPerS)}/s, capped at ${num(d.capPerS)}/s, response ×${num(d.responseScale, 2)}: ${ONE_GROUP_TESTED}`
-        : `launch: ${stormsText(d)} at once on one Site database: ${ONE_GROUP_TESTED}`];
+    return [`Site database: ${stormsText(d)} at once, ${num(d.uncappedPerS)} brokered/s, ${num(d.databaseWorkS, 2)} s of database work per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`];
 }
 
 /** `value` as a message prints it against `limit`: with enough decimals that the two differ ("12.04 s > 12 s"). */
@@ -39,21 +44,9 @@ function launchBeyond(seconds: number, windowS: number): string {
     return duration(seconds) === duration(windowS) ? `${beyond(seconds / 60, windowS / 60)} min` : duration(seconds);
 }
 
-/**
- * The fix when only the Site database's cap makes the lock miss its targets: its own lock meets
- * them, so capping or splitting it does not help; the Site's storms at once must fit the cap.
- */
-function siteFix(e: CitrixEvaluation, t: CapacityTargets): string {
-    const d = e.database;
-    const measured = t.measuredSiteBrokeredPerS > 0;
-    return `only the Site database's cap makes it miss (${stormsText(d)} want ${num(d.uncappedPerS)}/s at once, above ${num(d.capPerS)}/s): `
-        + `lower the other zones' or groups' throttles so the storms fit, stagger the storms, or give this load a separate Site`
-        + (measured ? "" : "; set measuredSiteBrokeredPerS if this Site's database was measured");
-}
-
 /** The verdict for one lock, or undefined when it meets every target. */
 export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: CapacityTargets): Message | undefined {
-    // Judged at the worse of the expected load (under the Site database's cap) and the first-come
+    // Judged at the worse of the expected load (the lock on its own) and the first-come
     // storm on this one lock (evaluation.ts, GroupEvaluation.judged).
     const p = g.judged ?? g.prediction!;
     const firstCome = g.firstCome !== undefined && p === g.firstCome;
@@ -76,11 +69,6 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     if (problems.length === 0) {
         return undefined;
     }
-    // The Site database's cap raises every capped lock's response and launch time by `scale`
-    // (Little's law); the timeouts are the lock's own. Without it, does the lock meet its targets?
-    const scale = e.database.capped ? e.database.responseScale : 1;
-    const slowByLock = p.worstMeanResponseS / (firstCome ? 1 : scale) > t.targetResponseS || p.worstErrorRate > budget;
-    const longByLock = longLaunch && (g.launchTimeS as number) / scale > windowS;
     const safe = g.safe ?? 0;
     // Never propose more than the source measured against one Site database.
     const proposed = Math.min(safe, MEASURED_MAX_CONCURRENCY);
@@ -89,7 +77,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     // the zone's throttles can all go to one of the halves. Only a split per zone (a group spanning
     // zones) gives the zones' requests locks of their own.
     const spans = g.feeds.length > 1;
-    if (slowByLock) {
+    if (slow) {
         fixes.push(proposed > 0
             ? spans
                 ? `cap its lock at ${proposed} concurrent requests (the zones' throttles) or split the Delivery Group per zone (one lock each)`
@@ -98,23 +86,18 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
                 ? "split the Delivery Group per zone: no concurrency meets the targets on its shared lock"
                 : `no concurrency meets the targets on this lock at ${num(p.classes[0]?.rttMs ?? 0)} ms: move its machines to a zone nearer the Site database, or give the location a separate Site (citrix-zone-rtt-limit)`);
     }
-    if (longByLock && load.users !== undefined) {
+    if (longLaunch && load.users !== undefined) {
         const best = proposed > 0 ? predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * proposed })) }) : undefined;
-        // At its safe concurrency, never faster than the Site database's cap allows.
-        const rate = best ? Math.min(best.successfulPerS, e.database.capPerS) : 0;
+        const rate = best ? best.successfulPerS : 0;
         const bestS = rate > 0 ? load.users / rate : Number.POSITIVE_INFINITY;
         if (bestS > windowS || proposed <= p.concurrency) {
             // Here a split helps: its users move to locks of their own, each brokering at its own rate.
             const split = g.group.implicit ? "spread its users over several Delivery Groups (one lock each)" : "split the Delivery Group (one lock each)";
             fixes.push(`even at ${proposed} concurrent requests its lock takes ${duration(bestS)}: ${split} or spread the logon storm over time`);
-        } else if (!slowByLock) {
+        } else if (!slow) {
             // When the lock is too slow, the cap above is the fix for both.
             fixes.push(`allow up to ${proposed} concurrent requests into its lock (the launch then takes ${duration(bestS)})`);
         }
-    }
-    if ((slow && !slowByLock) || (longLaunch && !longByLock)) {
-        // Only the cap: the Site's fix in full; with a fix of the lock's own, a pointer to it.
-        fixes.push(fixes.length === 0 ? siteFix(e, t) : "its launch misses only through the Site database's cap: stagger the storms (citrix-site-database-load)");
     }
     const zones = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => c.zone);
     const basis = [
@@ -122,12 +105,10 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         `lock: ${cappedList(zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`), 5, false)} (brokering model)`,
         ...g.rttNotes,
         ...(firstCome ? [`first come: its zones' whole storm on this lock (peaks within throttles), not the ${round(expected.concurrency)} expected at an even split`] : []),
-        ...(slow && !slowByLock ? [`its own lock: mean ${num(p.worstMeanResponseS / scale)} s without the Site database's cap`] : []),
         ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`)) ? [`the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`] : []),
         ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
         ...p.notMeasured,
-        // The Site's cap bears on the expected load and the launch, not on one lock's first-come storm.
-        ...(firstCome && !longLaunch ? [] : siteLines(g, e)),
+        ...siteWorkLine(e),
         ...load.notes,
     ];
     return {

@@ -1,7 +1,7 @@
 /**
  * citrix-brokering-capacity: per Delivery Group lock, the predicted brokering response, timeout
- * rate and logon-storm launch time at peak must meet the targets; the storms of all groups share
- * the one Site database's measured rate; a group spanning zones whose fastest zone pays for the
+ * rate and logon-storm launch time at peak must meet the targets, each lock on its own (the Site
+ * database's shared work is shown in the basis, never judged here); a group spanning zones whose fastest zone pays for the
  * slower ones is advised to split. A separate Site is citrix-zone-rtt-limit's fix and is not
  * repeated here. The figures come from the Citrix evaluation (evaluation.ts).
  */
@@ -48,13 +48,14 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 minimum: 0,
                 maximum: 100000,
                 default: 0,
-                description: "Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured, so the Site never brokers more than the source's plateau of 22.9-23.2/s with one Delivery Group at 10 ms).",
+                description: "Deprecated here: set it on citrix-site-database-load, its one home (this copy is read there as a fallback). Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured).",
             },
         },
     },
     types: [ZONE_TYPE, GROUP_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct, measuredSiteBrokeredPerS: config.measuredSiteBrokeredPerS });
+        // Each lock on its own: the Site's measured rate is citrix-site-database-load's to judge.
+        const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct });
         const several = evaluation.database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "";
         for (const z of evaluation.zones) {
             const zone = z.zone;

@@ -7,7 +7,8 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { CitrixEvaluation, citrixEvaluation, groupShort, ONE_GROUP_TESTED, perControllerThrottle, stormsText, zoneShort } from "./evaluation";
+import { CitrixEvaluation, citrixEvaluation, groupShort, ONE_GROUP_TESTED, perControllerThrottle, SITE_WORK_NOT_MEASURED, stormsText, zoneShort } from "./evaluation";
+import { measuredSiteRate } from "./siteSetting";
 import { configured } from "./targets";
 import { Report, stackPolicy } from "../pack/definePolicy";
 import { DAAS_REASON, rttDecision } from "./decisions";
@@ -19,32 +20,37 @@ export interface SiteDatabaseLoadConfig {
     maxSiteConcurrentRequests: number;
     /** Zones at or above this RTT count as satellite zones (ms). */
     satelliteAtRttMs: number;
-    /** Brokered/s measured on this Site's database (0 = not measured: the source's plateau). */
+    /** Brokered/s measured on this Site's database (0 = not measured: nothing gates on the Site). The room's one home of it. */
     measuredSiteBrokeredPerS: number;
 }
 
 /**
- * Every zone's storms, satellites or not, broker through the one Site database: the storms
- * predicted at once (their locks' rates added up, before the cap) against the most it was measured
- * to broker (the source's plateau with one Delivery Group, or measuredSiteBrokeredPerS). Reported
- * at the policy's level, as the satellites' concurrency: both are predictions beyond what the
- * source measured, not a measured failure.
+ * Every zone's storms, satellites or not, broker through the one Site database. The source measured
+ * one Delivery Group: its plateaus are that lock's hold time, not the database's ceiling, so the
+ * storms at once (their locks' own rates added up) and the database work they ask (Σ X_g·c) are
+ * shown and decide nothing. Only a rate measured on this Site (measuredSiteBrokeredPerS) gates:
+ * the storms at once above it. Returns the clause the stack's applied decision ends with.
  */
-function brokeredRate(e: CitrixEvaluation, config: SiteDatabaseLoadConfig, report: Report): void {
+function brokeredRate(e: CitrixEvaluation, report: Report): string {
     const db = e.database;
     if (db.storms === 0) {
-        return;
+        return "";
     }
-    report.applied(`${stormsText(db)} at once: ${num(db.uncappedPerS, 2)} brokered/s against the Site database's ${num(db.capPerS, 2)}/s`);
-    if (!db.capped) {
-        return;
+    const against = db.capPerS !== undefined ? ` against the measured ${num(db.capPerS, 2)}/s` : "";
+    // The stack's one applied decision (--explain keeps one per resource) ends with it.
+    const shown = `; ${stormsText(db)} at once: ${num(db.uncappedPerS, 2)} brokered/s${against}, ${num(db.databaseWorkS, 2)} s of database work per s (${num(db.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`;
+    if (!db.capped || db.capPerS === undefined) {
+        return shown;
     }
-    const measured = config.measuredSiteBrokeredPerS > 0;
     report({
-        problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
-        fix: `${reliefFix(db.relief)}${measured ? "" : "; set measuredSiteBrokeredPerS if measured"}`,
-        basis: [db.storms > 1 ? `several Delivery Groups at once: ${ONE_GROUP_TESTED}` : `${num(db.uncappedPerS)}/s through one Site database: not measured (the plateau is the most the source brokered)`],
+        problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of the one Site database, above its measured ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
+        fix: reliefFix(db.relief),
+        basis: [
+            `${db.capSource ?? "measuredSiteBrokeredPerS"}`,
+            ...(db.storms > 1 ? [`several Delivery Groups at once: ${ONE_GROUP_TESTED}`] : []),
+        ],
     });
+    return shown;
 }
 
 /**
@@ -91,15 +97,15 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
                 minimum: 0,
                 maximum: 100000,
                 default: 0,
-                description: "Launches per second measured on this Site's database with all its Delivery Groups at once, as citrix-brokering-capacity's (default 0: not measured, so the Site's storms are judged against the source's plateau of 22.9-23.2/s with one Delivery Group at 10 ms).",
+                description: "Launches per second measured on this Site's database with all its Delivery Groups at once; the Citrix policies' one setting of it (default 0: not measured, so nothing gates on the Site's sum: the source measured one Delivery Group, whose plateau is its own lock's).",
             },
         },
     },
     types: [ZONE_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: config.measuredSiteBrokeredPerS });
+        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: measuredSiteRate(stack, config.measuredSiteBrokeredPerS) });
         const db = evaluation.database;
-        brokeredRate(evaluation, config, report);
+        const site = brokeredRate(evaluation, report);
         for (const z of evaluation.zones) {
             const zone = z.zone;
             if (zone.daas) {
@@ -122,7 +128,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, z.zone.resource);
         }
         const total = db.databaseConcurrency;
-        report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}`);
+        report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}${site}`);
         if (total <= config.maxSiteConcurrentRequests) {
             return;
         }

@@ -10,15 +10,19 @@
  *   group's own declared peak (a zone's peak does not bound one group: a storm can be all for
  *   one group). The proposed per-controller throttle is the most exposed lock's safe concurrency
  *   divided by the controllers that feed it.
- * - One Site database: the Site's brokered/s over all groups never exceeds the measured plateau
- *   (22.9-23.2/s, one Delivery Group) unless the config declares a figure measured on this Site;
- *   concurrent storms share that cap, and a figure that rests on more than one group is labelled
- *   "not measured (one Delivery Group was tested)".
+ * - One Site database: each lock is judged on its own with the calibrated single-lock model. The
+ *   source measured one Delivery Group; its plateaus (23.0/s at 10 ms ... 1.4/s at 250 ms) are that
+ *   lock's hold time k·RTT + c, not a database ceiling. Only the database work per request, c, is
+ *   shared: the Site's Σ X_g·c (seconds of database work per second) is shown, labelled "not
+ *   measured beyond one Delivery Group", and never gates, scales a response or proposes a fix.
+ *   A rate measured on this Site (measuredSiteBrokeredPerS, citrix-site-database-load's setting)
+ *   may gate: the storms at once against it (citrix-site-database-load's verdict).
  * - A launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone.
  */
 import { stackMemo } from "../pack/stackMemo";
 import { MEASURED_MAX_CONCURRENCY, GroupPrediction, maxSafeGroupConcurrency, predictGroupBrokering, shareSiteCap } from "../../model/deliveryGroupBrokering";
-import { RttCoverage, rttCoverage, SITE_PLATEAU_BROKERED_PER_S, SITE_PLATEAU_TEXT } from "../../model/citrixGuidance";
+import { BROKERING_PARAMS } from "../../model/brokering";
+import { RttCoverage, rttCoverage } from "../../model/citrixGuidance";
 import type { NotChecked } from "../pack/definePolicy";
 import type { EntityFigures, Figure, Membership } from "../pack/figures";
 import { cappedList, duration as durationText, num as fmt, pct as pctText } from "../pack/format";
@@ -28,19 +32,25 @@ import { field } from "../pack/values";
 import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle } from "./load";
 import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
 import { adviceLimit, BrokeringTargets, safeConcurrency } from "./targets";
+import { siteRateOf } from "./siteSetting";
 
 export { MODEL_SOURCE } from "./targets";
+/** measuredSiteBrokeredPerS's one home and its deprecated copy (`perfguard config check` names the home). */
+export { MOVED_SETTINGS } from "./siteSetting";
 /** The type tokens a Site is read from (`size citrix` builds a synthetic Site of them). */
 export { CATALOG_TYPE, GROUP_TYPE, ZONE_TYPE } from "./site";
 
 /** The label every figure resting on several groups at once carries, on its own line. */
 export const ONE_GROUP_TESTED = "not measured (one Delivery Group was tested)";
 
+/** The label of the Site's shared database work: what no test measured, and what would. */
+export const SITE_WORK_NOT_MEASURED = "not measured beyond one Delivery Group: measure the Site database under a storm";
+
 /** What the evaluation depends on: each policy passes its own config, the defaults for the rest. */
 export interface CitrixEvaluationConfig extends BrokeringTargets {
     /** Delivery Controllers another stack manages (citrix-broker-throttle's externalControllers). */
     readonly externalControllers?: ExternalControllers;
-    /** Brokered/s measured on this Site's database; 0 or absent = the source's plateau. */
+    /** Brokered/s measured on this Site's database; 0 or absent = not measured (nothing gates on the Site). */
     readonly measuredSiteBrokeredPerS?: number;
     /** Zones at or above this RTT count as satellites for the Site-database load (ms; default 90). */
     readonly satelliteAtRttMs?: number;
@@ -86,8 +96,8 @@ export interface GroupEvaluation {
     readonly fixZones?: readonly Zone[];
     /**
      * The model at the lock's expected concurrency (declared peaks split over the groups, capped
-     * by the throttles' shares), under the Site database's cap: what the Site's storms at once
-     * and the launch time rest on.
+     * by the throttles' shares), the lock on its own: what the Site's storms at once and the
+     * launch time rest on.
      */
     readonly prediction?: GroupPrediction;
     /**
@@ -99,7 +109,7 @@ export interface GroupEvaluation {
     readonly firstCome?: GroupPrediction;
     /** What citrix-brokering-capacity judges: the worse (mean response) of the two. */
     readonly judged?: GroupPrediction;
-    /** Brokered/s and successful/s after the Site database's cap, and the launch time of its storm. */
+    /** Brokered/s and successful/s of its lock, and the launch time of its storm. */
     readonly brokeredPerS?: number;
     readonly successfulPerS?: number;
     readonly launchTimeS?: number;
@@ -131,15 +141,29 @@ export interface ZoneEvaluation {
 
 /** The one Site database. */
 export interface SiteEvaluation {
-    /** The groups' predicted rates added up, before the cap, requests/s. */
+    /** The groups' predicted rates added up, each lock on its own, requests/s. */
     readonly uncappedPerS: number;
-    /** After the cap. */
+    /** The same: no cap applies to the locks' own figures. */
     readonly brokeredPerS: number;
-    readonly capPerS: number;
-    /** Where the cap comes from. */
-    readonly capSource: string;
+    /**
+     * The database work the storms at once ask of the Site database, s per s: Σ X_g·c, c the
+     * lock's RTT-independent hold per request (lockFixedS of the brokering model). Not measured
+     * beyond one Delivery Group: shown, never judged.
+     */
+    readonly databaseWorkS: number;
+    /** c of that sum, s per request. */
+    readonly workPerRequestS: number;
+    /** measuredSiteBrokeredPerS when set (> 0): the only Site figure that gates. */
+    readonly capPerS?: number;
+    /** Where the measured figure comes from. */
+    readonly capSource?: string;
+    /** True when the storms at once want more than the measured figure. */
     readonly capped: boolean;
-    /** What the cap multiplies every capped lock's mean response by (1 when not capped; Little's law). */
+    /**
+     * What the measured figure would multiply each lock's mean response by while the storms run at
+     * once (Little's law; 1 when not capped). The locks' own figures are never scaled: this is
+     * citrix-site-database-load's consequence line.
+     */
     readonly responseScale: number;
     /** Locks whose storms were predicted at once (stormGroups + stormZones). */
     readonly storms: number;
@@ -155,7 +179,7 @@ export interface SiteEvaluation {
     /** Lines for figures resting on more than one group (each on its own line). */
     readonly notMeasured: readonly string[];
     /**
-     * When capped: the busiest lock (most brokered/s) and what throttling it alone takes to make
+     * When capped (a measured figure only): the busiest lock (most brokered/s) and what throttling it alone takes to make
      * the storms fit the cap (its rate less the excess), or undefined `perController` when no
      * throttle of at least 1 does (then only staggering the storms or splitting the Site helps).
      */
@@ -182,6 +206,13 @@ export function citrixEvaluation(stack: StackView, config: Partial<CitrixEvaluat
     return memo.of(stack, key, () => evaluate(citrixSite(stack, full.externalControllers ?? {}), full));
 }
 
+/** The Site database's measured rate, when measuredSiteBrokeredPerS is set (> 0); else nothing gates on the Site. */
+export function siteCap(measuredSiteBrokeredPerS: number | undefined): { capPerS: number; capSource: string } | undefined {
+    return measuredSiteBrokeredPerS !== undefined && measuredSiteBrokeredPerS > 0
+        ? { capPerS: measuredSiteBrokeredPerS, capSource: `measuredSiteBrokeredPerS ${measuredSiteBrokeredPerS}/s, set in the policy config (measured on this Site)` }
+        : undefined;
+}
+
 /**
  * A lock's safe concurrency: one zone gives safeConcurrency (the model, never above a measured
  * cell that missed the targets); several, the multi-class model with the zones' mix.
@@ -202,12 +233,6 @@ export function perControllerThrottle(safe: number, feeders: number): number {
     return Math.max(0, Math.floor(Math.min(safe, MEASURED_MAX_CONCURRENCY) / Math.max(1, feeders)));
 }
 
-/** The Site database's cap, requests/s, and where it comes from. */
-export function siteCap(measuredSiteBrokeredPerS: number | undefined): { capPerS: number; capSource: string } {
-    return measuredSiteBrokeredPerS !== undefined && measuredSiteBrokeredPerS > 0
-        ? { capPerS: measuredSiteBrokeredPerS, capSource: `measuredSiteBrokeredPerS ${measuredSiteBrokeredPerS}/s, set in the policy config (measured on this Site)` }
-        : { capPerS: SITE_PLATEAU_BROKERED_PER_S, capSource: `the source's plateau of ${SITE_PLATEAU_TEXT}` };
-}
 
 function weightOf(load: GroupLoad, zone: Zone): number {
     const c = load.classes.find((x) => x.zone === zone);
@@ -358,40 +383,27 @@ function firstComeClasses(load: GroupLoad, feeds: readonly LockFeed[]): Array<{ 
     return out;
 }
 
-/**
- * A lock's prediction under the Site database's cap: its throughput lowered by 1 / scale, its
- * requests still in flight, so each mean response rises by `scale` (Little's law, closed loop).
- */
-export function underSiteCap(p: GroupPrediction, scale: number): GroupPrediction {
-    const classes = p.classes.map((c) => ({ ...c, meanResponseS: c.meanResponseS * scale, brokeredPerS: c.brokeredPerS / scale }));
-    return {
-        ...p, classes,
-        worstMeanResponseS: p.worstMeanResponseS * scale,
-        brokeredPerS: p.brokeredPerS / scale,
-        successfulPerS: p.successfulPerS / scale,
-        ...(p.launchTimeS === undefined ? {} : { launchTimeS: p.launchTimeS * scale }),
-    };
-}
-
 function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation {
     const loads = groupLoads(site);
     const first = loads.map((load) => evaluateGroup(load, config));
-    // One Site database: the storms predicted at once share its cap.
-    const { capPerS, capSource } = siteCap(config.measuredSiteBrokeredPerS);
+    // Each lock on its own (the calibrated single-lock model): the source's plateaus are one lock's
+    // hold time, so nothing caps the Site's sum unless a rate measured on this Site says so.
     const predicted = first.filter((g) => g.prediction !== undefined);
-    const shared = shareSiteCap(predicted.map((g) => ({ brokeredPerS: g.prediction!.brokeredPerS, successfulPerS: g.prediction!.successfulPerS, users: g.load.users })), capPerS);
-    const after = new Map(predicted.map((g, i) => [g, shared.storms[i]]));
     const groups = first.map((g): GroupEvaluation => {
-        const s = after.get(g);
-        if (!s) {
+        const p = g.prediction;
+        if (!p) {
             return g;
         }
-        const prediction = shared.capped && g.prediction ? underSiteCap(g.prediction, shared.responseScale) : g.prediction;
-        const judged = g.firstCome && prediction && g.firstCome.worstMeanResponseS > prediction.worstMeanResponseS ? g.firstCome : prediction;
-        return { ...g, prediction, ...(judged ? { judged } : {}), brokeredPerS: s.brokeredPerS, successfulPerS: s.successfulPerS, ...(s.launchTimeS === undefined ? {} : { launchTimeS: s.launchTimeS }) };
+        const judged = g.firstCome && g.firstCome.worstMeanResponseS > p.worstMeanResponseS ? g.firstCome : p;
+        const users = g.load.users;
+        const launchTimeS = users === undefined ? undefined : users === 0 ? 0 : p.successfulPerS > 0 ? users / p.successfulPerS : Number.POSITIVE_INFINITY;
+        return { ...g, judged, brokeredPerS: p.brokeredPerS, successfulPerS: p.successfulPerS, ...(launchTimeS === undefined ? {} : { launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
-    const relief = shared.capped ? siteRelief(predicted, groups, shared.uncappedPerS - capPerS) : undefined;
+    const measured = siteCap(config.measuredSiteBrokeredPerS);
+    const shared = shareSiteCap(predicted.map((g) => ({ brokeredPerS: g.prediction!.brokeredPerS, successfulPerS: g.prediction!.successfulPerS })), measured?.capPerS ?? Number.POSITIVE_INFINITY);
+    const relief = measured && shared.capped ? siteRelief(predicted, groups, shared.uncappedPerS - measured.capPerS) : undefined;
+    const workPerRequestS = BROKERING_PARAMS.lockFixedS;
     const satelliteAt = config.satelliteAtRttMs ?? 90;
     const zones = site.zones.map((zone): ZoneEvaluation => {
         const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
@@ -425,10 +437,12 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
         site, config, zones, groups, byGroup, byZone,
         database: {
             uncappedPerS: shared.uncappedPerS,
-            brokeredPerS: shared.totalPerS,
-            capPerS, capSource,
-            capped: shared.capped,
-            responseScale: shared.capped ? shared.responseScale : 1,
+            brokeredPerS: shared.uncappedPerS,
+            databaseWorkS: shared.uncappedPerS * workPerRequestS,
+            workPerRequestS,
+            ...(measured ?? {}),
+            capped: measured !== undefined && shared.capped,
+            responseScale: measured !== undefined && shared.capped ? shared.responseScale : 1,
             storms: predicted.length,
             ...stormCounts,
             databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
@@ -599,9 +613,10 @@ export function citrixEvaluations(stack: StackView, config?: PackConfig): { capa
     const db = propsOf(config, "citrix-site-database-load");
     const externals = thr.externalControllers !== null && typeof thr.externalControllers === "object" ? thr.externalControllers as ExternalControllers : {};
     return {
-        capacity: citrixEvaluation(stack, { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1), measuredSiteBrokeredPerS: numberOr(cap.measuredSiteBrokeredPerS, 0) }),
+        capacity: citrixEvaluation(stack, { targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1) }),
         throttle: citrixEvaluation(stack, { targetResponseS: numberOr(thr.targetResponseS, 12), errorBudgetPct: numberOr(thr.errorBudgetPct, 0.1), externalControllers: externals }),
-        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90), measuredSiteBrokeredPerS: numberOr(db.measuredSiteBrokeredPerS, 0) }),
+        // measuredSiteBrokeredPerS: its one home, else the deprecated copy (siteSetting.ts).
+        database: citrixEvaluation(stack, { satelliteAtRttMs: numberOr(db.satelliteAtRttMs, 90), measuredSiteBrokeredPerS: siteRateOf(db.measuredSiteBrokeredPerS, cap.measuredSiteBrokeredPerS) }),
     };
 }
 
@@ -724,7 +739,7 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         system: "citrix", kind: "site", id: "site", label: "Site database",
         figures: [
             figure("brokeredPerS", "brokered/s over all groups", "req/s", "higher", d.storms > 0 && !groupsWhy ? d.brokeredPerS : undefined, (v) => fmt(v, 2), groupsWhy ?? "no storm predicted"),
-            figure("capPerS", "Site database cap", "req/s", "none", d.capPerS, (v) => fmt(v, 2), ""),
+            ...(database.database.capPerS !== undefined ? [figure("measuredPerS", "measured Site rate", "req/s", "none", database.database.capPerS, (v) => fmt(v, 2), "")] : []),
             figure("databaseConcurrency", "satellite zones' concurrent requests", "", "lower", databaseWhy ? undefined : database.database.databaseConcurrency, round1, databaseWhy ?? ""),
         ],
     });

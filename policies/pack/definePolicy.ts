@@ -4,6 +4,7 @@
  * proxy-free resource views, and per-resource isolation (one odd resource yields one clear
  * violation about itself, never a crashed preview or a lost verdict on another resource).
  */
+import { rememberConfig } from "./policyConfigs";
 import type {
     EnforcementLevel,
     PolicyConfigSchema,
@@ -559,6 +560,8 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
                 return;
             }
             const stack = stackOf(args.resources);
+            // A room setting's one home is read by the room's other policies (policyConfigs.ts).
+            rememberConfig(stack, spec.name, config);
             const decisions = new Decisions(spec, reportViolation, unverifiedLevel(config), "stack");
             try {
                 spec.check(stack, config, decisions.report);

@@ -181,6 +181,16 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         expect(found.notes).toEqual(typeof notes === "function" ? notes() : notes);
     });
 
+    it.each([
+        ["measuredSiteBrokeredPerS in its one home (baseline)", { "citrix-site-database-load": { measuredSiteBrokeredPerS: 40 } }, []],
+        ["measuredSiteBrokeredPerS still on citrix-brokering-capacity: accepted, its home named", { "citrix-brokering-capacity": { measuredSiteBrokeredPerS: 40 } },
+            [{ policy: "citrix-brokering-capacity", message: "measuredSiteBrokeredPerS is deprecated here: its one home is citrix-site-database-load (set it there; this copy is read only when citrix-site-database-load sets none)" }]],
+    ] as const)("%s", (_name, config, notes) => {
+        const found = checkPolicyConfig(config, info);
+        expect(found.problems).toEqual([]);
+        expect(found.notes).toEqual(notes);
+    });
+
     it("a file that is not an object", () => {
         expect(checkPolicyConfig([1], info).problems).toEqual([{ policy: "", message: "the file must be a JSON object keyed by policy name, not array" }]);
     });

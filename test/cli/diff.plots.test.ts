@@ -139,34 +139,36 @@ describe("perfguard diff --plot: before and after share their value axes", () =>
     });
 });
 
-describe("perfguard diff --plot: the Citrix response under the Site database's cap", () => {
+describe("perfguard diff --plot: the Citrix response under a measured Site database rate", () => {
     let all: RecordedResource[];
     beforeAll(async () => {
         all = readStackExport((await examplePreview("citrix-satellite-zones")).record).resources;
     });
     const evaluated = (rs: RecordedResource[]): EvaluatedSide => {
         const stack = stackViewOf(rs);
-        return { side: { file: "x.json", kind: "stack export", resources: rs, unknownValues: 0 } as unknown as Side, stack, config: {}, verdicts: [], figures: stackFigures(stack, {}) };
+        // Only a rate measured on this Site caps it (issue 30): 23.2/s, set in its one home.
+        const config = { "citrix-site-database-load": { properties: { measuredSiteBrokeredPerS: 23.2 } } };
+        return { side: { file: "x.json", kind: "stack export", resources: rs, unknownValues: 0 } as unknown as Side, stack, config, verdicts: [], figures: stackFigures(stack, config) };
     };
     const apacAt = (rttMs: number) => all.map((r) => r.urn.endsWith("::apac-zone")
         ? JSON.parse(JSON.stringify(r).replace(/("name":"perfguard:rttMs","value":)"45"/g, `$1"${rttMs}"`)) as RecordedResource : r);
 
-    it("four groups' storms over the Site's cap: each state draws the lock's response × its responseScale", async () => {
+    it("four groups' storms over the measured Site rate: each state draws the lock's response × its responseScale", async () => {
         const base = evaluated(all);
         const head = evaluated(apacAt(100));
         const panels = await diffPanels("citrix", "zone", base, head, "apac-zone");
         for (const [state, side] of [["before", base], ["after", head]] as const) {
-            const db = citrixEvaluations(side.stack, side.config).capacity.database;
+            const db = citrixEvaluations(side.stack, side.config).database.database;
             expect(db.capped).toBe(true);
             const series = ((panels![state] as StatePanel).option.series as Array<{ name: string; data: number[][]; yAxisIndex: number }>);
             const model = series.find((x) => x.name === MODEL_SERIES_NAME && x.yAxisIndex === 0)!;
-            const capped = series.find((x) => x.name === siteCapSeriesName({ responseScale: db.responseScale, capPerS: db.capPerS, uncappedPerS: db.uncappedPerS }))!;
+            const capped = series.find((x) => x.name === siteCapSeriesName({ responseScale: db.responseScale, capPerS: db.capPerS!, uncappedPerS: db.uncappedPerS }))!;
             expect(capped.yAxisIndex).toBe(0);
             expect(capped.data.map(([c, r]) => [c, r / db.responseScale])).toEqual(model.data.map(([c, r]) => [c, expect.closeTo(r, 9)]));
         }
         // Before: 31.2/s over 23.2/s, ×1.35.
-        const db = citrixEvaluations(base.stack, base.config).capacity.database;
-        expect(siteCapSeriesName({ responseScale: db.responseScale, capPerS: db.capPerS, uncappedPerS: db.uncappedPerS })).toBe("under the Site database cap (×1.35: 31.2/s over 23.2/s)");
+        const db = citrixEvaluations(base.stack, base.config).database.database;
+        expect(siteCapSeriesName({ responseScale: db.responseScale, capPerS: db.capPerS!, uncappedPerS: db.uncappedPerS })).toBe("under the Site database cap (×1.35: 31.2/s over 23.2/s)");
     }, 60000);
 
     it("one group under the cap (baseline): no capped line", async () => {

@@ -78,15 +78,23 @@ describe("perfguard size citrix: load that shares one resource concentrates", ()
         expect(bad.code).toBe(2);
         expect(bad.stderr).toContain("--group-peaks needs 2 whole numbers");
     });
-    it("10 ms, four groups: never above the measured Site plateau, labelled on its own line", async () => {
-        const run = await perfguard(["size", "citrix", "--rtt-ms", "10", "--delivery-groups", "4"]);
-        const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "10", "--delivery-groups", "4", "--json"])).stdout);
+    it("10 ms, four groups: one lock never above the one-group plateau; all four at once their locks' own sum, no Site cap (issue 30)", async () => {
+        const args = ["size", "citrix", "--rtt-ms", "10", "--delivery-groups", "4", "--from", "12", "--to", "60", "--step", "12"];
+        const run = await perfguard(args);
+        const doc = json((await perfguard([...args, "--json"])).stdout);
+        // One lock: the source's plateau is that lock's own.
         for (const row of doc.rows) {
             expect(row.brokeredPerS).toBeLessThanOrEqual(SITE_PLATEAU_BROKERED_PER_S + 1e-9);
         }
         expect(doc.atThrottle.brokeredPerS).toBeLessThanOrEqual(SITE_PLATEAU_BROKERED_PER_S + 1e-9);
-        expect(doc.atThrottle.launchTimeS).toBeGreaterThanOrEqual(10000 / SITE_PLATEAU_BROKERED_PER_S - 1e-6);
-        expect(run.stdout.split("\n").filter((l) => l.endsWith("not measured (one Delivery Group was tested)."))).toHaveLength(2);
+        // All four at once: 60 requests over 4 locks, each at its own rate, added up (above 40/s).
+        expect(doc.allGroups.concurrency).toBe(60);
+        expect(doc.allGroups.brokeredPerS).toBeGreaterThan(40);
+        expect(doc.allGroups.databaseWorkS).toBeCloseTo(doc.allGroups.brokeredPerS * doc.allGroups.workPerRequestS, 9);
+        expect(run.stdout).toContain(` ${doc.allGroups.brokeredPerS.toFixed(2)} brokered/s on the Site,`);
+        expect(run.stdout).not.toContain("capped at 23.2/s");
+        expect(run.stdout.split("\n").filter((l) => l.endsWith("not measured (one Delivery Group was tested)."))).toHaveLength(1);
+        expect(run.stdout.split("\n").filter((l) => l.startsWith("Site database: ") && l.endsWith("not measured beyond one Delivery Group: measure the Site database under a storm."))).toHaveLength(1);
     });
     it("200 ms, 3,000 users: launch times at the successful rate (a timed-out launch is retried)", async () => {
         const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "200", "--users", "3000", "--json"])).stdout);

@@ -11,7 +11,6 @@ import { citrixSiteDatabaseLoad } from "../../../policies/citrix/citrix-site-dat
 import { citrixSiteLimits } from "../../../policies/citrix/citrix-site-limits";
 import { citrixZoneRttLimit } from "../../../policies/citrix/citrix-zone-rtt-limit";
 import { citrixZoneRttWarning } from "../../../policies/citrix/citrix-zone-rtt-warning";
-import { SITE_PLATEAU_BROKERED_PER_S } from "../../../model/citrixGuidance";
 import { parseMessage } from "../../../policies/pack/message";
 import { runPolicies, TestResource, UNKNOWN_VALUE, verdicts } from "../../support/policyHarness";
 import { CATALOG, VM, ZONE } from "./citrixFixtures";
@@ -72,25 +71,21 @@ describe("first-come throttles: a lock receives every feeding controller's throt
     });
 });
 
-describe("one Site database: brokered/s over all groups never above the measured plateau", () => {
-    // Four 10 ms groups, each its own lock at 40: the locks alone would broker about 4 x 15/s.
+describe("one Site database: each lock on its own; only a rate measured on this Site gates (issue 30)", () => {
+    // Four 10 ms groups, each its own lock at 40: the locks alone broker about 4 x 20/s.
     const storms = (): TestResource[] => [
         zone("primary", { rttMs: "10" }), ...controllers("primary", [undefined, undefined]),
         ...[1, 2, 3, 4].flatMap((i) => [catalog(`cat-${i}`, "primary", 100), group(`dg-${i}`, [`cat-${i}`], 100, { peakConcurrentLaunches: "40", users: "30000" })]),
     ];
-    it("concurrent storms share the plateau: 120,000 users take at least 120,000 / 23.2 s", async () => {
-        const found = await runPolicies([citrixBrokeringCapacity], storms());
-        expect(verdicts(found)).toEqual([1, 2, 3, 4].map((i) => `citrix-brokering-capacity -> dg-${i}`));
-        const m = parseMessage(found[0].message);
-        const minutes = Number(/30000 users in (\d+) min/.exec(m.problem)?.[1]);
-        // Each group gets a quarter of the plateau while all four storm (duration rounds to minutes).
-        expect((minutes + 1) * 60).toBeGreaterThanOrEqual(120000 / SITE_PLATEAU_BROKERED_PER_S);
-        expect((minutes - 1) * 60).toBeLessThanOrEqual(120000 / SITE_PLATEAU_BROKERED_PER_S / 0.99);
-        expect(m.basis.some((b) => b.startsWith("Site database: 4 Delivery Groups' storms want ") && /capped at 23\.2\/s, response ×[\d.]+: not measured \(one Delivery Group was tested\)$/.test(b))).toBe(true);
-    });
-    it("a figure measured on this Site (measuredSiteBrokeredPerS) lifts the cap", async () => {
-        const found = await runPolicies([citrixBrokeringCapacity], storms(), { "citrix-brokering-capacity": { measuredSiteBrokeredPerS: 100 } });
+    it("concurrent storms at each lock's own rate: 30,000 users each within the hour, no verdict", async () => {
+        // Before issue 30: each group got a quarter of the source's one-group plateau (86 min).
+        const found = await runPolicies([citrixBrokeringCapacity, citrixSiteDatabaseLoad], storms());
         expect(verdicts(found)).toEqual([]);
+    });
+    it("a rate measured on this Site below the storms' sum gates in citrix-site-database-load, not per lock", async () => {
+        const found = await runPolicies([citrixBrokeringCapacity, citrixSiteDatabaseLoad], storms(), { "citrix-site-database-load": { measuredSiteBrokeredPerS: 40 } });
+        expect(verdicts(found)).toEqual(["citrix-site-database-load -> (stack)"]);
+        expect(parseMessage(found[0].message).problem).toMatch(/^4 Delivery Groups' storms at once want [\d.]+ brokered\/s of the one Site database, above its measured 40\/s: responses ×[\d.]+\.$/);
     });
 });
 

@@ -11,7 +11,7 @@ import { DEBUG_ENV, debugEnabled, formatCliError, ProgramFailure } from "./error
 import { formatExplanation } from "./explainReport";
 import { runPreview } from "./runPreview";
 import { deliver, needsResults } from "../cli/results/options";
-import { previewResults, RESULT_ARGS, RESULT_USAGE, resultArgs } from "./resultArgs";
+import { previewResults, RESULT_ARGS, RESULT_HELP, RESULT_USAGE, resultArgs } from "./resultArgs";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
     "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json> [--show-secrets]] [--stack <name>] [--diff] [--explain] " +
@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
     if (parsed.values.help) {
-        process.stdout.write(HELP);
+        process.stdout.write(HELP + RESULT_HELP);
         return 0;
     }
     if (parsed.positionals.length !== 1) {

@@ -19,6 +19,15 @@ export const RESULT_ARGS = {
 
 export const RESULT_USAGE = "[--format <text|json|sarif|junit|github|markdown>] [--output <format>=<file>]... [--program-root <dir>] [--docs-url <url>]";
 
+/** The --help paragraph of the result options. */
+export const RESULT_HELP = `
+Result formats (as perfguard check's, docs/cli.md): --format text|json|sarif|junit|github|markdown puts
+that document alone on stdout (the text goes to stderr); --output <format>=<file> also writes one to a
+file (repeatable). Paths in sarif, junit, github and markdown are relative to the folder this command
+runs in, or --program-root <dir> names the program's folder in the repository. --docs-url <url> (or
+PERFGUARD_DOCS_URL) is the base of SARIF's help links for a fork. The exit code is the same in every format.
+`;
+
 /** ResultOptions from parsed values, or the error line for a bad value. */
 export function resultArgs(values: { format?: string; output?: string[]; "program-root"?: string; "docs-url"?: string }): ResultOptions | string {
     const format = values.format ?? "text";

@@ -17,6 +17,8 @@ import { ensureOutputFolder } from "./outputFolder";
 import { buildReport } from "./report";
 import { readStackExport } from "./stackExport";
 import { escapeControl } from "../policies/pack/message";
+import type { AnalyzerInfo } from "../preview/packClient";
+import { buildResults, levelsOf, Results } from "./results/model";
 
 export interface CheckOptions {
     /** The stack export or --record file. */
@@ -32,6 +34,10 @@ export interface CheckOptions {
     log: (chunk: string) => void;
     /** Extra environment for the pack process (the fleet's PERFGUARD_INVENTORY). */
     env?: Record<string, string>;
+    /** Build the results model (--format/--output other than text): passes need the pack's explanation. */
+    results?: boolean;
+    /** The program's folder relative to the repository root (an export's sourcePosition is relative to the project). */
+    programRoot?: string;
 }
 
 export interface CheckResult {
@@ -41,6 +47,8 @@ export interface CheckResult {
     text: string;
     /** What `check --json` prints. */
     json: Record<string, unknown>;
+    /** With `results`: the verdicts every other format is written from. */
+    results?: Results;
 }
 
 /**
@@ -57,11 +65,11 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
         ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
     }
     const packDirGiven = opts.packDir ?? defaultPackDir();
-    const explain = opts.explain ? explainTempFile() : undefined;
+    const explain = opts.explain || opts.results ? explainTempFile() : undefined;
     let violations: Violation[];
     let remediations: AppliedRemediation[];
     let explanation: Explanation | undefined;
-    let info: { name: string; version: string };
+    let info: AnalyzerInfo;
     let config;
     try {
         const opened = await openPack({
@@ -125,7 +133,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
             ? `; the perfguard facts of ${facts.length} resource(s) (${facts.slice(0, 3).map((n) => `"${escapeControl(n)}"`).join(", ")}${facts.length > 3 ? ", ..." : ""}) are among them and count as not checked: ${remedy}.\n`
             : `: ${remedy}.\n`;
     }
-    if (explanation) {
+    if (explanation && opts.explain) {
         text += "\n" + formatExplanation(explanation);
     }
     if (opts.report !== undefined) {
@@ -135,9 +143,13 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
         }));
         text += `\nReport written to ${opts.report}.\n`;
     }
+    const results = opts.results ? buildResults({
+        pack: info, levels: levelsOf(config), violations, resources: exported.resources, explanation, programRoot: opts.programRoot ?? "",
+    }) : undefined;
     return {
         exitCode,
         text,
+        ...(results ? { results } : {}),
         json: {
             command: "check",
             file: opts.file,
@@ -151,7 +163,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
             advisory,
             violations,
             remediations,
-            ...(explanation ? { explanation } : {}),
+            ...(explanation && opts.explain ? { explanation } : {}),
             ...(opts.report !== undefined ? { report: opts.report } : {}),
         },
     };

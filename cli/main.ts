@@ -21,6 +21,7 @@ import type { HaMode, VsDemand } from "../model/seCapacity";
 import { USAGE_EXIT, UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
 import { ensureOutputFolder } from "./outputFolder";
+import { addResultOptions, deliver, needsResults, ParsedResultOptions, resultOptions } from "./results/options";
 
 /** The repository root: one level up from cli/*.ts, two from dist/cli/*.js. */
 function repoRoot(): string {
@@ -297,24 +298,26 @@ export function buildProgram(io: Io, result: { code: number }): Command {
             }
         });
 
-    program.command("check")
+    addResultOptions(program.command("check")
         .description("run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; several exports, a folder of them or a file:// backend are checked as one fleet (each stack with the others' load: docs/shared-capacity.md); exits 1 on a mandatory violation")
         .argument("<file...>", "stack export (pulumi stack export > stack.json) or --record output; or several, a folder of exports, a file:// backend URL")
         .option("--policy-pack-config <file.json>", "policy config, as for pulumi preview --policy-pack-config")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
         .option("--explain", "per resource, the facts read and why each policy applied or not")
         .option("--report <file.md>", "also write a Markdown report (violations, per zone and SE group figures) for a PR comment")
-        .option("--json", JSON_HELP)
-        .action(async (files: string[], o: { policyPackConfig?: string; policyPack?: string; explain?: boolean; report?: string; json?: boolean }) => {
+        .option("--json", JSON_HELP))
+        .action(async (files: string[], o: { policyPackConfig?: string; policyPack?: string; explain?: boolean; report?: string; json?: boolean } & ParsedResultOptions) => {
             const { runCheck } = await import("./check");
+            const ro = resultOptions(o);
             const common = { policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err };
             const single = files.length === 1 && !files[0].startsWith("file://") && !(fs.existsSync(files[0]) && fs.statSync(files[0]).isDirectory());
-            const checked = single ? await runCheck({ ...common, file: files[0] }) : await (await import("./fleet")).runFleetCheck(files, common);
-            if (o.json) {
-                printJson(io, checked.json);
-            } else {
-                io.out(checked.text);
+            if (!single && needsResults(ro)) {
+                throw new UsageError("--format and --output other than text take one export, not a fleet");
             }
+            const checked = single
+                ? await runCheck({ ...common, file: files[0], results: needsResults(ro), programRoot: ro.programRoot })
+                : await (await import("./fleet")).runFleetCheck(files, common);
+            deliver(ro, checked.text, "results" in checked ? checked.results : undefined, io, o.json ? JSON.stringify(checked.json, null, 2) + "\n" : undefined);
             result.code = checked.exitCode;
         });
 

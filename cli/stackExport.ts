@@ -204,6 +204,7 @@ export function readStackExport(file: string): StackExportFile {
                 .map(([k, v]) => [k, strings(v)])),
             ...(typeof item.provider === "string" && item.provider ? { provider: item.provider } : {}),
             options: optionsOf(item),
+            ...(typeof item.sourcePosition === "string" && item.sourcePosition ? { sourcePosition: item.sourcePosition } : {}),
         });
     });
     return { resources, stack, project, pendingDeletes, redactedSecrets: counter.redacted, recordRedactedSecrets: counter.fromRecord, encryptedFacts };

@@ -10,9 +10,12 @@ import { parseArgs } from "util";
 import { DEBUG_ENV, debugEnabled, formatCliError, ProgramFailure } from "./errors";
 import { formatExplanation } from "./explainReport";
 import { runPreview } from "./runPreview";
+import { deliver, needsResults } from "../cli/results/options";
+import { previewResults, RESULT_ARGS, RESULT_HELP, RESULT_USAGE, resultArgs } from "./resultArgs";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
-    "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json> [--show-secrets]] [--stack <name>] [--diff] [--explain]";
+    "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json> [--show-secrets]] [--stack <name>] [--diff] [--explain] " +
+    RESULT_USAGE;
 
 const HELP = `${USAGE}
 
@@ -68,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
                 explain: { type: "boolean" },
                 diff: { type: "boolean" },
                 help: { type: "boolean", short: "h" },
+                ...RESULT_ARGS,
             },
         });
     } catch (err) {
@@ -75,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
     if (parsed.values.help) {
-        process.stdout.write(HELP);
+        process.stdout.write(HELP + RESULT_HELP);
         return 0;
     }
     if (parsed.positionals.length !== 1) {
@@ -88,6 +92,11 @@ async function main(argv: string[]): Promise<number> {
     // Without --policy-pack the pack is this repository's, and one config goes with it.
     if (configs.length > 0 && configs.length !== Math.max(1, packDirs.length)) {
         process.stderr.write(`error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n`);
+        return 2;
+    }
+    const results = resultArgs(parsed.values);
+    if (typeof results === "string") {
+        process.stderr.write(`${results}\n${USAGE}\n`);
         return 2;
     }
     const stackReferences: Record<string, string> = {};
@@ -107,13 +116,14 @@ async function main(argv: string[]): Promise<number> {
             record: parsed.values.record,
             showSecrets: parsed.values["show-secrets"],
             stack: parsed.values.stack,
-            explain: parsed.values.explain,
+            // Passes in the results come from the pack's explanation.
+            explain: parsed.values.explain || needsResults(results),
             view: parsed.values.diff ? "diff" : "progress",
         });
-        process.stdout.write(result.output);
-        if (result.explanation) {
-            process.stdout.write("\n" + formatExplanation(result.explanation));
-        }
+        const text = result.output + (result.explanation && parsed.values.explain ? "\n" + formatExplanation(result.explanation) : "");
+        deliver(results, text, needsResults(results) ? previewResults(result, results.programRoot) : undefined, {
+            out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t),
+        });
         return result.exitCode;
     } catch (err) {
         // A PreviewError is the user's to fix: one line. Anything else is internal: its stack

@@ -28,6 +28,7 @@ import { AliasResolver } from "./resolveAliases";
 import { runTransforms, TransformRegistry } from "./runTransforms";
 import { installSdkResolution, standInTypeHint, TypeDiagnostic, typeCheckPaths } from "./sdkResolution";
 import { toAnalyzerProperties } from "./wireValues";
+import { toProjectPosition } from "./sourcePosition";
 import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_REFERENCES_ENV, UNKNOWN_STRING } from "./types";
 
 /**
@@ -75,6 +76,13 @@ function durationSeconds(text: string): number {
         total += Number(match[1]) * units[match[2]];
     }
     return total;
+}
+
+/** The registration's source position in the state's form, when the SDK sent one inside the program's folder. */
+function sourcePositionOf(req: resproto.RegisterResourceRequest, programDir: string): { sourcePosition?: string } {
+    const pos = req.getSourceposition();
+    const text = pos ? toProjectPosition(pos.getUri(), pos.getLine(), pos.getColumn(), programDir) : undefined;
+    return text ? { sourcePosition: text } : {};
 }
 
 /** A registration's aliases as the engine collects them: alias URNs first, then the specs. */
@@ -333,6 +341,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             ...(provider ? { provider } : {}),
             // A child of an aliased parent inherits an alias even without aliases of its own.
             options: optionsOf(req, aliasesFor(req, urn, aliases)),
+            ...sourcePositionOf(req, cwd),
         };
         if (parent && mockUrnOf.has(parent)) {
             req.setParent(mockUrnOf.get(parent) as string);

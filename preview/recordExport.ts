@@ -21,6 +21,7 @@ export interface ExportedResource {
     additionalSecretOutputs?: string[];
     aliases?: string[];
     ignoreChanges?: string[];
+    sourcePosition?: string;
 }
 
 export interface StackExport {
@@ -60,6 +61,7 @@ export function toStackExport(resources: RecordedResource[], engineVersion: stri
                 if (r.options.additionalSecretOutputs.length) out.additionalSecretOutputs = r.options.additionalSecretOutputs;
                 if (r.options.aliases.length) out.aliases = r.options.aliases;
                 if (r.options.ignoreChanges.length) out.ignoreChanges = r.options.ignoreChanges;
+                if (r.sourcePosition) out.sourcePosition = r.sourcePosition;
                 return out;
             }),
         },

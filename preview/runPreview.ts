@@ -57,6 +57,10 @@ export interface PreviewResult {
     explanation?: Explanation;
     /** Program features the emulation did not reproduce (each one also printed, and exit 1). */
     notReproduced: string[];
+    /** Each pack run, in the order given: what GetAnalyzerInfo said and what Configure sent. */
+    packs: Array<Pick<OpenedPack, "info" | "config">>;
+    /** The program's folder (absolute). */
+    programDir: string;
 }
 
 /** The line printed for a program feature the emulation does not reproduce. */
@@ -198,7 +202,8 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         return {
             // A feature the emulation did not reproduce may hide a block: never exit 0 then.
             exitCode: mandatory || notReproduced.length > 0 ? 1 : 0,
-            violations, remediations, output, resources, notReproduced,
+            violations, remediations, output, resources, notReproduced, programDir,
+            packs: each.map((o) => ({ info: o.info, config: o.config })),
             ...(explain ? { explanation: readExplanation(explain.file, resources.map((r) => r.urn)) } : {}),
         };
     } finally {

@@ -56,6 +56,11 @@ export interface RecordedResource {
     /** Provider reference `<provider urn>::<provider id>`, when the program set one. */
     provider?: string;
     options: RecordedOptions;
+    /**
+     * Where the program declares it, as the state keeps it: `project:///index.ts#12,5`
+     * (preview/sourcePosition.ts); absent when unknown.
+     */
+    sourcePosition?: string;
 }
 
 /** A diagnostic as the pack returns it, in plain JS. */

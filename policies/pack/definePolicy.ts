@@ -17,7 +17,7 @@ import type {
 import { readPolicyConfig, unknownKeysMessage } from "./config";
 import { Applicability, explaining, recordFacts, recordVerdict, typeNotRead } from "./decisionLog";
 import { ResourceView, stackOf, StackView, viewOf } from "./resources";
-import { registerPolicyId, waiverFor } from "./waivers";
+import { expiredWaiverFor, registerPolicyId, waiverFor } from "./waivers";
 import { escapeControl, Message, PROBLEM_LINE_MAX, renderMessage, shortLabel, shortName } from "./message";
 import { plural } from "./format";
 import type { FactRole } from "./factKeys";
@@ -412,7 +412,9 @@ class Decisions {
         const text = typeof message === "string" ? message : renderMessage(message);
         const waiver = resource && this.policy.name !== UNWAIVABLE_POLICY ? waiverFor(resource, this.policy.name) : undefined;
         if (!waiver) {
-            this.reportViolation(text, urn);
+            // An expired waiver: the verdict at its level, its message naming the waiver above the problem.
+            const expired = resource && this.policy.name !== UNWAIVABLE_POLICY ? expiredWaiverFor(resource, this.policy.name) : undefined;
+            this.reportViolation(expired === undefined ? text : `${expired}\n${text}`, urn);
             return;
         }
         reportWithLevel(this.reportViolation, {

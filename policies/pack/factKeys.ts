@@ -63,6 +63,10 @@ const DEFS = [
         meaning: "policy ids, separated by commas, whose violations on this resource are waived: reported at advisory, prefixed \"waived\", with the reason" },
     { key: "waiveReason", readOn: ANY, area: "any", on: "a resource with perfguard:waive", kind: "text", maxLength: 500,
         meaning: "why the waiver was granted (required with perfguard:waive)" },
+    { key: "waiveUntil", readOn: ANY, area: "any", on: "a resource with perfguard:waive", kind: "text", maxLength: 10,
+        meaning: "the last day (YYYY-MM-DD, UTC) the waiver holds; after it the verdicts return at their level, naming the expired waiver" },
+    { key: "waiveOwner", readOn: ANY, area: "any", on: "a resource with perfguard:waive", kind: "text", maxLength: 200,
+        meaning: "who granted the waiver or renews it (shown with an expired waiver)" },
     // Citrix (issue: perfguard v0). Ranges: RTT up to 10 s covers any WAN; counts are sanity bounds.
     { key: "rttMs", readOn: { types: [ZONE] }, area: "citrix", on: "citrix:index/zone:Zone", kind: "number", min: 0, max: 10000, unit: "ms",
         meaning: "RTT between the zone's Delivery Controllers and the Site database" },

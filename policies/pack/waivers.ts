@@ -3,6 +3,11 @@
  * on a resource. A waived verdict is not dropped: it is reported at advisory level, prefixed
  * "waived", with the reason, so the waiver stays visible in every preview.
  *
+ * A waiver may expire: `perfguard:waiveUntil=YYYY-MM-DD` holds through that day (UTC); after it the
+ * verdict returns at its level, its message naming the expired waiver (expiredWaiverFor). A date
+ * that does not parse waives nothing and is a perfguard-facts problem. The clock is injectable
+ * (setWaiverClock) so tests never depend on today's date.
+ *
  * A waiver is all or nothing: when it names any id that is not a policy of this pack (a typo such
  * as `citrix-zone-rtt`), it waives nothing on that resource, since the author's intent is unclear,
  * and perfguard-facts names the wrong id.
@@ -15,6 +20,48 @@ import { foldCase } from "./values";
 export interface Waiver {
     readonly reason: string;
     readonly where: string;
+}
+
+/** Now, for waiver expiry; tests replace it (setWaiverClock). */
+let clock: () => Date = () => new Date();
+
+/** Replaces the clock waivers read (tests); returns the previous one to restore. */
+export function setWaiverClock(now: () => Date): () => Date {
+    const previous = clock;
+    clock = now;
+    return previous;
+}
+
+/** The first instant after `YYYY-MM-DD` (UTC), or undefined when the text is not a calendar date. */
+export function waiverEnd(text: string): number | undefined {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+    if (!match) {
+        return undefined;
+    }
+    const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const day = new Date(Date.UTC(y, m - 1, d));
+    if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
+        return undefined; // 2026-02-30 rolls over: not a date
+    }
+    return Date.UTC(y, m - 1, d + 1);
+}
+
+type Expiry = { state: "none" } | { state: "holds" } | { state: "expired"; until: string } | { state: "invalid" } | { state: "unknown" };
+
+function expiryOf(resource: ResourceView): Expiry {
+    const until = resource.facts.text("waiveUntil");
+    if (until.state === "absent") {
+        return { state: "none" };
+    }
+    if (until.state === "unknown") {
+        return { state: "unknown" }; // a preview's unknown date: the waiver is not assumed to hold
+    }
+    const text = until.state === "ok" ? until.value.trim() : "";
+    const end = waiverEnd(text);
+    if (end === undefined) {
+        return { state: "invalid" };
+    }
+    return clock().getTime() < end ? { state: "holds" } : { state: "expired", until: text };
 }
 
 /** A problem with a waiver, as perfguard-facts reports it (a phrase without the resource name). */
@@ -76,12 +123,37 @@ function shownReason(reason: string): string {
  * reports the waiver).
  */
 export function waiverFor(resource: ResourceView, policyId: string): Waiver | undefined {
+    const granted = grantedWaiver(resource, policyId);
+    if (granted === undefined) {
+        return undefined;
+    }
+    const expiry = expiryOf(resource).state;
+    return expiry === "none" || expiry === "holds" ? granted : undefined;
+}
+
+/** The waiver as granted, expiry aside. */
+function grantedWaiver(resource: ResourceView, policyId: string): Waiver | undefined {
     const ids = waivedIds(resource);
     if (!ids.includes(foldCase(policyId)) || ids.some((id) => !definedPolicyIds.has(id))) {
         return undefined;
     }
     const reason = resource.facts.text("waiveReason");
     return reason.state === "ok" ? { reason: shownReason(reason.value), where: reason.where } : undefined;
+}
+
+/**
+ * The line a verdict carries when its waiver expired: `waiver expired after 2026-01-31 (owner
+ * "team-x"; perfguard:waiveReason ...: "reason")`; undefined when no waiver of `policyId` expired.
+ */
+export function expiredWaiverFor(resource: ResourceView, policyId: string): string | undefined {
+    const granted = grantedWaiver(resource, policyId);
+    const expiry = expiryOf(resource);
+    if (granted === undefined || expiry.state !== "expired") {
+        return undefined;
+    }
+    const owner = resource.facts.text("waiveOwner");
+    const ownerText = owner.state === "ok" ? `owner "${shownReason(owner.value).slice(0, 80)}"; ` : "";
+    return `waiver expired after ${expiry.until} (${ownerText}${granted.where}: "${escapeControl(granted.reason)}")`;
 }
 
 function shownId(id: string): string {
@@ -102,6 +174,14 @@ export function waiverProblems(resource: ResourceView): WaiverProblem[] {
             problem: `perfguard:waive names ${named} but there is no perfguard:waiveReason, so the verdicts keep their level`,
             short: "perfguard:waive has no perfguard:waiveReason, so the verdicts keep their level",
             fix: "add perfguard:waiveReason=<why the waiver was granted> next to perfguard:waive",
+        });
+    }
+    const until = resource.facts.text("waiveUntil");
+    if (until.state !== "absent" && expiryOf(resource).state === "invalid") {
+        problems.push({
+            problem: "perfguard:waiveUntil is not a date (YYYY-MM-DD), so the waiver holds nowhere and the verdicts keep their level",
+            short: "perfguard:waiveUntil is not a date (YYYY-MM-DD), so the verdicts keep their level",
+            fix: "write the waiver's last day as YYYY-MM-DD (UTC), e.g. perfguard:waiveUntil=2026-06-30",
         });
     }
     if (ids.includes("perfguard-facts")) {

@@ -179,9 +179,14 @@ export function validFactValueArb(def: FactKeyDef): fc.Arbitrary<string> {
         case "enum":
             return fc.constantFrom(...def.values.flatMap((v) => [v, v.toUpperCase(), ` ${v} `]));
         case "text":
-            return def.key === "waive"
-                ? fc.constantFrom("citrix-zone-rtt-limit", "nsx-alb-se-capacity, xen-dom0-workload", "perfguard-facts")
-                : fc.oneof(fc.constantFrom(...NAME_POOL), fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0));
+            if (def.key === "waive") {
+                return fc.constantFrom("citrix-zone-rtt-limit", "nsx-alb-se-capacity, xen-dom0-workload", "perfguard-facts");
+            }
+            if (def.key === "waiveUntil") {
+                return fc.constantFrom("2026-06-30", "2024-02-29", "2099-12-31"); // a date, as its 10 characters allow
+            }
+            return fc.oneof(fc.constantFrom(...NAME_POOL), fc.string({ minLength: 1, maxLength: 30 }))
+                .filter((s) => s.trim().length > 0 && s.length <= def.maxLength);
     }
 }
 

@@ -1,0 +1,63 @@
+/**
+ * `--format <f>` and `--output <f>=<file>`: which document goes to stdout and which to files.
+ * Every format but text is written from one Results; text is the command's own output.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { writeGithub } from "./github";
+import { writeJson } from "./json";
+import { writeJunit } from "./junit";
+import { writeMarkdown } from "./markdown";
+import type { Results } from "./model";
+import { writeSarif } from "./sarif";
+
+export const RESULT_FORMATS = ["text", "json", "sarif", "junit", "github", "markdown"] as const;
+export type ResultFormat = typeof RESULT_FORMATS[number];
+
+export function isResultFormat(text: string): text is ResultFormat {
+    return (RESULT_FORMATS as readonly string[]).includes(text);
+}
+
+export interface OutputTarget {
+    readonly format: ResultFormat;
+    readonly file: string;
+}
+
+/** Parses one `--output <format>=<file>`; throws Error with the usage on a bad value. */
+export function parseOutput(value: string): OutputTarget {
+    const eq = value.indexOf("=");
+    const format = eq > 0 ? value.slice(0, eq) : "";
+    const file = eq > 0 ? value.slice(eq + 1) : "";
+    if (!isResultFormat(format) || file === "") {
+        throw new Error(`--output ${value}: expected <format>=<file>, format one of ${RESULT_FORMATS.join(", ")}`);
+    }
+    return { format, file };
+}
+
+export interface RenderInput {
+    readonly results: Results;
+    /** The command's text output (today's). */
+    readonly text: string;
+    readonly docsBase?: string;
+}
+
+/** The document of one format. */
+export function render(format: ResultFormat, input: RenderInput): string {
+    switch (format) {
+        case "text": return input.text;
+        case "json": return writeJson(input.results);
+        case "sarif": return writeSarif(input.results, { docsBase: input.docsBase });
+        case "junit": return writeJunit(input.results);
+        case "github": return writeGithub(input.results);
+        case "markdown": return writeMarkdown(input.results);
+    }
+}
+
+/** Writes each --output file (its folder created); returns the notes for stderr. */
+export function writeOutputs(targets: readonly OutputTarget[], input: RenderInput): string[] {
+    return targets.map((t) => {
+        fs.mkdirSync(path.dirname(path.resolve(t.file)), { recursive: true });
+        fs.writeFileSync(t.file, render(t.format, input));
+        return `${t.format} written to ${t.file}`;
+    });
+}

@@ -1,0 +1,79 @@
+/**
+ * JUnit XML: parsed with a real XML parser (fast-xml-parser, validated first); a testsuite per
+ * policy, a testcase per judged resource; failures and skipped count the verdicts the text
+ * output prints, for each bundled TypeScript example; escaping survives markup in messages.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { spawnSync } from "child_process";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import { buildResults, countOutcomes } from "../../cli/results/model";
+import { writeJunit } from "../../cli/results/junit";
+import { previewResults } from "../../preview/resultArgs";
+import { bundledExamples, EXAMPLES, examplePreview, ROOT } from "../support/examplePreviews";
+
+type Case = { "@_classname": string; "@_name": string; "@_file": string; "@_line": string; failure?: { "@_message": string; "@_type": string; "#text": string }; skipped?: { "@_message": string } };
+type Suite = { "@_name": string; "@_tests": string; "@_failures": string; "@_skipped": string; testcase: Case[] };
+
+function parse(xml: string): { suites: Suite[]; root: Record<string, string> } {
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "testsuite" || name === "testcase" }).parse(xml) as
+        { testsuites: Record<string, string> & { testsuite?: Suite[] } };
+    return { suites: doc.testsuites.testsuite ?? [], root: doc.testsuites };
+}
+
+const typescriptExamples = bundledExamples().filter((name) => fs.existsSync(path.join(EXAMPLES, name, "index.ts")));
+
+describe("JUnit of each bundled TypeScript example", () => {
+    for (const name of typescriptExamples) {
+        it(`${name}: failures and skipped are the text output's verdicts`, async () => {
+            const { result } = await examplePreview(name);
+            const results = previewResults(result, `examples/${name}`);
+            const { suites, root } = parse(writeJunit(results));
+            const cases = suites.flatMap((s) => s.testcase);
+            const failures = cases.filter((c) => c.failure !== undefined);
+            const skipped = cases.filter((c) => c.skipped !== undefined);
+            // Every violation the text output prints (its `- [level]` lines) is a failure or skipped.
+            const printed = result.output.split("\n").filter((l) => /^ {8}- \[(mandatory|advisory)\]/.test(l)).length;
+            expect(failures.length + skipped.length).toBe(printed);
+            expect(failures.length).toBe(countOutcomes(results.verdicts).violation);
+            expect(Number(root["@_failures"])).toBe(failures.length);
+            expect(Number(root["@_tests"])).toBe(cases.length);
+            // One suite per policy, each named once, cases named after the policy.
+            expect(new Set(suites.map((s) => s["@_name"])).size).toBe(suites.length);
+            for (const s of suites) {
+                expect(Number(s["@_tests"])).toBe(s.testcase.length);
+                expect(s.testcase.every((c) => c["@_classname"] === s["@_name"])).toBe(true);
+            }
+            // A mandatory violation's failure carries the level and the problem line.
+            for (const v of result.violations.filter((x) => x.enforcementLevel === "mandatory" && !/not checked/.test(x.message))) {
+                const problem = v.message.split("\n")[1];
+                expect(failures.some((c) => c.failure?.["@_type"] === "mandatory" && c.failure["@_message"] === problem)).toBe(true);
+            }
+        });
+    }
+
+    it("npm run preview -- <example> --format junit prints the same document", async () => {
+        const { result } = await examplePreview("nsx-alb-se-groups");
+        const run = spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), "examples/nsx-alb-se-groups", "--format", "junit"],
+            { cwd: ROOT, encoding: "utf8" });
+        expect(run.status).toBe(result.exitCode);
+        expect(run.stdout).toBe(writeJunit(previewResults(result, "examples/nsx-alb-se-groups")));
+        expect(run.stderr).toContain("Policies:");
+    }, 300_000);
+});
+
+describe("JUnit escaping", () => {
+    it("keeps markup, quotes and control characters of a message as text", () => {
+        const message = "P & <Q>.\nPool \"a<b>\" & 'c' uses 90% \u0001 (limit 80%).\nFix: ]]> add\nBasis: x";
+        const results = buildResults({
+            pack: { name: "perfguard", version: "0.1.0", policies: [] }, levels: {}, programRoot: "", resources: [],
+            violations: [{ policyName: "p<1>", policyPackName: "perfguard", policyPackVersion: "0.1.0", enforcementLevel: "mandatory", message, urn: "urn:pulumi:s::p::a:b:C::n&m", phase: "analyze" }],
+        });
+        const { suites } = parse(writeJunit(results));
+        expect(suites[0]["@_name"]).toBe("p<1>");
+        expect(suites[0].testcase[0].failure?.["@_message"]).toBe("Pool \"a<b>\" & 'c' uses 90%  (limit 80%).");
+        expect(suites[0].testcase[0].failure?.["#text"]).toContain("Fix: ]]> add");
+    });
+});

@@ -689,7 +689,7 @@ function notOwned(what: string): Unresolved {
 }
 
 function ambiguous(what: string, found: readonly IndexedGroup[]): Resolution {
-    const names = found.slice(0, 3).map((g) => g.group.label).join(", ");
+    const names = found.map((g) => g.group.label).sort(compare).slice(0, 3).join(", ");
     return { unresolved: { reason: `${what} matches ${found.length} SE groups (${names}) that the join cannot tell apart`, remedy: "name the cloud and tenant in the ref (?name=...&cloud=...&tenant=...), or declare perfguard:seGroup=<uuid> on the virtual service", candidates: found.map((g) => g.group) } };
 }
 

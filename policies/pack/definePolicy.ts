@@ -444,9 +444,11 @@ class Decisions {
                 continue;
             }
             const label = resource ? resource.label : "the stack";
+            // Sorted: a why recorded while judging another resource arrives in the engine's order.
+            const sorted = [...whys].sort((a, b) => compareText(a.reason, b.reason) || compareText(a.remedy, b.remedy));
             this.sendUnverified({
-                problem: `${label} not checked: ${whys.map((w) => w.reason).join("; ")}.`,
-                fix: [...new Set(whys.map((w) => w.remedy))].join("; "),
+                problem: `${label} not checked: ${sorted.map((w) => w.reason).join("; ")}.`,
+                fix: [...new Set(sorted.map((w) => w.remedy))].join("; "),
             }, urn || undefined);
         }
     }
@@ -473,7 +475,12 @@ class Decisions {
         if (groups.size === 0) {
             return;
         }
-        const list = [...groups.values()];
+        // Names and reasons sorted: the engine's resource order varies from run to run, and a
+        // message that followed it would churn in a PR comment or a diff.
+        const list = [...groups.values()].sort((a, b) => compareText(a.why.reason, b.why.reason) || compareText(a.why.remedy, b.why.remedy));
+        for (const g of list) {
+            g.names.sort(compareText);
+        }
         const first = (names: string[]) => names.length <= FIRST_NAMES ? names.join(", ") : `${names.slice(0, FIRST_NAMES).join(", ")} and ${names.length - FIRST_NAMES} more`;
         // The problem line names the one reason and the first names when that fits, else the reason
         // alone, else only the count; what it leaves out goes to basis lines, so the line stays
@@ -498,6 +505,11 @@ class Decisions {
         const judged = this.applied.get("");
         this.applied.set("", judged ? `${judged}; ${note}` : note);
     }
+}
+
+/** Code-unit order (not locale order): the same on every machine. */
+function compareText(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function unverifiedLevel(config: unknown): EnforcementLevel {

@@ -262,22 +262,70 @@ export function readProjectName(programDir: string): string {
 /**
  * Returns the stack's config as the CLI passes it in PULUMI_CONFIG: keys `<namespace>:<key>`
  * (bare keys get the project namespace), values as strings (objects JSON-encoded).
- * Reads `<programDir>/Pulumi.<stack>.yaml`; a missing file gives {}. Secure (encrypted) values
- * cannot be decrypted without the CLI and are left out. Throws PreviewError on unparsable YAML.
+ * Reads Pulumi.yaml's `config:` defaults, then `<programDir>/Pulumi.<stack>.yaml` over them (a
+ * missing file: the defaults alone). Secure (encrypted) values cannot be decrypted without the CLI
+ * and are left out (stackConfigNotReproduced names them). Throws PreviewError on unparsable YAML.
  */
 export function readStackConfig(programDir: string, project: string, stack: string): Record<string, string> {
+    // The project's own defaults (Pulumi.yaml `config:`) first: the CLI gives the program those
+    // the stack file does not set, as preview:real's CLI does.
+    const out: Record<string, string> = projectConfigDefaults(programDir, project);
     const file = path.join(programDir, `Pulumi.${stack}.yaml`);
     if (!fs.existsSync(file)) {
-        return {};
+        return out;
     }
     const doc = loadYaml(fs.readFileSync(file, "utf8"), file) as { config?: Record<string, unknown> } | null;
-    const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(doc?.config ?? {})) {
         if (value !== null && typeof value === "object" && "secure" in value) {
             continue;
         }
-        const fullKey = key.includes(":") ? key : `${project}:${key}`;
-        out[fullKey] = typeof value === "string" ? value : JSON.stringify(value);
+        out[fullConfigKey(key, project)] = typeof value === "string" ? value : JSON.stringify(value);
     }
     return out;
+}
+
+function fullConfigKey(key: string, project: string): string {
+    return key.includes(":") ? key : `${project}:${key}`;
+}
+
+/**
+ * Pulumi.yaml's `config:` values as the CLI adds them to the stack's config: a bare value is the
+ * key's default, an object its `default` (a project key) or `value` (another namespace's key);
+ * an object with neither (only `type`, `description`) gives nothing.
+ */
+function projectConfigDefaults(programDir: string, project: string): Record<string, string> {
+    const file = projectFile(programDir);
+    const doc = file ? loadYaml(fs.readFileSync(file, "utf8"), file) as { config?: unknown } | null : null;
+    const config = doc?.config;
+    const out: Record<string, string> = {};
+    if (config === null || typeof config !== "object" || Array.isArray(config)) {
+        return out;
+    }
+    for (const [key, entry] of Object.entries(config as Record<string, unknown>)) {
+        const spec = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? entry as Record<string, unknown> : undefined;
+        const value = spec === undefined ? entry : "default" in spec ? spec.default : "value" in spec ? spec.value : undefined;
+        if (value !== undefined && value !== null) {
+            out[fullConfigKey(key, project)] = typeof value === "string" ? value : JSON.stringify(value);
+        }
+    }
+    return out;
+}
+
+/**
+ * The stack file's config the emulation cannot give the program as the CLI would: its secret
+ * values (the emulation decrypts nothing; a program reading one fails or falls back to its
+ * default) and an ESC `environment:`. Each is a "not reproduced" feature (exit 1).
+ */
+export function stackConfigNotReproduced(programDir: string, stack: string): string[] {
+    const name = `Pulumi.${stack}.yaml`;
+    const file = path.join(programDir, name);
+    if (!fs.existsSync(file)) {
+        return [];
+    }
+    const doc = loadYaml(fs.readFileSync(file, "utf8"), file) as { config?: Record<string, unknown>; environment?: unknown } | null;
+    const secure = Object.entries(doc?.config ?? {}).filter(([, v]) => v !== null && typeof v === "object" && "secure" in v).map(([k]) => k).sort();
+    return [
+        ...(secure.length > 0 ? [`the secret config ${secure.join(", ")} of ${name} (the emulation decrypts no secret; npm run preview:real does, with PULUMI_CONFIG_PASSPHRASE)`] : []),
+        ...(doc?.environment !== undefined && doc?.environment !== null ? [`the ESC environment of ${name} (environment:)`] : []),
+    ];
 }

@@ -10,7 +10,7 @@ import { PreviewError, ProgramFailure, SETUP_ERROR_EXIT } from "./errors";
 import { Explanation, readExplanation } from "./explainReport";
 import { PolicyConfigInput } from "./policyConfig";
 import { formatPoliciesSection, formatPreviewOutput, PreviewView } from "./printViolations";
-import { readProject, readStackConfig } from "./projectFiles";
+import { readProject, readStackConfig, stackConfigNotReproduced } from "./projectFiles";
 import { writeStackExport } from "./recordExport";
 import { runProgram } from "./forkProgram";
 import { checkStack } from "./stackSelection";
@@ -133,6 +133,10 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     // one of the configs (the loads race: v3.274.1 has kept the first in some runs, the second in others).
     const folders = [...new Set(given.map((p) => path.resolve(p.dir)))];
     const notReproduced: string[] = [];
+    for (const feature of stackConfigNotReproduced(programDir, stack)) {
+        notReproduced.push(feature);
+        log(notReproducedLine(feature));
+    }
     for (const folder of folders) {
         const configs = given.filter((p) => path.resolve(p.dir) === folder).map((p) => JSON.stringify(p.config ?? null));
         if (new Set(configs).size > 1) {

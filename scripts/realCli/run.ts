@@ -9,6 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import { installStandInPlugins } from "../../preview/providers/install";
 import { NPM_SDKS, STAND_IN_SDKS } from "../../preview/sdkResolution";
+import { carryStackConfig, notReproducedByRealLine, userPassphraseGiven } from "./stackConfig";
 
 /** The CLI version scripts/real-cli/setup.sh builds. */
 export const REAL_CLI_VERSION = "3.274.1";
@@ -51,7 +52,7 @@ export interface Workspace {
  * Creates a scratch workspace: a temporary PULUMI_HOME and `file://` backend, nothing shared;
  * `extraEnv` is set on top (the bench's PULUMI_SKIP_CHECKPOINTS).
  */
-export function createWorkspace(extraEnv: NodeJS.ProcessEnv = {}): Workspace {
+export function createWorkspace(extraEnv: NodeJS.ProcessEnv = {}, userPassphrase = false): Workspace {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-real-cli-"));
     fs.mkdirSync(path.join(dir, "home"));
     fs.mkdirSync(path.join(dir, "state"));
@@ -73,6 +74,16 @@ export function createWorkspace(extraEnv: NodeJS.ProcessEnv = {}): Workspace {
         FORCE_COLOR: "0",
         ...extraEnv,
     };
+    if (userPassphrase) {
+        // The carried stack file's secrets open with the passphrase the user gave (stackConfig.ts).
+        env.PULUMI_CONFIG_PASSPHRASE = extraEnv.PULUMI_CONFIG_PASSPHRASE ?? process.env.PULUMI_CONFIG_PASSPHRASE;
+        if (env.PULUMI_CONFIG_PASSPHRASE === undefined) {
+            delete env.PULUMI_CONFIG_PASSPHRASE;
+        }
+    } else {
+        delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
+        env.PULUMI_CONFIG_PASSPHRASE ??= "perfguard-test-passphrase";
+    }
     delete env.PULUMI_ACCESS_TOKEN;
     installStandInPlugins(path.join(dir, "home"), REPO_ROOT);
     return {
@@ -97,7 +108,8 @@ function runCommand(bin: string, args: readonly string[], cwd: string, env: Node
 
 /**
  * Copies a program into a scratch folder outside the repository, so that `stack init` writes its
- * Pulumi.<stack>.yaml there and not into the program's folder (and, for a program inside this
+ * Pulumi.<stack>.yaml there and not into the program's folder (the stack's own file is carried
+ * by carryStackConfig, the others are left out) (and, for a program inside this
  * repository, so that the Node.js language host does not take perfguard's own package.json as the
  * program's project root), with a node_modules beside it (stageNodeModules). A program anywhere on
  * disk works, with its own node_modules or none; one that imports a file from outside its folder
@@ -231,6 +243,12 @@ export function importsFromOutside(programDir: string): string | undefined {
     return visit(programDir);
 }
 
+/** Whether the program's stack file has passphrase secrets the user gave a passphrase for. */
+function needsUserPassphrase(programDir: string, stack: string, env: NodeJS.ProcessEnv = process.env): boolean {
+    const file = path.join(path.resolve(programDir), `Pulumi.${stack}.yaml`);
+    return userPassphraseGiven(env) && fs.existsSync(file) && /^encryptionsalt:/m.test(fs.readFileSync(file, "utf8")) && /\bsecure:/.test(fs.readFileSync(file, "utf8"));
+}
+
 /** stageProgram into the workspace; disposes the workspace when the program cannot be staged. */
 function stagedIn(ws: Workspace, programDir: string): { dir: string; dispose(): void } {
     try {
@@ -256,16 +274,23 @@ export interface RealPreviewOptions {
     readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Runs `pulumi preview --policy-pack <pack>` on a copy of `programDir` with a fresh stack. */
+/**
+ * Runs `pulumi preview --policy-pack <pack>` on a copy of `programDir` with a fresh stack that
+ * holds the program's `Pulumi.<stack>.yaml` (stackConfig.ts says what is carried); what could not
+ * be carried is named in a "not reproduced" line and the run exits 1 at least.
+ */
 export async function realPreview(programDir: string, options: RealPreviewOptions = {}): Promise<CliRun> {
-    const ws = createWorkspace(options.env);
+    const stack = options.stack ?? "dev";
+    const userEnv = { ...process.env, ...options.env };
+    const ws = createWorkspace(options.env, needsUserPassphrase(programDir, stack, userEnv));
     const program = stagedIn(ws, programDir);
     try {
-        const stack = options.stack ?? "dev";
+        const carried = carryStackConfig(path.resolve(programDir), program.dir, stack, userEnv);
         const init = await ws.run(["stack", "init", stack, "--non-interactive"], program.dir);
         if (init.exitCode !== 0) {
             return init;
         }
+        const notReproduced = carried.notReproduced.map(notReproducedByRealLine).join("");
         const args = ["preview", "--non-interactive", "--stack", stack];
         if (!options.noPack) {
             for (const pack of options.packDirs ?? [options.packDir ?? REPO_ROOT]) {
@@ -278,7 +303,8 @@ export async function realPreview(programDir: string, options: RealPreviewOption
         if (options.diff) {
             args.push("--diff");
         }
-        return await ws.run(args, program.dir);
+        const run = await ws.run(args, program.dir);
+        return notReproduced === "" ? run : { ...run, stderr: notReproduced + run.stderr, exitCode: Math.max(1, run.exitCode) };
     } finally {
         program.dispose();
         ws.dispose();
@@ -360,9 +386,10 @@ export interface DeployedStack {
  * (secrets stay encrypted), and calls `fn` with the deployment; cleans up.
  */
 export async function withDeployedStack<T>(programDir: string, fn: (stack: DeployedStack) => Promise<T>, options: DeployOptions = {}): Promise<T> {
-    const ws = createWorkspace();
+    const ws = createWorkspace({}, needsUserPassphrase(programDir, "dev"));
     const program = stagedIn(ws, programDir);
     try {
+        carryStackConfig(path.resolve(programDir), program.dir, "dev");
         const init = await ws.run(["stack", "init", "dev", "--non-interactive"], program.dir);
         if (init.exitCode !== 0) {
             throw new Error(`pulumi stack init failed:\n${init.stdout}${init.stderr}`);

@@ -12,9 +12,11 @@ import { formatExplanation } from "./explainReport";
 import { runPreview } from "./runPreview";
 import { deliver, needsResults } from "../cli/results/options";
 import { previewResults, RESULT_ARGS, RESULT_HELP, RESULT_USAGE, resultArgs } from "./resultArgs";
+import { TARGET_OPTIONS, targetOptionsNotReproduced } from "./targetOptions";
 
 const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
     "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json> [--show-secrets]] [--stack <name>] [--diff] [--explain] " +
+    "[--target <urn>]... [--target-dependents] [--exclude <urn>]... [--exclude-dependents] [--replace <urn>]... " +
     RESULT_USAGE;
 
 const HELP = `${USAGE}
@@ -34,7 +36,10 @@ A program feature the emulation cannot reproduce (an unreadable stack reference,
 readable state, invokes, reads of existing resources, multi-language components) is named in
 one "not reproduced" line and makes the preview exit 1: the CLI might have blocked
 (npm run preview:real gives its verdicts). A program in another language (runtime: yaml,
-python, ...) is refused with exit 2.
+python, ...) is refused with exit 2. --target (-t), --target-dependents, --exclude,
+--exclude-dependents and --replace are accepted as the CLI accepts them and not reproduced (what
+the engine sends then depends on the stack's state): each is named in a "not reproduced" line,
+the whole program is previewed, and the preview exits 1.
 
 --record writes the resources sent to the packs in \`pulumi stack export\` shape, secrets
 redacted (a ciphertext that says so, as the CLI writes them without --show-secrets); with
@@ -72,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
                 diff: { type: "boolean" },
                 help: { type: "boolean", short: "h" },
                 ...RESULT_ARGS,
+                ...TARGET_OPTIONS,
             },
         });
     } catch (err) {
@@ -119,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
             // Passes in the results come from the pack's explanation.
             explain: parsed.values.explain || needsResults(results),
             view: parsed.values.diff ? "diff" : "progress",
+            optionsNotReproduced: targetOptionsNotReproduced(parsed.values),
         });
         const text = result.output + (result.explanation && parsed.values.explain ? "\n" + formatExplanation(result.explanation) : "");
         deliver(results, text, needsResults(results) ? previewResults(result, results.programRoot) : undefined, {

@@ -42,6 +42,8 @@ export interface RunPreviewOptions {
     explain?: boolean;
     /** The CLI's view: progress (default) or diff (`--diff`). */
     view?: PreviewView;
+    /** CLI options given that the emulation does not reproduce (targetOptions.ts): each named, exit 1. */
+    optionsNotReproduced?: string[];
 }
 
 export interface PreviewResult {
@@ -133,7 +135,7 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     // one of the configs (the loads race: v3.274.1 has kept the first in some runs, the second in others).
     const folders = [...new Set(given.map((p) => path.resolve(p.dir)))];
     const notReproduced: string[] = [];
-    for (const feature of stackConfigNotReproduced(programDir, stack)) {
+    for (const feature of [...(opts.optionsNotReproduced ?? []), ...stackConfigNotReproduced(programDir, stack)]) {
         notReproduced.push(feature);
         log(notReproducedLine(feature));
     }

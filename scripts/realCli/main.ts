@@ -7,8 +7,20 @@
 import { parseArgs } from "util";
 import { realAnalyze, realCliAvailable, realCliBinDir, realPreview } from "./run";
 
-const USAGE = "usage: npm run preview:real -- <program dir> [--policy-pack-config <file>] [--diff] [--stack <name>]\n" +
+const USAGE = "usage: npm run preview:real -- <program dir> [--policy-pack-config <file>] [--diff] [--stack <name>] " +
+    "[--target <urn>]... [--target-dependents] [--exclude <urn>]... [--exclude-dependents] [--replace <urn>]...\n" +
     "       npm run analyze:real -- <stack export> [--policy-pack-config <file>]";
+
+/** The targeting options as `pulumi preview` arguments, in a fixed order. */
+function targetArgs(v: { target?: string[]; "target-dependents"?: boolean; exclude?: string[]; "exclude-dependents"?: boolean; replace?: string[] }): string[] {
+    return [
+        ...(v.target ?? []).flatMap((u) => ["--target", u]),
+        ...(v["target-dependents"] ? ["--target-dependents"] : []),
+        ...(v.exclude ?? []).flatMap((u) => ["--exclude", u]),
+        ...(v["exclude-dependents"] ? ["--exclude-dependents"] : []),
+        ...(v.replace ?? []).flatMap((u) => ["--replace", u]),
+    ];
+}
 
 async function main(argv: string[]): Promise<number> {
     const [command, ...rest] = argv;
@@ -21,6 +33,12 @@ async function main(argv: string[]): Promise<number> {
                 "policy-pack-config": { type: "string" },
                 diff: { type: "boolean" },
                 stack: { type: "string" },
+                // Passed to `pulumi preview` as given (the emulation names them "not reproduced").
+                target: { type: "string", multiple: true, short: "t" },
+                "target-dependents": { type: "boolean" },
+                exclude: { type: "string", multiple: true },
+                "exclude-dependents": { type: "boolean" },
+                replace: { type: "string", multiple: true },
             },
         });
     } catch (err) {
@@ -37,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const config = parsed.values["policy-pack-config"];
     const run = command === "preview"
-        ? await realPreview(parsed.positionals[0], { policyPackConfig: config, diff: parsed.values.diff, stack: parsed.values.stack })
+        ? await realPreview(parsed.positionals[0], { policyPackConfig: config, diff: parsed.values.diff, stack: parsed.values.stack, cliArgs: targetArgs(parsed.values) })
         : await realAnalyze(parsed.positionals[0], { policyPackConfig: config });
     process.stdout.write(run.stdout);
     process.stderr.write(run.stderr);

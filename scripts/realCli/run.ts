@@ -272,6 +272,8 @@ export interface RealPreviewOptions {
     readonly noPack?: boolean;
     /** Environment set on top of the workspace's own for the CLI. */
     readonly env?: NodeJS.ProcessEnv;
+    /** More `pulumi preview` arguments (--target, --exclude, --replace, ...). */
+    readonly cliArgs?: readonly string[];
 }
 
 /**
@@ -303,6 +305,7 @@ export async function realPreview(programDir: string, options: RealPreviewOption
         if (options.diff) {
             args.push("--diff");
         }
+        args.push(...(options.cliArgs ?? []));
         const run = await ws.run(args, program.dir);
         return notReproduced === "" ? run : { ...run, stderr: notReproduced + run.stderr, exitCode: Math.max(1, run.exitCode) };
     } finally {

@@ -31,6 +31,15 @@ describe("docs/ci.md and docs/ci/", () => {
         }
     });
 
+    it("no recipe (docs/ci/ or a yaml block of ci.md) runs pulumi up --skip-preview: AnalyzeStack would run after the resources exist", () => {
+        const recipes = fs.readdirSync(CI_DIR).sort().map((f) => [f, fs.readFileSync(path.join(CI_DIR, f), "utf8")] as const);
+        expect(recipes.map(([f]) => f)).toEqual(expect.arrayContaining(FILES));
+        for (const [file, text] of [...recipes, ...blocks.map((b, i) => [`ci.md block ${i + 1}`, b] as const)]) {
+            expect(text, file).not.toMatch(/--skip-preview|\bup\b[^\n]*\s-f\b/);
+        }
+        expect(doc).toMatch(/### Never `pulumi up --skip-preview`/);
+    });
+
     it.each(FILES)("%s names every step and runs them in bash", (file) => {
         const workflow = loadWorkflow(file);
         expect(workflow.defaults?.run?.shell).toBe("bash");

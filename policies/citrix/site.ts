@@ -321,6 +321,38 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byI
     return { why: { reason: "its zone is not set to a zone id", remedy: "set zone to its zone's id, or declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
 }
 
+/**
+ * The machines of catalogs whose entry in associatedMachineCatalogs cannot be told (a preview: the
+ * refs are unknown, and a property dependency does not say which count is whose), from what is
+ * known, in this order: one catalog left takes the counts' sum; counts that equal the catalogs' own
+ * numberOfTotalMachines one to one are theirs; else each catalog's own size, capped at the counts'
+ * sum; an even split of the sum only for a catalog whose own size is not known (`even`). Without
+ * known counts, each catalog's own size (1 when that is not known either).
+ */
+function unpairedMachines(catalogs: readonly ResourceView[], counts: ReadonlyArray<number | undefined>): { machines: Array<{ catalog: ResourceView; machines: number }>; even: boolean } {
+    const own = catalogs.map((catalog) => ({ catalog, size: machinesOf(catalog) }));
+    const known = counts.every((c): c is number => c !== undefined);
+    if (!known) {
+        return { machines: own.map(({ catalog, size }) => ({ catalog, machines: typeof size === "number" ? size : 1 })), even: false };
+    }
+    const total = (counts as number[]).reduce((sum, c) => sum + c, 0);
+    if (catalogs.length === 1) {
+        return { machines: [{ catalog: catalogs[0], machines: total }], even: false };
+    }
+    const sizes = own.map((o) => o.size);
+    const byValue = (a: number, b: number) => a - b;
+    const matched = sizes.every((n): n is number => typeof n === "number") && counts.length === sizes.length
+        && JSON.stringify([...(sizes as number[])].sort(byValue)) === JSON.stringify([...(counts as number[])].sort(byValue));
+    if (matched) {
+        return { machines: own.map(({ catalog, size }) => ({ catalog, machines: size as number })), even: false };
+    }
+    const unsized = own.filter((o) => typeof o.size !== "number").length;
+    return {
+        machines: own.map(({ catalog, size }) => ({ catalog, machines: typeof size === "number" ? Math.min(size, total) : total / catalogs.length })),
+        even: unsized > 0,
+    };
+}
+
 /** One Delivery Group's zones and machines, from associatedMachineCatalogs. */
 function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<string, Zone>, catalogWhy: ReadonlyMap<string, NotChecked>): Group {
     const group: Group = {
@@ -347,25 +379,19 @@ function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<stri
         }
     }
     const counted: Array<{ catalog: ResourceView; machines: number }> = [];
-    let total = 0;
-    let countsKnown = true;
-    let allById = entries.length > 0;
+    const unpaired: Array<number | undefined> = [];
     for (const entry of entries) {
-        const count = parsePlainDecimal(field(entry, "machineCount"));
-        if (count === undefined || count < 0) {
-            countsKnown = false;
-        } else {
-            total += count;
-        }
+        const parsed = parsePlainDecimal(field(entry, "machineCount"));
+        const count = parsed !== undefined && parsed >= 0 ? parsed : undefined;
         const id = knownString(field(entry, "machineCatalog"));
         const catalog = id ? byId.get(id) : undefined;
         if (catalog && count !== undefined) {
-            counted.push({ catalog, machines: count });
+            counted.push({ catalog, machines: count }); // the pairing is known: the group's count
         } else {
-            allById = false;
+            unpaired.push(count);
         }
     }
-    if (!allById) {
+    if (unpaired.length > 0) {
         const catalogs = stack.dependencyOf(resource, "associatedMachineCatalogs", CATALOG_TYPE);
         if (catalogs.length === 0) {
             if (entries.length > 0) {
@@ -373,14 +399,11 @@ function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<stri
             }
             return group;
         }
-        counted.length = 0;
-        group.evenSplit = catalogs.length > 1;
-        for (const catalog of catalogs) {
-            const own = machinesOf(catalog);
-            // Without known counts, each catalog's own machine count; else an even split.
-            const machines = countsKnown ? total / catalogs.length : typeof own === "number" ? own : 1;
-            counted.push({ catalog, machines });
-        }
+        const pairedUrns = new Set(counted.map((c) => c.catalog.urn));
+        const rest = catalogs.filter((c) => !pairedUrns.has(c.urn));
+        const split = unpairedMachines(rest, unpaired);
+        group.evenSplit = split.even;
+        counted.push(...split.machines);
     }
     const perZone = new Map<Zone, number>();
     for (const { catalog, machines } of counted) {

@@ -186,5 +186,8 @@ export function previewOutputs(type: string, checked: Props, unknown: unknown = 
 
 /** The outputs of a real Create (`pulumi up`): computed attributes left unset get plausible values. */
 export function createdOutputs(type: string, checked: Props, id: string): Props {
-    return outputs(type, checked, (a) => plausible(a, id));
+    const out = outputs(type, checked, (a) => plausible(a, id));
+    // The bridge keeps the Terraform `id` among the outputs of a created resource (the state holds
+    // `outputs.id`, which references such as a Delivery Group's machineCatalog join on).
+    return resourceOf(type) ? { ...out, id } : out;
 }

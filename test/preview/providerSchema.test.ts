@@ -98,6 +98,12 @@ describe("createdOutputs (Create in an update)", () => {
         expect(out.seGroupRef).toBe("/api/avi-0123456789ab");
         expect(createdOutputs(XO_VM, {}, "x").ipv4Addresses).toEqual([]);
     });
+
+    it("keeps the id among the outputs, as bridged providers do (the state's outputs.id)", () => {
+        expect(createdOutputs(ZONE, { name: "latam" }, "citrix-0123456789ab").id).toBe("citrix-0123456789ab");
+        expect(createdOutputs(VS, { name: "vs" }, "avi-0123456789ab").id).toBe("avi-0123456789ab");
+        expect(previewOutputs(ZONE, { name: "latam" })).not.toHaveProperty("id");
+    });
 });
 
 describe("the plugin's URN helpers", () => {

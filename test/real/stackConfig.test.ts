@@ -104,7 +104,9 @@ describe.skipIf(!present)("a passphrase secret in the stack file", () => {
             const run = await ws.run(args, program);
             expect(run.exitCode, run.stdout + run.stderr).toBe(0);
         }
-        expect(fs.readFileSync(path.join(program, "Pulumi.prod.yaml"), "utf8")).toMatch(/encryptionsalt:[\s\S]*secure:/);
+        const written = fs.readFileSync(path.join(program, "Pulumi.prod.yaml"), "utf8");
+        expect(written).toMatch(/^encryptionsalt: /m);
+        expect(written).toMatch(/^ {2}stack-config:dbPassword:\n {4}secure: /m);
     }, 300_000);
     afterAll(() => ws?.dispose());
 

@@ -373,6 +373,8 @@ export interface DeployOptions {
     readonly policyPackConfig?: string;
     /** Run `pulumi up` with this pack (default: without any pack). */
     readonly withPack?: boolean;
+    /** The stack (default dev); the program's Pulumi.<stack>.yaml is carried. */
+    readonly stack?: string;
 }
 
 /** A deployed scratch stack: its workspace, the staged program folder, the export file. */
@@ -382,6 +384,8 @@ export interface DeployedStack {
     readonly programDir: string;
     readonly exportFile: string;
     readonly up: CliRun;
+    /** The stack's name (dev unless DeployOptions.stack). */
+    readonly stack: string;
 }
 
 /**
@@ -389,15 +393,16 @@ export interface DeployedStack {
  * (secrets stay encrypted), and calls `fn` with the deployment; cleans up.
  */
 export async function withDeployedStack<T>(programDir: string, fn: (stack: DeployedStack) => Promise<T>, options: DeployOptions = {}): Promise<T> {
-    const ws = createWorkspace({}, needsUserPassphrase(programDir, "dev"));
+    const stack = options.stack ?? "dev";
+    const ws = createWorkspace({}, needsUserPassphrase(programDir, stack));
     const program = stagedIn(ws, programDir);
     try {
-        carryStackConfig(path.resolve(programDir), program.dir, "dev");
-        const init = await ws.run(["stack", "init", "dev", "--non-interactive"], program.dir);
+        carryStackConfig(path.resolve(programDir), program.dir, stack);
+        const init = await ws.run(["stack", "init", stack, "--non-interactive"], program.dir);
         if (init.exitCode !== 0) {
             throw new Error(`pulumi stack init failed:\n${init.stdout}${init.stderr}`);
         }
-        const upArgs = ["up", "--yes", "--non-interactive", "--skip-preview", "--stack", "dev"];
+        const upArgs = ["up", "--yes", "--non-interactive", "--skip-preview", "--stack", stack];
         if (options.withPack) {
             upArgs.push("--policy-pack", REPO_ROOT);
         }
@@ -406,20 +411,20 @@ export async function withDeployedStack<T>(programDir: string, fn: (stack: Deplo
         }
         const up = await ws.run(upArgs, program.dir);
         const exportFile = path.join(ws.dir, "export.json");
-        const exported = await ws.run(["stack", "export", "--stack", "dev", "--file", exportFile], program.dir);
+        const exported = await ws.run(["stack", "export", "--stack", stack, "--file", exportFile], program.dir);
         if (exported.exitCode !== 0) {
             throw new Error(`pulumi stack export failed:\n${exported.stdout}${exported.stderr}`);
         }
-        return await fn({ ws, programDir: program.dir, exportFile, up });
+        return await fn({ ws, programDir: program.dir, exportFile, up, stack });
     } finally {
         program.dispose();
         ws.dispose();
     }
 }
 
-/** `pulumi policy analyze --stack dev` on a deployed stack: the CLI reads the state itself, no export. */
+/** `pulumi policy analyze --stack <its stack>` on a deployed stack: the CLI reads the state itself, no export. */
 export function analyzeStack(stack: DeployedStack, options: { policyPackConfig?: string } = {}): Promise<CliRun> {
-    const args = ["policy", "analyze", "--non-interactive", "--stack", "dev", "--policy-pack", REPO_ROOT];
+    const args = ["policy", "analyze", "--non-interactive", "--stack", stack.stack, "--policy-pack", REPO_ROOT];
     if (options.policyPackConfig) {
         args.push("--policy-pack-config", path.resolve(options.policyPackConfig));
     }

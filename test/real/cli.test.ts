@@ -55,11 +55,14 @@ const FIXTURE_EXIT: Record<string, number> = {
     "rename-alias": 1, // not renamed by default; the rename is test/real/emulation.test.ts
     "stack-reference-network": 0,
     "type-error": 1, // the Node.js host type-checks the program: the preview fails before any resource
+    "stack-config": 0, // the program's default 160 ms on stack dev; --stack prod is test/real/stackConfig.test.ts
+    "uneven-catalogs": 0, // 900 VDAs at 2 ms; the other stacks are test/real/unevenCatalogs.test.ts
 };
 /** Left out, with the reason (listed in the README's real-CLI section). */
 export const LEFT_OUT: Record<string, string> = {
     "python-runtime": "a Python program: the machine has no Python language host for the CLI",
     "stack-reference-site": "reads another stack: test/real/emulation.test.ts deploys stack-reference-network first",
+    "stack-config-yaml": "a YAML program (the emulation refuses it): test/real/stackConfig.test.ts compares it with its TypeScript twin",
 };
 
 function readExpected(dir: string): Expected[] | undefined {

@@ -120,14 +120,14 @@ describe.skipIf(!present)("a passphrase secret in the stack file", () => {
     it("without the passphrase it is left out and named \"not reproduced\" (exit 1), the rest carried", async () => {
         const run = await realPreview(program, { stack: "prod", env: { PULUMI_CONFIG_PASSPHRASE: undefined } });
         expect(run.exitCode).toBe(1);
-        expect(run.stderr).toContain("not reproduced by preview:real: the secret config dbPassword of Pulumi.prod.yaml");
+        expect(run.stderr).toContain("not reproduced by preview:real: the secret config stack-config:dbPassword of Pulumi.prod.yaml");
         expect(verdictsOf(run)).toContain(BLOCKED);
     }, 300_000);
 
     it("the emulation names the secret it cannot decrypt (exit 1) and judges the rest as the CLI", () => {
         const emu = emulated(program, ["--stack", "prod"]);
         expect(emu.exitCode).toBe(1);
-        expect(emu.stderr).toContain("not reproduced by the emulation: the secret config dbPassword of Pulumi.prod.yaml");
+        expect(emu.stderr).toContain("not reproduced by the emulation: the secret config stack-config:dbPassword of Pulumi.prod.yaml");
         expect(verdictsOf(emu)).toContain(BLOCKED);
     });
 });

@@ -67,7 +67,9 @@ export function writeFleet(dir: string, stacks: number): number {
         const project = `net-${String(n).padStart(2, "0")}`;
         const groups = Array.from({ length: 10 }, (_, k) => stateResource(project, GROUP_TYPE, n === 0 && k === 0 ? "shared-web" : `grp-${n}-${k}`, {
             name: n === 0 && k === 0 ? "shared-web" : `grp-${n}-${k}`, uuid: groupUuid(n, k), url: `${HOST}/api/serviceenginegroup/${groupUuid(n, k)}`,
-            vcpusPerSe: "8", maxSe: "10", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_DISTRIBUTED",
+            // shared-web as the network team's (docs/shared-capacity.md): 4 vCPUs, packed placement.
+            vcpusPerSe: "4", memoryPerSe: "8192", diskPerSe: "30", maxSe: "4", minScaleoutPerVs: "1", maxScaleoutPerVs: "2",
+            bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true",
         }));
         fs.writeFileSync(path.join(dir, `${project}.json`), exportOf(project, groups));
         resources += groups.length + 1;
@@ -144,7 +146,7 @@ export async function benchInventory(root: string, stacks: number, rounds: numbe
             engine.close();
         }
         started = process.hrtime.bigint();
-        const check = spawnSync(process.execPath, [cli, "check", exports, "--format", "json"], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024, timeout: checkLimitSeconds * 1000, killSignal: "SIGKILL" });
+        const check = spawnSync(process.execPath, [cli, "check", exports], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024, timeout: checkLimitSeconds * 1000, killSignal: "SIGKILL" });
         const checkSeconds = check.status === null ? undefined : Number(process.hrtime.bigint() - started) / 1e9;
         log(`check of ${stacks} exports: ${checkSeconds === undefined ? `not finished in ${checkLimitSeconds} s` : `${checkSeconds.toFixed(1)} s (exit ${check.status})`}`);
         return {

@@ -143,9 +143,9 @@ function identities(type: string, props: unknown): Set<string> | undefined {
     return out;
 }
 
-/** The identities of a shared object a resource declares, when it has more than one (they join each other). */
+/** The identities of a shared object a resource declares (an SE group, a zone), when it has more than one (they join each other). */
 export function objectKeys(type: string, props: unknown): string[] | undefined {
-    const out = identities(type, props);
+    const out = type === VIRTUAL_SERVICE ? undefined : identities(type, props);
     return out && out.size > 1 ? [...out].sort() : undefined;
 }
 
@@ -182,26 +182,24 @@ export function stackIndex(resources: ReadonlyArray<{ type: string; outputs: unk
  * the whole fleet.
  */
 export function touchedStacks(own: Iterable<string>, stacks: readonly StackIndex[]): number[] {
-    const byKey = new Map<string, number[]>();
-    const objectsByKey = new Map<string, Array<readonly string[]>>();
-    stacks.forEach((s, i) => {
-        s.keys.forEach((k) => (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(i));
-        s.objects.forEach((o) => o.forEach((k) => (objectsByKey.get(k) ?? objectsByKey.set(k, []).get(k)!).push(o)));
-    });
     const wanted = new Set(own);
-    const queue = [...wanted];
     const touched = new Set<number>();
-    while (queue.length > 0) {
-        const key = queue.pop()!;
-        byKey.get(key)?.forEach((i) => touched.add(i));
-        for (const object of objectsByKey.get(key) ?? []) {
-            for (const k of object) {
-                if (!wanted.has(k)) {
-                    wanted.add(k);
-                    queue.push(k);
+    // Each pass is one Set lookup per key of an untouched stack; a pass adds keys only through a
+    // shared object's other identities, so passes are few (uuid -> name -> the stacks using it).
+    for (let grew = true; grew;) {
+        grew = false;
+        stacks.forEach((s, i) => {
+            if (touched.has(i) || !s.keys.some((k) => wanted.has(k))) {
+                return;
+            }
+            touched.add(i);
+            grew = true;
+            for (const object of s.objects) {
+                if (object.some((k) => wanted.has(k))) {
+                    object.forEach((k) => wanted.add(k));
                 }
             }
-        }
+        });
     }
     return [...touched].sort((a, b) => a - b);
 }

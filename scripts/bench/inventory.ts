@@ -106,7 +106,7 @@ async function onePreview(root: string, engine: string, env: Record<string, stri
         const started = process.hrtime.bigint();
         const result = await pack.analyzeStack(teamB());
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const verdict = result.diagnostics.map((d) => `${d.policyName}: ${d.message.split("\n")[0]}`).sort().join(" | ");
+        const verdict = result.diagnostics.map((d) => `${d.policyName}: ${d.message.split("\n").find((l) => l.includes("%")) ?? d.message.split("\n")[0]}`).sort().join(" | ");
         return { ms, rss: peakRssMb(pack.pid), verdict };
     } finally {
         await pack.close();

@@ -8,7 +8,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as zlib from "zlib";
-import { checkpointFiles } from "../policies/pack/inventory/read";
+import { digestOf } from "../policies/pack/inventory/digest";
+import { checkpointFiles, readInventory } from "../policies/pack/inventory/read";
 import { INVENTORY_ENV } from "../policies/pack/inventory/types";
 import { CheckOptions, CheckResult, runCheck } from "./check";
 import { UsageError } from "./errors";
@@ -54,6 +55,21 @@ export function fleetFiles(sources: readonly string[], tmp: string): string[] {
     return files;
 }
 
+/**
+ * What each stack's pack reads as its inventory: one digest of the fleet (read and indexed once,
+ * not every export by every pack); the files themselves when one cannot be read, so that each
+ * pack names the unreadable source as PERFGUARD_INVENTORY would.
+ */
+function fleetInventory(files: readonly string[], tmp: string): string {
+    const inventory = readInventory(files.join(","));
+    if (inventory.errors.length > 0 || inventory.duplicates.length > 0) {
+        return files.join(",");
+    }
+    const digest = path.join(tmp, "fleet-digest.json");
+    fs.writeFileSync(digest, JSON.stringify(digestOf(inventory, new Date())));
+    return digest;
+}
+
 /** Checks every stack of the fleet, each with the others as its inventory; exit 1 on any mandatory violation. */
 export async function runFleetCheck(sources: readonly string[], opts: Omit<CheckOptions, "file" | "env">): Promise<CheckResult> {
     if (opts.report !== undefined) {
@@ -62,7 +78,7 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-fleet-"));
     try {
         const files = fleetFiles(sources, tmp);
-        const env = { [INVENTORY_ENV]: files.join(",") };
+        const env = { [INVENTORY_ENV]: fleetInventory(files, tmp) };
         const results: Array<{ file: string; result: CheckResult }> = [];
         for (const file of files) {
             results.push({ file, result: await runCheck({ ...opts, file, env }) });

@@ -12,7 +12,8 @@
  * 1000,10000 and --real-rounds 5,1 (the real previews' program sizes and interleaved rounds),
  * --real-parallel (the configurations of a round side by side instead of one after another),
  * --real-checkpoints (keep the CLI's per-step snapshot serialisation: realPreview.ts SKIP_CHECKPOINTS),
- * --no-diff (skip the perfguard diff row and keep its last saved result).
+ * --no-diff (skip the perfguard diff row and keep its last saved result), --no-inventory (the same
+ * for the shared-capacity rows: scripts/bench/inventory.ts).
  * Each part's results are saved under bench/results/ (JSON, with the date and load), and
  * BENCHMARKS.md is rendered from the saved parts, so a slow part can be re-run on its own.
  */
@@ -26,6 +27,7 @@ import { loadNow, machineInfo } from "./bench/machine";
 import { NOOP_RESOURCE_ENV, NOOP_STACK_ENV, PackId, packSpecs, peakRssMb, perfguardPolicyCounts, startConfigured, startWithEnv } from "./bench/packs";
 import { profileAnalyzeStack } from "./bench/profile";
 import { benchDiff, DiffBench, renderDiffBench } from "./bench/diff";
+import { benchInventory, InventoryBench, renderInventoryBench } from "./bench/inventory";
 import { benchRealPreview, RealPreviewResults, renderRealPreview } from "./bench/realPreview";
 import { BenchResults, renderConsole, renderMarkdown, renderPending, StackRun } from "./bench/report";
 import type { ProfileSummary } from "./bench/profile";
@@ -51,6 +53,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const RESULTS = path.join(ROOT, "bench", "results");
 const SYNTHETIC_FILE = path.join(RESULTS, "synthetic.json");
 const DIFF_FILE = path.join(RESULTS, "diff.json");
+const INVENTORY_FILE = path.join(RESULTS, "inventory.json");
 /** One file per program size, so that sizes can be measured by separate runs. */
 const realFile = (size: number): string => path.join(RESULTS, `real-preview-${size}.json`);
 /** The profile of the code before issue 23's fixes (scripts/bench/profileMain.ts on that build), for the before/after table. */
@@ -176,8 +179,17 @@ async function main(): Promise<void> {
             writeJson(DIFF_FILE, diff);
         }
     }
+    // Shared capacity (issue 32): a 1,000-stack digest; --no-inventory keeps the saved figures.
+    if (!process.argv.includes("--no-inventory")) {
+        const inventory = await benchInventory(ROOT, 1000, plan.out === undefined ? 1 : 3, 1200, log);
+        process.stdout.write(`\n${renderInventoryBench(inventory)}`);
+        if (plan.out) {
+            writeJson(INVENTORY_FILE, inventory);
+        }
+    }
     const savedDiff = readJson<DiffBench>(DIFF_FILE);
-    const diffText = savedDiff ? `\n${renderDiffBench(savedDiff)}` : "";
+    const savedInventory = readJson<InventoryBench>(INVENTORY_FILE);
+    const diffText = (savedDiff ? `\n${renderDiffBench(savedDiff)}` : "") + (savedInventory ? `\n${renderInventoryBench(savedInventory)}` : "");
     const saved = savedRealPreviews();
     if (plan.out) {
         const results = synthetic ?? readJson<BenchResults>(SYNTHETIC_FILE);

@@ -9,6 +9,7 @@ import type { ResourceOrigin } from "../resources";
 import { isUnknown } from "../values";
 import { currentInventory } from "./current";
 import { urnStack } from "./read";
+import { joinKeys, stackIndex, StackIndex, touchedStacks } from "./touched";
 import type { Inventory, InventoryEntry, InventoryResource } from "./types";
 
 /** Output keys that name a deployed object (Avi `uuid` and `url`, any resource's `id`): nothing else is lent. */
@@ -38,10 +39,40 @@ export function previewedStack(views: readonly ResourceView[]): { project: strin
 }
 
 const foreignCache = new WeakMap<Inventory, Map<string, readonly ResourceView[]>>();
+const indexCache = new WeakMap<InventoryEntry, StackIndex>();
 
-/** The views of every entry but the previewed stack's, built once per inventory and previewed stack. */
-export function foreignViews(inventory: Inventory, previewed: { project: string; stack: string } | undefined): readonly ResourceView[] {
-    const key = previewed ? `${previewed.project}\u0000${previewed.stack}` : "";
+/** An entry's index: the digest's, else computed from its resources once. */
+function indexOf(e: InventoryEntry): StackIndex {
+    let index = e.index ?? indexCache.get(e);
+    if (!index) {
+        index = stackIndex(e.resources);
+        indexCache.set(e, index);
+    }
+    return index;
+}
+
+/** The views of one entry's resources, each with its provider (`<provider urn>::<provider id>` of the same deployment). */
+function entryViews(e: InventoryEntry): ResourceView[] {
+    const origin: ResourceOrigin = { project: e.project, stack: e.stack, ...(e.time ? { time: e.time } : {}) };
+    const providers = new Map(e.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${r.id ?? ""}`, r]));
+    return e.resources.map((r) => {
+        const view = foreignView(r, origin);
+        const provider = r.provider !== undefined ? providers.get(r.provider) : undefined;
+        if (provider) {
+            view.provider = { urn: provider.urn, props: provider.outputs };
+        }
+        return view;
+    });
+}
+
+/**
+ * The views of the entries but the previewed stack's that touch a shared object of `own`
+ * (touched.ts: the others cannot change a verdict of this stack), built once per inventory,
+ * previewed stack and set of keys; every entry when `own` is undefined.
+ */
+export function foreignViews(inventory: Inventory, previewed: { project: string; stack: string } | undefined, own?: ReadonlySet<string>): readonly ResourceView[] {
+    const ownKeys = own ? [...own].sort() : undefined;
+    const key = `${previewed ? `${previewed.project}\u0000${previewed.stack}` : ""}\u0001${ownKeys ? ownKeys.join("\u0000") : "*"}`;
     let byKey = foreignCache.get(inventory);
     if (!byKey) {
         byKey = new Map();
@@ -49,21 +80,9 @@ export function foreignViews(inventory: Inventory, previewed: { project: string;
     }
     let views = byKey.get(key);
     if (!views) {
-        views = inventory.entries
-            .filter((e) => !isPreviewed(e, previewed))
-            .flatMap((e) => {
-                const origin: ResourceOrigin = { project: e.project, stack: e.stack, ...(e.time ? { time: e.time } : {}) };
-                // A provider reference is `<provider urn>::<provider id>`: the provider resource of the same deployment.
-                const providers = new Map(e.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${r.id ?? ""}`, r]));
-                return e.resources.map((r) => {
-                    const view = foreignView(r, origin);
-                    const provider = r.provider !== undefined ? providers.get(r.provider) : undefined;
-                    if (provider) {
-                        view.provider = { urn: provider.urn, props: provider.outputs };
-                    }
-                    return view;
-                });
-            });
+        const others = inventory.entries.filter((e) => !isPreviewed(e, previewed));
+        const touched = ownKeys ? touchedStacks(ownKeys, others.map(indexOf)).map((i) => others[i]) : others;
+        views = touched.flatMap(entryViews);
         byKey.set(key, views);
     }
     return views;
@@ -116,5 +135,9 @@ export function withInventory(own: readonly ResourceView[]): readonly ResourceVi
     const ownEntry = inventory.entries.find((e) => isPreviewed(e, previewed));
     const deployed = ownEntry ? new Map(ownEntry.resources.map((r) => [r.urn, r])) : undefined;
     const views = deployed ? own.map((v) => withDeployedIdentity(v, deployed.get(v.urn))) : [...own];
-    return views.concat(foreignViews(inventory, previewed));
+    const keys = new Set<string>();
+    for (const v of views) {
+        joinKeys(v.type, v.props, keys);
+    }
+    return views.concat(foreignViews(inventory, previewed, keys));
 }

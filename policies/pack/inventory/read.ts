@@ -117,22 +117,38 @@ function versionProblem(version: unknown): string | undefined {
         : `its version ${JSON.stringify(version)?.slice(0, 20) ?? "(none)"} is not one perfguard reads (${KNOWN_VERSIONS.join(", ")})`;
 }
 
+function isStringList(v: unknown): v is string[] {
+    return Array.isArray(v) && v.every((k) => typeof k === "string");
+}
+
+/** A digest stack's index, when it is well formed (else the entry's resources are indexed afresh). */
+function digestIndex(v: unknown): InventoryEntry["index"] {
+    return isRecord(v) && isStringList(v.keys) && Array.isArray(v.objects) && v.objects.every(isStringList) ? { keys: v.keys, objects: v.objects } : undefined;
+}
+
 /** Reads one parsed document: an export, a backend checkpoint, or a digest. */
 export function entriesOfDocument(doc: unknown, source: string): Array<InventoryEntry | InventoryError> {
     if (!isRecord(doc)) {
         return [{ source, problem: "not a JSON object" }];
     }
     if (doc.kind === DIGEST_KIND) {
-        if (doc.version !== 1 || !Array.isArray(doc.stacks)) {
-            return [{ source, problem: `a digest of an unknown version ${JSON.stringify(doc.version)?.slice(0, 20)} (perfguard reads version 1)` }];
+        if ((doc.version !== 1 && doc.version !== 2) || !Array.isArray(doc.stacks)) {
+            return [{ source, problem: `a digest of an unknown version ${JSON.stringify(doc.version)?.slice(0, 20)} (perfguard reads versions 1 and 2)` }];
         }
         return doc.stacks.map((s, i): InventoryEntry | InventoryError => {
             if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !Array.isArray(s.resources)) {
                 return { source, problem: `stack ${i} of the digest has no project, stack or resources` };
             }
-            const resources = s.resources.map(inventoryResource).filter((r): r is InventoryResource => r !== undefined);
             const time = typeof s.time === "string" && !Number.isNaN(Date.parse(s.time)) ? s.time : undefined;
-            return { project: s.project, stack: s.stack, source, resources, ...(time ? { time } : {}) };
+            const index = digestIndex(s.index);
+            const raw = s.resources;
+            // With its index, a stack's resources are copied (secrets made opaque) only when a preview touches it.
+            let resources: InventoryResource[] | undefined;
+            const entry = { project: s.project, stack: s.stack, source, ...(time ? { time } : {}), ...(index ? { index } : {}) };
+            return Object.defineProperty(entry, "resources", {
+                enumerable: true,
+                get: () => (resources ??= raw.map(inventoryResource).filter((r): r is InventoryResource => r !== undefined)),
+            }) as InventoryEntry;
         });
     }
     if ("checkpoint" in doc) {

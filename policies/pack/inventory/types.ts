@@ -25,6 +25,11 @@ export interface InventoryEntry {
     /** Where the entry was read from (a file path or URL, for messages). */
     readonly source: string;
     readonly resources: readonly InventoryResource[];
+    /**
+     * Its join keys and shared objects' identities (touched.ts), as a digest stores them; computed
+     * from the resources when the source is an export or a backend.
+     */
+    readonly index?: { readonly keys: readonly string[]; readonly objects: ReadonlyArray<readonly string[]> };
 }
 
 /** A source that could not be read or parsed: a mandatory error naming it. */

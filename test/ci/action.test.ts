@@ -12,7 +12,7 @@ import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stageProgram } from "../../scripts/realCli/run";
 import { sarifErrors } from "../cli/sarifSchema";
-import { JobResult, loadAction, runAction, runnerBaseEnv } from "../support/ciRecipe";
+import { JobResult, loadAction, loadWorkflow, runAction, runJob, runnerBaseEnv } from "../support/ciRecipe";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const action = loadAction(path.join(ROOT, "action.yml"));
@@ -99,4 +99,36 @@ describe("action.yml", () => {
         expect(verdicts(gate.output)).toEqual(verdicts(first.step("gate").output));
         expect(sarifErrors(JSON.parse(fs.readFileSync(path.join(repo.workspace, "check.sarif"), "utf8")))).toBe("");
     }, 300_000);
+});
+
+describe("docs/ci/pr-gate-action.yml: the PR gate through the action", () => {
+    const workflow = loadWorkflow("pr-gate-action.yml");
+
+    it("gates the program with the action's steps and hands upload-sarif a schema-valid file", async () => {
+        const repo = teamRepo(path.join(ROOT, "examples", "citrix-satellite-zones"), { "citrix-zone-rtt-limit": { maxRttMs: 250 } });
+        const job = await runJob(workflow, "offline-preview", {
+            workspace: repo.workspace, runnerTemp: repo.temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
+            replace: { PROGRAM_DIR: repo.programDir },
+            skip: { ...Object.fromEntries(Object.entries(SKIP).map(([k, v]) => [`perfguard / ${k}`, v])), "install the program's packages": "network: npm ci from the registry; perfguard's node_modules stand in" },
+            actions: { "<org>/perfguard": { action, path: path.join(repo.workspace, "perfguard") } },
+        });
+        expect(job.steps.map((s) => [s.name, s.ran])).toEqual([
+            ["uses actions/checkout@v4", false], ["uses actions/setup-node@v4", false], ["install the program's packages", false],
+            ["perfguard / install perfguard", false], ["perfguard / check the policy config", true], ["perfguard / gate", true],
+            ["perfguard / upload the SARIF to code scanning", false], ["perfguard / perfguard diff", false], ["perfguard / post or update the comment", false],
+        ]);
+        const gate = job.step("perfguard / gate");
+        expect(gate.code, gate.output).toBe(1);
+        expect(gate.output).toContain("- [mandatory]  citrix-zone-rtt-limit  (citrix:index:Zone: latam-zone)");
+        expect(job.success).toBe(false);
+        expect(job.step("perfguard / upload the SARIF to code scanning")).toMatchObject({ with: { sarif_file: "perfguard.sarif" } });
+        expect(sarifErrors(JSON.parse(fs.readFileSync(path.join(repo.workspace, "perfguard.sarif"), "utf8")))).toBe("");
+    }, 300_000);
+});
+
+describe("docs/ci.md shows the action's workflow", () => {
+    it("pr-gate-action.yml exactly", () => {
+        const doc = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
+        expect(doc).toContain("```yaml\n" + fs.readFileSync(path.join(ROOT, "docs", "ci", "pr-gate-action.yml"), "utf8") + "```\n");
+    });
 });

@@ -74,6 +74,11 @@ export interface JobRunOptions {
     readonly skip?: Record<string, string>;
     /** Run only these steps (by name); the others are reported "not selected". */
     readonly only?: readonly string[];
+    /**
+     * Composite actions run here, by the `uses:` name without its ref (e.g. `<org>/perfguard`): the
+     * action.yml and its checkout. Their steps run as runAction does, named `<step> / <action step>`.
+     */
+    readonly actions?: Record<string, { readonly action: CompositeAction; readonly path: string }>;
 }
 
 export interface StepResult {
@@ -182,6 +187,20 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
         const name = step.name ?? (step.uses ? `uses ${step.uses}` : undefined);
         if (name === undefined) {
             throw new Error(`step ${index} of ${jobName} has no name`);
+        }
+        const local = step.uses ? opts.actions?.[step.uses.replace(/@.*$/, "")] : undefined;
+        if (local && !condition(step.if, failed, opts.event, opts.expressions)) {
+            results.push({ name, ran: false, reason: failed ? "an earlier step failed" : `if: ${step.if}` });
+            continue;
+        }
+        if (local) {
+            const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, substitute(String(v), lookupIn(jobEnv))]));
+            // The test skips an action's step as `<step> / <action step>`.
+            const skip = Object.fromEntries(Object.entries(opts.skip ?? {}).filter(([k]) => k.startsWith(`${name} / `)).map(([k, v]) => [k.slice(name.length + 3), v]));
+            const inner = await runAction(local.action, local.path, inputs, { ...opts, actions: undefined, only: undefined, skip });
+            results.push(...inner.steps.map((r) => ({ ...r, name: `${name} / ${r.name}` })));
+            failed = failed || !inner.success;
+            continue;
         }
         if (step.uses) {
             const action = step.uses.replace(/@.*$/, "");

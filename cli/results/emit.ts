@@ -5,11 +5,11 @@
 import * as fs from "fs";
 import * as path from "path";
 import { writeGithub } from "./github";
-import { writeJson } from "./json";
+import { writeJson } from "../../policies/pack/results/json";
 import { writeJunit } from "./junit";
 import { writeMarkdown } from "./markdown";
 import type { Results } from "./model";
-import { writeSarif } from "./sarif";
+import { writeSarif } from "../../policies/pack/results/sarif";
 
 export const RESULT_FORMATS = ["text", "json", "sarif", "junit", "github", "markdown"] as const;
 export type ResultFormat = typeof RESULT_FORMATS[number];

@@ -4,59 +4,16 @@
  * (passes), and where the program declares each resource. Writers only read it, so the formats
  * cannot disagree.
  */
-import * as path from "path";
 import type { Explanation } from "../../preview/explainReport";
 import type { PolicyInfo } from "../../preview/packClient";
-import { urnName, urnType } from "../../preview/printViolations";
 import { parseProjectPosition } from "../../preview/sourcePosition";
 import type { EnforcementLevel, RecordedResource, Violation } from "../../preview/types";
-import { parseMessage } from "../../policies/pack/message";
+import { compareVerdicts, Location, repoPath, Results, urnName, urnType, Verdict, verdictOf } from "../../policies/pack/results/verdict";
 
-/** What became of one policy on one resource (or the stack). */
-export type Outcome = "violation" | "waived" | "not checked" | "passed";
-
-/** A file and line, relative to the repository root (forward slashes). */
-export interface Location {
-    readonly file: string;
-    readonly line: number;
-    /** True when the line is where the program declares the resource; false: the project file, line 1. */
-    readonly declared: boolean;
-}
-
-export interface Verdict {
-    readonly policy: string;
-    readonly pack: string;
-    readonly packVersion: string;
-    /** The level it was reported at; for a pass, the policy's configured level. */
-    readonly level: EnforcementLevel;
-    readonly outcome: Outcome;
-    /** Absent for a stack-wide verdict. */
-    readonly urn?: string;
-    readonly resourceType?: string;
-    readonly resourceName?: string;
-    /** The problem line (for a pass: what the policy evaluated). */
-    readonly problem: string;
-    readonly fix?: string;
-    readonly basis: readonly string[];
-    /** The waiver line, `waived (...: "reason")`, of a waived verdict. */
-    readonly waiver?: string;
-    /** The message as the pack reported it ("" for a pass). */
-    readonly message: string;
-    readonly location: Location;
-}
-
-export interface RuleInfo {
-    readonly id: string;
-    readonly description: string;
-}
-
-export interface Results {
-    readonly tool: { readonly name: string; readonly version: string };
-    /** Every policy the pack declares (SARIF rules, JUnit suites), sorted by id. */
-    readonly rules: readonly RuleInfo[];
-    /** Sorted by policy, resource URN, outcome and problem line. */
-    readonly verdicts: readonly Verdict[];
-}
+// The verdict model lives beneath the pack (policies/pack/results/verdict.ts), so that the pack
+// process can write the same verdicts itself (PERFGUARD_RESULTS).
+export { compareVerdicts, countOutcomes } from "../../policies/pack/results/verdict";
+export type { Location, Outcome, Results, RuleInfo, Verdict } from "../../policies/pack/results/verdict";
 
 export interface BuildInput {
     readonly pack: { readonly name: string; readonly version: string; readonly policies: readonly PolicyInfo[] };
@@ -70,41 +27,6 @@ export interface BuildInput {
     readonly programRoot: string;
 }
 
-/**
- * The outcome of a reported violation: the pack prefixes a waived verdict with its `waived (...)`
- * line (policies/pack/definePolicy.ts) and words every "not checked" report with it.
- */
-function outcomeOf(v: Violation, problem: string): { outcome: Outcome; waiver?: string } {
-    const waiver = v.message.split("\n").map((l) => l.trim()).find((l) => /^waived \(/.test(l));
-    if (waiver !== undefined) {
-        return { outcome: "waived", waiver };
-    }
-    return { outcome: /\bnot checked\b/.test(problem) ? "not checked" : "violation" };
-}
-
-/** The message without its description line and waiver line, so parseMessage sees problem, Fix, Basis. */
-function partsOf(message: string): { problem: string; fix?: string; basis: string[] } {
-    const lines = message.replace(/\n$/, "").split("\n").filter((l) => !/^\s*waived \(/.test(l));
-    const parsed = parseMessage(lines.join("\n"));
-    return { problem: parsed.problem, ...(parsed.fix !== undefined ? { fix: parsed.fix } : {}), basis: parsed.basis };
-}
-
-const OUTCOME_RANK: Record<Outcome, number> = { violation: 0, "not checked": 1, waived: 2, passed: 3 };
-
-/** Sort order of verdicts: policy, URN (stack-wide first), outcome, problem line. */
-export function compareVerdicts(a: Verdict, b: Verdict): number {
-    return a.policy.localeCompare(b.policy)
-        || (a.urn ?? "").localeCompare(b.urn ?? "")
-        || OUTCOME_RANK[a.outcome] - OUTCOME_RANK[b.outcome]
-        || a.problem.localeCompare(b.problem);
-}
-
-/** `a/b` joined with forward slashes, "." and "" meaning the root. */
-function repoPath(root: string, file: string): string {
-    const joined = path.posix.normalize(path.posix.join(root.split(path.sep).join("/") || ".", file));
-    return joined.replace(/^\.\//, "");
-}
-
 /** Builds the results. Input: BuildInput. Output: Results (deterministic, sorted). */
 export function buildResults(input: BuildInput): Results {
     const positions = new Map<string, string | undefined>(input.resources.map((r) => [r.urn, r.sourcePosition]));
@@ -116,16 +38,8 @@ export function buildResults(input: BuildInput): Results {
     const verdicts: Verdict[] = [];
     const reported = new Set<string>();
     for (const v of input.violations) {
-        const parts = partsOf(v.message);
-        const { outcome, waiver } = outcomeOf(v, parts.problem);
         reported.add(`${v.policyName}\u0000${v.urn ?? ""}`);
-        verdicts.push({
-            policy: v.policyName, pack: v.policyPackName, packVersion: v.policyPackVersion,
-            level: v.enforcementLevel, outcome,
-            ...(v.urn ? { urn: v.urn, resourceType: urnType(v.urn), resourceName: urnName(v.urn) } : {}),
-            ...parts, ...(waiver !== undefined ? { waiver } : {}),
-            message: v.message, location: locate(v.urn),
-        });
+        verdicts.push(verdictOf(v, locate(v.urn)));
     }
     // A pass: the policy applied to the resource, recorded no violation and nothing unchecked.
     const stackUrn = input.resources.find((r) => r.parent === "" && r.type === "pulumi:pulumi:Stack")?.urn;
@@ -154,13 +68,4 @@ export function buildResults(input: BuildInput): Results {
 /** Each policy's level as Configure sent it. */
 export function levelsOf(config: Readonly<Record<string, { enforcementLevel?: EnforcementLevel }>>): Record<string, EnforcementLevel | undefined> {
     return Object.fromEntries(Object.entries(config).map(([id, entry]) => [id, entry.enforcementLevel]));
-}
-
-/** Counts per outcome, as every writer and the tests read them. */
-export function countOutcomes(verdicts: readonly Verdict[]): Record<Outcome, number> {
-    const counts: Record<Outcome, number> = { violation: 0, waived: 0, "not checked": 0, passed: 0 };
-    for (const v of verdicts) {
-        counts[v.outcome] += 1;
-    }
-    return counts;
 }

@@ -4,7 +4,7 @@
  * delivered under them (the document alone on stdout, the text and notes on stderr).
  */
 import { Command, Option } from "commander";
-import { docsBase } from "./docsUrl";
+import { docsBase } from "../../policies/pack/results/docsUrl";
 import { OutputTarget, parseOutput, render, RESULT_FORMATS, ResultFormat, writeOutputs } from "./emit";
 import type { Results } from "./model";
 

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { buildResults, Results } from "../../cli/results/model";
-import { FINGERPRINT_KEY, toSarif } from "../../cli/results/sarif";
+import { FINGERPRINT_KEY, toSarif } from "../../policies/pack/results/sarif";
 import { parseProjectPosition } from "../../preview/sourcePosition";
 import { previewResults } from "../../preview/resultArgs";
 import type { Violation } from "../../preview/types";

@@ -54,6 +54,7 @@ const ACTIONS: Record<string, string> = {
     "actions/setup-node": "GitHub: installs Node.js; the steps run on this machine's Node",
     "pulumi/actions": "GitHub: installs the Pulumi CLI; the test puts the CLI built by npm run real-cli:setup on PATH",
     "marocchino/sticky-pull-request-comment": "GitHub: posts or updates the pull request's comment (needs the GitHub API); the test checks the file it would post",
+    "github/codeql-action/upload-sarif": "GitHub: uploads the SARIF file to code scanning (needs the GitHub API); the test validates the file it would upload",
 };
 
 export interface JobRunOptions {
@@ -73,6 +74,11 @@ export interface JobRunOptions {
     readonly skip?: Record<string, string>;
     /** Run only these steps (by name); the others are reported "not selected". */
     readonly only?: readonly string[];
+    /**
+     * Composite actions run here, by the `uses:` name without its ref (e.g. `<org>/perfguard`): the
+     * action.yml and its checkout. Their steps run as runAction does, named `<step> / <action step>`.
+     */
+    readonly actions?: Record<string, { readonly action: CompositeAction; readonly path: string }>;
 }
 
 export interface StepResult {
@@ -82,6 +88,8 @@ export interface StepResult {
     readonly reason?: string;
     readonly code?: number | null;
     readonly output?: string;
+    /** A `uses:` step's `with:`, after `${{ }}` substitution: what the action would have been given. */
+    readonly with?: Record<string, string>;
 }
 
 export interface JobResult {
@@ -96,8 +104,11 @@ function substitute(text: string, lookup: (expr: string) => string): string {
     return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_m, expr: string) => lookup(expr));
 }
 
-/** A step's `if:` as the runner reads it: always(), success(), failure(), github.event_name == '...', joined by &&. */
-function condition(text: string | undefined, failed: boolean, event: string): boolean {
+/**
+ * A step's `if:` as the runner reads it: always(), success(), failure(), and `<context.name> == '...'`
+ * or `!= '...'` (github.event_name, a composite action's inputs.*), joined by &&.
+ */
+function condition(text: string | undefined, failed: boolean, event: string, expressions: Readonly<Record<string, string>> = {}): boolean {
     if (text === undefined) {
         return !failed;
     }
@@ -116,9 +127,10 @@ function condition(text: string | undefined, failed: boolean, event: string): bo
             statusChecked = true;
             return failed;
         }
-        const m = /^github\.event_name\s*==\s*'([^']*)'$/.exec(term);
-        if (m) {
-            return event === m[1];
+        const m = /^([a-z_]+\.[a-z0-9_-]+)\s*(==|!=)\s*'([^']*)'$/i.exec(term);
+        const value = m ? (m[1] === "github.event_name" ? event : expressions[m[1]]) : undefined;
+        if (m && value !== undefined) {
+            return (value === m[3]) === (m[2] === "==");
         }
         throw new Error(`if: ${JSON.stringify(text)}: the test runner does not evaluate ${JSON.stringify(term)}`);
     });
@@ -176,20 +188,43 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
         if (name === undefined) {
             throw new Error(`step ${index} of ${jobName} has no name`);
         }
+        const local = step.uses ? opts.actions?.[step.uses.replace(/@.*$/, "")] : undefined;
+        if (local && !condition(step.if, failed, opts.event, opts.expressions)) {
+            results.push({ name, ran: false, reason: failed ? "an earlier step failed" : `if: ${step.if}` });
+            continue;
+        }
+        if (local) {
+            const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, substitute(String(v), lookupIn(jobEnv))]));
+            // The test skips an action's step as `<step> / <action step>`.
+            const skip = Object.fromEntries(Object.entries(opts.skip ?? {}).filter(([k]) => k.startsWith(`${name} / `)).map(([k, v]) => [k.slice(name.length + 3), v]));
+            const inner = await runAction(local.action, local.path, inputs, { ...opts, actions: undefined, only: undefined, skip });
+            results.push(...inner.steps.map((r) => ({ ...r, name: `${name} / ${r.name}` })));
+            failed = failed || !inner.success;
+            continue;
+        }
         if (step.uses) {
             const action = step.uses.replace(/@.*$/, "");
             const reason = ACTIONS[action];
             if (!reason) {
                 throw new Error(`${name}: the test runner knows no reason to skip ${step.uses}`);
             }
-            results.push({ name, ran: false, reason });
+            // Recorded, not run: an expression the test gives no value for stays as written.
+            const lenient = (expr: string): string => {
+                try {
+                    return lookupIn(jobEnv)(expr);
+                } catch {
+                    return `\${{ ${expr} }}`;
+                }
+            };
+            const given = step.with ? { with: Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, substitute(String(v), lenient)])) } : {};
+            results.push({ name, ran: false, reason, ...given });
             continue;
         }
         if (opts.only && !opts.only.includes(name)) {
             results.push({ name, ran: false, reason: "not selected by this test" });
             continue;
         }
-        if (!condition(step.if, failed, opts.event)) {
+        if (!condition(step.if, failed, opts.event, opts.expressions)) {
             results.push({ name, ran: false, reason: failed ? "an earlier step failed" : `if: ${step.if}` });
             continue;
         }
@@ -239,4 +274,36 @@ export function runnerBaseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv 
         delete env[key];
     }
     return env;
+}
+
+/** A composite action's action.yml (the repository root's), as far as the runner reads it here. */
+export interface CompositeAction {
+    readonly name: string;
+    readonly inputs?: Record<string, { description?: string; default?: string; required?: boolean }>;
+    readonly runs: { readonly using: string; readonly steps: Step[] };
+}
+
+export function loadAction(file: string): CompositeAction {
+    return yaml.load(fs.readFileSync(file, "utf8")) as CompositeAction;
+}
+
+/**
+ * Runs a composite action's steps as a job of one workflow step `uses: <the action>` would: its
+ * inputs (the defaults under those given, as `inputs.*`), `github.action_path` (the action's
+ * checkout) and `runner.temp` as expressions; the rest as runJob.
+ */
+export async function runAction(action: CompositeAction, actionPath: string, inputs: Record<string, string>, opts: JobRunOptions): Promise<JobResult> {
+    if (action.runs.using !== "composite") {
+        throw new Error(`${action.name}: runs.using is ${action.runs.using}, not composite`);
+    }
+    const unknown = Object.keys(inputs).filter((k) => !(k in (action.inputs ?? {})));
+    if (unknown.length > 0) {
+        throw new Error(`${action.name} has no input ${unknown.join(", ")}`);
+    }
+    const expressions: Record<string, string> = { ...opts.expressions, "github.action_path": actionPath, "runner.temp": opts.runnerTemp, "github.event_name": opts.event };
+    for (const [name, spec] of Object.entries(action.inputs ?? {})) {
+        expressions[`inputs.${name}`] = inputs[name] ?? spec.default ?? "";
+    }
+    const workflow: Workflow = { name: action.name, on: {}, jobs: { action: { "runs-on": "ubuntu-latest", steps: action.runs.steps } } };
+    return runJob(workflow, "action", { ...opts, expressions });
 }

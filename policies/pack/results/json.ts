@@ -2,7 +2,7 @@
  * The results as JSON: the tool, the rules and every verdict (passes included), with counts per
  * outcome. This is the verdict list itself; `check --json` keeps its own document.
  */
-import { countOutcomes, Results } from "./model";
+import { countOutcomes, Results } from "./verdict";
 
 export function toResultsJson(results: Results): Record<string, unknown> {
     return {

@@ -25,8 +25,8 @@ export function docsBase(option?: string, env: NodeJS.ProcessEnv = process.env):
     if (given !== undefined && given.trim() !== "") {
         return given.trim().replace(/\/+$/, "");
     }
-    // dist/cli/results/ or cli/results/: package.json is two or three folders up.
-    for (const up of ["../../..", "../.."]) {
+    // dist/policies/pack/results/ or policies/pack/results/: package.json is three or four folders up.
+    for (const up of ["../../../..", "../../.."]) {
         const file = path.join(__dirname, up, "package.json");
         if (fs.existsSync(file)) {
             try {

@@ -8,7 +8,7 @@
  */
 import { createHash } from "crypto";
 import { policyDocUrl } from "./docsUrl";
-import type { Results, Verdict } from "./model";
+import type { Results, Verdict } from "./verdict";
 
 export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 

@@ -21,8 +21,9 @@ export interface CapacityTargets extends BrokeringTargets {
  * database work they ask of it at once (Σ X_g·c), which no test measured beyond one group and which
  * decides nothing.
  */
-export function siteWorkLine(e: CitrixEvaluation): string[] {
-    const d = e.database;
+export function siteWorkLine(e: CitrixEvaluation, g: GroupEvaluation): string[] {
+    // The database of the group's own Site (several Sites in one stack are judged apart).
+    const d = (e.siteOfGroup.get(g.group) ?? e).database;
     // One storm is the source's own case (one Delivery Group): nothing beyond it to label.
     if (d.storms <= 1) {
         return [];
@@ -108,7 +109,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
         ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`)) ? [`the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`] : []),
         ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
         ...p.notMeasured,
-        ...siteWorkLine(e),
+        ...siteWorkLine(e, g),
         ...load.notes,
     ];
     return {

@@ -56,7 +56,8 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     check(stack, config, report) {
         // Each lock on its own: the Site's measured rate is citrix-site-database-load's to judge.
         const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct });
-        const several = evaluation.database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "";
+        // Several storms on the group's own Site's database (several Sites in one stack are judged apart).
+        const several = (g: GroupEvaluation) => ((evaluation.siteOfGroup.get(g.group) ?? evaluation).database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "");
         for (const z of evaluation.zones) {
             const zone = z.zone;
             if (zone.daas) {
@@ -128,7 +129,7 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 const launch = g.launchTimeS !== undefined ? `, launch ${duration(g.launchTimeS)} at ${num(g.successfulPerS ?? 0, 2)} successful/s` : "";
                 const f = g.firstCome;
                 const storm = f ? `; first come, its zones' whole storm on it: ${num(f.concurrency)} concurrent, ${num(f.worstMeanResponseS)} s, ${pct(f.worstErrorRate)} timed out` : "";
-                report.applied(`lock at ${num(p.concurrency)} concurrent expected: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${storm}${p.notMeasured.map((n) => `; ${n}`).join("")}${several}`, g.group.resource);
+                report.applied(`lock at ${num(p.concurrency)} concurrent expected: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${storm}${p.notMeasured.map((n) => `; ${n}`).join("")}${several(g)}`, g.group.resource);
             });
         }
     },

@@ -8,7 +8,7 @@ import { citrixEvaluation, fitted, zoneRef } from "./evaluation";
 import { shortName } from "../pack/message";
 import { configured } from "./targets";
 import { field } from "../pack/values";
-import { isolate, stackPolicy } from "../pack/definePolicy";
+import { isolate, NotChecked, Report, stackPolicy } from "../pack/definePolicy";
 import { plural } from "../pack/format";
 
 export interface SiteLimitsConfig {
@@ -37,6 +37,39 @@ function lhcNote(zone: Zone): string[] {
         }
     }
     return on + off === 0 ? [] : [`Delivery Groups with machines here: ${on} set makeResourcesAvailableInLhc true, ${off} false`];
+}
+
+/** How a Site-wide problem line opens: "This stack declares " for the stack's one Site, else the Site by its provider. */
+function sitePrefix(name: string | undefined): string {
+    return name === undefined ? "This stack declares " : `The Site of citrix provider "${shortName(name)}" declares `;
+}
+
+/** One Site's VDAs against maxVdasPerSite (zones of several Sites that cannot be told apart: a verdict is not checked). */
+function siteVdas(name: string | undefined, zones: readonly Zone[], counts: ReadonlyMap<Zone, { total: number; unknown: number }>, config: SiteLimitsConfig, unclear: NotChecked | undefined, report: Report): void {
+    const siteTotal = zones.reduce((sum, z) => sum + (counts.get(z)?.total ?? 0), 0);
+    const siteUnknown = zones.reduce((sum, z) => sum + (counts.get(z)?.unknown ?? 0), 0);
+    const whose = name === undefined ? "" : ` of the Site of citrix provider "${shortName(name)}"`;
+    // As per zone: above the limit the known counts decide; within it, unknown ones could cross it.
+    if (zones.length > 1 && siteTotal <= config.maxVdasPerSite && siteUnknown > 0) {
+        report.notChecked({ reason: `the Site's ${siteTotal} known machines${whose} and ${plural(siteUnknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerSite ${config.maxVdasPerSite}`, remedy: AFTER_APPLY });
+    } else {
+        report.applied(`${plural(zones.length, "Citrix zone")}${whose} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`);
+    }
+    if (zones.length <= 1 || siteTotal <= config.maxVdasPerSite) {
+        return;
+    }
+    if (unclear) {
+        // The sum is over every zone of the stack: above the limit, it may be over several Sites.
+        report.notChecked({ reason: `${siteTotal} machines in ${plural(zones.length, "Citrix zone")} against maxVdasPerSite ${config.maxVdasPerSite}: ${unclear.reason}`, remedy: unclear.remedy });
+        return;
+    }
+    report({
+        problem: name === undefined
+            ? `This stack's ${plural(zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`
+            : `The ${plural(zones.length, "Citrix zone")} of the Site of citrix provider "${shortName(name)}" hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
+        fix: "split the zones across Sites, or keep the Site within the limit if it relies on Local Host Cache",
+        basis: [`maxVdasPerSite ${configured(config.maxVdasPerSite, CITRIX_GUIDANCE.maxVdasPerSite)}: ${PER_SITE_SOURCE}`],
+    });
 }
 
 export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
@@ -70,10 +103,20 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
     },
     types: [ZONE_TYPE, CATALOG_TYPE],
     check(stack, config, report) {
-        const site = citrixEvaluation(stack).site;
-        if (site.zones.length > config.maxZonesPerSite) {
+        const evaluation = citrixEvaluation(stack);
+        const site = evaluation.site;
+        const unclear = evaluation.sitesUnclear;
+        // Per Site (its provider's endpoint): a stack may declare several, each within its own limits.
+        for (const part of evaluation.sites) {
+            if (part.zones.length <= config.maxZonesPerSite) {
+                continue;
+            }
+            if (unclear) {
+                report.notChecked({ reason: `${plural(part.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}: ${unclear.reason}`, remedy: unclear.remedy });
+                continue;
+            }
             report({
-                problem: `This stack declares ${plural(site.zones.length, "Citrix zone")}, more than the ${config.maxZonesPerSite} one Site supports.`,
+                problem: `${sitePrefix(part.name)}${plural(part.zones.length, "Citrix zone")}, more than the ${config.maxZonesPerSite} one Site supports.`,
                 fix: "split the zones across Sites",
                 basis: [`maxZonesPerSite ${configured(config.maxZonesPerSite, CITRIX_GUIDANCE.maxZonesPerSite)}: Citrix's published limit`],
             });
@@ -83,8 +126,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 report.notChecked(why, resource);
             }
         }
-        let siteTotal = 0;
-        let siteUnknown = 0;
+        const counts = new Map<Zone, { total: number; unknown: number }>();
         for (const zone of site.zones) {
             isolate(zone.resource, report, () => {
                 if (zone.catalogs.length === 0) {
@@ -101,8 +143,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                     }
                     report.applied(`counted with its zone ${zone.resource.label}`, catalog.resource);
                 }
-                siteTotal += total;
-                siteUnknown += unknown;
+                counts.set(zone, { total, unknown });
                 // Unknown counts can only add machines: above the limit the known ones decide;
                 // within it, an unknown count could still cross it (fail closed: not checked).
                 if (total <= config.maxVdasPerZone && unknown > 0) {
@@ -124,18 +165,8 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 }, zone.resource);
             });
         }
-        // As per zone: above the limit the known counts decide; within it, unknown ones could cross it.
-        if (site.zones.length > 1 && siteTotal <= config.maxVdasPerSite && siteUnknown > 0) {
-            report.notChecked({ reason: `the Site's ${siteTotal} known machines and ${plural(siteUnknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerSite ${config.maxVdasPerSite}`, remedy: AFTER_APPLY });
-        } else {
-            report.applied(`${plural(site.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`);
-        }
-        if (site.zones.length > 1 && siteTotal > config.maxVdasPerSite) {
-            report({
-                problem: `This stack's ${plural(site.zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
-                fix: "split the zones across Sites, or keep the Site within the limit if it relies on Local Host Cache",
-                basis: [`maxVdasPerSite ${configured(config.maxVdasPerSite, CITRIX_GUIDANCE.maxVdasPerSite)}: ${PER_SITE_SOURCE}`],
-            });
+        for (const part of evaluation.sites) {
+            siteVdas(part.name, part.zones.map((z) => z.zone), counts, config, unclear, report);
         }
     },
 });

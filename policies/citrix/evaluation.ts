@@ -33,6 +33,7 @@ import { effectiveConcurrency, GroupLoad, groupLoads, zoneDemand, zoneThrottle }
 import { citrixSite, ExternalControllers, Group, Site, Zone } from "./site";
 import { adviceLimit, BrokeringTargets, safeConcurrency } from "./targets";
 import { siteRateOf } from "./siteSetting";
+import { splitSites } from "./siteIdentity";
 
 export { MODEL_SOURCE } from "./targets";
 /** measuredSiteBrokeredPerS's one home and its deprecated copy (`perfguard config check` names the home). */
@@ -194,6 +195,21 @@ export interface CitrixEvaluation {
     readonly groups: readonly GroupEvaluation[];
     readonly byGroup: ReadonlyMap<Group, GroupEvaluation>;
     readonly byZone: ReadonlyMap<Zone, ZoneEvaluation>;
+    /** The stack's Site database (several Sites: the whole stack's, an upper bound; policies read `sites`). */
+    readonly database: SiteEvaluation;
+    /** Per Site (its provider's endpoint): its zones, groups and database; one entry, without a name, for one Site. */
+    readonly sites: readonly SitePart[];
+    readonly siteOfGroup: ReadonlyMap<Group, SitePart>;
+    /** Why the zones' Sites cannot be told apart (`sites` then holds one part: its sums decide no verdict). */
+    readonly sitesUnclear?: NotChecked;
+}
+
+/** One Citrix Site of the stack. */
+export interface SitePart {
+    /** Its provider's resource name(s), set only when the stack has several Sites. */
+    readonly name?: string;
+    readonly zones: readonly ZoneEvaluation[];
+    readonly groups: readonly GroupEvaluation[];
     readonly database: SiteEvaluation;
 }
 
@@ -400,32 +416,56 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
         return { ...g, judged, brokeredPerS: p.brokeredPerS, successfulPerS: p.successfulPerS, ...(launchTimeS === undefined ? {} : { launchTimeS }) };
     });
     const byGroup = new Map(groups.map((g) => [g.group, g]));
+    const zones = site.zones.map((zone) => evaluateZone(zone, loads, byGroup, config));
+    const byZone = new Map(zones.map((z) => [z.zone, z]));
+    // The Site database is per Site (its provider's endpoint, siteIdentity.ts): one Site, the stack's.
+    const split = splitSites(site.zones);
+    const sites = split.parts.length === 1
+        ? [{ zones, groups, database: siteDatabase(predicted, groups, zones, config) }]
+        : split.parts.map((part) => {
+            const own = new Set(part.zones);
+            // A Delivery Group is of the Site of its zones (a zone's own lock: that zone).
+            const inSite = (g: GroupEvaluation) => g.group.shares.some((s) => own.has(s.zone));
+            const siteGroups = groups.filter(inSite);
+            return { name: part.name, zones: zones.filter((z) => own.has(z.zone)), groups: siteGroups, database: siteDatabase(predicted.filter(inSite), siteGroups, zones.filter((z) => own.has(z.zone)), config) };
+        });
+    const siteOfGroup = new Map(sites.flatMap((s) => s.groups.map((g) => [g.group, s] as const)));
+    return {
+        site, config, zones, groups, byGroup, byZone, sites, siteOfGroup,
+        ...(split.unclear ? { sitesUnclear: split.unclear } : {}),
+        // The whole stack's (the one Site's when there is one): what report, size and diff read.
+        database: sites.length === 1 ? sites[0].database : siteDatabase(predicted, groups, zones, config),
+    };
+}
+
+function evaluateZone(zone: Zone, loads: readonly GroupLoad[], byGroup: ReadonlyMap<Group, GroupEvaluation>, config: CitrixEvaluationConfig): ZoneEvaluation {
+    const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
+    const judged = zone.rttMs.state === "ok" && !zone.daas;
+    const concurrency = judged ? effectiveConcurrency(zone, loads) : undefined;
+    const demand = zoneDemand(zone, loads);
+    const throttle = zoneThrottle(zone);
+    // With no judged lock (its groups not checked), the zone is one lock of its own at its RTT.
+    const lockLimit = locks.length > 0 ? Math.min(...locks.map((g) => g.safe as number))
+        : judged && zone.rttMs.state === "ok" ? safeConcurrency(zone.rttMs.value, config) : undefined;
+    const per = locks.length > 0 ? locks.map((g) => g.perController).filter((p): p is number => p !== undefined)
+        : lockLimit !== undefined && zone.controllers.length > 0 ? [perControllerThrottle(lockLimit, zone.controllers.length)] : [];
+    const peak = zone.peakConcurrentLaunches;
+    const allowedValue = throttle.sum ?? demand ?? (peak.state === "ok" ? peak.value : undefined);
+    const rtt = zoneCoverage(zone);
+    return {
+        zone, concurrency, demand, throttle, locks, lockLimit, ...(rtt ? { rtt } : {}),
+        perController: per.length > 0 ? Math.min(...per) : undefined,
+        allowed: allowedValue === undefined ? undefined : { value: allowedValue, by: throttle.sum !== undefined ? "throttles" : "peak" },
+    };
+}
+
+/** One Site database's figures: its storms at once, the measured rate, its satellites. */
+function siteDatabase(predicted: readonly GroupEvaluation[], groups: readonly GroupEvaluation[], zones: readonly ZoneEvaluation[], config: CitrixEvaluationConfig): SiteEvaluation {
     const measured = siteCap(config.measuredSiteBrokeredPerS);
     const shared = shareSiteCap(predicted.map((g) => ({ brokeredPerS: g.prediction!.brokeredPerS, successfulPerS: g.prediction!.successfulPerS })), measured?.capPerS ?? Number.POSITIVE_INFINITY);
     const relief = measured && shared.capped ? siteRelief(predicted, groups, shared.uncappedPerS - measured.capPerS) : undefined;
     const workPerRequestS = BROKERING_PARAMS.lockFixedS;
     const satelliteAt = config.satelliteAtRttMs ?? 90;
-    const zones = site.zones.map((zone): ZoneEvaluation => {
-        const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
-        const judged = zone.rttMs.state === "ok" && !zone.daas;
-        const concurrency = judged ? effectiveConcurrency(zone, loads) : undefined;
-        const demand = zoneDemand(zone, loads);
-        const throttle = zoneThrottle(zone);
-        // With no judged lock (its groups not checked), the zone is one lock of its own at its RTT.
-        const lockLimit = locks.length > 0 ? Math.min(...locks.map((g) => g.safe as number))
-            : judged && zone.rttMs.state === "ok" ? safeConcurrency(zone.rttMs.value, config) : undefined;
-        const per = locks.length > 0 ? locks.map((g) => g.perController).filter((p): p is number => p !== undefined)
-            : lockLimit !== undefined && zone.controllers.length > 0 ? [perControllerThrottle(lockLimit, zone.controllers.length)] : [];
-        const peak = zone.peakConcurrentLaunches;
-        const allowedValue = throttle.sum ?? demand ?? (peak.state === "ok" ? peak.value : undefined);
-        const rtt = zoneCoverage(zone);
-        return {
-            zone, concurrency, demand, throttle, locks, lockLimit, ...(rtt ? { rtt } : {}),
-            perController: per.length > 0 ? Math.min(...per) : undefined,
-            allowed: allowedValue === undefined ? undefined : { value: allowedValue, by: throttle.sum !== undefined ? "throttles" : "peak" },
-        };
-    });
-    const byZone = new Map(zones.map((z) => [z.zone, z]));
     const satellite = zones.filter((z) => !z.zone.daas && z.zone.rttMs.state === "ok" && z.zone.rttMs.value >= satelliteAt);
     const notMeasured: string[] = [];
     const stormZones = predicted.filter((g) => g.group.implicit).length;
@@ -434,23 +474,20 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
         notMeasured.push(`${stormsText(stormCounts)} at once, ${fmt(shared.uncappedPerS)} brokered/s in all: ${ONE_GROUP_TESTED}`);
     }
     return {
-        site, config, zones, groups, byGroup, byZone,
-        database: {
-            uncappedPerS: shared.uncappedPerS,
-            brokeredPerS: shared.uncappedPerS,
-            databaseWorkS: shared.uncappedPerS * workPerRequestS,
-            workPerRequestS,
-            ...(measured ?? {}),
-            capped: measured !== undefined && shared.capped,
-            responseScale: measured !== undefined && shared.capped ? shared.responseScale : 1,
-            storms: predicted.length,
-            ...stormCounts,
-            databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
-            satellites: satellite.filter((z) => z.allowed !== undefined),
-            satellitesUnknown: satellite.filter((z) => z.allowed === undefined),
-            notMeasured,
-            ...(relief ? { relief } : {}),
-        },
+        uncappedPerS: shared.uncappedPerS,
+        brokeredPerS: shared.uncappedPerS,
+        databaseWorkS: shared.uncappedPerS * workPerRequestS,
+        workPerRequestS,
+        ...(measured ?? {}),
+        capped: measured !== undefined && shared.capped,
+        responseScale: measured !== undefined && shared.capped ? shared.responseScale : 1,
+        storms: predicted.length,
+        ...stormCounts,
+        databaseConcurrency: satellite.reduce((sum, z) => sum + (z.allowed?.value ?? 0), 0),
+        satellites: satellite.filter((z) => z.allowed !== undefined),
+        satellitesUnknown: satellite.filter((z) => z.allowed === undefined),
+        notMeasured,
+        ...(relief ? { relief } : {}),
     };
 }
 

@@ -11,7 +11,8 @@ import { measuredSiteRate, MOVED_SETTINGS, siteRateOf } from "../../../policies/
 import { rememberConfig } from "../../../policies/pack/policyConfigs";
 import { parseMessage } from "../../../policies/pack/message";
 import { ResourceView, StackView } from "../../../policies/pack/resources";
-import { runStackPolicy, TestResource, urnOf } from "../../support/policyHarness";
+import { runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
+import { onProvider, ProviderProps } from "./citrixSites";
 import { siteOf, SiteSpec } from "./citrixSpec";
 
 function viewOf(resources: TestResource[]): StackView {
@@ -72,5 +73,39 @@ describe("measuredSiteBrokeredPerS: one home, the old copy a fallback", () => {
         const { citrixBrokeringCapacity } = await import("../../../policies/citrix/citrix-brokering-capacity");
         expect(citrixSiteDatabaseLoad.configSchema?.properties.measuredSiteBrokeredPerS).toBeDefined();
         expect(String(citrixBrokeringCapacity.configSchema?.properties.measuredSiteBrokeredPerS?.description)).toMatch(/^Deprecated here: set it on citrix-site-database-load/);
+    });
+});
+
+describe("issue 32: each Site's database on its own (a Site is its provider's endpoint)", () => {
+    /** Four Delivery Groups in one 2 ms zone, 30 concurrent each: about 80/s, within 100/s alone. */
+    const half = (prefix: string): SiteSpec => ({
+        zones: [{ name: `${prefix}hq`, rtt: 2, users: 20000 }],
+        groups: Array.from({ length: 4 }, (_, i) => ({ name: `${prefix}g${i + 1}`, zone: `${prefix}hq`, peak: 30, users: 5000 })),
+        controllers: [{ name: `${prefix}ddc-1`, zone: `${prefix}hq`, throttle: 120 }, { name: `${prefix}ddc-2`, zone: `${prefix}hq`, throttle: 120 }],
+    });
+    const two = (a: ProviderProps | undefined, b: ProviderProps | undefined) => [...onProvider(half("a"), "site-a", a), ...onProvider(half("b"), "site-b", b)];
+    it.each([
+        ["two Sites by hostname (baseline): no summed database figure", two({ hostname: "ddc.emea.example.com" }, { hostname: "ddc.apac.example.com" }), undefined],
+        ["one Site (no endpoint declared): 8 storms summed against the measured 100/s", two(undefined, undefined), /^8 Delivery Groups' storms at once want 16\d\.\d brokered\/s of the one Site database, above its measured 100\/s/],
+        ["two providers with unknown endpoints: not checked, naming why", two({ hostname: UNKNOWN_VALUE }, { customerId: UNKNOWN_VALUE }), /8 Delivery Groups' storms at once want 16\d\.\d brokered\/s against the measured 100\/s: the Citrix Sites cannot be told apart: the endpoint of providers "site-a", "site-b" is unknown in this preview/],
+    ] as const)("%s", async (_name, resources, problem) => {
+        const found = await runStackPolicy(citrixSiteDatabaseLoad, [...resources], { ...DEFAULTS, measuredSiteBrokeredPerS: 100 });
+        expect(found).toHaveLength(problem === undefined ? 0 : 1);
+        if (problem !== undefined) {
+            const message = found[0].message;
+            expect(message.includes("not checked, for") ? message : parseMessage(message).problem).toMatch(problem);
+        }
+    });
+
+    it("each Site's figures are its own: 4 storms on each Site's database", () => {
+        const resources = two({ hostname: "ddc.emea.example.com" }, { hostname: "ddc.apac.example.com" });
+        const stack = viewOf(resources);
+        stack.resources.forEach((view, i) => {
+            const p = resources[i].provider;
+            view.provider = p ? { urn: p.urn, props: p.props } : undefined;
+        });
+        const e = citrixEvaluations(stack, {}).database;
+        expect(e.sitesUnclear).toBeUndefined();
+        expect(e.sites.map((s) => [s.name, s.database.storms, s.zones.map((z) => z.zone.resource.name)])).toEqual([["site-a", 4, ["ahq-zone"]], ["site-b", 4, ["bhq-zone"]]]);
     });
 });

@@ -3,7 +3,7 @@
  * traffic, from the same functions the Xen evaluation (policies/xen/evaluation.ts) runs per host.
  */
 import { DEFAULT_DOM0_SHARE, XEN_SHARE_SOURCE } from "../model/xenShares";
-import { BOND_MODES, bondCapMBps, bondedLinkMBps, DEFAULT_BOND_MODE, HostBond, needMet, predictHostShares, xenExtrapolation, XenBondMode } from "../policies/xen/evaluation";
+import { BOND_MODES, bondCapMBps, DEFAULT_BOND_MODE, HostBond, needMet, predictBondedShares, xenExtrapolation, XenBondMode } from "../policies/xen/evaluation";
 import { num, pct, plural } from "../policies/pack/format";
 import { UsageError } from "./errors";
 import { table } from "./table";
@@ -92,7 +92,8 @@ export function sizeXen(input: XenSizingInput): XenSizing {
         : undefined;
     const reach = bondCapMBps(bond, vifs);
     const guests = Array.from({ length: input.guests }, () => ({ needMBps: input.guestMBps, capMBps: reach }));
-    const shares = predictHostShares({ linkMBps: bondedLinkMBps(input.linkMBps, bond), dom0Share: input.dom0Share, dom0, guests });
+    // The policy's call: balance-slb places each VIF whole on one member (policies/xen/slbPlacement.ts).
+    const shares = predictBondedShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, dom0, guests }, bond, guests.map(() => vifs));
     const line = (name: string, domain: "dom0" | "domU", demand: number | undefined, predicted: number): XenShareLine => ({
         name,
         domain,

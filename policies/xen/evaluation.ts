@@ -13,10 +13,11 @@ import { DEFAULT_DOM0_SHARE, MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "..
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
 import type { StackView } from "../pack/resources";
-import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, shareWithCapLifted, sharesWithCapsLifted, usableNeedMBps } from "./hostModel";
+import { bondCapMBps } from "./bonds";
+import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, runHost, shareWithCapLifted, sharesWithCapsLifted, usableNeedMBps } from "./hostModel";
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
 
-export { EPSILON_MBPS, needMet, predictHostShares } from "./hostModel";
+export { EPSILON_MBPS, needMet, predictBondedShares, predictHostShares } from "./hostModel";
 // `perfguard config check` reads the host-key rule here (cli/ reads a room through its evaluation).
 export { hostKeyProblems, XEN_HOSTS_POLICIES } from "./hosts";
 // The one label of figures computed beyond the measured link: policies, report and `size xen` read it here.
@@ -80,6 +81,8 @@ export interface XenHostEvaluation {
     readonly uncertain: boolean;
     /** dom0 services by URN. */
     readonly dom0: readonly Dom0Figures[];
+    /** An active-backup bond with short guests where balance-slb (same members, same placement model) meets every judged need. */
+    readonly slbFits: boolean;
     /** dom0's predicted MB/s with every sender (undefined without a link). */
     readonly dom0PredictedMBps: number | undefined;
 }
@@ -160,6 +163,7 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         guestsTotal: service.traffic.state === "ok" && service.traffic.value > 0 && model.dom0.some((s) => s.service === service)
             ? guestsTotalWithout(model, service, config.dom0Share) : undefined,
     }));
+    const shortCount = guests.filter((g) => g.short).length;
     const judgedTotal = model.shares ? [...model.shares.values()].reduce((t, x) => t + x, 0) : undefined;
     return {
         host, key: normalise(host.name), model, guests, uncertain, dom0,
@@ -169,9 +173,30 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         fixOn: (guests.find((g) => g.short && !g.capOnly && !g.bondBound && !g.entry.guest.resource.foreign) ?? guests.find((g) => g.short && !g.capOnly && !g.bondBound))?.entry,
         totalNeedMBps: model.entries.filter((e) => e.state === "judged").reduce((t, e) => t + usableNeedMBps(e), 0),
         extrapolated: model.link ? xenExtrapolation(model.link.mbps) : undefined,
+        slbFits: slbWouldFit(model, shortCount, config.dom0Share),
         // dom0 takes what the model gives it: the link less the judged guests, capped at its demand.
         dom0PredictedMBps: model.link && judgedTotal !== undefined ? Math.min(model.dom0TotalMBps, Math.max(0, model.link.mbps - judgedTotal)) : undefined,
     };
+}
+
+/**
+ * Whether switching an active-backup bond to balance-slb meets every judged guest's need: the same
+ * model with each VIF placed whole on one member (slbPlacement.ts), each guest bounded by its own
+ * VIF cap and what its VIFs reach under balance-slb.
+ */
+function slbWouldFit(model: HostModel, shortCount: number, dom0Share: number): boolean {
+    const bond = model.bond;
+    if (!bond || bond.mode !== "active-backup" || shortCount === 0 || !model.link) {
+        return false;
+    }
+    const slb = { ...bond, mode: "balance-slb" as const };
+    const judged = model.entries.filter((e) => e.state === "judged");
+    const caps = judged.map((e) => {
+        const reach = bondCapMBps(slb, e.bondVifs);
+        return e.capMBps === undefined ? reach : reach === undefined ? e.capMBps : Math.min(e.capMBps, reach);
+    });
+    const shares = runHost(model, judged, model.dom0.map((s) => s.mbps), caps, dom0Share, slb);
+    return judged.every((e, i) => needMet(shares[i] ?? 0, e.needMBps ?? 0));
 }
 
 const memo = stackMemo<XenEvaluation>();

@@ -5,7 +5,8 @@
  * read their figures from here, so one preview never gives two numbers for one host.
  */
 import { predictXenShares, XenShareGuest } from "../../model/xenShares";
-import { bondCapMBps, bondedLinkMBps, declaredBond, DEFAULT_BOND_MODE, HostBond } from "./bonds";
+import { bondCapMBps, bondedLinkMBps, declaredBond, DEFAULT_BOND_MODE, HostBond, XenBondMode } from "./bonds";
+import { predictSlbShares } from "./slbPlacement";
 import { Dom0Service, HostConfigEntry, hostConfigPath, XenGuest, XenHost, XenShareConfig } from "./hosts";
 
 export interface Link {
@@ -163,15 +164,53 @@ export function predictHostShares(input: HostSenders): { dom0: number[]; guests:
     return { dom0: shares.slice(0, input.dom0.length).map((s) => s.MBps), guests: shares.slice(input.dom0.length).map((s) => s.MBps) };
 }
 
+/** A bond as the share model needs it: members and mode (the link given is the aggregate). */
+export interface BondShape {
+    readonly members: number;
+    readonly mode: XenBondMode;
+}
+
+/**
+ * The model call of one host with its bond: balance-slb places each VIF whole on one member and
+ * splits each member (slbPlacement.ts); active-backup shares one member; otherwise (no bond, lacp)
+ * the link as given. `input.linkMBps` is the aggregate. What the policies, `check --report` and
+ * `size xen` all run.
+ * @param vifs - each guest's VIFs on the bond (undefined: 1), in the order of input.guests.
+ */
+export function predictBondedShares(input: HostSenders, bond: BondShape | undefined, vifs: ReadonlyArray<number | undefined>): { dom0: number[]; guests: number[] } {
+    if (bond?.mode === "balance-slb") {
+        const senders = [
+            ...input.dom0.map((mbps) => ({ domain: "dom0" as const, demandMBps: mbps, capMBps: undefined, vifs: 1 })),
+            ...input.guests.map((g, i) => ({ domain: "domU" as const, demandMBps: g.needMBps, capMBps: g.capMBps, vifs: vifs[i] ?? 1 })),
+        ];
+        const shares = predictSlbShares(senders, bond.members, input.linkMBps / bond.members, input.dom0Share);
+        return { dom0: shares.slice(0, input.dom0.length), guests: shares.slice(input.dom0.length) };
+    }
+    const link = bond?.mode === "active-backup" ? input.linkMBps / bond.members : input.linkMBps;
+    return predictHostShares({ ...input, linkMBps: link });
+}
+
+/** The aggregate link of a model (its link is one member under active-backup). */
+function aggregateMBps(model: Pick<HostModel, "link" | "bond">): number {
+    const link = model.link?.mbps ?? 0;
+    return model.bond?.mode === "active-backup" ? model.bond.memberMBps * model.bond.members : link;
+}
+
+/** Runs the model of a host's judged guests with the given dom0 MB/s and guest caps, under its bond (or `bond` instead). */
+export function runHost(model: Pick<HostModel, "link" | "bond">, judged: readonly GuestEntry[], dom0: readonly number[], caps: ReadonlyArray<number | undefined>, dom0Share: number, bond?: BondShape): number[] {
+    const shape = bond ?? model.bond;
+    const guests = judged.map((e, i) => ({ needMBps: e.needMBps, capMBps: caps[i] }));
+    return predictBondedShares({ linkMBps: aggregateMBps(model), dom0Share, dom0, guests }, shape, judged.map((e) => e.bondVifs)).guests;
+}
+
 /** The guests' predicted shares with the given dom0 senders (judged guests only). */
-function predict(model: Pick<HostModel, "entries" | "link">, senders: readonly Dom0Sender[], dom0Share: number): Map<GuestEntry, number> | undefined {
+function predict(model: Pick<HostModel, "entries" | "link" | "bond">, senders: readonly Dom0Sender[], dom0Share: number): Map<GuestEntry, number> | undefined {
     if (!model.link) {
         return undefined;
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const guests = judged.map((e) => ({ needMBps: e.needMBps, capMBps: modelCap(e.capMBps, e.bondCapMBps) }));
-    const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: senders.map((s) => s.mbps), guests });
-    return new Map(judged.map((e, i) => [e, shares.guests[i]]));
+    const shares = runHost(model, judged, senders.map((s) => s.mbps), judged.map((e) => modelCap(e.capMBps, e.bondCapMBps)), dom0Share);
+    return new Map(judged.map((e, i) => [e, shares[i]]));
 }
 
 /**
@@ -225,9 +264,9 @@ export function sharesWithCapsLifted(model: HostModel, lifted: readonly GuestEnt
     }
     const judged = model.entries.filter((e) => e.state === "judged");
     const raised = new Set(lifted);
-    const guests = judged.map((e) => ({ needMBps: e.needMBps, capMBps: raised.has(e) ? e.bondCapMBps : modelCap(e.capMBps, e.bondCapMBps) }));
-    const shares = predictHostShares({ linkMBps: model.link.mbps, dom0Share, dom0: model.dom0.map((s) => s.mbps), guests });
-    return new Map(judged.map((e, i) => [e, shares.guests[i] ?? 0]));
+    const caps = judged.map((e) => (raised.has(e) ? e.bondCapMBps : modelCap(e.capMBps, e.bondCapMBps)));
+    const shares = runHost(model, judged, model.dom0.map((s) => s.mbps), caps, dom0Share);
+    return new Map(judged.map((e, i) => [e, shares[i] ?? 0]));
 }
 
 /** What a judged guest can use at most: its need, bounded by its VIF rate limit (transmit) and its bond's bound. */

@@ -56,8 +56,12 @@ function capNote(entry: GuestEntry): string {
  * need only up to its VIF cap (what the cap never allows is no load on the link); when `first`'s
  * own cap is below its need, raising it comes first and the total with it raised is stated too.
  */
-function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number): string {
+function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number, slbFits: boolean): string {
     const fixes: string[] = [];
+    // Switching an active-backup bond to balance-slb costs no hardware: offered first when it fits.
+    if (slbFits && model.bond) {
+        fixes.push(`switch the bond (${model.bond.where}) from active-backup to balance-slb: each VIF then goes whole on one of its ${model.bond.members} members of ${num(model.bond.memberMBps, 2)} MB/s and every guest's need fits`);
+    }
     const cap = first.guest.cap;
     const capped = cap.state === "ok" && first.needMBps !== undefined && cap.value < first.needMBps;
     // Only workloads move out of dom0; management tools belong there (xen-dom0-workload).
@@ -186,16 +190,25 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
     const unknown = model.entries.filter((e) => e.state === "unknown").length + model.dom0Unknown.length;
     return {
         problem,
-        fix: hostFix(model, entry, h.totalNeedMBps),
+        fix: hostFix(model, entry, h.totalNeedMBps, h.slbFits),
         basis: [
             own,
             linkLine,
+            ...slbLine(model),
             ...extrapolated,
             `on the host: ${few(tenants, judged.length - 1) || "no other guest that declares a need"}; ${dom0}`,
             ...(idle + unknown > 0 ? [`not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "traffic source")} with an unknown or invalid figure`] : []),
             ...fullNames([self.name, model.host.name]),
         ],
     };
+}
+
+/** Under balance-slb the guests split members, not the aggregate: the Basis says how they are placed. */
+function slbLine(model: HostModel): string[] {
+    const bond = model.bond;
+    return bond?.mode === "balance-slb"
+        ? [`bond: ${bond.members} x ${num(bond.memberMBps, 2)} MB/s balance-slb (${bond.where}): each VIF whole on one member, heaviest first on the least loaded (SLB rebalances by load)`]
+        : [];
 }
 
 /** The verdict on a dom0 service that is a workload, with the model's cost to the host's guests. */

@@ -26,6 +26,11 @@ describe("size xen with a bond", () => {
         ["2 x 10 GbE, LACP", 2222, 1, 1500, { members: 2, mode: "lacp" }, undefined, 0],
         ["2 x 25 GbE, 50 x 100 MB/s", 6250, 50, 100, { members: 2 }, undefined, 0],
         ["2 x 25 GbE active-backup, 50 x 100 MB/s", 6250, 50, 100, { members: 2, mode: "active-backup" }, undefined, 50],
+        // balance-slb places each VIF whole on one member: 2 x 700 fit 2 x 1111, a third shares a member (1400 > 1111).
+        ["2 x 10 GbE balance-slb, 2 x 700 MB/s", 2222, 2, 700, { members: 2 }, undefined, 0],
+        ["2 x 10 GbE balance-slb, 3 x 700 MB/s", 2222, 3, 700, { members: 2 }, undefined, 2],
+        ["2 x 10 GbE active-backup, 3 x 400 MB/s", 2222, 3, 400, { members: 2, mode: "active-backup" }, undefined, 3],
+        ["2 x 10 GbE balance-slb, 3 x 400 MB/s", 2222, 3, 400, { members: 2 }, undefined, 0],
     ];
     it.each(cases)("%s", async (_name, link, guests, need, bond, vifs, short) => {
         const sizing = sizeXen({ linkMBps: link, guests, guestMBps: need, dom0Share: 0.5, ...xenBondOf(bond.members, bond.mode, vifs) });
@@ -33,6 +38,11 @@ describe("size xen with a bond", () => {
         if (vifs === undefined) {
             expect(await shortCount(link, guests, need, bond)).toBe(short);
         }
+    });
+
+    it("balance-slb, 3 x 700 MB/s on 2 x 10 GbE: the two guests sharing a member get 555.5 MB/s each", () => {
+        const sizing = sizeXen({ linkMBps: 2222, guests: 3, guestMBps: 700, dom0Share: 0.5, ...xenBondOf(2, undefined, undefined) });
+        expect(sizing.lines.map((l) => l.predictedMBps)).toEqual([555.5, 700, 555.5]);
     });
 
     it("states one member's reach for the 2 x 10 GbE backup target", () => {

@@ -74,9 +74,43 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
         ["the guest's VIF is on another network than the bond", [bondedNetwork("bond0", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), []],
         // Above both members even with one VIF each: 3 VIFs on 2 members reach 2222 < 2500.
         ["2500 MB/s with 3 VIFs on 2 x 10 GbE balance-slb", [guest("backup", 2500, 3)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> backup"]],
+        // balance-slb places each VIF whole on one member: two 700 MB/s VIFs fit two 1111 MB/s members...
+        ["two 700 MB/s guests on 2 x 10 GbE balance-slb", [guest("vm-a", 700), guest("vm-b", 700)], hosts(TWO_10G, { members: 2 }), []],
+        // ...three do not: one member carries two (1400 > 1111), those two get 555.5 each (vm-a and vm-c, by URN).
+        ["three 700 MB/s guests on 2 x 10 GbE balance-slb", [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> vm-a", "xen-guest-network-share -> vm-c"]],
+        ["three 700 MB/s guests on the program's balance-slb bond", [bondedNetwork("lan", "balance-slb", 2), guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G), ["xen-guest-network-share -> vm-a", "xen-guest-network-share -> vm-c"]],
+        // Four at 555 MB/s: two per member, 1110 <= 1111.
+        ["four 555 MB/s guests on 2 x 10 GbE balance-slb", ["vm-a", "vm-b", "vm-c", "vm-d"].map((n) => guest(n, 555)), hosts(TWO_10G, { members: 2 }), []],
+        // LACP stays per flow: no verdict from the members.
+        ["three 700 MB/s guests on 2 x 10 GbE LACP", [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2, mode: "lacp" }), []],
     ];
     it.each(cases)("%s", async (_name, resources, config, expected) => {
         expect(verdicts(await runStackPolicy(xenGuestNetworkShare, resources, config))).toEqual([...expected].sort());
+    });
+
+    it("balance-slb: the two guests on the busy member are each 144.5 MB/s short, and the Basis says how VIFs are placed", async () => {
+        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2 })), {
+            policy: "xen-guest-network-share",
+            resource: "vm-a",
+            problem: ["predicted 555.5 of the 700 MB/s it needs: 144.5 MB/s short"],
+        });
+        expect(v.basis.join("\n")).toContain("bond: 2 x 1111 MB/s balance-slb (hosts[\"xcp-bond\"].bond): each VIF whole on one member");
+    });
+
+    it.each([
+        // 3 x 400 on one 1111 MB/s member: 370.33 each; balance-slb puts at most 2 x 400 = 800 on a member.
+        ["three 400 MB/s guests", 400, true],
+        // 2 x 700 = 1400 > 1111 on the busy member: balance-slb would not fit, so it is not offered.
+        ["three 700 MB/s guests", 700, false],
+    ])("active-backup host, %s: switching to balance-slb is offered first only when it fits", async (_name, need, offered) => {
+        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("vm-a", need), guest("vm-b", need), guest("vm-c", need)], hosts(TWO_10G, { members: 2, mode: "active-backup" })), {
+            policy: "xen-guest-network-share",
+            resource: "vm-a",
+            fix: ["move a guest to another host, or give the host a faster link"],
+        });
+        const fix = v.fix;
+        expect(fix.startsWith("switch the bond (hosts[\"xcp-bond\"].bond) from active-backup to balance-slb")).toBe(offered);
+        expect(fix.includes("balance-slb")).toBe(offered);
     });
 
     it("the backup target's message names one member's rate and the fixes", async () => {

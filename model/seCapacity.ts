@@ -18,8 +18,10 @@
  *   row's average per vCPU: the table's gains per core fall as cores are added (L7 RPS 17,500
  *   per vCPU from 4 to 6 against 30,833 on average); "linear" (the favourable one) scales the
  *   6 vCPU row linearly per vCPU (value x vcpus / 6). A mandatory verdict must hold under both,
- *   so the gate judges on "linear" and the advisory names the "slope" reading. Throughputs hold
- *   at the 6 vCPU figure in both (bulk throughput is bound by packets per second and the
+ *   so the gate judges on "linear" and the advisory names the "slope" reading. SSL bulk
+ *   throughput is CPU bound too (notes: "CPS/RPS/TPS and SSL bulk throughput are CPU bound"):
+ *   "linear" scales it per vCPU; "slope" holds it at the 6 vCPU figure. L4 and L7 plain bulk
+ *   throughput hold at the 6 vCPU figure in both (bound by packets per second and the
  *   environment, not cores).
  * - Open connections are memory bound: the row's figure x max(1, memoryGb / the row's memoryGb)
  *   (notes: "Open connections grow with memory: add memory to the SE to raise them";
@@ -217,7 +219,7 @@ export function seCapacityBasis(vcpus: number, reading: ExtrapolationReading = "
         const how = reading === "linear"
             ? `linearly per vCPU (the favourable reading; on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope they are lower)`
             : `on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope (at most the ${TOP_ROW.vcpus} vCPU row's average per vCPU)`;
-        return `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row, TPS/RPS/CPS extrapolated to ${vcpus} vCPUs ${how}, throughput held at the ${TOP_ROW.vcpus} vCPU figure`;
+        return `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row, ${reading === "linear" ? "TPS/RPS/CPS and SSL throughput" : "TPS/RPS/CPS"} extrapolated to ${vcpus} vCPUs ${how}, ${reading === "linear" ? "plain throughput" : "throughput"} held at the ${TOP_ROW.vcpus} vCPU figure`;
     }
     const { lo, hi } = bracket(vcpus);
     return lo === hi
@@ -254,7 +256,10 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
             l4OpenConnections: TOP_ROW.l4OpenConnections * memoryFactor(TOP_ROW.memoryGb),
             l4ThroughputGbps: TOP_ROW.l4ThroughputGbps,
             l7ThroughputGbps: TOP_ROW.l7ThroughputGbps,
-            l7SslThroughputGbps: TOP_ROW.l7SslThroughputGbps,
+            // SSL bulk throughput is CPU bound (source notes: "CPS/RPS/TPS and SSL bulk throughput
+            // are CPU bound"): the favourable reading scales it per vCPU like TPS/RPS/CPS; the
+            // conservative one holds it at the 6 vCPU figure (no gain beyond it was measured).
+            l7SslThroughputGbps: reading === "linear" ? (TOP_ROW.l7SslThroughputGbps * vcpus) / TOP_ROW.vcpus : TOP_ROW.l7SslThroughputGbps,
             extrapolated: true,
             reading,
             openConnectionsMemoryFactor: memoryFactor(TOP_ROW.memoryGb),

@@ -124,24 +124,55 @@ function packedWorst(shares: readonly SeUtilisation[], count: number): SeUtilisa
 }
 
 /**
- * Even spread of `total` (utilisation of one SE by everything) over `ses` SEs, never below the
- * largest share: for the CPU-bound loads the heaviest VS's own parts, or the spread total's.
+ * Distributed placement, whole VSs. This is Avi's PLACEMENT_ALGO_DISTRIBUTED as documented: it
+ * spreads new VSs over the SEs, each onto the least-loaded SE (terraform-provider-avi
+ * avi_serviceenginegroup `algo`; VMware Avi Configuration Guide, SE group Placement tab; the
+ * project's reference notes: "PLACEMENT_ALGO_DISTRIBUTED spreads them"). The unit is the VS, not a
+ * fraction of it: a VS on minScaleoutPerVs 1 runs whole on one SE (the 20.1.6 per-SE table measures
+ * a VS on one SE), so a VS scaled out to n SEs puts one share (1/n) on each of n different SEs. The
+ * shares are assigned greedily, heaviest first, each to the least-loaded SE not already holding
+ * that VS (least-loaded of all when the VS needs more SEs than there are). Returns the busiest SE
+ * (each limit on the SE where it is highest) and how many shares it holds.
  */
-function spreadWorst(shares: readonly SeUtilisation[], total: SeUtilisation, ses: number): SeUtilisation {
-    const spread = (x: number) => (x === 0 ? 0 : ses > 0 ? x / ses : Infinity);
-    const heaviest = shares.reduce((a, b) => (b.cpu > a.cpu ? b : a), NO_UTILISATION);
-    const cpuFrom = heaviest.cpu >= spread(total.cpu) ? heaviest : undefined;
-    const parts = {} as Record<Part, number>;
-    for (const part of CPU_PARTS) {
-        parts[part] = cpuFrom ? cpuFrom[part] : spread(total[part]);
+function distributedWorst(shares: readonly SeUtilisation[], copies: number, ses: number): { worst: SeUtilisation; count: number } {
+    const loads: SeUtilisation[][] = Array.from({ length: Math.max(1, ses) }, () => []);
+    const load = (i: number) => sumOf(loads[i]).peak;
+    // Heaviest first; ties keep input order (equal shares give equal loads, whatever the order).
+    const order = shares.map((u, i) => ({ u, i })).sort((a, b) => b.u.peak - a.u.peak || a.i - b.i);
+    for (const { u } of order) {
+        const used = new Set<number>();
+        for (let c = 0; c < copies; c++) {
+            let best = -1;
+            for (let i = 0; i < loads.length; i++) {
+                if (used.has(i) && used.size < loads.length) {
+                    continue;
+                }
+                if (best < 0 || load(i) < load(best) - EPSILON) {
+                    best = i;
+                }
+            }
+            used.add(best);
+            loads[best].push(u);
+        }
     }
-    for (const part of ["throughput", "openConnections"] as const) {
-        parts[part] = Math.max(0, ...shares.map((u) => u[part]), spread(total[part]));
-    }
-    // The unspread ingress of the heaviest share by throughput (0 when the spread total is heavier).
-    const byThroughput = shares.reduce((a, b) => (b.throughput > a.throughput ? b : a), NO_UTILISATION);
-    parts.ingress = byThroughput.throughput >= parts.throughput ? byThroughput.ingress : 0;
-    return utilisationOf(parts);
+    // As under packed placement, each limit (CPU, throughput, open connections) is taken from the
+    // SE where it is highest; the share count is that of the SE with the highest peak.
+    const sums = loads.map(sumOf);
+    const most = (key: (u: SeUtilisation) => number) => sums.reduce((a, b) => (key(b) > key(a) + EPSILON ? b : a), sums[0]);
+    const cpu = most((u) => u.cpu);
+    const throughput = most((u) => u.throughput);
+    const connections = most((u) => u.openConnections);
+    const peakAt = sums.indexOf(most((u) => u.peak));
+    const worst = utilisationOf({
+        sslTps: cpu.sslTps, l7Rps: cpu.l7Rps, l4Cps: cpu.l4Cps, sslThroughput: cpu.sslThroughput,
+        throughput: throughput.throughput, ingress: throughput.ingress, openConnections: connections.openConnections,
+    });
+    return { worst, count: loads[peakAt].length };
+}
+
+/** Load of `shares` spread evenly over `ses` SEs (legacy active/standby's steady state with distributeLoadActiveStandby). */
+function spreadWorst(shares: readonly SeUtilisation[], ses: number): SeUtilisation {
+    return distributedWorst(shares, 1, ses).worst;
 }
 
 function sumOf(shares: readonly SeUtilisation[]): SeUtilisation {
@@ -171,8 +202,8 @@ function sumOf(shares: readonly SeUtilisation[]): SeUtilisation {
  *   services previously active on the failed SE" (Avi 21.1, Legacy HA for Service Engines): the
  *   busiest SE carries them all in both settings; the spread is only the steady state.
  * - algo PLACEMENT_ALGO_PACKED: the busiest SE holds the maxVsPerSe heaviest VS shares;
- *   PLACEMENT_ALGO_DISTRIBUTED: the shares spread evenly over the SEs the group may run (maxSe
- *   less the buffer; one fewer in active/active), never less than the heaviest share.
+ *   PLACEMENT_ALGO_DISTRIBUTED: whole VS shares, heaviest first, each onto the least-loaded of the
+ *   SEs the group may run (maxSe less the buffer; one fewer in active/active): distributedWorst.
  * @param units - each VS with its SNI children (demands as VsDemand).
  * @param spec - the group (SeGroupSpec; absent algo / maxVsPerSe take the provider defaults).
  * @returns the placement; never throws for a valid spec.
@@ -198,7 +229,7 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
             placeable: n <= maxVsPerSe, bufferKept: true, perVs: shares,
             // After a failover the surviving SE carries every VS of the pair, in both settings.
             worstSe: n === 0 ? NO_UTILISATION : total,
-            ...(distribute ? { steadyStateSe: n === 0 ? NO_UTILISATION : spreadWorst(shares, total, 2) } : {}),
+            ...(distribute ? { steadyStateSe: n === 0 ? NO_UTILISATION : spreadWorst(shares, 2) } : {}),
             worstSeShares: n,
         };
     }
@@ -219,12 +250,13 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
         worstSeShares = Math.min(maxVsPerSe, n);
         worstSe = packedWorst(shares, worstSeShares);
     } else {
-        // Load of everything on one SE, spread over the SEs the group may run with its reserve.
-        const total = sumOf(units.map((u) => seUtilisation(u, perSe, 1)));
+        // Whole VSs (each share on its own SE) over the SEs the group may run with its reserve.
         // At least one SE: a buffer the group cannot keep is nsx-alb-se-capacity-advisory's concern.
         const ses = Math.max(1, Math.min(pair ? spec.maxSe - 1 : spec.maxSe - spec.bufferSe, placements));
-        worstSeShares = ses > 0 ? Math.ceil(placements / ses) : placements;
-        worstSe = spreadWorst(shares, total, ses);
+        // Active/active: each VS must fit on its SEs less one, so vsSes shares of 1/vsSes each.
+        const placed = distributedWorst(shares, vsSes, ses);
+        worstSe = placed.worst;
+        worstSeShares = placed.count;
     }
     return {
         perSe, rule: algo === "PLACEMENT_ALGO_PACKED" ? "packed" : "distributed", sesPerVs, vsSes, sesNeeded, sesMax: spec.maxSe,
@@ -388,9 +420,46 @@ function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: nu
 }
 
 /**
+ * algo PLACEMENT_ALGO_DISTRIBUTED, judged on the same whole-VS placement as any distributed group,
+ * at the current maxSe or else the fewest maxSe (up to one SE per placement plus the reserve, at
+ * most 1000) at which it fits; undefined when none does.
+ */
+function distributedFix(units: readonly PlacedUnit[], spec: SeGroupSpec, options: FixOptions): Omit<PlacementFix, "measured"> | undefined {
+    const distributed: SeGroupSpec = { ...spec, algo: "PLACEMENT_ALGO_DISTRIBUTED" };
+    const at = (maxSe: number) => {
+        const candidate = { ...distributed, maxSe };
+        const placement = fitsWith(units, candidate, options);
+        return placement ? { spec: candidate, kind: "placement" as const, ecmp: false, placement } : undefined;
+    };
+    const current = at(spec.maxSe);
+    if (current) {
+        return current;
+    }
+    // More SEs than placements add nothing: each SE then holds at most one share.
+    const perVs = Math.max(options.assumeScaleOut ? spec.maxScaleoutPerVs : spec.minScaleoutPerVs, spec.haMode === "HA_MODE_SHARED_PAIR" ? 2 : 1);
+    const reserve = spec.haMode === "HA_MODE_SHARED_PAIR" ? 1 : spec.bufferSe;
+    let lo = spec.maxSe + 1;
+    let hi = Math.min(PROVIDER_RANGES.maxSe.max, units.length * perVs + reserve);
+    let best: Omit<PlacementFix, "measured"> | undefined;
+    // The busiest SE's load does not rise with more SEs to place on: the fewest that fit, by bisection.
+    while (lo <= hi) {
+        const m = Math.floor((lo + hi) / 2);
+        const fix = at(m);
+        if (fix) {
+            best = fix;
+            hi = m - 1;
+        } else {
+            lo = m + 1;
+        }
+    }
+    return best;
+}
+
+/**
  * Under packed placement, the changes that move VSs apart without a larger SE or more SEs per VS,
- * on the same figures: algo PLACEMENT_ALGO_DISTRIBUTED (the shares spread over the SEs the group
- * may run: an N+M group of three 50% VSs packed on one SE at 150% carries 50% per SE), and the
+ * on the same figures: algo PLACEMENT_ALGO_DISTRIBUTED (whole VSs on the least-loaded SEs the group
+ * may run: an N+M group of three 50% VSs packed on one SE at 150% carries 50% per SE on three; maxSe
+ * raised when it needs more SEs: distributedFix), and the
  * largest maxVsPerSe below the current one that fits (maxSe raised to the SEs the placements then
  * need, plus the N+M buffer). Legacy active/standby runs its two SEs whatever these say: none.
  */
@@ -400,10 +469,9 @@ function placementOnly(units: readonly PlacedUnit[], spec: SeGroupSpec, options:
     }
     const out: PlacementFix[] = [];
     const measured = spec.vcpusPerSe <= MEASURED_VCPUS_MAX;
-    const distributed: SeGroupSpec = { ...spec, algo: "PLACEMENT_ALGO_DISTRIBUTED" };
-    const spread = fitsWith(units, distributed, options);
+    const spread = distributedFix(units, spec, options);
     if (spread) {
-        out.push({ spec: distributed, kind: "placement", measured, ecmp: false, placement: spread });
+        out.push({ ...spread, measured });
     }
     // Fewer VSs per SE only lowers the busiest SE's load: the largest that fits, by bisection.
     const candidateAt = (m: number): SeGroupSpec | undefined => {

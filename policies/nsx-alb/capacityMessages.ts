@@ -74,7 +74,7 @@ export function placementText(sizing: SeGroupSizing, p: GroupPlacement): string 
         case "packed":
             return `${fieldText("algo", spec.algo, where.algo)}: the busiest SE holds the ${plural(p.worstSeShares, "heaviest VS share")} (${m})`;
         case "distributed":
-            return `${fieldText("algo", spec.algo, where.algo)}: shares spread evenly over the SEs the group may run`;
+            return `${fieldText("algo", spec.algo, where.algo)}: whole VSs, heaviest first, each on the least-loaded SE the group may run`;
     }
 }
 
@@ -135,7 +135,12 @@ export function demandText(unit: Unit): string {
         const own: string[] = [];
         if (d.sslTps !== undefined) {
             // Read from a certificate in the stack, or assumed: the Basis says which (certificates.ts).
-            own.push(`${num(d.sslTps)} ${keyTypeName(d.sslKeyType)} SSL TPS${d.sslKeyBasis && m.where.sslKeyType ? ` (${m.where.sslKeyType})` : ""}`);
+            // A key the table did not measure is named as read, with the row it was judged on.
+            const unmeasured = d.sslKeyBasis?.unmeasured ?? [];
+            const keyLabel = unmeasured.length > 0
+                ? `${unmeasured.join("/")} SSL TPS, judged on the ${keyTypeName(d.sslKeyType)} row: not measured; larger keys cost more per handshake`
+                : `${keyTypeName(d.sslKeyType)} SSL TPS`;
+            own.push(`${num(d.sslTps)} ${keyLabel}${d.sslKeyBasis && m.where.sslKeyType ? ` (${m.where.sslKeyType})` : ""}`);
         }
         if (d.l7Rps !== undefined) {
             own.push(`${num(d.l7Rps)} L7 RPS`);

@@ -39,9 +39,9 @@ export function keyReadingMessage(unit: Unit, e: GroupEvaluation, config: SeCapa
     const limit = `limit ${pct(1 - config.headroomPct / 100)}`;
     const problem = rsaOver
         ? `${label} fits (${pct(peak)} on the ECC row) only if clients take its EC key: with its RSA key it needs ${pct(onRsa as number)} (${limit}).`
-        : `${label}: its ${listLabels(unmeasured)} key was not measured: ${pct(peak)} on the row of its kind is the favourable reading (${limit}).`;
+        : `${label}: its ${listLabels(unmeasured)} key needs more than the ${pct(peak)} judged on the measured row of its kind (${limit}); how much more was not measured.`;
     const short = rsaOver ? `${label} fits only if clients take its EC key: ${pct(onRsa as number)} on RSA-2048 (${limit}).`
-        : `${label}: key ${listLabels(unmeasured)} not measured: ${pct(peak)} is the favourable reading.`;
+        : `${label}: key ${listLabels(unmeasured)} needs more than ${pct(peak)} (not measured).`;
     return {
         problem: problem.length <= PROBLEM_LINE_MAX ? problem : short,
         fix: rsaOver

@@ -45,9 +45,10 @@ describe("placeGroup: HA modes and placement as the vendor defines them", () => 
         expect(p.worstSe.l7Rps).toBeCloseTo(200000 / cell(4, "l7Rps"), 9); // 133%
         expect(placementFits(p, 20)).toBe(false);
     });
-    it("distributed: the same ten VSs spread over maxSe - bufferSe SEs", () => {
+    it("distributed: the same ten whole VSs over maxSe - bufferSe (9) SEs: one SE holds two", () => {
         const p = placeGroup(units(10, { l7Rps: 20000 }), { ...DEFAULTS, vcpusPerSe: 4, memoryPerSeMb: 4096, algo: "PLACEMENT_ALGO_DISTRIBUTED" });
-        expect(p.worstSe.l7Rps).toBeCloseTo(200000 / 9 / cell(4, "l7Rps"), 9);
+        expect(p.worstSe.l7Rps).toBeCloseTo((2 * 20000) / cell(4, "l7Rps"), 9);
+        expect(p.worstSeShares).toBe(2);
         expect(placementFits(p, 20)).toBe(true);
     });
     it("N+M: three SEs needed for five VSs at maxVsPerSe 2, so bufferSe 2 does not fit maxSe 4", () => {

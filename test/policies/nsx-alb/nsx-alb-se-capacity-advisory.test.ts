@@ -46,7 +46,7 @@ describe("nsx-alb-se-capacity-advisory: favourable readings are said", () => {
     });
     it("RSA-4096: judged on the RSA-2048 row, the favourable reading", async () => {
         const m = on(await run(cases[3][1]), "shop-vs", ADV);
-        expect(m.problem).toBe(`Virtualservice "shop-vs": its RSA-4096 key was not measured: ${pct(1000 / cell(4, "sslTpsRsa2048"))} on the row of its kind is the favourable reading (limit 80%).`);
+        expect(m.problem).toBe(`Virtualservice "shop-vs": its RSA-4096 key needs more than the ${pct(1000 / cell(4, "sslTpsRsa2048"))} judged on the measured row of its kind (limit 80%); how much more was not measured.`);
         expect(m.basis.join("\n")).toContain('RSA-4096 key of Sslkeyandcertificate "shop-cert"');
     });
     it("RSA and EC: ECC fits, RSA-2048 does not", async () => {

@@ -272,3 +272,101 @@ describe("issue 30: the cheapest measured change first; scale-out labels name th
         expect(fix).not.toContain("scale-out to 2 SEs");
     });
 });
+
+// ---- NSX ALB review: whole-VS distributed placement, the distributed fix on that placement, SSL bulk
+// throughput beyond the 6 vCPU row, the label of an unmeasured key. Baseline + one change per case.
+describe("review: distributed placement places whole VSs on the least-loaded SE", () => {
+    const FOUR = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", algo: "PLACEMENT_ALGO_DISTRIBUTED" };
+    const vss = (prefix: string, count: number, rps: string) => Array.from({ length: count }, (_, i) => vs(`${prefix}-vs${i + 1}`, `${prefix}-seg`, { l7Rps: rps }));
+    const rps = cell(4, "l7Rps"); // 150000
+    const cases: Array<[string, TestResource[], string[]]> = [
+        // Two VSs on two placement SEs: one each, 67500 / 150000 = 45%.
+        ["baseline: k-dist with two VSs of 67500 L7 RPS (one per SE)", [group("k-dist", { ...FOUR, maxSe: "3", bufferSe: "1" }), ...vss("k-dist", 2, "67500")], []],
+        // Three VSs on maxSe 3 - bufferSe 1 = 2 SEs: one SE carries two whole VSs, 135000 / 150000 = 90% > 80%.
+        ["k-dist: a third VS puts two whole VSs on one SE (90%)", [group("k-dist", { ...FOUR, maxSe: "3", bufferSe: "1" }), ...vss("k-dist", 3, "67500")],
+            [`${CAP} -> k-dist-seg [mandatory]`]],
+        // bufferSe 0, three VSs at 45% on three SEs: after one fails a survivor carries two: 90%.
+        ["h-nobuf: bufferSe 0, after one SE fails one survivor carries two VSs (90%)", [group("h-nobuf", { ...FOUR, maxSe: "3", bufferSe: "0" }), ...vss("h-nobuf", 3, "67500")],
+            [`${CAP} -> h-nobuf-seg [mandatory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("k-dist's busiest SE needs 90% with 2 VS shares, not the fractional 67.5%", async () => {
+        const m = on(await run(cases[1][1]), "k-dist-seg");
+        expect(m.problem).toContain(`busiest SE needs ${pct((2 * 67500) / rps)} with 2 VS shares`);
+        expect(pct((2 * 67500) / rps)).toBe("90%");
+    });
+    it("h-nobuf's verdict is the survivor's 90%", async () => {
+        const m = on(await run(cases[2][1]), "h-nobuf-seg");
+        expect(m.problem).toContain(pct((2 * 67500) / rps));
+    });
+});
+
+describe("review: the distributed-placement fix is judged on whole VSs and offered with the maxSe it needs", () => {
+    const PACKED = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", bufferSe: "1" };
+    const four = Array.from({ length: 4 }, (_, i) => vs(`l-vs${i + 1}`, "l-packed-seg", { l7Rps: "75000" }));
+    const share = 75000 / cell(4, "l7Rps"); // 50%
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: l-packed distributed on maxSe 5 (4 placement SEs, one VS each)", [group("l-packed", { ...PACKED, maxSe: "5", algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...four], []],
+        // Distributed on maxSe 4: 4 whole VSs on 3 SEs puts two on one: 100% > 80%.
+        ["l-packed distributed on maxSe 4: two whole VSs on one SE (100%)", [group("l-packed", { ...PACKED, maxSe: "4", algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...four],
+            [`${CAP} -> l-packed-seg [mandatory]`]],
+        ["l-packed packed on maxSe 4: mandatory", [group("l-packed", { ...PACKED, maxSe: "4" }), ...four], [`${CAP} -> l-packed-seg [mandatory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("l-packed distributed on maxSe 4 needs 100%", async () => {
+        expect(on(await run(cases[1][1]), "l-packed-seg").problem).toContain(`busiest SE needs ${pct(2 * share)} with 2 VS shares`);
+    });
+    it("the packed fix offers distributed placement only with maxSe 5 (50%), never 66.7% on maxSe 4", async () => {
+        const fix = on(await run(cases[2][1]), "l-packed-seg").fix ?? "";
+        expect(fix.split("; or ")[0]).toBe(`set algo "PLACEMENT_ALGO_DISTRIBUTED", maxSe "5" (busiest SE ${pct(share)}; 4 vCPU row, measured)`);
+        expect(fix).not.toContain(`set algo "PLACEMENT_ALGO_DISTRIBUTED" (busiest SE ${pct((4 * share) / 3)}`);
+    });
+});
+
+describe("review: SSL bulk throughput is CPU bound beyond the 6 vCPU row", () => {
+    const SSL = { services: [{ port: "443", enableSsl: "true" }], applicationProfileRef: "/api/applicationprofile/?name=System-Secure-HTTP" };
+    const ssl6 = cell(6, "l7SslThroughputGbps"); // 10 Gbps
+    const linear = 9 / ((ssl6 * 8) / 6) + 100 / ((cell(6, "sslTpsEcc") * 8) / 6); // 67.5% + 0.6%
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: a-8vcpu, 100 ECC SSL TPS and 6 Gbps SSL", [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "6" }, SSL)], []],
+        // 9 / 13.33 + 0.6% = 68.1% on the favourable reading; 9 / 10 held: 90.6%: advisory, not mandatory.
+        ["a-8vcpu: 9 Gbps SSL is advisory (68.1% linear)", [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "9" }, SSL)],
+            [`${ADV} -> a-vs [advisory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("names both readings: 68.1% linear per vCPU, over the limit on the conservative one", async () => {
+        const m = on(await run(cases[1][1]), "a-vs", ADV);
+        expect(pct(linear)).toBe("68.1%");
+        expect(m.problem).toContain(`${pct(linear)} linear per vCPU`);
+        expect(m.basis.join("\n")).toContain("on the 4-to-6 vCPU slope (the conservative reading)");
+    });
+});
+
+describe("review: an unmeasured key is labelled as read, judged on the row of its kind", () => {
+    const FOUR = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
+    const SSL = { services: [{ port: "443", enableSsl: "true" }] };
+    const key = (bits: string) => [{ algorithm: "SSL_KEY_ALGORITHM_RSA", rsaParams: [{ keySize: bits }] }];
+    const stack = (bits: string): TestResource[] => [group("e", FOUR), cert("e", key(bits)),
+        vs("e-vs", "e-seg", { sslTps: "2000" }, { ...SSL, sslKeyAndCertificateRefs: [UNKNOWN_VALUE] }, { sslKeyAndCertificateRefs: ["e-cert"] })];
+    const onRow = 2000 / cell(4, "sslTpsRsa2048"); // 76.9%
+    const cases: Array<[string, TestResource[], string[]]> = [
+        ["baseline: RSA-2048 key, 2000 SSL TPS (76.9%)", stack("SSL_KEY_2048_BITS"), []],
+        ["RSA-4096 key: advisory", stack("SSL_KEY_4096_BITS"), [`${ADV} -> e-vs [advisory]`]],
+    ];
+    it.each(cases)("%s", async (_name, resources, expected) => {
+        expect(levelled(await run(resources))).toEqual([...expected].sort());
+    });
+    it("says the RSA-4096 demand needs more than the RSA-2048 row's figure, unmeasured", async () => {
+        const m = on(await run(cases[1][1]), "e-vs", ADV);
+        expect(m.problem).toContain(`RSA-4096 key needs more than the ${pct(onRow)} judged on the measured row`);
+        expect(m.problem).not.toContain("fits");
+        expect(m.basis.join("\n")).toContain("2000 RSA-4096 SSL TPS, judged on the RSA-2048 row: not measured; larger keys cost more per handshake");
+        expect(m.basis.join("\n")).not.toContain("2000 RSA-2048 SSL TPS");
+    });
+});

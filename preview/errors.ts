@@ -73,6 +73,11 @@ export function formatCliError(err: unknown, debug: boolean): { text: string; ex
     if (err instanceof PreviewError) {
         return { text: `error: ${err.message}\n`, exitCode: err.exitCode };
     }
+    // A user error of a shared module (cli/results' UsageError for an --output path) carries its
+    // exit code; preview/ may not import cli/, so it is recognised by that field.
+    if (err instanceof Error && err.name === "UsageError" && typeof (err as { exitCode?: unknown }).exitCode === "number") {
+        return { text: `error: ${err.message}\n`, exitCode: (err as unknown as { exitCode: number }).exitCode };
+    }
     const message = err instanceof Error ? (err.message || err.name) : String(err);
     if (debug) {
         return { text: `error: ${err instanceof Error ? (err.stack ?? message) : message}\n`, exitCode: 1 };

@@ -9,6 +9,8 @@ import { writeJson } from "../../policies/pack/results/json";
 import { writeJunit } from "./junit";
 import { writeMarkdown } from "./markdown";
 import type { Results } from "./model";
+import { UsageError } from "../errors";
+import { makeFolder } from "../outputFolder";
 import { writeSarif } from "../../policies/pack/results/sarif";
 
 export const RESULT_FORMATS = ["text", "json", "sarif", "junit", "github", "markdown"] as const;
@@ -53,11 +55,23 @@ export function render(format: ResultFormat, input: RenderInput): string {
     }
 }
 
-/** Writes each --output file (its folder created); returns the notes for stderr. */
+/**
+ * Writes each --output file (its folder created); returns the notes for stderr. A file that cannot
+ * be written is the user's path to fix: a UsageError (exit 2) naming it, never an internal error.
+ * The folder is made by makeFolder, not fs.mkdirSync's `recursive`, which never returns under /proc.
+ */
 export function writeOutputs(targets: readonly OutputTarget[], input: RenderInput): string[] {
     return targets.map((t) => {
-        fs.mkdirSync(path.dirname(path.resolve(t.file)), { recursive: true });
-        fs.writeFileSync(t.file, render(t.format, input));
+        const why = makeFolder(path.dirname(path.resolve(t.file)));
+        if (why !== undefined) {
+            throw new UsageError(`--output ${t.format}=${t.file}: cannot make its folder: ${why}`);
+        }
+        try {
+            fs.writeFileSync(t.file, render(t.format, input));
+        } catch (err) {
+            const e = err as NodeJS.ErrnoException;
+            throw new UsageError(`--output ${t.format}=${t.file}: cannot write it: ${e.code ?? e.message}`);
+        }
         return `${t.format} written to ${t.file}`;
     });
 }

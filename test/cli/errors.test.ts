@@ -113,3 +113,18 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
         return fails(["check", file, "--report", report], `cannot write report ${report}: folder ${path.join(dir, "not-a-folder")} cannot be created or is not writable`);
     });
 });
+
+describe("an --output file that cannot be written exits 2 naming it (never an internal error, never a hang)", () => {
+    const exportFile = path.resolve(__dirname, "..", "fixtures", "inventory", "team-b.json");
+    it.each([
+        ["a folder that cannot be made under /proc", "/proc/perfguard-nope/x.sarif", "ENOENT: mkdir /proc/perfguard-nope"],
+        ["a file where its folder should be", path.join(dir, "output-file-in-the-way", "x.sarif"), "is a file, not a folder"],
+    ])("%s", async (_label, file, reason) => {
+        fs.writeFileSync(path.join(dir, "output-file-in-the-way"), "");
+        const run = await perfguard(["check", exportFile, "--output", `sarif=${file}`]);
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toContain(`--output sarif=${file}: cannot make its folder: `);
+        expect(run.stderr).toContain(reason);
+        expect(run.stderr).not.toContain("internal error");
+    });
+});

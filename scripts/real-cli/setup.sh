@@ -19,6 +19,11 @@
 #   release whose go.mod has no replace directives: `go install module/cmd@version` builds it as
 #   published, every dependency checked against the checksum database. v1.25.0 is the newest the
 #   proxy serves here; it requires pkg/sdk v3.206.0 and talks to the CLI over the same protocol.
+# - The Go language host, sdk/go/pulumi-language-go/v3, is built exactly as the Node.js host: the
+#   same monorepo pseudo-version (commit bee5e4fa4815), its zip checked against the h1: hash below
+#   (the checksum database also has this one, so the go command checks it too), the directory
+#   replaces dropped and pkg/sdk required at v3.188.0. It runs `go build` on a Go program, so Go
+#   programs need the go command on PATH, as under a user's CLI.
 # Each binary has its own stamp, so a cache with the CLI built only adds what is missing.
 set -euo pipefail
 
@@ -28,6 +33,9 @@ langhost_module="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/
 langhost_version="v3.0.0-20250806165243-bee5e4fa4815"
 langhost_sum="h1:+QJTFK7UcOFTYCg3XaSTrRZHWJ6Hqza8w9oADa4pPcM="
 langhost_pulumi_version="3.188.0"
+golanghost_module="github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3"
+golanghost_version="$langhost_version"
+golanghost_sum="h1:tipGG4aEPejP424igQYxJ6TOtWVtZJa0z679oIv00ho="
 yaml_module="github.com/pulumi/pulumi-yaml"
 yaml_version="v1.25.0"
 
@@ -36,12 +44,14 @@ cache="$root/.cache/real-cli/v$version"
 bin="$cache/bin"
 stamp="$bin/.built-$version-$langhost_version-$langhost_pulumi_version"
 yaml_stamp="$bin/.yaml-built-$yaml_version"
+go_stamp="$bin/.go-built-$golanghost_version-$langhost_pulumi_version"
 
 cli_built() { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ -f "$stamp" ]; }
 yaml_built() { [ -x "$bin/pulumi-language-yaml" ] && [ -f "$yaml_stamp" ]; }
+go_built() { [ -x "$bin/pulumi-language-go" ] && [ -f "$go_stamp" ]; }
 
-if cli_built && yaml_built; then
-    echo "real-cli: pulumi v$version and pulumi-language-yaml $yaml_version already built in ${bin#$root/}"
+if cli_built && yaml_built && go_built; then
+    echo "real-cli: pulumi v$version, pulumi-language-yaml $yaml_version and pulumi-language-go already built in ${bin#$root/}"
     exit 0
 fi
 
@@ -120,6 +130,31 @@ build_yaml() {
     echo "real-cli: built pulumi-language-yaml $yaml_version in $(( $(date +%s) - start )) s into ${bin#$root/}"
 }
 
+build_go() {
+    local start go_lh go_dir go_sum
+    start=$(date +%s)
+    echo "real-cli: downloading $golanghost_module@$golanghost_version"
+    go_lh="$(download "$golanghost_module@$golanghost_version")"
+    go_dir="$(printf '%s' "$go_lh" | head -n 1)"
+    go_sum="$(printf '%s' "$go_lh" | tail -n 1)"
+    if [ "$go_sum" != "$golanghost_sum" ]; then
+        echo "real-cli: $golanghost_module@$golanghost_version has hash $go_sum, expected $golanghost_sum" >&2
+        exit 1
+    fi
+    writable_copy "$go_dir" "$cache/src/golanghost"
+    (cd "$cache/src/golanghost" && go mod edit \
+        -dropreplace=github.com/pulumi/pulumi/sdk/v3 \
+        -dropreplace=github.com/pulumi/pulumi/pkg/v3 \
+        -require="github.com/pulumi/pulumi/sdk/v3@v$langhost_pulumi_version" \
+        -require="github.com/pulumi/pulumi/pkg/v3@v$langhost_pulumi_version")
+    echo "real-cli: building pulumi-language-go"
+    (cd "$cache/src/golanghost" && go build -trimpath -ldflags "${ldflags/v$version/v$langhost_pulumi_version}" -o "$bin/pulumi-language-go" .)
+    rm -f "$bin"/.go-built-*
+    touch "$go_stamp"
+    echo "real-cli: built pulumi-language-go in $(( $(date +%s) - start )) s into ${bin#$root/}"
+}
+
 cli_built || build_cli
 yaml_built || build_yaml
+go_built || build_go
 "$bin/pulumi" version

@@ -62,6 +62,7 @@ describe("preview/main", () => {
     it.each([
         ["a YAML program", () => yamlProgram(), "yaml"],
         ["a Python program", () => program("python-runtime"), "python"],
+        ["a Go program (the bundled Go twin)", () => path.join(ROOT, "examples", "citrix-delivery-groups-go"), "go"],
     ])("refuses %s with one line naming preview:real and exit 2 (a refusal, never a pass)", (_label, dir, runtime) => {
         const programDir = dir();
         const run = cli([programDir, "--policy-pack", SAMPLE_PACK]);

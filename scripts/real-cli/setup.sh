@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the real Pulumi CLI and its Node.js language host from their Go modules into
+# Builds the real Pulumi CLI and its Node.js, YAML and Go language hosts from their Go modules into
 # .cache/real-cli/<version>/bin, so that the real-CLI tests can use the CLI as the arbiter.
 #
 # What pins what:

@@ -39,10 +39,13 @@ function stackNeutral(section: string): string {
     return section.replace(/\(pulumi:pulumi:Stack: [^)]+\)/g, "(pulumi:pulumi:Stack: <project>-<stack>)");
 }
 
-/** Resources the preview creates, as "type name", the root stack left out. */
+/**
+ * Resources the preview creates, as "type name", the root stack left out; each once (the progress
+ * view prints a resource's line again with its policy violations).
+ */
 function created(run: CliRun): string[] {
-    return run.stdout.split("\n").map((l) => /^ \+ {2}(\S+) (\S+) create/.exec(l))
-        .filter((m) => m && m[1] !== "pulumi:pulumi:Stack").map((m) => `${m![1]} ${m![2]}`).sort();
+    return [...new Set(run.stdout.split("\n").map((l) => /^ \+ {2}(\S+) (\S+) create/.exec(l))
+        .filter((m) => m && m[1] !== "pulumi:pulumi:Stack").map((m) => `${m![1]} ${m![2]}`))].sort();
 }
 
 describe.skipIf(!present)("examples/citrix-delivery-groups-go under the real CLI", () => {
@@ -78,9 +81,8 @@ describe.skipIf(!present)("examples/citrix-delivery-groups-go under the real CLI
     });
 
     it("registers every resource of the twin (same types and names)", () => {
-        // 37 resources of the program, plus the default citrix and vsphere providers.
-        expect(created(go).filter((r) => !r.startsWith("pulumi:providers:")).length).toBe(37);
-        expect(created(go).filter((r) => r.startsWith("pulumi:providers:"))).toEqual(["pulumi:providers:citrix default", "pulumi:providers:vsphere default"]);
+        expect(created(go).length).toBe(37);
+        expect(created(go).filter((r) => r.startsWith("vsphere:index:VirtualMachine ")).length).toBe(8);
         expect(created(go)).toEqual(created(twin));
     });
 });

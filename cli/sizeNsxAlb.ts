@@ -6,25 +6,11 @@
  * policies/nsx-alb/evaluation.ts (placeGroup, placementFits; its metric names and size labels)
  * and the same tolerance; the table shows the busiest SE, the figure that decides the size.
  */
-import {
-    connectionsScaled,
-    HaMode,
-    ingressOnPrimary,
-    SE_MEMORY_MIN_GB,
-    SE_VCPU_MAX,
-    SE_VCPU_MIN,
-    seCapacityBasis,
-    SeGroupSpec,
-    SeUtilisation,
-    sslTpsCapacity,
-    testedSeSize,
-    throughputCapacityGbps,
-    VsDemand,
-    vsKind,
-} from "../model/seCapacity";
+import { HaMode, ingressOnPrimary, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind } from "../model/seCapacity";
+import { connectionsScaled, SE_MEMORY_MIN_GB, SE_VCPU_MAX, SE_VCPU_MIN, seCapacityBasis, testedSeSize } from "../model/seTable";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { CONNECTIONS_SCALED, limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
+import { CONNECTIONS_SCALED, limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/names";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */

@@ -6,11 +6,16 @@
 import { onlyForeign, reportGroup } from "./foreignLoad";
 import { plural } from "../pack/format";
 import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
-import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
+import { SE_GROUP_TYPE } from "./seGroupFields";
+import { VS_TYPE } from "./vsDemand";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
-import { bufferFixes, evaluateSeGroups, failureOver, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
+import { evaluateSeGroups } from "./evaluation";
+import { SE_CAPACITY_SCHEMA, SeCapacityConfig } from "./config";
+import { failureOver, groupFits, within } from "./fit";
+import { bufferFixes, measuredFix } from "./fixes";
+import { GroupEvaluation, Unit } from "./groupTypes";
 import { keyReadingMessage } from "./keyMessages";
-import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./capacityMessages";
+import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./advisoryMessages";
 
 const POLICY = "nsx-alb-se-capacity-advisory";
 

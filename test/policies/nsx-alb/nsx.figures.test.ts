@@ -3,7 +3,8 @@
  * `perfguard diff` reads: the same figures the verdicts state, and "not checked" with its reason.
  */
 import { describe, expect, it } from "vitest";
-import { nsxAlbEvaluation, nsxAlbFigures } from "../../../policies/nsx-alb/evaluation";
+import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { nsxAlbFigures } from "../../../policies/nsx-alb/figures";
 import { StackView, viewOf } from "../../../policies/pack/resources";
 import type { EntityFigures } from "../../../policies/pack/figures";
 import { runStackPolicy, TestResource, urnOf } from "../../support/policyHarness";

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { policies } from "../../../policies";
-import { groupFigures, limitingName, nsxAlbEvaluation, nsxAlbFigures } from "../../../policies/nsx-alb/evaluation";
+import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { groupFigures, nsxAlbFigures } from "../../../policies/nsx-alb/figures";
+import { limitingName } from "../../../policies/nsx-alb/names";
 import { parseMessage } from "../../../policies/pack/message";
 import { StackView, viewOf } from "../../../policies/pack/resources";
 import { nsxAlbSection } from "../../../cli/report/nsxAlb";

@@ -20,7 +20,7 @@ import { SeGroupSizing, seGroupSizing } from "./seGroupFields";
 import { listLabels } from "../pack/format";
 import type { StackView } from "../pack/resources";
 import { SeCapacityConfig, seCapacityConfigOf } from "./config";
-import { GATE_READING } from "./fit";
+import { GATE_READING, placeOnReadings } from "./fit";
 import { groupFixes, uniqueFixes } from "./fixes";
 import { Counted, FailurePlacement, GroupEvaluation, NsxAlbEvaluation, Unit } from "./groupTypes";
 import { BEST_CASE, blockedOf, bothWaysText, NO_PROXY_CORE, outcomeText, unreadInputs, Variant, verdictOf, WORST_CASE } from "./unreadInputs";
@@ -104,10 +104,11 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
         const d = direction(m).demand;
         units.push({ head: p, members: [m], demands: d ? [d] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
     }
-    const placement = sizing ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }) : undefined;
+    const readings = sizing ? placeOnReadings(units.map((u) => u.demands), sizing.spec, config.assumeScaleOut) : undefined;
+    const placement = readings?.placement;
+    const slope = readings?.slope;
     const beyond = sizing !== undefined && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX;
     const measured = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
-    const slope = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: "slope" }) : undefined;
     const eitherKey = units.some((u) => u.demands.some((d) => d.sslKeyBasis?.conservative !== undefined));
     const onRsa = (d: VsDemand): VsDemand => (d.sslKeyBasis?.conservative ? { ...d, sslKeyType: d.sslKeyBasis.conservative } : d);
     const keyConservative = sizing && eitherKey

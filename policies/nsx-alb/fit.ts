@@ -3,8 +3,9 @@
  * limit with headroom, the group's fit, the state after one SE fails, the reading of the figures
  * beyond the 6 vCPU row that may gate).
  */
+import type { SeGroupSpec } from "../../model/seCapacity";
 import type { ExtrapolationReading } from "../../model/seTable";
-import { placementFits } from "../../model/sePlacement";
+import { GroupPlacement, MEASURED_VCPUS_MAX, PlacedUnit, placeGroup, placementFits } from "../../model/sePlacement";
 import { SeCapacityConfig } from "./config";
 import { GroupEvaluation } from "./groupTypes";
 
@@ -14,6 +15,21 @@ import { GroupEvaluation } from "./groupTypes";
  * the data allow; nsx-alb-se-capacity-advisory names the conservative one (GroupEvaluation.slope).
  */
 export const GATE_READING: ExtrapolationReading = "linear";
+
+/** A group's placement on each reading the data allow (they differ only beyond the 6 vCPU row). */
+export interface PlacementReadings {
+    /** On GATE_READING: what every verdict and `size` decide on. */
+    readonly placement: GroupPlacement;
+    /** Beyond the 6 vCPU row, on the conservative reading (the 4-to-6 vCPU slope): named, never gating; else undefined. */
+    readonly slope: GroupPlacement | undefined;
+}
+
+/** Places the units on both readings: the evaluation and `size nsx-alb` judge with this one function. */
+export function placeOnReadings(units: readonly PlacedUnit[], spec: SeGroupSpec, assumeScaleOut: boolean): PlacementReadings {
+    const placement = placeGroup(units, spec, { assumeScaleOut, reading: GATE_READING });
+    const slope = spec.vcpusPerSe > MEASURED_VCPUS_MAX ? placeGroup(units, spec, { assumeScaleOut, reading: "slope" }) : undefined;
+    return { placement, slope };
+}
 
 /** The allowed utilisation with headroom (1e-9 rounding guard). */
 export function within(value: number, config: SeCapacityConfig): boolean {

@@ -10,7 +10,7 @@ import { SE_GROUP_TYPE } from "./seGroupFields";
 import { VS_TYPE } from "./vsDemand";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { evaluateSeGroups } from "./evaluation";
-import { SE_CAPACITY_SCHEMA, SeCapacityConfig } from "./config";
+import { ADVISORY_SCHEMA, advisorySettings, DeprecatedCopies, SeCapacityConfig } from "./config";
 import { failureOver, groupFits, within } from "./fit";
 import { bufferFixes, measuredFix } from "./fixes";
 import { GroupEvaluation, Unit } from "./groupTypes";
@@ -116,13 +116,15 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     }
 }
 
-export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
+export const nsxAlbSeCapacityAdvisory = stackPolicy<DeprecatedCopies>({
     name: POLICY,
     description: "NSX ALB SE groups should keep their buffer and fit measured SE figures.",
     enforcementLevel: "advisory",
-    configSchema: SE_CAPACITY_SCHEMA,
+    // The room's settings have one home, nsx-alb-se-capacity (config.ts); copies set here still apply here.
+    configSchema: ADVISORY_SCHEMA,
     types: [VS_TYPE, SE_GROUP_TYPE],
-    check(stack, config, report) {
+    check(stack, own, report) {
+        const config = advisorySettings(stack, own);
         const evaluation = evaluateSeGroups(stack, config);
         // The blind spots are nsx-alb-se-capacity's, reported there once per preview (not twice).
         for (const p of evaluation.unresolved) {

@@ -48,13 +48,13 @@ export function needsText(u: SeUtilisation, vsSes: number, note = ""): string {
 
 /**
  * How an open-connections figure scaled by memory above its table row is labelled: the table
- * measured each row at its own memory only (model/seCapacity.ts openConnectionsMemoryFactor).
+ * measured each row at its own memory only (model/seTable.ts openConnectionsMemoryFactor).
  */
 export const CONNECTIONS_SCALED = "scaled by memory: not measured";
 
 /**
  * How a figure of an SE below 4 vCPUs with a dedicated dispatcher core is labelled: its proxy
- * figures are the (vcpus - 1) row's (model/seCapacity.ts perSeCapacity), a layout the table never measured.
+ * figures are the (vcpus - 1) row's (model/seTable.ts perSeCapacity), a layout the table never measured.
  */
 export function dispatcherNote(vcpus: number): string {
     return `dedicated dispatcher: judged on the ${vcpus - 1} vCPU row of proxy cores, not measured`;

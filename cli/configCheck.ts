@@ -10,6 +10,7 @@
  * so `--policy-pack` may name any pack.
  */
 import { MOVED_SETTINGS } from "../policies/citrix/evaluation";
+import { MOVED_SETTINGS as NSX_MOVED_SETTINGS } from "../policies/nsx-alb/config";
 import * as fs from "fs";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";
@@ -209,6 +210,9 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
         // A room setting still set in its earlier second home: read there as a fallback, with its one home named.
         for (const moved of MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {
             notes.push({ policy, message: `${moved.key} is deprecated here: its one home is ${moved.home} (set it there; this copy is read only when ${moved.home} sets none)` });
+        }
+        for (const moved of NSX_MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {
+            notes.push({ policy, message: moved.note });
         }
         // A host key the schema accepts but that names no host (empty or blank): the Xen policies' own rule.
         if (XEN_HOSTS_POLICIES.includes(key)) {

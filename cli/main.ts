@@ -17,7 +17,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Command, CommanderError, Option } from "commander";
+import { DEFAULT_MAX_VS_PER_SE } from "../model/seCapacity";
 import type { HaMode, VsDemand } from "../model/seCapacity";
+import { SE_CAPACITY_DEFAULTS } from "../policies/nsx-alb/config";
 import { USAGE_EXIT, UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
 import { ensureOutputFolder } from "./outputFolder";
@@ -228,11 +230,11 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--scale-out <n>", "SEs the VS is placed on (minScaleoutPerVs; --ha-mode shared only)", numberIn({ min: 1, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--buffer-se <n>", "spare SEs kept for N+M failover (bufferSe)", numberIn({ min: 0, max: 64, integer: true, unit: "SEs" }), 1)
         .option("--ha-mode <mode>", `SE group HA mode: ${haModes.join(", ")}`, oneOf(haModes), "shared")
-        .option("--max-vs-per-se <n>", "most VSs on one SE (maxVsPerSe; packed placement fills an SE up to it)", numberIn({ min: 1, max: 1000, integer: true, unit: "VSs" }), 10)
+        .option("--max-vs-per-se <n>", "most VSs on one SE (maxVsPerSe; packed placement fills an SE up to it)", numberIn({ min: 1, max: 1000, integer: true, unit: "VSs" }), DEFAULT_MAX_VS_PER_SE)
         .option("--vcpus <n>", "check this vcpusPerSe instead of searching for the smallest", numberIn({ min: 1, max: 64, integer: true, unit: "vCPUs" }))
         .option("--vs <spec>", "a further VS on the same group, repeatable: key=value pairs, e.g. sslTps=1000,sslKeyType=rsa,l7Rps=20000,throughputGbps=1,ssl=true", collectVs, [])
         .option("--vs-file <file.json>", "further VSs on the same group: a JSON array of { sslTps, sslKeyType, l7Rps, l4Cps, l4OpenConnections, throughputGbps, ssl }")
-        .option("--headroom-pct <pct>", "spare capacity to keep, percent (nsx-alb-se-capacity's headroomPct)", numberIn({ min: 0, max: 95, unit: "percent" }), 20)
+        .option("--headroom-pct <pct>", "spare capacity to keep, percent (nsx-alb-se-capacity's headroomPct)", numberIn({ min: 0, max: 95, unit: "percent" }), SE_CAPACITY_DEFAULTS.headroomPct)
         .option("--plot <file.svg>", "also draw demand against capacity per metric")
         .option("--json", JSON_HELP)
         .action(async (o: { sslTps?: number; sslKey: "rsa" | "ecc"; l7Rps?: number; l4Cps?: number; openConnections?: number; throughputGbps?: number; ssl?: boolean; ingressPct?: number; scaleoutEcmp?: boolean; scaleOut: number; bufferSe: number; haMode: string; maxVsPerSe: number; vcpus?: number; vs: VsDemand[]; vsFile?: string; headroomPct: number; plot?: string; json?: boolean }) => {

@@ -2,29 +2,18 @@
  * `perfguard size nsx-alb`: the smallest SE size (vcpusPerSe, with the tested memory and disk)
  * whose SE group carries one or more virtual services' (VS) peak demand with
  * nsx-alb-se-capacity's headroom, placed as the Controller places them (HA mode, packed
- * placement, maxVsPerSe), or the check of a given size (`--vcpus`). The same functions as
- * policies/nsx-alb/evaluation.ts (placeGroup, placementFits; its metric names and size labels)
- * and the same tolerance; the table shows the busiest SE, the figure that decides the size.
+ * placement, maxVsPerSe), or the check of a given size (`--vcpus`). It decides as the gate does:
+ * placeOnReadings and placementFits (policies/nsx-alb/fit.ts, what the evaluation judges with),
+ * on the reading nsx-alb-se-capacity gates on; beyond the 6 vCPU row the conservative reading is
+ * shown beside it where the two differ. The table shows the busiest SE, the figure that decides the size.
  */
-import {
-    connectionsScaled,
-    HaMode,
-    ingressOnPrimary,
-    SE_MEMORY_MIN_GB,
-    SE_VCPU_MAX,
-    SE_VCPU_MIN,
-    seCapacityBasis,
-    SeGroupSpec,
-    SeUtilisation,
-    sslTpsCapacity,
-    testedSeSize,
-    throughputCapacityGbps,
-    VsDemand,
-    vsKind,
-} from "../model/seCapacity";
+import { DEFAULT_MAX_VS_PER_SE, HaMode, ingressOnPrimary, PROVIDER_RANGES, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind } from "../model/seCapacity";
+import { connectionsScaled, READING_NAME, SE_MEMORY_MAX_MB, SE_MEMORY_MIN_GB, SE_VCPU_MAX, SE_VCPU_MIN, seCapacityBasis, testedSeSize } from "../model/seTable";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
-import { CONNECTIONS_SCALED, limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/evaluation";
+import { GATE_READING, placeOnReadings } from "../policies/nsx-alb/fit";
+import { DISPATCHER_MIN_VCPUS, SE_GROUP_FIELDS } from "../policies/nsx-alb/seGroupFields";
+import { CONNECTIONS_SCALED, limitingName, needsText, SizeLabel, sizeLabel } from "../policies/nsx-alb/names";
 import { table } from "./table";
 
 /** Input of {@link sizeNsxAlb}. */
@@ -38,11 +27,11 @@ export interface NsxAlbSizingInput {
     /** Spare SEs for N+M failover (bufferSe), >= 0. */
     readonly bufferSe: number;
     readonly haMode: HaMode;
-    /** Most VSs on one SE (maxVsPerSe), 1..1000; default 10 (the provider's). */
+    /** Most VSs on one SE (maxVsPerSe), 1..1000; unset: the provider's default. */
     readonly maxVsPerSe?: number;
     /** Check this vcpusPerSe instead of searching for the smallest. */
     readonly vcpus?: number;
-    /** Spare capacity to keep, percent (0..95; nsx-alb-se-capacity's headroomPct, default 20). */
+    /** Spare capacity to keep, percent (0..95; nsx-alb-se-capacity's headroomPct). */
     readonly headroomPct: number;
 }
 
@@ -77,8 +66,14 @@ export interface NsxAlbSizing {
     readonly limit: number;
     /** Where the per-SE figures come from. */
     readonly basis: string;
-    /** True when the size is beyond the 6 vCPU row (extrapolated on the 4-to-6 vCPU slope, not measured). */
+    /** True when the size is beyond the 6 vCPU row (extrapolated, not measured: judged on the gate's reading). */
     readonly extrapolated: boolean;
+    /**
+     * Beyond the 6 vCPU row, where the two readings differ: the same placement on the conservative
+     * reading (the 4-to-6 vCPU slope), which nsx-alb-se-capacity-advisory names and which never
+     * gates; everything else here is on the reading that gates (GATE_READING).
+     */
+    readonly slope?: SlopeReading;
     /** True when open connections are demanded and their figure is scaled by memory above the row's (not measured). */
     readonly openConnectionsScaled: boolean;
     /**
@@ -90,6 +85,18 @@ export interface NsxAlbSizing {
     readonly measuredAlternative?: { readonly scaleOut: number; readonly vcpusPerSe: number; readonly haMode: HaMode; readonly bufferSe: number };
     /** The vcpusPerSe the table shows: the size found or checked; when none fits, 64, or 6 when throughput binds (held beyond the 6 vCPU row). */
     readonly shownVcpus: number;
+}
+
+/** The conservative reading of an extrapolated size, shown beside the one that gates. */
+export interface SlopeReading {
+    /** The busiest SE on it. */
+    readonly group: SeUtilisation;
+    readonly fits: boolean;
+    /** Per metric, as `metrics` (same order), on this reading's per-SE figures. */
+    readonly metrics: MetricLine[];
+    /** The smallest vcpusPerSe (up to 64) that fits on this reading, if any. */
+    readonly smallestVcpus: number | undefined;
+    readonly basis: string;
 }
 
 // The policy's tolerance: 0.8 x 2600 computed in floating point must still meet 2080.
@@ -111,10 +118,10 @@ function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number):
     const base: SeGroupSpec = {
         vcpusPerSe: vcpus,
         memoryPerSeMb,
-        maxSe: 1000,
+        maxSe: PROVIDER_RANGES.maxSe.max,
         minScaleoutPerVs: minScaleout,
-        // The provider's default is 4; it must not be below minScaleoutPerVs.
-        maxScaleoutPerVs: Math.max(4, minScaleout),
+        // The provider's default; it must not be below minScaleoutPerVs.
+        maxScaleoutPerVs: Math.max(SE_GROUP_FIELDS.maxScaleoutPerVs.default, minScaleout),
         bufferSe: input.haMode === "HA_MODE_SHARED" ? input.bufferSe : 0,
         haMode: input.haMode,
         maxVsPerSe: input.maxVsPerSe,
@@ -122,8 +129,8 @@ function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number):
     if (input.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         return { ...base, maxSe: 2, minScaleoutPerVs: 1, maxScaleoutPerVs: 1 };
     }
-    const needed = placeGroup(demandsOf(input).map((d) => [d]), base).sesNeeded;
-    return { ...base, maxSe: Math.min(1000, needed + base.bufferSe) };
+    const needed = placeGroup(demandsOf(input).map((d) => [d]), base, { reading: GATE_READING }).sesNeeded;
+    return { ...base, maxSe: Math.min(PROVIDER_RANGES.maxSe.max, needed + base.bufferSe) };
 }
 
 /**
@@ -171,26 +178,61 @@ function memoryAt(input: NsxAlbSizingInput, v: number, limit: number): number {
         return tested;
     }
     const rowGb = testedSeSize(v).memoryGb;
-    const p = placeGroup(demandsOf(input).map((d) => [d]), specAt(input, v, rowGb * 1024));
+    const p = placeGroup(demandsOf(input).map((d) => [d]), specAt(input, v, rowGb * 1024), { reading: GATE_READING });
     const worst = Math.max(p.worstSe.openConnections, ...p.perVs.map((u) => u.openConnections));
-    return Math.min(256 * 1024, Math.max(tested, Math.ceil((worst / limit) * rowGb * 1024 - EPSILON)));
+    return Math.min(SE_MEMORY_MAX_MB, Math.max(tested, Math.ceil((worst / limit) * rowGb * 1024 - EPSILON)));
 }
 
-function evaluate(input: NsxAlbSizingInput, v: number): { spec: SeGroupSpec; placement: GroupPlacement; fits: boolean } {
+/** One size, judged as the gate judges it (placeOnReadings, placementFits), with the conservative reading beyond 6 vCPUs. */
+interface AtSize {
+    readonly spec: SeGroupSpec;
+    readonly placement: GroupPlacement;
+    readonly fits: boolean;
+    readonly slope: GroupPlacement | undefined;
+}
+
+function evaluate(input: NsxAlbSizingInput, v: number): AtSize {
     const limit = 1 - input.headroomPct / 100;
     const spec = specAt(input, v, memoryAt(input, v, limit));
-    const placement = placeGroup(demandsOf(input).map((d) => [d]), spec);
-    return { spec, placement, fits: placementFits(placement, input.headroomPct) };
+    const { placement, slope } = placeOnReadings(demandsOf(input).map((d) => [d]), spec, false);
+    return { spec, placement, slope, fits: placementFits(placement, input.headroomPct) };
 }
 
-function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: ReturnType<typeof evaluate>): NsxAlbSizing {
+/** The smallest vcpusPerSe from `from` up to 64 that fits on the conservative reading (equal to the gate's up to 6 vCPUs). */
+function smallestOnSlope(input: NsxAlbSizingInput, from: number): number | undefined {
+    for (let v = from; v <= SE_VCPU_MAX; v++) {
+        const at = evaluate(input, v);
+        if (placementFits(at.slope ?? at.placement, input.headroomPct)) {
+            return v;
+        }
+    }
+    return undefined;
+}
+
+/** The conservative reading of `found`, when it differs from the one that gates (beyond the 6 vCPU row only). */
+function slopeReading(input: NsxAlbSizingInput, v: number, found: AtSize): SlopeReading | undefined {
+    const slope = found.slope;
+    if (!slope) {
+        return undefined;
+    }
+    const metrics = metricLines(demandsOf(input), slope);
+    const gate = metricLines(demandsOf(input), found.placement);
+    const same = metrics.length === gate.length && metrics.every((m, i) => m.capacity === gate[i].capacity && m.utilisation === gate[i].utilisation);
+    if (same && slope.worstSe.peak === found.placement.worstSe.peak) {
+        return undefined;
+    }
+    const fits = placementFits(slope, input.headroomPct);
+    return { group: slope.worstSe, fits, metrics, smallestVcpus: fits ? v : smallestOnSlope(input, v + 1), basis: seCapacityBasis(v, "slope") };
+}
+
+function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: AtSize): NsxAlbSizing {
     const { spec, placement } = found;
     const demands = demandsOf(input);
     const heaviest = placement.perVs.reduce((best, u, i) => (u.peak > placement.perVs[best].peak ? i : best), 0);
     const vs = placement.perVs[heaviest];
     return {
         input,
-        seGroup: fits || input.vcpus !== undefined ? { ...spec, diskPerSeGb: testedSeSize(v).diskGb, dedicatedDispatcherCore: v >= 4 } : undefined,
+        seGroup: fits || input.vcpus !== undefined ? { ...spec, diskPerSeGb: testedSeSize(v).diskGb, dedicatedDispatcherCore: v >= DISPATCHER_MIN_VCPUS } : undefined,
         fits,
         vsSes: placement.vsSes,
         groupSes: placement.sesNeeded,
@@ -198,19 +240,25 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: Retur
         group: placement.worstSe,
         metrics: metricLines(demands, placement),
         limit: 1 - input.headroomPct / 100,
-        basis: seCapacityBasis(v),
+        basis: seCapacityBasis(v, GATE_READING),
         label: sizeLabel(v),
         extrapolated: v > MEASURED_VCPUS_MAX,
+        ...(found.slope ? optional("slope", slopeReading(input, v, found)) : {}),
         openConnectionsScaled: connectionsScaled(placement.perSe) && demands.some((d) => d.l4OpenConnections !== undefined),
         shownVcpus: v,
     };
 }
 
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+    return value === undefined ? {} : { [key]: value } as Record<K, V>;
+}
+
 /**
  * Finds the smallest vcpusPerSe (1..64) at the tested memory and disk for that size (memory
  * raised when open connections need it, as the source says: add memory) at which every VS and
- * the busiest SE stay within 1 - headroomPct/100 (placeGroup, as nsx-alb-se-capacity), or checks
- * `vcpus`. Beyond 6 vCPUs it also names the fewest SEs per VS at which a measured size fits.
+ * the busiest SE stay within 1 - headroomPct/100 on the reading nsx-alb-se-capacity gates on
+ * (placeOnReadings, placementFits), or checks `vcpus`. Beyond 6 vCPUs it also names the fewest
+ * SEs per VS at which a measured size fits, and the conservative reading where it differs.
  * Input: NsxAlbSizingInput. Output: NsxAlbSizing (seGroup undefined when none fits).
  * Throws RangeError from the model for out-of-range input.
  */
@@ -331,10 +379,41 @@ function demandText(i: NsxAlbSizingInput): string {
  * rather than given a value that reads like a placement.
  */
 function seGroupFieldsText(g: SeGroupSpec): string {
-    const tail = `bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? 10}`;
+    const tail = `bufferSe ${g.bufferSe}, haMode ${g.haMode}, maxVsPerSe ${g.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE}`;
     return g.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
         ? `maxSe ${g.maxSe}, ${tail} (minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)`
         : `maxSe ${g.maxSe}, minScaleoutPerVs ${g.minScaleoutPerVs}, maxScaleoutPerVs ${g.maxScaleoutPerVs}, ${tail}`;
+}
+
+/**
+ * Both readings of an extrapolated size, the one that gates first: "Readings beyond the 6 vCPU
+ * row: nsx-alb-se-capacity gates on ...; on the 4-to-6 vCPU slope (conservative, not gating) ...".
+ */
+function readingsText(s: NsxAlbSizing, slope: SlopeReading): string {
+    const smallest = slope.fits ? "" : slope.smallestVcpus !== undefined ? `; on that reading the smallest SE is vcpusPerSe ${slope.smallestVcpus}` : "; on that reading no vcpusPerSe up to 64 fits";
+    return `Readings beyond the ${MEASURED_VCPUS_MAX} vCPU row: this size and the "gates" columns are on the reading nsx-alb-se-capacity gates on (TPS/RPS/CPS and SSL throughput ${READING_NAME[GATE_READING]}); ` +
+        `${READING_NAME.slope} (conservative, named by nsx-alb-se-capacity-advisory, not gating) the busiest SE needs ${pct(slope.group.peak)} ` +
+        `(limit ${pct(s.limit)}: ${slope.fits ? "fits" : "does not fit"})${smallest}.`;
+}
+
+/** The busiest SE per metric; with the conservative reading's capacity and utilisation beside, where it differs. */
+function metricsTable(s: NsxAlbSizing): string {
+    const slope = s.slope;
+    if (!slope) {
+        return table(
+            ["metric", "on the busiest SE", "capacity of one SE", "utilisation"],
+            s.metrics.map((m) => [m.name, amount(m.demand, m.unit), amount(m.capacity, m.unit), pct(m.utilisation)]),
+            ["left", "right", "right", "right"],
+        );
+    }
+    return table(
+        ["metric", "on the busiest SE", "capacity of one SE (gates)", "utilisation (gates)", "capacity on the slope", "utilisation on the slope"],
+        s.metrics.map((m, i) => {
+            const c = slope.metrics[i];
+            return [m.name, amount(m.demand, m.unit), amount(m.capacity, m.unit), pct(m.utilisation), c ? amount(c.capacity, c.unit) : "", c ? pct(c.utilisation) : ""];
+        }),
+        ["left", "right", "right", "right", "right", "right"],
+    );
 }
 
 /** Renders the human output. Output: text ending with "\n". */
@@ -347,7 +426,7 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
             ? `${i.haMode}: each VS on ${ses(Math.max(2, i.scaleOut))}, fitting after one fails`
             : `each VS on ${ses(i.scaleOut)} (minScaleoutPerVs), ${i.haMode} with bufferSe ${i.bufferSe}`;
     let out = `NSX ALB virtual service${demandsOf(i).length === 1 ? "" : "s"}: ${demandText(i)}\n`;
-    out += `SE group: ${placement}; PLACEMENT_ALGO_PACKED, maxVsPerSe ${i.maxVsPerSe ?? 10}; headroom ${num(i.headroomPct)}% (demand <= ${pct(s.limit)} of capacity, as nsx-alb-se-capacity checks).\n\n`;
+    out += `SE group: ${placement}; PLACEMENT_ALGO_PACKED, maxVsPerSe ${i.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE}; headroom ${num(i.headroomPct)}% (demand <= ${pct(s.limit)} of capacity, as nsx-alb-se-capacity checks).\n\n`;
     const g = s.seGroup;
     const alt = s.measuredAlternative;
     if (alt) {
@@ -371,15 +450,14 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         const spread = s.vsSes > 1 ? `; linear scale-out to ${ses(s.vsSes)} per VS assumed: not measured${primary}` : "";
         const conns = s.openConnectionsScaled ? `; open connections ${CONNECTIONS_SCALED}` : "";
         out += `Per-SE figures: ${s.basis} (${s.extrapolated ? "extrapolated, not measured: beyond the 6 vCPU row" : s.label}${conns})${spread}.\n`;
+        out += s.slope ? `${readingsText(s, s.slope)}\n` : "";
         out += "\n";
     } else {
-        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: ${noFitHint(s)}. ${shownText(s)}:\n\n`;
+        out += `No vcpusPerSe up to 64 fits this demand on ${ses(s.vsSes)}: ${noFitHint(s)}. ${shownText(s)}:\n`;
+        out += s.slope ? `${readingsText(s, s.slope)}\n` : "";
+        out += "\n";
     }
-    out += table(
-        ["metric", "on the busiest SE", "capacity of one SE", "utilisation"],
-        s.metrics.map((m) => [m.name, amount(m.demand, m.unit), amount(m.capacity, m.unit), pct(m.utilisation)]),
-        ["left", "right", "right", "right"],
-    );
+    out += metricsTable(s);
     if (s.vs) {
         const g = s.group as SeUtilisation;
         out += `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${limitingName(g)}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
@@ -407,6 +485,8 @@ export function nsxAlbSizingJson(s: NsxAlbSizing, plot?: string): Record<string,
         metrics: s.metrics,
         basis: s.basis,
         label: s.label,
+        reading: GATE_READING,
+        slope: s.slope ?? null,
         measuredAlternative: s.measuredAlternative ?? null,
         extrapolated: s.extrapolated,
         openConnectionsScaled: s.openConnectionsScaled,

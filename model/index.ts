@@ -4,4 +4,5 @@
 export * from "./brokering";
 export * from "./citrixGuidance";
 export * from "./seCapacity";
+export * from "./seTable";
 export * from "./xenShares";

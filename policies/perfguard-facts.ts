@@ -5,7 +5,8 @@
  * so by default this blocks the deploy rather than passing silently.
  */
 import type { ReportViolation, StackValidationArgs } from "@pulumi/policy";
-import "./nsx-alb/seGroups"; // registers the Avi provider's typed fields, whichever policies are loaded
+import "./nsx-alb/seGroupFields"; // registers the Avi provider's typed fields, whichever policies are loaded
+import "./nsx-alb/vsDemand";
 import { isolate, resourcePolicy } from "./pack/definePolicy";
 import { Finding, KeyProblems, misplacedFinding, resourceFindings } from "./pack/factFindings";
 import { unknownPolicyNamesMessage } from "./pack/configMessages";

@@ -9,7 +9,7 @@
 import { citrixFigures } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import type { StackView } from "../../policies/pack/resources";
-import { nsxAlbFigures } from "../../policies/nsx-alb/evaluation";
+import { nsxAlbFigures } from "../../policies/nsx-alb/figures";
 import { xenFigures } from "../../policies/xen/evaluation";
 import type { PolicyConfigEntry } from "../../preview/packClient";
 

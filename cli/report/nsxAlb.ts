@@ -5,7 +5,11 @@
  * of the SEs it counts on. Every number is read from policies/nsx-alb/evaluation.ts with the
  * config the pack was given; nothing is recomputed here.
  */
-import { CONNECTIONS_SCALED, dispatcherNote, GroupEvaluation, groupFigures, limitingName, needsText, nsxAlbEvaluation, seCapacityConfigOf } from "../../policies/nsx-alb/evaluation";
+import { nsxAlbEvaluation } from "../../policies/nsx-alb/evaluation";
+import { seCapacityConfigOf } from "../../policies/nsx-alb/config";
+import { groupFigures } from "../../policies/nsx-alb/figures";
+import { GroupEvaluation } from "../../policies/nsx-alb/groupTypes";
+import { CONNECTIONS_SCALED, dispatcherNote, limitingName, needsText } from "../../policies/nsx-alb/names";
 import { num, pct } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
 

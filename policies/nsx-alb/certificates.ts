@@ -20,7 +20,7 @@ import type { SslKeyBasis, VsDemand } from "../../model/seCapacity";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown } from "../pack/values";
 import { canonicalUuid, foldName, parseAviRef } from "./refs";
-import type { VsDemandRead } from "./seGroups";
+import type { VsDemandRead } from "./vsDemand";
 
 export const CERT_TYPE = "avi:index/sslkeyandcertificate:Sslkeyandcertificate";
 const OBJECT = "sslkeyandcertificate";

@@ -9,7 +9,7 @@ import { escapeControl, shortName } from "../pack/message";
 import { pct } from "../pack/format";
 import type { Report } from "../pack/definePolicy";
 import type { ResourceOrigin, ResourceView } from "../pack/resources";
-import type { GroupEvaluation } from "./evaluation";
+import type { GroupEvaluation } from "./groupTypes";
 import { INVENTORY_ENV } from "../pack/inventory/types";
 
 /** How many other stacks' VSs a basis line lists before "and N more". */

@@ -3,7 +3,7 @@
  * record a field they cannot use, so that each group they read ends in a verdict, a pass, not
  * applicable or "not checked" (never skipped silently).
  */
-import type { FieldRead } from "./seGroups";
+import type { FieldRead } from "./seGroupFields";
 import type { Report } from "../pack/definePolicy";
 import type { ResourceView } from "../pack/resources";
 

@@ -9,7 +9,9 @@ import { listLabels, pct } from "../pack/format";
 import { Message, PROBLEM_LINE_MAX } from "../pack/message";
 import type { GroupPlacement } from "../../model/sePlacement";
 import { demandText, labelOf } from "./capacityMessages";
-import { GroupEvaluation, SeCapacityConfig, Unit, within } from "./evaluation";
+import { SeCapacityConfig } from "./config";
+import { within } from "./fit";
+import { GroupEvaluation, Unit } from "./groupTypes";
 
 const MEASURED_KEYS = "the per-SE table measured SSL TPS with RSA-2048 and EC P-256 (secp256r1) keys only";
 

@@ -6,11 +6,16 @@
 import { onlyForeign, reportGroup } from "./foreignLoad";
 import { plural } from "../pack/format";
 import { MEASURED_VCPUS_MAX } from "../../model/sePlacement";
-import { SE_GROUP_TYPE, VS_TYPE } from "./seGroups";
+import { SE_GROUP_TYPE } from "./seGroupFields";
+import { VS_TYPE } from "./vsDemand";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
-import { bufferFixes, evaluateSeGroups, failureOver, GroupEvaluation, groupFits, measuredFix, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
+import { evaluateSeGroups } from "./evaluation";
+import { ADVISORY_SCHEMA, advisorySettings, DeprecatedCopies, SeCapacityConfig } from "./config";
+import { failureOver, groupFits, within } from "./fit";
+import { bufferFixes, measuredFix } from "./fixes";
+import { GroupEvaluation, Unit } from "./groupTypes";
 import { keyReadingMessage } from "./keyMessages";
-import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./capacityMessages";
+import { bufferMessage, bufferState, extrapolatedGroupMessage, extrapolatedVsMessage, measuredFixText, noBufferMessage } from "./advisoryMessages";
 
 const POLICY = "nsx-alb-se-capacity-advisory";
 
@@ -111,13 +116,15 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     }
 }
 
-export const nsxAlbSeCapacityAdvisory = stackPolicy<SeCapacityConfig>({
+export const nsxAlbSeCapacityAdvisory = stackPolicy<DeprecatedCopies>({
     name: POLICY,
     description: "NSX ALB SE groups should keep their buffer and fit measured SE figures.",
     enforcementLevel: "advisory",
-    configSchema: SE_CAPACITY_SCHEMA,
+    // The room's settings have one home, nsx-alb-se-capacity (config.ts); copies set here still apply here.
+    configSchema: ADVISORY_SCHEMA,
     types: [VS_TYPE, SE_GROUP_TYPE],
-    check(stack, config, report) {
+    check(stack, own, report) {
+        const config = advisorySettings(stack, own);
         const evaluation = evaluateSeGroups(stack, config);
         // The blind spots are nsx-alb-se-capacity's, reported there once per preview (not twice).
         for (const p of evaluation.unresolved) {

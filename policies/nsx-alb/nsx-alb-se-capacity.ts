@@ -3,15 +3,20 @@
  * (by HA mode), the group's busiest SE must fit the VSs placement puts on it (packed or
  * distributed), and the group must have the SEs to place them, keeping headroom.
  */
-import { SE_GROUP_TYPE, seGroupFieldProblems, VS_TYPE } from "./seGroups";
+import { SE_GROUP_TYPE, seGroupFieldProblems } from "./seGroupFields";
+import { VS_TYPE } from "./vsDemand";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { plural } from "../pack/format";
-import { evaluateSeGroups, GroupEvaluation, groupFits, needsText, SE_CAPACITY_SCHEMA, SeCapacityConfig, Unit, within } from "./evaluation";
+import { evaluateSeGroups } from "./evaluation";
+import { SE_CAPACITY_SCHEMA, SeCapacityConfig } from "./config";
+import { groupFits, within } from "./fit";
+import { GroupEvaluation, Unit } from "./groupTypes";
+import { needsText } from "./names";
 import { busiestSeText, groupMessage, onlyVsReported, vsMessage } from "./capacityMessages";
 import { onlyForeign, reportConfigOnlyLoad, reportGroup } from "./foreignLoad";
 import { currentInventory } from "../pack/inventory/current";
 
-export type { SeCapacityConfig } from "./evaluation";
+export type { SeCapacityConfig } from "./config";
 
 const POLICY = "nsx-alb-se-capacity";
 

@@ -3,7 +3,7 @@
  * dedicate dispatcher cores, as the published per-SE figures were measured; smaller SEs should
  * not (the 1 and 2 vCPU rows were measured without one: with 2 vCPUs it leaves one proxy core).
  */
-import { DISPATCHER_MIN_VCPUS, fieldText, readSeGroupFieldsOf, SE_GROUP_TYPE } from "./seGroups";
+import { DISPATCHER_MIN_VCPUS, fieldText, readSeGroupFieldsOf, SE_GROUP_TYPE } from "./seGroupFields";
 import { resourcePolicy } from "../pack/definePolicy";
 import { Message, PROBLEM_LINE_MAX, shortLabel, wholeNameBasis } from "../pack/message";
 import { usable } from "./groupDecisions";

@@ -2,8 +2,8 @@
  * nsx-alb-se-minimum-resources: an SE group's memory and disk per Service Engine (SE) should be
  * at least the size the published per-SE figures were measured at for its vCPU count.
  */
-import { SE_MEMORY_MIN_GB, testedSeSize } from "../../model/seCapacity";
-import { fieldText, readSeGroupFieldsOf, SE_GROUP_TYPE, SeGroupFields } from "./seGroups";
+import { SE_MEMORY_MIN_GB, testedSeSize } from "../../model/seTable";
+import { fieldText, readSeGroupFieldsOf, SE_GROUP_TYPE, SeGroupFields } from "./seGroupFields";
 import { resourcePolicy } from "../pack/definePolicy";
 import { shortLabel, wholeNameBasis } from "../pack/message";
 import { remediatedProps } from "../pack/resources";

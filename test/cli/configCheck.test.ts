@@ -185,6 +185,11 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         ["measuredSiteBrokeredPerS in its one home (baseline)", { "citrix-site-database-load": { measuredSiteBrokeredPerS: 40 } }, []],
         ["measuredSiteBrokeredPerS still on citrix-brokering-capacity: accepted, its home named", { "citrix-brokering-capacity": { measuredSiteBrokeredPerS: 40 } },
             [{ policy: "citrix-brokering-capacity", message: "measuredSiteBrokeredPerS is deprecated here: its one home is citrix-site-database-load (set it there; this copy is read only when citrix-site-database-load sets none)" }]],
+        ["the NSX ALB settings in their one home (baseline)", { "nsx-alb-se-capacity": { headroomPct: 30, seGroups: {} } }, []],
+        ["headroomPct and seGroups still on nsx-alb-se-capacity-advisory: accepted, the home named", { "nsx-alb-se-capacity-advisory": { headroomPct: 30, seGroups: {} } }, [
+            { policy: "nsx-alb-se-capacity-advisory", message: "headroomPct is deprecated here: its one home is nsx-alb-se-capacity (set it there; this copy still applies, to nsx-alb-se-capacity-advisory alone)" },
+            { policy: "nsx-alb-se-capacity-advisory", message: "seGroups is deprecated here: its one home is nsx-alb-se-capacity (set it there; this copy still applies, to nsx-alb-se-capacity-advisory alone)" },
+        ]],
     ] as const)("%s", (_name, config, notes) => {
         const found = checkPolicyConfig(config, info);
         expect(found.problems).toEqual([]);

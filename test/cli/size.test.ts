@@ -7,7 +7,7 @@ import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
 import { measuredAt } from "../../model/citrixGuidance";
-import { testedSeSize } from "../../model/seCapacity";
+import { testedSeSize } from "../../model/seTable";
 import { placeGroup } from "../../model/sePlacement";
 import { predictXenShares } from "../../model/xenShares";
 import { citrixSiteDatabaseLoad } from "../../policies/citrix/citrix-site-database-load";

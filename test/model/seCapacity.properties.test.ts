@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { requiredVcpusPerSe, seCapacity, SeCapacity, SeGroupSpec, seUtilisation } from "../../model/seCapacity";
+import { requiredVcpusPerSe, SeGroupSpec, seUtilisation } from "../../model/seCapacity";
+import { seCapacity, SeCapacity } from "../../model/seTable";
 
 // Bounded runs keep the file fast.
 const RUNS = { numRuns: 300 };

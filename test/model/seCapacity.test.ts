@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-    connectionsScaled,
-    extrapolationSlope,
-    requiredVcpusPerSe,
-    seCapacity,
-    seCapacityBasis,
-    SeGroupSpec,
-    seGroupCapacity,
-    seUtilisation,
-    testedSeSize,
-} from "../../model/seCapacity";
+import { requiredVcpusPerSe, seGroupCapacity, SeGroupSpec, seUtilisation } from "../../model/seCapacity";
+import { connectionsScaled, extrapolationSlope, seCapacity, seCapacityBasis, testedSeSize } from "../../model/seTable";
 import table from "../../model/data/nsx-alb-se-20.1.6.json";
 
 /** The JSON's rows as objects keyed by column name (read here, not through the model). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import table from "../../model/data/nsx-alb-se-20.1.6.json";
 import { SeGroupSpec, VsDemand } from "../../model/seCapacity";
-import { placeGroup, placementFits, placementFixes, PlacedUnit } from "../../model/sePlacement";
+import { PlacedUnit, placeGroup, placementFits } from "../../model/sePlacement";
+import { placementFixes } from "../../model/seFixes";
 
 /** A published figure, read from the JSON here (not through the model). */
 function cell(vcpus: number, column: string): number {

@@ -14,7 +14,7 @@ import * as path from "path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { policies } from "../../policies";
-import { SE_GROUP_FIELD_NAMES } from "../../policies/nsx-alb/seGroups";
+import { SE_GROUP_FIELD_NAMES } from "../../policies/nsx-alb/seGroupFields";
 import { FACT_KEYS } from "../../policies/pack/factKeys";
 import { PackClient, startPack } from "../../preview/packClient";
 import type { Diagnostic, PropertyBag } from "../../preview/types";

@@ -20,6 +20,9 @@ import { urnOf } from "../../support/policyHarness";
 import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
 import { StackView, viewOf } from "../../../policies/pack/resources";
 import { ADV, CAP, cell, cert, group, levelled, on, run, vs } from "./issue30Fixtures";
+import { policies } from "../../../policies";
+import { runPolicies } from "../../support/policyHarness";
+import { groupStack, SE_GROUP } from "./nsxFixtures";
 
 
 
@@ -368,5 +371,67 @@ describe("review: an unmeasured key is labelled as read, judged on the row of it
         expect(m.problem).not.toContain("fits");
         expect(m.basis.join("\n")).toContain("2000 RSA-4096 SSL TPS, judged on the RSA-2048 row: not measured; larger keys cost more per handshake");
         expect(m.basis.join("\n")).not.toContain("2000 RSA-2048 SSL TPS");
+    });
+});
+
+// The expert review's findings on the verdicts (formerly nsx.review.test.ts).
+const NSX = policies.filter((p) => p.name.startsWith("nsx-"));
+const onGroup = (found: Violation[], policy: string) => found.filter((v) => v.policyName === policy && v.urn === urnOf(SE_GROUP, "g-seg"));
+const problemOf = (v: Violation) => parseMessage(v.message).problem;
+
+/** N+M, 2 vCPU SEs (1800 RSA TPS each), each VS on 2 SEs, maxSe 2, bufferSe 0, packed. */
+const NM0 = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", haMode: "HA_MODE_SHARED", maxSe: "2", bufferSe: "0", minScaleoutPerVs: "2", maxScaleoutPerVs: "2" };
+
+describe("N+M with bufferSe 0 is judged after one SE fails, as legacy active/standby is at failover", () => {
+    // [case, group fields, RSA TPS, mandatory figure on the group (undefined: passes), advisory figure]
+    const cases: Array<[string, Record<string, string>, string, string | undefined, string | undefined]> = [
+        // 1000 TPS on 2 SEs: 27.8% each; after one fails the survivor carries all: 55.6% (within 80%).
+        ["baseline: fits after one SE fails (advisory gives the figure)", NM0, "1000", undefined, "busiest 55.6%"],
+        // 2160 TPS: 60% on each of 2 SEs, 120% on the survivor.
+        ["2160 TPS: the survivor needs 120%", NM0, "2160", "the busiest survivor needs 120%", undefined],
+        // Its only VS is reported (the group's line points to it): the figure is on the VS.
+        ["the same load on legacy active/standby: 120% at failover", { ...NM0, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY" }, "2160", "needs 120% of its 1 SE", undefined],
+        ["the same load with bufferSe 1, maxSe 3: the buffer SE takes it", { ...NM0, bufferSe: "1", maxSe: "3" }, "2160", undefined, undefined],
+        ["distributed placement: the survivor needs 120% too", { ...NM0, algo: "PLACEMENT_ALGO_DISTRIBUTED" }, "2160", "the busiest survivor needs 120%", undefined],
+    ];
+    it.each(cases)("%s", async (_name, group, tps, mandatory, advisory) => {
+        const resources = groupStack(group, [{ sslTps: tps, sslKeyType: "rsa" }]);
+        const out = await runPolicies(NSX, resources);
+        const cap = out.filter((v) => v.policyName === CAP);
+        if (mandatory === undefined) {
+            expect(cap).toEqual([]);
+        } else {
+            expect(onGroup(out, CAP)).toHaveLength(1);
+            expect(cap.every((v) => v.enforcementLevel === "mandatory")).toBe(true);
+            expect(cap.map(problemOf).join("\n")).toContain(mandatory);
+            expect(Math.max(...cap.map((v) => problemOf(v).length))).toBeLessThanOrEqual(160);
+        }
+        const adv = onGroup(out, ADV);
+        if (advisory === undefined) {
+            expect(adv.map(problemOf).filter((p) => p.includes("bufferSe 0"))).toEqual([]);
+        } else {
+            expect(adv).toHaveLength(1);
+            expect(problemOf(adv[0])).toContain(advisory);
+        }
+    });
+
+    it("the fix it offers passes nsx-alb-se-capacity", async () => {
+        const out = await runPolicies(NSX, groupStack({ ...NM0, bufferSe: "1", maxSe: "3" }, [{ sslTps: "2160", sslKeyType: "rsa" }]));
+        expect(out.filter((v) => v.policyName === CAP)).toEqual([]);
+    });
+});
+
+describe("an unplaceable group names its cause", () => {
+    const G = { vcpusPerSe: "1", maxSe: "2", bufferSe: "1", minScaleoutPerVs: "1", maxScaleoutPerVs: "4", maxVsPerSe: "1" };
+    const cases: Array<[string, Record<string, string>, number, string | undefined]> = [
+        ["baseline: 1 VS, minScaleoutPerVs 1, maxSe 2: placed", G, 1, undefined],
+        ["minScaleoutPerVs 3 > maxSe 2: that cause, singular VS", { ...G, minScaleoutPerVs: "3" }, 1,
+            "Serviceenginegroup \"g-seg\": minScaleoutPerVs 3 exceeds maxSe 2: the Controller cannot place its 1 VS."],
+        ["3 VSs at maxVsPerSe 1 on maxSe 2: the SE count", G, 3,
+            "Serviceenginegroup \"g-seg\": its 3 VSs need 3 SEs at maxVsPerSe 1 but maxSe is 2: the Controller cannot place them all."],
+    ];
+    it.each(cases)("%s", async (_name, group, count, problem) => {
+        const out = onGroup(await runPolicies(NSX, groupStack(group, Array.from({ length: count }, () => ({ sslTps: "100" })))), CAP);
+        expect(out.map(problemOf)).toEqual(problem === undefined ? [] : [problem]);
     });
 });

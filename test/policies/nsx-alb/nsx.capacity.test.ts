@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import table from "../../../model/data/nsx-alb-se-20.1.6.json";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
 import { nsxAlbSeCapacityAdvisory } from "../../../policies/nsx-alb/nsx-alb-se-capacity-advisory";
-import { bufferState } from "../../../policies/nsx-alb/capacityMessages";
+import { bufferState } from "../../../policies/nsx-alb/advisoryMessages";
 import { placeGroup } from "../../../model/sePlacement";
 import type { SeGroupSpec } from "../../../model/seCapacity";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";

@@ -3,24 +3,14 @@
  * `perfguard diff` reads: the same figures the verdicts state, and "not checked" with its reason.
  */
 import { describe, expect, it } from "vitest";
-import { nsxAlbEvaluation, nsxAlbFigures } from "../../../policies/nsx-alb/evaluation";
-import { StackView, viewOf } from "../../../policies/pack/resources";
+import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { groupFigures, nsxAlbFigures } from "../../../policies/nsx-alb/figures";
+import { limitingName } from "../../../policies/nsx-alb/names";
 import type { EntityFigures } from "../../../policies/pack/figures";
-import { runStackPolicy, TestResource, urnOf } from "../../support/policyHarness";
+import { runStackPolicy, TestResource } from "../../support/policyHarness";
 import { nsxAlbSeCapacity } from "../../../policies/nsx-alb/nsx-alb-se-capacity";
-import { nsxStack, SE_GROUP, VS } from "./nsxFixtures";
+import { groupStack, nsxStack, SE_GROUP, stackViewOf, VS } from "./nsxFixtures";
 import { nsxAlbSection } from "../../../cli/report/nsxAlb";
-
-function stackOf(resources: readonly TestResource[]): StackView {
-    const urn = (name: string) => {
-        const r = resources.find((x) => x.name === name) as TestResource;
-        return urnOf(r.type, r.name);
-    };
-    return new StackView(resources.map((r) => viewOf({
-        urn: urnOf(r.type, r.name), type: r.type, name: r.name, props: r.props,
-        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
-    })));
-}
 
 function figure(all: EntityFigures[], id: string, key: string) {
     return all.find((e) => e.id === id)?.figures.find((f) => f.key === key);
@@ -38,7 +28,7 @@ const AS: TestResource[] = [
 
 describe("nsxAlbFigures", () => {
     it("gives each SE group's busiest SE as the verdict states it, and the steady state beside it", async () => {
-        const all = nsxAlbFigures(stackOf(AS));
+        const all = nsxAlbFigures(stackViewOf(AS));
         // Two SSL VSs: CPU carries the load, so the CPU row is the busiest SE's (one row, not two).
         expect(busiest(all, "pair")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by SSL TPS)", unit: "%", better: "lower", text: "110%" });
         expect(busiest(all, "pair")?.value).toBeCloseTo(110, 9);
@@ -51,7 +41,7 @@ describe("nsxAlbFigures", () => {
         expect(figure(all, "a", "vsPeakPct")?.text).toBe("55%");
     });
     it("says why a figure is not computed: a VS whose group is not in the stack", () => {
-        const all = nsxAlbFigures(stackOf(nsxStack()));
+        const all = nsxAlbFigures(stackViewOf(nsxStack()));
         const intranet = all.find((e) => e.id === "intranet-vs") as EntityFigures;
         expect(intranet.kind).toBe("virtualService");
         expect(intranet.figures).toEqual([]);
@@ -59,7 +49,7 @@ describe("nsxAlbFigures", () => {
         expect(busiest(all, "web")?.value).toBeGreaterThan(0);
     });
     it("prints a VS's need once: on the busiest SE's row when it alone makes that load", () => {
-        const all = nsxAlbFigures(stackOf(nsxStack()));
+        const all = nsxAlbFigures(stackViewOf(nsxStack()));
         // shop is the busiest SE's CPU and api its throughput: their own rows would repeat those numbers.
         expect(busiest(all, "web")).toMatchObject({ key: "busiestSeCpuPct", label: "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs)" });
         expect(figure(all, "web", "busiestSeThroughputPct")?.label).toBe("busiest SE throughput (the need of api-vs)");
@@ -81,7 +71,7 @@ describe("nsxAlbFigures", () => {
             ...["a", "b"].map((n): TestResource => ({ type: VS, name: n, props: { name: n, seGroupRef: "/api/serviceenginegroup?name=g", services: [{ port: "80" }], ...vs,
                 markers: [{ key: "perfguard:throughputGbps", values: ["2"] }] } })),
         ];
-        const f = figure(nsxAlbFigures(stackOf(resources)), "a", "vsPeakPct");
+        const f = figure(nsxAlbFigures(stackViewOf(resources)), "a", "vsPeakPct");
         expect(f?.label).toBe(label);
         expect(f?.value).toBeCloseTo(valuePct, 9);
     });
@@ -112,7 +102,7 @@ describe("nsxAlbFigures", () => {
             "busiest SE (limited by CPU total (summed, not measured); the need of shop-vs; dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured)",
             "| web-seg | 3 vCPU, 3 GB (dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured) |", (1000 / 1800 + 30000 / 80000 + 1 / 3.8) * 100],
     ])("labels the size of the per-SE figures: %s", (_label, group, busiestLabel, reportCell, busiestPct) => {
-        const stack = stackOf(nsxStack({ group }));
+        const stack = stackViewOf(nsxStack({ group }));
         const all = nsxAlbFigures(stack);
         const b = busiest(all, "web");
         expect(b?.label).toBe(busiestLabel);
@@ -123,14 +113,68 @@ describe("nsxAlbFigures", () => {
     });
     it("labels the size a fix names", () => {
         // shop at 4000 RSA TPS: the fix names an 11 vCPU SE (the 4-to-6 slope: RPS +17,500 per vCPU, not the average), beyond the table's rows.
-        const all = nsxAlbFigures(stackOf(nsxStack({ shop: { sslTps: "4000" } })));
+        const all = nsxAlbFigures(stackViewOf(nsxStack({ shop: { sslTps: "4000" } })));
         expect(figure(all, "web", "requiredVcpusPerSe")).toMatchObject({ label: "vcpusPerSe the fix names (extrapolated)", value: 11, text: "11" });
-        expect(figure(nsxAlbFigures(stackOf(AS)), "pair", "requiredVcpusPerSe")?.label).toBe("vcpusPerSe the fix names (measured)");
+        expect(figure(nsxAlbFigures(stackViewOf(AS)), "pair", "requiredVcpusPerSe")?.label).toBe("vcpusPerSe the fix names (measured)");
     });
     it("is computed once per stack object and config", () => {
-        const stack = stackOf(AS);
+        const stack = stackViewOf(AS);
         expect(nsxAlbEvaluation(stack, { headroomPct: 20 })).toBe(nsxAlbEvaluation(stack));
         expect(nsxAlbEvaluation(stack, { headroomPct: 30 })).not.toBe(nsxAlbEvaluation(stack));
-        expect(nsxAlbEvaluation(stackOf(AS))).not.toBe(nsxAlbEvaluation(stack));
+        expect(nsxAlbEvaluation(stackViewOf(AS))).not.toBe(nsxAlbEvaluation(stack));
+    });
+});
+
+// The expert review's findings on the figures and the report (formerly nsx.review.test.ts).
+/** N+M, 2 vCPU SEs (1800 RSA TPS each), each VS on 2 SEs, maxSe 2, bufferSe 0, packed. */
+const NM0 = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", haMode: "HA_MODE_SHARED", maxSe: "2", bufferSe: "0", minScaleoutPerVs: "2", maxScaleoutPerVs: "2" };
+
+describe("N+M with bufferSe 0: the figures after one SE fails", () => {
+    it("the figures and the report state the survivor's load, the steady state beside it", () => {
+        const view = stackViewOf(groupStack(NM0, [{ sslTps: "2160", sslKeyType: "rsa" }]));
+        const [e] = nsxAlbEvaluation(view).groups;
+        const f = groupFigures(e, nsxAlbEvaluation(view).config);
+        expect(f?.busiestSe.peak).toBeCloseTo(1.2, 9);
+        expect(f?.steadyState?.peak).toBeCloseTo(0.6, 9);
+        expect(f?.fits).toBe(false);
+        expect(f?.fixOptions).toEqual(["set bufferSe \"1\", maxSe \"3\""]);
+        const busiest = nsxAlbFigures(view).find((x) => x.id === "g")?.figures.find((x) => x.label.startsWith("busiest SE after one SE fails"));
+        expect(busiest?.text).toBe("120%");
+        expect(nsxAlbSection(view, {})).toContain("| 120% (SSL TPS) | 60% | set bufferSe \"1\", maxSe \"3\" |");
+    });
+});
+
+const L4 = "/api/applicationprofile/?name=System-L4-Application";
+
+/** 6 vCPU N+M, each VS on 3 SEs: 15 Gbps L4 binds on the primary SE's ingress (native scale-out). */
+const SO = { vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "true", haMode: "HA_MODE_SHARED", maxSe: "4", bufferSe: "1", minScaleoutPerVs: "3", maxScaleoutPerVs: "3" };
+
+describe("the report's fix column shows the verdict's fix, VS-level ones too", () => {
+    const cases: Array<[string, Record<string, string>, Record<string, unknown>, string]> = [
+        ["baseline: scaleoutEcmp on the VS, fits", { throughputGbps: "15" }, { scaleoutEcmp: "true" }, "| fits |"],
+        ["no direction, no ECMP: declare the direction or set scaleoutEcmp", { throughputGbps: "15" }, {}, "| declare perfguard:ingressPct on its VSs; or set scaleoutEcmp \"true\" on its VSs |"],
+        ["direction given (ingress 90%), no ECMP: set scaleoutEcmp", { throughputGbps: "15", ingressPct: "90" }, {}, "| set scaleoutEcmp \"true\" on its VSs |"],
+    ];
+    it.each(cases)("%s", (_name, facts, props, cellText) => {
+        const section = nsxAlbSection(stackViewOf(groupStack(SO, [facts], { services: [{ port: "80" }], applicationProfileRef: L4, ...props })), {});
+        expect(section).toContain(cellText);
+        expect(section).not.toContain("nothing within the provider's ranges");
+    });
+});
+
+describe("a CPU figure summed over kinds of load is named as a sum", () => {
+    // 2 vCPU N+M: 1800 RSA TPS, 40000 L7 RPS per SE (NSX ALB 20.1.6 table).
+    const G = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", maxSe: "4", bufferSe: "1" };
+    const cases: Array<[string, Record<string, string>, string]> = [
+        ["baseline: SSL TPS alone", { sslTps: "1000", sslKeyType: "rsa" }, "SSL TPS"],
+        ["SSL TPS + L7 RPS: summed", { sslTps: "1000", sslKeyType: "rsa", l7Rps: "10000" }, "CPU total (summed, not measured)"],
+        ["L7 RPS alone", { l7Rps: "10000" }, "L7 RPS"],
+    ];
+    it.each(cases)("%s", (_name, facts, name) => {
+        const view = stackViewOf(groupStack(G, [facts]));
+        const [e] = nsxAlbEvaluation(view).groups;
+        const f = groupFigures(e, nsxAlbEvaluation(view).config);
+        expect(limitingName(f?.busiestSe as NonNullable<typeof f>["busiestSe"])).toBe(name);
+        expect(nsxAlbSection(view, {})).toContain(`(${name}) |`);
     });
 });

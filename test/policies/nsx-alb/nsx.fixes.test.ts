@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { policies } from "../../../policies";
 import { parseMessage } from "../../../policies/pack/message";
-import { resourceOf, runPolicies, TestResource, UNKNOWN_VALUE, Violation } from "../../support/policyHarness";
-import { SE_GROUP, VS } from "./nsxFixtures";
+import { resourceOf, runPolicies, TestResource, UNKNOWN_VALUE, urnOf, Violation } from "../../support/policyHarness";
+import { groupStack, SE_GROUP, VS } from "./nsxFixtures";
 
 const NSX = policies.filter((p) => p.name.startsWith("nsx-"));
 const CAP = "nsx-alb-se-capacity";
@@ -140,5 +140,17 @@ describe("labels: measured only for a table row, interpolated between rows, extr
         expect(option, fix).toBeDefined();
         expect(option).toMatch(must);
         expect(option).not.toMatch(mustNot);
+    });
+});
+
+// The expert review: fixes are offered once (formerly nsx.review.test.ts).
+describe("fixes are offered once", () => {
+    // 4 vCPU, 8192 MB: 300000 open connections need memoryPerSe 9600 both as a scale-up and as the scale-out option.
+    const O4 = { vcpusPerSe: "4", memoryPerSe: "8192", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
+    it("open connections: one option setting memoryPerSe \"9600\", not two", async () => {
+        const out = await runPolicies(NSX, groupStack(O4, [{ l4OpenConnections: "300000" }], { services: [{ port: "443", enableSsl: "false" }] }));
+        const fix = parseMessage(out.filter((v) => v.policyName === CAP && v.urn === urnOf(SE_GROUP, "g-seg"))[0]?.message ?? "").fix ?? "";
+        expect(fix.match(/memoryPerSe "9600"/g)).toHaveLength(1);
+        expect(fix).not.toContain("; or ");
     });
 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { policies } from "../../../policies";
-import { nsxAlbFigures } from "../../../policies/nsx-alb/evaluation";
+import { nsxAlbFigures } from "../../../policies/nsx-alb/figures";
 import type { EntityFigures } from "../../../policies/pack/figures";
 import { parseMessage } from "../../../policies/pack/message";
 import { StackView, viewOf } from "../../../policies/pack/resources";

@@ -10,7 +10,8 @@ import { nsxAlbSeDedicatedDispatcher } from "../../../policies/nsx-alb/nsx-alb-s
 import { nsxAlbSeMinimumResources } from "../../../policies/nsx-alb/nsx-alb-se-minimum-resources";
 import { perfguardFacts } from "../../../policies/perfguard-facts";
 import { policies } from "../../../policies";
-import { SE_GROUP_FIELD_NAMES, seGroupNameOfRef } from "../../../policies/nsx-alb/seGroups";
+import { seGroupNameOfRef } from "../../../policies/nsx-alb/seGroups";
+import { SE_GROUP_FIELD_NAMES } from "../../../policies/nsx-alb/seGroupFields";
 import * as fs from "fs";
 import * as path from "path";
 import { num, pct } from "../../../policies/pack/format";

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { policies } from "../../../policies";
-import { groupFigures, nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { nsxAlbEvaluation } from "../../../policies/nsx-alb/evaluation";
+import { groupFigures } from "../../../policies/nsx-alb/figures";
 import { parseMessage } from "../../../policies/pack/message";
 import { StackView, viewOf } from "../../../policies/pack/resources";
 import { runPolicies, TestResource, UNKNOWN_VALUE, urnOf, Violation } from "../../support/policyHarness";

@@ -1,6 +1,7 @@
 /** A compliant NSX ALB stack for table-driven policy tests: each failing case changes one thing. */
+import { StackView, viewOf } from "../../../policies/pack/resources";
 import type { TestResource } from "../../support/policyHarness";
-import { UNKNOWN_VALUE } from "../../support/policyHarness";
+import { UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
 
 export const SE_GROUP = "avi:index/serviceenginegroup:Serviceenginegroup";
 export const VS = "avi:index/virtualservice:Virtualservice";
@@ -102,4 +103,32 @@ export function nsxStack(o: NsxStackOptions = {}): TestResource[] {
         },
         ...(o.extra ?? []),
     ];
+}
+
+/**
+ * SE group g-seg ("g") with the given fields and one VS per entry of `vss` (vs-1, vs-2, ...: SSL on,
+ * the facts as perfguard markers), each joined to g-seg through the seGroupRef property dependency.
+ */
+export function groupStack(group: Record<string, unknown>, vss: Array<Record<string, string>>, vsProps: Record<string, unknown> = {}): TestResource[] {
+    return [
+        { type: SE_GROUP, name: "g-seg", props: { name: "g", cloudRef: "/api/cloud/?name=Default-Cloud", ...group } },
+        ...vss.map((facts, i): TestResource => ({
+            type: VS,
+            name: `vs-${i + 1}`,
+            props: { name: `vs${i + 1}`, seGroupRef: UNKNOWN_VALUE, services: [{ port: "443", enableSsl: "true" }], markers: Object.entries(facts).map(([key, v]) => ({ key: `perfguard:${key}`, values: [v] })), ...vsProps },
+            propertyDependencies: { seGroupRef: ["g-seg"] },
+        })),
+    ];
+}
+
+/** The StackView of test resources (property dependencies resolved by resource name), for the evaluation and the report. */
+export function stackViewOf(resources: readonly TestResource[]): StackView {
+    const urn = (name: string) => {
+        const r = resources.find((x) => x.name === name) as TestResource;
+        return urnOf(r.type, r.name);
+    };
+    return new StackView(resources.map((r) => viewOf({
+        urn: urnOf(r.type, r.name), type: r.type, name: r.name, props: r.props,
+        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
+    })));
 }

@@ -102,9 +102,6 @@ export interface XenEvaluation {
     hostOf(name: string): XenHostEvaluation | undefined;
 }
 
-/** The config with the schema's defaults for what is not given (what a policy gets from the CLI). */
-export const xenConfigOf = xenSettings;
-
 function normalise(name: string): string {
     return name.trim().toLowerCase();
 }
@@ -202,7 +199,7 @@ const memo = stackMemo<XenEvaluation>();
  * @returns the evaluation, the same object for the same stack object and config. Never throws on odd props.
  */
 export function xenEvaluation(stack: StackView, config?: Partial<XenShareConfig>): XenEvaluation {
-    const full = xenConfigOf(config);
+    const full = xenSettings(config);
     return memo.of(stack, JSON.stringify(full), () => evaluate(stack, full));
 }
 

@@ -20,6 +20,7 @@ import { Command, CommanderError, Option } from "commander";
 import { DEFAULT_MAX_VS_PER_SE } from "../model/seCapacity";
 import type { HaMode, VsDemand } from "../model/seCapacity";
 import { SE_CAPACITY_DEFAULTS } from "../policies/nsx-alb/config";
+import { xenDefaults } from "../policies/xen/settings";
 import { USAGE_EXIT, UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
 import { ensureOutputFolder } from "./outputFolder";
@@ -277,7 +278,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .requiredOption("--guests <n>", "guests (domUs) on the host", numberIn({ min: 1, max: 10000, integer: true, unit: "guests" }))
         .option("--dom0-mb-per-s <MBps>", "what dom0 receives (the measured direction), MB/s (absent: dom0 idle)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
         .option("--guest-mb-per-s <MBps>", "what each guest needs, MB/s (absent: each receives as much as it can)", numberIn({ min: 0, max: 1e6, unit: "MB/s" }))
-        .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), 0.5)
+        .option("--dom0-share <fraction>", "dom0's guaranteed fraction of the link while it transfers", numberIn({ min: 0, max: 1, unit: "fraction" }), xenDefaults.dom0Share)
         .option("--bond-members <n>", "the link is a bond of n members and --link-mb-per-s is their aggregate (hosts.<host>.bond.members)", numberIn({ min: 2, max: 64, integer: true, unit: "members" }))
         .option("--bond-mode <mode>", "balance-slb (the default: one member per VIF), active-backup (one member) or lacp (one member per flow)")
         .option("--guest-vifs <n>", "each guest's VIFs on the bond (default 1)", numberIn({ min: 1, max: 64, integer: true, unit: "VIFs" }))

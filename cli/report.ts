@@ -1,17 +1,15 @@
 /**
  * `perfguard check --report FILE.md`: a Markdown report for a pull-request comment: the
- * violations grouped by level, then per Citrix zone and per NSX ALB SE group the predicted
- * figures. The figures come from the same readers and models as the policies (citrixSite,
- * predictBrokering; the NSX ALB section: cli/report/nsxAlb.ts, from its evaluation), run in this process on the
+ * violations grouped by level, then each registered system's section (cli/systems: per Citrix
+ * zone, NSX ALB SE group and Xen host the predicted figures, cli/report/<system>.ts). The figures
+ * come from each system's evaluation, the one its policies judge, run in this process on the
  * resources' outputs as AnalyzeStack sends them, with the config the pack was given.
  */
-import { citrixSection } from "./report/citrix";
-import { nsxAlbSection } from "./report/nsxAlb";
 import { ResourceView, StackView } from "../policies/pack/resources";
 import type { PolicyConfigEntry } from "../preview/packClient";
 import { displayType } from "../preview/printViolations";
 import type { RecordedResource, Violation } from "../preview/types";
-import { xenSection } from "./report/xen";
+import { SYSTEMS } from "./systems";
 
 /** What the report is built from. */
 export interface ReportInput {
@@ -31,10 +29,6 @@ export interface ReportInput {
  */
 export function stackViewOf(resources: readonly RecordedResource[]): StackView {
     return new StackView(resources.map((r) => new ResourceView(r.urn, r.type, r.name, r.outputs, r.propertyDependencies)));
-}
-
-function propsOf(config: ReportInput["config"], policy: string): Record<string, unknown> {
-    return (config[policy]?.properties ?? {}) as Record<string, unknown>;
 }
 
 /** A Markdown code fence. */
@@ -71,8 +65,8 @@ export function buildReport(input: ReportInput): string {
         }
     }
     const stack = stackViewOf(input.resources);
-    out += citrixSection(stack, input.config);
-    out += nsxAlbSection(stack, input.config);
-    out += xenSection(stack, propsOf(input.config, "xen-guest-network-share"));
+    for (const system of SYSTEMS) {
+        out += system.report(stack, input.config);
+    }
     return out.replace(/\n+$/, "\n");
 }

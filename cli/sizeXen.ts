@@ -2,8 +2,8 @@
  * `perfguard size xen`: each guest's predicted share (as measured: receive) of one Xen host's link, with dom0's
  * traffic, from the same functions the Xen evaluation (policies/xen/evaluation.ts) runs per host.
  */
-import { DEFAULT_DOM0_SHARE, XEN_SHARE_SOURCE } from "../model/xenShares";
-import { BOND_MODES, bondCapMBps, DEFAULT_BOND_MODE, HostBond, needMet, predictBondedShares, xenExtrapolation, XenBondMode } from "../policies/xen/evaluation";
+import { XEN_SHARE_SOURCE } from "../model/xenShares";
+import { BOND_MODES, bondCapMBps, bondModeOf, HostBond, needMet, predictBondedShares, xenDefaults, xenExtrapolation, XenBondMode } from "../policies/xen/evaluation";
 import { num, pct, plural } from "../policies/pack/format";
 import { UsageError } from "./errors";
 import { table } from "./table";
@@ -28,7 +28,7 @@ export interface XenSizingInput {
 
 /**
  * The bond options of `size xen` as sizeXen takes them: the mode defaults as the config schema's
- * does (DEFAULT_BOND_MODE); a mode or VIF count without members is a usage error.
+ * does (bondModeOf: the schema's default); a mode or VIF count without members is a usage error.
  */
 export function xenBondOf(members: number | undefined, mode: string | undefined, vifs: number | undefined): Pick<XenSizingInput, "bond" | "guestVifs"> {
     if (members === undefined) {
@@ -41,7 +41,7 @@ export function xenBondOf(members: number | undefined, mode: string | undefined,
     if (mode !== undefined && !known) {
         throw new UsageError(`--bond-mode must be one of ${BOND_MODES.join(", ")}, got "${mode}"`);
     }
-    return { bond: { members, mode: known ?? DEFAULT_BOND_MODE }, ...(vifs !== undefined ? { guestVifs: vifs } : {}) };
+    return { bond: { members, mode: bondModeOf({ mode: known }) }, ...(vifs !== undefined ? { guestVifs: vifs } : {}) };
 }
 
 /** One traffic source's predicted share. */
@@ -120,7 +120,7 @@ export function formatXenSizing(s: XenSizing): string {
     let out = `Xen host: ${num(i.linkMBps, 2)} MB/s usable link, ${i.guests} guest${i.guests === 1 ? "" : "s"}` +
         `${i.guestMBps !== undefined ? ` needing ${num(i.guestMBps, 2)} MB/s each` : " receiving as much as they can"}, ` +
         `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `receiving ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
-        `${i.dom0Share !== DEFAULT_DOM0_SHARE ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
+        `${i.dom0Share !== xenDefaults.dom0Share ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
     out += `Model: ${s.model}.\n`;
     out += s.bond ? `Bond: ${s.bond.text}; XenServer bonds are Open vSwitch bonds.\n` : "";
     out += s.extrapolated ? `Every predicted figure is ${s.extrapolated}.\n\n` : "\n";

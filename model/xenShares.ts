@@ -27,7 +27,7 @@
  */
 
 /** dom0's guaranteed share of the link while it transfers (xen-network.json, "dom0 and two domUs"). */
-export const DEFAULT_DOM0_SHARE = 0.5;
+export const MEASURED_DOM0_SHARE = 0.5;
 
 /** Usable throughput of the source's ~100 Mb/s link, MB/s (xen-network.json: ~11.1 MB/s in all). */
 export const SOURCE_LINK_MBPS = 11.1;
@@ -95,7 +95,7 @@ function validate(input: XenShareInput): number {
     if (typeof linkMBps !== "number" || !Number.isFinite(linkMBps) || linkMBps <= 0) {
         throw new RangeError(`linkMBps must be a finite number > 0 MB/s, got ${String(linkMBps)}`);
     }
-    const share = input.dom0Share ?? DEFAULT_DOM0_SHARE;
+    const share = input.dom0Share ?? MEASURED_DOM0_SHARE;
     if (typeof share !== "number" || Number.isNaN(share) || share < 0 || share > 1) {
         throw new RangeError(`dom0Share must be a fraction from 0 to 1, got ${String(share)}`);
     }
@@ -157,7 +157,7 @@ function sum(values: readonly number[]): number {
 /**
  * Predicts each traffic source's throughput (the direction measured: receive) on one host's link.
  * @param input - `{ linkMBps, dom0Share?, guests: [{ name, domain: "dom0" | "domU", demandMBps?, capMBps? }] }`
- *   (MB/s; demand or cap absent = unlimited; dom0Share default 0.5, see DEFAULT_DOM0_SHARE).
+ *   (MB/s; demand or cap absent = unlimited; dom0Share default 0.5, see MEASURED_DOM0_SHARE).
  * @returns `[{ name, MBps }]` in input order: finite, >= 0, never above the entry's demand or cap,
  *   summing to at most linkMBps. O(n log n) in the number of entries.
  * @throws RangeError naming the field: linkMBps <= 0 or not finite, dom0Share outside [0, 1],

@@ -69,6 +69,40 @@ describe("the registry", () => {
     });
 });
 
+/**
+ * TODO(lead): empty at merge. The test files of these ids are being written on other developers'
+ * branches right now (issue 31: the Citrix and NSX ALB rooms' tests per policy id, folded from the
+ * review-round files). Each entry must still be missing here, so the set cannot outlive them.
+ */
+const pendingOnOtherBranches: ReadonlySet<string> = new Set([
+    "citrix-zone-rtt-limit",
+    "citrix-zone-rtt-warning",
+    "nsx-alb-se-dedicated-dispatcher",
+    "nsx-alb-se-minimum-resources",
+]);
+
+/** Where a policy's tests go: test/policies/<room>/<id>.test.ts, beside its room as the policy file is (the pack-wide one at the top). */
+function testPathOf(id: string): string {
+    const source = policyPaths().get(id) ?? path.join(ROOT, "policies", `${id}.ts`);
+    return path.join(ROOT, "test", path.relative(ROOT, path.dirname(source)), `${id}.test.ts`);
+}
+
+describe("test/policies/<room>/<id>.test.ts (one test file per policy id, as typescript-eslint has per rule)", () => {
+    it.each(names.filter((n) => !pendingOnOtherBranches.has(n)).map((n) => [n] as const))("%s has its test file", (name) => {
+        const file = testPathOf(name);
+        expect(fs.existsSync(file), path.relative(ROOT, file)).toBe(true);
+        // A file that asserts something: not an empty placeholder.
+        const text = fs.readFileSync(file, "utf8");
+        expect(text).toMatch(/\bexpect(?:Violation)?\(/);
+    });
+    it("every id pending on another branch is a registered id whose file is still missing here", () => {
+        for (const name of pendingOnOtherBranches) {
+            expect(names, name).toContain(name);
+            expect(fs.existsSync(testPathOf(name)), `${path.relative(ROOT, testPathOf(name))} exists: drop ${name} from pendingOnOtherBranches`).toBe(false);
+        }
+    });
+});
+
 describe("docs/policies/<id>.md", () => {
     it("has exactly one doc per policy", () => {
         const docs = fs.readdirSync(path.join(ROOT, "docs", "policies")).filter((f) => f.endsWith(".md")).map((f) => f.replace(/\.md$/, ""));

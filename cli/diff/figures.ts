@@ -1,38 +1,28 @@
 /**
- * The one place `perfguard diff` gets its figures: every system's entities as EntityFigures
- * (policies/pack/figures.ts), from the stack as AnalyzeStack sees it and the reconciled policy
- * config of that side.
+ * The one place `perfguard diff` gets its figures: every registered system's entities as
+ * EntityFigures (policies/pack/figures.ts), from the stack as AnalyzeStack sees it and the
+ * reconciled policy config of that side.
  *
- * Each system's figures come from its evaluation (citrixFigures, nsxAlbFigures, xenFigures): the
- * same computation the policies judge, so a diff figure is the verdict's figure.
+ * Each system's figures come from its descriptor (cli/systems, `figures`: its room's evaluation):
+ * the same computation the policies judge, so a diff figure is the verdict's figure.
  */
-import { citrixFigures } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import type { StackView } from "../../policies/pack/resources";
-import { nsxAlbFigures } from "../../policies/nsx-alb/figures";
-import { xenFigures } from "../../policies/xen/evaluation";
-import type { PolicyConfigEntry } from "../../preview/packClient";
+import { SYSTEMS } from "../systems";
+import type { SideConfig } from "../systems/types";
 
-/** The reconciled policy config of one side (what the pack was given). */
-export type SideConfig = Readonly<Record<string, PolicyConfigEntry>>;
-
-export function propsOf(config: SideConfig, policy: string): Record<string, unknown> {
-    return (config[policy]?.properties ?? {}) as Record<string, unknown>;
-}
+export { propsOf } from "../systems/types";
+export type { SideConfig } from "../systems/types";
 
 /**
- * Every entity's figures, in a fixed order (Citrix, NSX ALB, Xen; each system's own order).
+ * Every entity's figures, in a fixed order (the registry's, then each system's own order).
  * Never throws on odd props: a system whose evaluation throws gives one entity saying so.
  */
 export function stackFigures(stack: StackView, config: SideConfig): EntityFigures[] {
-    return [
-        ...guarded("citrix", () => citrixFigures(stack, config)),
-        ...guarded("nsx-alb", () => nsxAlbFigures(stack, propsOf(config, "nsx-alb-se-capacity"))),
-        ...guarded("xen", () => xenFigures(stack, propsOf(config, "xen-guest-network-share"))),
-    ];
+    return SYSTEMS.flatMap((s) => guarded(s.id, () => s.figures(stack, config)));
 }
 
-function guarded(system: EntityFigures["system"], run: () => EntityFigures[]): EntityFigures[] {
+function guarded(system: string, run: () => EntityFigures[]): EntityFigures[] {
     try {
         return run();
     } catch (err) {

@@ -7,6 +7,7 @@ import { num, plural } from "../../policies/pack/format";
 import { escapeControl } from "../../policies/pack/message";
 import type { DiffResult, EntityChange, FigureChange, MembershipChange, VerdictChange } from "./compare";
 import { cappedList } from "../../policies/pack/format";
+import { SYSTEMS } from "../systems";
 
 /** What the renderers say about each side. */
 export interface SideSummary {
@@ -31,7 +32,6 @@ export const COMMENT_LIMIT = 65536;
 /** Marks perfguard's comment, so CI updates it instead of adding one per push. */
 export const COMMENT_MARKER = "<!-- perfguard-diff -->";
 
-const SYSTEM_TITLE: Record<EntityChange["system"], string> = { citrix: "Citrix", "nsx-alb": "NSX ALB", xen: "Xen" };
 
 /** "2 new mandatory verdicts; 3 figures worse, 1 better". */
 export function summaryLine(r: DiffResult): string {
@@ -93,7 +93,8 @@ const MARK: Record<FigureChange["direction"], string> = { worse: "worse", better
 
 /** Why a figure is counted apart, for its row. */
 function noteOf(c: FigureChange): string {
-    return c.cause === "site-database-share" ? "Site database share"
+    const shared = c.cause === undefined ? undefined : SYSTEMS.find((s) => s.scaling?.cause === c.cause)?.scaling?.label;
+    return shared ? shared
         : c.precise ? "below the display precision: not counted" : "";
 }
 
@@ -153,12 +154,12 @@ export function renderText(d: DiffReport): string {
             out += `  ${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})${v.was ? " (was advisory)" : ""}\n      ${clean(v.verdict.problem)}\n`;
         }
     }
-    for (const system of ["citrix", "nsx-alb", "xen"] as const) {
-        const list = r.entities.filter((e) => e.system === system);
+    for (const system of SYSTEMS) {
+        const list = r.entities.filter((e) => e.system === system.id);
         if (list.length === 0) {
             continue;
         }
-        out += `\n${SYSTEM_TITLE[system]}:\n`;
+        out += `\n${system.title}:\n`;
         for (const e of list.filter((x) => x.status !== "unchanged")) {
             const sign = e.status === "added" ? "+" : e.status === "removed" ? "-" : "~";
             out += `  ${sign} ${clean(e.label)}${e.status === "added" ? " (new)" : e.status === "removed" ? " (removed)" : ""}\n`;
@@ -201,8 +202,8 @@ function mdParts(d: DiffReport): MdParts {
     const head = `${COMMENT_MARKER}\n## perfguard diff: ${icon} ${summaryLine(r)}\n\n${sidesLine(d, (s) => `\`${s.replace(/`/g, "'")}\``)}\n`;
     const verdictRows = r.verdicts.map((v) => `| ${v.change === "appeared" ? "➕ new" : "➖ gone"} | ${v.verdict.level}${v.was ? " (was advisory)" : ""} | \`${v.verdict.policy}\` | ${cell(verdictWhere(v))} | ${cell(v.verdict.problem)} |`);
     const tables: MdParts["tables"] = [];
-    for (const system of ["citrix", "nsx-alb", "xen"] as const) {
-        const list = r.entities.filter((e) => e.system === system);
+    for (const system of SYSTEMS) {
+        const list = r.entities.filter((e) => e.system === system.id);
         if (list.length === 0) {
             continue;
         }
@@ -224,7 +225,7 @@ function mdParts(d: DiffReport): MdParts {
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");
-        tables.push({ title: SYSTEM_TITLE[system], rows, unchanged: unchanged.length > 0 ? cell(unchangedLine(unchanged, 20)) : "" });
+        tables.push({ title: system.title, rows, unchanged: unchanged.length > 0 ? cell(unchangedLine(unchanged, 20)) : "" });
     }
     const details = r.verdicts.map((v) => `${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})\n${v.verdict.message.split("\n").map((l) => `  ${clean(l)}`).join("\n")}`);
     return { head, verdictRows, tables, details };

@@ -12,13 +12,14 @@ import { PolicyConfigError } from "../../preview/policyConfig";
 import { displayType } from "../../preview/printViolations";
 import { defaultPackDir } from "../../preview/runPreview";
 import { RecordedResource, ROOT_STACK_TYPE, Violation } from "../../preview/types";
-import { citrixEvaluations } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import type { StackView } from "../../policies/pack/resources";
 import { UsageError } from "../errors";
+import { SYSTEMS } from "../systems";
+import type { SystemSide } from "../systems/types";
 import { ensureOutputFolder } from "../outputFolder";
 import { stackViewOf } from "../report";
-import { DiffResult, diffStates, Verdict } from "./compare";
+import { DiffResult, diffStates, SystemScales, Verdict } from "./compare";
 import { SideConfig, stackFigures } from "./figures";
 import { DiffReport, renderJson, renderMarkdown, renderText } from "./render";
 import { readSide, Side } from "./sides";
@@ -41,7 +42,7 @@ export interface DiffOptions {
 }
 
 /** One side, judged and evaluated. */
-export interface EvaluatedSide {
+export interface EvaluatedSide extends SystemSide {
     readonly side: Side;
     readonly stack: StackView;
     readonly config: SideConfig;
@@ -132,16 +133,19 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
 }
 
 /**
- * What the one Site database's cap multiplies each capped Delivery Group's response by on this side
- * (policies/citrix/evaluation.ts: database.responseScale, 1 below the cap); NaN where the
- * evaluation fails (its figures then say so, and no figure is marked as the cap's).
+ * Per system with a shared scale (its descriptor's `scaling`: the Citrix Site database's response
+ * scale, 1 below the cap), each side's value; NaN where the evaluation fails (its figures then say
+ * so, and no figure is marked as moved by the scale).
  */
-export function siteResponseScale(e: Pick<EvaluatedSide, "stack" | "config">): number {
-    try {
-        return citrixEvaluations(e.stack, e.config).capacity.database.responseScale;
-    } catch {
-        return Number.NaN;
-    }
+export function sideScales(base: SystemSide, head: SystemSide): SystemScales {
+    const scaleOf = (scaling: NonNullable<(typeof SYSTEMS)[number]["scaling"]>, side: SystemSide): number => {
+        try {
+            return scaling.scaleOf(side.stack, side.config);
+        } catch {
+            return Number.NaN;
+        }
+    };
+    return Object.fromEntries(SYSTEMS.flatMap((s) => (s.scaling ? [[s.id, { base: scaleOf(s.scaling, base), head: scaleOf(s.scaling, head) }]] : [])));
 }
 
 export function exitCodeOf(result: DiffResult, failOn: FailOn): number {
@@ -174,7 +178,7 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
         evaluateSide(baseSide, opts, sets.base, encoded),
         evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded),
     ]);
-    const result = diffStates(base, head, { base: siteResponseScale(base), head: siteResponseScale(head) });
+    const result = diffStates(base, head, sideScales(base, head));
     const exitCode = exitCodeOf(result, opts.failOn);
     let plots: string[] = [];
     if (opts.plot !== undefined) {

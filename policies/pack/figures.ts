@@ -48,7 +48,8 @@ export interface Membership {
 
 /** One judged entity (a Citrix zone or Delivery Group, an SE group, a Xen host) with its figures. */
 export interface EntityFigures {
-    readonly system: "citrix" | "nsx-alb" | "xen";
+    /** The id of the system whose evaluation computed it (its descriptor's `id`, policies/pack/system.ts). */
+    readonly system: string;
     /** "zone", "deliveryGroup", "site", "seGroup", "host". */
     readonly kind: string;
     /** Stable identity across two states of a stack (the resource name or the entity's own name). */

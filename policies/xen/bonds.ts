@@ -14,40 +14,12 @@
  * The member's rate is the configured aggregate (`linkMBps`) divided by the members: members of
  * equal speed are assumed (the config states the aggregate and the count, not each NIC).
  */
-import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown, UNKNOWN } from "../pack/values";
+import { BOND_MODES, XenBondMode } from "./settings";
 
-export const BOND_MODES = ["balance-slb", "active-backup", "lacp"] as const;
-export type XenBondMode = (typeof BOND_MODES)[number];
-
-/** One host's bond as the `hosts` config states it. */
-export interface XenBondConfig {
-    members: number;
-    mode?: XenBondMode;
-}
-
-const BOND_MODE_SCHEMA = {
-    type: "string",
-    enum: [...BOND_MODES],
-    default: "balance-slb",
-    description: "How the bond spreads traffic (default balance-slb, XenServer's default): balance-slb places each VIF on one member, active-backup uses one member, lacp places each flow on one member.",
-} satisfies PolicyConfigJSONSchema;
-
-/** Schema of `hosts.<host>.bond` (the mode's default is written here only). */
-export const BOND_SCHEMA: PolicyConfigJSONSchema = {
-    type: "object",
-    properties: {
-        members: { type: "integer", minimum: 2, description: "NICs (PIFs) in the bond; linkMBps is their aggregate and each member carries linkMBps / members." },
-        mode: BOND_MODE_SCHEMA,
-    },
-    required: ["members"],
-    additionalProperties: false,
-    description: "The host's link is a bond: { members, mode }. One VIF's share is capped by one member's rate (balance-slb, active-backup; lacp: one flow).",
-};
-
-/** The bond mode when none is given: the schema's default, read from the schema. */
-export const DEFAULT_BOND_MODE: XenBondMode = BOND_MODE_SCHEMA.default as XenBondMode;
+export { BOND_MODES, BOND_SCHEMA } from "./settings";
+export type { XenBondConfig, XenBondMode } from "./settings";
 
 /** The provider's bonded network (and the alias the provider keeps for its old name). */
 export const BONDED_NETWORK_TYPES: readonly string[] = ["xenorchestra:index/xoaBondedNetwork:XoaBondedNetwork", "xenorchestra:index/bondedNetwork:BondedNetwork"];

@@ -9,13 +9,14 @@
  * the same StackView) share one layout and one model run per host.
  */
 import { stackMemo } from "../pack/stackMemo";
-import { DEFAULT_DOM0_SHARE, MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
+import { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
 import type { StackView } from "../pack/resources";
 import { bondCapMBps } from "./bonds";
 import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, runHost, shareWithCapLifted, sharesWithCapsLifted, usableNeedMBps } from "./hostModel";
-import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout, XenShareConfig } from "./hosts";
+import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout } from "./hosts";
+import { xenSettings, XenShareConfig } from "./settings";
 
 export { EPSILON_MBPS, needMet, predictBondedShares, predictHostShares } from "./hostModel";
 // `perfguard config check` reads the host-key rule here (cli/ reads a room through its evaluation).
@@ -24,7 +25,9 @@ export { hostKeyProblems, XEN_HOSTS_POLICIES } from "./hosts";
 export { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 export type { HostSenders } from "./hostModel";
 // `perfguard size xen` applies the same bond bounds as the host model.
-export { bondCapMBps, bondedLinkMBps, BOND_MODES, DEFAULT_BOND_MODE } from "./bonds";
+export { bondCapMBps, bondedLinkMBps, BOND_MODES } from "./bonds";
+// `perfguard size xen` reads the settings' defaults from the schema, as the policies do.
+export { bondModeOf, xenDefaults } from "./settings";
 export type { HostBond, XenBondMode } from "./bonds";
 
 /** "Not checked" wordings the policies and the figures share. */
@@ -97,18 +100,6 @@ export interface XenEvaluation {
     readonly elsewhere: boolean;
     /** The host of a name (as in a guest's or dom0 service's host ref), or undefined. */
     hostOf(name: string): XenHostEvaluation | undefined;
-}
-
-/** The config with the schema's defaults for what is not given (what a policy gets from the CLI). */
-export function xenConfigOf(config: Partial<XenShareConfig> | undefined): XenShareConfig {
-    const hosts = config?.hosts !== null && typeof config?.hosts === "object" ? config.hosts : {};
-    const link = config?.defaultLinkMBps;
-    const share = config?.dom0Share;
-    return {
-        hosts,
-        defaultLinkMBps: typeof link === "number" && Number.isFinite(link) && link > 0 ? link : null,
-        dom0Share: typeof share === "number" && share >= 0 && share <= 1 ? share : DEFAULT_DOM0_SHARE,
-    };
 }
 
 function normalise(name: string): string {
@@ -208,7 +199,7 @@ const memo = stackMemo<XenEvaluation>();
  * @returns the evaluation, the same object for the same stack object and config. Never throws on odd props.
  */
 export function xenEvaluation(stack: StackView, config?: Partial<XenShareConfig>): XenEvaluation {
-    const full = xenConfigOf(config);
+    const full = xenSettings(config);
     return memo.of(stack, JSON.stringify(full), () => evaluate(stack, full));
 }
 

@@ -5,7 +5,8 @@
  * read their figures from here, so one preview never gives two numbers for one host.
  */
 import { predictXenShares, XenShareGuest } from "../../model/xenShares";
-import { bondCapMBps, bondedLinkMBps, declaredBond, DEFAULT_BOND_MODE, HostBond, XenBondMode } from "./bonds";
+import { bondCapMBps, bondedLinkMBps, declaredBond, HostBond, XenBondMode } from "./bonds";
+import { bondModeOf, xenDefaults } from "./settings";
 import { predictSlbShares } from "./slbPlacement";
 import { Dom0Service, HostConfigEntry, hostConfigPath, XenGuest, XenHost, XenShareConfig } from "./hosts";
 
@@ -114,14 +115,14 @@ function bondOf(host: XenHost, sorted: readonly XenGuest[], entry: HostConfigEnt
     const resource = sorted.find((g) => g.networks.bond)?.networks.bond;
     const declared = resource ? declaredBond(resource.resource) : undefined;
     if (resource && declared?.mode !== undefined && declared.members !== undefined) {
-        const configMode = configured?.mode ?? DEFAULT_BOND_MODE;
+        const configMode = bondModeOf(configured);
         const conflict = configured && (configured.members !== declared.members || configMode !== declared.mode)
             ? `${path} says ${configured.members} x ${configMode}, the program's ${resource.resource.label} ${declared.members} x ${declared.mode}: the program's is used`
             : undefined;
         return { bond: { members: declared.members, mode: declared.mode, memberMBps: aggregate.mbps / declared.members, linkWhere: aggregate.where, where: `${resource.resource.label} (bondMode, pifIds)`, conflict }, resource, unknown: undefined };
     }
     if (configured) {
-        const mode = configured.mode ?? DEFAULT_BOND_MODE;
+        const mode = bondModeOf(configured);
         return { bond: { members: configured.members, mode, memberMBps: aggregate.mbps / configured.members, linkWhere: aggregate.where, where: path, conflict: undefined }, resource: undefined, unknown: undefined };
     }
     // A bonded network whose mode or members are unknown (in a preview) may bound its guests: said, not assumed.
@@ -225,7 +226,7 @@ export function modelHost(host: XenHost, config: XenShareConfig, configEntry: Ho
     const { bond, resource, unknown } = bondOf(host, sorted, configEntry, aggregate);
     const entries = sorted.map((g) => entryOf(g, bond, resource, unknown));
     const dom0: Dom0Sender[] = [];
-    const configured = configEntry?.entry.dom0NetworkMBps ?? 0;
+    const configured = configEntry?.entry.dom0NetworkMBps ?? xenDefaults.dom0NetworkMBps;
     if (configured > 0) {
         dom0.push({ label: "dom0's other traffic", mbps: configured, where: hostConfigPath(configEntry?.key ?? host.name, "dom0NetworkMBps"), service: undefined });
     }

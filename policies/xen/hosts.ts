@@ -9,10 +9,9 @@
  * Orchestra may start the VM elsewhere), so the fact is the platform engineer's declared truth.
  * Host keys (a UUID or a name) are compared trimmed and case-insensitively.
  */
-import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { DEFAULT_DOM0_SHARE } from "../../model/xenShares";
 import type { FactRead } from "../pack/facts";
-import { BOND_SCHEMA, GuestNetworks, guestNetworks, XenBondConfig } from "./bonds";
+import { GuestNetworks, guestNetworks } from "./bonds";
+import type { XenHostConfig } from "./settings";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown, UNKNOWN } from "../pack/values";
 
@@ -78,53 +77,8 @@ export interface XenLayout {
     readonly hostUnknown: readonly UnplacedGuest[];
 }
 
-/** One host's entry in the `hosts` config. */
-export interface XenHostConfig {
-    linkMBps?: number;
-    dom0NetworkMBps?: number;
-    bond?: XenBondConfig;
-}
-
-/** The config of both Xen policies (a stack policy sees only its own config: give both the same hosts). */
-export interface XenShareConfig {
-    hosts: Record<string, XenHostConfig>;
-    /** null (the default) = none: hosts without a hosts entry's linkMBps are unchecked. */
-    defaultLinkMBps: number | null;
-    dom0Share: number;
-}
-
-/** Schema properties of XenShareConfig, with the issue's defaults and bounds. */
-export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSchema> = {
-    hosts: {
-        type: "object",
-        default: {},
-        additionalProperties: {
-            type: "object",
-            properties: {
-                linkMBps: { type: "number", exclusiveMinimum: 0, description: "The host link's usable throughput, MB/s (1 Gb/s carries about 111 MB/s, scaling the source's 11.1 MB/s on 100 Mb/s)." },
-                dom0NetworkMBps: { type: "number", minimum: 0, description: "What the host's dom0 transfers besides the dom0 resources of this stack, MB/s (the source measured receiving)." },
-                bond: BOND_SCHEMA,
-            },
-            additionalProperties: false,
-        },
-        description: "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps, bond }; a bond's linkMBps is its aggregate.",
-    },
-    defaultLinkMBps: {
-        // null = none: every property has a default (registry rule), and a guessed link would hide
-        // an unconfigured host, so the default is "no figure".
-        type: ["number", "null"],
-        exclusiveMinimum: 0,
-        default: null,
-        description: "Link throughput, MB/s, for hosts without hosts.<host>.linkMBps (default null = none: such hosts are reported as unchecked).",
-    },
-    dom0Share: {
-        type: "number",
-        minimum: 0,
-        maximum: 1,
-        default: DEFAULT_DOM0_SHARE,
-        description: "dom0's guaranteed fraction of the link while it transfers (default 0.5, measured in the source's one test).",
-    },
-};
+export { XEN_SHARE_SCHEMA } from "./settings";
+export type { XenHostConfig, XenShareConfig } from "./settings";
 
 /**
  * The share rule as messages state it: one short clause and the page that describes the model

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffStates, DiffResult } from "../../cli/diff/compare";
 import { stackFigures } from "../../cli/diff/figures";
-import { siteResponseScale } from "../../cli/diff/run";
+import { sideScales } from "../../cli/diff/run";
 import { stackViewOf } from "../../cli/report";
 import { readStackExport } from "../../cli/stackExport";
 import type { RecordedResource } from "../../preview/types";
@@ -32,8 +32,8 @@ function side(rs: RecordedResource[]) {
 function diffOf(head: RecordedResource[]): { r: DiffResult; scales: { base: number; head: number } } {
     const b = side(all);
     const h = side(head);
-    const scales = { base: siteResponseScale(b), head: siteResponseScale(h) };
-    return { r: diffStates(b, h, scales), scales };
+    const perSystem = sideScales(b, h);
+    return { r: diffStates(b, h, perSystem), scales: perSystem.citrix };
 }
 
 /** "group key: before → after (direction[, cause])" for the changed figures of the Delivery Groups. */

@@ -5,6 +5,7 @@
  * has one home policy; another policy that accepted it earlier keeps a deprecated copy (settings.ts).
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
+import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import type { BrokeringTargets } from "./targets";
 import type { CitrixEvaluationConfig } from "./evaluationTypes";
@@ -106,6 +107,35 @@ export const SITE_DATABASE_SCHEMA = properties({
         maximum: 100000,
         default: 0,
         description: "Launches per second measured on this Site's database with all its Delivery Groups at once; the Citrix policies' one setting of it (default 0: not measured, so nothing gates on the Site's sum: the source measured one Delivery Group, whose plateau is its own lock's).",
+    },
+});
+
+/** citrix-zone-rtt-limit's properties. */
+export const ZONE_RTT_LIMIT_SCHEMA = properties({
+    maxRttMs: {
+        type: "number",
+        exclusiveMinimum: 0,
+        maximum: 10000,
+        default: CITRIX_GUIDANCE.maxZoneRttMs,
+        description: "Zones whose perfguard:rttMs is at or above this (ms) are reported. Default 250: Citrix guidance (keep zone RTT under 250 ms).",
+    },
+});
+
+/** citrix-zone-rtt-warning's properties. */
+export const ZONE_RTT_WARNING_SCHEMA = properties({
+    warnAtRttMs: {
+        type: "number",
+        exclusiveMinimum: 0,
+        maximum: 10000,
+        default: 225,
+        description: "Zones whose perfguard:rttMs is at or above this (ms), and below belowRttMs, are reported (default 225: 90 % of the 250 ms limit, perfguard's choice, not a figure of the source).",
+    },
+    belowRttMs: {
+        type: "number",
+        exclusiveMinimum: 0,
+        maximum: 10000,
+        default: CITRIX_GUIDANCE.maxZoneRttMs,
+        description: "Upper end of the band (ms; default 250). The band never reaches citrix-zone-rtt-limit's configured maxRttMs: when that policy runs, the band ends at the lower of the two, so a zone gets one verdict.",
     },
 });
 

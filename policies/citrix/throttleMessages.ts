@@ -20,14 +20,16 @@ const THROTTLE_FACT = "throttleMaxConcurrentTransactions";
 
 /**
  * "(and declare it: extraConfig "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12")":
- * the fact as each controller's carrier writes it, sorted, one per carrier; for a controller of
- * `externalControllers`, its entry's `throttle`.
+ * the fact as each controller's carrier writes it with the value proposed for its zone, sorted,
+ * one per carrier and value; for a controller of `externalControllers`, its entry's `throttle`.
  */
-function declare(controllers: readonly Controller[], each: number | undefined): string {
-    const value = each === undefined ? "<value>" : String(each);
+function declare(zones: readonly { readonly controllers: readonly Controller[]; readonly each: number }[]): string {
     const forms = new Set<string>();
-    for (const c of controllers) {
-        forms.add(c.resource ? factAsWritten(c.resource.type, THROTTLE_FACT, value) : `throttle: ${value} in its externalControllers entry`);
+    for (const { controllers, each } of zones) {
+        const value = String(each);
+        for (const c of controllers) {
+            forms.add(c.resource ? factAsWritten(c.resource.type, THROTTLE_FACT, value) : `throttle: ${value} in its externalControllers entry`);
+        }
     }
     const list = [...forms].sort();
     return list.length === 0 ? `(and declare perfguard:${THROTTLE_FACT})` : `(and declare it: ${list.join("; ")})`;
@@ -43,8 +45,8 @@ export function zoneFix(zone: Zone, each: number | undefined, rttMs?: number): s
         return `no throttle keeps ${zoneShort(zone)}'s most exposed lock within the targets at ${rttMs !== undefined ? num(rttMs) : "this"} ms with ${plural(count, "Delivery Controller")}: split the Delivery Groups, let fewer controllers broker, or deploy a separate Site (citrix-zone-rtt-limit)`;
     }
     return count === 1
-        ? `set the DWORD ${THROTTLE} to ${each} on ${zoneShort(zone)}'s Delivery Controller ${declare(zone.controllers, each)}`
-        : `set the DWORD ${THROTTLE} to ${each} on each of ${zoneShort(zone)}'s ${count} Delivery Controllers ${declare(zone.controllers, each)}`;
+        ? `set the DWORD ${THROTTLE} to ${each} on ${zoneShort(zone)}'s Delivery Controller ${declare([{ controllers: zone.controllers, each }])}`
+        : `set the DWORD ${THROTTLE} to ${each} on each of ${zoneShort(zone)}'s ${count} Delivery Controllers ${declare([{ controllers: zone.controllers, each }])}`;
 }
 
 function basisFor(z: ZoneEvaluation, targets: BrokeringTargets): string[] {
@@ -108,7 +110,7 @@ export function groupOverMessage(over: LockOver, targets: BrokeringTargets): Mes
     const lowered = over.lowered;
     const simple = lowered.length > 0 && lowered.every(({ perController }) => perController > 0);
     const throttles = simple
-        ? `set the DWORD ${THROTTLE} ${declare(lowered.flatMap((l) => l.zone.controllers), lowered.length === 1 ? lowered[0].perController : undefined)} to ${lowered.map(({ zone, perController: each }) => (zone.controllers.length === 1 ? `${each} on ${zoneShort(zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(zone)}'s ${zone.controllers.length} Delivery Controllers`)).join(", ")}`
+        ? `set the DWORD ${THROTTLE} ${declare(lowered.map((l) => ({ controllers: l.zone.controllers, each: l.perController })))} to ${lowered.map(({ zone, perController: each }) => (zone.controllers.length === 1 ? `${each} on ${zoneShort(zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(zone)}'s ${zone.controllers.length} Delivery Controllers`)).join(", ")}`
         : lowered.length > 0
             ? lowered.map(({ zone, perController: each, rttMs }) => zoneFix(zone, each, rttMs)).join("; ")
             // Every zone already at its own most exposed lock's value: the sum still is not (a

@@ -45,6 +45,8 @@ function findings(file: string, citrixOnly: boolean): string[] {
         new RegExp(`\\b(${names})\\b\\s*(\\?\\?|[!=]==?|<=|>=)\\s*-?\\d`),
         // a number passed as a setting's fallback
         /\b(numberOr|orDefault)\s*\([^)]*,\s*-?\d/,
+        // a literal default handed to a basis line's "default N" (targets.ts's configured)
+        /\bconfigured\s*\([^,]+,\s*-?\d/,
     ];
     if (citrixOnly) {
         // a fallback to one of the schemas' defaults (90, 12, 0.1, 60, ...)
@@ -72,7 +74,7 @@ describe("Citrix settings are written once, in their schemas", () => {
     it("the scan catches each kind of fallback it looks for", () => {
         const dir = fs.mkdtempSync(path.join(ROOT, "test", ".tmp-settings-"));
         try {
-            const samples = ["const a = x.satelliteAtRttMs ?? 90;", "const e = ok(v) ? v : 90;", "const b = t.targetResponseS !== 12;", "const c = numberOr(v, 0.1);", "const DEFAULT_X = 1;", "const d = y ?? 90;"];
+            const samples = ["const f = configured(config.warnAtRttMs, 225, \" ms\");", "const a = x.satelliteAtRttMs ?? 90;", "const e = ok(v) ? v : 90;", "const b = t.targetResponseS !== 12;", "const c = numberOr(v, 0.1);", "const DEFAULT_X = 1;", "const d = y ?? 90;"];
             const file = path.join(dir, "sample.ts");
             fs.writeFileSync(file, samples.join("\n") + "\n// a comment: ?? 90\nconst ok = \"default 90 ?? 90\";\n");
             expect(findings(path.relative(ROOT, file), true)).toHaveLength(samples.length);

@@ -136,3 +136,21 @@ describe("several unthrottled controllers of a zone within its limit: one cause,
         }
     });
 });
+
+describe("a lock over from several zones: the fix declares the value it sets, never a placeholder", () => {
+    /** One group over two satellites (160 and 200 ms), every controller at 40: 120 on a lock that sustains 21. */
+    const TWO_SATELLITES: SiteSpec = {
+        zones: [{ name: "s1", rtt: 160, peak: 40, users: 1000 }, { name: "s2", rtt: 200, peak: 40, users: 1000 }],
+        groups: [{ name: "g", zone: "s1", zones: ["s1", "s2"] }],
+        controllers: [{ name: "d1", zone: "s1", throttle: 40 }, { name: "d2", zone: "s2", throttle: 40 }, { name: "d3", zone: "s2", throttle: 40 }],
+    };
+    it.each([
+        ["throttles at 7 each (baseline): within what the lock sustains", changed(TWO_SATELLITES, (s) => { s.controllers.forEach((c) => { c.throttle = 7; }); }), undefined],
+        ["throttles at 40 each: both zones lowered to 7, declared as 7", TWO_SATELLITES,
+            "set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions (and declare it: extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"7\") to 7 on zone \"s1-zone\"'s Delivery Controller, 7 on each of zone \"s2-zone\"'s 2 Delivery Controllers; or split the Delivery Group per zone (one lock each)"],
+    ] as const)("%s", async (_name, spec, fix) => {
+        const found = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.urn?.endsWith("::g-group"));
+        expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [fix]);
+        expect(found.every((v) => !v.message.includes("<value>"))).toBe(true);
+    });
+});

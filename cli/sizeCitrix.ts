@@ -11,7 +11,7 @@
  */
 import { adviceMaxConcurrent, BrokeringCell, CITRIX_GUIDANCE, MEASURED_RTT_LEVELS, measuredAt, RttCoverage, rttCoverage } from "../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";
-import { CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED, SITE_WORK_NOT_MEASURED } from "../policies/citrix/evaluation";
+import { adviceLimit, CitrixEvaluation, GroupEvaluation, MODEL_SOURCE, ONE_GROUP_TESTED, SITE_WORK_NOT_MEASURED } from "../policies/citrix/evaluation";
 import { duration, num, pct, plural } from "../policies/pack/format";
 import { evaluateSizingSite, SizingGroup } from "./citrixSizingSite";
 import type { BrokeringPlotInput } from "./plots/brokeringPlot";
@@ -320,7 +320,7 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         return out;
     }
     const advice = adviceMaxConcurrent(i.rttMs);
-    const notes = [...(s.rtt.label === "measured" ? [] : [s.rtt.text]), ...(advice !== undefined && s.maxSafeConcurrency === advice.value && i.targetResponseS <= 12 && i.errorBudgetPct <= 0.1 ? [`bounded by advice: ${advice.text}`] : [])];
+    const notes = [...(s.rtt.label === "measured" ? [] : [s.rtt.text]), ...(advice !== undefined && s.maxSafeConcurrency === advice.value && adviceLimit(i.rttMs, i) !== undefined ? [`bounded by advice: ${advice.text}`] : [])];
     out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock${notes.length > 0 ? ` (${notes.join("; ")})` : ""}.\n`;
     if (several) {
         const bounded = s.groups.every((g) => g.peak !== undefined && g.peak <= g.maxSafeConcurrency);

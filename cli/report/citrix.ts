@@ -3,7 +3,7 @@
  * one Site database, the figures of the Citrix evaluation (citrixFigures), printed as the
  * verdicts print them. Nothing here computes a figure.
  */
-import { citrixEvaluations, citrixFigures, lockThrottleVerdict, ONE_GROUP_TESTED, PackConfig, SITE_WORK_NOT_MEASURED, stormsText, zoneThrottleVerdict } from "../../policies/citrix/evaluation";
+import { citrixEvaluations, citrixFigures, ONE_GROUP_TESTED, PackConfig, SITE_WORK_NOT_MEASURED, stormsText } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import { num } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
@@ -28,14 +28,12 @@ function withNote(entity: EntityFigures, key: string): string {
  * Input: the stack as AnalyzeStack sends it, and the reconciled pack config (properties with defaults).
  */
 export function citrixSection(stack: StackView, config: PackConfig): string {
-    const { capacity, throttle, database } = citrixEvaluations(stack, config);
+    const { capacity, throttle, database, decisions } = citrixEvaluations(stack, config);
     if (capacity.site.zones.length === 0) {
         return "";
     }
     const figures = citrixFigures(stack, config);
-    // A proposal in the report follows from a verdict; a per-controller throttle no verdict asks for is labelled a suggestion.
-    const required = config["citrix-broker-throttle"]?.properties?.requireAtRttMs;
-    const requireAtRttMs = typeof required === "number" && Number.isFinite(required) ? required : 90;
+    // A proposal in the report follows from a verdict (citrix-broker-throttle's decisions); one no verdict asks for is labelled a suggestion.
     const proposal = (cellText: string, byVerdict: boolean) => (byVerdict || cellText === "-" ? cellText : `${cellText} (suggestion)`);
     const byUrn = new Map(figures.filter((f) => f.urn !== undefined).map((f) => [`${f.kind}\u0000${f.urn}`, f]));
     const zoneRows: string[] = [];
@@ -48,7 +46,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const listed = controllers ? controllers.zone.controllers.length : zone.controllers.length;
         const ddcs = listed === 0 ? "none in stack" : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
         const rtt = zone.daas ? "Citrix DaaS (not judged)" : text(f, "rttMs") === "-" ? (zone.rttMs.state === "absent" ? "no perfguard:rttMs" : `rttMs ${zone.rttMs.state}`) : withNote(f, "rttMs");
-        zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), controllers !== undefined && zoneThrottleVerdict(controllers, requireAtRttMs))} | ${cell(ddcs)} |`);
+        zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), controllers !== undefined && decisions.zoneProposed(controllers.zone))} | ${cell(ddcs)} |`);
     }
     const groupRows: string[] = [];
     for (const g of capacity.groups) {
@@ -59,7 +57,7 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const lock = (key: string, zoneKey: string) => (z ? text(z, zoneKey) : text(f, key));
         const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
         const tz = g.group.implicit ? throttle.zones.find((x) => x.zone.resource.urn === g.group.resource.urn) : undefined;
-        const byVerdict = tz ? zoneThrottleVerdict(tz, requireAtRttMs) : t !== undefined && lockThrottleVerdict(t, requireAtRttMs, throttle.byZone);
+        const byVerdict = tz ? decisions.zoneProposed(tz.zone) : t !== undefined && decisions.lockProposed(t.group);
         if (g.notChecked) {
             groupRows.push(`| ${cell(f.label)} | - | - | - | - | - | - | - | - | not checked: ${cell(g.notChecked.reason)} |`);
             continue;

@@ -6,11 +6,7 @@
 import { citrixEvaluations } from "../../policies/citrix/evaluation";
 import { citrixSystem } from "../../policies/citrix/system";
 import { citrixSection } from "../report/citrix";
-import { CliSystem, Panel, propsOf, SystemSide } from "./types";
-
-function numberOr(value: unknown, fallback: number): number {
-    return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
+import { CliSystem, Panel, SystemSide } from "./types";
 
 /** The zone's concurrency at peak on one state (0 where it has none). */
 function zoneConcurrency(side: SystemSide, zoneName: string): number {
@@ -31,12 +27,12 @@ async function citrixPanel(side: SystemSide, zoneName: string, other: SystemSide
     if (z.zone.rttMs.state !== "ok") {
         return { absent: `zone ${zoneName} is not drawn: its perfguard:rttMs is ${z.zone.rttMs.state === "absent" ? "not declared" : z.zone.rttMs.state}` };
     }
-    const cap = propsOf(side.config, "citrix-brokering-capacity");
     const concurrency = Math.max(z.concurrency?.value ?? 0, zoneConcurrency(other, zoneName));
     const { sizeCitrix, citrixPlotInput } = await import("../sizeCitrix");
     const sizing = sizeCitrix({
         rttMs: z.zone.rttMs.value, users: z.zone.users.state === "ok" ? z.zone.users.value : 0, controllers: Math.max(1, z.zone.controllers.length),
-        targetResponseS: numberOr(cap.targetResponseS, 12), errorBudgetPct: numberOr(cap.errorBudgetPct, 0.1),
+        // The targets citrix-brokering-capacity judges with (its config, else its schema's defaults).
+        targetResponseS: capacity.config.targetResponseS, errorBudgetPct: capacity.config.errorBudgetPct,
         deliveryGroups: Math.max(1, z.locks.length),
         // The zone's concurrency at peak and well beyond it, as `size citrix` draws a range.
         from: 1, to: Math.max(60, Math.ceil(concurrency * 1.5)), step: 1,

@@ -1,7 +1,7 @@
 /** Messages of citrix-brokering-capacity for one Delivery Group's lock. */
 import { MEASURED_MAX_CONCURRENCY, predictGroupBrokering } from "../../model/deliveryGroupBrokering";
-import type { CitrixEvaluation, GroupEvaluation } from "./evaluation";
-import { fitted, groupRef, groupShort, SITE_WORK_NOT_MEASURED, stormsText, zoneRef, zoneShort } from "./evaluation";
+import type { CitrixEvaluation, GroupEvaluation } from "./evaluationTypes";
+import { fitted, groupRef, groupShort, SITE_WORK_NOT_MEASURED, stormsText, zoneRef, zoneShort } from "./names";
 import { round } from "./load";
 import type { Message } from "../pack/message";
 import { cappedList, duration, num, pct } from "../pack/format";

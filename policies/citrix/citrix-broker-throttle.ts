@@ -7,13 +7,16 @@
  * The figures come from the Citrix evaluation (evaluation.ts).
  */
 import { AFTER_APPLY, ExternalControllers, GROUP_TYPE, ZONE_TYPE } from "./site";
-import { citrixEvaluation, fitted, ZoneEvaluation, zoneRef } from "./evaluation";
+import { citrixEvaluation } from "./compute";
+import { fitted, zoneRef } from "./names";
 import { shortName } from "../pack/message";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { num } from "../pack/format";
-import { BrokeringTargets, TARGET_SCHEMA } from "./targets";
+import type { BrokeringTargets } from "./targets";
+import { BROKER_THROTTLE_SCHEMA } from "./schemas";
 import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./throttleMessages";
 import { daasNotChecked, rttDecision } from "./decisions";
+import { JudgedZone, throttleDecisions } from "./throttleDecisions";
 
 export interface BrokerThrottleConfig extends BrokeringTargets {
     /** Zones at or above this RTT need the throttle (ms). */
@@ -24,12 +27,14 @@ export interface BrokerThrottleConfig extends BrokeringTargets {
     externalControllers: ExternalControllers;
 }
 
-function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrottleConfig, report: Report): void {
+/** A judged zone's decision as verdicts, and each of its controllers' outcome. */
+function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Report): void {
+    const { zone: z, rttMs, decision } = judged;
     const zone = z.zone;
-    if (zone.controllers.length === 0) {
-        if (zone.nameUnknown) {
+    if (decision?.kind === "noControllers") {
+        if (decision.nameUnknown) {
             report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
-        } else if (config.requireControllersInStack) {
+        } else if (decision.required) {
             report({
                 problem: fitted((ref) => `${ref} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`, zoneRef(zone, true, rttMs), `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms)`),
                 fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
@@ -40,9 +45,8 @@ function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrott
         }
         return;
     }
-    const unthrottled = zone.controllers.filter((c) => c.throttle.state === "absent");
-    if (unthrottled.length > 1) {
-        report(zoneUnthrottledMessage(z, unthrottled, rttMs, config), zone.resource);
+    if (decision?.kind === "zoneUnthrottled") {
+        report(zoneUnthrottledMessage(decision, config), zone.resource);
     }
     for (const controller of zone.controllers) {
         if (controller.throttle.state === "unknown" && controller.resource) {
@@ -50,7 +54,7 @@ function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrott
         } else if (controller.throttle.state === "absent") {
             // One cause, one verdict: with several unthrottled controllers the zone's verdict is it,
             // and each controller's decision points to it (a mandatory verdict each would block thrice).
-            if (unthrottled.length > 1) {
+            if (decision?.kind === "zoneUnthrottled") {
                 if (controller.resource) {
                     report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact; judged by the violation on ${zone.resource.label}`, controller.resource);
                 }
@@ -59,7 +63,9 @@ function checkControllers(z: ZoneEvaluation, rttMs: number, config: BrokerThrott
             if (controller.resource) {
                 report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact`, controller.resource);
             }
-            report(unthrottledMessage(controller, z, rttMs, config), controller.resource ?? zone.resource);
+            if (decision?.kind === "controllerUnthrottled") {
+                report(unthrottledMessage(decision, config), controller.resource ?? zone.resource);
+            }
         } else if (controller.resource) {
             report.applied(`Delivery Controller of ${zoneRef(zone)}: throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
         }
@@ -70,48 +76,19 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     name: "citrix-broker-throttle",
     description: "Delivery Controllers of high-RTT zones must throttle brokering.",
     enforcementLevel: "mandatory",
-    configSchema: {
-        properties: {
-            requireAtRttMs: {
-                type: "number",
-                minimum: 0,
-                maximum: 10000,
-                default: 90,
-                description: "Zones whose perfguard:rttMs is at or above this (ms) need the throttle (default 90: the source measured no timeouts up to 90 ms).",
-            },
-            ...TARGET_SCHEMA,
-            requireControllersInStack: {
-                type: "boolean",
-                default: false,
-                description: "Report a zone at or above requireAtRttMs with no Delivery Controller in the stack as a violation (default false: \"not checked\" at the unverified level).",
-            },
-            externalControllers: {
-                type: "object",
-                default: {},
-                additionalProperties: {
-                    type: "array",
-                    items: {
-                        type: "object",
-                        properties: { name: { type: "string", minLength: 1 }, throttle: { type: "integer", minimum: 1, maximum: 4294967295 } },
-                        required: ["name"],
-                        additionalProperties: false,
-                    },
-                },
-                description: "Delivery Controllers another stack manages, by zone name: { \"<zone name>\": [{ name, throttle? }] } (throttle absent = none set).",
-            },
-        },
-    },
+    configSchema: { properties: { ...BROKER_THROTTLE_SCHEMA } },
     types: [ZONE_TYPE, GROUP_TYPE],
     roles: ["deliveryController"],
     check(stack, config, report) {
         const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct, externalControllers: config.externalControllers });
+        // The decisions, once (throttleDecisions.ts): `check --report` reads the same ones.
+        const decisions = throttleDecisions(evaluation, { requireAtRttMs: config.requireAtRttMs, requireControllersInStack: config.requireControllersInStack });
         const site = evaluation.site;
         for (const { resource, as, why } of site.unplaced) {
             if (as === "controller") {
                 report.notChecked(why, resource);
             }
         }
-        const judged = new Set<ZoneEvaluation["zone"]>();
         for (const z of evaluation.zones) {
             const zone = z.zone;
             isolate(zone.resource, report, () => {
@@ -119,25 +96,25 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                     daasNotChecked(zone, report);
                     return;
                 }
-                const rtt = rttDecision(zone, report);
-                if (rtt === undefined) {
+                const judged = decisions.zones.get(zone);
+                if (judged === undefined) {
+                    // Not judged: an RTT that is not usable says why, a known one is below the threshold.
+                    const rtt = rttDecision(zone, report);
+                    if (rtt !== undefined) {
+                        report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below requireAtRttMs ${num(config.requireAtRttMs)} ms`, zone.resource);
+                    }
                     return;
                 }
-                if (rtt.value < config.requireAtRttMs) {
-                    report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below requireAtRttMs ${num(config.requireAtRttMs)} ms`, zone.resource);
-                    return;
-                }
-                judged.add(zone);
                 // With no controller the zone is a verdict (requireControllersInStack) or not checked, never a pass.
                 if (zone.controllers.length > 0) {
-                    report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; feeds ${z.locks.length} Delivery Group lock(s), the most exposed sustains ${z.lockLimit ?? 0}: ${z.perController ?? 0} per controller`, zone.resource);
+                    report.applied(`RTT ${num(judged.rttMs)} ms (${judged.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; feeds ${z.locks.length} Delivery Group lock(s), the most exposed sustains ${z.lockLimit ?? 0}: ${z.perController ?? 0} per controller`, zone.resource);
                 }
-                checkControllers(z, rtt.value, config, report);
+                reportZone(judged, config, report);
             });
         }
         // A controller is judged with its zone: of a zone not judged here, the zone's decision says why.
         for (const zone of site.zones) {
-            for (const controller of judged.has(zone) ? [] : zone.controllers) {
+            for (const controller of decisions.zones.has(zone) ? [] : zone.controllers) {
                 if (controller.resource) {
                     report.notApplicable(`a Delivery Controller of ${zone.resource.label}, which this policy does not judge (see the zone's decision)`, controller.resource);
                 }
@@ -154,17 +131,14 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
         }
         // Per lock, first come, first served: what the feeding controllers' known throttles can put
         // on it (unknown or absent ones can only add, and are reported above) against what it sustains.
-        for (const g of evaluation.groups) {
+        for (const { lock: g, safe, exposure, over } of decisions.locks) {
             isolate(g.group.resource, report, () => {
-                if (g.safe === undefined || g.exposure === undefined || !g.feeds.some((f) => judged.has(f.zone))) {
-                    return;
-                }
-                if (g.exposure.value > g.safe) {
-                    report(groupOverMessage(g, evaluation.byZone, config), g.group.resource);
+                if (over) {
+                    report(groupOverMessage(over, config), g.group.resource);
                 } else if (!g.group.implicit) {
-                    report.applied(g.exposure.bounded
-                        ? `throttles can put ${num(g.exposure.value)} on its lock${g.exposure.byPeak ? " (its own peak)" : ""}, within the ${g.safe} it sustains`
-                        : `throttles can put unlimited requests on its lock (a feeding Delivery Controller has no known throttle; its known throttles: ${num(g.exposure.value)}); it sustains ${g.safe}`, g.group.resource);
+                    report.applied(exposure.bounded
+                        ? `throttles can put ${num(exposure.value)} on its lock${exposure.byPeak ? " (its own peak)" : ""}, within the ${safe} it sustains`
+                        : `throttles can put unlimited requests on its lock (a feeding Delivery Controller has no known throttle; its known throttles: ${num(exposure.value)}); it sustains ${safe}`, g.group.resource);
                 }
             });
         }

@@ -6,10 +6,12 @@
  * repeated here. The figures come from the Citrix evaluation (evaluation.ts).
  */
 import { GROUP_TYPE, ZONE_TYPE } from "./site";
-import { citrixEvaluation, GroupEvaluation, ONE_GROUP_TESTED, zoneShort } from "./evaluation";
+import { BROKERING_CAPACITY_SCHEMA } from "./schemas";
+import { citrixEvaluation } from "./compute";
+import type { GroupEvaluation } from "./evaluationTypes";
+import { ONE_GROUP_TESTED, zoneShort } from "./names";
 import { isolate, stackPolicy } from "../pack/definePolicy";
 import { duration, num, pct } from "../pack/format";
-import { TARGET_SCHEMA } from "./targets";
 import { CapacityTargets, capacityMessage, spanMessage } from "./capacityMessages";
 import { daasNotChecked, rttDecision } from "./decisions";
 
@@ -33,25 +35,7 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     name: "citrix-brokering-capacity",
     description: "Delivery Groups should meet the brokering and logon-storm targets.",
     enforcementLevel: "advisory",
-    configSchema: {
-        properties: {
-            ...TARGET_SCHEMA,
-            launchWindowMinutes: {
-                type: "number",
-                exclusiveMinimum: 0,
-                maximum: 10080,
-                default: 60,
-                description: "A logon storm of perfguard:users users should be brokered within this many minutes (default 60).",
-            },
-            measuredSiteBrokeredPerS: {
-                type: "number",
-                minimum: 0,
-                maximum: 100000,
-                default: 0,
-                description: "Deprecated here: set it on citrix-site-database-load, its one home (this copy is read there as a fallback). Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured).",
-            },
-        },
-    },
+    configSchema: { properties: { ...BROKERING_CAPACITY_SCHEMA } },
     types: [ZONE_TYPE, GROUP_TYPE],
     check(stack, config, report) {
         // Each lock on its own: the Site's measured rate is citrix-site-database-load's to judge.

@@ -7,9 +7,13 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { citrixEvaluation, SiteEvaluation, groupShort, ONE_GROUP_TESTED, perControllerThrottle, SITE_WORK_NOT_MEASURED, stormsText, zoneShort } from "./evaluation";
+import { citrixEvaluation } from "./compute";
+import type { SiteEvaluation } from "./evaluationTypes";
+import { perControllerThrottle } from "./lockLimits";
+import { groupShort, ONE_GROUP_TESTED, SITE_WORK_NOT_MEASURED, stormsText, zoneShort } from "./names";
 import { measuredSiteRate } from "./siteSetting";
 import { configured } from "./targets";
+import { SITE_DATABASE_SCHEMA } from "./schemas";
 import { NotChecked, Report, stackPolicy } from "../pack/definePolicy";
 import { shortName } from "../pack/message";
 import { DAAS_REASON, rttDecision } from "./decisions";
@@ -128,31 +132,7 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     name: "citrix-site-database-load",
     description: "Satellite zones together should load the Site database only as measured.",
     enforcementLevel: "advisory",
-    configSchema: {
-        properties: {
-            maxSiteConcurrentRequests: {
-                type: "integer",
-                minimum: 1,
-                maximum: 1000000,
-                default: MEASURED_MAX_CONCURRENCY,
-                description: "Most concurrent brokering requests all satellite zones' throttles (or peaks) may allow against the Site database (default 60: the most the source measured against one database).",
-            },
-            satelliteAtRttMs: {
-                type: "number",
-                minimum: 0,
-                maximum: 10000,
-                default: 90,
-                description: "Zones whose perfguard:rttMs is at or above this (ms) count as satellite zones (default 90, as citrix-broker-throttle's requireAtRttMs).",
-            },
-            measuredSiteBrokeredPerS: {
-                type: "number",
-                minimum: 0,
-                maximum: 100000,
-                default: 0,
-                description: "Launches per second measured on this Site's database with all its Delivery Groups at once; the Citrix policies' one setting of it (default 0: not measured, so nothing gates on the Site's sum: the source measured one Delivery Group, whose plateau is its own lock's).",
-            },
-        },
-    },
+    configSchema: { properties: { ...SITE_DATABASE_SCHEMA } },
     types: [ZONE_TYPE],
     check(stack, config, report) {
         const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: measuredSiteRate(stack, config.measuredSiteBrokeredPerS) });

@@ -4,7 +4,8 @@
  */
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { AFTER_APPLY, CATALOG_TYPE, Zone, ZONE_TYPE } from "./site";
-import { citrixEvaluation, fitted, zoneRef } from "./evaluation";
+import { citrixEvaluation } from "./compute";
+import { fitted, zoneRef } from "./names";
 import { shortName } from "../pack/message";
 import { configured } from "./targets";
 import { field } from "../pack/values";

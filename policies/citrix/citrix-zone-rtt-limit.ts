@@ -9,6 +9,7 @@ import { AFTER_APPLY, isDaasZone, ZONE_TYPE } from "./site";
 import { DAAS_REASON, RTT_HIDDEN, zoneLine } from "./decisions";
 import { recordRttLimit } from "./rttLimit";
 import { configured } from "./targets";
+import { schemaNumber, ZONE_RTT_LIMIT_SCHEMA } from "./schemas";
 import { num, pct } from "../pack/format";
 
 export interface ZoneRttLimitConfig {
@@ -27,17 +28,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
     name: "citrix-zone-rtt-limit",
     description: "Citrix zones must stay below the RTT limit to the Site database.",
     enforcementLevel: "mandatory",
-    configSchema: {
-        properties: {
-            maxRttMs: {
-                type: "number",
-                exclusiveMinimum: 0,
-                maximum: 10000,
-                default: CITRIX_GUIDANCE.maxZoneRttMs,
-                description: "Zones whose perfguard:rttMs is at or above this (ms) are reported. Default 250: Citrix guidance (keep zone RTT under 250 ms).",
-            },
-        },
-    },
+    configSchema: { properties: { ...ZONE_RTT_LIMIT_SCHEMA } },
     types: [ZONE_TYPE],
     check(zone, config, report) {
         recordRttLimit(zone.urn, config.maxRttMs);
@@ -72,7 +63,7 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
             fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
             basis: [
                 // Where the RTT was read (rtt.where) is in the --explain record above.
-                `${config.maxRttMs === CITRIX_GUIDANCE.maxZoneRttMs ? `maxRttMs ${num(config.maxRttMs)} ms (default: Citrix guidance)` : `maxRttMs ${configured(config.maxRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")} (Citrix guidance)`}; ${evidenceAtLimit()}`,
+                `${config.maxRttMs === schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs") ? `maxRttMs ${num(config.maxRttMs)} ms (default: Citrix guidance)` : `maxRttMs ${configured(config.maxRttMs, schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs"), " ms")} (Citrix guidance)`}; ${evidenceAtLimit()}`,
             ],
         }, zone);
     },

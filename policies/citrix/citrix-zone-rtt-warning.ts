@@ -3,12 +3,12 @@
  * zone at 249 ms is not silently fine (at 250 ms the source measured 4.6 % launch errors at 36
  * concurrent requests). A separate policy because a policy reports at one enforcement level.
  */
-import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { resourcePolicy } from "../pack/definePolicy";
 import { isDaasZone, ZONE_TYPE } from "./site";
 import { DAAS_REASON, zoneLine } from "./decisions";
 import { takeRttLimit } from "./rttLimit";
 import { configured } from "./targets";
+import { schemaNumber, ZONE_RTT_LIMIT_SCHEMA, ZONE_RTT_WARNING_SCHEMA } from "./schemas";
 import { num } from "../pack/format";
 
 export interface ZoneRttWarningConfig {
@@ -22,24 +22,7 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
     name: "citrix-zone-rtt-warning",
     description: "Citrix zones near the RTT limit should plan for their own Site.",
     enforcementLevel: "advisory",
-    configSchema: {
-        properties: {
-            warnAtRttMs: {
-                type: "number",
-                exclusiveMinimum: 0,
-                maximum: 10000,
-                default: 225,
-                description: "Zones whose perfguard:rttMs is at or above this (ms), and below belowRttMs, are reported (default 225: 90 % of the 250 ms limit, perfguard's choice, not a figure of the source).",
-            },
-            belowRttMs: {
-                type: "number",
-                exclusiveMinimum: 0,
-                maximum: 10000,
-                default: CITRIX_GUIDANCE.maxZoneRttMs,
-                description: "Upper end of the band (ms; default 250). The band never reaches citrix-zone-rtt-limit's configured maxRttMs: when that policy runs, the band ends at the lower of the two, so a zone gets one verdict.",
-            },
-        },
-    },
+    configSchema: { properties: { ...ZONE_RTT_WARNING_SCHEMA } },
     types: [ZONE_TYPE],
     check(zone, config, report) {
         const limit = takeRttLimit(zone.urn);
@@ -61,8 +44,8 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
         // zone at or above it gets that policy's verdict alone.
         const below = limit !== undefined ? Math.min(limit, config.belowRttMs) : config.belowRttMs;
         const end = limit !== undefined && limit <= config.belowRttMs
-            ? `citrix-zone-rtt-limit's maxRttMs ${configured(limit, CITRIX_GUIDANCE.maxZoneRttMs, " ms")}`
-            : `belowRttMs ${configured(config.belowRttMs, CITRIX_GUIDANCE.maxZoneRttMs, " ms")}`;
+            ? `citrix-zone-rtt-limit's maxRttMs ${configured(limit, schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs"), " ms")}`
+            : `belowRttMs ${configured(config.belowRttMs, schemaNumber(ZONE_RTT_WARNING_SCHEMA, "belowRttMs"), " ms")}`;
         if (rtt.value < config.warnAtRttMs || rtt.value >= below) {
             report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) outside the band ${num(config.warnAtRttMs)}-${num(below)} ms (ends at ${end})`, zone);
             return;
@@ -72,7 +55,7 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
             problem: zoneLine(zone, (ref) => `${ref} is ${num(rtt.value)} ms from the Site database, within ${num(below - rtt.value)} ms of the ${num(below)} ms limit.`),
             fix: "plan a separate Site for this location, or keep its Delivery Controllers' throttles low (citrix-broker-throttle)",
             basis: [
-                `band: warnAtRttMs ${configured(config.warnAtRttMs, 225, " ms")} to ${end}`,
+                `band: warnAtRttMs ${configured(config.warnAtRttMs, schemaNumber(ZONE_RTT_WARNING_SCHEMA, "warnAtRttMs"), " ms")} to ${end}`,
                 `at 250 ms the XenApp/XenDesktop 7.7 tests measured 4.6% launch errors at 36 concurrent requests`,
             ],
         }, zone);

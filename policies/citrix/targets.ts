@@ -2,10 +2,10 @@
  * The brokering targets shared by citrix-broker-throttle and citrix-brokering-capacity, and the
  * sentences that explain a concurrency against them.
  */
-import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
 import { adviceMaxConcurrent, measuredLimit } from "../../model/citrixGuidance";
 import { num, pct } from "../pack/format";
+import { TARGET_DEFAULTS } from "./schemas";
 
 /** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
 export interface BrokeringTargets {
@@ -13,23 +13,6 @@ export interface BrokeringTargets {
     errorBudgetPct: number;
 }
 
-/** Schema properties of the targets, with the issue's defaults. */
-export const TARGET_SCHEMA: Record<keyof BrokeringTargets, PolicyConfigJSONSchema> = {
-    targetResponseS: {
-        type: "number",
-        exclusiveMinimum: 0,
-        maximum: 600,
-        default: 12,
-        description: "Highest acceptable predicted mean brokering response, s (default 12: the source's 160 ms / 24 requests cell, 11.4 s, is the guidance's limit).",
-    },
-    errorBudgetPct: {
-        type: "number",
-        minimum: 0,
-        maximum: 100,
-        default: 0.1,
-        description: "Highest acceptable predicted share of brokering requests that time out, percent (default 0.1).",
-    },
-};
 
 /**
  * The largest concurrency that meets the targets at this RTT (0 when none does): the model's, never
@@ -50,12 +33,9 @@ export function safeConcurrency(rttMs: number, targets: BrokeringTargets): numbe
  * that missed them decide (measuredLimit), not advice given for other targets.
  */
 export function adviceLimit(rttMs: number, targets: BrokeringTargets): number | undefined {
-    const strict = targets.targetResponseS <= DEFAULT_TARGET_RESPONSE_S && targets.errorBudgetPct <= DEFAULT_ERROR_BUDGET_PCT;
+    const strict = targets.targetResponseS <= TARGET_DEFAULTS.targetResponseS && targets.errorBudgetPct <= TARGET_DEFAULTS.errorBudgetPct;
     return strict ? adviceMaxConcurrent(rttMs)?.value : undefined;
 }
-
-const DEFAULT_TARGET_RESPONSE_S = 12;
-const DEFAULT_ERROR_BUDGET_PCT = 0.1;
 
 /** "the model predicts a mean response of 19.1 s and 0.52% errors at 40 concurrent requests" */
 export function predictionSentence(rttMs: number, concurrency: number): string {
@@ -70,8 +50,9 @@ export function targetsText(targets: BrokeringTargets): string {
 
 /** "12 s / 0.1% (targetResponseS, errorBudgetPct; brokering model)": for basis lines (the model's source is in docs/models.md). */
 export function targetsBasis(targets: BrokeringTargets): string {
-    const changed = targets.targetResponseS !== 12 || targets.errorBudgetPct !== 0.1;
-    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (${changed ? "targetResponseS, errorBudgetPct, set in the policy config; defaults 12 s / 0.1%; " : ""}brokering model)`;
+    const d = TARGET_DEFAULTS;
+    const changed = targets.targetResponseS !== d.targetResponseS || targets.errorBudgetPct !== d.errorBudgetPct;
+    return `${num(targets.targetResponseS)} s / ${num(targets.errorBudgetPct, 4)}% (${changed ? `targetResponseS, errorBudgetPct, set in the policy config; defaults ${num(d.targetResponseS)} s / ${num(d.errorBudgetPct, 4)}%; ` : ""}brokering model)`;
 }
 
 /**

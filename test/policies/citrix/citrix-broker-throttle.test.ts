@@ -9,6 +9,12 @@ import { policies } from "../../../policies";
 import { parseMessage } from "../../../policies/pack/message";
 import { runPolicies } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
+import { citrixBrokerThrottle } from "../../../policies/citrix/citrix-broker-throttle";
+import { citrixBrokeringCapacity } from "../../../policies/citrix/citrix-brokering-capacity";
+import { citrixEvaluation, citrixFigures } from "../../../policies/citrix/evaluation";
+import { changed, siteOf, SiteSpec } from "./citrixSpec";
+import { citrixSection } from "../../../cli/report/citrix";
+import { SPANNING, viewOf } from "./citrixCases";
 
 const citrix = policies.filter((p) => p.name.startsWith("citrix"));
 
@@ -43,5 +49,108 @@ describe("the desktop team's apac-eng in the platform stack's zone", () => {
             expect(`${m.problem}\n${m.basis.join("\n")}`).toMatch(/not checked/);
             expect(m.fix).toMatch(/^set PERFGUARD_INVENTORY/);
         }
+    });
+});
+
+describe("the source's advice bounds the safe concurrency from 160 ms", () => {
+    const one = (rtt: number): SiteSpec => ({ zones: [{ name: "z", rtt, peak: 10, users: 1000 }], groups: [{ name: "g", zone: "z" }], controllers: [{ name: "d1", zone: "z", throttle: 5 }, { name: "d2", zone: "z", throttle: 5 }] });
+    it.each([
+        ["90 ms (baseline: the model's 44)", 90, {}, 44, 22],
+        ["160 ms: the model's 25, the advice's 24", 160, {}, 24, 12],
+        ["165 ms: interpolated, still within 24", 165, {}, 24, 12],
+        ["200 ms: the model's 20", 200, {}, 20, 10],
+        ["160 ms with relaxed targets (20 s): the advice was for the source's, the measured 36 decides", 160, { targetResponseS: 20, errorBudgetPct: 0.1 }, 35, 17],
+    ] as const)("%s", (_name, rtt, targets, safe, per) => {
+        const e = citrixEvaluation(viewOf(siteOf(one(rtt))), targets);
+        expect(e.zones[0].lockLimit).toBe(safe);
+        expect(e.zones[0].perController).toBe(per);
+    });
+});
+
+describe("a zone at an RTT the source did not measure says so on its verdicts' Basis and its figures", () => {
+    const zone = (rtt: number): SiteSpec => ({ zones: [{ name: "sat", rtt, peak: 40, users: 4000 }], groups: [{ name: "sg", zone: "sat" }], controllers: [{ name: "d1", zone: "sat", throttle: 20 }, { name: "d2", zone: "sat", throttle: 20 }] });
+    it.each([
+        ["160 ms, measured (baseline)", 160, undefined],
+        ["120 ms", 120, "RTT not measured, the model interpolated between 90 and 160 ms: zone \"sat-zone\" (120 ms)"],
+        ["300 ms", 300, "RTT not measured, the model extrapolated beyond 250 ms: zone \"sat-zone\" (300 ms)"],
+    ] as const)("%s", async (_name, rtt, line) => {
+        const found = await runPolicies([citrixBrokerThrottle, citrixBrokeringCapacity], siteOf(zone(rtt)));
+        const mine = found.filter((v) => v.urn?.endsWith("::sg-group"));
+        expect(mine.map((v) => v.policyName).sort()).toEqual(["citrix-broker-throttle", "citrix-brokering-capacity"]);
+        for (const v of mine) {
+            const basis = parseMessage(v.message).basis;
+            expect(basis.filter((b) => b.startsWith("RTT not measured"))).toEqual(line === undefined ? [] : [line]);
+        }
+        const figures = citrixFigures(viewOf(siteOf(zone(rtt))));
+        const z = figures.find((f) => f.kind === "zone")!;
+        const g = figures.find((f) => f.kind === "deliveryGroup")!;
+        const note = line === undefined ? undefined : `RTT not measured: the model ${line.replace(/^RTT not measured, the model /, "").replace(/: zone.*$/, "")}`;
+        expect(z.figures.find((f) => f.key === "rttMs")?.note).toBe(note);
+        expect(z.figures.find((f) => f.key === "lockLimit")?.note).toBe(note);
+        expect(g.figures.find((f) => f.key === "safe")?.note).toBe(line);
+    });
+});
+
+describe("check --report proposes a per-controller throttle only where a verdict does, else labels it a suggestion", () => {
+    const cells = (spec: SiteSpec) => {
+        const lines = citrixSection(viewOf(siteOf(spec)), {}).split("\n");
+        // The "throttle per controller" column: the zone table's 7th, the lock table's 10th (the last).
+        const column = (prefix: string, i: number) => lines.find((l) => l.startsWith(prefix))?.slice(2, -2).split(" | ")[i];
+        return { zone: column("| zone \"s-zone\"", 6), group: column("| Delivery Group \"g-group\"", 9) };
+    };
+    it.each([
+        ["a spanning group within its lock: no verdict, suggestions", SPANNING, { zone: "24 (suggestion)", group: "24 (suggestion)" }],
+        // Throttles of 40 + 40 put 80 on a lock that sustains 65: citrix-broker-throttle's verdict proposes it.
+        ["its throttles above what the lock sustains: the verdict's value", changed(SPANNING, (s) => { s.controllers.forEach((c) => { c.throttle = 40; }); s.zones.forEach((z) => { z.peak = 80; }); }),
+            undefined],
+    ] as const)("%s", async (_name, spec, expected) => {
+        const got = cells(spec);
+        const verdicts = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.enforcementLevel === "mandatory");
+        if (expected) {
+            expect(verdicts).toEqual([]);
+            expect(got).toEqual(expected);
+        } else {
+            expect(verdicts.map((v) => v.urn?.split("::").pop())).toEqual(["g-group"]);
+            expect(got.group).toMatch(/^\d+$/);
+            expect(parseMessage(verdicts[0].message).fix).toContain(` ${got.group} `);
+        }
+    });
+});
+
+describe("several unthrottled controllers of a zone within its limit: one cause, one mandatory verdict", () => {
+    const ZONE_LOCK: SiteSpec = { zones: [{ name: "a", rtt: 160, peak: 20, users: 1000 }], groups: [], controllers: [{ name: "d1", zone: "a", throttle: 12 }, { name: "d2", zone: "a", throttle: 12 }] };
+    it.each([
+        ["both throttled (baseline)", ZONE_LOCK, []],
+        ["d2 unthrottled: the verdict is on d2", changed(ZONE_LOCK, (s) => { delete s.controllers[1].throttle; }), ["d2"]],
+        ["both unthrottled: one verdict, on the zone, naming them", changed(ZONE_LOCK, (s) => { s.controllers.forEach((c) => { delete c.throttle; }); }), ["a-zone"]],
+    ] as const)("%s", async (_name, spec, on) => {
+        const found = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.enforcementLevel === "mandatory");
+        expect(found.map((v) => v.urn?.split("::").pop())).toEqual(on);
+        for (const v of found) {
+            const m = parseMessage(v.message);
+            expect(m.fix).toBe("set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions to 12 on each of zone \"a-zone\"'s 2 Delivery Controllers (and declare it: extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"12\")");
+            expect(m.basis).toContain("the declared peak of 20 is within the 24 its most exposed lock sustains" + (on[0] === "a-zone" ? ": nothing caps a storm above it" : ""));
+            if (on[0] === "a-zone") {
+                expect(m.basis).toContain("without a throttle: \"d1\", \"d2\"");
+            }
+        }
+    });
+});
+
+describe("a lock over from several zones: the fix declares the value it sets, never a placeholder", () => {
+    /** One group over two satellites (160 and 200 ms), every controller at 40: 120 on a lock that sustains 21. */
+    const TWO_SATELLITES: SiteSpec = {
+        zones: [{ name: "s1", rtt: 160, peak: 40, users: 1000 }, { name: "s2", rtt: 200, peak: 40, users: 1000 }],
+        groups: [{ name: "g", zone: "s1", zones: ["s1", "s2"] }],
+        controllers: [{ name: "d1", zone: "s1", throttle: 40 }, { name: "d2", zone: "s2", throttle: 40 }, { name: "d3", zone: "s2", throttle: 40 }],
+    };
+    it.each([
+        ["throttles at 7 each (baseline): within what the lock sustains", changed(TWO_SATELLITES, (s) => { s.controllers.forEach((c) => { c.throttle = 7; }); }), undefined],
+        ["throttles at 40 each: both zones lowered to 7, declared as 7", TWO_SATELLITES,
+            "set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions (and declare it: extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"7\") to 7 on zone \"s1-zone\"'s Delivery Controller, 7 on each of zone \"s2-zone\"'s 2 Delivery Controllers; or split the Delivery Group per zone (one lock each)"],
+    ] as const)("%s", async (_name, spec, fix) => {
+        const found = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.urn?.endsWith("::g-group"));
+        expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [fix]);
+        expect(found.every((v) => !v.message.includes("<value>"))).toBe(true);
     });
 });

@@ -12,12 +12,14 @@ import { citrixSiteDatabaseLoad } from "../../../policies/citrix/citrix-site-dat
 import { citrixSiteLimits } from "../../../policies/citrix/citrix-site-limits";
 import { citrixZoneRttLimit } from "../../../policies/citrix/citrix-zone-rtt-limit";
 import { citrixZoneRttWarning } from "../../../policies/citrix/citrix-zone-rtt-warning";
-import { citrixEvaluation, SITE_WORK_NOT_MEASURED } from "../../../policies/citrix/evaluation";
+import { citrixEvaluation, citrixFigures, SITE_WORK_NOT_MEASURED } from "../../../policies/citrix/evaluation";
 import { citrixSection } from "../../../cli/report/citrix";
 import { parseMessage } from "../../../policies/pack/message";
 import { ResourceView, StackView } from "../../../policies/pack/resources";
 import { runPolicies, TestResource, urnOf, verdicts, Violation } from "../../support/policyHarness";
 import { changed, siteOf, SiteSpec } from "./citrixSpec";
+import { beyond } from "../../../policies/citrix/capacityMessages";
+import { CROWDED, on, ONE_ZONE, SATELLITE } from "./citrixCases";
 
 const ALL = [citrixZoneRttLimit, citrixZoneRttWarning, citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimits, citrixSiteDatabaseLoad];
 
@@ -143,5 +145,123 @@ describe("Site limits keep their verdicts without cap advisories (issue 30)", ()
         const found = await runPolicies(ALL, siteOf(spec));
         expect(verdicts(found)).toEqual(expected);
         noSiteCapWording(found);
+    });
+});
+
+describe("a lock is judged on its own: storms at once never raise its response (issue 30)", () => {
+    it.each([
+        ["one satellite storm alone (baseline)", SATELLITE, {}],
+        // Before issue 30: "mean 12.3 s > 12 s" from the source's one-group plateau taken as the Site's cap.
+        ["three storms at once: its own lock's 8.1 s, no Site multiplier", CROWDED, {}],
+        ["three storms, the Site measured at 40/s (the deprecated copy): still its own lock", CROWDED, { measuredSiteBrokeredPerS: 40 }],
+    ] as const)("%s", async (_name, spec, config) => {
+        const found = on(await runPolicies([citrixBrokeringCapacity], siteOf(spec), { "citrix-brokering-capacity": config }), "citrix-brokering-capacity", "ag-group");
+        expect(found).toEqual([]);
+        const g = citrixEvaluation(viewOf(siteOf(spec))).groups.find((x) => x.group.resource.name === "ag-group")!;
+        expect(Number(g.judged!.worstMeanResponseS.toFixed(1))).toBe(8.1);
+    });
+    it("a 2 ms group's storm of 50,000 users at its own lock's rate: 41 min, within the hour", async () => {
+        // Before issue 30: "50000 users in 62 min > 60 min" under the plateau taken as the Site's cap.
+        const found = on(await runPolicies([citrixBrokeringCapacity], siteOf(CROWDED)), "citrix-brokering-capacity", "pg-group");
+        expect(found).toEqual([]);
+        const g = citrixEvaluation(viewOf(siteOf(CROWDED))).groups.find((x) => x.group.resource.name === "pg-group")!;
+        expect(Math.round(g.launchTimeS! / 60)).toBe(41);
+    });
+});
+
+describe("departments sharing a throttled zone: each lock judged at what the first-come throttles put on it", () => {
+    /** Four departments of one 160 ms zone, peak 40, two controllers at `throttle`. */
+    const departments = (throttle: number, peak = 40): SiteSpec => ({
+        zones: [{ name: "s160", rtt: 160, peak, users: 4000 }],
+        groups: ["eng", "fin", "hr", "ops"].map((name) => ({ name, zone: "s160" })),
+        controllers: [{ name: "ddc-1", zone: "s160", throttle }, { name: "ddc-2", zone: "s160", throttle }],
+    });
+    it.each([
+        ["2 x 12 (baseline): 24 on one lock, within the 24 it sustains", departments(12), 24, []],
+        ["2 x 15: 30 on one lock (not 7.5 at an even split), above 24", departments(15), 30, ["eng-group", "fin-group", "hr-group", "ops-group"]],
+        ["2 x 15, the zone's peak 20: the storm brings at most 20", departments(15, 20), 20, []],
+    ] as const)("%s", async (_name, spec, judged, failing) => {
+        const found = await runPolicies([citrixBrokeringCapacity], siteOf(spec));
+        expect(found.filter((v) => v.policyName === "citrix-brokering-capacity").map((v) => v.urn?.split("::").pop()).sort()).toEqual(failing);
+        const e = citrixEvaluation(viewOf(siteOf(spec)));
+        for (const g of e.groups) {
+            expect(g.judged?.concurrency).toBe(judged);
+            // The Site's storms at once still rest on the expected split.
+            expect(g.prediction?.concurrency).toBeCloseTo(Math.min(spec.zones[0].peak!, 2 * spec.controllers[0].throttle!) / 4, 9);
+        }
+        const f = citrixFigures(viewOf(siteOf(spec))).find((x) => x.id === "fin-group")!;
+        expect(f.figures.find((x) => x.key === "concurrency")?.value).toBe(judged);
+        expect(f.figures.find((x) => x.key === "concurrency")?.note).toMatch(/^first come: its zones' whole storm on this lock \([\d.]+ expected at an even split\)$/);
+        if (failing.length > 0) {
+            const m = parseMessage(found[0].message);
+            expect(m.problem).toBe(`Delivery Group "${failing[0]}" (name "eng"): at 30 concurrent launches (first come), mean 14.1 s > 12 s.`);
+            expect(m.fix).toContain("cap its lock at 24 concurrent requests");
+        }
+    });
+});
+
+describe("a zone's users, like its peak, go to the groups that declare none of their own", () => {
+    const zone = (ownUsers?: number): SiteSpec => ({
+        zones: [{ name: "sat", rtt: 90, peak: 10, users: 9000 }],
+        groups: [{ name: "own", zone: "sat", machines: 100, peak: 5, ...(ownUsers === undefined ? {} : { users: ownUsers }) }, { name: "rest", zone: "sat", machines: 100 }],
+        controllers: [{ name: "d1", zone: "sat", throttle: 10 }],
+    });
+    it.each([
+        ["no group declares users (baseline): split by machines", undefined, { own: 4500, rest: 4500 }],
+        ["own declares 100: the zone's 9000 are rest's", 100, { own: 100, rest: 9000 }],
+    ] as const)("%s", (_name, ownUsers, users) => {
+        const e = citrixEvaluation(viewOf(siteOf(zone(ownUsers))));
+        const byName = Object.fromEntries(e.groups.map((g) => [g.group.resource.name.replace(/-group$/, ""), g.load.users]));
+        expect(byName).toEqual(users);
+        // The zone's peak likewise goes to rest alone: own has its own peak of 5.
+        const rest = e.groups.find((g) => g.group.resource.name === "rest-group")!;
+        expect(rest.load.classes[0].demand).toBe(10);
+    });
+});
+
+describe("a declared peak of 0 is said as such, never \"no peak\"", () => {
+    const zone = (peak: number, users?: number): SiteSpec => ({ zones: [{ name: "zero", rtt: 120, peak, ...(users === undefined ? {} : { users }) }], groups: [{ name: "zg", zone: "zero" }], controllers: [{ name: "d1", zone: "zero", throttle: 10 }] });
+    it.each([
+        ["peak 5 with 500 users (baseline): predicted", zone(5, 500), undefined, undefined],
+        ["peak 0 with 500 users: not checked, the facts disagree", zone(0, 500), "its peak is 0 (perfguard:peakConcurrentLaunches of zone \"zero-zone\"): nothing launches at once, so the storm of its 500 users has no concurrency to predict", undefined],
+        ["peak 0 without users: not applicable, nothing launches", zone(0), undefined, "its peak is 0 (perfguard:peakConcurrentLaunches of zone \"zero-zone\"): nothing launches at once"],
+    ] as const)("%s", async (_name, spec, notChecked, notApplicable) => {
+        const found = await runPolicies([citrixBrokeringCapacity], siteOf(spec));
+        const text = found.map((v) => v.message).join("\n");
+        expect(text).not.toContain("no perfguard:peakConcurrentLaunches");
+        if (notChecked !== undefined) {
+            expect(text).toContain(`${notChecked}: 1 (DeliveryGroup "zg-group")`);
+        } else {
+            expect(found).toEqual([]);
+        }
+        // A peak of 0 predicts nothing: no lock, no verdict (without users, not applicable).
+        expect(citrixEvaluation(viewOf(siteOf(spec))).groups[0].prediction?.concurrency).toBe(notChecked === undefined && notApplicable === undefined ? 5 : undefined);
+    });
+});
+
+describe("cosmetics: beyond() prints the value as measured", () => {
+    it.each([
+        [12.04, 12, "12.04"],
+        [12.3, 12, "12.3"],
+        [12.0004, 12, "12.0004"],
+        [25.4, 12, "25.4"],
+    ] as const)("beyond(%s, %s) prints %s", (value, limit, text) => {
+        expect(beyond(value, limit)).toBe(text);
+    });
+});
+
+describe("a group in one zone is not told to split where a split moves no load off its lock", () => {
+    it.each([
+        ["peak 24 within throttles of 24 (baseline)", ONE_ZONE, "g-group", undefined],
+        // First come, first served: either half of a split group could receive all 48.
+        ["peak 48 under throttles of 48: the throttles, not a split", changed(ONE_ZONE, (s) => { s.zones[0].peak = 48; s.controllers.forEach((c) => { c.throttle = 24; }); }), "g-group",
+            "cap its lock at 24 concurrent requests (its zone's throttles adding up to 24) or launch fewer at once"],
+        // A zone with no Delivery Group: a long launch spreads its users over groups, it has no group to split.
+        ["no Delivery Group, 20000 users: spread them over Delivery Groups", changed(ONE_ZONE, (s) => { s.groups = []; s.zones[0].users = 20000; }), "a-zone",
+            "even at 24 concurrent requests its lock takes 2 h 37 min: spread its users over several Delivery Groups (one lock each) or spread the logon storm over time"],
+    ] as const)("%s", async (_name, spec, resource, fix) => {
+        const found = (await runPolicies([citrixBrokeringCapacity], siteOf(spec))).filter((v) => v.urn?.endsWith(`::${resource}`));
+        expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [fix]);
+        expect(found.every((v) => !/split the Delivery Group/.test(v.message))).toBe(true);
     });
 });

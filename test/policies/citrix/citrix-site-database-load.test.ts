@@ -6,14 +6,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { citrixSiteDatabaseLoad } from "../../../policies/citrix/citrix-site-database-load";
-import { citrixEvaluations } from "../../../policies/citrix/evaluation";
+import { citrixEvaluation, citrixEvaluations, ONE_GROUP_TESTED, stormsText } from "../../../policies/citrix/evaluation";
 import { measuredSiteRate, MOVED_SETTINGS, siteRateOf } from "../../../policies/citrix/siteSetting";
 import { rememberConfig } from "../../../policies/pack/policyConfigs";
 import { parseMessage } from "../../../policies/pack/message";
 import { ResourceView, StackView } from "../../../policies/pack/resources";
-import { runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
+import { runPolicies, runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf } from "../../support/policyHarness";
 import { onProvider, ProviderProps } from "./citrixSites";
-import { siteOf, SiteSpec } from "./citrixSpec";
+import { changed, siteOf, SiteSpec } from "./citrixSpec";
+import { citrixBrokeringCapacity } from "../../../policies/citrix/citrix-brokering-capacity";
+import { cappedList } from "../../../policies/pack/format";
+import { citrixSection } from "../../../cli/report/citrix";
+import { CROWDED, FOUR_GROUPS, on, SATELLITE, TWO_STORMS } from "./citrixCases";
 
 function viewOf(resources: TestResource[]): StackView {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
@@ -107,5 +111,128 @@ describe("issue 32: each Site's database on its own (a Site is its provider's en
         const e = citrixEvaluations(stack, {}).database;
         expect(e.sitesUnclear).toBeUndefined();
         expect(e.sites.map((s) => [s.name, s.database.storms, s.zones.map((z) => z.zone.resource.name)])).toEqual([["site-a", 4, ["ahq-zone"]], ["site-b", 4, ["bhq-zone"]]]);
+    });
+});
+
+describe("citrix-site-database-load judges the Site's brokered/s only against a rate measured on this Site", () => {
+    it.each([
+        ["one 45 ms storm (baseline)", SATELLITE, {}, undefined],
+        ["three storms below 90 ms at once, not measured: shown, not judged", CROWDED, {}, undefined],
+        ["three storms, the Site measured at 23.2/s: 35.2/s wanted", CROWDED, { measuredSiteBrokeredPerS: 23.2 }, "3 Delivery Groups' storms at once want 35.2 brokered/s of the one Site database, above its measured 23.2/s: responses ×1.52."],
+        ["three storms, the Site measured at 40/s", CROWDED, { measuredSiteBrokeredPerS: 40 }, undefined],
+    ] as const)("%s", async (_name, spec, config, problem) => {
+        const found = await runStackPolicy(citrixSiteDatabaseLoad, siteOf(spec), { maxSiteConcurrentRequests: 60, satelliteAtRttMs: 90, measuredSiteBrokeredPerS: 0, ...config });
+        if (problem === undefined) {
+            expect(found).toEqual([]);
+            return;
+        }
+        expect(found).toHaveLength(1);
+        expect(found[0].enforcementLevel).toBe("advisory");
+        const m = parseMessage(found[0].message);
+        expect(m.problem).toBe(problem);
+        // "not measured (one Delivery Group was tested)" on its own line.
+        expect(m.basis).toEqual(["measuredSiteBrokeredPerS 23.2/s, set in the policy config (measured on this Site)", `several Delivery Groups at once: ${ONE_GROUP_TESTED}`]);
+        expect(m.fix).toBe("stagger the storms, lower the throttles of zone \"primary-zone\" to 7 each (the busiest lock then wants 8.4/s of its 20.4/s), or split the Site");
+    });
+});
+
+describe("citrix-site-database-load's split of the 60 never gives a zone more than its own lock sustains", () => {
+    /** Two 160 ms satellites declaring peaks of 60 and 12 (unthrottled): 72 against the 60 measured. */
+    const TWO_160: SiteSpec = {
+        zones: [{ name: "s1", rtt: 160, peak: 60 }, { name: "s2", rtt: 160, peak: 12 }],
+        groups: [{ name: "g1", zone: "s1" }, { name: "g2", zone: "s2" }],
+        controllers: [{ name: "ddc-s1", zone: "s1" }, { name: "ddc-s2", zone: "s2" }],
+    };
+    it.each([
+        ["two 160 ms zones: 30 each would exceed the 24 each lock sustains", TWO_160, "(about 24 per zone, each within what its zone's lock sustains)"],
+        ["a 160 ms and a 90 ms zone: the 160 ms one 24, the 90 ms one the even 30", changed(TWO_160, (s) => { s.zones[1] = { name: "s2", rtt: 90, peak: 12 }; }),
+            "(zone \"s1-zone\" 24, zone \"s2-zone\" 30, each within what its zone's lock sustains)"],
+    ] as const)("%s", async (_name, spec, share) => {
+        const found = on(await runPolicies([citrixSiteDatabaseLoad], siteOf(spec)), "citrix-site-database-load", "(stack)");
+        const fixes = found.map((v) => parseMessage(v.message).fix).filter((f): f is string => f !== undefined && f.startsWith("split the 60"));
+        expect(fixes).toHaveLength(1);
+        expect(fixes[0]).toContain(share);
+    });
+});
+
+describe("the Site database's storms count Delivery Groups and zones (a zone's own lock) apart", () => {
+    it.each([
+        [{ stormGroups: 1, stormZones: 0 }, "1 Delivery Group's storm"],
+        [{ stormGroups: 3, stormZones: 0 }, "3 Delivery Groups' storms"],
+        [{ stormGroups: 0, stormZones: 1 }, "1 zone's storm"],
+        [{ stormGroups: 0, stormZones: 2 }, "2 zones' storms"],
+        [{ stormGroups: 3, stormZones: 1 }, "3 Delivery Groups' and 1 zone's storms"],
+        [{ stormGroups: 1, stormZones: 2 }, "1 Delivery Group's and 2 zones' storms"],
+    ] as const)("%o reads %s", (counts, text) => {
+        expect(stormsText(counts)).toBe(text);
+    });
+
+    it.each([
+        ["four Delivery Groups (baseline)", FOUR_GROUPS, "4 Delivery Groups' storms"],
+        ["zone b without its group: judged as its own lock", changed(FOUR_GROUPS, (s) => { s.groups = s.groups.filter((g) => g.zone !== "b"); }), "3 Delivery Groups' and 1 zone's storms"],
+    ] as const)("%s", async (_name, spec, storms) => {
+        const resources = siteOf(spec);
+        const e = citrixEvaluation(viewOf(resources));
+        expect(e.database.storms).toBe(4);
+        expect(e.database.notMeasured).toEqual([`${storms} at once, 61.4 brokered/s in all: not measured (one Delivery Group was tested)`]);
+        // Only a rate measured on this Site gates (issue 30): here 23.2/s.
+        const db = await runStackPolicy(citrixSiteDatabaseLoad, resources, { maxSiteConcurrentRequests: 60, satelliteAtRttMs: 90, measuredSiteBrokeredPerS: 23.2 });
+        expect(db.map((v) => parseMessage(v.message).problem)).toEqual([`${storms} at once want 61.4 brokered/s of the one Site database, above its measured 23.2/s: responses ×2.65.`]);
+        // Zone b's lock is judged on its own: no verdict from the Site's sum.
+        const cap = (await runPolicies([citrixBrokeringCapacity], resources)).filter((v) => v.urn?.endsWith(spec.groups.length === 4 ? "::gb-group" : "::b-zone"));
+        expect(cap).toEqual([]);
+        expect(citrixSection(viewOf(resources), {})).toContain(`\n- ${storms} at once: not measured (one Delivery Group was tested)\n`);
+    });
+});
+
+describe("the Site database's fix sets throttles where none is set, with the value that makes the storms fit", () => {
+    // The fix of a rate measured on this Site (issue 30: only a measured figure gates).
+    const config = { maxSiteConcurrentRequests: 60, satelliteAtRttMs: 90, measuredSiteBrokeredPerS: 23.2 };
+    it.each([
+        ["one storm alone (baseline)", changed(TWO_STORMS, (s) => { s.zones.pop(); s.groups.pop(); s.controllers.pop(); }), undefined],
+        ["two storms, throttled at 60: lower them to 2", TWO_STORMS,
+            "stagger the storms, lower the throttles of zone \"a-zone\" to 2 each (the busiest lock then wants 2.8/s of its 20.4/s), or split the Site"],
+        ["two storms, no throttle set: set them to 2", changed(TWO_STORMS, (s) => { s.controllers.forEach((c) => { delete c.throttle; }); }),
+            "stagger the storms, set the throttles of zone \"a-zone\" (none set) to 2 each (the busiest lock then wants 2.8/s of its 20.4/s), or split the Site"],
+        // Three more storms: the excess is more than the busiest lock brokers, so no throttle of it fits them.
+        ["five storms: no throttle of one lock makes them fit", changed(TWO_STORMS, (s) => {
+            for (const n of ["c", "d", "e"]) {
+                s.zones.push({ name: n, rtt: 10, peak: 60, users: 20000 });
+                s.groups.push({ name: `g${n}`, zone: n });
+                s.controllers.push({ name: `d${n}`, zone: n, throttle: 60 });
+            }
+        }), "stagger the storms or split the Site (throttling the busiest lock alone cannot make them fit)"],
+    ] as const)("%s", async (_name, spec, fix) => {
+        const found = await runStackPolicy(citrixSiteDatabaseLoad, siteOf(spec), config);
+        expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [fix]);
+        if (fix?.includes(" to 2 each")) {
+            // The value holds: both controllers at 2, the storms fit the measured rate.
+            const after = changed(spec, (s) => { s.controllers[0].throttle = 2; });
+            expect(citrixEvaluation(viewOf(siteOf(after)), { measuredSiteBrokeredPerS: 23.2 }).database.capped).toBe(false);
+        }
+    });
+});
+
+describe("cosmetics: long lists are sorted and capped", () => {
+    it.each([
+        [3, "a0, a1, a2"],
+        [51, "a0, a1, a10, a11, a12 and 46 more"],
+    ] as const)("a list of %s names: sorted, at most five", (n, text) => {
+        expect(cappedList(Array.from({ length: n }, (_, i) => `a${i}`))).toBe(text);
+    });
+    it("51 satellite zones: the Site-database basis names five and counts the rest", async () => {
+        const spec: SiteSpec = { zones: [], groups: [], controllers: [] };
+        for (let i = 0; i < 51; i++) {
+            const name = `satellite-zone-number-${String(i).padStart(2, "0")}-emea-east-warsaw`;
+            spec.zones.push({ name, rtt: 90 + i, peak: 10, users: 500 });
+            spec.groups.push({ name: `dept-${i}`, zone: name });
+            spec.controllers.push({ name: `ddc${i}`, zone: name, throttle: 5 });
+        }
+        const found = await runStackPolicy(citrixSiteDatabaseLoad, siteOf(spec), { maxSiteConcurrentRequests: 60, satelliteAtRttMs: 90, measuredSiteBrokeredPerS: 0 });
+        const concurrency = found.map((v) => parseMessage(v.message)).find((m) => m.problem.startsWith("51 satellite zones"))!;
+        const line = concurrency.basis.find((b) => b.startsWith("per zone: "))!;
+        expect(line).toMatch(/ and 46 more$/);
+        // Before: 3,340 characters.
+        expect(line.length).toBeLessThan(500);
     });
 });

@@ -22,14 +22,16 @@ import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { debugEnabled } from "./errors";
 import * as aliasproto from "@pulumi/pulumi/proto/alias_pb";
 import * as callbackproto from "@pulumi/pulumi/proto/callback_pb";
-import { parseStackName, readBackendStack, readExportFile, StackState, stackOutputs } from "./backendState";
+import { readBackendStack } from "./backendState";
 import { checkInputs, previewOutputs } from "./providers/schema";
+import { aliasesOf, engineUrn, optionsOf, sourcePositionOf } from "./registration";
 import { AliasResolver } from "./resolveAliases";
 import { runTransforms, TransformRegistry } from "./runTransforms";
-import { installSdkResolution, standInTypeHint, TypeDiagnostic, typeCheckPaths } from "./sdkResolution";
+import { installSdkResolution, standInTypeHint } from "./sdkResolution";
+import { NotReproduced, STACK_REFERENCE_TYPE, stackReferenceState } from "./stackReferences";
+import { registerTypeScript, typeDiagnostics } from "./typeScriptHost";
 import { toAnalyzerProperties } from "./wireValues";
-import { toProjectPosition } from "./sourcePosition";
-import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_REFERENCES_ENV, UNKNOWN_STRING } from "./types";
+import { PropertyBag, RecordedResource } from "./types";
 
 /**
  * What the runner sends to its parent. `message` of an error: one line per distinct problem,
@@ -38,10 +40,6 @@ import { PropertyBag, RecordedOptions, RecordedResource, ROOT_STACK_TYPE, STACK_
 export type RunnerMessage =
     | { kind: "result"; resources: RecordedResource[]; notReproduced: string[] }
     | { kind: "error"; message: string; resources: RecordedResource[]; notReproduced: string[] };
-
-
-/** Type token of a stack reference (a read of another stack's outputs). */
-const STACK_REFERENCE_TYPE = "pulumi:pulumi:StackReference";
 
 type Callback<T> = (err: Error | null, resp?: T) => void;
 
@@ -66,167 +64,12 @@ interface LogModule {
     hasErrors(): boolean;
 }
 
-/** Parses a Go duration string ("5m", "1h30m", "90s") into seconds; "" or garbage -> 0. */
-function durationSeconds(text: string): number {
-    const units: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-    let total = 0;
-    const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
-    let match: RegExpExecArray | null;
-    while ((match = re.exec(text)) !== null) {
-        total += Number(match[1]) * units[match[2]];
-    }
-    return total;
-}
-
-/** The registration's source position in the state's form, when the SDK sent one inside the program's folder. */
-function sourcePositionOf(req: resproto.RegisterResourceRequest, programDir: string): { sourcePosition?: string } {
-    const pos = req.getSourceposition();
-    const text = pos ? toProjectPosition(pos.getUri(), pos.getLine(), pos.getColumn(), programDir) : undefined;
-    return text ? { sourcePosition: text } : {};
-}
-
-/** A registration's aliases as the engine collects them: alias URNs first, then the specs. */
-function aliasesOf(req: resproto.RegisterResourceRequest): aliasproto.Alias[] {
-    return [...req.getAliasurnsList().map((urn) => new aliasproto.Alias().setUrn(urn)), ...req.getAliasesList()];
-}
-
-/** @param aliases - what the engine sends: the alias that matched the previous state, if any. */
-function optionsOf(req: resproto.RegisterResourceRequest, aliases: string[]): RecordedOptions {
-    const timeouts = req.getCustomtimeouts();
-    const options: RecordedOptions = {
-        protect: req.getProtect() ?? false,
-        ignoreChanges: req.getIgnorechangesList(),
-        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-        aliases,
-        customTimeouts: {
-            create: durationSeconds(timeouts?.getCreate() ?? ""),
-            update: durationSeconds(timeouts?.getUpdate() ?? ""),
-            delete: durationSeconds(timeouts?.getDelete() ?? ""),
-            read: durationSeconds(timeouts?.getRead() ?? ""),
-        },
-    };
-    if (req.getDeletebeforereplacedefined()) {
-        options.deleteBeforeReplace = req.getDeletebeforereplace();
-    }
-    return options;
-}
-
-/**
- * Registers ts-node the way Pulumi's Node.js host does (@pulumi/pulumi cmd/run/run.js), unless
- * already registered: it TYPE-CHECKS the program, as the host does by default, so a type error
- * fails the emulated preview as it fails the real one. Like the host, PULUMI_NODEJS_TRANSPILE_ONLY
- * ("true"/"false") decides when set, else the tsconfig's `noCheck`. The program's own tsconfig.json
- * is used when there is one; imports resolve for the type check as they do at run time
- * (sdkResolution.ts typeCheckPaths).
- */
-function registerTypeScript(programDir: string): void {
-    const marker = Symbol.for("ts-node.register.instance");
-    if ((process as unknown as Record<symbol, unknown>)[marker]) {
-        return;
-    }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const tsnode = require("ts-node") as typeof import("ts-node");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const fs = require("fs") as typeof import("fs");
-    const hasTsconfig = fs.existsSync("tsconfig.json");
-    const env = process.env["PULUMI_NODEJS_TRANSPILE_ONLY"];
-    const transpileOnly = env ? env === "true" : hasTsconfig && tsconfigNoCheck("tsconfig.json");
-    tsnode.register({
-        transpileOnly,
-        skipProject: !hasTsconfig,
-        compilerOptions: {
-            ...(hasTsconfig ? {} : { target: "ES2020", module: "commonjs", moduleResolution: "node", esModuleInterop: true }),
-            ...(transpileOnly ? {} : { paths: typeCheckPaths(programDir) }),
-        },
-    });
-}
-
-/** The `noCheck` compiler option of a tsconfig (false when unreadable: the host type-checks then). */
-function tsconfigNoCheck(file: string): boolean {
-    try {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const ts = require("typescript") as typeof import("typescript");
-        const read = ts.readConfigFile(file, ts.sys.readFile);
-        return read.config?.compilerOptions?.noCheck === true;
-    } catch {
-        return false;
-    }
-}
-
-/**
- * Builds a URN as the engine does: the parent's qualified type prefixes the child's type,
- * except under the root stack, whose children are named as top-level resources.
- */
-function engineUrn(stack: string, project: string, parent: string, type: string, name: string): string {
-    let qualifiedType = type;
-    if (parent) {
-        const parentType = parent.split("::")[2] ?? "";
-        if (parentType !== ROOT_STACK_TYPE) {
-            qualifiedType = `${parentType}$${type}`;
-        }
-    }
-    return `urn:pulumi:${stack}::${project}::${qualifiedType}::${name}`;
-}
-
-/** Names a feature the emulation does not reproduce; each distinct line is printed once. */
-type NotReproduced = (feature: string) => void;
-
-/** Where `--stack-reference` exports point, from the parent: stack name -> file. */
-function givenStackReferences(): Map<string, string> {
-    try {
-        const parsed = JSON.parse(process.env[STACK_REFERENCES_ENV] ?? "{}") as Record<string, string>;
-        return new Map(Object.entries(parsed));
-    } catch {
-        return new Map();
-    }
-}
-
-/**
- * What a StackReference reads, as the engine's builtin provider answers it: the other stack's
- * outputs and the names of the secret ones, from a `--stack-reference` export (matched by the
- * name as written or as organization/project/stack), else from the file backend the CLI would use.
- * What cannot be read is unknown (so every policy reading it says "not checked") and named.
- */
-function stackReferenceState(name: string, project: string, notReproduced: NotReproduced): PropertyBag {
-    const given = givenStackReferences();
-    const parsed = parseStackName(name, project);
-    const qualified = "why" in parsed ? name : `organization/${parsed.project}/${parsed.stack}`;
-    const file = given.get(name) ?? [...given.entries()].find(([key]) => {
-        const other = parseStackName(key, project);
-        return !("why" in other) && `organization/${other.project}/${other.stack}` === qualified;
-    })?.[1];
-    let state: StackState;
-    if (file !== undefined) {
-        state = readExportFile(file);
-    } else if ("why" in parsed) {
-        state = { kind: "unreadable", why: parsed.why };
-    } else {
-        state = readBackendStack(parsed.project, parsed.stack);
-    }
-    const unknown = { name, outputs: UNKNOWN_STRING, secretOutputNames: UNKNOWN_STRING } as unknown as PropertyBag;
-    if (state.kind !== "found") {
-        const why = state.kind === "absent" ? `no stack ${qualified} at ${state.where}` : state.why;
-        notReproduced(`stack reference "${name}" (${why}; pass --stack-reference ${qualified}=<pulumi stack export file>): its outputs are unknown`);
-        return unknown;
-    }
-    const { outputs, secretNames, encrypted } = stackOutputs(state.resources);
-    for (const key of encrypted) {
-        // A state secret is ciphertext here: unknown rather than a guess.
-        outputs[key] = UNKNOWN_STRING;
-    }
-    if (encrypted.length > 0) {
-        notReproduced(`encrypted outputs of stack reference "${name}" (${encrypted.join(", ")}; export them with ` +
-            "pulumi stack export --show-secrets and pass --stack-reference): they are unknown");
-    }
-    return { name, outputs, secretOutputNames: secretNames };
-}
-
 /**
  * Loads `entry` (with `cwd` as working directory) under preview mocks and records what it
  * registers. `onLoggedError` receives each message the SDK's `log.error` is given (the program's
  * `pulumi.log.error` included); `notReproduced` each program feature the emulation cannot give the
  * CLI's answer for. Transforms run as the engine runs them (runTransforms.ts), stack references
- * read the other stack's state (stackReferenceState), aliases are matched against this stack's
+ * read the other stack's state (stackReferences.ts), aliases are matched against this stack's
  * previous state (resolveAliases.ts). Output: the recorded resources once the program's exported
  * value (or function result) has settled and every registration RPC has finished. Rejects with
  * what the program threw or rejected with.
@@ -429,30 +272,6 @@ function safeJson(value: unknown): string {
     } catch {
         return String(value);
     }
-}
-
-/** A TypeScript diagnostic message (a string or a chain of them), one text. */
-interface MessageChain {
-    readonly messageText: string;
-    readonly next?: readonly MessageChain[];
-}
-
-function flattenMessage(text: string | MessageChain): string {
-    return typeof text === "string" ? text : [text.messageText, ...(text.next ?? []).map(flattenMessage)].join("\n");
-}
-
-/** The diagnostics of ts-node's TSError (ts.Diagnostic objects), as the stand-in hint reads them. */
-function typeDiagnostics(err: Error): TypeDiagnostic[] {
-    type Diagnostic = { file?: { fileName: string }; messageText: string | MessageChain; relatedInformation?: readonly { file?: { fileName: string } }[] };
-    const diagnostics = (err as { diagnostics?: readonly Diagnostic[] }).diagnostics;
-    if (!Array.isArray(diagnostics)) {
-        return [{ text: err.message }];
-    }
-    return diagnostics.map((d: Diagnostic) => ({
-        file: d.file?.fileName,
-        text: flattenMessage(d.messageText),
-        related: (d.relatedInformation ?? []).flatMap((r) => (r.file ? [r.file.fileName] : [])),
-    }));
 }
 
 /**

@@ -12,7 +12,7 @@
  * - What still cannot resolve fails with one line naming the import and what to do: a sub-module of
  *   a stand-in, or a relative path to perfguard's stand-ins (`../sdk/citrix`) from elsewhere.
  *
- * scripts/realCli/run.ts stages the same packages for the real CLI (`npm run preview:real`).
+ * scripts/realCli/staging.ts stages the same packages for the real CLI (`npm run preview:real`).
  */
 import * as fs from "fs";
 import Module = require("module");

@@ -105,6 +105,12 @@ describe("imports point one way (docs/architecture.md)", () => {
         }
         expect(bad).toEqual([]);
     });
+    it("only policy files have hyphenated names in a room (each one a policy id with its doc page)", () => {
+        const hyphenated = ROOMS.flatMap((room) => sources(path.join("policies", room))).filter(isPolicyFile);
+        const notPolicies = hyphenated.filter((f) => !fs.existsSync(path.join(ROOT, "docs", "policies", `${path.basename(f, ".ts")}.md`)));
+        expect(hyphenated.length).toBeGreaterThan(0);
+        expect(notPolicies).toEqual([]);
+    });
     it("the framework names no system room", () => {
         expect(fs.readdirSync(path.join(ROOT, "policies")).sort()).toEqual(["citrix", "index.ts", "nsx-alb", "pack", "perfguard-facts.ts", "xen"]);
     });

@@ -7,10 +7,12 @@ import { isBuiltin } from "module";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NPM_SDKS } from "../preview/sdkResolution";
 
 const ROOT = path.resolve(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
     name: string; version: string; main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>;
+    optionalDependencies?: Record<string, string>; dependencyRoles: Record<string, string[]>;
 };
 
 function findPulumiCopies(dir: string, depth = 0): string[] {
@@ -46,6 +48,17 @@ describe("package", () => {
         expect(pkg.dependencies["ts-node"]).toMatch(/^[~^]?10\./);
         for (const dep of ["@pulumi/pulumi", "@pulumi/policy", "ajv"]) {
             expect(pkg.dependencies).toHaveProperty(dep);
+        }
+    });
+    it("gives every shipped dependency one role (docs/architecture.md, Dependencies by role); tests' own are devDependencies", () => {
+        const shipped = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies ?? {})].sort();
+        const roles = Object.entries(pkg.dependencyRoles);
+        expect(roles.map(([role]) => role)).toEqual(["pack", "preview", "cli"]);
+        expect(roles.flatMap(([, deps]) => deps).sort()).toEqual(shipped);
+        // What the emulated preview resolves by name at run time (a program's real provider SDK) ships with it.
+        expect(pkg.dependencyRoles.preview).toEqual(expect.arrayContaining([...NPM_SDKS, "typescript", "ts-node", "@grpc/grpc-js"]));
+        for (const sdk of NPM_SDKS) {
+            expect(pkg.devDependencies).not.toHaveProperty(sdk);
         }
     });
     it("has exactly one copy of @pulumi/pulumi in node_modules", () => {
@@ -156,5 +169,21 @@ describe("the published tarball installs and judges like the checkout", () => {
         const withoutPath = (out: string, dir: string) => out.split(`(local: ${dir})`).join("(local: <pack>)");
         expect(withoutPath(fromTarball.stdout, packageDir)).toBe(withoutPath(fromCheckout.stdout, ROOT));
         expect(fromTarball.stdout).toMatch(/\[mandatory\] {2}citrix-zone-rtt-limit/);
+    }, 600_000);
+
+    it("runs its own emulated preview on a program that imports a real provider SDK (@vates/pulumi-xenorchestra), as the checkout does", () => {
+        const example = path.join(ROOT, "examples", "xen-guest-layout");
+        const preview = (root: string) => spawnSync(process.execPath, [path.join(root, "dist", "preview", "main.js"), example,
+            "--policy-pack-config", path.join(example, "policy-config.json"), "--policy-pack", root], {
+            cwd: root, encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL",
+        });
+        const fromTarball = preview(packageDir);
+        const fromCheckout = preview(ROOT);
+        expect(fromCheckout.stderr).not.toMatch(/cannot find module/i);
+        expect(fromTarball.stderr).not.toMatch(/cannot find module/i);
+        expect(fromTarball.status).toBe(fromCheckout.status);
+        const withoutPath = (out: string, dir: string) => out.split(`(local: ${dir})`).join("(local: <pack>)");
+        expect(withoutPath(fromTarball.stdout, packageDir)).toBe(withoutPath(fromCheckout.stdout, ROOT));
+        expect(fromTarball.stdout).toMatch(/xen-guest-network-share/);
     }, 600_000);
 });

@@ -5,7 +5,7 @@
 // Outputs use `declare` (not `!`) so that ES2022 class-field semantics do not reset them.
 //
 // What `import "@pulumi/vsphere"` resolves to where the real SDK is not installed (the examples, and
-// any program: preview/sdkResolution.ts, scripts/realCli/run.ts). `npm run test:real` compiles every
+// any program: preview/sdkResolution.ts, scripts/realCli/staging.ts). `npm run test:real` compiles every
 // example with the real SDK instead (scripts/real-sdk): a name or type the real SDK lacks
 // fails there.
 

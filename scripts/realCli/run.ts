@@ -2,36 +2,22 @@
  * Runs the real Pulumi CLI (built by `npm run real-cli:setup`) on a program or a stack export,
  * offline: a local file backend and PULUMI_HOME in a temporary folder, a fixed passphrase, no
  * update check, no plugin download, and perfguard's stand-in provider plugins in the plugin cache.
+ * Where the CLI is: paths.ts; how a program is staged for it: staging.ts; reading its output: output.ts.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { installStandInPlugins } from "../../preview/providers/install";
-import { NPM_SDKS, STAND_IN_SDKS } from "../../preview/sdkResolution";
+import { realCliBinDir, REPO_ROOT } from "./paths";
+import { stageProgram } from "./staging";
 import { carryStackConfig, notReproducedByRealLine, userPassphraseGiven } from "./stackConfig";
 
-/** The CLI version scripts/real-cli/setup.sh builds. */
-export const REAL_CLI_VERSION = "3.274.1";
-
-/** This repository (dist/scripts/realCli/run.js or scripts/realCli/run.ts -> the root). */
-export const REPO_ROOT = ((): string => {
-    let dir = __dirname;
-    while (!fs.existsSync(path.join(dir, "PulumiPolicy.yaml")) && path.dirname(dir) !== dir) {
-        dir = path.dirname(dir);
-    }
-    return dir;
-})();
-
-/** Where the CLI and the language host are (PERFGUARD_REAL_CLI_BIN overrides). */
-export function realCliBinDir(): string {
-    return process.env.PERFGUARD_REAL_CLI_BIN || path.join(REPO_ROOT, ".cache", "real-cli", `v${REAL_CLI_VERSION}`, "bin");
-}
-
-/** True when `npm run real-cli:setup` has built the CLI. */
-export function realCliAvailable(): boolean {
-    return fs.existsSync(path.join(realCliBinDir(), "pulumi")) && fs.existsSync(path.join(realCliBinDir(), "pulumi-language-nodejs"));
-}
+// What the tests and scripts that drive the real CLI use besides the runs below.
+export { listedViolations, policiesSection } from "./output";
+export type { ListedViolation } from "./output";
+export { REAL_CLI_VERSION, realCliAvailable, realCliBinDir, REPO_ROOT } from "./paths";
+export { importsFromOutside, nearestNodeModules, stageNodeModules, stageProgram, StagingError } from "./staging";
 
 /** What one CLI command printed and returned. */
 export interface CliRun {
@@ -104,143 +90,6 @@ function runCommand(bin: string, args: readonly string[], cwd: string, env: Node
         child.on("error", reject);
         child.on("close", (code) => resolve({ stdout, stderr, exitCode: code ?? 1 }));
     });
-}
-
-/**
- * Copies a program into a scratch folder outside the repository, so that `stack init` writes its
- * Pulumi.<stack>.yaml there and not into the program's folder (the stack's own file is carried
- * by carryStackConfig, the others are left out) (and, for a program inside this
- * repository, so that the Node.js language host does not take perfguard's own package.json as the
- * program's project root), with a node_modules beside it (stageNodeModules). A program anywhere on
- * disk works, with its own node_modules or none; one that imports a file from outside its folder
- * cannot be staged and fails with one line (StagingError).
- */
-export function stageProgram(programDir: string, root: string): { dir: string; dispose(): void } {
-    const source = path.resolve(programDir);
-    if (!fs.existsSync(source) || !fs.statSync(source).isDirectory()) {
-        throw new StagingError(`no program folder ${source}`);
-    }
-    const escaping = importsFromOutside(source);
-    if (escaping) {
-        throw new StagingError(escaping);
-    }
-    const dir = path.join(root, "program", path.basename(source));
-    fs.cpSync(source, dir, {
-        recursive: true,
-        filter: (src) => path.basename(src) !== "node_modules" && !/^Pulumi\.[^/]+\.yaml$/.test(path.basename(src)),
-    });
-    stageNodeModules(source, path.join(dir, "node_modules"));
-    return { dir, dispose: () => fs.rmSync(path.join(root, "program"), { recursive: true, force: true }) };
-}
-
-/** A program that cannot be staged, in one line. */
-export class StagingError extends Error {}
-
-/** The node_modules Node would use for `dir`: the nearest one in it or above it. */
-export function nearestNodeModules(dir: string): string | undefined {
-    for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-        const candidate = path.join(d, "node_modules");
-        if (fs.existsSync(candidate) && fs.statSync(candidate).isDirectory()) {
-            return candidate;
-        }
-        if (path.dirname(d) === d) {
-            return undefined;
-        }
-    }
-}
-
-/**
- * Builds the staged program's node_modules: a link to each package of the node_modules the program
- * would use in place (its own, or one above it; perfguard's when there is none), then what is
- * missing there: `@pulumi/pulumi` from perfguard, and the providers' package names
- * (preview/sdkResolution.ts STAND_IN_SDKS) as packages made of perfguard's compiled stand-ins
- * (dist/examples/sdk). The stand-ins are copied, not linked, so that their own
- * `require("@pulumi/pulumi")` finds the program's copy beside them: one SDK, whose types the
- * program's resources share (with a second copy `Zone.id` fails to type-check, TS2339).
- * `@vates/pulumi-xenorchestra` is copied from perfguard's node_modules for the same reason.
- */
-export function stageNodeModules(programDir: string, dest: string): void {
-    const base = nearestNodeModules(programDir) ?? path.join(REPO_ROOT, "node_modules");
-    fs.mkdirSync(dest, { recursive: true });
-    for (const entry of fs.readdirSync(base)) {
-        const from = path.join(base, entry);
-        if (entry.startsWith("@") && fs.statSync(from).isDirectory()) {
-            fs.mkdirSync(path.join(dest, entry), { recursive: true });
-            for (const pkg of fs.readdirSync(from)) {
-                fs.symlinkSync(path.join(from, pkg), path.join(dest, entry, pkg), "dir");
-            }
-        } else if (entry !== ".package-lock.json") {
-            fs.symlinkSync(from, path.join(dest, entry));
-        }
-    }
-    const has = (pkg: string) => fs.existsSync(path.join(dest, pkg, "package.json"));
-    if (!has("@pulumi/pulumi")) {
-        fs.mkdirSync(path.join(dest, "@pulumi"), { recursive: true });
-        fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"), path.join(dest, "@pulumi", "pulumi"), "dir");
-    }
-    for (const [pkg, name] of Object.entries(STAND_IN_SDKS)) {
-        if (has(pkg)) {
-            continue;
-        }
-        const compiled = path.join(REPO_ROOT, "dist", "examples", "sdk", name);
-        if (!fs.existsSync(`${compiled}.js`)) {
-            throw new StagingError(`perfguard's stand-in for ${pkg} is not built (${compiled}.js): run npm run build in ${REPO_ROOT}`);
-        }
-        const out = path.join(dest, pkg);
-        fs.rmSync(out, { recursive: true, force: true });
-        fs.mkdirSync(out, { recursive: true });
-        fs.copyFileSync(`${compiled}.js`, path.join(out, "index.js"));
-        fs.copyFileSync(`${compiled}.d.ts`, path.join(out, "index.d.ts"));
-        // No "pulumi" key: the language host then reports no plugin for it, and the CLI takes the
-        // newest installed stand-in provider, as for the examples' classes.
-        fs.writeFileSync(path.join(out, "package.json"), JSON.stringify({
-            name: pkg, version: "0.0.1", main: "index.js", types: "index.d.ts",
-            description: `perfguard's stand-in for ${pkg} (examples/sdk/${name}.ts)`,
-        }, null, 4) + "\n");
-    }
-    for (const pkg of NPM_SDKS) {
-        if (!has(pkg)) {
-            const from = path.join(REPO_ROOT, "node_modules", pkg);
-            if (fs.existsSync(from)) {
-                fs.rmSync(path.join(dest, pkg), { recursive: true, force: true });
-                fs.cpSync(from, path.join(dest, pkg), { recursive: true, dereference: true });
-            }
-        }
-    }
-}
-
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*)["'](\.\.?\/[^"']*)["']/g;
-
-/**
- * The first relative import (in the program's .ts/.js files, outside node_modules) whose target is
- * outside the program's folder, as the one line to print; undefined when there is none.
- */
-export function importsFromOutside(programDir: string): string | undefined {
-    const visit = (dir: string): string | undefined => {
-        for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-            const full = path.join(dir, entry.name);
-            if (entry.isDirectory()) {
-                const found = entry.name === "node_modules" ? undefined : visit(full);
-                if (found) {
-                    return found;
-                }
-            } else if (/\.(?:ts|js|mts|cts|mjs|cjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
-                for (const m of fs.readFileSync(full, "utf8").matchAll(RELATIVE_IMPORT)) {
-                    const target = path.resolve(dir, m[1]);
-                    if (path.relative(programDir, target).startsWith("..")) {
-                        const sdk = /(?:^|\/)sdk\/(avi|citrix|vsphere)(?:\.ts)?$/.exec(m[1]);
-                        const advice = sdk
-                            ? `import "@pulumi/${sdk[1]}" instead (perfguard stages its stand-in under that name)`
-                            : "move that module into the program's folder or publish it as a package";
-                        return `${path.relative(process.cwd(), full) || full} imports "${m[1]}" from outside the program's folder, ` +
-                            `which preview:real does not copy: ${advice}`;
-                    }
-                }
-            }
-        }
-        return undefined;
-    };
-    return visit(programDir);
 }
 
 /** Whether the program's stack file has passphrase secrets the user gave a passphrase for. */
@@ -326,46 +175,6 @@ export async function realAnalyze(exportFile: string, options: { policyPackConfi
     } finally {
         ws.dispose();
     }
-}
-
-/** One violation as the CLI's `Policies:` section lists it. */
-export interface ListedViolation {
-    readonly level: string;
-    readonly policy: string;
-    /** `citrix:index:Zone`, or undefined for a stack-wide violation. */
-    readonly type?: string;
-    readonly name?: string;
-}
-
-/**
- * The `Policies:` section of the CLI's output, from its heading to the blank line that ends it
- * ("" when there is none).
- */
-export function policiesSection(output: string): string {
-    const lines = output.split("\n");
-    const start = lines.findIndex((l) => l === "Policies:");
-    if (start < 0) {
-        return "";
-    }
-    let end = start + 1;
-    while (end < lines.length && lines[end] !== "") {
-        end += 1;
-    }
-    return lines.slice(start, end).join("\n") + "\n";
-}
-
-const VIOLATION_LINE = /^ {8}- \[(advisory|mandatory|remediate)\] {2}([a-z0-9-]+)(?: {2}\((.+?): (.+)\))?$/;
-
-/** The violations listed in a `Policies:` section, in the order printed. */
-export function listedViolations(section: string): ListedViolation[] {
-    const out: ListedViolation[] = [];
-    for (const line of section.split("\n")) {
-        const m = VIOLATION_LINE.exec(line);
-        if (m && m[1] !== "remediate") {
-            out.push({ level: m[1], policy: m[2], type: m[3], name: m[4] });
-        }
-    }
-    return out;
 }
 
 /** Options of a deployment: `pulumi up` itself can run the pack (e.g. to remediate). */

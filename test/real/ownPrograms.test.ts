@@ -1,6 +1,6 @@
 /**
  * Own programs under the REAL Pulumi CLI (`npm run preview:real`): a team's program outside the
- * repository, importing the providers' package names, staged by scripts/realCli/run.ts with its own
+ * repository, importing the providers' package names, staged by scripts/realCli/staging.ts with its own
  * node_modules or none: the verdicts and exit code of the same program in the repository. With its
  * own node_modules (a second @pulumi/pulumi), the stand-ins staged as `@pulumi/citrix` and
  * `@pulumi/vsphere` use the program's SDK, so the program type-checks (no TS2339 on `Zone.id`).

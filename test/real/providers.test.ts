@@ -125,7 +125,7 @@ describe.skipIf(!present)("stand-in providers under the real Pulumi CLI", () => 
         writeJson(empty, {});
 
         for (const example of EXAMPLES) {
-            // A copy outside the repository, staged as scripts/realCli/run.ts stages every program.
+            // A copy outside the repository, staged as scripts/realCli/staging.ts stages every program.
             const { dir } = stageProgram(path.join(repo, "examples", example.name), ws.dir);
             const init = await run(["stack", "init", "real", "--non-interactive"], dir);
             expect(init.status, init.out).toBe(0);

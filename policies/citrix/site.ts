@@ -11,6 +11,7 @@ import type { NotChecked } from "../pack/definePolicy";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown, parsePlainDecimal, UNKNOWN } from "../pack/values";
 import { currentInventory } from "../pack/inventory/current";
+import { holdsStacks } from "../pack/inventory/empty";
 import { INVENTORY_ENV } from "../pack/inventory/types";
 import { ambiguousWhy, ZoneIndex, ZoneLookup } from "./zoneJoin";
 
@@ -20,7 +21,7 @@ import { ambiguousWhy, ZoneIndex, ZoneLookup } from "./zoneJoin";
  * stack of the inventory declares either.
  */
 function zoneNotOwned(remedy: string): NotChecked {
-    return currentInventory()
+    return holdsStacks(currentInventory())
         ? { reason: "its perfguard:citrixZone names a zone in neither this stack nor the inventory", remedy: `add the stack that declares the zone to ${INVENTORY_ENV}, or ${remedy}` }
         : { reason: "its perfguard:citrixZone names a zone this stack does not declare: other stacks' load on it is unknown", remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${remedy}` };
 }

@@ -39,6 +39,16 @@ describe("perfguard inventory", () => {
         expect(run.stderr).toBe(`error: inventory source ${missing} cannot be read (ENOENT)\n`);
         expect(fs.existsSync(out)).toBe(false);
     });
+
+    it("fails naming a source that holds no stack (an empty folder: a failed export step), writing nothing", async () => {
+        const out = path.join(dir, "never-empty.json");
+        const empty = path.join(dir, "empty-exports");
+        fs.mkdirSync(empty, { recursive: true });
+        const run = await perfguard(["inventory", fixture("network.json"), empty, "-o", out]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toBe(`error: inventory source ${empty} holds no stack exports\n`);
+        expect(fs.existsSync(out)).toBe(false);
+    });
 });
 
 describe("perfguard check of a fleet", () => {

@@ -58,6 +58,24 @@ export interface CheckResult {
  * policy config, (exit 1) when the pack does not start or a policy fails.
  */
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
+    const analyzed = await analyzeCheck(opts);
+    return renderCheck(analyzed, analyzed.violations);
+}
+
+/** What the pack reported on one export, before it is rendered (a fleet check renders each stack after deduplicating causes). */
+export interface AnalyzedCheck {
+    readonly opts: CheckOptions;
+    readonly exported: ReturnType<typeof readStackExport>;
+    readonly violations: Violation[];
+    readonly remediations: AppliedRemediation[];
+    readonly explanation: Explanation | undefined;
+    readonly info: AnalyzerInfo;
+    readonly config: Awaited<ReturnType<typeof openPack>>["config"];
+    readonly packDirGiven: string;
+}
+
+/** Runs the pack on one export (see runCheck). */
+export async function analyzeCheck(opts: CheckOptions): Promise<AnalyzedCheck> {
     // Read the file first: a bad path fails at once, before the pack starts.
     const exported = readStackExport(opts.file);
     if (opts.report !== undefined) {
@@ -96,6 +114,12 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     } finally {
         explain?.cleanup();
     }
+    return { opts, exported, violations, remediations, explanation, info, config, packDirGiven };
+}
+
+/** Renders one analyzed export with `violations` (its own, or what is left of them after a fleet's deduplication). */
+export function renderCheck(analyzed: AnalyzedCheck, violations: Violation[]): CheckResult {
+    const { opts, exported, remediations, explanation, info, config, packDirGiven } = analyzed;
     const mandatory = violations.filter((v) => v.enforcementLevel === "mandatory").length;
     const advisory = violations.filter((v) => v.enforcementLevel === "advisory").length;
     const exitCode = mandatory > 0 ? 1 : 0;

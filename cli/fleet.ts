@@ -11,8 +11,12 @@ import * as zlib from "zlib";
 import { digestOf } from "../policies/pack/inventory/digest";
 import { checkpointFiles, readInventory } from "../policies/pack/inventory/read";
 import { INVENTORY_ENV } from "../policies/pack/inventory/types";
-import { CheckOptions, CheckResult, runCheck } from "./check";
+import { AnalyzedCheck, analyzeCheck, CheckOptions, CheckResult, renderCheck } from "./check";
 import { UsageError } from "./errors";
+import { dedupeCauses } from "./fleetCauses";
+import { buildFleetReport } from "./fleetReport";
+import { ensureOutputFolder } from "./outputFolder";
+import { compareVerdicts, Results } from "./results/model";
 
 /**
  * The export files of `sources`: a file as it is, a folder's `*.json` files, a backend's
@@ -72,26 +76,49 @@ function fleetInventory(files: readonly string[], tmp: string): string {
 
 /** Checks every stack of the fleet, each with the others as its inventory; exit 1 on any mandatory violation. */
 export async function runFleetCheck(sources: readonly string[], opts: Omit<CheckOptions, "file" | "env">): Promise<CheckResult> {
-    if (opts.report !== undefined) {
-        throw new UsageError("--report takes one stack; check the fleet without it, or one export with --report");
-    }
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-fleet-"));
     try {
         const files = fleetFiles(sources, tmp);
         const env = { [INVENTORY_ENV]: fleetInventory(files, tmp) };
-        const results: Array<{ file: string; result: CheckResult }> = [];
+        const analyzed: AnalyzedCheck[] = [];
         for (const file of files) {
-            results.push({ file, result: await runCheck({ ...opts, file, env }) });
+            // The fleet's report is written once, below, from every stack.
+            analyzed.push(await analyzeCheck({ ...opts, report: undefined, file, env }));
         }
+        // One cause, one verdict: a shared object's verdict is kept once across the stacks (fleetCauses.ts).
+        const kept = dedupeCauses(analyzed.map((a) => ({ project: a.exported.project, stack: a.exported.stack, violations: a.violations })));
+        const results = analyzed.map((a, i) => ({ file: a.opts.file, result: renderCheck(a, kept[i]) }));
         const exitCode = results.some((r) => r.result.exitCode !== 0) ? 1 : 0;
         const mandatory = results.reduce((n, r) => n + Number(r.result.json.mandatory ?? 0), 0);
         const advisory = results.reduce((n, r) => n + Number(r.result.json.advisory ?? 0), 0);
+        let text = results.map((r) => r.result.text).join("\n") + `\nperfguard check (fleet of ${files.length} stacks, each judged with the others' load): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
+        if (opts.report !== undefined) {
+            ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
+            fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept));
+            text += `\nReport written to ${opts.report}.\n`;
+        }
+        const merged = mergeResults(results.map((r) => r.result.results));
         return {
             exitCode,
-            text: results.map((r) => r.result.text).join("\n") + `\nperfguard check (fleet of ${files.length} stacks, each judged with the others' load): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`,
-            json: { command: "check", fleet: results.map((r) => r.result.json), exitCode, mandatory, advisory },
+            text,
+            ...(merged ? { results: merged } : {}),
+            json: { command: "check", fleet: results.map((r) => r.result.json), exitCode, mandatory, advisory, ...(opts.report !== undefined ? { report: opts.report } : {}) },
         };
     } finally {
         fs.rmSync(tmp, { recursive: true, force: true });
     }
+}
+
+/** The fleet's results: every stack's verdicts in one document (each verdict's URN names its stack). */
+function mergeResults(list: ReadonlyArray<Results | undefined>): Results | undefined {
+    const present = list.filter((r): r is Results => r !== undefined);
+    if (present.length === 0) {
+        return undefined;
+    }
+    const rules = new Map(present.flatMap((r) => r.rules.map((rule) => [rule.id, rule] as const)));
+    return {
+        tool: present[0].tool,
+        rules: [...rules.values()].sort((a, b) => a.id.localeCompare(b.id)),
+        verdicts: present.flatMap((r) => r.verdicts).sort(compareVerdicts),
+    };
 }

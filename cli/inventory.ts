@@ -1,12 +1,13 @@
 /**
  * `perfguard inventory <sources...> -o digest.json`: reads stack exports, folders of them and
  * DIY `file://` backends (as PERFGUARD_INVENTORY does) and writes one compact digest for
- * PERFGUARD_INVENTORY (docs/shared-capacity.md). A source that cannot be read fails the
- * command (exit 2): a digest silently missing a stack would under-count shared load.
+ * PERFGUARD_INVENTORY (docs/shared-capacity.md). A source that cannot be read or holds no stack
+ * fails the command (exit 2): a digest silently missing a stack would under-count shared load.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { digestOf } from "../policies/pack/inventory/digest";
+import { emptySources } from "../policies/pack/inventory/empty";
 import { readInventory } from "../policies/pack/inventory/read";
 import { escapeControl } from "../policies/pack/message";
 import { UsageError } from "./errors";
@@ -20,8 +21,11 @@ export interface InventoryResult {
 /** Builds the digest of `sources` into `out`. Throws UsageError (exit 2) naming each unreadable source. */
 export function runInventory(sources: readonly string[], out: string, now = new Date()): InventoryResult {
     const inventory = readInventory(sources.join(","));
-    if (inventory.errors.length > 0) {
-        throw new UsageError(inventory.errors.map((e) => `inventory source ${escapeControl(e.source)} ${escapeControl(e.problem)}`).join("\n"));
+    // A source holding no stack is refused like an unreadable one: most often a failed export step.
+    const problems = [...inventory.errors.map((e) => `inventory source ${escapeControl(e.source)} ${escapeControl(e.problem)}`),
+        ...emptySources(inventory).map((s) => `inventory source ${escapeControl(s)} holds no stack exports`)];
+    if (problems.length > 0) {
+        throw new UsageError(problems.join("\n"));
     }
     ensureOutputFolder(path.dirname(path.resolve(out)), "digest", out);
     const digest = digestOf(inventory, now);

@@ -314,12 +314,9 @@ export function buildProgram(io: Io, result: { code: number }): Command {
             const ro = resultOptions(o);
             const common = { policyPackConfig: o.policyPackConfig, packDir: o.policyPack, explain: o.explain === true, report: o.report, log: io.err };
             const single = files.length === 1 && !files[0].startsWith("file://") && !(fs.existsSync(files[0]) && fs.statSync(files[0]).isDirectory());
-            if (!single && needsResults(ro)) {
-                throw new UsageError("--format and --output other than text take one export, not a fleet");
-            }
             const checked = single
                 ? await runCheck({ ...common, file: files[0], results: needsResults(ro), programRoot: ro.programRoot })
-                : await (await import("./fleet")).runFleetCheck(files, common);
+                : await (await import("./fleet")).runFleetCheck(files, { ...common, results: needsResults(ro), programRoot: ro.programRoot });
             deliver(ro, checked.text, "results" in checked ? checked.results : undefined, io, o.json ? JSON.stringify(checked.json, null, 2) + "\n" : undefined);
             result.code = checked.exitCode;
         });

@@ -21,6 +21,8 @@ export interface ReportInput {
     readonly violations: readonly Violation[];
     /** The reconciled policy config the pack was given (levels and properties with defaults). */
     readonly config: Readonly<Record<string, PolicyConfigEntry>>;
+    /** The view the figures are computed on; default: the resources as one stack (a fleet gives each its stack). */
+    readonly stack?: StackView;
 }
 
 /**
@@ -64,7 +66,7 @@ export function buildReport(input: ReportInput): string {
             out += `### Advisory (${advisory.length})\n\n${violationLines(advisory)}\n`;
         }
     }
-    const stack = stackViewOf(input.resources);
+    const stack = input.stack ?? stackViewOf(input.resources);
     for (const system of SYSTEMS) {
         out += system.report(stack, input.config);
     }

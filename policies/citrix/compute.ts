@@ -152,8 +152,8 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
     const zones = site.zones.map((zone) => evaluateZone(zone, loads, byGroup, config));
     const byZone = new Map(zones.map((z) => [z.zone, z]));
     // The Site database is per Site (its provider's endpoint, siteIdentity.ts): one Site, the stack's.
-    const split = splitSites(site.zones);
-    const sites = split.parts.length === 1
+    const split = splitSites(site.zones, site.links);
+    const sites = split.parts.length === 1 && split.parts[0].zones.length === site.zones.length
         ? [{ zones, groups, database: siteDatabase(predicted, groups, zones, config) }]
         : split.parts.map((part) => {
             const own = new Set(part.zones);

@@ -11,7 +11,9 @@ import type { NotChecked } from "../pack/definePolicy";
 import type { ResourceView, StackView } from "../pack/resources";
 import { field, isUnknown, parsePlainDecimal, UNKNOWN } from "../pack/values";
 import { currentInventory } from "../pack/inventory/current";
+import { holdsStacks } from "../pack/inventory/empty";
 import { INVENTORY_ENV } from "../pack/inventory/types";
+import { ambiguousWhy, ZoneIndex, ZoneLookup } from "./zoneJoin";
 
 /**
  * A zone named by perfguard:citrixZone that this stack does not declare: without an inventory,
@@ -19,7 +21,7 @@ import { INVENTORY_ENV } from "../pack/inventory/types";
  * stack of the inventory declares either.
  */
 function zoneNotOwned(remedy: string): NotChecked {
-    return currentInventory()
+    return holdsStacks(currentInventory())
         ? { reason: "its perfguard:citrixZone names a zone in neither this stack nor the inventory", remedy: `add the stack that declares the zone to ${INVENTORY_ENV}, or ${remedy}` }
         : { reason: "its perfguard:citrixZone names a zone this stack does not declare: other stacks' load on it is unknown", remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${remedy}` };
 }
@@ -90,6 +92,8 @@ export interface Site {
     readonly unknownControllers: number;
     /** Controllers and catalogs that could not be placed in a zone, with why. */
     readonly unplaced: ReadonlyArray<Unplaced>;
+    /** Resources placed in a zone of another stack (by id or name): the two stacks' zones are one Site (siteIdentity.ts). */
+    readonly links: ReadonlyArray<{ readonly resource: ResourceView; readonly zone: Zone }>;
 }
 
 /** Delivery Controllers another stack manages, by zone name (citrix-broker-throttle config). */
@@ -147,21 +151,16 @@ function knownString(value: unknown): string | undefined {
     return typeof value === "string" && !isUnknown(value) && value.trim() ? value.trim() : undefined;
 }
 
-/** Locale-independent case folding for names (issue 11). */
-function fold(name: string): string {
-    return name.toLowerCase();
-}
-
 /**
  * Builds the Site view in one pass per resource kind (O(resources)); never throws on odd props.
  * @param externals - controllers another stack manages, by zone name (optional).
  */
 export function citrixSite(stack: StackView, externals: ExternalControllers = {}): Site {
     const zones: Zone[] = [];
-    const byName = new Map<string, Zone>();
     const byUrn = new Map<string, Zone>();
-    const byId = new Map<string, Zone>();
     const unplaced: Unplaced[] = [];
+    const links: Array<{ resource: ResourceView; zone: Zone }> = [];
+    const ambiguities: Array<{ resource: ResourceView; as: Unplaced["as"]; zones: readonly Zone[]; why: NotChecked }> = [];
     for (const resource of stack.ofType(ZONE_TYPE)) {
         const nameInput = field(resource.props, "name");
         const name = knownString(nameInput);
@@ -179,31 +178,26 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         };
         zones.push(zone);
         byUrn.set(resource.urn, zone);
-        const id = knownString(field(resource.props, "id"));
-        if (id) {
-            byId.set(id, zone);
-        }
     }
-    // A controller names its zone by the zone's `name` input (what Citrix knows it by) or its
-    // Pulumi resource name; when the two collide across zones, the `name` input wins.
-    for (const zone of zones) {
-        if (!zone.nameUnknown) {
-            byName.set(fold(zone.zoneName), byName.get(fold(zone.zoneName)) ?? zone);
-        }
-    }
-    for (const zone of zones) {
-        if (!byName.has(fold(zone.resource.name))) {
-            byName.set(fold(zone.resource.name), zone);
-        }
-    }
-    // Then a renamed zone's old names and URNs (its aliases): controllers may still name it so.
-    for (const zone of zones) {
-        for (const old of zone.resource.aliasNames) {
-            if (!byName.has(fold(old))) {
-                byName.set(fold(old), zone);
+    // A controller names its zone by the zone's `name` input (what Citrix knows it by), its Pulumi
+    // resource name, or a renamed zone's old names (aliases), in that order, within its Site
+    // (zoneJoin.ts): a name two Sites or stacks share is named, never first-wins.
+    const index = new ZoneIndex(zones, (z) => knownString(field(z.resource.props, "id")));
+    // A zone found (linked when of another stack), or why several were (recorded for ambiguityNotices).
+    const placed: Placer = (resource, as, what, found) => {
+        if ("zone" in found) {
+            if (resource.origin?.project !== found.zone.resource.origin?.project || resource.origin?.stack !== found.zone.resource.origin?.stack) {
+                links.push({ resource, zone: found.zone });
             }
+            return found.zone;
         }
-    }
+        if ("ambiguous" in found) {
+            const why = ambiguousWhy(what, found.ambiguous);
+            ambiguities.push({ resource, as, zones: found.ambiguous, why });
+            return why;
+        }
+        return undefined;
+    };
     const namesUnknown = zones.filter((z) => z.nameUnknown).length;
     let unknownControllers = 0;
     for (const resource of stack.resources) {
@@ -227,8 +221,8 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
                 : { reason: "its perfguard:citrixZone is invalid (perfguard-facts reports it)", remedy: "fix the fact perfguard-facts names" } });
             continue;
         }
-        const zone = byName.get(fold(zoneFact.value));
-        if (zone) {
+        const zone = placed(resource, "controller", "its perfguard:citrixZone", index.byName(zoneFact.value, resource));
+        if (zone && "resource" in zone) {
             // A throttle not found on a controller whose facts may be hidden is not known to be missing.
             const throttle = resource.facts.number("throttleMaxConcurrentTransactions");
             zone.controllers.push({ resource, name: resource.name, throttle: throttle.state === "absent" && resource.facts.incomplete ? { state: "unknown" } : throttle });
@@ -236,14 +230,15 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
             unplaced.push({
                 resource,
                 as: "controller",
-                why: namesUnknown > 0
+                why: zone ? zone : namesUnknown > 0
                     ? { reason: "its perfguard:citrixZone matches no zone, and some zones' names are unknown in this preview", remedy: AFTER_APPLY }
                     : zoneNotOwned("declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input"),
             });
         }
     }
     for (const [name, list] of Object.entries(externals)) {
-        const zone = byName.get(fold(name));
+        const found = index.byName(name, undefined);
+        const zone = "zone" in found ? found.zone : undefined;
         for (const c of zone ? list : []) {
             zone?.controllers.push({ name: c.name, throttle: c.throttle === undefined ? { state: "absent" } : { state: "ok", value: c.throttle, where: "externalControllers in the policy config" } });
         }
@@ -251,7 +246,7 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
     const catalogZone = new Map<string, Zone>();
     const catalogWhy = new Map<string, NotChecked>();
     for (const catalog of stack.ofType(CATALOG_TYPE)) {
-        const zone = resolveCatalogZone(catalog, byUrn, byId, byName);
+        const zone = resolveCatalogZone(catalog, byUrn, index, placed);
         if (!("zone" in zone)) {
             if (zone.why) {
                 unplaced.push({ resource: catalog, as: "catalog", why: zone.why });
@@ -280,7 +275,38 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
             all.push(group);
         }
     }
-    return { zones, groups: all, unknownControllers, unplaced };
+    ambiguityNotices(ambiguities, all, unplaced);
+    return { zones, groups: all, unknownControllers, unplaced, links };
+}
+
+/**
+ * A resource naming several zones is not checked; so is what it may add load to in this preview:
+ * each candidate zone of this stack, and each Delivery Group of this stack with machines in a
+ * candidate zone (a foreign resource gets no verdict of its own, so its ambiguity lands there).
+ */
+function ambiguityNotices(ambiguities: ReadonlyArray<{ resource: ResourceView; as: Unplaced["as"]; zones: readonly Zone[]; why: NotChecked }>, groups: readonly Group[], unplaced: Unplaced[]): void {
+    for (const a of ambiguities) {
+        if (!a.resource.foreign) {
+            continue;
+        }
+        const candidates = new Set(a.zones);
+        const label = `${a.resource.label} of stack ${a.resource.origin!.project}/${a.resource.origin!.stack}`;
+        const why = { reason: `${label}: ${a.why.reason}`, remedy: a.why.remedy };
+        const hit = new Set<ResourceView>();
+        for (const zone of a.zones) {
+            if (!zone.resource.foreign) {
+                hit.add(zone.resource);
+            }
+        }
+        for (const g of groups) {
+            if (!g.implicit && !g.resource.foreign && g.shares.some((s) => candidates.has(s.zone))) {
+                hit.add(g.resource);
+            }
+        }
+        for (const resource of [...hit].sort((x, y) => (x.urn < y.urn ? -1 : x.urn > y.urn ? 1 : 0))) {
+            unplaced.push({ resource, as: a.as, why });
+        }
+    }
 }
 
 /** A Delivery Controller or a catalog that could not be placed in a zone (a catalog may carry controller facts too). */
@@ -292,8 +318,11 @@ export interface Unplaced {
 
 type CatalogZone = { zone: Zone } | { why?: NotChecked };
 
+/** Places a resource by a lookup: the zone, why it names several, or undefined (none). */
+type Placer = (resource: ResourceView, as: Unplaced["as"], what: string, found: ZoneLookup) => Zone | NotChecked | undefined;
+
 /** A catalog's zone: property dependency, a literal zone id, or a perfguard:citrixZone fact on it. */
-function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byId: Map<string, Zone>, byName: Map<string, Zone>): CatalogZone {
+function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, index: ZoneIndex, placed: Placer): CatalogZone {
     for (const urn of catalog.propertyDependencies["zone"] ?? []) {
         const zone = byUrn.get(urn);
         if (zone) {
@@ -302,14 +331,15 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, byI
     }
     const value = field(catalog.props, "zone");
     const literal = knownString(value);
-    const byLiteral = literal ? byId.get(literal) : undefined;
-    if (byLiteral) {
-        return { zone: byLiteral };
+    const byLiteral = literal ? index.byId(literal, catalog) : undefined;
+    if (byLiteral && !("none" in byLiteral)) {
+        const zone = placed(catalog, "catalog", "its zone id", byLiteral);
+        return zone && "resource" in zone ? { zone } : { why: zone };
     }
     const fact = catalog.facts.text("citrixZone");
     if (fact.state === "ok") {
-        const zone = byName.get(fold(fact.value));
-        return zone ? { zone } : { why: zoneNotOwned("correct perfguard:citrixZone to a zone's name input") };
+        const zone = placed(catalog, "catalog", "its perfguard:citrixZone", index.byName(fact.value, catalog));
+        return zone && "resource" in zone ? { zone } : { why: zone ?? zoneNotOwned("correct perfguard:citrixZone to a zone's name input") };
     }
     if (fact.state === "unknown" || value === UNKNOWN || (value !== undefined && isUnknown(value))) {
         return { why: { reason: "its zone is unknown in this preview and depends on no zone of this stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };

@@ -15,6 +15,7 @@ import { needsText } from "./names";
 import { busiestSeText, groupMessage, onlyVsReported, vsMessage } from "./capacityMessages";
 import { onlyForeign, reportConfigOnlyLoad, reportGroup } from "./foreignLoad";
 import { currentInventory } from "../pack/inventory/current";
+import { holdsStacks } from "../pack/inventory/empty";
 
 export type { SeCapacityConfig } from "./config";
 
@@ -82,7 +83,7 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
         }
         reportGroup(report, e, groupMessage(e, failing, config));
     } else if (!e.group.resource) {
-        reportConfigOnlyLoad(report, e, currentInventory() !== undefined);
+        reportConfigOnlyLoad(report, e, holdsStacks(currentInventory()));
     } else {
         if (e.units.length === 0) {
             report.notApplicable("no virtual service is placed on this SE group", e.group.resource);

@@ -9,6 +9,7 @@ import type { ResourceView, StackView } from "../pack/resources";
 import { AviRef, canonicalUuid, foldName, looksLikeUuid, parseAviRef } from "./refs";
 import { withCertificateKey } from "./certificates";
 import { currentInventory } from "../pack/inventory/current";
+import { holdsStacks } from "../pack/inventory/empty";
 import { INVENTORY_ENV } from "../pack/inventory/types";
 import { field, isRecord, isUnknown, parseGoBool, UNKNOWN } from "../pack/values";
 import { DEFAULT_SE_GROUP, readSeGroupFields, readSeGroupFieldsOf, SE_GROUP_TYPE, SeGroupFields } from "./seGroupFields";
@@ -215,7 +216,7 @@ const DECLARE = "declare perfguard:seGroup=<SE group name or uuid> on the virtua
  * group no stack of the inventory declares either.
  */
 function notOwned(what: string): Unresolved {
-    return currentInventory()
+    return holdsStacks(currentInventory())
         ? { reason: `${what} not in this stack, the inventory or config seGroups`, remedy: `add the stack that declares it to ${INVENTORY_ENV}, or ${DECLARE}` }
         : { reason: `${what} this stack does not declare: other stacks' load on it is unknown`, remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${DECLARE}` };
 }

@@ -38,6 +38,7 @@ export const NOT_CHECKED = {
     hostUnknown: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid",
     noHost: "it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost)",
     bondUnknown: "its VIFs are on a bonded network whose bondMode or pifIds is unknown in this preview, so one member may bound it",
+    hostUnclear: "other stacks' guests name its host, but their Xen Orchestra cannot be told from this stack's, so its share may be lower",
 } as const;
 
 /** One guest of a host, as the share check sees it. */
@@ -139,7 +140,7 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         // flow, which the stack does not declare: that is never a verdict, only a figure (severalFlows).
         const bondBound = entry.bondCapMBps !== undefined && !needMet(entry.bondCapMBps, need);
         const severalFlows = model.bond?.mode === "lacp" && !needMet(model.bond.memberMBps, need);
-        const notChecked = short ? undefined : entry.bondUnknown ? NOT_CHECKED.bondUnknown : uncertain ? NOT_CHECKED.uncertain : undefined;
+        const notChecked = short ? undefined : entry.bondUnknown ? NOT_CHECKED.bondUnknown : uncertain ? NOT_CHECKED.uncertain : host.unclear.length > 0 ? NOT_CHECKED.hostUnclear : undefined;
         return { entry, predictedMBps: predicted, short, notChecked, capOnly, bondBound, severalFlows };
     });
     // Each cap-only guest was judged with only its own cap raised: when several are, raising them
@@ -251,7 +252,7 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
         const r = g.entry.guest.resource;
         const need = g.entry.needMBps;
         const label = `guest ${r.name}: predicted share${need !== undefined ? ` (needs ${num(need, 2)} MB/s)` : ""}`;
-        figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain ? g.predictedMBps : undefined, "higher", g.notChecked));
+        figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain || g.notChecked === NOT_CHECKED.hostUnclear ? g.predictedMBps : undefined, "higher", g.notChecked));
         if (need !== undefined) {
             figures.push(mbps(`guest:${r.name}:needMBps`, `guest ${r.name}: need`, need, "none"));
         }

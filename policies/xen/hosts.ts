@@ -56,6 +56,8 @@ export interface XenHost {
     readonly name: string;
     readonly guests: XenGuest[];
     readonly dom0: Dom0Service[];
+    /** Other stacks' guests naming this host whose Xen Orchestra cannot be told from this stack's: not counted, and the host not judged as passing. */
+    readonly unclear: ResourceView[];
 }
 
 /** A guest with no host at all: neither a perfguard:xenHost fact nor an affinityHost input. */
@@ -108,6 +110,35 @@ function hostOfGuest(vm: ResourceView): HostRef | "unknown" | undefined {
     return typeof affinity === "string" && affinity.trim() !== "" ? { name: affinity.trim(), where: "affinityHost" } : undefined;
 }
 
+/** The Xen Orchestra a resource's provider connects to (`url`, folded), when it is a literal. */
+function xoEndpoint(resource: ResourceView): string | undefined {
+    const url = resource.provider ? field(resource.provider.props, "url") : undefined;
+    return typeof url === "string" && url.trim() !== "" && !isUnknown(url) ? url.trim().toLowerCase() : undefined;
+}
+
+const HOST_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * How another stack's guest joins a host this stack uses (issue 32): a host is its Xen
+ * Orchestra and its uuid or name. Another Xen Orchestra (both endpoints known and different) is
+ * another pool's host: not joined. A host uuid is what stacks share: joined. A host name with an
+ * endpoint that cannot be compared (either side unknown): the guest cannot be placed (not checked).
+ */
+function foreignJoin(guest: ResourceView, own: ReadonlySet<string | undefined> | undefined, key: string): "join" | "skip" | "unclear" {
+    if (!own) {
+        return "join"; // a host of other stacks only: nothing of this preview is judged on it
+    }
+    const endpoint = xoEndpoint(guest);
+    const known = [...own].filter((e): e is string => e !== undefined);
+    if (endpoint !== undefined && known.length > 0 && !known.includes(endpoint)) {
+        return "skip";
+    }
+    if (HOST_UUID.test(key) || (endpoint !== undefined && known.includes(endpoint) && !own.has(undefined))) {
+        return "join";
+    }
+    return "unclear";
+}
+
 function isDom0(resource: ResourceView): boolean {
     const domain = resource.facts.text("xenDomain");
     return domain.state === "ok" && domain.value === "dom0";
@@ -126,7 +157,7 @@ export function xenLayout(stack: StackView): XenLayout {
         const key = normalise(ref.name);
         let host = byKey.get(key);
         if (!host) {
-            host = { name: ref.name, guests: [], dom0: [] };
+            host = { name: ref.name, guests: [], dom0: [], unclear: [] };
             byKey.set(key, host);
             hosts.push(host);
         }
@@ -135,9 +166,29 @@ export function xenLayout(stack: StackView): XenLayout {
     const dom0Services: Dom0Service[] = [];
     const unplaced: UnplacedGuest[] = [];
     const hostUnknown: UnplacedGuest[] = [];
+    // The Xen Orchestras this stack's resources reach each host it uses through (undefined: not known).
+    const ownHosts = new Map<string, Set<string | undefined>>();
+    for (const resource of stack.resources) {
+        const host = resource.foreign ? undefined : resource.type === VM_TYPE && !isDom0(resource) ? hostOfGuest(resource) : isDom0(resource) ? resource.facts.text("xenHost") : undefined;
+        const name = host && typeof host === "object" && "name" in host ? host.name : host && typeof host === "object" && host.state === "ok" ? host.value : undefined;
+        if (name !== undefined) {
+            const set = ownHosts.get(normalise(name)) ?? new Set<string | undefined>();
+            set.add(xoEndpoint(resource));
+            ownHosts.set(normalise(name), set);
+        }
+    }
     for (const resource of stack.resources) {
         if (resource.type === VM_TYPE && !isDom0(resource)) {
-            const host = hostOfGuest(resource);
+            const found = hostOfGuest(resource);
+            const join = resource.foreign && typeof found === "object" ? foreignJoin(resource, ownHosts.get(normalise(found.name)), normalise(found.name)) : "join";
+            if (join === "skip") {
+                continue; // another pool's host of the same name
+            }
+            if (join === "unclear" && typeof found === "object") {
+                hostFor(found).unclear.push(resource);
+                continue;
+            }
+            const host = found;
             if (host === undefined) {
                 unplaced.push({ resource, need: resource.facts.number("networkMBps") });
             } else if (host === "unknown") {

@@ -5,6 +5,7 @@
  */
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { num } from "../pack/format";
+import { escapeControl } from "../pack/message";
 import { mayDeclareNeed, NOT_CHECKED, xenEvaluation, XenHostEvaluation } from "./evaluation";
 import { shortGuestMessage } from "./shareMessages";
 import { VM_TYPE, XEN_SHARE_SCHEMA, XenShareConfig } from "./hosts";
@@ -44,6 +45,9 @@ function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report)
         }
         if (g.notChecked === NOT_CHECKED.uncertain) {
             report.notChecked({ reason: NOT_CHECKED.uncertain, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" }, g.entry.guest.resource);
+        } else if (g.notChecked === NOT_CHECKED.hostUnclear) {
+            const stacks = [...new Set(h.host.unclear.map((r) => escapeControl(`${r.origin?.project}/${r.origin?.stack}`)))].sort().join(", ");
+            report.notChecked({ reason: `${NOT_CHECKED.hostUnclear} (stacks ${stacks})`, remedy: "declare url on every stack's xenorchestra provider, or name the host by its uuid (affinityHost, perfguard:xenHost)" }, g.entry.guest.resource);
         } else if (g.notChecked === NOT_CHECKED.bondUnknown) {
             report.notChecked({ reason: NOT_CHECKED.bondUnknown, remedy: `declare the bonded network's bondMode and pifIds literally, or give hosts["${model.host.name}"].bond { members, mode } in the policy config` }, g.entry.guest.resource);
         } else {

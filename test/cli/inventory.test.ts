@@ -39,10 +39,21 @@ describe("perfguard inventory", () => {
         expect(run.stderr).toBe(`error: inventory source ${missing} cannot be read (ENOENT)\n`);
         expect(fs.existsSync(out)).toBe(false);
     });
+
+    it("fails naming a source that holds no stack (an empty folder: a failed export step), writing nothing", async () => {
+        const out = path.join(dir, "never-empty.json");
+        const empty = path.join(dir, "empty-exports");
+        fs.mkdirSync(empty, { recursive: true });
+        const run = await perfguard(["inventory", fixture("network.json"), empty, "-o", out]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toBe(`error: inventory source ${empty} holds no stack exports\n`);
+        expect(fs.existsSync(out)).toBe(false);
+    });
 });
 
 describe("perfguard check of a fleet", () => {
-    it("a file:// backend of the three stacks: each VS on shared-web blocked at 123.8%, the group's owner too", async () => {
+    /** A file:// backend of the three NSX stacks (team B's checkpoint gzipped). */
+    function nsxBackend(): string {
         const root = path.join(dir, "backend");
         for (const name of ["network", "team-a", "team-b"]) {
             const folder = path.join(root, ".pulumi", "stacks", name);
@@ -51,15 +62,38 @@ describe("perfguard check of a fleet", () => {
             const text = JSON.stringify({ version: 3, checkpoint: { stack: `organization/${name}/prod`, latest: doc.deployment } });
             fs.writeFileSync(path.join(folder, name === "team-b" ? "prod.json.gz" : "prod.json"), name === "team-b" ? zlib.gzipSync(text) : text);
         }
-        const run = await perfguard(["check", `file://${root}`, "--json"]);
+        return `file://${root}`;
+    }
+
+    // Before: the cause was reported three times, once per contributing stack (shared-web, checkout-api, catalog-web).
+    it("a file:// backend of the three stacks: shared-web at 123.8% reported once, on the group, naming the contributing stacks", async () => {
+        const run = await perfguard(["check", nsxBackend(), "--json"]);
         expect(run.code).toBe(1);
-        const json = JSON.parse(run.stdout) as { fleet: Array<{ project: string; violations: Array<{ policyName: string; urn: string; message: string; enforcementLevel: string }> }> };
-        const verdicts = json.fleet.flatMap((s) => s.violations.filter((v) => v.enforcementLevel === "mandatory")
-            .map((v) => `${s.project}: ${v.policyName} -> ${v.urn.split("::").pop()} ${/busiest SE needs ([\d.]+%)/.exec(v.message)?.[1]}`)).sort();
-        expect(verdicts).toEqual([
+        const json = JSON.parse(run.stdout) as { mandatory: number; fleet: Array<{ project: string; violations: Array<{ policyName: string; urn: string; message: string; enforcementLevel: string }> }> };
+        const mandatory = json.fleet.flatMap((s) => s.violations.filter((v) => v.enforcementLevel === "mandatory").map((v) => ({ project: s.project, v })));
+        expect(mandatory.map(({ project, v }) => `${project}: ${v.policyName} -> ${v.urn.split("::").pop()} ${/busiest SE needs ([\d.]+%)/.exec(v.message)?.[1]}`)).toEqual([
             "network: nsx-alb-se-capacity -> shared-web 123.8%",
-            "team-a: nsx-alb-se-capacity -> checkout-api 123.8%",
-            "team-b: nsx-alb-se-capacity -> catalog-web 123.8%",
         ]);
+        expect(json.mandatory).toBe(1);
+        expect(mandatory[0].v.message.split("\n").pop()).toBe(
+            "Basis: one cause in 3 stacks of the fleet, reported once here: network/prod \"shared-web\", team-a/prod \"checkout-api\", team-b/prod \"catalog-web\"");
+    });
+
+    it("--report lists the shared object's contributions per stack", async () => {
+        const report = path.join(dir, "fleet-report.md");
+        const run = await perfguard(["check", nsxBackend(), "--report", report]);
+        expect(run.code).toBe(1);
+        const text = fs.readFileSync(report, "utf8");
+        expect(text).toContain("| checkout-api (team-a/prod) | shared-web (network/prod) | - | 75.9% of its 1 SE (CPU total (summed, not measured)) |");
+        expect(text).toContain("| catalog-web (team-b/prod) | shared-web (network/prod) | - | 47.9% of its 1 SE (CPU total (summed, not measured)) |");
+        expect(text).toContain("1 mandatory and 0 advisory violations");
+    });
+
+    // One document of every stack's verdicts (the writers are shared by every format: two of them here).
+    it.each(["sarif", "markdown"])("--format %s accepts a fleet: the one verdict, on the group", async (format) => {
+        const run = await perfguard(["check", nsxBackend(), "--format", format]);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toContain("shared-web");
+        expect(run.stdout).not.toContain("checkout-api\" 123.8");
     });
 });

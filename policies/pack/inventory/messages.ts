@@ -1,10 +1,13 @@
 /**
  * What the pack says about the inventory itself (perfguard-facts sends these once per
  * AnalyzeStack): a source that cannot be read (mandatory: the load it holds is unknown, and a
- * silent pass would follow), stale stacks (advisory, one for all), one stack read twice.
+ * silent pass would follow), a source that holds no stack (mandatory, for the same reason: an
+ * empty folder or backend is most often a failed export step or a wrong path, and a fleet of one
+ * stack is an inventory holding that stack), stale stacks (advisory, one for all), one stack read twice.
  */
 import { escapeControl, Message, PROBLEM_LINE_MAX, shortName } from "../message";
 import { maxAgeHours, staleEntries } from "./current";
+import { emptySources } from "./empty";
 import { Inventory, INVENTORY_ENV, MAX_AGE_ENV } from "./types";
 
 export interface InventoryNotice {
@@ -41,6 +44,18 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
                     `${INVENTORY_ENV} source ${shortName(source, 60)} cannot be used: other stacks' load on shared objects is unknown.`),
                 fix: `point ${INVENTORY_ENV} at readable stack exports (pulumi stack export), a folder of them, a file:// backend or a perfguard inventory digest; rebuild the digest with perfguard inventory.`,
                 basis: [`source ${source}: ${escapeControl(e.problem)}`],
+            },
+        });
+    }
+    for (const s of emptySources(inventory)) {
+        const source = escapeControl(s);
+        out.push({
+            level: "mandatory",
+            message: {
+                problem: fit(`${INVENTORY_ENV} source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`,
+                    `${INVENTORY_ENV} source ${shortName(source, 60)} holds no stack exports: other stacks' load on shared objects is unknown.`),
+                fix: `check the step that exports the stacks (pulumi stack export per stack, or perfguard inventory) and the path ${INVENTORY_ENV} names; for a fleet of one stack, give that stack's export.`,
+                basis: [`source ${source}: no stack export, backend checkpoint or digest stack in it; shared objects are judged as without an inventory`],
             },
         });
     }

@@ -137,6 +137,25 @@ describe("policy config seGroups, no inventory: never a silent pass", () => {
     });
 });
 
+describe("policy config seGroups, an inventory that holds no stack: judged as without one, the source named", () => {
+    const byName = (r: TestResource): TestResource => r.type.includes("virtualservice") ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r;
+    const group = { vcpusPerSe: "4", memoryPerSe: "8192", maxSe: "4", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true" };
+    const NOT_COUNTED = ["nsx-alb-se-capacity", "advisory", "(stack)",
+        "1 resource not checked: SE group \"shared-web\": busiest SE 47.9% with this stack's load; other stacks' load is not counted (Virtualservice \"catalog-web\").", []];
+    it.each([
+        // Before: an empty inventory counted as "set", and team B's 47.9% passed silently.
+        ["an empty folder", () => fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-empty-")), [NOT_COUNTED]],
+        ["a digest of no stack", () => fixture("empty-digest.json"), [NOT_COUNTED]],
+    ] as const)("%s", async (_name, spec, expected) => {
+        const source = spec();
+        const out = await withInventoryEnv(source, () => judge(previewOf("team-b.json", byName), { seGroups: { "shared-web": group } }));
+        expect(summary(out.filter((v) => v.policyName !== "perfguard-facts"))).toEqual(expected);
+        expect(out.filter((v) => v.policyName === "perfguard-facts").map((v) => [v.enforcementLevel, parseMessage(v.message).problem])).toEqual([
+            ["mandatory", `PERFGUARD_INVENTORY source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`],
+        ]);
+    });
+});
+
 describe("the network team's preview", () => {
     // The preview does not know the group's computed uuid and URL: the inventory's deployment of the network stack lends them.
     const shrink = (vcpus: string) => (r: TestResource): TestResource => r.type.includes("serviceenginegroup")

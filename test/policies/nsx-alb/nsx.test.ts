@@ -22,19 +22,23 @@ const NSX_POLICIES: Policy[] = [perfguardFacts, nsxAlbSeCapacity, nsxAlbSeCapaci
 type Config = Record<string, Record<string, unknown>>;
 
 /** The controller's Default-Group (where intranet-vs, with no seGroupRef, is placed), described in config. */
-// These stacks are the whole fleet: an inventory with no other stack, so that a group described
-// in policy config is judged with this stack's load alone and passes silently where it fits
-// (without an inventory it would be "not counted": nsx-alb-se-capacity.test.ts).
-const inventoryBefore = process.env.PERFGUARD_INVENTORY;
+// These stacks are the whole fleet: an inventory whose one other stack (Xen VMs) touches no SE
+// group, so that a group described in policy config is judged with this stack's load alone and
+// passes silently where it fits (without an inventory it would be "not counted":
+// nsx-alb-se-capacity.test.ts; an inventory holding no stack is named: test/policies/pack/inventory.test.ts).
+const inventoryBefore = { inv: process.env.PERFGUARD_INVENTORY, age: process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS };
 beforeAll(() => {
-    process.env.PERFGUARD_INVENTORY = fixture("empty-digest.json");
+    process.env.PERFGUARD_INVENTORY = fixture("vms-a.json");
+    process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS = "100000";
     resetInventory();
 });
 afterAll(() => {
-    if (inventoryBefore === undefined) {
-        delete process.env.PERFGUARD_INVENTORY;
-    } else {
-        process.env.PERFGUARD_INVENTORY = inventoryBefore;
+    for (const [key, value] of [["PERFGUARD_INVENTORY", inventoryBefore.inv], ["PERFGUARD_INVENTORY_MAX_AGE_HOURS", inventoryBefore.age]] as const) {
+        if (value === undefined) {
+            delete process.env[key];
+        } else {
+            process.env[key] = value;
+        }
     }
     resetInventory();
 });

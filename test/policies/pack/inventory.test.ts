@@ -131,3 +131,43 @@ describe("notices", () => {
         }
     });
 });
+
+/**
+ * An inventory that is set but holds nothing (issue 32): an empty folder, a file:// backend with no
+ * checkpoint, a digest of no stack. Named (mandatory, like an unreadable one: the load is unknown),
+ * and shared objects are judged as without an inventory.
+ */
+describe("a source that holds no stack", () => {
+    const problem = (source: string) => `PERFGUARD_INVENTORY source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`;
+    const emptyFolder = () => {
+        const dir = path.join(tmp, "empty-folder");
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, "README.txt"), "exports go here");
+        return dir;
+    };
+    const emptyBackend = () => {
+        const dir = path.join(tmp, "empty-backend");
+        fs.mkdirSync(path.join(dir, ".pulumi", "stacks"), { recursive: true });
+        return `file://${dir}`;
+    };
+    const cases: Array<[string, () => string, (spec: string) => string[]]> = [
+        ["baseline: one export", () => fixture("network.json"), () => []],
+        ["an empty folder", emptyFolder, (spec) => [problem(spec)]],
+        ["a file:// backend with no checkpoint", emptyBackend, (spec) => [problem(spec)]],
+        ["a digest of no stack", () => fixture("empty-digest.json"), (spec) => [problem(spec)]],
+        ["an export and an empty folder: the folder named", () => `${fixture("network.json")},${emptyFolder()}`, () => [problem(path.join(tmp, "empty-folder"))]],
+        ["a folder given with a trailing slash, holding an export: not named", () => {
+            const dir = path.join(tmp, "one-export");
+            fs.mkdirSync(dir, { recursive: true });
+            fs.copyFileSync(fixture("team-a.json"), path.join(dir, "team-a.json"));
+            return `${dir}/`;
+        }, () => []],
+        ["a backend holding the stacks: not named", () => backend(path.join(tmp, "be3"), "project"), () => []],
+    ];
+    it.each(cases)("%s", (_name, spec, expected) => {
+        const s = spec();
+        const notices = inventoryNotices(readInventory(s), Date.parse("2026-12-05T03:00:00Z"));
+        expect(notices.filter((n) => n.level === "mandatory").map((n) => n.message.problem)).toEqual(expected(s));
+    });
+});
+

@@ -11,7 +11,10 @@
  * four: 27.75 MB/s each, below the 30 b-api needs.
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { describe, expect, it } from "vitest";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { afterAll, describe, expect, it } from "vitest";
 import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
 import { xenGuestNetworkShare } from "../../../policies/xen/xen-guest-network-share";
 import { XEN_SHARE_SCHEMA } from "../../../policies/xen/hosts";
@@ -435,5 +438,53 @@ describe("team B's guest on a host team A's guests fill", () => {
         expect(text).toMatch(/140 MB\/s/);
         expect(text).toMatch(/111 MB\/s/);
         expect(text).toContain("Vm \"a-db\" 50 MB/s (stack vms-a/prod, deployed 2026-12-04T21:30:00Z)");
+    });
+});
+
+/**
+ * A host named (not by uuid) across stacks (issue 32): another Xen Orchestra's host of the same
+ * name is another pool's, never joined; where the Xen Orchestras cannot be compared, team A's
+ * guests cannot be placed, and b-api is not checked rather than judged alone.
+ */
+describe("team B's guest on a host named xcp-01 in both stacks", () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-xenjoin-"));
+    afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+    /** Team A's export with its guests on host `xcp-01`, its provider's url `url` (null: none). */
+    function teamA(url: string | null): string {
+        const doc = JSON.parse(fs.readFileSync(fixture("vms-a.json"), "utf8").split(INVENTORY_HOST).join("xcp-01")) as { deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> } };
+        for (const r of doc.deployment.resources.filter((x) => x.type === "pulumi:providers:xenorchestra")) {
+            for (const props of [r.inputs, r.outputs]) {
+                if (props) {
+                    if (url === null) {
+                        delete props.url;
+                    } else {
+                        props.url = url;
+                    }
+                }
+            }
+        }
+        const file = path.join(tmp, `vms-a-${url === null ? "none" : url.replace(/\W+/g, "_")}.json`);
+        fs.writeFileSync(file, JSON.stringify(doc));
+        return file;
+    }
+    const provider = { urn: "urn:pulumi:prod::vms-b::pulumi:providers:xenorchestra::xo", props: { url: "wss://xo.example.com" } };
+    const teamB = (withProvider: boolean) => previewOf("vms-b.json", (r) => ({
+        ...r,
+        props: JSON.parse(JSON.stringify(r.props).split(INVENTORY_HOST).join("xcp-01")) as Record<string, unknown>,
+        ...(withProvider && r.type.startsWith("xenorchestra:") ? { provider } : {}),
+    }));
+    const config = { hosts: { "xcp-01": { linkMBps: 111 } } };
+    const UNCLEAR = [["(stack)", "Basis: other stacks' guests name its host, but their Xen Orchestra cannot be told from this stack's, so its share may be lower (stacks vms-a/prod): 1 (Vm \"b-api\")"]];
+    const SHORT = `Vm "b-api" on Xen host "xcp-01" is predicted 27.75 of the 30 MB/s it needs: 2.25 MB/s short.`;
+
+    it.each([
+        ["baseline: one Xen Orchestra, both stacks declare it: joined", () => teamA("wss://xo.example.com"), true, [["b-api", SHORT]]],
+        ["team A on another Xen Orchestra: another pool's xcp-01, b-api alone fits", () => teamA("wss://xo-other.example.com"), true, []],
+        ["team B's Xen Orchestra unknown: not checked, never judged alone", () => teamA("wss://xo.example.com"), false, UNCLEAR],
+        ["team A's Xen Orchestra unknown: not checked", () => teamA(null), true, UNCLEAR],
+    ] as const)("%s", async (_name, spec, withProvider, expected) => {
+        const out = await withInventoryEnv(spec(), () => runStackPolicy(xenGuestNetworkShare, teamB(withProvider), config));
+        expect(out.map((v) => [v.urn?.split("::").pop() ?? "(stack)", v.message])).toEqual(expected.map(([urn, text]) => [urn, expect.stringContaining(text)]));
     });
 });

@@ -1,0 +1,46 @@
+/**
+ * `perfguard check --report` of a fleet: one Markdown report of every stack, whose figures are
+ * the shared objects' with every stack's load, each contribution named with its stack (issue
+ * 32): an SE group's VSs, a zone's Delivery Groups and controllers, a host's guests, each as
+ * `<resource> (<project>/<stack>)`. The verdicts are the fleet's, each cause once (fleetCauses.ts).
+ */
+import { ResourceView, StackView } from "../policies/pack/resources";
+import type { Violation } from "../preview/types";
+import type { AnalyzedCheck } from "./check";
+import { buildReport } from "./report";
+
+/** Zones are joined by their name (a controller's perfguard:citrixZone): theirs is kept as declared. */
+const NAME_KEPT = new Set(["citrix:index/zone:Zone"]);
+
+/** Every stack's resources as one view: each of its stack (origin) with its provider, named with its stack. */
+function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
+    const views: ResourceView[] = [];
+    for (const a of analyzed) {
+        const { project, stack } = a.exported;
+        const byRef = new Map(a.exported.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${String(r.outputs.id ?? "")}`, r]));
+        for (const r of a.exported.resources) {
+            const name = NAME_KEPT.has(r.type) ? r.name : `${r.name} (${project}/${stack})`;
+            const view = new ResourceView(r.urn, r.type, name, r.outputs, r.propertyDependencies, [], { project, stack });
+            const provider = r.provider !== undefined ? byRef.get(r.provider) ?? a.exported.resources.find((p) => r.provider?.startsWith(`${p.urn}::`)) : undefined;
+            if (provider) {
+                view.provider = { urn: provider.urn, props: provider.outputs };
+            }
+            views.push(view);
+        }
+    }
+    return new StackView(views);
+}
+
+/** The fleet's report (see the header). */
+export function buildFleetReport(sources: readonly string[], analyzed: readonly AnalyzedCheck[], kept: ReadonlyArray<readonly Violation[]>): string {
+    const first = analyzed[0];
+    return buildReport({
+        file: `${sources.join(", ")} (fleet of ${analyzed.length} stacks)`,
+        packName: first.info.name,
+        packVersion: first.info.version,
+        resources: analyzed.flatMap((a) => a.exported.resources),
+        violations: kept.flat(),
+        config: first.config,
+        stack: fleetView(analyzed),
+    });
+}

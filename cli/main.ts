@@ -50,7 +50,7 @@ async function writePlot(file: string, render: () => Promise<string>): Promise<v
     } catch (err) {
         const message = (err as Error).message ?? String(err);
         if (/Cannot find module/.test(message)) {
-            throw new Error(`--plot needs the charting library (optional dependency "echarts") and the plot renderer: ${message.split("\n")[0]}. Run npm install in the perfguard folder.`);
+            throw new Error(`--plot needs the charting library (optional dependency "echarts") and the plot renderer: ${message.split("\n")[0]}. Run npm install in the perfguard folder.`, { cause: err });
         }
         throw err;
     }
@@ -118,7 +118,7 @@ function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
     if (out.sslTps !== undefined && out.sslKeyType === undefined) {
         out.sslKeyType = "rsa";
     }
-    return out as VsDemand;
+    return out;
 }
 
 /** commander collector of repeated --vs specs ("k=v,k=v"). */
@@ -408,7 +408,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 if (require.main === module) {
-    main(process.argv.slice(2), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then((code) => {
+    void main(process.argv.slice(2), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then((code) => {
         process.exitCode = code;
     });
 }

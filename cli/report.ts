@@ -34,7 +34,7 @@ export function stackViewOf(resources: readonly RecordedResource[]): StackView {
 }
 
 function propsOf(config: ReportInput["config"], policy: string): Record<string, unknown> {
-    return (config[policy]?.properties ?? {}) as Record<string, unknown>;
+    return (config[policy]?.properties ?? {});
 }
 
 /** A Markdown code fence. */

@@ -173,11 +173,11 @@ function severityName(severity: analyzerproto.PolicySeverity): string | undefine
 }
 
 function toStruct(props: PropertyBag): Struct {
-    return Struct.fromJavaScript(props as Parameters<typeof Struct.fromJavaScript>[0]);
+    return Struct.fromJavaScript(props);
 }
 
 function fromStruct(struct: Struct | undefined): PropertyBag {
-    return (struct?.toJavaScript() ?? {}) as PropertyBag;
+    return (struct?.toJavaScript() ?? {});
 }
 
 function makeOptions(opts: AnalyzeResourceInput["options"]): analyzerproto.AnalyzerResourceOptions {
@@ -356,7 +356,7 @@ function convertAnalyzerInfo(info: analyzerproto.AnalyzerInfo): AnalyzerInfo {
             };
             if (schema) {
                 policy.configSchema = {
-                    properties: fromStruct(schema.getProperties()) as Record<string, JsonValue>,
+                    properties: fromStruct(schema.getProperties()),
                     required: schema.getRequiredList(),
                 };
             }
@@ -510,7 +510,7 @@ export async function startPack(packDir: string, opts: StartPackOptions = {}): P
         engineAddress,
         async handshake() {
             const req = new analyzerproto.AnalyzerHandshakeRequest();
-            req.setEngineAddress(engineAddress as string);
+            req.setEngineAddress(engineAddress);
             req.setRootDirectory(absDir);
             req.setProgramDirectory(absDir);
             return unary("Handshake", client.handshake, req).then(() => true, tolerateUnimplemented);

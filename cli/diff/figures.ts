@@ -17,7 +17,7 @@ import type { PolicyConfigEntry } from "../../preview/packClient";
 export type SideConfig = Readonly<Record<string, PolicyConfigEntry>>;
 
 export function propsOf(config: SideConfig, policy: string): Record<string, unknown> {
-    return (config[policy]?.properties ?? {}) as Record<string, unknown>;
+    return (config[policy]?.properties ?? {});
 }
 
 /**

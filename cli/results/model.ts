@@ -65,7 +65,7 @@ export function buildResults(input: BuildInput): Results {
     const stackUrn = input.resources.find((r) => r.parent === "" && r.type === "pulumi:pulumi:Stack")?.urn;
     const judging = policiesJudgingAResource(input.explanation);
     const passes = [
-        ...(input.explanation?.resources ?? []).flatMap((r) => r.verdicts.map((v) => ({ urn: r.urn as string | undefined, v }))),
+        ...(input.explanation?.resources ?? []).flatMap((r) => r.verdicts.map((v) => ({ urn: r.urn, v }))),
         ...(input.explanation?.stack ?? []).filter((v) => judging.has(v.policy)).map((v) => ({ urn: undefined as string | undefined, v })),
     ];
     for (const { urn, v } of passes) {

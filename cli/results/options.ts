@@ -37,7 +37,7 @@ export function resultOptions(o: ParsedResultOptions): ResultOptions {
 export function addResultOptions(command: Command, formatHelp = FORMAT_HELP): Command {
     return command
         .addOption(new Option("--format <format>", formatHelp).choices([...RESULT_FORMATS]).default("text"))
-        .option("--output <format=file>", OUTPUT_HELP, (value: string, list: OutputTarget[] = []) => [...list, parseOutput(value)])
+        .option("--output <format=file>", OUTPUT_HELP, (value: string, list?: OutputTarget[]) => [...(list ?? []), parseOutput(value)])
         .option("--program-root <dir>", PROGRAM_ROOT_HELP)
         .option("--docs-url <url>", DOCS_URL_HELP);
 }

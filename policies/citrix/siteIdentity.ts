@@ -97,7 +97,7 @@ export function splitSites(zones: readonly Zone[]): SiteSplit {
     if (keys.every((k) => k.kind === "endpoint")) {
         const byKey = new Map<string, { providers: Set<string>; zones: Zone[] }>();
         zones.forEach((zone, i) => {
-            const k = keys[i] as Extract<SiteKey, { kind: "endpoint" }>;
+            const k = keys[i];
             const part = byKey.get(k.key) ?? { providers: new Set<string>(), zones: [] };
             part.providers.add(k.provider);
             part.zones.push(zone);

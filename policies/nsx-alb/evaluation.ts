@@ -481,7 +481,7 @@ export function seCapacityConfigOf(props: Readonly<Record<string, unknown>> | un
  * @returns groups in a fixed order (declared by URN, then config keys) and the VSs whose group is not known.
  */
 export function nsxAlbEvaluation(stack: StackView, config: Partial<SeCapacityConfig> = {}): NsxAlbEvaluation {
-    const full = seCapacityConfigOf(config as Record<string, unknown>);
+    const full = seCapacityConfigOf(config);
     const key = JSON.stringify([full.headroomPct, full.assumeScaleOut, full.seGroups]);
     return memo.of(stack, key, () => evaluate(stack, full));
 }
@@ -523,7 +523,7 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
         }
     }
     // Below 4 vCPUs a fix judged with the dispatcher off states it when the field is unknown or unreadable.
-    if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && to.dedicatedDispatcher === false) {
+    if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && !to.dedicatedDispatcher) {
         set("dedicatedDispatcherCore", "false");
     }
     if (to.algo !== undefined && to.algo !== (from.algo ?? DEFAULT_ALGO)) {

@@ -3,7 +3,7 @@ import { factAsWritten, FactRead, misplacedFacts, readFacts } from "../../polici
 import { ResourceView, StackView } from "../../policies/pack/resources";
 import { numVs } from "../../policies/pack/format";
 import { describeValue, foldCase, parseGoBool, parseGoInt, parsePlainDecimal } from "../../policies/pack/values";
-import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { perfguardFacts } from "../../policies/perfguard-facts";
 import { parseMessage } from "../../policies/pack/message";
 import { runResourcePolicy, runStackPolicy, TestResource, UNKNOWN_VALUE, urnOf, Violation } from "../support/policyHarness";
@@ -162,6 +162,7 @@ describe("readFacts: keys that were meant as facts (near misses)", () => {
     it("escapes control characters in a quoted key", () => {
         const [p] = readFacts({ tags: { "perfguard-rttMs\u001b": "1" } }).problems;
         expect(p.problem).toBe("\"perfguard-rttMs\\u001b\" is not read as a fact (did you mean perfguard:rttMs?)");
+        // eslint-disable-next-line no-control-regex -- matching control characters is the point
         expect(/[\u0000-\u001f]/.test(p.problem + p.fix + p.basis.join(""))).toBe(false);
     });
 });
@@ -323,7 +324,7 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
     const analyzeOnly = { ...perfguardFacts, validateStack: undefined } as unknown as ResourceValidationPolicy;
     /** Analyze on the inputs, then AnalyzeStack on the outputs, in one process (one preview). */
     async function preview(inputs: TestResource[], outputs: TestResource[]): Promise<Violation[]> {
-        return [...await runResourcePolicy(analyzeOnly, inputs), ...await runStackPolicy(perfguardFacts as unknown as StackValidationPolicy, outputs)];
+        return [...await runResourcePolicy(analyzeOnly, inputs), ...await runStackPolicy(perfguardFacts, outputs)];
     }
     const component = (tags: unknown): TestResource => ({ type: DOM0, name: "backup", props: tags === undefined ? {} : { tags } });
     const bad = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60MB/s"];

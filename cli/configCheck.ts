@@ -305,7 +305,7 @@ function reconciledProperties(info: AnalyzerInfo, usable: Record<string, PolicyC
             base[key] = (schema as Record<string, JsonValue>).default;
         }
     }
-    return { ...base, ...(info.initialConfig[name]?.properties ?? {}), ...(usable[name]?.properties ?? {}) } as Record<string, JsonValue>;
+    return { ...base, ...(info.initialConfig[name]?.properties ?? {}), ...(usable[name]?.properties ?? {}) };
 }
 
 /** Each policy's level after defaults, the initial config and the file ("all" first, as the CLI applies it). */

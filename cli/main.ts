@@ -53,7 +53,7 @@ async function writePlot(file: string, render: () => Promise<string>): Promise<v
     } catch (err) {
         const message = (err as Error).message ?? String(err);
         if (/Cannot find module/.test(message)) {
-            throw new Error(`--plot needs the charting library (optional dependency "echarts") and the plot renderer: ${message.split("\n")[0]}. Run npm install in the perfguard folder.`);
+            throw new Error(`--plot needs the charting library (optional dependency "echarts") and the plot renderer: ${message.split("\n")[0]}. Run npm install in the perfguard folder.`, { cause: err });
         }
         throw err;
     }
@@ -77,6 +77,8 @@ const HA_MODE_FLAGS: Record<string, HaMode> = {
 };
 
 const JSON_HELP = "print one JSON document on stdout instead of the tables";
+
+const DIFF_FORMAT_HELP = "the document on stdout: the comparison as text (default), markdown (a PR comment) or json; or head's verdicts (each new or unchanged) as sarif, junit or github";
 
 const VS_KEYS: Record<string, { max: number; integer?: boolean }> = {
     sslTps: { max: 1e9 }, l7Rps: { max: 1e10 }, l4Cps: { max: 1e10 }, l4OpenConnections: { max: 1e11, integer: true }, throughputGbps: { max: 100000 },
@@ -119,7 +121,7 @@ function vsDemandOf(raw: Record<string, unknown>, where: string): VsDemand {
     if (out.sslTps !== undefined && out.sslKeyType === undefined) {
         out.sslKeyType = "rsa";
     }
-    return out as VsDemand;
+    return out;
 }
 
 /** commander collector of repeated --vs specs ("k=v,k=v"). */
@@ -356,20 +358,28 @@ export function buildProgram(io: Io, result: { code: number }): Command {
             }
         });
 
-    program.command("diff")
+    addResultOptions(program.command("diff")
         .description("compare two states of a stack (stack export, --record file or pulumi preview --json output): changed figures per Citrix zone and Delivery Group, SE group and Xen host, and the verdicts that appear or disappear; exits 1 on a new mandatory verdict")
         .argument("<base>", "the state before, normally the deployed stack (pulumi stack export > base.json)")
-        .argument("<head>", "the state after, normally the pull request's preview (pulumi preview --json > head.json)")
-        .addOption(new Option("--format <format>", "output format").choices(["text", "markdown", "json"]).default("text"))
+        .argument("<head>", "the state after, normally the pull request's preview (pulumi preview --json > head.json)"), DIFF_FORMAT_HELP)
         .addOption(new Option("--fail-on <when>", "exit 1 when head has a new mandatory verdict, any mandatory verdict, or never").choices(["none", "new-mandatory", "any-mandatory"]).default("new-mandatory"))
         .option("--policy-pack-config <file.json>", "policy config for both sides, as for pulumi preview --policy-pack-config")
         .option("--policy-pack <dir>", "policy pack folder (default: this perfguard)")
         .option("--plot <dir>", "also write an SVG chart with both states of each changed Citrix zone, SE group and Xen host into this folder")
         .option("--json", "the same as --format json")
-        .action(async (base: string, head: string, o: { format: "text" | "markdown" | "json"; failOn: "none" | "new-mandatory" | "any-mandatory"; policyPackConfig?: string; policyPack?: string; plot?: string; json?: boolean }) => {
+        .action(async (base: string, head: string, o: { failOn: "none" | "new-mandatory" | "any-mandatory"; policyPackConfig?: string; policyPack?: string; plot?: string; json?: boolean } & ParsedResultOptions) => {
             const { runDiff } = await import("./diff/run");
-            const diffed = await runDiff({ base, head, format: o.json ? "json" : o.format, failOn: o.failOn, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, plot: o.plot, log: io.err });
-            io.out(diffed.output);
+            const { deliverDiff, needsHeadResults } = await import("./diff/results");
+            const { renderJson, renderMarkdown, renderText } = await import("./diff/render");
+            const ro = resultOptions({ ...o, ...(o.json ? { format: "json" as const } : {}) });
+            const diffed = await runDiff({
+                base, head, format: "text", failOn: o.failOn, policyPackConfig: o.policyPackConfig, packDir: o.policyPack, plot: o.plot, log: io.err,
+                ...(needsHeadResults(ro) ? { results: { programRoot: ro.programRoot } } : {}),
+            });
+            deliverDiff(ro, {
+                text: renderText(diffed.report), markdown: renderMarkdown(diffed.report), json: JSON.stringify(renderJson(diffed.report), null, 2) + "\n",
+                ...(diffed.results ? { results: diffed.results } : {}),
+            }, io);
             result.code = diffed.exitCode;
         });
 
@@ -398,7 +408,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 if (require.main === module) {
-    main(process.argv.slice(2), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then((code) => {
+    void main(process.argv.slice(2), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).then((code) => {
         process.exitCode = code;
     });
 }

@@ -104,12 +104,12 @@ function strings(value: unknown): string[] {
 
 function bag(value: unknown, counter: SecretCounter): PropertyBag {
     const unwrapped = isObject(value) ? unwrapSecrets(value, counter) : {};
-    return isObject(unwrapped) ? (unwrapped as PropertyBag) : {};
+    return isObject(unwrapped) ? (unwrapped) : {};
 }
 
 function optionsOf(r: Record<string, unknown>): RecordedOptions {
     const timeouts = isObject(r.customTimeouts) ? r.customTimeouts : {};
-    const seconds = (key: string) => (typeof timeouts[key] === "number" ? (timeouts[key] as number) : 0);
+    const seconds = (key: string) => (typeof timeouts[key] === "number" ? (timeouts[key]) : 0);
     return {
         protect: r.protect === true,
         ignoreChanges: strings(r.ignoreChanges),

@@ -65,7 +65,7 @@ export interface Explanation {
  * Output: Explanation. Lines that are not JSON (a write cut short) are skipped.
  */
 export function readExplanation(file: string, order: readonly string[]): Explanation {
-    let text = "";
+    let text: string;
     try {
         text = fs.readFileSync(file, "utf8");
     } catch {

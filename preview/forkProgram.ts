@@ -60,6 +60,7 @@ export function runProgram(programDir: string, opts: RunProgramOptions): Promise
     try {
         program = opts.program ?? readProject(programDir);
     } catch (err) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what readProject threw, unchanged
         return Promise.reject(err);
     }
     const entry = runnerEntry();

@@ -80,9 +80,11 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     registerTypeScript(cwd);
     installSdkResolution(); // @pulumi/citrix etc. without an install: perfguard's stand-ins (sdkResolution.ts)
 
+    /* eslint-disable @typescript-eslint/no-require-imports -- the SDK the program resolves, loaded after installSdkResolution */
     const settings = require("@pulumi/pulumi/runtime/settings") as SettingsModule;
     const stackModule = require("@pulumi/pulumi/runtime/stack") as StackModule;
     const sdkLog = require("@pulumi/pulumi/log") as LogModule;
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const logError = sdkLog.error.bind(sdkLog);
     sdkLog.error = (msg: string, ...rest: unknown[]) => {
         onLoggedError(String(msg));
@@ -160,7 +162,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         // As the engine does: the provider's Check result is what analyzers see as inputs, and
         // a custom resource's preview Create result is what AnalyzeStack sees as its outputs.
         const custom = req.getCustom();
-        const registered = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}) as PropertyBag);
+        const registered = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}));
         const inputs = custom ? checkInputs(req.getType(), registered, req.getName()) as PropertyBag : registered;
         const propertyDependencies: Record<string, string[]> = {};
         req.getPropertydependenciesMap().forEach((deps, key) => {
@@ -214,7 +216,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         const urn = req.getUrn();
         const recorded = byUrn.get(urn);
         if (recorded) {
-            recorded.outputs = toAnalyzerProperties((req.getOutputs()?.toJavaScript() ?? {}) as PropertyBag);
+            recorded.outputs = toAnalyzerProperties((req.getOutputs()?.toJavaScript() ?? {}));
         }
         req.setUrn(mockUrnOf.get(urn) ?? urn);
         registerOutputs(req, cb);
@@ -223,6 +225,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     try {
         await stackModule.runInPulumiStack(async () => {
             // As Pulumi's host does: load the program file; an exported function is called and awaited.
+            // eslint-disable-next-line @typescript-eslint/no-require-imports -- the program's entry, as Pulumi's host loads it
             const exported = require(entry) as unknown;
             return exported instanceof Function ? await exported() : exported;
         });

@@ -217,7 +217,7 @@ export async function startPack(packDir: string, opts: StartPackOptions = {}): P
         engineAddress,
         async handshake() {
             const req = new analyzerproto.AnalyzerHandshakeRequest();
-            req.setEngineAddress(engineAddress as string);
+            req.setEngineAddress(engineAddress);
             req.setRootDirectory(absDir);
             req.setProgramDirectory(absDir);
             return unary("Handshake", client.handshake, req).then(() => true, tolerateUnimplemented);

@@ -99,6 +99,7 @@ function writeRecord(file: string, resources: RecordedResource[], showSecrets: b
 }
 
 function sdkVersion(): string {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the SDK's package.json, read where it is installed
     return `v${(require("@pulumi/pulumi/package.json") as { version: string }).version}`;
 }
 

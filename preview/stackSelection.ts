@@ -59,7 +59,7 @@ export function parseFileBackendStack(given: string, currentProject: string): { 
     if (org !== "" && org !== "organization") {
         throw new PreviewError("organization name must be 'organization'", SETUP_ERROR_EXIT);
     }
-    if (project !== "" && (project.length > 100 || ![...project].every((c) => NAME_CHAR.test(c)))) {
+    if (project !== "" && (project.length > 100 || !Array.from(project).every((c) => NAME_CHAR.test(c)))) {
         throw new PreviewError("project names may only contain alphanumerics, hyphens, underscores, and periods", SETUP_ERROR_EXIT);
     }
     checkStackToken(name);

@@ -84,7 +84,7 @@ function printSafeConcurrency(cells: readonly BrokeringCell[], refit: BrokeringP
             permissiveLevels++;
         }
         console.log(`  ${String(rttMs).padStart(3)} ms: ${a}, ${b}; measured ${crossing === null ? "not reached (< 12 s at every cell)" : crossing.toFixed(1)}`
-            + `${permissive ? "  BOUND MISSED: more permissive than measured" : ""}`);
+            + (permissive ? "  BOUND MISSED: more permissive than measured" : ""));
     }
     return permissiveLevels;
 }

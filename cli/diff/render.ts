@@ -37,8 +37,8 @@ export const COMMENT_MARKER = "<!-- perfguard-diff -->";
 export function summaryLine(r: DiffResult): string {
     const c = r.counts;
     const verdicts: string[] = [];
-    if (c.newMandatory > 0) verdicts.push(`${plural(c.newMandatory, "new mandatory verdict")}`);
-    if (c.newAdvisory > 0) verdicts.push(`${plural(c.newAdvisory, "new advisory verdict")}`);
+    if (c.newMandatory > 0) verdicts.push(plural(c.newMandatory, "new mandatory verdict"));
+    if (c.newAdvisory > 0) verdicts.push(plural(c.newAdvisory, "new advisory verdict"));
     if (c.goneMandatory + c.goneAdvisory > 0) verdicts.push(`${plural(c.goneMandatory + c.goneAdvisory, "verdict")} gone`);
     const figures: string[] = [];
     if (c.worse + c.better + c.changed > 0) {

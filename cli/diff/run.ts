@@ -7,7 +7,8 @@
  * Exit codes (--fail-on): new-mandatory (default) 1 when head has a mandatory (policy, resource)
  * verdict that base does not; any-mandatory 1 when head has any; none always 0. Usage errors 2.
  */
-import { analyzeResources, openPack } from "../../preview/analyzeResources";
+import { analyzeResources, explainTempFile, openPack } from "../../preview/analyzeResources";
+import { readExplanation } from "../../preview/explainReport";
 import { PolicyConfigError } from "../../preview/policyConfig";
 import { displayType } from "../../preview/printViolations";
 import { defaultPackDir } from "../../preview/runPreview";
@@ -22,6 +23,8 @@ import { stackViewOf } from "../report";
 import { DiffResult, diffStates, SystemScales, Verdict } from "./compare";
 import { SideConfig, stackFigures } from "./figures";
 import { DiffReport, renderJson, renderMarkdown, renderText } from "./render";
+import { headResults, JudgedWhole } from "./results";
+import type { Results } from "../results/model";
 import { readSide, Side } from "./sides";
 
 export type DiffFormat = "text" | "markdown" | "json";
@@ -39,6 +42,11 @@ export interface DiffOptions {
     /** --plot: a folder for the before/after SVGs. */
     readonly plot?: string;
     readonly log: (chunk: string) => void;
+    /**
+     * Build head's verdict list for --format/--output sarif, junit, github (cli/diff/results.ts):
+     * head is then judged whole, with the pack's explanation for the passes.
+     */
+    readonly results?: { readonly programRoot?: string };
 }
 
 /** One side, judged and evaluated. */
@@ -48,6 +56,8 @@ export interface EvaluatedSide extends SystemSide {
     readonly config: SideConfig;
     readonly verdicts: Verdict[];
     readonly figures: EntityFigures[];
+    /** With `whole`: the side judged whole (verdicts above stay those of the compared resources). */
+    readonly judged?: JudgedWhole;
 }
 
 /** The problem line of a violation message: the line after the policy's description. */
@@ -106,29 +116,45 @@ export function packEnv(base: string | undefined = process.env.NODE_OPTIONS): Re
 /**
  * Judges and evaluates one side. An empty side (a stack never deployed) has no verdicts and no figures.
  * @param analyzeOnly - the URNs to Remediate and Analyze (all when absent); AnalyzeStack gets all.
+ * @param whole - judge every resource with the pack's explanation (the result formats); `verdicts`
+ *   then keep only what the analyzeOnly run would report (AnalyzeStack's, and Analyze's on those
+ *   URNs), so the comparison is the same with or without it.
  */
-export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>, stackEncodingCache?: Map<string, Uint8Array>): Promise<EvaluatedSide> {
+export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>, stackEncodingCache?: Map<string, Uint8Array>, whole = false): Promise<EvaluatedSide> {
     const stack = stackViewOf(side.resources);
-    if (side.resources.length === 0) {
+    if (side.resources.length === 0 && !whole) {
         return { side, stack, config: {}, verdicts: [], figures: [] };
     }
-    const opened = await openPack({
-        packDir: opts.packDir ?? defaultPackDir(), project: side.project, stack: side.stack,
-        policyPackConfig: opts.policyPackConfig, log: opts.log, env: packEnv(),
-    }).catch((err: unknown) => {
-        throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
-    });
+    const explain = whole ? explainTempFile() : undefined;
     try {
-        const { violations } = await analyzeResources(opened.pack, side.resources, {
-            remediating: opened.remediating,
-            applyRemediations: false,
-            fallbackStackUrn: `urn:pulumi:${side.stack}::${side.project}::${ROOT_STACK_TYPE}::${side.project}-${side.stack}`,
-            ...(analyzeOnly ? { analyzeOnly: (r: RecordedResource) => analyzeOnly.has(r.urn) } : {}),
-            ...(stackEncodingCache ? { stackEncodingCache } : {}),
+        const opened = await openPack({
+            packDir: opts.packDir ?? defaultPackDir(), project: side.project, stack: side.stack,
+            policyPackConfig: opts.policyPackConfig, log: opts.log, env: packEnv(), explainFile: explain?.file,
+        }).catch((err: unknown) => {
+            throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
         });
-        return { side, stack, config: opened.config, verdicts: violations.map(verdictOf), figures: stackFigures(stack, opened.config) };
+        let violations: Violation[] = [];
+        try {
+            if (side.resources.length > 0) {
+                ({ violations } = await analyzeResources(opened.pack, side.resources, {
+                    remediating: opened.remediating,
+                    applyRemediations: false,
+                    fallbackStackUrn: `urn:pulumi:${side.stack}::${side.project}::${ROOT_STACK_TYPE}::${side.project}-${side.stack}`,
+                    ...(analyzeOnly && !whole ? { analyzeOnly: (r: RecordedResource) => analyzeOnly.has(r.urn) } : {}),
+                    ...(stackEncodingCache ? { stackEncodingCache } : {}),
+                }));
+            }
+        } finally {
+            await opened.pack.close();
+        }
+        const compared = whole && analyzeOnly ? violations.filter((v) => v.phase === "analyzeStack" || analyzeOnly.has(v.urn ?? "")) : violations;
+        return {
+            side, stack, config: side.resources.length > 0 ? opened.config : {}, verdicts: compared.map(verdictOf),
+            figures: side.resources.length > 0 ? stackFigures(stack, opened.config) : [],
+            ...(explain ? { judged: { violations, explanation: readExplanation(explain.file, side.resources.map((r) => r.urn)), info: opened.info, config: opened.config } } : {}),
+        };
     } finally {
-        await opened.pack.close();
+        explain?.cleanup();
     }
 }
 
@@ -161,7 +187,7 @@ function summaryOf(e: EvaluatedSide): DiffReport["base"] {
  * @returns the exit code and what to print (text, Markdown or one JSON document).
  * Throws UsageError (exit 2) for an unreadable side, a bad config or an unwritable --plot folder.
  */
-export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; output: string; report: DiffReport }> {
+export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; output: string; report: DiffReport; results?: Results }> {
     // Read both files first: a bad path fails at once, before any pack starts.
     const baseSide = readSide(opts.base);
     const headSide = readSide(opts.head, baseSide);
@@ -176,7 +202,7 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     const encoded = new Map<string, Uint8Array>();
     const [base, head] = await Promise.all([
         evaluateSide(baseSide, opts, sets.base, encoded),
-        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded),
+        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded, opts.results !== undefined),
     ]);
     const result = diffStates(base, head, sideScales(base, head));
     const exitCode = exitCodeOf(result, opts.failOn);
@@ -187,5 +213,6 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     }
     const report: DiffReport = { base: summaryOf(base), head: summaryOf(head), result, exitCode, failOn: opts.failOn, plots };
     const output = opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);
-    return { exitCode, output, report };
+    const results = opts.results && head.judged ? headResults(head.judged, head.side.resources, result, opts.results.programRoot ?? "") : undefined;
+    return { exitCode, output, report, ...(results ? { results } : {}) };
 }

@@ -40,7 +40,7 @@ export function stateOption(option: EChartsOption, state: State): EChartsOption 
     const title = option.title && !Array.isArray(option.title) && typeof option.title.text === "string"
         ? { ...option.title, text: `${state === "before" ? "Before" : "After"}: ${option.title.text}` }
         : option.title;
-    return { ...option, series, ...(legend !== undefined ? { legend } : {}), ...(title !== undefined ? { title } : {}) } as EChartsOption;
+    return { ...option, series, ...(legend !== undefined ? { legend } : {}), ...(title !== undefined ? { title } : {}) };
 }
 
 type Axis = Record<string, unknown>;
@@ -135,7 +135,7 @@ export function shareValueAxes(before: EChartsOption, after: EChartsOption): { b
             result.after[kind] = Array.isArray((after as Record<string, unknown>)[kind]) ? na : na[0];
         }
     }
-    return { before: result.before as EChartsOption, after: result.after as EChartsOption };
+    return { before: result.before, after: result.after };
 }
 
 function escapeXml(text: string): string {

@@ -59,15 +59,17 @@ export function render(format: ResultFormat, input: RenderInput): string {
  * Writes each --output file (its folder created); returns the notes for stderr. A file that cannot
  * be written is the user's path to fix: a UsageError (exit 2) naming it, never an internal error.
  * The folder is made by makeFolder, not fs.mkdirSync's `recursive`, which never returns under /proc.
+ * `renderOne` writes a format (default: from the results; `perfguard diff` has its own text, markdown, json).
  */
-export function writeOutputs(targets: readonly OutputTarget[], input: RenderInput): string[] {
+export function writeOutputs(targets: readonly OutputTarget[], input: RenderInput,
+    renderOne: (format: ResultFormat) => string = (format) => render(format, input)): string[] {
     return targets.map((t) => {
         const why = makeFolder(path.dirname(path.resolve(t.file)));
         if (why !== undefined) {
             throw new UsageError(`--output ${t.format}=${t.file}: cannot make its folder: ${why}`);
         }
         try {
-            fs.writeFileSync(t.file, render(t.format, input));
+            fs.writeFileSync(t.file, renderOne(t.format));
         } catch (err) {
             const e = err as NodeJS.ErrnoException;
             throw new UsageError(`--output ${t.format}=${t.file}: cannot write it: ${e.code ?? e.message}`);

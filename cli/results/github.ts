@@ -2,7 +2,8 @@
  * GitHub Actions workflow commands, one per verdict that is not a pass:
  * `::error file=…,line=…,title=…::message` (mandatory), `::warning` (advisory, waived),
  * `::notice` (not checked). Escaped as the Actions toolkit does (@actions/core command.ts):
- * data: % \r \n; property values also : and ,.
+ * data: % \r \n; property values also : and ,. From `perfguard diff`, a verdict base did not have
+ * carries " [new]" in its title.
  */
 import type { Results, Verdict } from "./model";
 
@@ -22,7 +23,7 @@ function command(v: Verdict): "error" | "warning" | "notice" {
 }
 
 function line(v: Verdict): string {
-    const title = `${v.policy}${v.resourceName !== undefined ? ` (${v.resourceName})` : ""}${v.outcome === "waived" ? " [waived]" : ""}`;
+    const title = `${v.policy}${v.resourceName !== undefined ? ` (${v.resourceName})` : ""}${v.outcome === "waived" ? " [waived]" : ""}${v.baseline === "new" ? " [new]" : ""}`;
     const text = [v.waiver, v.problem, v.fix !== undefined ? `Fix: ${v.fix}` : undefined, ...v.basis.map((b) => `Basis: ${b}`)]
         .filter((l): l is string => l !== undefined && l !== "").join("\n");
     return `::${command(v)} file=${escapeProperty(v.location.file)},line=${v.location.line},title=${escapeProperty(title)}::${escapeData(text)}\n`;

@@ -2,7 +2,8 @@
  * JUnit XML (the schema Jenkins, GitLab and Azure DevOps test tabs read): a testsuite per policy,
  * a testcase per judged resource. A violation is a failure (its message the problem line, its
  * body the whole message), "not checked" is skipped with the reason, a waived verdict is skipped
- * with the waiver (it no longer gates), a pass is a plain testcase.
+ * with the waiver (it no longer gates), a pass is a plain testcase. From `perfguard diff`, a
+ * verdict that is not a pass carries the property `baseline` ("new" or "unchanged").
  */
 import type { Results, Verdict } from "./model";
 
@@ -25,17 +26,22 @@ function body(v: Verdict): string {
         .filter((l): l is string => l !== undefined && l !== "").join("\n");
 }
 
+/** From `perfguard diff`: whether base had the verdict, as a testcase property (JUnit's `properties`). */
+function properties(v: Verdict): string {
+    return v.baseline === undefined ? "" : `      <properties><property name="baseline" value="${v.baseline}"/></properties>\n`;
+}
+
 function testcase(v: Verdict): string {
     const head = `    <testcase classname="${xmlEscape(v.policy)}" name="${xmlEscape(caseName(v))}" file="${xmlEscape(v.location.file)}" line="${v.location.line}"`;
     switch (v.outcome) {
         case "passed":
             return `${head}/>\n`;
         case "violation":
-            return `${head}>\n      <failure message="${xmlEscape(v.problem)}" type="${v.level}">${xmlEscape(body(v))}</failure>\n    </testcase>\n`;
+            return `${head}>\n${properties(v)}      <failure message="${xmlEscape(v.problem)}" type="${v.level}">${xmlEscape(body(v))}</failure>\n    </testcase>\n`;
         case "not checked":
-            return `${head}>\n      <skipped message="${xmlEscape(v.problem)}"/>\n    </testcase>\n`;
+            return `${head}>\n${properties(v)}      <skipped message="${xmlEscape(v.problem)}"/>\n    </testcase>\n`;
         case "waived":
-            return `${head}>\n      <skipped message="${xmlEscape(`${v.waiver ?? "waived"}: ${v.problem}`)}"/>\n    </testcase>\n`;
+            return `${head}>\n${properties(v)}      <skipped message="${xmlEscape(`${v.waiver ?? "waived"}: ${v.problem}`)}"/>\n    </testcase>\n`;
     }
 }
 

@@ -27,6 +27,26 @@ export interface BuildInput {
     readonly programRoot: string;
 }
 
+/**
+ * The policies that judge some resource of this stack: a resource's explanation names them other
+ * than "not read" (a resource of their types or roles), or they reported on it. A stack-wide pass
+ * of any other policy is not a pass: a Citrix Site policy on a stack with no Citrix resource judged
+ * nothing ("0 Citrix zones against maxZonesPerSite 50"), and JUnit would list it as a passed test.
+ * It is left out rather than skipped: in CI test tabs "skipped" is what perfguard could not check
+ * (a blind spot to act on), and a policy with nothing to judge is not one.
+ */
+function policiesJudgingAResource(explanation: Explanation | undefined): Set<string> {
+    const judging = new Set<string>();
+    for (const r of explanation?.resources ?? []) {
+        for (const v of r.verdicts) {
+            if (!v.typeNotRead || v.violations > 0) {
+                judging.add(v.policy);
+            }
+        }
+    }
+    return judging;
+}
+
 /** Builds the results. Input: BuildInput. Output: Results (deterministic, sorted). */
 export function buildResults(input: BuildInput): Results {
     const positions = new Map<string, string | undefined>(input.resources.map((r) => [r.urn, r.sourcePosition]));
@@ -43,9 +63,10 @@ export function buildResults(input: BuildInput): Results {
     }
     // A pass: the policy applied to the resource, recorded no violation and nothing unchecked.
     const stackUrn = input.resources.find((r) => r.parent === "" && r.type === "pulumi:pulumi:Stack")?.urn;
+    const judging = policiesJudgingAResource(input.explanation);
     const passes = [
-        ...(input.explanation?.resources ?? []).flatMap((r) => r.verdicts.map((v) => ({ urn: r.urn as string | undefined, v }))),
-        ...(input.explanation?.stack ?? []).map((v) => ({ urn: undefined as string | undefined, v })),
+        ...(input.explanation?.resources ?? []).flatMap((r) => r.verdicts.map((v) => ({ urn: r.urn, v }))),
+        ...(input.explanation?.stack ?? []).filter((v) => judging.has(v.policy)).map((v) => ({ urn: undefined as string | undefined, v })),
     ];
     for (const { urn, v } of passes) {
         if (!v.applies || v.violations > 0 || v.notChecked.length > 0 || reported.has(`${v.policy}\u0000${urn ?? ""}`)) {

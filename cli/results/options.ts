@@ -1,5 +1,5 @@
 /**
- * The result options `check` (and the emulated preview through its own parser) share:
+ * The result options `check`, `diff` (and the emulated preview through its own parser) share:
  * --format, --output (repeatable), --program-root, --docs-url; and how a command's output is
  * delivered under them (the document alone on stdout, the text and notes on stderr).
  */
@@ -33,11 +33,11 @@ export function resultOptions(o: ParsedResultOptions): ResultOptions {
     return { format: o.format ?? "text", outputs: o.output ?? [], programRoot: o.programRoot, docsUrl: o.docsUrl };
 }
 
-/** Adds the four options to a commander command. */
-export function addResultOptions(command: Command): Command {
+/** Adds the four options to a commander command (`perfguard diff` words --format its own way). */
+export function addResultOptions(command: Command, formatHelp = FORMAT_HELP): Command {
     return command
-        .addOption(new Option("--format <format>", FORMAT_HELP).choices([...RESULT_FORMATS]).default("text"))
-        .option("--output <format=file>", OUTPUT_HELP, (value: string, list: OutputTarget[] = []) => [...list, parseOutput(value)])
+        .addOption(new Option("--format <format>", formatHelp).choices([...RESULT_FORMATS]).default("text"))
+        .option("--output <format=file>", OUTPUT_HELP, (value: string, list?: OutputTarget[]) => [...(list ?? []), parseOutput(value)])
         .option("--program-root <dir>", PROGRAM_ROOT_HELP)
         .option("--docs-url <url>", DOCS_URL_HELP);
 }

@@ -65,7 +65,7 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     const windowS = t.launchWindowMinutes * 60;
     const longLaunch = g.launchTimeS !== undefined && g.launchTimeS > windowS;
     if (longLaunch && load.users !== undefined) {
-        problems.push(`${load.users} users in ${launchBeyond(g.launchTimeS as number, windowS)} > ${num(t.launchWindowMinutes)} min`);
+        problems.push(`${load.users} users in ${launchBeyond(g.launchTimeS, windowS)} > ${num(t.launchWindowMinutes)} min`);
     }
     if (problems.length === 0) {
         return undefined;

@@ -55,7 +55,7 @@ function brokeredRate(db: SiteEvaluation, name: string | undefined, unclear: Not
         problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of ${siteDatabaseRef(name)}, above its measured ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
         fix: reliefFix(db.relief),
         basis: [
-            `${db.capSource ?? "measuredSiteBrokeredPerS"}`,
+            db.capSource ?? "measuredSiteBrokeredPerS",
             ...(db.storms > 1 ? [`several Delivery Groups at once: ${ONE_GROUP_TESTED}`] : []),
         ],
     });

@@ -120,7 +120,7 @@ export function groupLoads(site: Site): GroupLoad[] {
             if (throttle !== undefined) {
                 const all = zone.groups.map((s) => demand.get(s.group)?.get(zone));
                 const byDemand = all.every((v) => v !== undefined);
-                const weights = zone.groups.map((s, i) => (byDemand ? (all[i] as number) : s.machines));
+                const weights = zone.groups.map((s, i) => (byDemand ? (all[i]) : s.machines));
                 const total = weights.reduce((sum, w) => sum + w, 0);
                 const mine = zone.groups.findIndex((s) => s.group === group);
                 throttleShare = throttle * evenOr(weights[mine], total, zone.groups.length);

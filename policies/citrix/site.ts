@@ -372,7 +372,7 @@ function unpairedMachines(catalogs: readonly ResourceView[], counts: ReadonlyArr
     const sizes = own.map((o) => o.size);
     const byValue = (a: number, b: number) => a - b;
     const matched = sizes.every((n): n is number => typeof n === "number") && counts.length === sizes.length
-        && JSON.stringify([...(sizes as number[])].sort(byValue)) === JSON.stringify([...(counts as number[])].sort(byValue));
+        && JSON.stringify([...(sizes)].sort(byValue)) === JSON.stringify([...(counts as number[])].sort(byValue));
     if (matched) {
         return { machines: own.map(({ catalog, size }) => ({ catalog, machines: size as number })), even: false };
     }

@@ -189,7 +189,7 @@ const memo = stackMemo<NsxAlbEvaluation>();
  * @returns groups in a fixed order (declared by URN, then config keys) and the VSs whose group is not known.
  */
 export function nsxAlbEvaluation(stack: StackView, config: Partial<SeCapacityConfig> = {}): NsxAlbEvaluation {
-    const full = seCapacityConfigOf(config as Record<string, unknown>);
+    const full = seCapacityConfigOf(config);
     const key = JSON.stringify([full.headroomPct, full.assumeScaleOut, full.seGroups]);
     return memo.of(stack, key, () => evaluate(stack, full));
 }

@@ -7,7 +7,6 @@
  */
 import { listLabels, pct } from "../pack/format";
 import { Message, PROBLEM_LINE_MAX } from "../pack/message";
-import type { GroupPlacement } from "../../model/sePlacement";
 import { demandText, labelOf } from "./capacityMessages";
 import { SeCapacityConfig } from "./config";
 import { within } from "./fit";
@@ -20,7 +19,7 @@ const MEASURED_KEYS = "the per-SE table measured SSL TPS with RSA-2048 and EC P-
  * does not (no such key, no SSL TPS, or it does not fit even so: nsx-alb-se-capacity reports that).
  */
 export function keyReadingMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConfig): Message | undefined {
-    const p = e.placement as GroupPlacement | undefined;
+    const p = e.placement;
     if (!p || unit.idle || unit.ambiguous) {
         return undefined;
     }
@@ -40,9 +39,9 @@ export function keyReadingMessage(unit: Unit, e: GroupEvaluation, config: SeCapa
     const label = labelOf(unit.head.vs);
     const limit = `limit ${pct(1 - config.headroomPct / 100)}`;
     const problem = rsaOver
-        ? `${label} fits (${pct(peak)} on the ECC row) only if clients take its EC key: with its RSA key it needs ${pct(onRsa as number)} (${limit}).`
+        ? `${label} fits (${pct(peak)} on the ECC row) only if clients take its EC key: with its RSA key it needs ${pct(onRsa)} (${limit}).`
         : `${label}: its ${listLabels(unmeasured)} key needs more than the ${pct(peak)} judged on the measured row of its kind (${limit}); how much more was not measured.`;
-    const short = rsaOver ? `${label} fits only if clients take its EC key: ${pct(onRsa as number)} on RSA-2048 (${limit}).`
+    const short = rsaOver ? `${label} fits only if clients take its EC key: ${pct(onRsa)} on RSA-2048 (${limit}).`
         : `${label}: key ${listLabels(unmeasured)} needs more than ${pct(peak)} (not measured).`;
     return {
         problem: problem.length <= PROBLEM_LINE_MAX ? problem : short,

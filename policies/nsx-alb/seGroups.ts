@@ -75,7 +75,7 @@ export function seGroupNameOfRef(ref: string): string | undefined {
 }
 
 /** A text prop as known, "unknown" in a preview, or undefined when absent or not a text. */
-function textProp(props: unknown, key: string): string | "unknown" | undefined {
+function textProp(props: unknown, key: string): string | undefined {
     const value = field(props, key);
     if (value === UNKNOWN || isUnknown(value)) {
         return "unknown";
@@ -84,7 +84,7 @@ function textProp(props: unknown, key: string): string | "unknown" | undefined {
 }
 
 /** The name a ref to a cloud or tenant gives (or its uuid), "unknown", or undefined when not set. */
-function refKey(props: unknown, key: string, objectType: string): string | "unknown" | undefined {
+function refKey(props: unknown, key: string, objectType: string): string | undefined {
     const text = textProp(props, key);
     if (text === undefined || text === "unknown") {
         return text;
@@ -99,8 +99,8 @@ interface IndexedGroup {
     /** Folded name; null when unknown in this preview, undefined for a config entry keyed by uuid. */
     readonly name: string | null | undefined;
     readonly uuid: string | undefined;
-    readonly cloud: string | "unknown" | undefined;
-    readonly tenant: string | "unknown" | undefined;
+    readonly cloud: string | undefined;
+    readonly tenant: string | undefined;
     /** The Avi Controller of its provider (`aviController`), folded; undefined when not known. */
     readonly controller?: string;
 }
@@ -194,7 +194,7 @@ class GroupIndex {
      */
     byName(name: string, cloud: string | undefined, tenant: string | undefined, controller?: string): { found: IndexedGroup[]; unknownNames: boolean } {
         const folded = foldName(name);
-        const matches = (want: string | undefined, have: string | "unknown" | undefined) =>
+        const matches = (want: string | undefined, have: string | undefined) =>
             want === undefined || have === undefined || have === "unknown" || have === want;
         const named = (this.names.get(folded) ?? []).filter((g) => matches(cloud, g.cloud) && matches(tenant, g.tenant) && matches(controller, g.controller));
         const declared = named.filter((g) => g.group.resource);

@@ -39,7 +39,7 @@ function validatorFor(policyName: string, schema: PolicyConfigSchema): ValidateF
     let validate = compiled.get(policyName);
     if (!validate) {
         if (!sharedAjv) {
-            // eslint-disable-next-line @typescript-eslint/no-var-requires -- lazy: ajv costs start-up time
+            // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: ajv costs start-up time
             const Ajv = require("ajv").default as typeof import("ajv").default;
             sharedAjv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateSchema: false, code: { optimize: false } });
         }

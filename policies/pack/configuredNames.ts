@@ -84,7 +84,7 @@ export function tapConfigure(grpcServer: GrpcServerClass, policyNames: readonly 
                 },
             };
         }
-        return original.call(this, service, implementation);
+        original.call(this, service, implementation);
     };
     try {
         serve();

@@ -144,7 +144,7 @@ export class KeyProblems {
             const urns = [...resources.keys()].sort();
             const names = urns.slice(0, FIRST_NAMES).map((u) => resources.get(u) as string);
             const more = urns.length > FIRST_NAMES ? ` and ${urns.length - FIRST_NAMES} more` : "";
-            const on = urns.length === 1 ? names[0] : `${plural(urns.length, "resource")}`;
+            const on = urns.length === 1 ? names[0] : plural(urns.length, "resource");
             const basis = [...problem.basis, ...(urns.length === 1 ? [] : [`on ${names.join(", ")}${more}`])];
             const f = finding("", (max) => (urns.length === 1 ? names[0] : on).replace(/"(.*)"$/, (_, n: string) => `"${n.length <= max ? n : `${n.slice(0, max - 1)}…`}"`),
                 `${problem.problem}, so the check that needs it does not run`, problem.short && `${problem.short}; its check does not run`, `${problem.fix}.`, basis);

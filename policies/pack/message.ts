@@ -22,6 +22,7 @@ export interface Message {
 
 // C0 controls, DEL and C1 controls, plus the Unicode line and paragraph separators: anything a
 // terminal or the CLI could take as a new line or a cursor move.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /**

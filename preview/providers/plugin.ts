@@ -140,7 +140,7 @@ function main(): void {
         if ("create" in (implementation as object) && "configure" in (implementation as object)) {
             patchServer(implementation as unknown as ServerImpl, standIn);
         }
-        return addService.call(this, service, implementation);
+        addService.call(this, service, implementation);
     };
     void provider.main(standIn, rest);
 }

@@ -78,7 +78,7 @@ export function startPackCpuSampler(packDir: string): PackCpuSampler {
                 seen.set(pid, known);
             }
             if (!known || (!known.pack && now - known.since < 1000)) {
-                let cmdline = "";
+                let cmdline: string;
                 try {
                     cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
                 } catch {

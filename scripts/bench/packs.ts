@@ -31,7 +31,7 @@ export interface PolicyCounts {
 
 /** Counts the resource policies (validateResource) and stack policies (validateStack) in dist/policies. */
 export function perfguardPolicyCounts(root: string): PolicyCounts {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires -- the compiled registry, as the pack loads it
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled registry, as the pack loads it
     const { policies } = require(path.join(root, "dist", "policies")) as { policies: Array<Record<string, unknown>> };
     return {
         resource: policies.filter((p) => typeof p.validateResource === "function" || Array.isArray(p.validateResource)).length,

@@ -139,7 +139,7 @@ export async function benchRealPreview(root: string, count: number, repeats: num
             }
             times[k].push(seconds);
             log(`real preview ${count}: ${i + 1}/${repeats} ${config.label}: ${seconds.toFixed(1)} s${cpu[k].length === times[k].length ? `, CPU ${cpu[k][cpu[k].length - 1].toFixed(1)} s` : ""}` +
-                `${packCpu[k].length === times[k].length ? `, the pack's CPU ${packCpu[k][packCpu[k].length - 1].toFixed(2)} s` : ""}`);
+                (packCpu[k].length === times[k].length ? `, the pack's CPU ${packCpu[k][packCpu[k].length - 1].toFixed(2)} s` : ""));
         };
         for (let i = 0; i < repeats; i++) {
             if (parallel) {
@@ -248,7 +248,7 @@ export function renderRealPreview(results: readonly RealPreviewResults[]): strin
         const byRound = paired.length > 1 ? median(paired) : undefined;
         out.push("", `perfguard / empty pack: **${ratio.toFixed(3)}x**, target <= ${REAL_PREVIEW_TARGET.toFixed(2)}x: ${verdict(ratio)}` +
             ` (perfguard's share ${((ours - empty)).toFixed(1)} s of ${ours.toFixed(1)} s)` +
-            `${byRound !== undefined ? `; the median of the rounds' ratios: ${byRound.toFixed(3)}x, ${verdict(byRound)}` : ""}` +
+            (byRound !== undefined ? `; the median of the rounds' ratios: ${byRound.toFixed(3)}x, ${verdict(byRound)}` : "") +
             `${pairedCpu.length > 0 ? `; by CPU time (the median of the rounds' ratios): ${median(pairedCpu).toFixed(3)}x, ${verdict(median(pairedCpu))}` : ""}.`, "");
         const pack = packShare(r);
         if (pack) {

@@ -56,7 +56,7 @@ export function carryStackConfig(programDir: string, stagedDir: string, stack: s
         const loaded = yaml.load(text);
         doc = loaded !== null && typeof loaded === "object" && !Array.isArray(loaded) ? loaded as Record<string, unknown> : {};
     } catch (err) {
-        throw new Error(`cannot parse ${source}: ${(err as Error).message.split("\n")[0]}`);
+        throw new Error(`cannot parse ${source}: ${(err as Error).message.split("\n")[0]}`, { cause: err });
     }
     const config = (doc.config ?? {}) as Record<string, unknown>;
     const secureKeys = Object.keys(config).filter((k) => isSecure(config[k])).sort();

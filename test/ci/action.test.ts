@@ -50,7 +50,7 @@ describe("action.yml", () => {
         expect(action.runs.steps.map((s) => s.name)).toEqual([
             "install perfguard", "check the policy config", "gate", "upload the SARIF to code scanning", "perfguard diff", "post or update the comment",
         ]);
-        expect(Object.keys(action.inputs ?? {}).sort()).toEqual(["diff-base", "export", "mode", "policy-config", "program", "sarif", "stack"]);
+        expect(Object.keys(action.inputs ?? {}).sort()).toEqual(["diff-base", "export", "mode", "policy-config", "preview-json", "program", "sarif", "stack"]);
     });
 
     it("preview mode: fails the gate on mandatory violations, and still uploads the SARIF and posts the diff", async () => {

@@ -3,27 +3,31 @@
  * part: the policy config check, `perfguard diff`, the comment and the gate. The steps that need the
  * real CLI and the backend (`pulumi stack export`, `pulumi preview --json`) are run by
  * test/real/ciRecipe.test.ts; here what they write into RUNNER_TEMP is staged instead: base.json
- * (an export, or the empty export the base step falls back to), head.json (an emulated preview's
- * --record file, which `perfguard diff` reads as it reads a preview's JSON) and the preview's exit code.
+ * (an export, or the empty export the base step falls back to), perfguard-head.json (an emulated
+ * preview's --record file, which `perfguard diff` reads as it reads a preview's JSON) and the preview's
+ * exit code, as the head step (the action, mode pulumi-preview) leaves them; the action's config check runs.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobResult, loadWorkflow, runJob, runnerBaseEnv } from "../support/ciRecipe";
+import { JobResult, loadAction, loadWorkflow, runJob, runnerBaseEnv } from "../support/ciRecipe";
 import { examplePreview } from "../support/examplePreviews";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const workflow = loadWorkflow("diff.yml");
+const action = loadAction(path.join(ROOT, "action.yml"));
+const HEAD = "head (the pull request's preview, with the pack)";
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
 const NETWORK = "network: npm ci from the registry; this checkout's node_modules and dist/ stand in (perfguard/ links to it)";
+// The head step is the action (uses: ./perfguard): its config check runs here, its preview does not.
 const SKIP = {
-    "install perfguard": NETWORK,
+    [`${HEAD} / install perfguard`]: NETWORK,
     "install the program's packages": NETWORK,
     "base (the deployed stack)": "the real CLI and a backend: test/real/ciRecipe.test.ts runs it; its base.json is staged",
-    "head (the pull request's preview, with the pack)": "the real CLI and a backend: test/real/ciRecipe.test.ts runs it; its head.json and exit code are staged",
+    [`${HEAD} / gate`]: "the real CLI and a backend: test/real/ciRecipe.test.ts runs it; its perfguard-head.json and exit code are staged",
 };
 const EMPTY_EXPORT = JSON.stringify({ version: 3, deployment: {} });
 
@@ -34,8 +38,9 @@ beforeAll(async () => {
 
 interface Staged {
     readonly base: string;
-    readonly head: string;
-    readonly previewExit: number;
+    /** What the action's preview leaves: absent when it did not run (a config check that failed). */
+    readonly head?: string;
+    readonly previewExit?: number;
     readonly config: unknown;
 }
 
@@ -48,12 +53,14 @@ async function diffJob(staged: () => Staged): Promise<{ job: JobResult; temp: st
     const temp = path.join(workspace, "runner-temp");
     fs.mkdirSync(temp);
     fs.writeFileSync(path.join(temp, "base.json"), s.base);
-    fs.writeFileSync(path.join(temp, "head.json"), s.head);
-    fs.writeFileSync(path.join(temp, "preview-exit"), `${s.previewExit}\n`);
+    if (s.head !== undefined && s.previewExit !== undefined) {
+        fs.writeFileSync(path.join(temp, "perfguard-head.json"), s.head);
+        fs.writeFileSync(path.join(temp, "perfguard-preview-exit"), `${s.previewExit}\n`);
+    }
     const job = await runJob(workflow, "diff", {
         workspace, runnerTemp: temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
         expressions: { "vars.PULUMI_BACKEND_URL": "file:///srv/pulumi-state", "secrets.PULUMI_CONFIG_PASSPHRASE": "not-used-offline" },
-        skip: SKIP,
+        skip: SKIP, actions: { "./perfguard": { action, path: path.join(workspace, "perfguard") } },
     });
     return { job, temp };
 }
@@ -84,11 +91,12 @@ describe("docs/ci/diff.yml", () => {
     ] as const)("%s", async (_label, staged, diffExit, gateLine, inComment) => {
         const { job, temp } = await diffJob(staged);
         expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
-            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4", "install perfguard",
+            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4",
             "install the program's packages", "uses pulumi/actions@v7", "base (the deployed stack)",
-            "head (the pull request's preview, with the pack)", "post or update the comment",
+            `${HEAD} / install perfguard`, `${HEAD} / gate`, `${HEAD} / upload the SARIF to code scanning`, `${HEAD} / perfguard diff`,
+            `${HEAD} / post or update the comment`, "post or update the comment",
         ]);
-        expect(job.step("check the policy config").code).toBe(0);
+        expect(job.step(`${HEAD} / check the policy config`).code).toBe(0);
         const diff = job.step("perfguard diff");
         expect(diff.code, diff.output).toBe(0);
         expect(fs.readFileSync(path.join(temp, "diff-exit"), "utf8").trim()).toBe(String(diffExit));
@@ -105,14 +113,17 @@ describe("docs/ci/diff.yml", () => {
     });
 
     it("a misspelt policy name fails at the config check: no diff, a comment saying so, the gate fails", async () => {
-        const { job, temp } = await diffJob(() => ({ base: EMPTY_EXPORT, head: fs.readFileSync(record, "utf8"), previewExit: 0, config: { "xen-dom0-workoad": "mandatory" } }));
-        const check = job.step("check the policy config");
+        const { job, temp } = await diffJob(() => ({ base: EMPTY_EXPORT, config: { "xen-dom0-workoad": "mandatory" } }));
+        const check = job.step(`${HEAD} / check the policy config`);
         expect(check.code).toBe(1);
         expect(check.output).toContain("did you mean \"xen-dom0-workload\"?");
-        expect(job.step("perfguard diff")).toMatchObject({ ran: false, reason: "an earlier step failed" });
+        expect(job.step(`${HEAD} / gate`)).toMatchObject({ ran: false, reason: "an earlier step failed" });
+        // The diff step runs always, and stops at once when no preview ran.
+        expect(job.step("perfguard diff")).toMatchObject({ ran: true, code: 1 });
+        expect(job.step("perfguard diff").output).toContain("perfguard: no preview ran");
         expect(job.step("write the comment").code).toBe(0);
         expect(comment(temp)).toContain("No diff: the policy config check, `pulumi stack export`, `pulumi preview` or `perfguard diff` failed first");
-        expect(job.step("gate").output).toContain("perfguard diff exit not run");
+        expect(job.step("gate").output).toContain("pulumi preview exit not run, perfguard diff exit not run");
         expect(job.step("gate").code).toBe(1);
     });
 

@@ -6,13 +6,19 @@
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { CI_DIR, loadWorkflow } from "../support/ciRecipe";
+import { CI_DIR, loadAction, loadWorkflow, Step } from "../support/ciRecipe";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const doc = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
 // A block whose YAML holds ``` itself is fenced with four backticks.
 const blocks = [...doc.matchAll(/^(`{3,})yaml\n([\s\S]*?)^\1$/gm)].map((m) => m[2]);
 const FILES = ["pr-gate.yml", "preview.yml", "check-deployed.yml", "diff.yml"];
+const action = loadAction(path.join(ROOT, "action.yml"));
+
+/** A job's steps with the action's (uses: ./perfguard, the perfguard checkout's action.yml) in its place. */
+function expanded(steps: readonly Step[]): Step[] {
+    return steps.flatMap((s) => (s.uses === "./perfguard" ? action.runs.steps : [s]));
+}
 
 describe("docs/ci.md and docs/ci/", () => {
     it.each(FILES)("ci.md shows %s exactly", (file) => {
@@ -22,12 +28,24 @@ describe("docs/ci.md and docs/ci/", () => {
     it.each(FILES)("%s runs perfguard config check before every preview and analyze", (file) => {
         const workflow = loadWorkflow(file);
         for (const [name, job] of Object.entries(workflow.jobs)) {
-            const runs = job.steps.map((s) => s.run ?? "");
+            const runs = expanded(job.steps).map((s) => s.run ?? "");
             const gates = runs.map((r, i) => (/pulumi preview|preview\/main\.js|pulumi policy analyze/.test(r) ? i : -1)).filter((i) => i >= 0);
-            const check = runs.findIndex((r) => /perfguard\/dist\/cli\/main\.js config check "\$PERFGUARD_CONFIG"/.test(r));
+            const check = runs.findIndex((r) => /(perfguard|\$PERFGUARD)\/dist\/cli\/main\.js"? config check "\$PERFGUARD_CONFIG"/.test(r));
             expect(gates.length, `${file} ${name}`).toBeGreaterThan(0);
             expect(check, `${file} ${name}`).toBeGreaterThanOrEqual(0);
             expect(gates.every((g) => g > check), `${file} ${name}`).toBe(true);
+        }
+    });
+
+    it.each(FILES)("%s gates through the action (uses: ./perfguard, from the perfguard checkout)", (file) => {
+        for (const job of Object.values(loadWorkflow(file).jobs)) {
+            const uses = job.steps.filter((s) => s.uses === "./perfguard");
+            expect(uses.length, file).toBe(1);
+            expect(["preview", "pulumi-preview", "analyze"], file).toContain(uses[0].with?.mode);
+            // The action runs from the checkout the later steps call: perfguard/ is checked out first.
+            const checkout = job.steps.findIndex((s) => s.uses?.startsWith("actions/checkout") === true && s.with?.path === "perfguard");
+            expect(checkout, file).toBeGreaterThanOrEqual(0);
+            expect(checkout, file).toBeLessThan(job.steps.indexOf(uses[0]));
         }
     });
 
@@ -67,7 +85,7 @@ describe("docs/ci.md and docs/ci/", () => {
         const runs = Object.values(loadWorkflow(file).jobs).flatMap((j) => j.steps.map((s) => s.run ?? ""));
         expect(runs.filter((r) => /\bnpx\b/.test(r))).toEqual([]);
         const calls = runs.flatMap((r) => [...r.matchAll(/node (\S*perfguard\S*\.js)/g)].map((m) => m[1]));
-        expect(calls.length, file).toBeGreaterThan(0);
+        // The gate is the action's (it runs "$PERFGUARD/dist/<...>.js"); a job may call perfguard beside it.
         expect(calls.every((c) => /^perfguard\/dist\/(cli|preview)\/main\.js$/.test(c)), calls.join(", ")).toBe(true);
     });
 

@@ -1,6 +1,7 @@
 /**
  * docs/ci/preview.yml's comment and posting steps, run here from its YAML (test/support/ciRecipe.ts)
- * on what the preview step leaves in RUNNER_TEMP: preview.txt and preview-exit. The outputs are the
+ * on what the preview step (the action, mode pulumi-preview) leaves in RUNNER_TEMP: perfguard-preview.txt
+ * and perfguard-preview-exit. The outputs are the
  * real CLI's (v3.274.1, file backend, this pack; test/fixtures/ci/, the runner's paths put in):
  * - preview-type-error.txt: test/fixtures/programs/type-error (a TypeScript error), exit 1;
  * - preview-missing-config.txt: a program whose `config.require("region")` has no value, exit 1;
@@ -48,13 +49,13 @@ async function commentJob(staged: { output?: string; text?: string; exit?: numbe
     const temp = path.join(root, "runner-temp");
     fs.mkdirSync(temp);
     if (staged.output !== undefined) {
-        fs.copyFileSync(path.join(OUTPUTS, staged.output), path.join(temp, "preview.txt"));
+        fs.copyFileSync(path.join(OUTPUTS, staged.output), path.join(temp, "perfguard-preview.txt"));
     }
     if (staged.text !== undefined) {
-        fs.writeFileSync(path.join(temp, "preview.txt"), staged.text);
+        fs.writeFileSync(path.join(temp, "perfguard-preview.txt"), staged.text);
     }
     if (staged.exit !== undefined) {
-        fs.writeFileSync(path.join(temp, "preview-exit"), `${staged.exit}\n`);
+        fs.writeFileSync(path.join(temp, "perfguard-preview-exit"), `${staged.exit}\n`);
     }
     const ghCall = path.join(root, "gh-call.txt");
     const job = await runJob(workflow, "preview", {

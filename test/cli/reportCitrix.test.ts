@@ -166,7 +166,7 @@ describe("check --report prints the Citrix figures of the verdicts", () => {
         ["stricter targets in the config", citrixStack({ peak: "16" }), { "citrix-brokering-capacity": { targetResponseS: 6 }, "citrix-broker-throttle": { targetResponseS: 6 } }],
     ])("%s", async (_name, stack, config) => {
         const violations = await runPolicies(POLICIES, stack, config);
-        const props = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { properties: v as Record<string, unknown> }]));
+        const props = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { properties: v }]));
         compare({ resources: recorded(stack), violations }, props);
     });
 });

@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { buildResults, Results } from "../../cli/results/model";
+import { docsBase, policyDocUrl } from "../../policies/pack/results/docsUrl";
 import { FINGERPRINT_KEY, toSarif } from "../../policies/pack/results/sarif";
 import { parseProjectPosition } from "../../preview/sourcePosition";
 import { previewResults } from "../../preview/resultArgs";
@@ -155,5 +156,16 @@ describe("SARIF levels, fingerprints and suppressions", () => {
         const log = toSarif(results([violation("p-one", "a", "mandatory", base), violation("p-one", "a", "mandatory", base.replace("uses", "needs"))])) as SarifLog;
         const fps = log.runs[0].results.map((r) => r.partialFingerprints[FINGERPRINT_KEY]);
         expect(new Set(fps).size).toBe(2);
+    });
+});
+
+describe("SARIF help links for a fork", () => {
+    it.each([
+        ["package.json's repository (the placeholder) by default", undefined, {}, "https://github.com/perfguard/perfguard/blob/main"],
+        ["PERFGUARD_DOCS_URL overrides it (a trailing slash dropped)", undefined, { PERFGUARD_DOCS_URL: "https://git.example.test/me/perfguard/blob/dev/" }, "https://git.example.test/me/perfguard/blob/dev"],
+        ["--docs-url overrides the variable", "https://example.test/fork/blob/x", { PERFGUARD_DOCS_URL: "https://git.example.test/me/perfguard/blob/dev" }, "https://example.test/fork/blob/x"],
+    ] as const)("%s", (_label, option, env, base) => {
+        expect(docsBase(option, env)).toBe(base);
+        expect(policyDocUrl(docsBase(option, env), "xen-dom0-workload")).toBe(`${base}/docs/policies/xen-dom0-workload.md`);
     });
 });

@@ -18,7 +18,7 @@ describe("config keys that name no policy", () => {
             ["policy pack config names \"xen-guest-network-shar\" and 1 more key, not policies of perfguard: ignored, so the policy meant keeps its defaults."], 1],
         ["only policy names and all", { "all": "advisory", "xen-dom0-workload": "mandatory" }, [], undefined],
     ] as const)("%s", async (_label, config, problems, exitCode) => {
-        const result = await runPreview({ programDir: PROGRAM, packDir: ROOT, policyPackConfig: config as Record<string, unknown>, onLog: () => undefined });
+        const result = await runPreview({ programDir: PROGRAM, packDir: ROOT, policyPackConfig: config, onLog: () => undefined });
         const onStack = result.violations.filter((v) => v.policyName === "perfguard-facts" && v.resourceType === "pulumi:pulumi:Stack");
         expect(onStack.map((v) => v.message.split("\n")[1])).toEqual(problems);
         expect(onStack.every((v) => v.enforcementLevel === "mandatory")).toBe(true);

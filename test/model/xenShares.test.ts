@@ -13,7 +13,7 @@ function scenario(name: string): Record<string, unknown> {
     if (!found) {
         throw new Error(`scenario ${name} missing from xen-network.json`);
     }
-    return found as Record<string, unknown>;
+    return found;
 }
 
 /** Within 10% of the measured value. */

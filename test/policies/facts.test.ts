@@ -159,6 +159,7 @@ describe("readFacts: keys that were meant as facts (near misses)", () => {
     it("escapes control characters in a quoted key", () => {
         const [p] = readFacts({ tags: { "perfguard-rttMs\u001b": "1" } }).problems;
         expect(p.problem).toBe("\"perfguard-rttMs\\u001b\" is not read as a fact (did you mean perfguard:rttMs?)");
+        // eslint-disable-next-line no-control-regex -- matching control characters is the point
         expect(/[\u0000-\u001f]/.test(p.problem + p.fix + p.basis.join(""))).toBe(false);
     });
 });

@@ -98,8 +98,8 @@ describe("AliasResolver (step_generator getOldResource)", () => {
         ["an alias URN", [urn("old")], urn("new"), [new aliasproto.Alias().setUrn(urn("old"))], [urn("old")]],
         ["an alias not in the state", [urn("other")], urn("new"), [byName("old")], []],
     ])("%s", (_label, olds, resourceUrn, aliases, expected) => {
-        const resolver = new AliasResolver(new Set(olds as string[]), "site", "dev");
-        expect(resolver.resolve(resourceUrn as string, "new", ZONE, STACK, aliases as aliasproto.Alias[])).toEqual(expected);
+        const resolver = new AliasResolver(new Set(olds), "site", "dev");
+        expect(resolver.resolve(resourceUrn, "new", ZONE, STACK, aliases)).toEqual(expected);
     });
 
     it("gives a child of a renamed component the alias its parent's alias implies", () => {

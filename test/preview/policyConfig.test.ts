@@ -67,7 +67,7 @@ describe("reconcilePolicyConfig", () => {
     ] as const)("prints the CLI's Configure error for %j without a level, then perfguard's line", (config, packPath, cliLine, ownLine) => {
         let message = "";
         try {
-            reconcilePolicyConfig(info, parsePolicyConfig(config as Record<string, unknown>), packPath);
+            reconcilePolicyConfig(info, parsePolicyConfig(config), packPath);
         } catch (err) {
             message = (err as Error).message;
         }

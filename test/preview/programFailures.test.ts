@@ -47,6 +47,7 @@ describe("a TypeScript program with a type error (the CLI's Node.js host type-ch
 
     // The compiled runner (dist/, as npm run preview and the pack's users run it): run from source,
     // the runner is itself loaded through ts-node, which then compiles the program too.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module, as the runner loads it
     const compiled = require(path.resolve(__dirname, "..", "..", "dist", "preview", "forkProgram.js")) as typeof import("../../preview/forkProgram");
 
     it.each([
@@ -173,6 +174,7 @@ describe("describeError", () => {
     it("keeps a SyntaxError's location, shortens a missing module, and renders non-Error values", () => {
         let syntax: unknown;
         try {
+            // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a SyntaxError is what the case needs
             new Function("const x = ;");
         } catch (e) {
             syntax = e;

@@ -3,7 +3,8 @@
  * (test/support/ciRecipe.ts) with the real CLI, a file backend and a passphrase secrets provider,
  * as a self-hosted runner would run them: the job's own env (PULUMI_BACKEND_URL from a variable,
  * PULUMI_CONFIG_PASSPHRASE from a secret) is all the CLI gets; the stack is named in full
- * (organization/<project>/<stack>). Not run here: npm ci (network; this checkout stands in), the
+ * (organization/<project>/<stack>). Each gates through perfguard's action (`uses: ./perfguard`),
+ * whose steps run here too. Not run here: npm ci (network; this checkout stands in), the other
  * `uses:` actions and `gh pr comment` (GitHub). The stand-in providers replace the on-premises
  * endpoints. Set up here as a team would have it: the stack exists (stack init), and for the
  * deployed-state check it is deployed (pulumi up).
@@ -12,14 +13,16 @@ import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, REPO_ROOT, stageProgram, Workspace } from "../../scripts/realCli/run";
-import { JobResult, JobRunOptions, loadWorkflow, runJob, runnerBaseEnv } from "../support/ciRecipe";
+import { JobResult, JobRunOptions, loadAction, loadWorkflow, runJob, runnerBaseEnv } from "../support/ciRecipe";
 
 const PROGRAM = path.join(REPO_ROOT, "examples", "citrix-satellite-zones");
 const PROJECT = "citrix-satellite-zones";
 const STACK = `organization/${PROJECT}/prod`;
 const NETWORK = "network: npm ci from the registry; this checkout's node_modules and dist/ stand in";
+// Each workflow gates through the action (uses: ./perfguard); its install step is named after the workflow's step.
+const ACTION_STEPS = ["preview with the pack", "pulumi policy analyze", "head (the pull request's preview, with the pack)"];
 const SKIP = {
-    "install perfguard": NETWORK,
+    ...Object.fromEntries(ACTION_STEPS.map((step) => [`${step} / install perfguard`, NETWORK])),
     "install the program's packages": `${NETWORK} (linked beside the program)`,
     "post the comment": "GitHub: gh pr comment needs the GitHub API and a pull request",
 };
@@ -68,6 +71,7 @@ function options(t: Team, over: Partial<JobRunOptions> = {}): JobRunOptions {
             "github.event.pull_request.number": "1",
         },
         skip: SKIP,
+        actions: { "./perfguard": { action: loadAction(path.join(REPO_ROOT, "action.yml")), path: path.join(t.workspace, "perfguard") } },
         ...over,
     };
 }
@@ -93,11 +97,13 @@ describe("docs/ci/preview.yml on a self-hosted runner", () => {
 
     it("fails at the preview with the pack's mandatory verdicts, after a passing config check", () => {
         expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
-            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4", "install perfguard",
-            "install the program's packages", "uses pulumi/actions@v7", "post the comment",
+            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4",
+            "install the program's packages", "uses pulumi/actions@v7", "preview with the pack / install perfguard",
+            "preview with the pack / upload the SARIF to code scanning", "preview with the pack / perfguard diff",
+            "preview with the pack / post or update the comment", "post the comment",
         ]);
-        expect(job.step("check the policy config").code).toBe(0);
-        const preview = job.step("preview with the pack");
+        expect(job.step("preview with the pack / check the policy config").code).toBe(0);
+        const preview = job.step("preview with the pack / gate");
         expect(preview.code, preview.output).toBe(1);
         expect(preview.output).toContain("- [mandatory]  citrix-zone-rtt-limit  (citrix:index:Zone: latam-zone)");
     });
@@ -113,7 +119,7 @@ describe("docs/ci/preview.yml on a self-hosted runner", () => {
     it("without the passphrase secret the preview fails, and the comment says no policy ran", async () => {
         const o = options(t, { expressions: { ...options(t).expressions, "secrets.PULUMI_CONFIG_PASSPHRASE": "" } });
         const run = await runJob(workflow, "preview", o);
-        const preview = run.step("preview with the pack");
+        const preview = run.step("preview with the pack / gate");
         expect(preview.code).not.toBe(0);
         expect(preview.output).toMatch(/passphrase/i);
         expect(run.step("write the comment").code).toBe(0);
@@ -134,7 +140,7 @@ describe("docs/ci/check-deployed.yml after the merge", () => {
     it("fails on the deployed state's mandatory verdicts and writes the report to the job summary", async () => {
         const o = options(t, { event: "push" });
         const job = await runJob(workflow, "check-deployed", o);
-        const analyze = job.step("pulumi policy analyze");
+        const analyze = job.step("pulumi policy analyze / gate");
         expect(analyze.code, analyze.output).toBe(1);
         expect(analyze.output).toContain("citrix-zone-rtt-limit");
         expect(job.step("report").code).toBe(0);
@@ -146,7 +152,7 @@ describe("docs/ci/check-deployed.yml after the merge", () => {
     it("with a short stack name analyze fails as the docs say, and the report step still passes and says why", async () => {
         const o = options(t, { event: "push", replace: { STACK: "prod" } });
         const job = await runJob(workflow, "check-deployed", o);
-        const analyze = job.step("pulumi policy analyze");
+        const analyze = job.step("pulumi policy analyze / gate");
         expect(analyze.code).not.toBe(0);
         expect(analyze.output).toContain("no Pulumi.yaml project file found");
         expect(job.step("report").code).toBe(0);
@@ -167,14 +173,17 @@ describe("docs/ci/diff.yml on a self-hosted runner", () => {
         fs.writeFileSync(index, source.replace("facts: { rttMs: 45,", "facts: { rttMs: 280,"));
         const o = options(t);
         const job = await runJob(workflow, "diff", o);
+        const head = "head (the pull request's preview, with the pack)";
         expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
-            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4", "install perfguard",
-            "install the program's packages", "uses pulumi/actions@v7", "post or update the comment",
+            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4",
+            "install the program's packages", "uses pulumi/actions@v7", `${head} / install perfguard`,
+            `${head} / upload the SARIF to code scanning`, `${head} / perfguard diff`, `${head} / post or update the comment`, "post or update the comment",
         ]);
-        expect(job.step("check the policy config").code).toBe(0);
+        expect(job.step(`${head} / check the policy config`).code).toBe(0);
         expect(job.step("base (the deployed stack)").code, job.step("base (the deployed stack)").output).toBe(0);
-        expect(job.step("head (the pull request's preview, with the pack)").code).toBe(0);
-        expect(fs.readFileSync(path.join(o.runnerTemp, "preview-exit"), "utf8").trim()).toBe("1");
+        // The action's gate fails with the preview (a mandatory verdict); the diff runs after it all the same.
+        expect(job.step(`${head} / gate`).code).toBe(1);
+        expect(fs.readFileSync(path.join(o.runnerTemp, "perfguard-preview-exit"), "utf8").trim()).toBe("1");
         const diff = job.step("perfguard diff");
         expect(diff.code, diff.output).toBe(0);
         expect(fs.readFileSync(path.join(o.runnerTemp, "diff-exit"), "utf8").trim()).toBe("1");
@@ -210,7 +219,7 @@ describe("docs/ci/diff.yml on a self-hosted runner", () => {
         expect(base.code, base.output).toBe(0);
         expect(base.output).toContain(`error: no stack named '${missing}' found`);
         expect(base.output).toContain(`perfguard: ${missing} does not exist (first deploy): the diff is against no deployed state`);
-        expect(fs.readFileSync(path.join(o.runnerTemp, "preview-exit"), "utf8").trim()).toBe("6");
+        expect(fs.readFileSync(path.join(o.runnerTemp, "perfguard-preview-exit"), "utf8").trim()).toBe("6");
         const body = fs.readFileSync(path.join(o.runnerTemp, "perfguard-diff.md"), "utf8");
         expect(body).toContain("No diff:");
         expect(body).toContain(`error: no stack named '${missing}' found`);

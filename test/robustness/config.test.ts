@@ -233,7 +233,7 @@ function cliSchemaAccepts(p: Policy, config: Record<string, unknown>): boolean {
         validate = new Ajv({ allErrors: true, strict: false }).compile({ type: "object", properties: propertiesOf(p), required: p.configSchema?.required ?? [] });
         compiled.set(p.name, validate);
     }
-    return validate(config) as boolean;
+    return validate(config);
 }
 
 function policyNamed(name: string): Policy {

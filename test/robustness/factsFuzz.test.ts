@@ -24,6 +24,7 @@ import { plantedAtEveryDepth } from "../support/paths";
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
 // Every control character a terminal could take as a new line or a cursor move (message.ts).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function body(d: SdkDiagnostic): string {

@@ -20,8 +20,10 @@ import { urnOf } from "../support/policyHarness";
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
 type RpcFun = (call: { request: unknown }, callback: (err: unknown, response?: analyzerproto.RemediateResponse) => void) => Promise<void>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the SDK's own server module, untyped
 const server = require("@pulumi/policy/server") as { makeRemediateRpcFun(pack: string, version: string, level: EnforcementLevel, policies: Policies): RpcFun };
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the protobuf copy the SDK resolves
 const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] })) as { Struct: typeof StructType };
 
 // Every policy that remediates, at level remediate (as --policy-pack-config would set it).
@@ -40,16 +42,17 @@ async function remediateWire(type: string, name: string, properties: Record<stri
     request.setOptions(options);
     const wire = analyzerproto.AnalyzeRequest.deserializeBinary(request.serializeBinary());
     const response = await new Promise<analyzerproto.RemediateResponse>((resolve, reject) => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the SDK's callback error, unchanged
         remediate({ request: wire }, (err, r) => (err || !r ? reject(err ?? new Error("no response")) : resolve(r))).catch(reject);
     });
     const decoded = analyzerproto.RemediateResponse.deserializeBinary(response.serializeBinary());
-    return decoded.getRemediationsList().map((r) => ({ policy: r.getPolicyname(), props: (r.getProperties()?.toJavaScript() ?? {}) as Record<string, unknown> }));
+    return decoded.getRemediationsList().map((r) => ({ policy: r.getPolicyname(), props: (r.getProperties()?.toJavaScript() ?? {}) }));
 }
 
 type Path = ReadonlyArray<string | number>;
 
 function isWireSecret(v: unknown): v is Record<string, unknown> {
-    return v !== null && typeof v === "object" && !Array.isArray(v) && SIG_KEY in (v as object);
+    return v !== null && typeof v === "object" && !Array.isArray(v) && SIG_KEY in (v);
 }
 
 /** Every path (object keys, list indexes) of `value`, the root excluded. */

@@ -188,6 +188,16 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
         if (name === undefined) {
             throw new Error(`step ${index} of ${jobName} has no name`);
         }
+        // A composite action of the repository (`uses: ./perfguard`) is a step like a `run:` one: a
+        // test may leave it out (only) or skip it with its reason (it needs the real CLI).
+        if (step.uses?.startsWith("./") && opts.only && !opts.only.includes(name)) {
+            results.push({ name, ran: false, reason: "not selected by this test" });
+            continue;
+        }
+        if (step.uses?.startsWith("./") && opts.skip?.[name] !== undefined) {
+            results.push({ name, ran: false, reason: opts.skip[name] });
+            continue;
+        }
         const local = step.uses ? opts.actions?.[step.uses.replace(/@.*$/, "")] : undefined;
         if (local && !condition(step.if, failed, opts.event, opts.expressions)) {
             results.push({ name, ran: false, reason: failed ? "an earlier step failed" : `if: ${step.if}` });

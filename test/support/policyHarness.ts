@@ -58,7 +58,7 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
         props: unknownCheckingProxy(structuredClone(r.props)),
         opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
         dependencies: [] as PolicyResource[],
-        propertyDependencies: {} as Record<string, PolicyResource[]>,
+        propertyDependencies: {},
         ...(r.provider ? { provider: { urn: r.provider.urn, type: r.provider.urn.split("::")[2] ?? "", name: r.provider.urn.split("::").pop() ?? "", props: unknownCheckingProxy(structuredClone(r.provider.props)) } } : {}),
         isType: () => false,
         asType: () => undefined,
@@ -71,8 +71,8 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
     });
     const out: Violation[] = [];
     await policy.validateStack(
-        { resources: built, getConfig: <T>() => config as T, stackTags: new Map(), notApplicable: () => { throw new Error("notApplicable"); } } as never,
-        collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never,
+        { resources: built, getConfig: <T>() => config as T, stackTags: new Map(), notApplicable: () => { throw new Error("notApplicable"); } },
+        collector(policy.name, policy.enforcementLevel ?? "advisory", out),
     );
     expectShape(out);
     return out;
@@ -118,7 +118,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
         for (const validate of validations) {
             if (validate) {
                 try {
-                    await validate(args as never, collector(policy.name, policy.enforcementLevel ?? "advisory", out) as never);
+                    await validate(args as never, collector(policy.name, policy.enforcementLevel ?? "advisory", out));
                 } catch (e) {
                     // As the SDK: args.notApplicable ends this validation and records the reason.
                     if (!(e instanceof NotApplicableSignal)) {
@@ -133,7 +133,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
     // As the SDK: AnalyzeStack also runs a resource policy's validateStack when it has one.
     const stackPart = (policy as Partial<StackValidationPolicy>).validateStack;
     if (stackPart) {
-        out.push(...await runStackPolicy({ ...policy, validateStack: stackPart } as StackValidationPolicy, resources, config));
+        out.push(...await runStackPolicy({ ...policy, validateStack: stackPart }, resources, config));
     }
     return out;
 }

@@ -75,7 +75,7 @@ export function markedProcesses(prefix: string): MarkedProcess[] {
         if (!stat || stat.zombie) {
             continue;
         }
-        let command = "";
+        let command: string;
         try {
             command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
         } catch {

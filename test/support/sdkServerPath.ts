@@ -24,13 +24,13 @@ interface ServerModule {
 }
 
 // server.d.ts declares nothing (the makers are @internal), but server.js exports them.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const server = require("@pulumi/policy/server") as ServerModule;
 
 // The Struct of the google-protobuf copy @pulumi/pulumi's generated protos use (a Struct from
 // another copy would fail their instanceof checks).
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] })) as { Struct: typeof StructType };
 
 export const PACK_NAME = "perfguard";

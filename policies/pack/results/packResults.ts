@@ -171,7 +171,7 @@ export function tapResults(grpcServer: GrpcServerClass, value: string, rules: re
         if (typeof implementation?.analyze === "function" && typeof implementation.analyzeStack === "function") {
             implementation = { ...implementation, analyze: wrap(implementation.analyze, recorder, false), analyzeStack: wrap(implementation.analyzeStack, recorder, true) };
         }
-        return original.call(this, service, implementation);
+        original.call(this, service, implementation);
     };
     try {
         serve();

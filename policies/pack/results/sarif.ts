@@ -4,7 +4,8 @@
  * warning, not checked note. A waived verdict carries a suppression with the waiver as its
  * justification. Each result is located at the line that declares the resource, else at the
  * project file's line 1 (code scanning drops results without a physical location), and names the
- * resource's URN as its logical location.
+ * resource's URN as its logical location. From `perfguard diff`, each result's baselineState says
+ * whether base had it ("new" or "unchanged").
  */
 import { createHash } from "crypto";
 import { policyDocUrl } from "./docsUrl";
@@ -75,6 +76,7 @@ export function toSarif(results: Results, opts: SarifOptions = {}): Record<strin
                 ...(v.urn !== undefined ? { logicalLocations: [{ fullyQualifiedName: v.urn, name: v.resourceName, kind: "resource" }] } : {}),
             }],
             partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(v, rank) },
+            ...(v.baseline !== undefined ? { baselineState: v.baseline } : {}),
             ...(v.outcome === "waived" ? { suppressions: [{ kind: "inSource", justification: v.waiver ?? "waived" }] } : {}),
             properties: { enforcementLevel: v.level, outcome: v.outcome, ...(v.resourceType ? { resourceType: v.resourceType } : {}) },
         };

@@ -40,6 +40,11 @@ export interface Verdict {
     /** The message as the pack reported it ("" for a pass). */
     readonly message: string;
     readonly location: Location;
+    /**
+     * `perfguard diff` only (its head's verdicts): "new" when base did not have this verdict (the
+     * diff's `+` lines), else "unchanged". SARIF's baselineState; absent outside a diff.
+     */
+    readonly baseline?: "new" | "unchanged";
 }
 
 export interface RuleInfo {

@@ -135,7 +135,7 @@ describe("messages: problem line and fix, asserted separately", () => {
     it("three unthrottled controllers: one cause, one verdict, on the zone, naming them", async () => {
         const found = await runStackPolicy(citrixBrokerThrottle, citrixStack({ throttles: [undefined, undefined, undefined] }));
         expect(verdicts(found)).toEqual(["citrix-broker-throttle -> emea-zone"]);
-        const zone = found[0] as Violation;
+        const zone = found[0];
         expect(parseMessage(zone.message).fix).toMatch(/to 8 on each of zone "emea-zone"'s 3 Delivery Controllers/);
         expect(parseMessage(zone.message).basis).toContain("without a throttle: \"ddc-1\", \"ddc-2\", \"ddc-3\"");
     });
@@ -158,7 +158,7 @@ describe("messages: problem line and fix, asserted separately", () => {
     });
     it("never echoes other property values", async () => {
         const stack = citrixStack({ rttMs: "300", peak: "60", throttles: [undefined], users: "50000", machines: 20000 });
-        (stack[0].props as Record<string, unknown>).description = "SECRET-MARKER-123";
+        (stack[0].props).description = "SECRET-MARKER-123";
         const all = await runAll(stack);
         expect(all.length).toBeGreaterThan(3);
         for (const v of all) {

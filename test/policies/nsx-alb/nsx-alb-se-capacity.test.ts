@@ -49,7 +49,7 @@ async function judge(resources: TestResource[], config: Record<string, unknown> 
     return [
         ...await runStackPolicy(nsxAlbSeCapacity, resources, config),
         ...await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config),
-        ...await runStackPolicy(perfguardFacts as never, resources),
+        ...await runStackPolicy(perfguardFacts, resources),
     ];
 }
 

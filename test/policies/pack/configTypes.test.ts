@@ -33,7 +33,7 @@ function build(): unknown[] {
             name: "test-typed-config-read", description: "A check reading a key the config lacks.", enforcementLevel: "advisory",
             configSchema: { properties: { maxRttMs: property } },
             // @ts-expect-error maxRtt is not a key of LimitConfig
-            check: (_resource, config) => void config.maxRtt,
+            check: (_resource, config) => void String(config.maxRtt),
         }),
     ];
 }

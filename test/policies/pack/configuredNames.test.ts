@@ -36,7 +36,7 @@ describe("tapConfigure", () => {
         const { Server, added } = fakeServer();
         const original = Server.prototype.addService;
         const seen: unknown[] = [];
-        tapConfigure(Server as never, POLICIES, () => new Server().addService({}, { configure: (c) => seen.push(c) }));
+        tapConfigure(Server, POLICIES, () => new Server().addService({}, { configure: (c) => seen.push(c) }));
         expect(Server.prototype.addService).toBe(original);
         const request = call(["xen-dom0-workoad", "xen-dom0-workload"]);
         added[0].configure?.(request, () => undefined);
@@ -47,7 +47,7 @@ describe("tapConfigure", () => {
     it("records nothing on a request shape it does not know, and still calls the handler", () => {
         const { Server, added } = fakeServer();
         let called = 0;
-        tapConfigure(Server as never, POLICIES, () => new Server().addService({}, { configure: () => (called += 1) }));
+        tapConfigure(Server, POLICIES, () => new Server().addService({}, { configure: () => (called += 1) }));
         added[0].configure?.({ request: {} }, () => undefined);
         expect(called).toBe(1);
         expect(unknownPolicyNames()).toEqual([]);

@@ -35,7 +35,7 @@ describe("decodeOnce: one decode of a request's Struct, shared by the policies o
     ])("%s: %i decodes", (_name, calls, decodes) => {
         const { mod, calls: count } = countingModule();
         expect(decodeOnce(mod)).toBe(true);
-        const structs = [Struct.fromJavaScript(PROPS as never), Struct.fromJavaScript({ other: 1 })];
+        const structs = [Struct.fromJavaScript(PROPS), Struct.fromJavaScript({ other: 1 })];
         for (const [i, proxySecrets] of calls) {
             call(mod, structs[i], proxySecrets);
         }
@@ -45,7 +45,7 @@ describe("decodeOnce: one decode of a request's Struct, shared by the policies o
     it("gives what the SDK gives, the same value on every pass", () => {
         const { mod } = countingModule();
         decodeOnce(mod);
-        const struct = Struct.fromJavaScript(PROPS as never);
+        const struct = Struct.fromJavaScript(PROPS);
         const first = call(mod, struct, false);
         expect(first).toEqual(sdk.deserializeProperties(struct, false));
         expect(first).toEqual(PROPS);

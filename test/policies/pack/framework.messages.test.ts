@@ -70,7 +70,7 @@ describe("isolate", () => {
     it("turns an internal error into one Message about the resource, naming the error class", () => {
         const sent: string[] = [];
         const report = ((m: unknown) => sent.push(renderMessage(m as never))) as unknown as Report;
-        const resource = viewOf({ type: "avi:index/serviceenginegroup:Serviceenginegroup", name: "a".repeat(60), urn: "urn:x", props: {} } as never);
+        const resource = viewOf({ type: "avi:index/serviceenginegroup:Serviceenginegroup", name: "a".repeat(60), urn: "urn:x", props: {} });
         isolate(resource, report, () => {
             throw new RangeError("bad index 7");
         });

@@ -73,7 +73,7 @@ describe("sources", () => {
             const f = path.join(tmp, "truncated.json");
             fs.writeFileSync(f, fs.readFileSync(fixture("team-a.json"), "utf8").slice(0, 500));
             return f;
-        }, { stacks: [], errors: [expect.stringMatching(/^is not valid JSON/) as unknown as string] }],
+        }, { stacks: [], errors: [expect.stringMatching(/^is not valid JSON/)] }],
         ["an unknown export version", () => {
             const f = path.join(tmp, "v9.json");
             fs.writeFileSync(f, JSON.stringify({ ...exportOf("team-a.json"), version: 9 }));

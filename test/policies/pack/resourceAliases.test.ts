@@ -17,14 +17,14 @@ function zone(aliases: unknown): ReturnType<typeof viewOf> {
         urn: `urn:pulumi:dev::site::${ZONE}::emea-east-zone`, type: ZONE, name: "emea-east-zone",
         props: { name: "EMEA satellite", metadatas: [{ name: "perfguard:rttMs", value: "160" }] },
         opts: { aliases },
-    } as Parameters<typeof viewOf>[0]);
+    });
 }
 
 function controller(citrixZone: string): ReturnType<typeof viewOf> {
     return viewOf({
         urn: `urn:pulumi:dev::site::${VM}::ddc-1`, type: VM, name: "ddc-1",
         props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": citrixZone } },
-    } as Parameters<typeof viewOf>[0]);
+    });
 }
 
 describe("aliases in name joins", () => {
@@ -56,14 +56,14 @@ function seGroup(name: string | undefined, aliases: unknown): ReturnType<typeof 
         urn: `urn:pulumi:dev::lb::${SEG}::web-se-group`, type: SEG, name: "web-se-group",
         props: { ...(name === undefined ? {} : { name }), vcpusPerSe: "4", tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud" },
         opts: { aliases },
-    } as Parameters<typeof viewOf>[0]);
+    });
 }
 
 function virtualService(seGroupRef: string): ReturnType<typeof viewOf> {
     return viewOf({
         urn: `urn:pulumi:dev::lb::${VS}::shop-vs`, type: VS, name: "shop-vs",
         props: { name: "shop", seGroupRef, tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud", markers: [{ key: "perfguard:l7Rps", values: ["1000"] }] },
-    } as Parameters<typeof viewOf>[0]);
+    });
 }
 
 describe("aliases in the NSX ALB SE group join", () => {

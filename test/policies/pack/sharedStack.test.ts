@@ -31,7 +31,7 @@ function decode(declared: readonly Declared[], lists: readonly string[][]): Poli
         propertyDependencies: {},
         isType: () => false,
         asType: () => undefined,
-    })) as unknown as PolicyResource[];
+    }));
 }
 
 const STACK: Declared[] = [{ name: "hq", rttMs: "5" }, { name: "latam", rttMs: "160" }];
@@ -109,7 +109,7 @@ describe("--explain off: a stack policy builds no decision texts", () => {
         });
         const violations: string[] = [];
         const args = { resources: decode(STACK, STACK.map(() => [])), getConfig: () => ({}), stackTags: new Map(), notApplicable: () => undefined };
-        policy.validateStack(args as unknown as StackValidationArgs, ((m: unknown) => violations.push(String(m))) as never);
+        void policy.validateStack(args as unknown as StackValidationArgs, ((m: unknown) => violations.push(String(m))));
         return { details, violations };
     }
 

@@ -23,7 +23,7 @@ function run(check: (config: { limit: number }) => void): Array<{ message: strin
         sent.push(typeof m === "string" ? { message: m, urn } : m);
     }) as unknown as ReportViolation;
     const args = { resources: [], getConfig: () => ({ limit: 3, unverified: "advisory" }), notApplicable: () => undefined } as unknown as StackValidationArgs;
-    expect(() => policy.validateStack!(args, report)).not.toThrow();
+    expect(() => policy.validateStack(args, report)).not.toThrow();
     return sent;
 }
 
@@ -35,10 +35,11 @@ describe("a stack policy whose check throws", () => {
             throw new RangeError("boom");
         }, ["perfguard could not finish test-stack-throws (internal error RangeError): its verdicts on this stack are unknown."]],
         ["a non-Error value", () => {
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a check that throws a non-Error is the case
             throw 42;
         }, ["perfguard could not finish test-stack-throws (internal error a non-Error value): its verdicts on this stack are unknown."]],
         ["a check that writes to its (frozen) config", (config) => {
-            (config as { limit: number }).limit = 9;
+            (config).limit = 9;
         }, ["perfguard could not finish test-stack-throws (internal error TypeError): its verdicts on this stack are unknown."]],
     ])("%s", (_name, check, problems) => {
         const sent = run(check);

@@ -10,10 +10,10 @@ import { observeExplain } from "../../../policies/pack/decisionLog";
 import { resetReportedOnce, resourcePolicy } from "../../../policies/pack/definePolicy";
 
 type RpcFun = (call: { request: unknown }, callback: (err: unknown, response?: analyzerproto.AnalyzeResponse) => void) => Promise<void>;
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const server = require("@pulumi/policy/server") as { makeAnalyzeRpcFun(n: string, v: string, l: string, p: Policies): RpcFun };
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] })) as { Struct: typeof StructType };
 
 const ZONE = "citrix:index/zone:Zone";
@@ -45,6 +45,7 @@ async function call(type: string, name: string): Promise<string[]> {
     req.setOptions(o);
     const wire = analyzerproto.AnalyzeRequest.deserializeBinary(req.serializeBinary());
     return new Promise((resolve, reject) => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the SDK's callback error, unchanged
         void analyze({ request: wire }, (err, response) => (err ? reject(err) : resolve((response?.getNotApplicableList() ?? []).map((n) => n.getReason()))));
     });
 }

@@ -48,6 +48,7 @@ describe("waivers: a compliant baseline, then one change each", () => {
     it("the waived message quotes the reason with control characters escaped", async () => {
         const [v] = await runResourcePolicy(citrixZoneRttLimit, waiver("citrix-zone-rtt-limit", "CHG-1\u001b[2J"));
         expect(v.message).toContain("waived (perfguard:waiveReason in metadatas: \"CHG-1\\u001b[2J\")");
+        // eslint-disable-next-line no-control-regex -- matching control characters is the point
         expect(/[\u0000-\u0009\u000b-\u001f]/.test(v.message)).toBe(false);
     });
 

@@ -235,18 +235,6 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
     }).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-/**
- * TODO(lead): empty at merge. Cycles inside rooms other developers are rewriting on their branches
- * right now (issue 31): NSX ALB's seGroups.ts split (certificates.ts reads a type of seGroups.ts,
- * which calls certificates.ts) and the inventory merge (resources.ts merges the inventory, whose
- * merge builds ResourceViews). This branch keeps out of those files; each entry must still be a
- * cycle here, so the set cannot outlive the cycles it names.
- */
-const CYCLES_ON_OTHER_BRANCHES: ReadonlySet<string> = new Set([
-    "policies/nsx-alb/certificates.ts -> policies/nsx-alb/seGroups.ts -> policies/nsx-alb/certificates.ts",
-    "policies/pack/inventory/merge.ts -> policies/pack/resources.ts -> policies/pack/inventory/merge.ts",
-].map((c) => c.split("/").join(path.sep)));
-
 describe("no import cycle (docs/architecture.md)", () => {
     it("finds a cycle, names it, and ignores a graph without one", () => {
         const graph = new Map<string, string[]>([["a", ["b"]], ["b", ["c"]], ["c", ["a", "d"]], ["d", []], ["e", ["e"]], ["f", ["d"]]]);
@@ -261,9 +249,7 @@ describe("no import cycle (docs/architecture.md)", () => {
         // The lazy import of cli/diff/plots from cli/diff/run is seen: the walk reads import() too.
         expect(graph.get(path.join("cli", "diff", "run.ts"))).toContain(path.join("cli", "diff", "plots.ts"));
         const cycles = importCycles(graph).map((cycle) => cycle.join(" -> "));
-        // Stale entries fail too, so the set is emptied as the branches land.
-        expect(cycles.filter((c) => CYCLES_ON_OTHER_BRANCHES.has(c))).toEqual([...CYCLES_ON_OTHER_BRANCHES].sort());
-        expect(cycles.filter((c) => !CYCLES_ON_OTHER_BRANCHES.has(c))).toEqual([]);
+        expect(cycles).toEqual([]);
     });
 });
 

@@ -29,10 +29,19 @@ import { splitSites } from "./siteIdentity";
 import type { CitrixEvaluation, CitrixEvaluationConfig, GroupEvaluation, LockFeed, ZoneEvaluation } from "./evaluationTypes";
 import { lockSafeConcurrency, perControllerThrottle, settledThrottle, worstMix } from "./lockLimits";
 import { rttNotes, zoneCoverage } from "./names";
-import { EVALUATION_DEFAULTS } from "./schemas";
+import { schemaNumber, SITE_DATABASE_SCHEMA, TARGET_DEFAULTS } from "./schemas";
 import { siteDatabase } from "./siteDatabase";
 
 const memo = stackMemo<CitrixEvaluation>();
+
+
+/** What the evaluation judges with where a caller gives no setting: every value the schemas' default. */
+export const EVALUATION_DEFAULTS: CitrixEvaluationConfig = {
+    ...TARGET_DEFAULTS,
+    externalControllers: {},
+    measuredSiteBrokeredPerS: schemaNumber(SITE_DATABASE_SCHEMA, "measuredSiteBrokeredPerS"),
+    satelliteAtRttMs: schemaNumber(SITE_DATABASE_SCHEMA, "satelliteAtRttMs"),
+};
 
 /** The evaluation of `stack` with `config`, computed once per stack object and config. O(resources). */
 export function citrixEvaluation(stack: StackView, config: Partial<CitrixEvaluationConfig> = {}): CitrixEvaluation {

@@ -15,7 +15,7 @@ export { citrixEvaluation } from "./compute";
 export type { CitrixEvaluation, CitrixEvaluationConfig, GroupEvaluation, LockFeed, SiteEvaluation, SitePart, ZoneEvaluation } from "./evaluationTypes";
 export { lockSafeConcurrency, perControllerThrottle, worstMix } from "./lockLimits";
 export { siteCap } from "./siteDatabase";
-export { EVALUATION_DEFAULTS } from "./schemas";
+export { EVALUATION_DEFAULTS } from "./compute";
 export { citrixEvaluations, throttleSettings } from "./settings";
 export type { CitrixEvaluations, PackConfig } from "./settings";
 export { throttleDecisions } from "./throttleDecisions";

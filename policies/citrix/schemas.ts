@@ -7,8 +7,12 @@
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
-import type { BrokeringTargets } from "./targets";
-import type { CitrixEvaluationConfig } from "./evaluationTypes";
+
+/** The response-time and error targets a zone's brokering is judged against. */
+export interface BrokeringTargets {
+    targetResponseS: number;
+    errorBudgetPct: number;
+}
 
 type Properties = Readonly<Record<string, PolicyConfigJSONSchema>>;
 
@@ -152,12 +156,4 @@ export function schemaNumber(schema: Properties, key: string): number {
 export const TARGET_DEFAULTS: BrokeringTargets = {
     targetResponseS: schemaNumber(TARGET_SCHEMA, "targetResponseS"),
     errorBudgetPct: schemaNumber(TARGET_SCHEMA, "errorBudgetPct"),
-};
-
-/** What the evaluation judges with where a caller gives no setting: every value the schemas' default. */
-export const EVALUATION_DEFAULTS: CitrixEvaluationConfig = {
-    ...TARGET_DEFAULTS,
-    externalControllers: {},
-    measuredSiteBrokeredPerS: schemaNumber(SITE_DATABASE_SCHEMA, "measuredSiteBrokeredPerS"),
-    satelliteAtRttMs: schemaNumber(SITE_DATABASE_SCHEMA, "satelliteAtRttMs"),
 };

@@ -319,10 +319,10 @@ export interface Unplaced {
 type CatalogZone = { zone: Zone } | { why?: NotChecked };
 
 /** Places a resource by a lookup: the zone, why it names several, or undefined (none). */
-type Placer = (resource: ResourceView, as: Unplaced["as"], what: string, found: ZoneLookup) => Zone | NotChecked | undefined;
+type Placer = (resource: ResourceView, as: Unplaced["as"], what: string, found: ZoneLookup<Zone>) => Zone | NotChecked | undefined;
 
 /** A catalog's zone: property dependency, a literal zone id, or a perfguard:citrixZone fact on it. */
-function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, index: ZoneIndex, placed: Placer): CatalogZone {
+function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, index: ZoneIndex<Zone>, placed: Placer): CatalogZone {
     for (const urn of catalog.propertyDependencies["zone"] ?? []) {
         const zone = byUrn.get(urn);
         if (zone) {

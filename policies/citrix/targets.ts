@@ -5,13 +5,11 @@
 import { maxSafeConcurrency, predictBrokering } from "../../model/brokering";
 import { adviceMaxConcurrent, measuredLimit } from "../../model/citrixGuidance";
 import { num, pct } from "../pack/format";
+import type { BrokeringTargets } from "./schemas";
 import { TARGET_DEFAULTS } from "./schemas";
 
 /** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
-export interface BrokeringTargets {
-    targetResponseS: number;
-    errorBudgetPct: number;
-}
+export type { BrokeringTargets } from "./schemas";
 
 
 /**

@@ -12,8 +12,14 @@
 import type { NotChecked } from "../pack/definePolicy";
 import { shortName } from "../pack/message";
 import type { ResourceView } from "../pack/resources";
-import { siteKeyOf } from "./siteIdentity";
-import type { Zone } from "./site";
+import { siteKeyOf } from "./siteKey";
+
+/** What a join reads of a zone (site.ts's Zone): generic so that this module imports nothing of site.ts. */
+export interface JoinableZone {
+    readonly resource: ResourceView;
+    readonly zoneName: string;
+    readonly nameUnknown: boolean;
+}
 
 /** Locale-independent case folding for names (issue 11). */
 function fold(name: string): string {
@@ -36,7 +42,7 @@ function endpointOf(r: ResourceView): string | undefined {
 export type Relation = "same" | "possible" | "different";
 
 /** How the Site of `from` (a controller, a catalog; undefined: this stack's policy config) relates to a zone's. */
-export function relation(from: ResourceView | undefined, zone: Zone): Relation {
+export function relation(from: ResourceView | undefined, zone: JoinableZone): Relation {
     const a = from ? endpointOf(from) : undefined;
     const b = endpointOf(zone.resource);
     if (a !== undefined && b !== undefined) {
@@ -46,16 +52,16 @@ export function relation(from: ResourceView | undefined, zone: Zone): Relation {
 }
 
 /** What a lookup found: one zone, none, or several it cannot tell apart. */
-export type ZoneLookup = { readonly zone: Zone } | { readonly none: true } | { readonly ambiguous: readonly Zone[] };
+export type ZoneLookup<Z extends JoinableZone = JoinableZone> = { readonly zone: Z } | { readonly none: true } | { readonly ambiguous: readonly Z[] };
 
 /** `Zone "apac" (stack vdi/prod)`: how an ambiguity names a candidate. */
-export function zoneLabel(zone: Zone): string {
+export function zoneLabel(zone: JoinableZone): string {
     const o = zone.resource.origin;
     return `${zone.resource.label}${o ? ` (stack ${shortName(o.project, 40)}/${shortName(o.stack, 40)})` : ""}`;
 }
 
 /** Why a resource naming several zones is not placed: the candidates, sorted, at most 3 listed. */
-export function ambiguousWhy(what: string, zones: readonly Zone[]): NotChecked {
+export function ambiguousWhy(what: string, zones: readonly JoinableZone[]): NotChecked {
     const names = zones.map(zoneLabel).sort();
     const listed = names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
     return {
@@ -68,7 +74,7 @@ export function ambiguousWhy(what: string, zones: readonly Zone[]): NotChecked {
  * The zones by name and by id; each lookup keeps the old precedence within a Site (a zone's
  * `name` input, then its Pulumi name, then its aliases' old names) and filters by Site.
  */
-export class ZoneIndex {
+export class ZoneIndex<Zone extends JoinableZone> {
     private readonly tiers: Array<Map<string, Zone[]>> = [new Map(), new Map(), new Map()];
     private readonly ids = new Map<string, Zone[]>();
 
@@ -96,7 +102,7 @@ export class ZoneIndex {
     }
 
     /** The zone `name` names for `from`. */
-    byName(name: string, from: ResourceView | undefined): ZoneLookup {
+    byName(name: string, from: ResourceView | undefined): ZoneLookup<Zone> {
         for (const tier of this.tiers) {
             const found = pick(tier.get(fold(name)) ?? [], from);
             if (!("none" in found)) {
@@ -107,12 +113,12 @@ export class ZoneIndex {
     }
 
     /** The zone a literal id names for `from` (ids are unique; two stacks declaring one zone are named). */
-    byId(id: string, from: ResourceView | undefined): ZoneLookup {
+    byId(id: string, from: ResourceView | undefined): ZoneLookup<Zone> {
         return pick(this.ids.get(id) ?? [], from);
     }
 }
 
-function pick(candidates: readonly Zone[], from: ResourceView | undefined): ZoneLookup {
+function pick<Zone extends JoinableZone>(candidates: readonly Zone[], from: ResourceView | undefined): ZoneLookup<Zone> {
     const related = candidates.map((zone) => ({ zone, rel: relation(from, zone) })).filter((c) => c.rel !== "different");
     const same = related.filter((c) => c.rel === "same");
     const chosen = same.length > 0 ? same : related;

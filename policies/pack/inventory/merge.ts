@@ -4,8 +4,8 @@
  * entry (same project and stack, from the URNs) is replaced by the preview, never counted twice,
  * and only lends its deployed identity (uuid, URL, id) to the resources the preview cannot know yet.
  */
-import { ResourceView } from "../resources";
-import type { ResourceOrigin } from "../resources";
+import { ResourceView } from "../resourceView";
+import type { ResourceOrigin } from "../resourceView";
 import { isUnknown } from "../values";
 import { currentInventory } from "./current";
 import { urnStack } from "./read";

@@ -6,18 +6,18 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { analyzeResources, explainTempFile, openPack } from "../preview/analyzeResources";
+import { analyzeResources, explainTempFile, OpenedPack, openPack } from "../preview/analyzeResources";
 import { Explanation, formatExplanation, readExplanation } from "../preview/explainReport";
 import { PolicyConfigError } from "../preview/policyConfig";
 import { formatPoliciesSection, formatRemediation, formatViolation } from "../preview/printViolations";
 import { defaultPackDir } from "../preview/runPreview";
 import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types";
+import type { AnalyzerInfo } from "../preview/packClient";
 import { UsageError } from "./errors";
 import { ensureOutputFolder } from "./outputFolder";
 import { buildReport } from "./report";
-import { readStackExport } from "./stackExport";
+import { readStackExport, StackExportFile } from "./stackExport";
 import { escapeControl } from "../policies/pack/message";
-import type { AnalyzerInfo } from "../preview/packClient";
 import { buildResults, levelsOf, Results } from "./results/model";
 
 export interface CheckOptions {
@@ -71,7 +71,6 @@ export interface AnalyzedCheck {
     readonly explanation: Explanation | undefined;
     readonly info: AnalyzerInfo;
     readonly config: Awaited<ReturnType<typeof openPack>>["config"];
-    readonly packDirGiven: string;
 }
 
 /** Runs the pack on one export (see runCheck). */
@@ -82,44 +81,52 @@ export async function analyzeCheck(opts: CheckOptions): Promise<AnalyzedCheck> {
         // The folder is created (mkdir -p), as --plot's is: a report path names where it goes.
         ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
     }
-    const packDirGiven = opts.packDir ?? defaultPackDir();
     const explain = opts.explain || opts.results ? explainTempFile() : undefined;
-    let violations: Violation[];
-    let remediations: AppliedRemediation[];
-    let explanation: Explanation | undefined;
-    let info: AnalyzerInfo;
-    let config;
     try {
-        const opened = await openPack({
-            packDir: packDirGiven, project: exported.project, stack: exported.stack,
-            policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile: explain?.file, ...(opts.env ? { env: opts.env } : {}),
-        }).catch((err: unknown) => {
-            // A config the CLI would refuse is a bad input file here: exit 2, as docs/cli.md says.
-            throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
-        });
-        info = opened.info;
-        config = opened.config;
+        const opened = await openCheckPack(opts, exported, explain?.file);
         try {
-            ({ violations, remediations } = await analyzeResources(opened.pack, exported.resources, {
-                remediating: opened.remediating,
-                applyRemediations: false,
-                fallbackStackUrn: `urn:pulumi:${exported.stack}::${exported.project}::${ROOT_STACK_TYPE}::${exported.project}-${exported.stack}`,
-            }));
+            return await analyzeWithPack(opened, exported, opts, explain?.file);
         } finally {
             await opened.pack.close();
-        }
-        if (explain) {
-            explanation = readExplanation(explain.file, exported.resources.map((r) => r.urn));
         }
     } finally {
         explain?.cleanup();
     }
-    return { opts, exported, violations, remediations, explanation, info, config, packDirGiven };
+}
+
+/** The pack `check` runs, started and configured for `exported`'s project and stack. */
+export async function openCheckPack(opts: Omit<CheckOptions, "file">, exported: StackExportFile, explainFile: string | undefined): Promise<OpenedPack> {
+    return openPack({
+        packDir: opts.packDir ?? defaultPackDir(), project: exported.project, stack: exported.stack,
+        policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile, ...(opts.env ? { env: opts.env } : {}),
+    }).catch((err: unknown) => {
+        // A config the CLI would refuse is a bad input file here: exit 2, as docs/cli.md says.
+        throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
+    });
+}
+
+/**
+ * Analyzes one export with an opened pack (a fleet check reuses one pack for every stack:
+ * cli/fleet.ts). `explainFile` is the pack's explain file, read (and emptied) for this stack.
+ */
+export async function analyzeWithPack(opened: OpenedPack, exported: StackExportFile, opts: CheckOptions, explainFile: string | undefined): Promise<AnalyzedCheck> {
+    const { info, config } = opened;
+    const { violations, remediations } = await analyzeResources(opened.pack, exported.resources, {
+        remediating: opened.remediating,
+        applyRemediations: false,
+        fallbackStackUrn: `urn:pulumi:${exported.stack}::${exported.project}::${ROOT_STACK_TYPE}::${exported.project}-${exported.stack}`,
+    });
+    let explanation: Explanation | undefined;
+    if (explainFile !== undefined) {
+        explanation = readExplanation(explainFile, exported.resources.map((r) => r.urn));
+        fs.writeFileSync(explainFile, "");
+    }
+    return { opts, exported, violations, remediations, explanation, info, config };
 }
 
 /** Renders one analyzed export with `violations` (its own, or what is left of them after a fleet's deduplication). */
 export function renderCheck(analyzed: AnalyzedCheck, violations: Violation[]): CheckResult {
-    const { opts, exported, remediations, explanation, info, config, packDirGiven } = analyzed;
+    const { opts, exported, remediations, explanation, info, config } = analyzed;
     const mandatory = violations.filter((v) => v.enforcementLevel === "mandatory").length;
     const advisory = violations.filter((v) => v.enforcementLevel === "advisory").length;
     const exitCode = mandatory > 0 ? 1 : 0;
@@ -137,7 +144,7 @@ export function renderCheck(analyzed: AnalyzedCheck, violations: Violation[]): C
     // As the CLI shows `--policy-pack`: as given (pulumi preview --policy-pack ../pack prints
     // `(local: ../pack)`); the default pack, which the user named nowhere, by its absolute folder,
     // as the emulated preview names it.
-    const localPath = opts.packDir ?? packDirGiven;
+    const localPath = opts.packDir ?? defaultPackDir();
     text += formatPoliciesSection([{ name: info.name, version: info.version, localPath }], violations, remediations);
     text += `perfguard check ${opts.file}: ${exported.resources.length} resources (stack ${exported.stack}, project ${exported.project}): ` +
         `${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}` +

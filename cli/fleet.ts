@@ -8,15 +8,17 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as zlib from "zlib";
-import { digestOf } from "../policies/pack/inventory/digest";
+import { digestOf, encodeDigest } from "../policies/pack/inventory/digest";
 import { checkpointFiles, readInventory } from "../policies/pack/inventory/read";
 import { INVENTORY_ENV } from "../policies/pack/inventory/types";
-import { AnalyzedCheck, analyzeCheck, CheckOptions, CheckResult, renderCheck } from "./check";
+import { explainTempFile } from "../preview/analyzeResources";
+import { AnalyzedCheck, analyzeWithPack, CheckOptions, CheckResult, openCheckPack, renderCheck } from "./check";
 import { UsageError } from "./errors";
 import { dedupeCauses } from "./fleetCauses";
 import { buildFleetReport } from "./fleetReport";
 import { ensureOutputFolder } from "./outputFolder";
 import { compareVerdicts, Results } from "./results/model";
+import { readStackExport } from "./stackExport";
 
 /**
  * The export files of `sources`: a file as it is, a folder's `*.json` files, a backend's
@@ -70,20 +72,41 @@ function fleetInventory(files: readonly string[], tmp: string): string {
         return files.join(",");
     }
     const digest = path.join(tmp, "fleet-digest.json");
-    fs.writeFileSync(digest, JSON.stringify(digestOf(inventory, new Date())));
+    fs.writeFileSync(digest, encodeDigest(digestOf(inventory, new Date())));
     return digest;
 }
 
-/** Checks every stack of the fleet, each with the others as its inventory; exit 1 on any mandatory violation. */
+/**
+ * Checks every stack of the fleet, each with the others as its inventory; exit 1 on any mandatory
+ * violation. One pack process judges the stacks one after the other, each as its own preview: a
+ * ConfigureStack for its project and stack starts it (the pack forgets what it reported once per
+ * preview: policies/pack/configuredNames.ts), and the fleet's digest is read once, not per stack.
+ */
 export async function runFleetCheck(sources: readonly string[], opts: Omit<CheckOptions, "file" | "env">): Promise<CheckResult> {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-fleet-"));
     try {
         const files = fleetFiles(sources, tmp);
         const env = { [INVENTORY_ENV]: fleetInventory(files, tmp) };
+        // Each export is read when its turn comes (a fleet's exports need not all be in memory at once).
+        const first = readStackExport(files[0]);
+        const explain = opts.explain || opts.results ? explainTempFile() : undefined;
         const analyzed: AnalyzedCheck[] = [];
-        for (const file of files) {
-            // The fleet's report is written once, below, from every stack.
-            analyzed.push(await analyzeCheck({ ...opts, report: undefined, file, env }));
+        try {
+            const opened = await openCheckPack({ ...opts, env }, first, explain?.file);
+            try {
+                for (const [i, file] of files.entries()) {
+                    const exported = i === 0 ? first : readStackExport(file);
+                    if (i > 0) {
+                        await opened.pack.configureStack({ project: exported.project, stack: exported.stack, dryRun: true, config: {}, tags: {} });
+                    }
+                    // The fleet's report is written once, below, from every stack.
+                    analyzed.push(await analyzeWithPack(opened, exported, { ...opts, report: undefined, file, env }, explain?.file));
+                }
+            } finally {
+                await opened.pack.close();
+            }
+        } finally {
+            explain?.cleanup();
         }
         // One cause, one verdict: a shared object's verdict is kept once across the stacks (fleetCauses.ts).
         const kept = dedupeCauses(analyzed.map((a) => ({ project: a.exported.project, stack: a.exported.stack, violations: a.violations })));

@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { digestOf } from "../policies/pack/inventory/digest";
+import { digestOf, encodeDigest } from "../policies/pack/inventory/digest";
 import { emptySources } from "../policies/pack/inventory/empty";
 import { readInventory } from "../policies/pack/inventory/read";
 import { escapeControl } from "../policies/pack/message";
@@ -29,7 +29,7 @@ export function runInventory(sources: readonly string[], out: string, now = new 
     }
     ensureOutputFolder(path.dirname(path.resolve(out)), "digest", out);
     const digest = digestOf(inventory, now);
-    fs.writeFileSync(out, JSON.stringify(digest) + "\n");
+    fs.writeFileSync(out, encodeDigest(digest));
     const kept = digest.stacks.reduce((n, s) => n + s.resources.length, 0);
     const read = inventory.entries.reduce((n, e) => n + e.resources.length, 0);
     const duplicates = inventory.duplicates.map((d) => `stack ${escapeControl(d.project)}/${escapeControl(d.stack)} is in two sources: kept ${escapeControl(d.kept)}, ignored ${escapeControl(d.dropped)}\n`).join("");

@@ -10,6 +10,7 @@
  * (`tapConfigure`) and perfguard-facts reports these names on the root stack.
  */
 import { didYouMean } from "./config";
+import { resetReportedOnce } from "./definePolicy";
 
 /** One config key that names no policy, with the closest policy name when one is close. */
 export interface UnknownPolicyName {
@@ -45,6 +46,7 @@ interface ConfigureCall {
 
 interface AnalyzerImplementation {
     configure?: (call: ConfigureCall, callback: unknown) => unknown;
+    configureStack?: (call: unknown, callback: unknown) => unknown;
 }
 
 interface GrpcServerClass {
@@ -71,6 +73,22 @@ export function tapConfigure(grpcServer: GrpcServerClass, policyNames: readonly 
     const original = grpcServer.prototype.addService;
     grpcServer.prototype.addService = function (this: unknown, service: unknown, implementation: AnalyzerImplementation): void {
         const configure = implementation?.configure;
+        const configureStack = implementation?.configureStack;
+        if (typeof configureStack === "function") {
+            let configured = 0;
+            implementation = {
+                ...implementation,
+                // The engine configures a pack's stack once per preview; `perfguard check` of a
+                // fleet configures each stack in turn in one process (cli/fleet.ts): each later
+                // call starts a new stack's preview, so what is reported once per preview is again.
+                configureStack(call, callback) {
+                    if (configured++ > 0) {
+                        resetReportedOnce();
+                    }
+                    return configureStack.call(this, call, callback);
+                },
+            };
+        }
         if (typeof configure === "function") {
             implementation = {
                 ...implementation,

@@ -9,6 +9,7 @@ import * as path from "path";
 import * as zlib from "zlib";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { digestOf, encodeDigest } from "../../policies/pack/inventory/digest";
 import { readInventory } from "../../policies/pack/inventory/read";
 import { inventoryNotices } from "../../policies/pack/inventory/messages";
 import { nsxAlbSeCapacity } from "../../policies/nsx-alb/nsx-alb-se-capacity";
@@ -57,6 +58,46 @@ describe("the reader on damaged sources", () => {
         fc.assert(fc.property(fc.jsonValue(), fc.constantFrom("version", "deployment", "checkpoint", "kind", "stacks"), (junk, key) => {
             checkNotices(write(JSON.stringify({ ...doc, [key]: junk })));
             checkNotices(write(JSON.stringify(junk)));
+        }), { numRuns: RUNS });
+    });
+});
+
+describe("the reader on damaged version 3 digests (read in part)", () => {
+    const digest = encodeDigest(digestOf(readInventory(["network.json", "team-a.json", "vms-a.json"].map(fixture).join(",")), new Date("2026-12-05T00:00:00Z")));
+
+    /** Reads `file` and every stack's resources (each line read late): never throws, never an empty answer. */
+    function readAll(file: string): void {
+        checkNotices(file);
+        const inv = readInventory(file);
+        const resources = inv.entries.reduce((n, e) => n + e.resources.length + (e.index?.keys.length ?? 0), 0);
+        // A stack read as empty is an error (a damaged line), never a stack silently without its load.
+        expect(resources > 0 || inv.errors.length > 0).toBe(true);
+    }
+
+    it("cut anywhere (plain or gzipped): an error naming it, never a crash", () => {
+        fc.assert(fc.property(fc.integer({ min: 0, max: digest.length - 1 }), fc.boolean(), (cut, gz) => {
+            const part = digest.subarray(0, cut);
+            const file = write(gz ? zlib.gzipSync(part) : part);
+            readAll(file);
+            expect(readInventory(file).errors.length).toBeGreaterThan(0);
+        }), { numRuns: RUNS });
+    });
+
+    it("any byte changed (same length): no crash, and what is read is an error or well-formed stacks", () => {
+        fc.assert(fc.property(fc.integer({ min: 0, max: digest.length - 1 }), fc.integer({ min: 0, max: 255 }), (at, byte) => {
+            const bytes = Buffer.from(digest);
+            bytes[at] = byte;
+            readAll(write(bytes));
+        }), { numRuns: RUNS });
+    });
+
+    it("arbitrary JSON in its header's fields: never throws", () => {
+        const text = digest.toString("utf8");
+        const nl = text.indexOf("\n");
+        const header = JSON.parse(`${text.slice(0, nl - 1)}}`) as Record<string, unknown>;
+        fc.assert(fc.property(fc.jsonValue(), fc.constantFrom("stacks", "tableAt", "bytes", "built"), (junk, key) => {
+            const line = JSON.stringify({ ...header, [key]: junk }).slice(0, -1);
+            readAll(write(`${line},\n${text.slice(nl + 1)}`));
         }), { numRuns: RUNS });
     });
 });

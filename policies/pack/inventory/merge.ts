@@ -7,6 +7,7 @@
 import { ResourceView } from "../resourceView";
 import type { ResourceOrigin } from "../resourceView";
 import { isUnknown } from "../values";
+import { candidateEntries } from "./candidates";
 import { currentInventory } from "./current";
 import { urnStack } from "./read";
 import { joinKeys, stackIndex, StackIndex, touchedStacks } from "./touched";
@@ -81,8 +82,15 @@ export function foreignViews(inventory: Inventory, previewed: { project: string;
     let views = byKey.get(key);
     if (!views) {
         const others = inventory.entries.filter((e) => !isPreviewed(e, previewed));
-        const touched = ownKeys ? touchedStacks(ownKeys, others.map(indexOf)).map((i) => others[i]) : others;
+        // A digest's stacks that no key can reach are left out unread (candidates.ts); the selection is touchedStacks'.
+        const candidates = ownKeys ? candidateEntries(others, ownKeys, indexOf) : others;
+        const touched = ownKeys ? touchedStacks(ownKeys, candidates.map(indexOf)).map((i) => candidates[i]) : others;
         views = touched.flatMap(entryViews);
+        // One preview asks with one key; `perfguard check` of a fleet previews each stack in turn
+        // in one process (cli/fleet.ts): keep the last few, not every stack's views.
+        if (byKey.size >= 4) {
+            byKey.clear();
+        }
         byKey.set(key, views);
     }
     return views;

@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as zlib from "zlib";
+import { entriesOfDigestFile, isDigestV3 } from "./digestFile";
 import { DIGEST_KIND, Inventory, InventoryDuplicate, InventoryEntry, InventoryError, InventoryResource, SECRET_MARK } from "./types";
 
 /** The signature key of a secret in Pulumi's state (sdk/go/common/resource/sig). */
@@ -126,30 +127,41 @@ function digestIndex(v: unknown): InventoryEntry["index"] {
     return isRecord(v) && isStringList(v.keys) && Array.isArray(v.objects) && v.objects.every(isStringList) ? { keys: v.keys, objects: v.objects } : undefined;
 }
 
+/**
+ * A digest read whole: version 1 or 2 (each stack with its resources), or a version 3 parsed as
+ * one document (gzipped, so not readable in part: its `slices` hold each stack's index and resources).
+ */
+function entriesOfDigest(doc: Record<string, unknown>, source: string): Array<InventoryEntry | InventoryError> {
+    const v3 = doc.version === 3;
+    if ((doc.version !== 1 && doc.version !== 2 && !v3) || !Array.isArray(doc.stacks) || (v3 && !Array.isArray(doc.slices))) {
+        return [{ source, problem: `a digest of an unknown version ${JSON.stringify(doc.version)?.slice(0, 20)} (perfguard reads versions 1 to 3)` }];
+    }
+    const slices = v3 ? doc.slices as unknown[] : [];
+    return doc.stacks.map((s, i): InventoryEntry | InventoryError => {
+        const slice = v3 ? slices[i] : s;
+        if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !isRecord(slice) || !Array.isArray(slice.resources)) {
+            return { source, problem: `stack ${i} of the digest has no project, stack or resources` };
+        }
+        const time = typeof s.time === "string" && !Number.isNaN(Date.parse(s.time)) ? s.time : undefined;
+        const index = digestIndex(slice.index);
+        const raw = slice.resources;
+        // With its index, a stack's resources are copied (secrets made opaque) only when a preview touches it.
+        let resources: InventoryResource[] | undefined;
+        const entry = { project: s.project, stack: s.stack, source, ...(time ? { time } : {}), ...(index ? { index } : {}) };
+        return Object.defineProperty(entry, "resources", {
+            enumerable: true,
+            get: () => (resources ??= raw.map(inventoryResource).filter((r): r is InventoryResource => r !== undefined)),
+        }) as InventoryEntry;
+    });
+}
+
 /** Reads one parsed document: an export, a backend checkpoint, or a digest. */
 export function entriesOfDocument(doc: unknown, source: string): Array<InventoryEntry | InventoryError> {
     if (!isRecord(doc)) {
         return [{ source, problem: "not a JSON object" }];
     }
     if (doc.kind === DIGEST_KIND) {
-        if ((doc.version !== 1 && doc.version !== 2) || !Array.isArray(doc.stacks)) {
-            return [{ source, problem: `a digest of an unknown version ${JSON.stringify(doc.version)?.slice(0, 20)} (perfguard reads versions 1 and 2)` }];
-        }
-        return doc.stacks.map((s, i): InventoryEntry | InventoryError => {
-            if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !Array.isArray(s.resources)) {
-                return { source, problem: `stack ${i} of the digest has no project, stack or resources` };
-            }
-            const time = typeof s.time === "string" && !Number.isNaN(Date.parse(s.time)) ? s.time : undefined;
-            const index = digestIndex(s.index);
-            const raw = s.resources;
-            // With its index, a stack's resources are copied (secrets made opaque) only when a preview touches it.
-            let resources: InventoryResource[] | undefined;
-            const entry = { project: s.project, stack: s.stack, source, ...(time ? { time } : {}), ...(index ? { index } : {}) };
-            return Object.defineProperty(entry, "resources", {
-                enumerable: true,
-                get: () => (resources ??= raw.map(inventoryResource).filter((r): r is InventoryResource => r !== undefined)),
-            }) as InventoryEntry;
-        });
+        return entriesOfDigest(doc, source);
     }
     if ("checkpoint" in doc) {
         const problem = versionProblem(doc.version);
@@ -172,10 +184,27 @@ export function entriesOfDocument(doc: unknown, source: string): Array<Inventory
     return [{ source, problem: "not a stack export (no deployment), a backend checkpoint or a perfguard inventory digest" }];
 }
 
-/** Reads and parses one file (gzipped or not, by its magic bytes). */
-export function entriesOfFile(file: string, source = file): Array<InventoryEntry | InventoryError> {
+/** The first bytes of a file (to tell a version 3 digest, read in part, from a document read whole). */
+function headOf(file: string): Buffer {
+    const fd = fs.openSync(file, "r");
+    try {
+        const head = Buffer.alloc(64);
+        return head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
+    } finally {
+        fs.closeSync(fd);
+    }
+}
+
+/**
+ * Reads and parses one file (gzipped or not, by its magic bytes); a version 3 digest in part
+ * (digestFile.ts), its later read errors going to `late`.
+ */
+export function entriesOfFile(file: string, source = file, late: InventoryError[] = []): Array<InventoryEntry | InventoryError> {
     let text: string;
     try {
+        if (isDigestV3(headOf(file))) {
+            return entriesOfDigestFile(file, source, late);
+        }
         let bytes = fs.readFileSync(file);
         if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
             bytes = zlib.gunzipSync(bytes);
@@ -246,23 +275,23 @@ export function checkpointFiles(url: string): string[] | undefined {
 }
 
 /** Reads a DIY backend's stacks (checkpointFiles), read-only. */
-function entriesOfBackend(url: string): Array<InventoryEntry | InventoryError> {
+function entriesOfBackend(url: string, late: InventoryError[]): Array<InventoryEntry | InventoryError> {
     try {
         const files = checkpointFiles(url);
         if (!files) {
             return [{ source: url, problem: "has no .pulumi/stacks folder (not a DIY backend, or no stack in it)" }];
         }
         const root = backendRoot(url);
-        return files.flatMap((file) => entriesOfFile(file, `${url} (${path.relative(root, file)})`));
+        return files.flatMap((file) => entriesOfFile(file, `${url} (${path.relative(root, file)})`, late));
     } catch (e) {
         return [{ source: url, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
     }
 }
 
-/** Reads one source: a `file://` backend, a folder of `*.json` files, or a file. */
-export function entriesOfSource(source: string): Array<InventoryEntry | InventoryError> {
+/** Reads one source: a `file://` backend, a folder of `*.json` files, or a file (later read errors of a digest go to `late`). */
+export function entriesOfSource(source: string, late: InventoryError[] = []): Array<InventoryEntry | InventoryError> {
     if (source.startsWith("file://")) {
-        return entriesOfBackend(source);
+        return entriesOfBackend(source, late);
     }
     let stat: fs.Stats;
     try {
@@ -271,10 +300,10 @@ export function entriesOfSource(source: string): Array<InventoryEntry | Inventor
         return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
     }
     if (!stat.isDirectory()) {
-        return entriesOfFile(source);
+        return entriesOfFile(source, source, late);
     }
     try {
-        return listDir(source).filter((e) => e.isFile() && e.name.endsWith(".json")).flatMap((e) => entriesOfFile(path.join(source, e.name)));
+        return listDir(source).filter((e) => e.isFile() && e.name.endsWith(".json")).flatMap((e) => entriesOfFile(path.join(source, e.name), path.join(source, e.name), late));
     } catch (e) {
         return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
     }
@@ -293,8 +322,10 @@ export function readInventory(spec: string): Inventory {
     const errors: InventoryError[] = [];
     const byStack = new Map<string, InventoryEntry>();
     const duplicates: InventoryDuplicate[] = [];
+    // A version 3 digest's stacks are read on first use: what is wrong then is an error from then on.
+    const late: InventoryError[] = [];
     for (const source of sources) {
-        for (const item of entriesOfSource(source)) {
+        for (const item of entriesOfSource(source, late)) {
             if (!("resources" in item)) {
                 errors.push(item);
                 continue;
@@ -315,5 +346,8 @@ export function readInventory(spec: string): Inventory {
         errors.push({ source: JSON.stringify(spec).slice(0, 80), problem: "names no source" });
     }
     const entries = [...byStack.values()].sort((a, b) => (a.project === b.project ? (a.stack < b.stack ? -1 : 1) : a.project < b.project ? -1 : 1));
-    return { spec, entries, errors, duplicates };
+    return Object.defineProperty({ spec, entries, duplicates } as Omit<Inventory, "errors">, "errors", {
+        enumerable: true,
+        get: () => (late.length === 0 ? errors : [...errors, ...late]),
+    }) as Inventory;
 }

@@ -11,7 +11,7 @@
  */
 import * as fs from "fs";
 import { KeyTable, registerTabled } from "./candidates";
-import { inventoryResource } from "./read";
+import { inventoryResource } from "./stateResource";
 import { DIGEST_KIND, InventoryEntry, InventoryError, InventoryResource } from "./types";
 
 /** The start of a version 3 digest: what tells it from a JSON document read whole. */

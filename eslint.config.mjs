@@ -63,8 +63,16 @@ export default defineConfig(
     {
         // These read untyped values on purpose and check them: echarts' callback parameters, input
         // validated field by field, the SDK's generated gRPC JavaScript, a program's own modules.
-        files: ["cli/plots/*.ts", "model/xenShares.ts", "preview/providers/plugin.ts", "preview/mockedProgram.ts",
-            "policies/pack/config.ts", "policies/pack/resources.ts", "scripts/calibrate-brokering.ts", "scripts/bench/stack.ts"],
+        files: [
+            "cli/plots/*.ts",
+            "model/xenShares.ts",
+            "preview/providers/plugin.ts",
+            "preview/mockedProgram.ts",
+            "policies/pack/config.ts",
+            "policies/pack/resources.ts",
+            "scripts/calibrate-brokering.ts",
+            "scripts/bench/stack.ts",
+        ],
         rules: {
             "@typescript-eslint/no-unsafe-argument": "off",
             "@typescript-eslint/no-unsafe-assignment": "off",

@@ -27,17 +27,28 @@ decodeOnce(require("@pulumi/policy/deserialize") as DeserializeModule);
 // the tap sits on the server the SDK creates): Configure carries config keys that name no policy,
 // which the SDK hides from policies (policies/pack/configuredNames.ts).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/policy"))] })) as { Server: Parameters<typeof tapConfigure>[0] };
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/policy"))] })) as {
+    Server: Parameters<typeof tapConfigure>[0];
+};
 const serve = (): void => {
     new PolicyPack("perfguard", { policies });
 };
 // PERFGUARD_RESULTS: the pack writes the verdicts it reports (policies/pack/results/packResults.ts);
 // required only when set, so that a preview without it loads none of the writers.
 const resultsFile = process.env.PERFGUARD_RESULTS;
-tapConfigure(grpc.Server, policies.map((p) => p.name), resultsFile
-    ? () => {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only when PERFGUARD_RESULTS is set
-        const results = require("./policies/pack/results/packResults") as typeof import("./policies/pack/results/packResults");
-        results.tapResults(grpc.Server as unknown as Parameters<typeof results.tapResults>[0], resultsFile, policies.map((p) => ({ id: p.name, description: p.description })), serve);
-    }
-    : serve);
+tapConfigure(
+    grpc.Server,
+    policies.map((p) => p.name),
+    resultsFile
+        ? () => {
+              // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only when PERFGUARD_RESULTS is set
+              const results = require("./policies/pack/results/packResults") as typeof import("./policies/pack/results/packResults");
+              results.tapResults(
+                  grpc.Server as unknown as Parameters<typeof results.tapResults>[0],
+                  resultsFile,
+                  policies.map((p) => ({ id: p.name, description: p.description })),
+                  serve,
+              );
+          }
+        : serve,
+);

@@ -97,8 +97,13 @@ export async function analyzeCheck(opts: CheckOptions): Promise<AnalyzedCheck> {
 /** The pack `check` runs, started and configured for `exported`'s project and stack. */
 export async function openCheckPack(opts: Omit<CheckOptions, "file">, exported: StackExportFile, explainFile: string | undefined): Promise<OpenedPack> {
     return openPack({
-        packDir: opts.packDir ?? defaultPackDir(), project: exported.project, stack: exported.stack,
-        policyPackConfig: opts.policyPackConfig, log: opts.log, explainFile, ...(opts.env ? { env: opts.env } : {}),
+        packDir: opts.packDir ?? defaultPackDir(),
+        project: exported.project,
+        stack: exported.stack,
+        policyPackConfig: opts.policyPackConfig,
+        log: opts.log,
+        explainFile,
+        ...(opts.env ? { env: opts.env } : {}),
     }).catch((err: unknown) => {
         // A config the CLI would refuse is a bad input file here: exit 2, as docs/cli.md says.
         throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
@@ -109,7 +114,12 @@ export async function openCheckPack(opts: Omit<CheckOptions, "file">, exported: 
  * Analyzes one export with an opened pack (a fleet check reuses one pack for every stack:
  * cli/fleet.ts). `explainFile` is the pack's explain file, read (and emptied) for this stack.
  */
-export async function analyzeWithPack(opened: OpenedPack, exported: StackExportFile, opts: CheckOptions, explainFile: string | undefined): Promise<AnalyzedCheck> {
+export async function analyzeWithPack(
+    opened: OpenedPack,
+    exported: StackExportFile,
+    opts: CheckOptions,
+    explainFile: string | undefined,
+): Promise<AnalyzedCheck> {
     const { info, config } = opened;
     const { violations, remediations } = await analyzeResources(opened.pack, exported.resources, {
         remediating: opened.remediating,
@@ -118,7 +128,10 @@ export async function analyzeWithPack(opened: OpenedPack, exported: StackExportF
     });
     let explanation: Explanation | undefined;
     if (explainFile !== undefined) {
-        explanation = readExplanation(explainFile, exported.resources.map((r) => r.urn));
+        explanation = readExplanation(
+            explainFile,
+            exported.resources.map((r) => r.urn),
+        );
         fs.writeFileSync(explainFile, "");
     }
     return { opts, exported, violations, remediations, explanation, info, config };
@@ -146,7 +159,8 @@ export function renderCheck(analyzed: AnalyzedCheck, violations: Violation[]): C
     // as the emulated preview names it.
     const localPath = opts.packDir ?? defaultPackDir();
     text += formatPoliciesSection([{ name: info.name, version: info.version, localPath }], violations, remediations);
-    text += `perfguard check ${opts.file}: ${exported.resources.length} resources (stack ${exported.stack}, project ${exported.project}): ` +
+    text +=
+        `perfguard check ${opts.file}: ${exported.resources.length} resources (stack ${exported.stack}, project ${exported.project}): ` +
         `${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}` +
         `${remediations.length > 0 ? `, ${remediations.length} remediation${remediations.length === 1 ? "" : "s"} reported (not applied: this is existing state)` : ""}.\n`;
     if (exported.pendingDeletes > 0) {
@@ -160,23 +174,41 @@ export function renderCheck(analyzed: AnalyzedCheck, violations: Violation[]): C
             : `${exported.redactedSecrets} encrypted secret value(s) were checked as "[secret]", as \`pulumi policy analyze\` does without the stack's secrets provider`;
         const remedy = fromRecord ? "record with --show-secrets to check them" : "export with --show-secrets to check them";
         const facts = exported.encryptedFacts;
-        text += facts.length > 0
-            ? `; the perfguard facts of ${facts.length} resource(s) (${facts.slice(0, 3).map((n) => `"${escapeControl(n)}"`).join(", ")}${facts.length > 3 ? ", ..." : ""}) are among them and count as not checked: ${remedy}.\n`
-            : `: ${remedy}.\n`;
+        text +=
+            facts.length > 0
+                ? `; the perfguard facts of ${facts.length} resource(s) (${facts
+                      .slice(0, 3)
+                      .map((n) => `"${escapeControl(n)}"`)
+                      .join(", ")}${facts.length > 3 ? ", ..." : ""}) are among them and count as not checked: ${remedy}.\n`
+                : `: ${remedy}.\n`;
     }
     if (explanation && opts.explain) {
         text += "\n" + formatExplanation(explanation);
     }
     if (opts.report !== undefined) {
-        fs.writeFileSync(opts.report, buildReport({
-            file: opts.file, packName: info.name, packVersion: info.version,
-            resources: exported.resources, violations, config,
-        }));
+        fs.writeFileSync(
+            opts.report,
+            buildReport({
+                file: opts.file,
+                packName: info.name,
+                packVersion: info.version,
+                resources: exported.resources,
+                violations,
+                config,
+            }),
+        );
         text += `\nReport written to ${opts.report}.\n`;
     }
-    const results = opts.results ? buildResults({
-        pack: info, levels: levelsOf(config), violations, resources: exported.resources, explanation, programRoot: opts.programRoot ?? "",
-    }) : undefined;
+    const results = opts.results
+        ? buildResults({
+              pack: info,
+              levels: levelsOf(config),
+              violations,
+              resources: exported.resources,
+              explanation,
+              programRoot: opts.programRoot ?? "",
+          })
+        : undefined;
     return {
         exitCode,
         text,

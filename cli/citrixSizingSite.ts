@@ -40,7 +40,9 @@ function plain(value: number): string {
 }
 
 function facts(values: Record<string, number | undefined>): Array<{ name: string; value: string }> {
-    return Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => ({ name: `perfguard:${k}`, value: plain(v as number) }));
+    return Object.entries(values)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => ({ name: `perfguard:${k}`, value: plain(v as number) }));
 }
 
 function urn(type: string, name: string): string {
@@ -51,27 +53,44 @@ function urn(type: string, name: string): string {
 export function sizingStack(site: SizingSite): StackView {
     const zoneUrn = urn(ZONE_TYPE, ZONE_NAME);
     const resources: ResourceView[] = [
-        new ResourceView(zoneUrn, ZONE_TYPE, ZONE_NAME, { name: ZONE_NAME, metadatas: facts({ rttMs: site.rttMs, peakConcurrentLaunches: site.zonePeak, users: site.zoneUsers }) }),
+        new ResourceView(zoneUrn, ZONE_TYPE, ZONE_NAME, {
+            name: ZONE_NAME,
+            metadatas: facts({ rttMs: site.rttMs, peakConcurrentLaunches: site.zonePeak, users: site.zoneUsers }),
+        }),
     ];
     for (let i = 1; i <= site.controllers; i++) {
-        resources.push(new ResourceView(urn(VM_TYPE, `ddc-${i}`), VM_TYPE, `ddc-${i}`, {
-            name: `ddc-${i}`,
-            extraConfig: {
-                "guestinfo.perfguard.citrixRole": "deliveryController",
-                "guestinfo.perfguard.citrixZone": ZONE_NAME,
-                ...(site.throttle === undefined ? {} : { "guestinfo.perfguard.throttleMaxConcurrentTransactions": plain(site.throttle) }),
-            },
-        }));
+        resources.push(
+            new ResourceView(urn(VM_TYPE, `ddc-${i}`), VM_TYPE, `ddc-${i}`, {
+                name: `ddc-${i}`,
+                extraConfig: {
+                    "guestinfo.perfguard.citrixRole": "deliveryController",
+                    "guestinfo.perfguard.citrixZone": ZONE_NAME,
+                    ...(site.throttle === undefined ? {} : { "guestinfo.perfguard.throttleMaxConcurrentTransactions": plain(site.throttle) }),
+                },
+            }),
+        );
     }
     site.groups.forEach((g, i) => {
         const catalogUrn = urn(CATALOG_TYPE, `catalog-${i + 1}`);
         resources.push(
-            new ResourceView(catalogUrn, CATALOG_TYPE, `catalog-${i + 1}`, { name: `catalog-${i + 1}`, provisioningScheme: { numberOfTotalMachines: g.machines } }, { zone: [zoneUrn] }),
-            new ResourceView(urn(GROUP_TYPE, `group-${i + 1}`), GROUP_TYPE, `group-${i + 1}`, {
-                name: `group-${i + 1}`,
-                associatedMachineCatalogs: [{ machineCount: g.machines }],
-                metadatas: facts({ peakConcurrentLaunches: g.peak, users: g.users }),
-            }, { associatedMachineCatalogs: [catalogUrn] }),
+            new ResourceView(
+                catalogUrn,
+                CATALOG_TYPE,
+                `catalog-${i + 1}`,
+                { name: `catalog-${i + 1}`, provisioningScheme: { numberOfTotalMachines: g.machines } },
+                { zone: [zoneUrn] },
+            ),
+            new ResourceView(
+                urn(GROUP_TYPE, `group-${i + 1}`),
+                GROUP_TYPE,
+                `group-${i + 1}`,
+                {
+                    name: `group-${i + 1}`,
+                    associatedMachineCatalogs: [{ machineCount: g.machines }],
+                    metadatas: facts({ peakConcurrentLaunches: g.peak, users: g.users }),
+                },
+                { associatedMachineCatalogs: [catalogUrn] },
+            ),
         );
     });
     return new StackView(resources);

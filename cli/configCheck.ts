@@ -76,9 +76,12 @@ function levelSuggestion(value: string): string {
  * policy's settings in it apply either).
  */
 function invalidLevel(key: string, shown: string, suggestion: string, settings: readonly string[]): string {
-    const lost = settings.length > 0 ? `, and ${key === "all" ? "its" : `${JSON.stringify(escapeControl(key))}'s`} settings (${settings.join(", ")}) apply nowhere` : "";
-    return `parsing enforcement level for ${JSON.stringify(key)}: ${shown} is not a valid enforcement level${suggestion} ` +
-        `(the Pulumi CLI rejects the file: the preview fails before any policy runs${lost})`;
+    const lost =
+        settings.length > 0 ? `, and ${key === "all" ? "its" : `${JSON.stringify(escapeControl(key))}'s`} settings (${settings.join(", ")}) apply nowhere` : "";
+    return (
+        `parsing enforcement level for ${JSON.stringify(key)}: ${shown} is not a valid enforcement level${suggestion} ` +
+        `(the Pulumi CLI rejects the file: the preview fails before any policy runs${lost})`
+    );
 }
 
 /** The setting of an object that is meant as its level (`level`, `enforcmentLevel`), if any. */
@@ -105,7 +108,8 @@ function duplicateKeyProblems(text: string): ConfigProblem[] {
         const where = d.path.length > 0 ? ` in ${d.path.map((k) => shownKey(k)).join(" > ")}` : "";
         return {
             policy: escapeControl(d.path[0] ?? d.key),
-            message: `duplicate key ${shownKey(d.key)}${where} at line ${d.line} (first at line ${d.firstLine}): ` +
+            message:
+                `duplicate key ${shownKey(d.key)}${where} at line ${d.line} (first at line ${d.firstLine}): ` +
                 `the Pulumi CLI's JSON decoder keeps the last, so the value at line ${d.firstLine} is not applied`,
         };
     });
@@ -120,7 +124,11 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
     const problems: ConfigProblem[] = opts.text !== undefined ? duplicateKeyProblems(opts.text) : [];
     const notes: ConfigProblem[] = [];
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-        return { problems: [...problems, { policy: "", message: `the file must be a JSON object keyed by policy name, not ${jsType(raw)}` }], notes, levels: [] };
+        return {
+            problems: [...problems, { policy: "", message: `the file must be a JSON object keyed by policy name, not ${jsType(raw)}` }],
+            notes,
+            levels: [],
+        };
     }
     const pack = `${info.name} ${info.version}`;
     const names = info.policies.map((p) => p.name);
@@ -134,7 +142,11 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
             if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
                 problems.push({ policy, message: `"environments" must be an array of strings, got ${jsType(value)}` });
             } else {
-                notes.push({ policy, message: "ESC environments are resolved by the Pulumi Cloud backend only; with a file backend the preview fails (\"the current backend does not support them\")" });
+                notes.push({
+                    policy,
+                    message:
+                        'ESC environments are resolved by the Pulumi Cloud backend only; with a file backend the preview fails ("the current backend does not support them")',
+                });
             }
             continue;
         }
@@ -155,7 +167,10 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
                     continue;
                 }
                 if (!isLevel(enforcementLevel)) {
-                    problems.push({ policy, message: invalidLevel(key, JSON.stringify(escapeControl(enforcementLevel)), levelSuggestion(enforcementLevel), others) });
+                    problems.push({
+                        policy,
+                        message: invalidLevel(key, JSON.stringify(escapeControl(enforcementLevel)), levelSuggestion(enforcementLevel), others),
+                    });
                     continue;
                 }
                 level = enforcementLevel;
@@ -169,9 +184,13 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
 
         if (key === "all") {
             if (settings.length > 0) {
-                problems.push({ policy, message: level === undefined
-                    ? `invalid enforcement level "" (the Pulumi CLI's error, naming no key): "all" takes only a level, and this one has settings (${settings.join(", ")}) but no enforcementLevel`
-                    : `"all" sets only levels: its settings (${settings.join(", ")}) reach no policy` });
+                problems.push({
+                    policy,
+                    message:
+                        level === undefined
+                            ? `invalid enforcement level "" (the Pulumi CLI's error, naming no key): "all" takes only a level, and this one has settings (${settings.join(", ")}) but no enforcementLevel`
+                            : `"all" sets only levels: its settings (${settings.join(", ")}) reach no policy`,
+                });
             }
             if (level !== undefined) {
                 usable[key] = { enforcementLevel: level };
@@ -185,10 +204,14 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
             const levelKey = misspeltLevelKey(settings);
             const asLevel = levelKey !== undefined ? ` A level goes in "enforcementLevel", not ${shownKey(levelKey)}.` : "";
             const lost = settings.length > 0 ? `its settings (${settings.map((k) => escapeControl(k)).join(", ")}) reach no policy` : "";
-            problems.push({ policy, message: level === undefined
-                ? `invalid enforcement level "" (the Pulumi CLI's error, naming no key): ${shownKey(key)} is not a policy of ${pack}${meant}${asLevel} ` +
-                    `(the Pulumi CLI rejects the file: the preview fails before any policy runs${lost ? `, and ${lost}` : ""})`
-                : `${shownKey(key)} is not a policy of ${pack}${meant} (the Pulumi CLI accepts it and the policy meant keeps its default level${lost ? `; ${lost}` : ""})` });
+            problems.push({
+                policy,
+                message:
+                    level === undefined
+                        ? `invalid enforcement level "" (the Pulumi CLI's error, naming no key): ${shownKey(key)} is not a policy of ${pack}${meant}${asLevel} ` +
+                          `(the Pulumi CLI rejects the file: the preview fails before any policy runs${lost ? `, and ${lost}` : ""})`
+                        : `${shownKey(key)} is not a policy of ${pack}${meant} (the Pulumi CLI accepts it and the policy meant keeps its default level${lost ? `; ${lost}` : ""})`,
+            });
             continue;
         }
         const accepted = Object.keys(known.configSchema?.properties ?? {});
@@ -198,18 +221,29 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
             if (near === undefined && misspeltLevelKey([setting]) !== undefined) {
                 // `{"level": "mandatory"}`: the CLI takes it for a setting, so the level meant is never set.
                 const meantLevel = properties[setting];
-                const valueNote = typeof meantLevel === "string" && !isLevel(meantLevel)
-                    ? ` And ${JSON.stringify(escapeControl(meantLevel))} is not a valid enforcement level${levelSuggestion(meantLevel)}`
-                    : "";
-                problems.push({ policy, message: `unknown config key ${shownKey(setting)}: did you mean "enforcementLevel"?${valueNote} ` +
-                    `(${accepts}; the Pulumi CLI sends it on as a setting, so ${key} keeps its level, ${effectiveLevelOf(info, key, allLevel(raw as Record<string, unknown>)) ?? "its default"})` });
+                const valueNote =
+                    typeof meantLevel === "string" && !isLevel(meantLevel)
+                        ? ` And ${JSON.stringify(escapeControl(meantLevel))} is not a valid enforcement level${levelSuggestion(meantLevel)}`
+                        : "";
+                problems.push({
+                    policy,
+                    message:
+                        `unknown config key ${shownKey(setting)}: did you mean "enforcementLevel"?${valueNote} ` +
+                        `(${accepts}; the Pulumi CLI sends it on as a setting, so ${key} keeps its level, ${effectiveLevelOf(info, key, allLevel(raw as Record<string, unknown>)) ?? "its default"})`,
+                });
                 continue;
             }
-            problems.push({ policy, message: `unknown config key ${shownKey(setting)}${near ? `: did you mean "${near}"?` : ""} (${accepts}; the Pulumi CLI sends it on and the setting is not applied)` });
+            problems.push({
+                policy,
+                message: `unknown config key ${shownKey(setting)}${near ? `: did you mean "${near}"?` : ""} (${accepts}; the Pulumi CLI sends it on and the setting is not applied)`,
+            });
         }
         // A room setting still set in its earlier second home: read there as a fallback, with its one home named.
         for (const moved of MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {
-            notes.push({ policy, message: `${moved.key} is deprecated here: its one home is ${moved.home} (set it there; this copy is read only when ${moved.home} sets none)` });
+            notes.push({
+                policy,
+                message: `${moved.key} is deprecated here: its one home is ${moved.home} (set it there; this copy is read only when ${moved.home} sets none)`,
+            });
         }
         for (const moved of NSX_MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {
             notes.push({ policy, message: moved.note });
@@ -256,26 +290,41 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
  * policy is mandatory, while the pack has mandatory policies by default: a preview with it never
  * fails on a verdict.
  */
-function gateFindings(info: AnalyzerInfo, usable: Record<string, PolicyConfigEntry>, effective: Record<string, EnforcementLevel>,
-    allowGatesOff: boolean, problems: ConfigProblem[], notes: ConfigProblem[]): void {
+function gateFindings(
+    info: AnalyzerInfo,
+    usable: Record<string, PolicyConfigEntry>,
+    effective: Record<string, EnforcementLevel>,
+    allowGatesOff: boolean,
+    problems: ConfigProblem[],
+    notes: ConfigProblem[],
+): void {
     const names = info.policies.map((p) => p.name).sort();
     const disabled = names.filter((n) => effective[n] === "disabled");
     const byAll = usable.all?.enforcementLevel === "disabled" ? disabled.filter((n) => usable[n]?.enforcementLevel === undefined) : [];
     const byKey = disabled.filter((n) => usable[n]?.enforcementLevel === "disabled");
     if (byAll.length > 0) {
-        notes.push({ policy: "all", message: `"disabled" turns off every policy this file does not set itself: ${byAll.join(", ")} ` +
-            `(${byAll.length} of ${names.length}; the Pulumi CLI applies "all" first, then each policy's own key)` });
+        notes.push({
+            policy: "all",
+            message:
+                `"disabled" turns off every policy this file does not set itself: ${byAll.join(", ")} ` +
+                `(${byAll.length} of ${names.length}; the Pulumi CLI applies "all" first, then each policy's own key)`,
+        });
     }
     if (byKey.length > 0) {
         notes.push({ policy: "", message: `turned off by their own "disabled": ${byKey.join(", ")} (no verdicts from ${byKey.length === 1 ? "it" : "them"})` });
     }
-    const gates = info.policies.filter((p) => p.enforcementLevel === "mandatory").map((p) => p.name).sort();
+    const gates = info.policies
+        .filter((p) => p.enforcementLevel === "mandatory")
+        .map((p) => p.name)
+        .sort();
     if (gates.length === 0 || gates.some((g) => effective[g] === "mandatory")) {
         return;
     }
     const off = gates.filter((g) => effective[g] === "disabled");
     const advisory = gates.filter((g) => effective[g] === "advisory");
-    const how = [off.length > 0 ? `disabled: ${off.join(", ")}` : "", advisory.length > 0 ? `advisory: ${advisory.join(", ")}` : ""].filter((x) => x !== "").join("; ");
+    const how = [off.length > 0 ? `disabled: ${off.join(", ")}` : "", advisory.length > 0 ? `advisory: ${advisory.join(", ")}` : ""]
+        .filter((x) => x !== "")
+        .join("; ");
     const message = `no policy is mandatory after this file: every mandatory gate is off (${how}): a preview with this config never fails on a verdict`;
     if (allowGatesOff) {
         notes.push({ policy: "", message: `${message} (allowed by ${ALLOW_GATES_OFF_FLAG})` });
@@ -354,7 +403,9 @@ function readConfigFile(file: string): { raw: unknown; text: string } {
         text = fs.readFileSync(file, "utf8");
     } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw new UsageError(`cannot read policy pack config ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`);
+        throw new UsageError(
+            `cannot read policy pack config ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`,
+        );
     }
     if (text.trim() === "") {
         return { raw: {}, text }; // the CLI accepts an empty file: no config
@@ -403,15 +454,22 @@ export async function runConfigCheck(opts: ConfigCheckOptions): Promise<ConfigCh
         }
     }
     const count = findings.problems.length;
-    lines.push(count === 0
-        ? "ok: every key names a policy, every level and setting is valid."
-        : `${count} problem${count === 1 ? "" : "s"}: this config would not do what it says; fix ${count === 1 ? "it" : "them"} before a preview.`);
+    lines.push(
+        count === 0
+            ? "ok: every key names a policy, every level and setting is valid."
+            : `${count} problem${count === 1 ? "" : "s"}: this config would not do what it says; fix ${count === 1 ? "it" : "them"} before a preview.`,
+    );
     return {
         exitCode: count === 0 ? 0 : 1,
         text: lines.join("\n") + "\n",
         json: {
-            file: opts.file, pack: info.name, version: info.version, valid: count === 0,
-            problems: findings.problems, notes: findings.notes, levels: findings.levels,
+            file: opts.file,
+            pack: info.name,
+            version: info.version,
+            valid: count === 0,
+            problems: findings.problems,
+            notes: findings.notes,
+            levels: findings.levels,
         },
     };
 }
@@ -427,7 +485,10 @@ function toEntries(raw: Record<string, unknown>): Record<string, PolicyConfigEnt
             out[key] = { enforcementLevel: value as EnforcementLevel };
         } else if (value !== null && typeof value === "object") {
             const { enforcementLevel, ...properties } = value as Record<string, JsonValue>;
-            out[key] = { ...(enforcementLevel ? { enforcementLevel: enforcementLevel as EnforcementLevel } : {}), ...(Object.keys(properties).length > 0 ? { properties } : {}) };
+            out[key] = {
+                ...(enforcementLevel ? { enforcementLevel: enforcementLevel as EnforcementLevel } : {}),
+                ...(Object.keys(properties).length > 0 ? { properties } : {}),
+            };
         }
     }
     return out;

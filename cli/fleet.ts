@@ -50,7 +50,13 @@ export function fleetFiles(sources: readonly string[], tmp: string): string[] {
                 }
             }
         } else if (fs.existsSync(source) && fs.statSync(source).isDirectory()) {
-            files.push(...fs.readdirSync(source).filter((n) => n.endsWith(".json")).sort().map((n) => path.join(source, n)));
+            files.push(
+                ...fs
+                    .readdirSync(source)
+                    .filter((n) => n.endsWith(".json"))
+                    .sort()
+                    .map((n) => path.join(source, n)),
+            );
         } else {
             files.push(source);
         }
@@ -114,7 +120,9 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
         const exitCode = results.some((r) => r.result.exitCode !== 0) ? 1 : 0;
         const mandatory = results.reduce((n, r) => n + Number(r.result.json.mandatory ?? 0), 0);
         const advisory = results.reduce((n, r) => n + Number(r.result.json.advisory ?? 0), 0);
-        let text = results.map((r) => r.result.text).join("\n") + `\nperfguard check (fleet of ${files.length} stacks, each judged with the others' load): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
+        let text =
+            results.map((r) => r.result.text).join("\n") +
+            `\nperfguard check (fleet of ${files.length} stacks, each judged with the others' load): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
         if (opts.report !== undefined) {
             ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
             fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept));
@@ -125,7 +133,14 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
             exitCode,
             text,
             ...(merged ? { results: merged } : {}),
-            json: { command: "check", fleet: results.map((r) => r.result.json), exitCode, mandatory, advisory, ...(opts.report !== undefined ? { report: opts.report } : {}) },
+            json: {
+                command: "check",
+                fleet: results.map((r) => r.result.json),
+                exitCode,
+                mandatory,
+                advisory,
+                ...(opts.report !== undefined ? { report: opts.report } : {}),
+            },
         };
     } finally {
         fs.rmSync(tmp, { recursive: true, force: true });

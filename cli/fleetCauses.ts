@@ -35,12 +35,14 @@ function compare(a: string, b: string): number {
  */
 export function dedupeCauses(stacks: readonly StackViolations[]): Violation[][] {
     const byCause = new Map<string, Array<{ stack: number; index: number; v: Violation; name: string }>>();
-    stacks.forEach((s, stack) => s.violations.forEach((v, index) => {
-        const key = causeOf(v);
-        const list = byCause.get(key) ?? [];
-        list.push({ stack, index, v, name: `${escapeControl(s.project)}/${escapeControl(s.stack)}` });
-        byCause.set(key, list);
-    }));
+    stacks.forEach((s, stack) =>
+        s.violations.forEach((v, index) => {
+            const key = causeOf(v);
+            const list = byCause.get(key) ?? [];
+            list.push({ stack, index, v, name: `${escapeControl(s.project)}/${escapeControl(s.stack)}` });
+            byCause.set(key, list);
+        }),
+    );
     const dropped = new Set<string>();
     const replaced = new Map<string, Violation>();
     for (const list of byCause.values()) {
@@ -48,9 +50,12 @@ export function dedupeCauses(stacks: readonly StackViolations[]): Violation[][] 
         if (stacksOfCause.size < 2) {
             continue;
         }
-        const ordered = [...list].sort((a, b) =>
-            Number(!SHARED_OBJECT_TYPES.has(a.v.resourceType ?? "")) - Number(!SHARED_OBJECT_TYPES.has(b.v.resourceType ?? ""))
-            || compare(a.name, b.name) || compare(a.v.urn ?? "", b.v.urn ?? ""));
+        const ordered = [...list].sort(
+            (a, b) =>
+                Number(!SHARED_OBJECT_TYPES.has(a.v.resourceType ?? "")) - Number(!SHARED_OBJECT_TYPES.has(b.v.resourceType ?? "")) ||
+                compare(a.name, b.name) ||
+                compare(a.v.urn ?? "", b.v.urn ?? ""),
+        );
         const kept = ordered[0];
         const named = [...new Set(list.map((o) => `${o.name} ${o.v.resourceName ? `"${escapeControl(o.v.resourceName)}"` : "(stack)"}`))].sort(compare);
         const message = `${kept.v.message.replace(/\n+$/, "")}\nBasis: one cause in ${stacksOfCause.size} stacks of the fleet, reported once here: ${named.join(", ")}`;
@@ -59,8 +64,10 @@ export function dedupeCauses(stacks: readonly StackViolations[]): Violation[][] 
             dropped.add(`${o.stack}:${o.index}`);
         }
     }
-    return stacks.map((s, stack) => s.violations.flatMap((v, index) => {
-        const key = `${stack}:${index}`;
-        return dropped.has(key) ? [] : [replaced.get(key) ?? v];
-    }));
+    return stacks.map((s, stack) =>
+        s.violations.flatMap((v, index) => {
+            const key = `${stack}:${index}`;
+            return dropped.has(key) ? [] : [replaced.get(key) ?? v];
+        }),
+    );
 }

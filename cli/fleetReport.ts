@@ -17,11 +17,14 @@ function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
     const views: ResourceView[] = [];
     for (const a of analyzed) {
         const { project, stack } = a.exported;
-        const byRef = new Map(a.exported.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${String(r.outputs.id ?? "")}`, r]));
+        const byRef = new Map(
+            a.exported.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${String(r.outputs.id ?? "")}`, r]),
+        );
         for (const r of a.exported.resources) {
             const name = NAME_KEPT.has(r.type) ? r.name : `${r.name} (${project}/${stack})`;
             const view = new ResourceView(r.urn, r.type, name, r.outputs, r.propertyDependencies, [], { project, stack });
-            const provider = r.provider !== undefined ? byRef.get(r.provider) ?? a.exported.resources.find((p) => r.provider?.startsWith(`${p.urn}::`)) : undefined;
+            const provider =
+                r.provider !== undefined ? (byRef.get(r.provider) ?? a.exported.resources.find((p) => r.provider?.startsWith(`${p.urn}::`))) : undefined;
             if (provider) {
                 view.provider = { urn: provider.urn, props: provider.outputs };
             }

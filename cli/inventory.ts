@@ -22,8 +22,10 @@ export interface InventoryResult {
 export function runInventory(sources: readonly string[], out: string, now = new Date()): InventoryResult {
     const inventory = readInventory(sources.join(","));
     // A source holding no stack is refused like an unreadable one: most often a failed export step.
-    const problems = [...inventory.errors.map((e) => `inventory source ${escapeControl(e.source)} ${escapeControl(e.problem)}`),
-        ...emptySources(inventory).map((s) => `inventory source ${escapeControl(s)} holds no stack exports`)];
+    const problems = [
+        ...inventory.errors.map((e) => `inventory source ${escapeControl(e.source)} ${escapeControl(e.problem)}`),
+        ...emptySources(inventory).map((s) => `inventory source ${escapeControl(s)} holds no stack exports`),
+    ];
     if (problems.length > 0) {
         throw new UsageError(problems.join("\n"));
     }
@@ -32,7 +34,12 @@ export function runInventory(sources: readonly string[], out: string, now = new 
     fs.writeFileSync(out, encodeDigest(digest));
     const kept = digest.stacks.reduce((n, s) => n + s.resources.length, 0);
     const read = inventory.entries.reduce((n, e) => n + e.resources.length, 0);
-    const duplicates = inventory.duplicates.map((d) => `stack ${escapeControl(d.project)}/${escapeControl(d.stack)} is in two sources: kept ${escapeControl(d.kept)}, ignored ${escapeControl(d.dropped)}\n`).join("");
+    const duplicates = inventory.duplicates
+        .map(
+            (d) =>
+                `stack ${escapeControl(d.project)}/${escapeControl(d.stack)} is in two sources: kept ${escapeControl(d.kept)}, ignored ${escapeControl(d.dropped)}\n`,
+        )
+        .join("");
     return {
         text: `${duplicates}perfguard inventory: ${digest.stacks.length} stack(s), ${kept} of ${read} resources kept (the ones policies read); digest written to ${out}.\n`,
         json: { command: "inventory", out, stacks: digest.stacks.length, resources: kept, resourcesRead: read, duplicates: inventory.duplicates },

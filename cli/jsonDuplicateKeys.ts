@@ -43,10 +43,10 @@ export function duplicateKeys(text: string): DuplicateKey[] {
         const top = stack[stack.length - 1];
         if (c === "\n") {
             line++;
-        } else if (c === "\"") {
+        } else if (c === '"') {
             // A string: scan to its closing quote (a backslash escapes the next character).
             let j = i + 1;
-            while (j < text.length && text[j] !== "\"") {
+            while (j < text.length && text[j] !== '"') {
                 j += text[j] === "\\" ? 2 : 1;
             }
             if (top?.kind === "object" && top.expectKey) {

@@ -31,10 +31,7 @@ function describe(range: NumberRange): string {
 export function numberIn(range: NumberRange): (value: string) => number {
     return (value: string) => {
         const n = parsePlainDecimal(value);
-        const ok = n !== undefined
-            && (range.above ? n > range.min : n >= range.min)
-            && n <= range.max
-            && (!range.integer || Number.isInteger(n));
+        const ok = n !== undefined && (range.above ? n > range.min : n >= range.min) && n <= range.max && (!range.integer || Number.isInteger(n));
         if (!ok || n === undefined) {
             throw new InvalidArgumentError(`expected ${describe(range)}.`);
         }

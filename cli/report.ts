@@ -44,7 +44,12 @@ function violationLines(violations: readonly Violation[]): string {
         // in a fenced text block under the item (as `diff --format markdown` shows messages), so
         // GitHub keeps its problem, Fix: and Basis: lines apart instead of joining them into one
         // paragraph. A fence inside a message would end the block early: it is shown as '''.
-        const body = v.message.trim().replace(/```/g, "'''").split("\n").map((line) => `  ${line}`.trimEnd()).join("\n");
+        const body = v.message
+            .trim()
+            .replace(/```/g, "'''")
+            .split("\n")
+            .map((line) => `  ${line}`.trimEnd())
+            .join("\n");
         items.push(`- **${v.policyName}**${where}\n\n  ${FENCE}text\n${body}\n  ${FENCE}\n`);
     }
     return items.join("\n");
@@ -55,7 +60,8 @@ export function buildReport(input: ReportInput): string {
     const advisory = input.violations.filter((v) => v.enforcementLevel === "advisory");
     const verdict = mandatory.length > 0 ? "❌ mandatory violations" : advisory.length > 0 ? "⚠️ advisory violations only" : "✅ no violations";
     let out = `# perfguard check: ${verdict}\n\n`;
-    out += `\`${input.file}\`: ${input.resources.length} resources checked by ${input.packName}@v${input.packVersion}; ` +
+    out +=
+        `\`${input.file}\`: ${input.resources.length} resources checked by ${input.packName}@v${input.packVersion}; ` +
         `${mandatory.length} mandatory and ${advisory.length} advisory violation${advisory.length === 1 ? "" : "s"}.\n\n`;
     if (input.violations.length > 0) {
         out += "## Violations\n\n";

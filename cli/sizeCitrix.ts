@@ -124,7 +124,10 @@ function shapeOf(input: CitrixSizingInput): SiteShape {
     const machines = input.groupMachines && input.groupMachines.length === n ? input.groupMachines : Array.from({ length: n }, () => 1);
     const peaks = input.groupPeaks && input.groupPeaks.length === n ? input.groupPeaks : undefined;
     return {
-        rttMs: input.rttMs, users: input.users, machines, peaks,
+        rttMs: input.rttMs,
+        users: input.users,
+        machines,
+        peaks,
         storm: peaks ? peaks.indexOf(Math.max(...peaks)) : 0,
         targets: { targetResponseS: input.targetResponseS, errorBudgetPct: input.errorBudgetPct },
     };
@@ -158,7 +161,9 @@ function lockFigures(g: GroupEvaluation): CitrixLockFigures {
  * peak of 0 (idle); `throttle` on each of `controllers` controllers, or none.
  */
 function oneLock(shape: SiteShape, peak: number, controllers: number, throttle?: number): CitrixLockFigures {
-    const groups = shape.machines.map((machines, i): SizingGroup => (i === shape.storm ? { machines, peak, users: shape.users } : { machines, peak: 0, users: 0 }));
+    const groups = shape.machines.map((machines, i): SizingGroup =>
+        i === shape.storm ? { machines, peak, users: shape.users } : { machines, peak: 0, users: 0 },
+    );
     return lockFigures(groupOf(evaluateSizingSite({ rttMs: shape.rttMs, controllers, throttle, groups }, shape.targets), shape.storm));
 }
 
@@ -167,14 +172,27 @@ function oneLock(shape: SiteShape, peak: number, controllers: number, throttle?:
  * per-group peaks) each group at its own peak; each lock on its own, their rates added up (the
  * source measured one group: its plateau is that lock's, not the Site database's).
  */
-function allAtOnce(shape: SiteShape, concurrency: number, controllers: number, throttle?: number): CitrixLockFigures & { how: string; databaseWorkS: number; workPerRequestS: number } {
+function allAtOnce(
+    shape: SiteShape,
+    concurrency: number,
+    controllers: number,
+    throttle?: number,
+): CitrixLockFigures & { how: string; databaseWorkS: number; workPerRequestS: number } {
     const byPeaks = shape.peaks !== undefined;
-    const e = evaluateSizingSite({
-        rttMs: shape.rttMs, controllers, throttle,
-        ...(byPeaks ? { zoneUsers: shape.users } : { zonePeak: concurrency, zoneUsers: shape.users }),
-        groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
-    }, shape.targets);
-    const locks = shape.machines.map((_m, i) => groupOf(e, i)).filter((g) => g.prediction !== undefined).map(lockFigures);
+    const e = evaluateSizingSite(
+        {
+            rttMs: shape.rttMs,
+            controllers,
+            throttle,
+            ...(byPeaks ? { zoneUsers: shape.users } : { zonePeak: concurrency, zoneUsers: shape.users }),
+            groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
+        },
+        shape.targets,
+    );
+    const locks = shape.machines
+        .map((_m, i) => groupOf(e, i))
+        .filter((g) => g.prediction !== undefined)
+        .map(lockFigures);
     return {
         how: byPeaks ? "every group at its own peak at once" : `spread evenly over the ${shape.machines.length} groups by machines`,
         concurrency: locks.reduce((sum, l) => sum + l.concurrency, 0),
@@ -198,10 +216,14 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const budget = input.errorBudgetPct / 100;
     // The evaluation of the Site as declared (no throttle yet): the most exposed lock's safe
     // concurrency and the per-controller throttle citrix-broker-throttle proposes.
-    const declared = evaluateSizingSite({
-        rttMs: input.rttMs, controllers: input.controllers,
-        groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
-    }, shape.targets);
+    const declared = evaluateSizingSite(
+        {
+            rttMs: input.rttMs,
+            controllers: input.controllers,
+            groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
+        },
+        shape.targets,
+    );
     const zone = declared.zones[0];
     const safe = zone?.lockLimit ?? 0;
     const fixTotal = Math.min(safe, MEASURED_MAX_CONCURRENCY);
@@ -219,10 +241,18 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const atThrottle = throttle > 0 ? oneLock(shape, shape.peaks ? shape.peaks[shape.storm] : throttle * brokering, brokering, throttle) : undefined;
     const allGroups = throttle > 0 && several ? allAtOnce(shape, throttle * brokering, brokering, throttle) : undefined;
     // What the throttles then put on each lock (first come, first served), from the same evaluation.
-    const throttled = throttle > 0 ? evaluateSizingSite({
-        rttMs: input.rttMs, controllers: brokering, throttle,
-        groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
-    }, shape.targets) : undefined;
+    const throttled =
+        throttle > 0
+            ? evaluateSizingSite(
+                  {
+                      rttMs: input.rttMs,
+                      controllers: brokering,
+                      throttle,
+                      groups: shape.machines.map((machines, i) => ({ machines, ...(shape.peaks ? { peak: shape.peaks[i] } : {}) })),
+                  },
+                  shape.targets,
+              )
+            : undefined;
     const totalMachines = shape.machines.reduce((sum, m) => sum + m, 0);
     const groups = shape.machines.map((machines, i) => {
         const g = groupOf(declared, i);
@@ -237,10 +267,14 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
     const zoneSafe = shape.peaks ? groups.reduce((sum, g) => sum + Math.min(g.peak ?? 0, g.maxSafeConcurrency), 0) : safe;
     const notMeasured: string[] = [];
     if (several) {
-        notMeasured.push(`${shape.machines.length} Delivery Groups at once on one Site database (each lock on its own, their rates added up, no Site cap): ${ONE_GROUP_TESTED}`);
+        notMeasured.push(
+            `${shape.machines.length} Delivery Groups at once on one Site database (each lock on its own, their rates added up, no Site cap): ${ONE_GROUP_TESTED}`,
+        );
     }
     if (safe > MEASURED_MAX_CONCURRENCY) {
-        notMeasured.push(`one lock sustains ${safe} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps a lock within ${MEASURED_MAX_CONCURRENCY}`);
+        notMeasured.push(
+            `one lock sustains ${safe} in the model, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database: the throttle keeps a lock within ${MEASURED_MAX_CONCURRENCY}`,
+        );
     }
     const limit = input.maxRttMs ?? CITRIX_GUIDANCE.maxZoneRttMs;
     return {
@@ -250,7 +284,11 @@ export function sizeCitrix(input: CitrixSizingInput): CitrixSizing {
         rtt: rttCoverage(input.rttMs),
         maxSafeConcurrency: safe,
         zoneSafeConcurrency: zoneSafe,
-        ...(input.rttMs >= limit ? { blocked: `at ${num(input.rttMs)} ms the pack blocks this zone (citrix-zone-rtt-limit: ${num(limit)} ms or more): Citrix advises a separate Site (own Site database) for this location` } : {}),
+        ...(input.rttMs >= limit
+            ? {
+                  blocked: `at ${num(input.rttMs)} ms the pack blocks this zone (citrix-zone-rtt-limit: ${num(limit)} ms or more): Citrix advises a separate Site (own Site database) for this location`,
+              }
+            : {}),
         throttlePerController: throttle,
         brokeringControllers: brokering,
         atThrottle,
@@ -320,7 +358,12 @@ export function formatCitrixSizing(s: CitrixSizing): string {
         return out;
     }
     const advice = adviceMaxConcurrent(i.rttMs);
-    const notes = [...(s.rtt.label === "measured" ? [] : [s.rtt.text]), ...(advice !== undefined && s.maxSafeConcurrency === advice.value && adviceLimit(i.rttMs, i) !== undefined ? [`bounded by advice: ${advice.text}`] : [])];
+    const notes = [
+        ...(s.rtt.label === "measured" ? [] : [s.rtt.text]),
+        ...(advice !== undefined && s.maxSafeConcurrency === advice.value && adviceLimit(i.rttMs, i) !== undefined
+            ? [`bounded by advice: ${advice.text}`]
+            : []),
+    ];
     out += `Largest safe concurrency: ${plural(s.maxSafeConcurrency, "concurrent brokering request")} on one Delivery Group's lock${notes.length > 0 ? ` (${notes.join("; ")})` : ""}.\n`;
     if (several) {
         const bounded = s.groups.every((g) => g.peak !== undefined && g.peak <= g.maxSafeConcurrency);
@@ -363,7 +406,13 @@ export function citrixSizingJson(s: CitrixSizing, plot?: string): Record<string,
         rtt: s.rtt,
         rowsAre: s.groups.length > 1 ? "one Delivery Group's lock taking the whole concurrency (first come, first served)" : "the zone's one lock",
         rows: s.rows.map((r) => ({ ...r, errorPct: r.errorRate * 100 })),
-        measured: s.measured.map((c) => ({ concurrency: c.concurrentRequests, meanResponseS: c.meanResponseS, brokeredPerS: c.brokeredPerS, errorPct: c.errorPct, launch10kUsersS: c.launch10kUsersS })),
+        measured: s.measured.map((c) => ({
+            concurrency: c.concurrentRequests,
+            meanResponseS: c.meanResponseS,
+            brokeredPerS: c.brokeredPerS,
+            errorPct: c.errorPct,
+            launch10kUsersS: c.launch10kUsersS,
+        })),
         maxSafeConcurrency: s.maxSafeConcurrency,
         zoneSafeConcurrency: s.zoneSafeConcurrency,
         ...(s.blocked ? { blocked: s.blocked } : {}),
@@ -393,15 +442,16 @@ export function citrixPlotInput(s: CitrixSizing): BrokeringPlotInput {
         return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
     });
     const even = { ...shape, peaks: undefined };
-    const zone = s.groups.length > 1
-        ? {
-            groups: s.groups.length,
-            rows: span.map((c) => {
-                const p = allAtOnce(even, c, i.controllers);
-                return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
-            }),
-        }
-        : undefined;
+    const zone =
+        s.groups.length > 1
+            ? {
+                  groups: s.groups.length,
+                  rows: span.map((c) => {
+                      const p = allAtOnce(even, c, i.controllers);
+                      return { concurrency: c, meanResponseS: p.meanResponseS, errorRate: p.errorRate };
+                  }),
+              }
+            : undefined;
     return {
         zone,
         rttMs: i.rttMs,

@@ -7,7 +7,18 @@
  * on the reading nsx-alb-se-capacity gates on; beyond the 6 vCPU row the conservative reading is
  * shown beside it where the two differ. The table shows the busiest SE, the figure that decides the size.
  */
-import { DEFAULT_MAX_VS_PER_SE, HaMode, ingressOnPrimary, PROVIDER_RANGES, SeGroupSpec, SeUtilisation, sslTpsCapacity, throughputCapacityGbps, VsDemand, vsKind } from "../model/seCapacity";
+import {
+    DEFAULT_MAX_VS_PER_SE,
+    HaMode,
+    ingressOnPrimary,
+    PROVIDER_RANGES,
+    SeGroupSpec,
+    SeUtilisation,
+    sslTpsCapacity,
+    throughputCapacityGbps,
+    VsDemand,
+    vsKind,
+} from "../model/seCapacity";
 import { connectionsScaled, READING_NAME, SE_MEMORY_MAX_MB, SE_MEMORY_MIN_GB, SE_VCPU_MAX, SE_VCPU_MIN, seCapacityBasis, testedSeSize } from "../model/seTable";
 import { GroupPlacement, MEASURED_VCPUS_MAX, placeGroup, placementFits } from "../model/sePlacement";
 import { num, pct } from "../policies/pack/format";
@@ -129,7 +140,11 @@ function specAt(input: NsxAlbSizingInput, vcpus: number, memoryPerSeMb: number):
     if (input.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         return { ...base, maxSe: 2, minScaleoutPerVs: 1, maxScaleoutPerVs: 1 };
     }
-    const needed = placeGroup(demandsOf(input).map((d) => [d]), base, { reading: GATE_READING }).sesNeeded;
+    const needed = placeGroup(
+        demandsOf(input).map((d) => [d]),
+        base,
+        { reading: GATE_READING },
+    ).sesNeeded;
     return { ...base, maxSe: Math.min(PROVIDER_RANGES.maxSe.max, needed + base.bufferSe) };
 }
 
@@ -151,12 +166,35 @@ export function metricLines(demands: readonly VsDemand[], p: GroupPlacement): Me
     const keyType = ssl[0]?.sslKeyType;
     const mixed = ssl.some((d) => d.sslKeyType !== keyType);
     add(`SSL TPS (${keyType === "ecc" ? "ECC" : "RSA-2048"}${mixed ? " equivalent" : ""})`, "TPS", ssl.length > 0, sslTpsCapacity(perSe, keyType), u.sslTps);
-    add("L7 RPS", "RPS", demands.some((d) => d.l7Rps !== undefined), perSe.l7Rps, u.l7Rps);
-    add("L4 CPS", "CPS", demands.some((d) => d.l4Cps !== undefined), perSe.l4Cps, u.l4Cps);
+    add(
+        "L7 RPS",
+        "RPS",
+        demands.some((d) => d.l7Rps !== undefined),
+        perSe.l7Rps,
+        u.l7Rps,
+    );
+    add(
+        "L4 CPS",
+        "CPS",
+        demands.some((d) => d.l4Cps !== undefined),
+        perSe.l4Cps,
+        u.l4Cps,
+    );
     const withThroughput = demands.filter((d) => d.throughputGbps !== undefined);
     // SSL bulk throughput is CPU bound: it adds to the CPU-bound total.
-    add("throughput (L7 SSL, CPU)", "Gbps", withThroughput.some((d) => vsKind(d) === "l7ssl"), perSe.l7SslThroughputGbps, u.sslThroughput);
-    const cpuMetrics = [ssl.length > 0, demands.some((d) => d.l7Rps !== undefined), demands.some((d) => d.l4Cps !== undefined), withThroughput.some((d) => vsKind(d) === "l7ssl")].filter(Boolean).length;
+    add(
+        "throughput (L7 SSL, CPU)",
+        "Gbps",
+        withThroughput.some((d) => vsKind(d) === "l7ssl"),
+        perSe.l7SslThroughputGbps,
+        u.sslThroughput,
+    );
+    const cpuMetrics = [
+        ssl.length > 0,
+        demands.some((d) => d.l7Rps !== undefined),
+        demands.some((d) => d.l4Cps !== undefined),
+        withThroughput.some((d) => vsKind(d) === "l7ssl"),
+    ].filter(Boolean).length;
     if (cpuMetrics > 1) {
         lines.push({ name: "CPU-bound total", unit: "% of CPU", demand: u.cpu * 100, capacity: 100, utilisation: u.cpu });
     }
@@ -167,7 +205,13 @@ export function metricLines(demands: readonly VsDemand[], p: GroupPlacement): Me
         add(name, "Gbps", true, throughputCapacityGbps(perSe, kind), u.throughput);
     }
     const scaled = connectionsScaled(perSe) ? ` (${CONNECTIONS_SCALED})` : "";
-    add(`open connections${scaled}`, "connections", demands.some((d) => d.l4OpenConnections !== undefined), perSe.l4OpenConnections, u.openConnections);
+    add(
+        `open connections${scaled}`,
+        "connections",
+        demands.some((d) => d.l4OpenConnections !== undefined),
+        perSe.l4OpenConnections,
+        u.openConnections,
+    );
     return lines;
 }
 
@@ -178,7 +222,11 @@ function memoryAt(input: NsxAlbSizingInput, v: number, limit: number): number {
         return tested;
     }
     const rowGb = testedSeSize(v).memoryGb;
-    const p = placeGroup(demandsOf(input).map((d) => [d]), specAt(input, v, rowGb * 1024), { reading: GATE_READING });
+    const p = placeGroup(
+        demandsOf(input).map((d) => [d]),
+        specAt(input, v, rowGb * 1024),
+        { reading: GATE_READING },
+    );
     const worst = Math.max(p.worstSe.openConnections, ...p.perVs.map((u) => u.openConnections));
     return Math.min(SE_MEMORY_MAX_MB, Math.max(tested, Math.ceil((worst / limit) * rowGb * 1024 - EPSILON)));
 }
@@ -194,7 +242,11 @@ interface AtSize {
 function evaluate(input: NsxAlbSizingInput, v: number): AtSize {
     const limit = 1 - input.headroomPct / 100;
     const spec = specAt(input, v, memoryAt(input, v, limit));
-    const { placement, slope } = placeOnReadings(demandsOf(input).map((d) => [d]), spec, false);
+    const { placement, slope } = placeOnReadings(
+        demandsOf(input).map((d) => [d]),
+        spec,
+        false,
+    );
     return { spec, placement, slope, fits: placementFits(placement, input.headroomPct) };
 }
 
@@ -232,7 +284,10 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: AtSiz
     const vs = placement.perVs[heaviest];
     return {
         input,
-        seGroup: fits || input.vcpus !== undefined ? { ...spec, diskPerSeGb: testedSeSize(v).diskGb, dedicatedDispatcherCore: v >= DISPATCHER_MIN_VCPUS } : undefined,
+        seGroup:
+            fits || input.vcpus !== undefined
+                ? { ...spec, diskPerSeGb: testedSeSize(v).diskGb, dedicatedDispatcherCore: v >= DISPATCHER_MIN_VCPUS }
+                : undefined,
         fits,
         vsSes: placement.vsSes,
         groupSes: placement.sesNeeded,
@@ -250,7 +305,7 @@ function result(input: NsxAlbSizingInput, v: number, fits: boolean, found: AtSiz
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
-    return value === undefined ? {} : { [key]: value } as Record<K, V>;
+    return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 /**
@@ -322,7 +377,8 @@ function noFitHint(s: NsxAlbSizing): string {
     const i = s.input;
     // The group is sized with packed placement: several VSs of one group land on the same SE until
     // maxVsPerSe, so splitting a VS helps only across SE groups or with distributed placement.
-    const split = "move part of the traffic to another SE group (several VSs on this one share an SE under packed placement; with PLACEMENT_ALGO_DISTRIBUTED each gets its own)";
+    const split =
+        "move part of the traffic to another SE group (several VSs on this one share an SE under packed placement; with PLACEMENT_ALGO_DISTRIBUTED each gets its own)";
     if (i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         return `legacy active/standby has no scale-out: ${split}, or use --ha-mode shared (N+M, bufferSe 1 or more) with --scale-out`;
     }
@@ -336,7 +392,8 @@ function noFitHint(s: NsxAlbSizing): string {
     }
     // No direction given: all counted as ingress; giving it is the cheapest change (as the policy's fix says first).
     const direction = demandsOf(i).some((d) => d.throughputGbps !== undefined && d.ingressPct === undefined)
-        ? "give --ingress-pct if most of it is egress (now all counted as ingress); " : "";
+        ? "give --ingress-pct if most of it is egress (now all counted as ingress); "
+        : "";
     return `${direction}under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp (BGP/ECMP) with --scale-out, or ${split}`;
 }
 
@@ -390,10 +447,16 @@ function seGroupFieldsText(g: SeGroupSpec): string {
  * row: nsx-alb-se-capacity gates on ...; on the 4-to-6 vCPU slope (conservative, not gating) ...".
  */
 function readingsText(s: NsxAlbSizing, slope: SlopeReading): string {
-    const smallest = slope.fits ? "" : slope.smallestVcpus !== undefined ? `; on that reading the smallest SE is vcpusPerSe ${slope.smallestVcpus}` : "; on that reading no vcpusPerSe up to 64 fits";
-    return `Readings beyond the ${MEASURED_VCPUS_MAX} vCPU row: this size and the "gates" columns are on the reading nsx-alb-se-capacity gates on (TPS/RPS/CPS and SSL throughput ${READING_NAME[GATE_READING]}); ` +
+    const smallest = slope.fits
+        ? ""
+        : slope.smallestVcpus !== undefined
+          ? `; on that reading the smallest SE is vcpusPerSe ${slope.smallestVcpus}`
+          : "; on that reading no vcpusPerSe up to 64 fits";
+    return (
+        `Readings beyond the ${MEASURED_VCPUS_MAX} vCPU row: this size and the "gates" columns are on the reading nsx-alb-se-capacity gates on (TPS/RPS/CPS and SSL throughput ${READING_NAME[GATE_READING]}); ` +
         `${READING_NAME.slope} (conservative, named by nsx-alb-se-capacity-advisory, not gating) the busiest SE needs ${pct(slope.group.peak)} ` +
-        `(limit ${pct(s.limit)}: ${slope.fits ? "fits" : "does not fit"})${smallest}.`;
+        `(limit ${pct(s.limit)}: ${slope.fits ? "fits" : "does not fit"})${smallest}.`
+    );
 }
 
 /** The busiest SE per metric; with the conservative reading's capacity and utilisation beside, where it differs. */
@@ -410,7 +473,14 @@ function metricsTable(s: NsxAlbSizing): string {
         ["metric", "on the busiest SE", "capacity of one SE (gates)", "utilisation (gates)", "capacity on the slope", "utilisation on the slope"],
         s.metrics.map((m, i) => {
             const c = slope.metrics[i];
-            return [m.name, amount(m.demand, m.unit), amount(m.capacity, m.unit), pct(m.utilisation), c ? amount(c.capacity, c.unit) : "", c ? pct(c.utilisation) : ""];
+            return [
+                m.name,
+                amount(m.demand, m.unit),
+                amount(m.capacity, m.unit),
+                pct(m.utilisation),
+                c ? amount(c.capacity, c.unit) : "",
+                c ? pct(c.utilisation) : "",
+            ];
         }),
         ["left", "right", "right", "right", "right", "right"],
     );
@@ -420,11 +490,12 @@ function metricsTable(s: NsxAlbSizing): string {
 export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     const i = s.input;
     const ses = (n: number) => `${n} SE${n === 1 ? "" : "s"}`;
-    const placement = i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
-        ? `${i.haMode}: two SEs, one active, every VS on it, no scale-out`
-        : i.haMode === "HA_MODE_SHARED_PAIR"
-            ? `${i.haMode}: each VS on ${ses(Math.max(2, i.scaleOut))}, fitting after one fails`
-            : `each VS on ${ses(i.scaleOut)} (minScaleoutPerVs), ${i.haMode} with bufferSe ${i.bufferSe}`;
+    const placement =
+        i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+            ? `${i.haMode}: two SEs, one active, every VS on it, no scale-out`
+            : i.haMode === "HA_MODE_SHARED_PAIR"
+              ? `${i.haMode}: each VS on ${ses(Math.max(2, i.scaleOut))}, fitting after one fails`
+              : `each VS on ${ses(i.scaleOut)} (minScaleoutPerVs), ${i.haMode} with bufferSe ${i.bufferSe}`;
     let out = `NSX ALB virtual service${demandsOf(i).length === 1 ? "" : "s"}: ${demandText(i)}\n`;
     out += `SE group: ${placement}; PLACEMENT_ALGO_PACKED, maxVsPerSe ${i.maxVsPerSe ?? DEFAULT_MAX_VS_PER_SE}; headroom ${num(i.headroomPct)}% (demand <= ${pct(s.limit)} of capacity, as nsx-alb-se-capacity checks).\n\n`;
     const g = s.seGroup;
@@ -433,7 +504,8 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
         // A size within the table's rows leads; the extrapolated one follows, labelled.
         const t = testedSeSize(alt.vcpusPerSe);
         const mode = alt.haMode !== i.haMode ? `--ha-mode shared (N+M, bufferSe ${alt.bufferSe}; not in the Essentials and Basic editions) ` : "";
-        out += `Preferred (${sizeLabel(alt.vcpusPerSe)}, within the table's rows): ${mode}--scale-out ${alt.scaleOut}: vcpusPerSe ${alt.vcpusPerSe}, ` +
+        out +=
+            `Preferred (${sizeLabel(alt.vcpusPerSe)}, within the table's rows): ${mode}--scale-out ${alt.scaleOut}: vcpusPerSe ${alt.vcpusPerSe}, ` +
             `memoryPerSe ${Math.max(t.memoryGb, SE_MEMORY_MIN_GB) * 1024} MB, diskPerSe ${t.diskGb} GB on ${ses(alt.scaleOut)} per VS` +
             `${alt.scaleOut > 1 ? ` (linear scale-out to ${ses(alt.scaleOut)} assumed: not measured)` : ""}; run with these options for its table.\n`;
         if (i.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
@@ -460,7 +532,8 @@ export function formatNsxAlbSizing(s: NsxAlbSizing): string {
     out += metricsTable(s);
     if (s.vs) {
         const g = s.group as SeUtilisation;
-        out += `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${limitingName(g)}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
+        out +=
+            `\nPeak: busiest SE ${pct(g.peak)} (limiting metric: ${limitingName(g)}; ${s.groupSes} SE${s.groupSes === 1 ? "" : "s"} for placement); ` +
             `the heaviest VS needs ${needsText(s.vs, s.vsSes)}.\n`;
     }
     return out;

@@ -3,7 +3,17 @@
  * traffic, from the same functions the Xen evaluation (policies/xen/evaluation.ts) runs per host.
  */
 import { XEN_SHARE_SOURCE } from "../model/xenShares";
-import { BOND_MODES, bondCapMBps, bondModeOf, HostBond, needMet, predictBondedShares, xenDefaults, xenExtrapolation, XenBondMode } from "../policies/xen/evaluation";
+import {
+    BOND_MODES,
+    bondCapMBps,
+    bondModeOf,
+    HostBond,
+    needMet,
+    predictBondedShares,
+    xenDefaults,
+    xenExtrapolation,
+    XenBondMode,
+} from "../policies/xen/evaluation";
 import { num, pct, plural } from "../policies/pack/format";
 import { UsageError } from "./errors";
 import { table } from "./table";
@@ -93,7 +103,11 @@ export function sizeXen(input: XenSizingInput): XenSizing {
     const reach = bondCapMBps(bond, vifs);
     const guests = Array.from({ length: input.guests }, () => ({ needMBps: input.guestMBps, capMBps: reach }));
     // The policy's call: balance-slb places each VIF whole on one member (policies/xen/slbPlacement.ts).
-    const shares = predictBondedShares({ linkMBps: input.linkMBps, dom0Share: input.dom0Share, dom0, guests }, bond, guests.map(() => vifs));
+    const shares = predictBondedShares(
+        { linkMBps: input.linkMBps, dom0Share: input.dom0Share, dom0, guests },
+        bond,
+        guests.map(() => vifs),
+    );
     const line = (name: string, domain: "dom0" | "domU", demand: number | undefined, predicted: number): XenShareLine => ({
         name,
         domain,
@@ -117,7 +131,8 @@ export function sizeXen(input: XenSizingInput): XenSizing {
 /** Renders the human output. Output: text ending with "\n". */
 export function formatXenSizing(s: XenSizing): string {
     const i = s.input;
-    let out = `Xen host: ${num(i.linkMBps, 2)} MB/s usable link, ${i.guests} guest${i.guests === 1 ? "" : "s"}` +
+    let out =
+        `Xen host: ${num(i.linkMBps, 2)} MB/s usable link, ${i.guests} guest${i.guests === 1 ? "" : "s"}` +
         `${i.guestMBps !== undefined ? ` needing ${num(i.guestMBps, 2)} MB/s each` : " receiving as much as they can"}, ` +
         `dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `receiving ${num(i.dom0MBps, 2)} MB/s` : "idle"}` +
         `${i.dom0Share !== xenDefaults.dom0Share ? ` (dom0Share ${num(i.dom0Share, 3)})` : ""}\n`;
@@ -144,7 +159,15 @@ export function formatXenSizing(s: XenSizing): string {
 
 /** The JSON document of `size xen --json`. */
 export function xenSizingJson(s: XenSizing, plot?: string): Record<string, unknown> {
-    return { command: "size xen", input: s.input, model: s.model, extrapolated: s.extrapolated, ...(s.bond ? { bond: s.bond } : {}), shares: s.lines, ...(plot ? { plot } : {}) };
+    return {
+        command: "size xen",
+        input: s.input,
+        model: s.model,
+        extrapolated: s.extrapolated,
+        ...(s.bond ? { bond: s.bond } : {}),
+        shares: s.lines,
+        ...(plot ? { plot } : {}),
+    };
 }
 
 /** Draws `--plot`: each traffic source's predicted share of the link. Loads the renderer only here. */
@@ -154,6 +177,10 @@ export async function xenPlotSvg(s: XenSizing): Promise<string> {
     return xenSharePlotSvg({
         title: `Xen host: ${num(i.linkMBps, 2)} MB/s link, ${i.guests} guest${i.guests === 1 ? "" : "s"}, dom0 ${i.dom0MBps !== undefined && i.dom0MBps > 0 ? `${num(i.dom0MBps, 2)} MB/s` : "idle"} (dom0Share ${num(i.dom0Share, 3)})`,
         linkMBps: i.linkMBps,
-        senders: s.lines.map((l) => ({ name: l.name, predictedMBps: l.predictedMBps, needMBps: l.domain === "domU" && l.demandMBps !== null ? l.demandMBps : undefined })),
+        senders: s.lines.map((l) => ({
+            name: l.name,
+            predictedMBps: l.predictedMBps,
+            needMBps: l.domain === "domU" && l.demandMBps !== null ? l.demandMBps : undefined,
+        })),
     });
 }

@@ -104,12 +104,12 @@ function strings(value: unknown): string[] {
 
 function bag(value: unknown, counter: SecretCounter): PropertyBag {
     const unwrapped = isObject(value) ? unwrapSecrets(value, counter) : {};
-    return isObject(unwrapped) ? (unwrapped) : {};
+    return isObject(unwrapped) ? unwrapped : {};
 }
 
 function optionsOf(r: Record<string, unknown>): RecordedOptions {
     const timeouts = isObject(r.customTimeouts) ? r.customTimeouts : {};
-    const seconds = (key: string) => (typeof timeouts[key] === "number" ? (timeouts[key]) : 0);
+    const seconds = (key: string) => (typeof timeouts[key] === "number" ? timeouts[key] : 0);
     return {
         protect: r.protect === true,
         ignoreChanges: strings(r.ignoreChanges),
@@ -151,7 +151,7 @@ export function readStackExport(file: string): StackExportFile {
     } catch (err) {
         throw new UsageError(`stack export ${file} is not valid JSON (${jsonErrorWhere(err)})`);
     }
-    const shape = "expected the output of `pulumi stack export` ({ \"version\": 3, \"deployment\": { \"resources\": [...] } }) or a file written by --record";
+    const shape = 'expected the output of `pulumi stack export` ({ "version": 3, "deployment": { "resources": [...] } }) or a file written by --record';
     if (!isObject(doc)) {
         throw new UsageError(`${file} is not a stack export: the top level is not a JSON object; ${shape}`);
     }
@@ -200,8 +200,9 @@ export function readStackExport(file: string): StackExportFile {
             inputs,
             outputs,
             dependencies: strings(item.dependencies),
-            propertyDependencies: Object.fromEntries(Object.entries(isObject(item.propertyDependencies) ? item.propertyDependencies : {})
-                .map(([k, v]) => [k, strings(v)])),
+            propertyDependencies: Object.fromEntries(
+                Object.entries(isObject(item.propertyDependencies) ? item.propertyDependencies : {}).map(([k, v]) => [k, strings(v)]),
+            ),
             ...(typeof item.provider === "string" && item.provider ? { provider: item.provider } : {}),
             options: optionsOf(item),
             ...(typeof item.sourcePosition === "string" && item.sourcePosition ? { sourcePosition: item.sourcePosition } : {}),

@@ -10,9 +10,11 @@ export type Align = "left" | "right";
  */
 export function table(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[], indent = "    "): string {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-    const line = (cells: readonly string[]) => indent + cells
-        .map((c, i) => (align[i] === "right" ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-        .join("  ")
-        .trimEnd();
+    const line = (cells: readonly string[]) =>
+        indent +
+        cells
+            .map((c, i) => (align[i] === "right" ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+            .join("  ")
+            .trimEnd();
     return [line(header), indent + widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n") + "\n";
 }

@@ -266,7 +266,12 @@ export function solveLockClasses(classes: readonly LockClass[], params: Brokerin
         // No fixed point: orphaned transactions accumulate, every request times out.
         return collapsed();
     }
-    const mva = new LockMva(classes.map((c) => c.holdS), mix, params.serialServiceS, params.outsideS);
+    const mva = new LockMva(
+        classes.map((c) => c.holdS),
+        mix,
+        params.serialServiceS,
+        params.outsideS,
+    );
     // gap(n) > 0 while the clients would push more than n transactions through; decreasing in n.
     const gap = (n: number): number => {
         const cycles = mva.cycleTimesS(n);
@@ -328,7 +333,12 @@ class LockMva {
     private saturated = false;
     private readonly bottleneckS: number;
 
-    constructor(private readonly holdS: readonly number[], private readonly mix: readonly number[], private readonly serialServiceS: number, private readonly outsideS: number) {
+    constructor(
+        private readonly holdS: readonly number[],
+        private readonly mix: readonly number[],
+        private readonly serialServiceS: number,
+        private readonly outsideS: number,
+    ) {
         const meanHoldS = holdS.reduce((sum, d, i) => sum + mix[i] * d, 0);
         this.bottleneckS = Math.max(meanHoldS, serialServiceS);
         this.cycles = [holdS.map(() => 0)];
@@ -378,10 +388,18 @@ class LockMva {
  * Mean cycle time and throughput per class of the lock's queueing network alone (no timeouts),
  * for integer or fractional populations: the part the discrete-event test checks.
  */
-export function lockMvaCycleTimes(classes: readonly LockClass[], params: BrokeringParams = BROKERING_PARAMS): Array<{ cycleS: number; throughputPerS: number }> {
+export function lockMvaCycleTimes(
+    classes: readonly LockClass[],
+    params: BrokeringParams = BROKERING_PARAMS,
+): Array<{ cycleS: number; throughputPerS: number }> {
     const total = classes.reduce((sum, c) => sum + c.population, 0);
     const mix = classes.map((c) => c.population / total);
-    const cycles = new LockMva(classes.map((c) => c.holdS), mix, params.serialServiceS, params.outsideS).cycleTimesS(total);
+    const cycles = new LockMva(
+        classes.map((c) => c.holdS),
+        mix,
+        params.serialServiceS,
+        params.outsideS,
+    ).cycleTimesS(total);
     return classes.map((c, i) => ({ cycleS: cycles[i], throughputPerS: c.population / cycles[i] }));
 }
 
@@ -404,9 +422,19 @@ function timeoutOutcome(meanS: number, timeoutS: number, sigma: number): Timeout
 function normalCdf(x: number): number {
     const z = Math.abs(x) / Math.SQRT2;
     const t = 1 / (1 + 0.5 * z);
-    const erfc = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
-        + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
-        + t * (-0.82215223 + t * 0.17087277)))))))));
+    const erfc =
+        t *
+        Math.exp(
+            -z * z -
+                1.26551223 +
+                t *
+                    (1.00002368 +
+                        t *
+                            (0.37409196 +
+                                t *
+                                    (0.09678418 +
+                                        t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        );
     return x >= 0 ? 1 - erfc / 2 : erfc / 2;
 }
 

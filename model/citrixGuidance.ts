@@ -92,7 +92,13 @@ export function adviceMaxConcurrent(rttMs: number): { value: number; text: strin
         return undefined;
     }
     const value = CITRIX_GUIDANCE.at160msMaxConcurrent;
-    return { value, text: rttMs === at ? `the source advises at most ${value} at ${at} ms` : `the source advises at most ${value} at ${at} ms, and ${rttMs} ms holds the lock longer` };
+    return {
+        value,
+        text:
+            rttMs === at
+                ? `the source advises at most ${value} at ${at} ms`
+                : `the source advises at most ${value} at ${at} ms, and ${rttMs} ms holds the lock longer`,
+    };
 }
 
 /** The RTT of the source's concurrency advice, ms. */

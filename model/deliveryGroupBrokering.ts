@@ -58,7 +58,10 @@ export interface GroupPrediction {
  * in test/model/brokering.groups.test.ts).
  * Throws RangeError when no class has concurrency > 0, or an input is non-finite or negative.
  */
-export function predictGroupBrokering(input: { classes: readonly GroupClassInput[]; users?: number }, params: BrokeringParams = BROKERING_PARAMS): GroupPrediction {
+export function predictGroupBrokering(
+    input: { classes: readonly GroupClassInput[]; users?: number },
+    params: BrokeringParams = BROKERING_PARAMS,
+): GroupPrediction {
     const classes = input.classes.filter((c) => c.concurrency > 0);
     for (const c of input.classes) {
         if (!Number.isFinite(c.concurrency) || c.concurrency < 0) {
@@ -72,9 +75,20 @@ export function predictGroupBrokering(input: { classes: readonly GroupClassInput
     let results: GroupClassPrediction[];
     if (classes.length === 1 && classes[0].concurrency >= 1) {
         const p = predictBrokering({ rttMs: classes[0].rttMs, concurrency: classes[0].concurrency }, params);
-        results = [{ rttMs: classes[0].rttMs, concurrency: classes[0].concurrency, meanResponseS: p.meanResponseS, brokeredPerS: p.brokeredPerS, errorRate: p.errorRate }];
+        results = [
+            {
+                rttMs: classes[0].rttMs,
+                concurrency: classes[0].concurrency,
+                meanResponseS: p.meanResponseS,
+                brokeredPerS: p.brokeredPerS,
+                errorRate: p.errorRate,
+            },
+        ];
     } else {
-        const solved = solveLockClasses(classes.map((c) => ({ population: c.concurrency, holdS: lockHoldTimeS(c.rttMs, params) })), params);
+        const solved = solveLockClasses(
+            classes.map((c) => ({ population: c.concurrency, holdS: lockHoldTimeS(c.rttMs, params) })),
+            params,
+        );
         results = classes.map((c, i) => ({ rttMs: c.rttMs, concurrency: c.concurrency, ...solved[i] }));
     }
     const brokeredPerS = results.reduce((sum, r) => sum + r.brokeredPerS, 0);
@@ -112,7 +126,11 @@ export interface GroupTargets {
  * the targets, with the requests split over its zones in the given proportions (`mix`: RTT and
  * weight per zone). One zone gives exactly maxSafeConcurrency. 0 when even 1 request misses.
  */
-export function maxSafeGroupConcurrency(mix: readonly { rttMs: number; weight: number }[], targets: GroupTargets, params: BrokeringParams = BROKERING_PARAMS): number {
+export function maxSafeGroupConcurrency(
+    mix: readonly { rttMs: number; weight: number }[],
+    targets: GroupTargets,
+    params: BrokeringParams = BROKERING_PARAMS,
+): number {
     const weights = mix.filter((m) => m.weight > 0);
     const total = weights.reduce((sum, m) => sum + m.weight, 0);
     if (weights.length === 0 || !(total > 0)) {
@@ -156,7 +174,10 @@ export interface SiteStormResult {
  * Input: storms (rates >= 0), capPerS (> 0). Output: one result per storm, same order, and the
  * Site's total after the cap. Never throws on finite input.
  */
-export function shareSiteCap(storms: readonly SiteStorm[], capPerS: number): { storms: SiteStormResult[]; totalPerS: number; uncappedPerS: number; capped: boolean; responseScale: number } {
+export function shareSiteCap(
+    storms: readonly SiteStorm[],
+    capPerS: number,
+): { storms: SiteStormResult[]; totalPerS: number; uncappedPerS: number; capped: boolean; responseScale: number } {
     const uncappedPerS = storms.reduce((sum, s) => sum + s.brokeredPerS, 0);
     const factor = uncappedPerS > capPerS && uncappedPerS > 0 ? capPerS / uncappedPerS : 1;
     const results = storms.map((s): SiteStormResult => {
@@ -169,7 +190,13 @@ export function shareSiteCap(storms: readonly SiteStorm[], capPerS: number): { s
     });
     // A closed loop keeps its requests in flight: response = concurrency / throughput (Little's
     // law), so a throughput lowered by `factor` raises every mean response by 1 / factor.
-    return { storms: results, totalPerS: uncappedPerS * factor, uncappedPerS, capped: factor < 1, responseScale: factor > 0 ? 1 / factor : Number.POSITIVE_INFINITY };
+    return {
+        storms: results,
+        totalPerS: uncappedPerS * factor,
+        uncappedPerS,
+        capped: factor < 1,
+        responseScale: factor > 0 ? 1 / factor : Number.POSITIVE_INFINITY,
+    };
 }
 
 function round(value: number): string {

@@ -245,7 +245,18 @@ function share(demand: number | undefined, capacity: number): number {
 }
 
 /** Zero utilisation (no demand). */
-export const NO_UTILISATION: SeUtilisation = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, cpu: 0, throughput: 0, ingress: 0, openConnections: 0, peak: 0, limiting: "sslTps" };
+export const NO_UTILISATION: SeUtilisation = {
+    sslTps: 0,
+    l7Rps: 0,
+    l4Cps: 0,
+    sslThroughput: 0,
+    cpu: 0,
+    throughput: 0,
+    ingress: 0,
+    openConnections: 0,
+    peak: 0,
+    limiting: "sslTps",
+};
 
 /** The parts a utilisation is built from. */
 export type UtilisationParts = Pick<SeUtilisation, "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "ingress" | "openConnections">;
@@ -253,7 +264,12 @@ export type UtilisationParts = Pick<SeUtilisation, "sslTps" | "l7Rps" | "l4Cps" 
 /** Builds a utilisation from its parts (cpu, peak and limiting derived; throughput limited by unspread ingress is "ingress"). */
 export function utilisationOf(parts: UtilisationParts): SeUtilisation {
     const cpu = parts.sslTps + parts.l7Rps + parts.l4Cps + parts.sslThroughput;
-    const cpuParts: Array<[SeMetric, number]> = [["sslTps", parts.sslTps], ["l7Rps", parts.l7Rps], ["l4Cps", parts.l4Cps], ["sslThroughput", parts.sslThroughput]];
+    const cpuParts: Array<[SeMetric, number]> = [
+        ["sslTps", parts.sslTps],
+        ["l7Rps", parts.l7Rps],
+        ["l4Cps", parts.l4Cps],
+        ["sslThroughput", parts.sslThroughput],
+    ];
     const cpuPart = cpuParts.reduce((best, next) => (next[1] > best[1] ? next : best))[0];
     const peak = Math.max(cpu, parts.throughput, parts.openConnections);
     const throughputPart: SeMetric = parts.ingress > 0 && parts.ingress * 2 >= parts.throughput ? "ingress" : "throughput";
@@ -327,8 +343,13 @@ export function seUtilisation(demands: readonly VsDemand[], perSe: SeCapacity, s
     }
     const over = (x: number) => (x === 0 ? 0 : x / ses);
     return utilisationOf({
-        sslTps: over(sslTps), l7Rps: over(l7Rps), l4Cps: over(l4Cps), sslThroughput: over(sslThroughput),
-        throughput: ingress + over(throughput), ingress, openConnections: over(openConnections),
+        sslTps: over(sslTps),
+        l7Rps: over(l7Rps),
+        l4Cps: over(l4Cps),
+        sslThroughput: over(sslThroughput),
+        throughput: ingress + over(throughput),
+        ingress,
+        openConnections: over(openConnections),
     });
 }
 

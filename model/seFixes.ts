@@ -40,7 +40,8 @@ function fitsWith(units: readonly PlacedUnit[], spec: SeGroupSpec, options: FixO
 
 /** memoryPerSe (MB) at `vcpus` that carries the open connections of the placement (never lowered, within range). */
 function memoryFor(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: number, options: FixOptions): number {
-    const tested = vcpus === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(vcpus).memoryGb, SE_MEMORY_MIN_GB) * 1024);
+    const tested =
+        vcpus === spec.vcpusPerSe ? spec.memoryPerSeMb : Math.max(spec.memoryPerSeMb, Math.max(testedSeSize(vcpus).memoryGb, SE_MEMORY_MIN_GB) * 1024);
     const rowGb = testedSeSize(vcpus).memoryGb;
     // Open connections at the row's own memory (factor 1), then the memory that brings them within the limit.
     const atRow = placeGroup(units, { ...spec, vcpusPerSe: vcpus, memoryPerSeMb: rowGb * 1024 }, { assumeScaleOut: options.assumeScaleOut });
@@ -121,7 +122,10 @@ function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: nu
     for (const maxVsPerSe of steps) {
         const candidateAt = (k: number): SeGroupSpec | undefined => {
             const scaled: SeGroupSpec = {
-                ...spec, vcpusPerSe: vcpus, memoryPerSeMb: memory, maxVsPerSe: spec.maxVsPerSe === undefined && maxVsPerSe === DEFAULT_MAX_VS_PER_SE ? undefined : maxVsPerSe,
+                ...spec,
+                vcpusPerSe: vcpus,
+                memoryPerSeMb: memory,
+                maxVsPerSe: spec.maxVsPerSe === undefined && maxVsPerSe === DEFAULT_MAX_VS_PER_SE ? undefined : maxVsPerSe,
                 minScaleoutPerVs: field === "minScaleoutPerVs" ? k : spec.minScaleoutPerVs,
                 maxScaleoutPerVs: Math.max(spec.maxScaleoutPerVs, k),
             };
@@ -151,7 +155,13 @@ function scaleOutWith(units: readonly PlacedUnit[], spec: SeGroupSpec, vcpus: nu
             }
         }
         if (best) {
-            return { spec: best.spec, kind: spec.haMode === best.spec.haMode ? "out" : "mode", measured: vcpus <= MEASURED_VCPUS_MAX, ecmp: false, placement: best.placement };
+            return {
+                spec: best.spec,
+                kind: spec.haMode === best.spec.haMode ? "out" : "mode",
+                measured: vcpus <= MEASURED_VCPUS_MAX,
+                ecmp: false,
+                placement: best.placement,
+            };
         }
     }
     return undefined;
@@ -277,7 +287,12 @@ export function placementFixes(units: readonly PlacedUnit[], given: SeGroupSpec,
     if (spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY") {
         // Legacy HA has no buffer (its bufferSe is often "0"): N+M needs at least one spare SE to
         // survive an SE failure, so the option keeps bufferSe >= 1 and maxSe counts it.
-        const shared = scaleOut(units, { ...spec, haMode: "HA_MODE_SHARED", bufferSe: Math.max(spec.bufferSe, 1), maxSe: Math.max(spec.maxSe, 2) }, at, options);
+        const shared = scaleOut(
+            units,
+            { ...spec, haMode: "HA_MODE_SHARED", bufferSe: Math.max(spec.bufferSe, 1), maxSe: Math.max(spec.maxSe, 2) },
+            at,
+            options,
+        );
         if (shared) {
             out.push({ ...shared, kind: "mode" });
         }

@@ -14,7 +14,18 @@
  *
  * Pure TypeScript: no Pulumi.
  */
-import { DEFAULT_ALGO, DEFAULT_MAX_VS_PER_SE, NO_UTILISATION, PROVIDER_RANGES, seGroupCapacity, SeGroupSpec, seUtilisation, SeUtilisation, utilisationOf, VsDemand } from "./seCapacity";
+import {
+    DEFAULT_ALGO,
+    DEFAULT_MAX_VS_PER_SE,
+    NO_UTILISATION,
+    PROVIDER_RANGES,
+    seGroupCapacity,
+    SeGroupSpec,
+    seUtilisation,
+    SeUtilisation,
+    utilisationOf,
+    VsDemand,
+} from "./seCapacity";
 import { ExtrapolationReading, perSeCapacity, SeCapacity } from "./seTable";
 
 /** The largest SE size the table measured (6 vCPUs); beyond it figures are extrapolated. */
@@ -149,8 +160,13 @@ function distributedWorst(shares: readonly SeUtilisation[], copies: number, ses:
     const connections = most((u) => u.openConnections);
     const peakAt = sums.indexOf(most((u) => u.peak));
     const worst = utilisationOf({
-        sslTps: cpu.sslTps, l7Rps: cpu.l7Rps, l4Cps: cpu.l4Cps, sslThroughput: cpu.sslThroughput,
-        throughput: throughput.throughput, ingress: throughput.ingress, openConnections: connections.openConnections,
+        sslTps: cpu.sslTps,
+        l7Rps: cpu.l7Rps,
+        l4Cps: cpu.l4Cps,
+        sslThroughput: cpu.sslThroughput,
+        throughput: throughput.throughput,
+        ingress: throughput.ingress,
+        openConnections: connections.openConnections,
     });
     return { worst, count: loads[peakAt].length };
 }
@@ -208,10 +224,18 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
         const distribute = spec.distributeLoadActiveStandby === true;
         const total = sumOf(shares);
         return {
-            perSe, rule: distribute ? "active-standby-distributed" : "active-standby", sesPerVs: 1, vsSes: 1,
-            sesNeeded: n === 0 ? 0 : distribute ? Math.min(2, n) : 1, sesMax: 2, maxVsPerSe, vsCount: n,
+            perSe,
+            rule: distribute ? "active-standby-distributed" : "active-standby",
+            sesPerVs: 1,
+            vsSes: 1,
+            sesNeeded: n === 0 ? 0 : distribute ? Math.min(2, n) : 1,
+            sesMax: 2,
+            maxVsPerSe,
+            vsCount: n,
             // Each SE holds every VS, active or standby, so at most maxVsPerSe VSs in the group.
-            placeable: n <= maxVsPerSe, bufferKept: true, perVs: shares,
+            placeable: n <= maxVsPerSe,
+            bufferKept: true,
+            perVs: shares,
             // After a failover the surviving SE carries every VS of the pair, in both settings.
             worstSe: n === 0 ? NO_UTILISATION : total,
             ...(distribute ? { steadyStateSe: n === 0 ? NO_UTILISATION : spreadWorst(shares, 2) } : {}),
@@ -244,8 +268,19 @@ export function placeGroup(units: readonly PlacedUnit[], spec: SeGroupSpec, opti
         worstSeShares = placed.count;
     }
     return {
-        perSe, rule: algo === "PLACEMENT_ALGO_PACKED" ? "packed" : "distributed", sesPerVs, vsSes, sesNeeded, sesMax: spec.maxSe,
-        maxVsPerSe, vsCount: n, placeable, bufferKept: pair || sesNeeded + spec.bufferSe <= spec.maxSe, perVs: shares, worstSe, worstSeShares,
+        perSe,
+        rule: algo === "PLACEMENT_ALGO_PACKED" ? "packed" : "distributed",
+        sesPerVs,
+        vsSes,
+        sesNeeded,
+        sesMax: spec.maxSe,
+        maxVsPerSe,
+        vsCount: n,
+        placeable,
+        bufferKept: pair || sesNeeded + spec.bufferSe <= spec.maxSe,
+        perVs: shares,
+        worstSe,
+        worstSeShares,
     };
 }
 

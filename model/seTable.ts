@@ -202,7 +202,11 @@ function bracket(vcpus: number): { lo: SeTableRow; hi: SeTableRow; t: number } {
 export function testedSeSize(vcpus: number): { memoryGb: number; diskGb: number; basis: string } {
     checkVcpus("vcpus", vcpus);
     if (vcpus > TOP_ROW.vcpus) {
-        return { memoryGb: TOP_ROW.memoryGb, diskGb: TOP_ROW.diskGb, basis: `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row (the largest tested size; used beyond ${TOP_ROW.vcpus} vCPUs)` };
+        return {
+            memoryGb: TOP_ROW.memoryGb,
+            diskGb: TOP_ROW.diskGb,
+            basis: `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row (the largest tested size; used beyond ${TOP_ROW.vcpus} vCPUs)`,
+        };
     }
     const { lo, hi, t } = bracket(vcpus);
     return { memoryGb: lerp(lo.memoryGb, hi.memoryGb, t), diskGb: lerp(lo.diskGb, hi.diskGb, t), basis: seCapacityBasis(vcpus) };
@@ -216,15 +220,14 @@ export function testedSeSize(vcpus: number): { memoryGb: number; diskGb: number;
 export function seCapacityBasis(vcpus: number, reading: ExtrapolationReading = "slope"): string {
     checkVcpus("vcpus", vcpus);
     if (vcpus > TOP_ROW.vcpus) {
-        const how = reading === "linear"
-            ? `linearly per vCPU (the favourable reading; on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope they are lower)`
-            : `on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope (at most the ${TOP_ROW.vcpus} vCPU row's average per vCPU)`;
+        const how =
+            reading === "linear"
+                ? `linearly per vCPU (the favourable reading; on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope they are lower)`
+                : `on the ${BELOW_TOP_ROW.vcpus}-to-${TOP_ROW.vcpus} vCPU slope (at most the ${TOP_ROW.vcpus} vCPU row's average per vCPU)`;
         return `${SE_TABLE_NAME}, ${TOP_ROW.vcpus} vCPU row, ${reading === "linear" ? "TPS/RPS/CPS and SSL throughput" : "TPS/RPS/CPS"} extrapolated to ${vcpus} vCPUs ${how}, ${reading === "linear" ? "plain throughput" : "throughput"} held at the ${TOP_ROW.vcpus} vCPU figure`;
     }
     const { lo, hi } = bracket(vcpus);
-    return lo === hi
-        ? `${SE_TABLE_NAME}, ${lo.vcpus} vCPU row`
-        : `${SE_TABLE_NAME}, interpolated between the ${lo.vcpus} and ${hi.vcpus} vCPU rows`;
+    return lo === hi ? `${SE_TABLE_NAME}, ${lo.vcpus} vCPU row` : `${SE_TABLE_NAME}, interpolated between the ${lo.vcpus} and ${hi.vcpus} vCPU rows`;
 }
 
 /**
@@ -245,9 +248,8 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
     // Open connections scale with memory above the row's own memory (memory bound).
     const memoryFactor = (rowMemoryGb: number) => Math.max(1, (memoryGb ?? rowMemoryGb) / rowMemoryGb);
     if (vcpus > TOP_ROW.vcpus) {
-        const beyond = (key: CpuBound) => reading === "linear"
-            ? (TOP_ROW[key] * vcpus) / TOP_ROW.vcpus
-            : TOP_ROW[key] + extrapolationSlope(key) * (vcpus - TOP_ROW.vcpus);
+        const beyond = (key: CpuBound) =>
+            reading === "linear" ? (TOP_ROW[key] * vcpus) / TOP_ROW.vcpus : TOP_ROW[key] + extrapolationSlope(key) * (vcpus - TOP_ROW.vcpus);
         return {
             sslTpsEcc: beyond("sslTpsEcc"),
             sslTpsRsa: beyond("sslTpsRsa"),

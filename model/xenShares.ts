@@ -49,7 +49,8 @@ export function xenExtrapolation(linkMBps: number): string | undefined {
 }
 
 /** Where the share rule comes from, for messages. */
-export const XEN_SHARE_SOURCE = "measured with wget downloads (receive; a guest's receive passes netback in dom0) over a ~100 Mb/s link with dom0 and two domUs receiving at once (xen-dom0-domU-network.ja.txt, model/data/xen-network.json)";
+export const XEN_SHARE_SOURCE =
+    "measured with wget downloads (receive; a guest's receive passes netback in dom0) over a ~100 Mb/s link with dom0 and two domUs receiving at once (xen-dom0-domU-network.ja.txt, model/data/xen-network.json)";
 
 /** The domain a traffic source runs in: the host's control domain or a guest. */
 export type XenDomain = "dom0" | "domU";
@@ -177,9 +178,15 @@ export function predictXenShares(input: XenShareInput): XenShare[] {
     const dom0Part = Math.min(dom0Demand, Math.max(dom0Share * link, link - domUDemand));
     const domUPart = Math.max(0, Math.min(domUDemand, link - dom0Part));
     const out = new Array<number>(input.guests.length).fill(0);
-    const dom0Alloc = waterFill(dom0Part, dom0Idx.map((i) => wants[i]));
+    const dom0Alloc = waterFill(
+        dom0Part,
+        dom0Idx.map((i) => wants[i]),
+    );
     dom0Idx.forEach((i, k) => (out[i] = dom0Alloc[k]));
-    const domUAlloc = waterFill(domUPart, domUIdx.map((i) => wants[i]));
+    const domUAlloc = waterFill(
+        domUPart,
+        domUIdx.map((i) => wants[i]),
+    );
     domUIdx.forEach((i, k) => (out[i] = domUAlloc[k]));
     return input.guests.map((g, i) => ({ name: g.name, MBps: out[i] }));
 }

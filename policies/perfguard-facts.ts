@@ -54,11 +54,17 @@ const analyze = resourcePolicy<Record<string, never>>({
         remember(resource.urn, found);
         keyProblems.note(resource);
         if (found.length > 0 || resource.facts.any) {
-            report.applied(`checked the perfguard: facts${found.length > 0 ? `: ${found.length} unreadable fact(s), field(s) or waiver problem(s)` : ": all readable"}`, resource);
+            report.applied(
+                `checked the perfguard: facts${found.length > 0 ? `: ${found.length} unreadable fact(s), field(s) or waiver problem(s)` : ": all readable"}`,
+                resource,
+            );
         } else {
-            report.notApplicable(resource.facts.incomplete
-                ? "no perfguard: fact found (a fact container is unknown in this preview) and no provider field perfguard parses is unreadable"
-                : "no perfguard: fact on this resource and no provider field perfguard parses is unreadable", resource);
+            report.notApplicable(
+                resource.facts.incomplete
+                    ? "no perfguard: fact found (a fact container is unknown in this preview) and no provider field perfguard parses is unreadable"
+                    : "no perfguard: fact on this resource and no provider field perfguard parses is unreadable",
+                resource,
+            );
         }
     },
 });
@@ -90,9 +96,14 @@ function validateStack(args: StackValidationArgs, reportViolation: ReportViolati
                 continue; // another stack's resource (the inventory): its facts are its own stack's concern
             }
             const seen = reportedFromInputs.get(resource.urn);
-            const report = Object.assign((m: Message | string) => send(reportViolation, typeof m === "string" ? { problem: m, fix: "see the message." } : m, resource.urn), {
-                applied: () => undefined, notApplicable: () => undefined, notChecked: () => undefined,
-            });
+            const report = Object.assign(
+                (m: Message | string) => send(reportViolation, typeof m === "string" ? { problem: m, fix: "see the message." } : m, resource.urn),
+                {
+                    applied: () => undefined,
+                    notApplicable: () => undefined,
+                    notChecked: () => undefined,
+                },
+            );
             isolate(resource, report, () => {
                 for (const f of resourceFindings(resource)) {
                     if (!seen?.has(f.identity)) {

@@ -53,7 +53,11 @@ export interface OpenedPack {
 export async function openPack(opts: OpenPackOptions): Promise<OpenedPack> {
     const stackConfig = opts.stackConfig ?? {};
     const pack = await startPack(opts.packDir, {
-        project: opts.project, stack: opts.stack, dryRun: true, config: stackConfig, onOutput: opts.log,
+        project: opts.project,
+        stack: opts.stack,
+        dryRun: true,
+        config: stackConfig,
+        onOutput: opts.log,
         env: opts.explainFile || opts.env ? { ...opts.env, ...(opts.explainFile ? { [EXPLAIN_ENV]: opts.explainFile } : {}) } : undefined,
     });
     try {
@@ -167,8 +171,11 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
             continue;
         }
         const base = {
-            urn: r.urn, type: r.type, name: r.name,
-            options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
+            urn: r.urn,
+            type: r.type,
+            name: r.name,
+            options: { ...r.options, parent: r.parent },
+            provider: providerOf(r, byUrn),
         };
         for (const { pack, remediating } of packs) {
             if (!remediating) {
@@ -178,12 +185,15 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
             for (const result of results) {
                 if (result.diagnostic) {
                     // As the engine: a remediation that could not run is an advisory violation.
-                    violations.push(toViolation(
-                        { ...result, message: result.diagnostic, enforcementLevel: "advisory" }, r.urn, "analyze"));
+                    violations.push(toViolation({ ...result, message: result.diagnostic, enforcementLevel: "advisory" }, r.urn, "analyze"));
                 } else if (result.properties) {
                     remediations.push({
-                        policyName: result.policyName, policyPackName: result.policyPackName,
-                        policyPackVersion: result.policyPackVersion, urn: r.urn, before: r.inputs, after: result.properties,
+                        policyName: result.policyName,
+                        policyPackName: result.policyPackName,
+                        policyPackVersion: result.policyPackVersion,
+                        urn: r.urn,
+                        before: r.inputs,
+                        after: result.properties,
                     });
                     if (opts.applyRemediations) {
                         // A preview's outputs follow the (remediated) inputs; the stack's are its exports.
@@ -206,9 +216,15 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
     }
     const stackUrn = resources.find((r) => r.type === ROOT_STACK_TYPE && r.parent === "")?.urn ?? opts.fallbackStackUrn;
     const stackResources = resources.map((r) => ({
-        urn: r.urn, type: r.type, name: r.name, properties: r.outputs,
-        options: { ...r.options, parent: r.parent }, provider: providerOf(r, byUrn),
-        parent: r.parent, dependencies: r.dependencies, propertyDependencies: r.propertyDependencies,
+        urn: r.urn,
+        type: r.type,
+        name: r.name,
+        properties: r.outputs,
+        options: { ...r.options, parent: r.parent },
+        provider: providerOf(r, byUrn),
+        parent: r.parent,
+        dependencies: r.dependencies,
+        propertyDependencies: r.propertyDependencies,
     }));
     for (const { pack } of packs) {
         const { diagnostics } = opts.stackEncodingCache

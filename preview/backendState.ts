@@ -24,10 +24,7 @@ export interface StateResource {
 }
 
 /** A stack's state: found, not there (a stack never deployed), or not readable (with why). */
-export type StackState =
-    | { kind: "found"; resources: StateResource[]; where: string }
-    | { kind: "absent"; where: string }
-    | { kind: "unreadable"; why: string };
+export type StackState = { kind: "found"; resources: StateResource[]; where: string } | { kind: "absent"; where: string } | { kind: "unreadable"; why: string };
 
 /** The backend a `pulumi` command would use, from the environment: a file folder or why not. */
 export function fileBackendDir(env: NodeJS.ProcessEnv = process.env): { dir: string } | { why: string } {
@@ -82,14 +79,15 @@ function readMaybeGzip(file: string): string {
  */
 export function resourcesOfState(text: string): StateResource[] {
     const doc = JSON.parse(text) as { checkpoint?: { latest?: { resources?: unknown } }; deployment?: { resources?: unknown } };
-    const list = doc.checkpoint ? doc.checkpoint.latest?.resources ?? [] : doc.deployment?.resources;
+    const list = doc.checkpoint ? (doc.checkpoint.latest?.resources ?? []) : doc.deployment?.resources;
     if (!Array.isArray(list)) {
         throw new Error("neither a checkpoint nor a stack export");
     }
     return list.flatMap((r: { urn?: unknown; type?: unknown; outputs?: unknown }) =>
         typeof r?.urn === "string" && typeof r.type === "string"
             ? [{ urn: r.urn, type: r.type, outputs: (r.outputs && typeof r.outputs === "object" ? r.outputs : {}) as PropertyBag }]
-            : []);
+            : [],
+    );
 }
 
 /** Reads a stack's checkpoint from the file backend, as `pulumi` would find it. */
@@ -99,8 +97,7 @@ export function readBackendStack(project: string, stack: string, env: NodeJS.Pro
         return { kind: "unreadable", why: backend.why };
     }
     const stacks = path.join(backend.dir, ".pulumi", "stacks");
-    const candidates = [path.join(stacks, project, stack), path.join(stacks, stack)]
-        .flatMap((base) => [`${base}.json`, `${base}.json.gz`, `${base}.json.zst`]);
+    const candidates = [path.join(stacks, project, stack), path.join(stacks, stack)].flatMap((base) => [`${base}.json`, `${base}.json.gz`, `${base}.json.zst`]);
     const file = candidates.find((f) => fs.existsSync(f));
     if (!file) {
         return { kind: "absent", where: path.join(stacks, project, `${stack}.json`) };

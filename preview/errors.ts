@@ -21,7 +21,10 @@ export class PreviewError extends Error {
 export class ProgramFailure extends PreviewError {
     output = "";
 
-    constructor(message: string, readonly registered: RecordedResource[]) {
+    constructor(
+        message: string,
+        readonly registered: RecordedResource[],
+    ) {
         super(message, 1);
         this.name = "ProgramFailure";
     }
@@ -78,7 +81,7 @@ export function formatCliError(err: unknown, debug: boolean): { text: string; ex
     if (err instanceof Error && err.name === "UsageError" && typeof (err as { exitCode?: unknown }).exitCode === "number") {
         return { text: `error: ${err.message}\n`, exitCode: (err as unknown as { exitCode: number }).exitCode };
     }
-    const message = err instanceof Error ? (err.message || err.name) : String(err);
+    const message = err instanceof Error ? err.message || err.name : String(err);
     if (debug) {
         return { text: `error: ${err instanceof Error ? (err.stack ?? message) : message}\n`, exitCode: 1 };
     }

@@ -37,7 +37,10 @@ function runnerEntry(): { file: string; execArgv: string[]; env: Record<string, 
             env: {
                 TS_NODE_SKIP_PROJECT: "true",
                 TS_NODE_COMPILER_OPTIONS: JSON.stringify({
-                    target: "ES2020", module: "commonjs", moduleResolution: "node", esModuleInterop: true,
+                    target: "ES2020",
+                    module: "commonjs",
+                    moduleResolution: "node",
+                    esModuleInterop: true,
                 }),
             },
         };
@@ -97,8 +100,12 @@ export function runProgram(programDir: string, opts: RunProgramOptions): Promise
         const timer = setTimeout(() => {
             child.kill("SIGKILL");
             // The runner, like Pulumi's nodejs runtime, ends when the program's event loop is empty.
-            reject(new PreviewError(`program ${programDir} did not finish within ${timeoutMs / 1000} s ` +
-                "(the program runs until nothing is pending: an open timer, server or socket keeps it running)"));
+            reject(
+                new PreviewError(
+                    `program ${programDir} did not finish within ${timeoutMs / 1000} s ` +
+                        "(the program runs until nothing is pending: an open timer, server or socket keeps it running)",
+                ),
+            );
         }, timeoutMs);
         child.on("error", (err) => {
             clearTimeout(timer);

@@ -14,7 +14,8 @@ import { deliver, needsResults } from "../cli/results/options";
 import { previewResults, RESULT_ARGS, RESULT_HELP, RESULT_USAGE, resultArgs } from "./resultArgs";
 import { TARGET_OPTIONS, targetOptionsNotReproduced } from "./targetOptions";
 
-const USAGE = "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
+const USAGE =
+    "usage: npm run preview -- <program dir> [--policy-pack <dir> [--policy-pack-config <file.json>]]... " +
     "[--stack-reference <org/project/stack>=<export.json>]... [--record <out.json> [--show-secrets]] [--stack <name>] [--diff] [--explain] " +
     "[--target <urn>]... [--target-dependents] [--exclude <urn>]... [--exclude-dependents] [--replace <urn>]... " +
     RESULT_USAGE;
@@ -129,7 +130,8 @@ async function main(argv: string[]): Promise<number> {
         });
         const text = result.output + (result.explanation && parsed.values.explain ? "\n" + formatExplanation(result.explanation) : "");
         deliver(results, text, needsResults(results) ? previewResults(result, results.programRoot) : undefined, {
-            out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t),
+            out: (t) => process.stdout.write(t),
+            err: (t) => process.stderr.write(t),
         });
         return result.exitCode;
     } catch (err) {

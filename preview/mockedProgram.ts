@@ -74,8 +74,15 @@ interface LogModule {
  * value (or function result) has settled and every registration RPC has finished. Rejects with
  * what the program threw or rejected with.
  */
-async function run(entry: string, cwd: string, project: string, stack: string,
-    onLoggedError: (message: string) => void, resources: RecordedResource[], notReproduced: NotReproduced): Promise<RecordedResource[]> {
+async function run(
+    entry: string,
+    cwd: string,
+    project: string,
+    stack: string,
+    onLoggedError: (message: string) => void,
+    resources: RecordedResource[],
+    notReproduced: NotReproduced,
+): Promise<RecordedResource[]> {
     process.chdir(cwd);
     registerTypeScript(cwd);
     installSdkResolution(); // @pulumi/citrix etc. without an install: perfguard's stand-ins (sdkResolution.ts)
@@ -96,22 +103,29 @@ async function run(entry: string, cwd: string, project: string, stack: string,
     // applied) plus each computed attribute the program left unset as the engine's unknown
     // sentinel, which the SDK turns into an unknown output. A stack reference reads the other
     // stack; other resources read by id keep their inputs (a provider's Read is not reproduced).
-    void pulumi.runtime.setMocks({
-        newResource: (args) => {
-            if (args.type === STACK_REFERENCE_TYPE && args.id) {
-                return { id: args.id, state: stackReferenceState(args.id, project, notReproduced) };
-            }
-            if (args.id) {
-                notReproduced(`reading an existing ${args.type} ("${args.name}", id ${JSON.stringify(args.id)}): its state is taken from the program's inputs`);
-                return { id: args.id, state: args.inputs };
-            }
-            return { id: undefined, state: previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)) };
+    void pulumi.runtime.setMocks(
+        {
+            newResource: (args) => {
+                if (args.type === STACK_REFERENCE_TYPE && args.id) {
+                    return { id: args.id, state: stackReferenceState(args.id, project, notReproduced) };
+                }
+                if (args.id) {
+                    notReproduced(
+                        `reading an existing ${args.type} ("${args.name}", id ${JSON.stringify(args.id)}): its state is taken from the program's inputs`,
+                    );
+                    return { id: args.id, state: args.inputs };
+                }
+                return { id: undefined, state: previewOutputs(args.type, checkInputs(args.type, args.inputs, args.name)) };
+            },
+            call: (args) => {
+                notReproduced(`the invoke ${args.token} (a provider function): its result is taken from its arguments`);
+                return args.inputs;
+            },
         },
-        call: (args) => {
-            notReproduced(`the invoke ${args.token} (a provider function): its result is taken from its arguments`);
-            return args.inputs;
-        },
-    }, project, stack, true);
+        project,
+        stack,
+        true,
+    );
 
     const monitor = settings.getMonitor() as MonitorLike;
     const byUrn = new Map<string, RecordedResource>();
@@ -141,11 +155,16 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             return [];
         }
         const found = resolverFor().resolve(urn, req.getName(), req.getType(), parent, aliases);
-        const renames = aliases.some((a) => (a.getAliasCase() === aliasproto.Alias.AliasCase.URN
-            ? a.getUrn().split("::").slice(3).join("::") : a.getSpec()?.getName() || req.getName()) !== req.getName());
+        const renames = aliases.some(
+            (a) =>
+                (a.getAliasCase() === aliasproto.Alias.AliasCase.URN ? a.getUrn().split("::").slice(3).join("::") : a.getSpec()?.getName() || req.getName()) !==
+                req.getName(),
+        );
         if (stateUnreadable !== undefined && renames) {
-            notReproduced(`aliases that rename (this stack's previous state cannot be read: ${stateUnreadable}): ` +
-                "renamed resources are judged without their old names");
+            notReproduced(
+                `aliases that rename (this stack's previous state cannot be read: ${stateUnreadable}): ` +
+                    "renamed resources are judged without their old names",
+            );
         }
         return found;
     };
@@ -162,8 +181,8 @@ async function run(entry: string, cwd: string, project: string, stack: string,
         // As the engine does: the provider's Check result is what analyzers see as inputs, and
         // a custom resource's preview Create result is what AnalyzeStack sees as its outputs.
         const custom = req.getCustom();
-        const registered = toAnalyzerProperties((req.getObject()?.toJavaScript() ?? {}));
-        const inputs = custom ? checkInputs(req.getType(), registered, req.getName()) as PropertyBag : registered;
+        const registered = toAnalyzerProperties(req.getObject()?.toJavaScript() ?? {});
+        const inputs = custom ? (checkInputs(req.getType(), registered, req.getName()) as PropertyBag) : registered;
         const propertyDependencies: Record<string, string[]> = {};
         req.getPropertydependenciesMap().forEach((deps, key) => {
             propertyDependencies[key] = deps.getUrnsList();
@@ -180,7 +199,7 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             parent,
             inputs,
             // Components: their registered outputs replace these (registerResourceOutputs below).
-            outputs: custom ? previewOutputs(req.getType(), inputs) as PropertyBag : inputs,
+            outputs: custom ? (previewOutputs(req.getType(), inputs) as PropertyBag) : inputs,
             dependencies: req.getDependenciesList(),
             propertyDependencies,
             ...(provider ? { provider } : {}),
@@ -209,14 +228,17 @@ async function run(entry: string, cwd: string, project: string, stack: string,
             record(req, cb);
             return;
         }
-        runTransforms(req, list).then(() => record(req, cb), (err: unknown) => cb(err as Error));
+        runTransforms(req, list).then(
+            () => record(req, cb),
+            (err: unknown) => cb(err as Error),
+        );
     };
     const registerOutputs = monitor.registerResourceOutputs.bind(monitor);
     monitor.registerResourceOutputs = (req, cb) => {
         const urn = req.getUrn();
         const recorded = byUrn.get(urn);
         if (recorded) {
-            recorded.outputs = toAnalyzerProperties((req.getOutputs()?.toJavaScript() ?? {}));
+            recorded.outputs = toAnalyzerProperties(req.getOutputs()?.toJavaScript() ?? {});
         }
         req.setUrn(mockUrnOf.get(urn) ?? urn);
         registerOutputs(req, cb);
@@ -333,8 +355,12 @@ function main(): void {
         } else if (resources) {
             send({ kind: "result", resources, notReproduced: [...notReproduced] });
         } else {
-            send({ kind: "error", message: "the program ended while what it returned (or a resource registration) " +
-                "was still pending: a promise that never settles?", resources: registered, notReproduced: [...notReproduced] });
+            send({
+                kind: "error",
+                message: "the program ended while what it returned (or a resource registration) " + "was still pending: a promise that never settles?",
+                resources: registered,
+                notReproduced: [...notReproduced],
+            });
         }
     };
     // As @pulumi/pulumi/cmd/run does: uncaught exceptions and unhandled rejections are fatal, but
@@ -346,14 +372,17 @@ function main(): void {
         process.stderr.write(`error: ${message}\n`);
     };
     const notReproduced = new Set<string>();
-    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError, registered, (feature) => notReproduced.add(feature)).then((recorded) => {
-        resources = recorded;
-    }, (err: unknown) => {
-        problems.add(err);
-        // The program failed: report once what is already pending has surfaced, without waiting
-        // for handles (timers, sockets) the failed program may leave open.
-        setImmediate(() => setImmediate(finish));
-    });
+    run(path.resolve(entry), path.resolve(cwd), project, stack, onLoggedError, registered, (feature) => notReproduced.add(feature)).then(
+        (recorded) => {
+            resources = recorded;
+        },
+        (err: unknown) => {
+            problems.add(err);
+            // The program failed: report once what is already pending has surfaced, without waiting
+            // for handles (timers, sockets) the failed program may leave open.
+            setImmediate(() => setImmediate(finish));
+        },
+    );
 }
 
 // Only when started as the child process; importing the module for its types runs nothing.

@@ -13,16 +13,38 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { startEngineService, EngineService } from "./engineService";
 import { PreviewError, SETUP_ERROR_EXIT } from "./errors";
 import {
-    AnalyzeResourceInput, AnalyzeResult, AnalyzerInfo, AnalyzeStackResourceInput, convertAnalyzerInfo, convertDiagnostics, convertRemediations,
-    makeAnalyzeRequest, makeAnalyzeStackRequest, makeConfigureRequest, makeStackConfigureRequest, NotApplicable, PolicyConfigEntry, PreparedRequest,
-    RemediationResult, StackSettings,
+    AnalyzeResourceInput,
+    AnalyzeResult,
+    AnalyzerInfo,
+    AnalyzeStackResourceInput,
+    convertAnalyzerInfo,
+    convertDiagnostics,
+    convertRemediations,
+    makeAnalyzeRequest,
+    makeAnalyzeStackRequest,
+    makeConfigureRequest,
+    makeStackConfigureRequest,
+    NotApplicable,
+    PolicyConfigEntry,
+    PreparedRequest,
+    RemediationResult,
+    StackSettings,
 } from "./packWire";
 
 // The wire types and encoders, for the callers of startPack.
 export { prepareAnalyze, prepareAnalyzeStack, prepareAnalyzeStackShared } from "./packWire";
 export type {
-    AnalyzeResourceInput, AnalyzeResult, AnalyzerInfo, AnalyzeStackResourceInput, NotApplicable, PolicyConfigEntry, PolicyConfigSchema, PolicyInfo,
-    PreparedRequest, RemediationResult, StackSettings,
+    AnalyzeResourceInput,
+    AnalyzeResult,
+    AnalyzerInfo,
+    AnalyzeStackResourceInput,
+    NotApplicable,
+    PolicyConfigEntry,
+    PolicyConfigSchema,
+    PolicyInfo,
+    PreparedRequest,
+    RemediationResult,
+    StackSettings,
 } from "./packWire";
 
 export interface PackClient {
@@ -109,18 +131,20 @@ function readPort(child: ChildProcess, packDir: string, timeoutMs: number, tail:
             if (/^\d+$/.test(line.trim()) && Number(line.trim()) > 0 && Number(line.trim()) < 65536) {
                 finish(undefined, Number(line.trim()));
             } else {
-                finish(new PreviewError(`policy pack ${packDir} printed ${JSON.stringify(line)} before its port; ` +
-                    "the first line a pack writes to stdout must be its gRPC port (remove console.log calls at load time)"));
+                finish(
+                    new PreviewError(
+                        `policy pack ${packDir} printed ${JSON.stringify(line)} before its port; ` +
+                            "the first line a pack writes to stdout must be its gRPC port (remove console.log calls at load time)",
+                    ),
+                );
             }
         };
         const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
             const why = signal ? `signal ${signal}` : `exit code ${code}`;
-            finish(new PreviewError(`policy pack ${packDir} exited (${why}) before printing its port; ` +
-                `stderr tail:\n${tail().trim()}`));
+            finish(new PreviewError(`policy pack ${packDir} exited (${why}) before printing its port; ` + `stderr tail:\n${tail().trim()}`));
         };
         const timer = setTimeout(() => {
-            finish(new PreviewError(`policy pack ${packDir} printed no port within ${timeoutMs / 1000} s; ` +
-                `stderr tail:\n${tail().trim()}`));
+            finish(new PreviewError(`policy pack ${packDir} printed no port within ${timeoutMs / 1000} s; ` + `stderr tail:\n${tail().trim()}`));
         }, timeoutMs);
         child.stdout?.on("data", onData);
         child.on("exit", onExit);
@@ -206,8 +230,13 @@ export async function startPack(packDir: string, opts: StartPackOptions = {}): P
     const unaryPrepared = (method: "Analyze" | "AnalyzeStack", request: PreparedRequest): Promise<analyzerproto.AnalyzeResponse> =>
         new Promise((resolve, reject) => {
             const def = method === "Analyze" ? analyzerrpc.AnalyzerService.analyze : analyzerrpc.AnalyzerService.analyzeStack;
-            client.makeUnaryRequest(def.path, (bytes: Buffer) => bytes, def.responseDeserialize, request.bytes,
-                (err, res) => (err || !res ? reject(Object.assign(rpcError(method, err as grpc.ServiceError, tail), { code: err?.code })) : resolve(res)));
+            client.makeUnaryRequest(
+                def.path,
+                (bytes: Buffer) => bytes,
+                def.responseDeserialize,
+                request.bytes,
+                (err, res) => (err || !res ? reject(Object.assign(rpcError(method, err as grpc.ServiceError, tail), { code: err?.code })) : resolve(res)),
+            );
         });
     let closed = false;
 
@@ -246,8 +275,9 @@ export async function startPack(packDir: string, opts: StartPackOptions = {}): P
             return convertDiagnostics(await unaryPrepared("AnalyzeStack", request));
         },
         async remediate(resource) {
-            return convertRemediations(await unary<analyzerproto.AnalyzeRequest, analyzerproto.RemediateResponse>(
-                "Remediate", client.remediate, makeAnalyzeRequest(resource)));
+            return convertRemediations(
+                await unary<analyzerproto.AnalyzeRequest, analyzerproto.RemediateResponse>("Remediate", client.remediate, makeAnalyzeRequest(resource)),
+            );
         },
         output: () => tail,
         async close() {
@@ -256,9 +286,8 @@ export async function startPack(packDir: string, opts: StartPackOptions = {}): P
             }
             closed = true;
             client.close();
-            const exited = child.exitCode !== null || child.signalCode !== null
-                ? Promise.resolve()
-                : new Promise<void>((resolve) => child.once("exit", () => resolve()));
+            const exited =
+                child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
             killAll();
             await exited;
         },

@@ -112,11 +112,16 @@ function levelFromProto(level: analyzerproto.EnforcementLevel): EnforcementLevel
 
 function severityName(severity: analyzerproto.PolicySeverity): string | undefined {
     switch (severity) {
-        case analyzerproto.PolicySeverity.POLICY_SEVERITY_LOW: return "low";
-        case analyzerproto.PolicySeverity.POLICY_SEVERITY_MEDIUM: return "medium";
-        case analyzerproto.PolicySeverity.POLICY_SEVERITY_HIGH: return "high";
-        case analyzerproto.PolicySeverity.POLICY_SEVERITY_CRITICAL: return "critical";
-        default: return undefined;
+        case analyzerproto.PolicySeverity.POLICY_SEVERITY_LOW:
+            return "low";
+        case analyzerproto.PolicySeverity.POLICY_SEVERITY_MEDIUM:
+            return "medium";
+        case analyzerproto.PolicySeverity.POLICY_SEVERITY_HIGH:
+            return "high";
+        case analyzerproto.PolicySeverity.POLICY_SEVERITY_CRITICAL:
+            return "critical";
+        default:
+            return undefined;
     }
 }
 
@@ -239,7 +244,17 @@ export function prepareAnalyzeStackShared(resources: readonly AnalyzeStackResour
     const parts: Uint8Array[] = [];
     let length = 0;
     for (const r of resources) {
-        const key = JSON.stringify([r.urn, r.type, r.name, r.properties, r.options ?? null, r.provider ?? null, r.parent ?? null, r.dependencies ?? null, r.propertyDependencies ?? null]);
+        const key = JSON.stringify([
+            r.urn,
+            r.type,
+            r.name,
+            r.properties,
+            r.options ?? null,
+            r.provider ?? null,
+            r.parent ?? null,
+            r.dependencies ?? null,
+            r.propertyDependencies ?? null,
+        ]);
         let bytes = cache.get(key);
         if (!bytes) {
             bytes = makeStackResource(r).serializeBinary();
@@ -293,8 +308,12 @@ export function convertAnalyzerInfo(info: analyzerproto.AnalyzerInfo): AnalyzerI
         initialConfig,
         policies: info.getPoliciesList().map((p) => {
             const schema = p.getConfigschema();
-            const policyType = p.getPolicyType() === analyzerproto.PolicyType.POLICY_TYPE_RESOURCE ? "resource"
-                : p.getPolicyType() === analyzerproto.PolicyType.POLICY_TYPE_STACK ? "stack" : "unspecified";
+            const policyType =
+                p.getPolicyType() === analyzerproto.PolicyType.POLICY_TYPE_RESOURCE
+                    ? "resource"
+                    : p.getPolicyType() === analyzerproto.PolicyType.POLICY_TYPE_STACK
+                      ? "stack"
+                      : "unspecified";
             const policy: PolicyInfo = {
                 name: p.getName(),
                 displayName: p.getDisplayname(),

@@ -64,7 +64,7 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
     const result: Record<string, PolicyConfigEntry> = {};
     for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
         if (key === "environments") {
-            throw new PolicyConfigError("policy pack config: ESC \"environments\" need the Pulumi CLI and are not supported here");
+            throw new PolicyConfigError('policy pack config: ESC "environments" need the Pulumi CLI and are not supported here');
         }
         const entry: PolicyConfigEntry = {};
         if (typeof value === "string") {
@@ -76,8 +76,9 @@ export function parsePolicyConfig(input: PolicyConfigInput | string): Record<str
             const { enforcementLevel, ...properties } = value as Record<string, JsonValue>;
             if (enforcementLevel !== undefined) {
                 if (!isLevel(enforcementLevel)) {
-                    throw new PolicyConfigError(`parsing enforcement level for "${key}": ${JSON.stringify(enforcementLevel)} ` +
-                        "is not a valid enforcement level");
+                    throw new PolicyConfigError(
+                        `parsing enforcement level for "${key}": ${JSON.stringify(enforcementLevel)} ` + "is not a valid enforcement level",
+                    );
                 }
                 entry.enforcementLevel = enforcementLevel;
             }
@@ -176,7 +177,7 @@ function shownName(name: string): string {
 export function missingLevelLine(names: readonly string[], pack: string, policyNames: readonly string[]): string {
     const parts = names.map((name) => {
         if (name === "all") {
-            return "\"all\" has settings but no enforcementLevel (\"all\" takes only a level)";
+            return '"all" has settings but no enforcementLevel ("all" takes only a level)';
         }
         const near = didYouMean(name, policyNames);
         return `${shownName(name)} has no enforcementLevel and is not a policy of ${pack}${near ? `: did you mean "${near}"?` : ""}`;
@@ -224,12 +225,15 @@ export function reconcilePolicyConfig(info: AnalyzerInfo, given: Record<string, 
         throw new PolicyConfigError(errors.sort().join("\n"));
     }
     const names = info.policies.map((p) => p.name);
-    const withoutLevel = Object.keys(result).filter((name) => !result[name].enforcementLevel).sort();
+    const withoutLevel = Object.keys(result)
+        .filter((name) => !result[name].enforcementLevel)
+        .sort();
     if (withoutLevel.length > 0) {
         // The CLI's Configure names no key; perfguard's own line does.
         const where = packPath === undefined ? "" : ` at ${goQuote(packPath)}`;
-        throw new PolicyConfigError(`configuring policy pack ${goQuote(info.name)}${where}: invalid enforcement level ""\n` +
-            missingLevelLine(withoutLevel, info.name, names));
+        throw new PolicyConfigError(
+            `configuring policy pack ${goQuote(info.name)}${where}: invalid enforcement level ""\n` + missingLevelLine(withoutLevel, info.name, names),
+        );
     }
     const known = new Set(names);
     const unknownPolicies = Object.keys(given).filter((k) => k !== "all" && !known.has(k));

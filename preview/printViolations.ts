@@ -43,7 +43,11 @@ function resourceClause(urn: string | undefined): string {
 }
 
 function indentLines(message: string, prefix: string): string {
-    return message.replace(/\n$/, "").split("\n").map((line) => prefix + line).join("\n");
+    return message
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((line) => prefix + line)
+        .join("\n");
 }
 
 /**
@@ -56,10 +60,15 @@ export function formatViolation(v: Violation): string {
 }
 
 function shortDiff(before: PropertyBag, after: PropertyBag): string {
-    const adds = Object.keys(after).filter((k) => !(k in before)).sort();
-    const deletes = Object.keys(before).filter((k) => !(k in after)).sort();
+    const adds = Object.keys(after)
+        .filter((k) => !(k in before))
+        .sort();
+    const deletes = Object.keys(before)
+        .filter((k) => !(k in after))
+        .sort();
     const updates = Object.keys(after)
-        .filter((k) => k in before && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+        .filter((k) => k in before && JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+        .sort();
     let out = "";
     if (adds.length) out += "+" + adds.join(",");
     if (deletes.length) out += "-" + deletes.join(",");
@@ -69,8 +78,9 @@ function shortDiff(before: PropertyBag, after: PropertyBag): string {
 
 /** One applied remediation as the CLI's event line, with its short diff: `[diff: ~name]`. */
 export function formatRemediation(r: AppliedRemediation): string {
-    return `    ${r.policyPackName}@v${r.policyPackVersion} [remediate]  ${r.policyName}${resourceClause(r.urn)}` +
-        ` [diff: ${shortDiff(r.before, r.after)}]\n`;
+    return (
+        `    ${r.policyPackName}@v${r.policyPackVersion} [remediate]  ${r.policyName}${resourceClause(r.urn)}` + ` [diff: ${shortDiff(r.before, r.after)}]\n`
+    );
 }
 
 const LEVEL_RANK: Record<EnforcementLevel, number> = { remediate: 0, mandatory: 1, advisory: 2, disabled: 3 };
@@ -101,10 +111,12 @@ export function formatPoliciesSection(packs: PackSummary[], violations: Violatio
             const n = counts.get(name) as number;
             out += `        - [remediate]  ${name}  (${n} ${n === 1 ? "resource" : "resources"})\n`;
         }
-        const sorted = [...mine].sort((a, b) =>
-            LEVEL_RANK[a.enforcementLevel] - LEVEL_RANK[b.enforcementLevel]
-            || a.policyName.localeCompare(b.policyName)
-            || (a.urn ?? "").localeCompare(b.urn ?? ""));
+        const sorted = [...mine].sort(
+            (a, b) =>
+                LEVEL_RANK[a.enforcementLevel] - LEVEL_RANK[b.enforcementLevel] ||
+                a.policyName.localeCompare(b.policyName) ||
+                (a.urn ?? "").localeCompare(b.urn ?? ""),
+        );
         for (const v of sorted) {
             out += `        - [${v.enforcementLevel}]  ${v.policyName}${resourceClause(v.urn)}\n`;
             out += indentLines(v.message, "          ") + "\n";
@@ -132,7 +144,11 @@ function diffViolation(v: Violation): string {
  *   `Policy Packs run:` table.
  */
 export function formatPreviewOutput(
-    packs: PackSummary[], violations: Violation[], remediations: AppliedRemediation[], resourceCount: number, view: PreviewView = "progress",
+    packs: PackSummary[],
+    violations: Violation[],
+    remediations: AppliedRemediation[],
+    resourceCount: number,
+    view: PreviewView = "progress",
 ): string {
     const mandatory = violations.some((v) => v.enforcementLevel === "mandatory");
     if (view === "progress") {

@@ -99,8 +99,11 @@ function checkRuntime(file: string, runtime: unknown): void {
     }
     if (name !== NODEJS_RUNTIME) {
         // Not a verdict: a refusal (exit 2), so that no gate reads it as a pass.
-        throw new PreviewError("perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
-            `${file} says runtime: ${name}: run npm run preview:real -- ${path.dirname(file)} for the Pulumi CLI's verdicts`, UNSUPPORTED_RUNTIME_EXIT);
+        throw new PreviewError(
+            "perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
+                `${file} says runtime: ${name}: run npm run preview:real -- ${path.dirname(file)} for the Pulumi CLI's verdicts`,
+            UNSUPPORTED_RUNTIME_EXIT,
+        );
     }
 }
 
@@ -127,8 +130,7 @@ function directoryEntry(dir: string, warnings: string[]): string | undefined {
     const js = path.join(dir, "index.js");
     const ts = path.join(dir, "index.ts");
     if (fs.existsSync(js) && fs.existsSync(ts)) {
-        warnings.push("Found a TypeScript project containing an index.js file and no explicit entrypoint in " +
-            "Pulumi.yaml - Pulumi will use index.js");
+        warnings.push("Found a TypeScript project containing an index.js file and no explicit entrypoint in " + "Pulumi.yaml - Pulumi will use index.js");
     }
     return [js, ts].find((f) => fs.existsSync(f));
 }
@@ -145,7 +147,7 @@ function readPackageJson(dir: string): Record<string, unknown> | undefined {
     }
     try {
         const doc = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
-        return doc !== null && typeof doc === "object" && !Array.isArray(doc) ? doc as Record<string, unknown> : undefined;
+        return doc !== null && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, unknown>) : undefined;
     } catch {
         return undefined;
     }
@@ -195,8 +197,7 @@ function programInDirectory(dir: string, warnings: string[]): string {
     }
     const found = directoryEntry(dir, warnings);
     if (!found) {
-        throw new PreviewError(`no program to run in ${dir}: no index.ts or index.js (and no package.json main that exists)`,
-            SETUP_ERROR_EXIT);
+        throw new PreviewError(`no program to run in ${dir}: no index.ts or index.js (and no package.json main that exists)`, SETUP_ERROR_EXIT);
     }
     return found;
 }
@@ -223,8 +224,7 @@ function resolveMain(file: string, projectDir: string, main: unknown, warnings: 
     try {
         stat = fs.statSync(target);
     } catch {
-        throw new PreviewError(`${file}: project 'main' could not be read: ${target} does not exist (main: ${main})`,
-            SETUP_ERROR_EXIT);
+        throw new PreviewError(`${file}: project 'main' could not be read: ${target} does not exist (main: ${main})`, SETUP_ERROR_EXIT);
     }
     if (stat.isDirectory()) {
         return { entry: programInDirectory(target, warnings), cwd: target };
@@ -245,9 +245,8 @@ export function readProject(programDir: string): ProgramProject {
     const { file, doc } = loadProjectFile(dir);
     checkRuntime(file, doc.runtime);
     const warnings: string[] = [];
-    const { entry, cwd } = doc.main !== undefined && doc.main !== null
-        ? resolveMain(file, dir, doc.main, warnings)
-        : { entry: programInDirectory(dir, warnings), cwd: dir };
+    const { entry, cwd } =
+        doc.main !== undefined && doc.main !== null ? resolveMain(file, dir, doc.main, warnings) : { entry: programInDirectory(dir, warnings), cwd: dir };
     return { dir, name: doc.name as string, entry, cwd, warnings };
 }
 
@@ -295,14 +294,14 @@ function fullConfigKey(key: string, project: string): string {
  */
 function projectConfigDefaults(programDir: string, project: string): Record<string, string> {
     const file = projectFile(programDir);
-    const doc = file ? loadYaml(fs.readFileSync(file, "utf8"), file) as { config?: unknown } | null : null;
+    const doc = file ? (loadYaml(fs.readFileSync(file, "utf8"), file) as { config?: unknown } | null) : null;
     const config = doc?.config;
     const out: Record<string, string> = {};
     if (config === null || typeof config !== "object" || Array.isArray(config)) {
         return out;
     }
     for (const [key, entry] of Object.entries(config as Record<string, unknown>)) {
-        const spec = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? entry as Record<string, unknown> : undefined;
+        const spec = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
         const value = spec === undefined ? entry : "default" in spec ? spec.default : "value" in spec ? spec.value : undefined;
         if (value !== undefined && value !== null) {
             out[fullConfigKey(key, project)] = typeof value === "string" ? value : JSON.stringify(value);
@@ -323,9 +322,14 @@ export function stackConfigNotReproduced(programDir: string, stack: string): str
         return [];
     }
     const doc = loadYaml(fs.readFileSync(file, "utf8"), file) as { config?: Record<string, unknown>; environment?: unknown } | null;
-    const secure = Object.entries(doc?.config ?? {}).filter(([, v]) => v !== null && typeof v === "object" && "secure" in v).map(([k]) => k).sort();
+    const secure = Object.entries(doc?.config ?? {})
+        .filter(([, v]) => v !== null && typeof v === "object" && "secure" in v)
+        .map(([k]) => k)
+        .sort();
     return [
-        ...(secure.length > 0 ? [`the secret config ${secure.join(", ")} of ${name} (the emulation decrypts no secret; npm run preview:real does, with PULUMI_CONFIG_PASSPHRASE)`] : []),
+        ...(secure.length > 0
+            ? [`the secret config ${secure.join(", ")} of ${name} (the emulation decrypts no secret; npm run preview:real does, with PULUMI_CONFIG_PASSPHRASE)`]
+            : []),
         ...(doc?.environment !== undefined && doc?.environment !== null ? [`the ESC environment of ${name} (environment:)`] : []),
     ];
 }

@@ -10,7 +10,7 @@ import { RecordedOptions, ROOT_STACK_TYPE } from "./types";
 
 /** Parses a Go duration string ("5m", "1h30m", "90s") into seconds; "" or garbage -> 0. */
 function durationSeconds(text: string): number {
-    const units: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+    const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
     let total = 0;
     const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
     let match: RegExpExecArray | null;

@@ -30,7 +30,11 @@ export class AliasResolver {
     /**
      * @param olds - the URNs of the stack's previous state (empty: a stack never deployed).
      */
-    constructor(private readonly olds: ReadonlySet<string>, private readonly project: string, private readonly stack: string) {}
+    constructor(
+        private readonly olds: ReadonlySet<string>,
+        private readonly project: string,
+        private readonly stack: string,
+    ) {}
 
     private collapse(name: string, type: string, parent: string, alias: aliasproto.Alias): string {
         if (alias.getAliasCase() === aliasproto.Alias.AliasCase.URN) {
@@ -44,8 +48,7 @@ export class AliasResolver {
         if (spec.getNoparent() || (aliasParent !== "" && qualifiedType(aliasParent).split("$").pop() === ROOT_STACK_TYPE)) {
             aliasParent = "";
         }
-        return createUrn(spec.getName() || name, spec.getType() || type, aliasParent,
-            spec.getProject() || this.project, spec.getStack() || this.stack);
+        return createUrn(spec.getName() || name, spec.getType() || type, aliasParent, spec.getProject() || this.project, spec.getStack() || this.stack);
     }
 
     /** generateAliases: the resource's aliases, then those its parent's matched alias implies. */

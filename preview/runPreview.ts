@@ -143,7 +143,8 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     for (const folder of folders) {
         const configs = given.filter((p) => path.resolve(p.dir) === folder).map((p) => JSON.stringify(p.config ?? null));
         if (new Set(configs).size > 1) {
-            const feature = `the policy pack ${folder} given ${configs.length} times with different configs ` +
+            const feature =
+                `the policy pack ${folder} given ${configs.length} times with different configs ` +
                 "(the CLI loads it once and keeps one config, whichever load finishes last: a race; this preview uses the first)";
             notReproduced.push(feature);
             log(notReproducedLine(feature));
@@ -159,9 +160,19 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         for (const pack of given) {
             const folder = path.resolve(pack.dir);
             if (!opened.has(folder)) {
-                opened.set(folder, await openPack({
-                    packDir: folder, packPath: pack.dir, project, stack, stackConfig, policyPackConfig: pack.config, log, explainFile: explain?.file,
-                }));
+                opened.set(
+                    folder,
+                    await openPack({
+                        packDir: folder,
+                        packPath: pack.dir,
+                        project,
+                        stack,
+                        stackConfig,
+                        policyPackConfig: pack.config,
+                        log,
+                        explainFile: explain?.file,
+                    }),
+                );
             }
         }
     } catch (err) {
@@ -172,11 +183,16 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
     const each = given.map((p) => opened.get(path.resolve(p.dir)) as OpenedPack);
     const runs = each.map((o) => ({ pack: o.pack, remediating: o.remediating }));
     // The Policies section has one entry per pack name and version, as the CLI's has.
-    const summaries = each.map((o, i) => ({ name: o.info.name, version: o.info.version, localPath: given[i].dir }))
+    const summaries = each
+        .map((o, i) => ({ name: o.info.name, version: o.info.version, localPath: given[i].dir }))
         .filter((p, i, all) => all.findIndex((q) => q.name === p.name && q.version === p.version) === i);
     try {
         const resources = await runProgram(programDir, {
-            project, stack, config: stackConfig, onOutput: log, program,
+            project,
+            stack,
+            config: stackConfig,
+            onOutput: log,
+            program,
             // The runner works in the program's folder: export files are named from here.
             stackReferences: Object.fromEntries(Object.entries(opts.stackReferences ?? {}).map(([k, v]) => [k, path.resolve(v)])),
             onNotReproduced: (features) => {
@@ -190,7 +206,10 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
             // (Analyze only) and their verdicts printed; the preview fails.
             if (err instanceof ProgramFailure) {
                 const { violations, remediations } = await analyzeWithPacks(runs, err.registered, {
-                    remediating: false, applyRemediations: true, skipStack: true, fallbackStackUrn: "",
+                    remediating: false,
+                    applyRemediations: true,
+                    skipStack: true,
+                    fallbackStackUrn: "",
                 });
                 err.output = formatPoliciesSection(summaries, violations, remediations);
             }
@@ -209,9 +228,21 @@ export async function runPreview(opts: RunPreviewOptions): Promise<PreviewResult
         return {
             // A feature the emulation did not reproduce may hide a block: never exit 0 then.
             exitCode: mandatory || notReproduced.length > 0 ? 1 : 0,
-            violations, remediations, output, resources, notReproduced, programDir,
+            violations,
+            remediations,
+            output,
+            resources,
+            notReproduced,
+            programDir,
             packs: each.map((o) => ({ info: o.info, config: o.config })),
-            ...(explain ? { explanation: readExplanation(explain.file, resources.map((r) => r.urn)) } : {}),
+            ...(explain
+                ? {
+                      explanation: readExplanation(
+                          explain.file,
+                          resources.map((r) => r.urn),
+                      ),
+                  }
+                : {}),
         };
     } finally {
         await closeAll();

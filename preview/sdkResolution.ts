@@ -76,8 +76,10 @@ export function fallbackFor(request: string, fromFile: string | undefined, root 
     const from = fromFile ? ` (imported by ${fromFile})` : "";
     const relative = RELATIVE_STAND_IN.exec(request);
     if (relative) {
-        throw new SdkResolutionError(`cannot find module '${request}'${from}: import "${SDK_NAME_OF[relative[1]]}" instead, ` +
-            "which perfguard resolves to its stand-in wherever the program is");
+        throw new SdkResolutionError(
+            `cannot find module '${request}'${from}: import "${SDK_NAME_OF[relative[1]]}" instead, ` +
+                "which perfguard resolves to its stand-in wherever the program is",
+        );
     }
     const pkg = packageOf(request);
     if (pkg === undefined) {
@@ -87,11 +89,13 @@ export function fallbackFor(request: string, fromFile: string | undefined, root 
     if (standIn !== undefined) {
         const file = standInFile(standIn, root, compiled);
         if (request !== pkg || file === undefined) {
-            throw new SdkResolutionError(`cannot find module '${request}'${from}: ${pkg} is not installed beside the program, and ` +
-                (file === undefined
-                    ? `perfguard's stand-in for it (examples/sdk/${standIn}.ts) is missing from ${root}`
-                    : `perfguard's stand-in for it has no sub-modules: import "${pkg}"`) +
-                ` (or npm install the real SDK in the program's folder)`);
+            throw new SdkResolutionError(
+                `cannot find module '${request}'${from}: ${pkg} is not installed beside the program, and ` +
+                    (file === undefined
+                        ? `perfguard's stand-in for it (examples/sdk/${standIn}.ts) is missing from ${root}`
+                        : `perfguard's stand-in for it has no sub-modules: import "${pkg}"`) +
+                    ` (or npm install the real SDK in the program's folder)`,
+            );
         }
         return file;
     }
@@ -99,8 +103,9 @@ export function fallbackFor(request: string, fromFile: string | undefined, root 
         try {
             return require.resolve(request, { paths: [root] });
         } catch {
-            throw new SdkResolutionError(`cannot find module '${request}'${from}: npm install ${pkg} in the program's folder ` +
-                `(or npm ci in ${root}, which installs it)`);
+            throw new SdkResolutionError(
+                `cannot find module '${request}'${from}: npm install ${pkg} in the program's folder ` + `(or npm ci in ${root}, which installs it)`,
+            );
         }
     }
     return undefined;
@@ -145,7 +150,9 @@ function ownTypes(pkg: string, root: string): string | undefined {
     const standIn = STAND_IN_SDKS[pkg];
     if (standIn !== undefined) {
         // The source in a checkout; the declarations the build writes beside the compiled stand-in.
-        return [path.join(root, "examples", "sdk", `${standIn}.ts`), path.join(root, "dist", "examples", "sdk", `${standIn}.d.ts`)].find((f) => fs.existsSync(f));
+        return [path.join(root, "examples", "sdk", `${standIn}.ts`), path.join(root, "dist", "examples", "sdk", `${standIn}.d.ts`)].find((f) =>
+            fs.existsSync(f),
+        );
     }
     try {
         return path.dirname(require.resolve(`${pkg}/package.json`, { paths: [root] }));
@@ -213,8 +220,9 @@ function exportedNames(file: string): Set<string> {
 /** Is `file` perfguard's stand-in module `name` (the source, or the compiled module and its declarations)? */
 function isStandInFile(file: string, name: string, root: string): boolean {
     const f = path.resolve(file);
-    return [path.join(root, "examples", "sdk"), path.join(root, "dist", "examples", "sdk")]
-        .some((dir) => path.dirname(f) === dir && path.basename(f).replace(/\.(d\.ts|ts|js)$/, "") === name);
+    return [path.join(root, "examples", "sdk"), path.join(root, "dist", "examples", "sdk")].some(
+        (dir) => path.dirname(f) === dir && path.basename(f).replace(/\.(d\.ts|ts|js)$/, "") === name,
+    );
 }
 
 /**
@@ -233,8 +241,13 @@ export function standInTypeHint(diagnostics: readonly TypeDiagnostic[], programD
         }
         const names = exportedNames(target);
         const quoted = (text: string) => [...text.matchAll(/['"]([^'"\n]+)['"]/g)].flatMap((m) => m[1].split(/[^\w$]+/));
-        const hit = diagnostics.some((d) => [d.file, ...(d.related ?? [])].some((f) => f !== undefined && isStandInFile(f, name, root))
-            || d.text.includes(pkg) || d.text.includes(`examples/sdk/${name}`) || quoted(d.text).some((w) => names.has(w)));
+        const hit = diagnostics.some(
+            (d) =>
+                [d.file, ...(d.related ?? [])].some((f) => f !== undefined && isStandInFile(f, name, root)) ||
+                d.text.includes(pkg) ||
+                d.text.includes(`examples/sdk/${name}`) ||
+                quoted(d.text).some((w) => names.has(w)),
+        );
         if (hit) {
             involved.push(pkg);
         }
@@ -244,7 +257,9 @@ export function standInTypeHint(diagnostics: readonly TypeDiagnostic[], programD
     }
     const files = involved.map((pkg) => `examples/sdk/${STAND_IN_SDKS[pkg]}.ts`).join(", ");
     const install = involved.map((pkg) => REAL_SDK_INSTALL[pkg]).join("; ");
-    return `perfguard: this program was type-checked against perfguard's stand-in SDK for ${involved.join(" and ")} (${files}: only what the examples use), ` +
+    return (
+        `perfguard: this program was type-checked against perfguard's stand-in SDK for ${involved.join(" and ")} (${files}: only what the examples use), ` +
         `not the real one: to check against the real SDK, install it in the program's folder (${install}), then run npm run preview:real -- ${programDir} ` +
-        "(docs/real-cli.md, \"Your own program\")";
+        '(docs/real-cli.md, "Your own program")'
+    );
 }

@@ -31,10 +31,12 @@ export function stackReferenceState(name: string, project: string, notReproduced
     const given = givenStackReferences();
     const parsed = parseStackName(name, project);
     const qualified = "why" in parsed ? name : `organization/${parsed.project}/${parsed.stack}`;
-    const file = given.get(name) ?? [...given.entries()].find(([key]) => {
-        const other = parseStackName(key, project);
-        return !("why" in other) && `organization/${other.project}/${other.stack}` === qualified;
-    })?.[1];
+    const file =
+        given.get(name) ??
+        [...given.entries()].find(([key]) => {
+            const other = parseStackName(key, project);
+            return !("why" in other) && `organization/${other.project}/${other.stack}` === qualified;
+        })?.[1];
     let state: StackState;
     if (file !== undefined) {
         state = readExportFile(file);
@@ -55,8 +57,10 @@ export function stackReferenceState(name: string, project: string, notReproduced
         outputs[key] = UNKNOWN_STRING;
     }
     if (encrypted.length > 0) {
-        notReproduced(`encrypted outputs of stack reference "${name}" (${encrypted.join(", ")}; export them with ` +
-            "pulumi stack export --show-secrets and pass --stack-reference): they are unknown");
+        notReproduced(
+            `encrypted outputs of stack reference "${name}" (${encrypted.join(", ")}; export them with ` +
+                "pulumi stack export --show-secrets and pass --stack-reference): they are unknown",
+        );
     }
     return { name, outputs, secretOutputNames: secretNames };
 }

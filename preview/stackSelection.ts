@@ -39,8 +39,11 @@ function checkStackToken(name: string): void {
     }
     const bad = bytes.findIndex((b) => !NAME_CHAR.test(String.fromCharCode(b)));
     if (bad >= 0) {
-        throw new PreviewError("a stack name may only contain alphanumeric, hyphens, underscores, or periods: " +
-            `invalid character ${goQuotedByte(bytes[bad])} at position ${bad}`, SETUP_ERROR_EXIT);
+        throw new PreviewError(
+            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: " +
+                `invalid character ${goQuotedByte(bytes[bad])} at position ${bad}`,
+            SETUP_ERROR_EXIT,
+        );
     }
 }
 
@@ -53,9 +56,14 @@ function checkStackToken(name: string): void {
  */
 export function parseFileBackendStack(given: string, currentProject: string): { project: string; stack: string } {
     const parts = given.split("/");
-    const [org, project, name] = parts.length === 1 ? ["", "", parts[0]]
-        : parts.length === 2 ? [parts[0], "", parts[1]]
-            : parts.length === 3 ? [parts[0], parts[1], parts[2]] : ["", "", ""];
+    const [org, project, name] =
+        parts.length === 1
+            ? ["", "", parts[0]]
+            : parts.length === 2
+              ? [parts[0], "", parts[1]]
+              : parts.length === 3
+                ? [parts[0], parts[1], parts[2]]
+                : ["", "", ""];
     if (org !== "" && org !== "organization") {
         throw new PreviewError("organization name must be 'organization'", SETUP_ERROR_EXIT);
     }
@@ -89,7 +97,11 @@ export function stackNameOf(given: string, project: string): string {
 /** The stacks whose Pulumi.<stack>.yaml is in `programDir`, sorted. */
 export function stacksWithConfig(programDir: string): string[] {
     try {
-        return fs.readdirSync(programDir).map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1]).filter((s): s is string => s !== undefined).sort();
+        return fs
+            .readdirSync(programDir)
+            .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
+            .filter((s): s is string => s !== undefined)
+            .sort();
     } catch {
         return [];
     }
@@ -131,8 +143,11 @@ export function checkStack(programDir: string, project: string, given: string, l
         return stack;
     }
     const why = "why" in backend ? backend.why : state.why;
-    throw new PreviewError(`no stack named '${escapeControl(given)}' found\n` +
-        `perfguard: no ${configFile} in ${programDir} and the stack cannot be looked up (${why}); ` +
-        `stacks with a Pulumi.<stack>.yaml there: ${others.length > 0 ? others.join(", ") : "none"}${hint}; ` +
-        `to judge a stack that has no config, create an empty ${configFile}`, STACK_NOT_FOUND_EXIT);
+    throw new PreviewError(
+        `no stack named '${escapeControl(given)}' found\n` +
+            `perfguard: no ${configFile} in ${programDir} and the stack cannot be looked up (${why}); ` +
+            `stacks with a Pulumi.<stack>.yaml there: ${others.length > 0 ? others.join(", ") : "none"}${hint}; ` +
+            `to judge a stack that has no config, create an empty ${configFile}`,
+        STACK_NOT_FOUND_EXIT,
+    );
 }

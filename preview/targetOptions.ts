@@ -32,7 +32,9 @@ export function targetOptionsNotReproduced(values: TargetValues): string[] {
     const urns = (list: string[] | undefined) => [...new Set(list ?? [])].sort().join(", ");
     const out: string[] = [];
     if ((values.target ?? []).length > 0) {
-        out.push(`--target ${urns(values.target)} (a targeted update sends the pack the other resources as the stack's state has them; the emulation previews the whole program)`);
+        out.push(
+            `--target ${urns(values.target)} (a targeted update sends the pack the other resources as the stack's state has them; the emulation previews the whole program)`,
+        );
     }
     if (values["target-dependents"]) {
         out.push("--target-dependents (the emulation previews the whole program)");

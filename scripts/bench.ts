@@ -68,7 +68,12 @@ function option(argv: readonly string[], name: string): string | undefined {
 
 function numbers(argv: readonly string[], name: string, fallback: number[]): number[] {
     const i = argv.indexOf(name);
-    return i >= 0 ? (argv[i + 1] ?? "").split(",").map(Number).filter((n) => Number.isFinite(n) && n > 0) : fallback;
+    return i >= 0
+        ? (argv[i + 1] ?? "")
+              .split(",")
+              .map(Number)
+              .filter((n) => Number.isFinite(n) && n > 0)
+        : fallback;
 }
 
 function planFrom(argv: readonly string[]): Plan {
@@ -81,13 +86,28 @@ function planFrom(argv: readonly string[]): Plan {
     const real = argv.includes("--no-real") ? [] : sizes.map((size, i) => ({ size, rounds: rounds[i] ?? rounds[rounds.length - 1] ?? 1 }));
     const synthetic = !argv.includes("--no-synthetic");
     if (quick) {
-        return { starts: 3, analyzeCalls: 1000, stacks: [{ size: 1000, repeats: 3 }, { size: 10000, repeats: 2 }], profileSize: undefined, out: undefined, synthetic, real };
+        return {
+            starts: 3,
+            analyzeCalls: 1000,
+            stacks: [
+                { size: 1000, repeats: 3 },
+                { size: 10000, repeats: 2 },
+            ],
+            profileSize: undefined,
+            out: undefined,
+            synthetic,
+            real,
+        };
     }
     return {
         starts: 15,
         analyzeCalls: 10000,
         // Fewer repeats where one call takes seconds (9 stack policies each decode the stack in the SDK).
-        stacks: [{ size: 1000, repeats: 15 }, { size: 10000, repeats: 7 }, { size: 50000, repeats: 3 }],
+        stacks: [
+            { size: 1000, repeats: 15 },
+            { size: 10000, repeats: 7 },
+            { size: 50000, repeats: 3 },
+        ],
         profileSize: argv.includes("--no-profile") ? undefined : 50000,
         out,
         synthetic,
@@ -151,7 +171,9 @@ async function main(): Promise<void> {
         synthetic = await runSynthetic(plan, machine, counts, started);
         process.stdout.write(renderConsole(synthetic));
         if (distFingerprint() !== fingerprint) {
-            throw new Error("dist/ (the compiled pack) changed during the run (a build in this working tree?): the figures mix two versions; nothing written, re-run");
+            throw new Error(
+                "dist/ (the compiled pack) changed during the run (a build in this working tree?): the figures mix two versions; nothing written, re-run",
+            );
         }
         if (plan.out) {
             writeJson(SYNTHETIC_FILE, synthetic);
@@ -215,7 +237,12 @@ async function main(): Promise<void> {
     }
 }
 
-async function runSynthetic(plan: Plan, machine: ReturnType<typeof machineInfo>, counts: ReturnType<typeof perfguardPolicyCounts>, started: bigint): Promise<BenchResults> {
+async function runSynthetic(
+    plan: Plan,
+    machine: ReturnType<typeof machineInfo>,
+    counts: ReturnType<typeof perfguardPolicyCounts>,
+    started: bigint,
+): Promise<BenchResults> {
     const specs = packSpecs(ROOT);
     const engine = await startEngineService(() => undefined);
     try {
@@ -287,8 +314,17 @@ async function runSynthetic(plan: Plan, machine: ReturnType<typeof machineInfo>,
             }
 
             return {
-                machine, loadAtEnd: loadNow(), counts, startup, analyze, analyzeViolations, stacks, rss, profile,
-                composition: stackComposition(benchStack(1000)), durationS: msSince(started) / 1000,
+                machine,
+                loadAtEnd: loadNow(),
+                counts,
+                startup,
+                analyze,
+                analyzeViolations,
+                stacks,
+                rss,
+                profile,
+                composition: stackComposition(benchStack(1000)),
+                durationS: msSince(started) / 1000,
                 quick: plan.out === undefined,
             };
         } finally {
@@ -318,7 +354,11 @@ function distFingerprint(): string {
     };
     walk(path.join(ROOT, "dist", "policies"));
     walk(path.join(ROOT, "dist", "model"));
-    parts.push(`index:${createHash("sha1").update(fs.readFileSync(path.join(ROOT, "dist", "index.js"))).digest("hex")}`);
+    parts.push(
+        `index:${createHash("sha1")
+            .update(fs.readFileSync(path.join(ROOT, "dist", "index.js")))
+            .digest("hex")}`,
+    );
     return parts.join("\n");
 }
 
@@ -338,6 +378,6 @@ async function closeAll(packs: Map<PackId, PackClient>): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
 });

@@ -41,12 +41,16 @@ function printReport(title: string, report: CalibrationReport): void {
     for (const row of [header, ...rows]) {
         console.log(row.map((cell, i) => cell.padStart(widths[i])).join("  "));
     }
-    console.log(`max |rel| response ${percent(report.maxResponseRelError)}, median ${percent(report.medianResponseRelError)}; `
-        + `brokered/s max ${percent(report.maxPerSRelError)}, median ${percent(report.medianPerSRelError)}; `
-        + `launch max ${percent(report.maxLaunchRelError)}; error rate max diff ${(report.maxErrorRateDifference * 100).toFixed(1)} pp`);
-    console.log(`error rate: highest predicted where measured <= 0.05 %: ${(report.maxPredictedErrorWhereNone * 100).toFixed(3)} % (budget 0.1 %); `
-        + `lowest predicted where measured >= 0.2 %: ${(report.minPredictedErrorWhereHigh * 100).toFixed(3)} %; `
-        + `worst factor where measured >= 0.1 %: ${report.maxErrorFactor.toFixed(2)} (bound 3)`);
+    console.log(
+        `max |rel| response ${percent(report.maxResponseRelError)}, median ${percent(report.medianResponseRelError)}; ` +
+            `brokered/s max ${percent(report.maxPerSRelError)}, median ${percent(report.medianPerSRelError)}; ` +
+            `launch max ${percent(report.maxLaunchRelError)}; error rate max diff ${(report.maxErrorRateDifference * 100).toFixed(1)} pp`,
+    );
+    console.log(
+        `error rate: highest predicted where measured <= 0.05 %: ${(report.maxPredictedErrorWhereNone * 100).toFixed(3)} % (budget 0.1 %); ` +
+            `lowest predicted where measured >= 0.2 %: ${(report.minPredictedErrorWhereHigh * 100).toFixed(3)} %; ` +
+            `worst factor where measured >= 0.1 %: ${report.maxErrorFactor.toFixed(2)} (bound 3)`,
+    );
     for (const failure of report.failures) {
         console.log(`  BOUND MISSED: ${failure}`);
     }
@@ -83,8 +87,10 @@ function printSafeConcurrency(cells: readonly BrokeringCell[], refit: BrokeringP
         if (permissive) {
             permissiveLevels++;
         }
-        console.log(`  ${String(rttMs).padStart(3)} ms: ${a}, ${b}; measured ${crossing === null ? "not reached (< 12 s at every cell)" : crossing.toFixed(1)}`
-            + (permissive ? "  BOUND MISSED: more permissive than measured" : ""));
+        console.log(
+            `  ${String(rttMs).padStart(3)} ms: ${a}, ${b}; measured ${crossing === null ? "not reached (< 12 s at every cell)" : crossing.toFixed(1)}` +
+                (permissive ? "  BOUND MISSED: more permissive than measured" : ""),
+        );
     }
     return permissiveLevels;
 }
@@ -112,8 +118,10 @@ function main(): number {
         if (bounded && !ok) {
             gaveWay.push(`leave-one-out ${rttMs} ms: ${percent(worst)} against ${CALIBRATION_BOUNDS.leaveOneOutRelativeError * 100} %`);
         }
-        console.log(`  ${String(rttMs).padStart(3)} ms: max |rel| response ${percent(loo.maxResponseRelError)}, `
-            + `brokered/s ${percent(loo.maxPerSRelError)}${bounded ? (ok ? "" : "  GIVES WAY (leave-one-out gives way first)") : " (not bounded)"}`);
+        console.log(
+            `  ${String(rttMs).padStart(3)} ms: max |rel| response ${percent(loo.maxResponseRelError)}, ` +
+                `brokered/s ${percent(loo.maxPerSRelError)}${bounded ? (ok ? "" : "  GIVES WAY (leave-one-out gives way first)") : " (not bounded)"}`,
+        );
     }
     const permissiveLevels = printSafeConcurrency(cells, fit.params);
     const failed = refit.failures.length + shipped.failures.length + permissiveLevels;

@@ -143,7 +143,9 @@ function resolvedImportsOf(file: string, known: ReadonlySet<string>): string[] {
     const found = new Set<string>();
     for (const m of text.matchAll(/(?:\bfrom|\bimport\s*\(|\brequire\s*\(|^\s*import)\s*["'](\.{1,2}\/[^"']+)["']/gm)) {
         const base = path.join(path.dirname(file), m[1]).replace(/\.(js|ts|mjs|mts|cjs|cts)$/, "");
-        const target = [".ts", ".mts", ".cts", path.join("", "index.ts")].map((ext) => (ext.startsWith(".") ? base + ext : path.join(base, ext))).find((c) => known.has(c));
+        const target = [".ts", ".mts", ".cts", path.join("", "index.ts")]
+            .map((ext) => (ext.startsWith(".") ? base + ext : path.join(base, ext)))
+            .find((c) => known.has(c));
         if (target !== undefined) {
             found.add(target);
         }
@@ -205,41 +207,60 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
         }
     }
     // Name each component by one closed path through it (shortest from its first file back to itself).
-    return components.map((component) => {
-        const inside = new Set(component);
-        const start = component[0];
-        const previous = new Map<string, string>();
-        const queue = [start];
-        let end: string | undefined;
-        while (queue.length > 0 && end === undefined) {
-            const node = queue.shift() as string;
-            for (const to of graph.get(node) ?? []) {
-                if (!inside.has(to)) {
-                    continue;
-                }
-                if (to === start) {
-                    end = node;
-                    break;
-                }
-                if (!previous.has(to)) {
-                    previous.set(to, node);
-                    queue.push(to);
+    return components
+        .map((component) => {
+            const inside = new Set(component);
+            const start = component[0];
+            const previous = new Map<string, string>();
+            const queue = [start];
+            let end: string | undefined;
+            while (queue.length > 0 && end === undefined) {
+                const node = queue.shift() as string;
+                for (const to of graph.get(node) ?? []) {
+                    if (!inside.has(to)) {
+                        continue;
+                    }
+                    if (to === start) {
+                        end = node;
+                        break;
+                    }
+                    if (!previous.has(to)) {
+                        previous.set(to, node);
+                        queue.push(to);
+                    }
                 }
             }
-        }
-        const cycle = [start];
-        for (let node = end as string; node !== start; node = previous.get(node) as string) {
-            cycle.splice(1, 0, node);
-        }
-        return [...cycle, start];
-    }).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+            const cycle = [start];
+            for (let node = end as string; node !== start; node = previous.get(node) as string) {
+                cycle.splice(1, 0, node);
+            }
+            return [...cycle, start];
+        })
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 describe("no import cycle (docs/architecture.md)", () => {
     it("finds a cycle, names it, and ignores a graph without one", () => {
-        const graph = new Map<string, string[]>([["a", ["b"]], ["b", ["c"]], ["c", ["a", "d"]], ["d", []], ["e", ["e"]], ["f", ["d"]]]);
-        expect(importCycles(graph)).toEqual([["a", "b", "c", "a"], ["e", "e"]]);
-        expect(importCycles(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+        const graph = new Map<string, string[]>([
+            ["a", ["b"]],
+            ["b", ["c"]],
+            ["c", ["a", "d"]],
+            ["d", []],
+            ["e", ["e"]],
+            ["f", ["d"]],
+        ]);
+        expect(importCycles(graph)).toEqual([
+            ["a", "b", "c", "a"],
+            ["e", "e"],
+        ]);
+        expect(
+            importCycles(
+                new Map([
+                    ["a", ["b"]],
+                    ["b", []],
+                ]),
+            ),
+        ).toEqual([]);
     });
     it("no source file outside test/ and examples/ imports itself through other files (type-only and lazy imports included)", () => {
         const files = projectSources();
@@ -256,8 +277,12 @@ describe("no import cycle (docs/architecture.md)", () => {
 describe("the system registry (cli/systems/index.ts)", () => {
     it("cli/ names no system outside cli/systems/: report, diff and plots loop over the registry", () => {
         const ids = /"(citrix|nsx-alb|xen)"/;
-        const bad = [path.join("cli", "report.ts"), ...sources(path.join("cli", "diff")), path.join("policies", "pack", "figures.ts"), path.join("policies", "pack", "system.ts")]
-            .filter((f) => ids.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+        const bad = [
+            path.join("cli", "report.ts"),
+            ...sources(path.join("cli", "diff")),
+            path.join("policies", "pack", "figures.ts"),
+            path.join("policies", "pack", "system.ts"),
+        ].filter((f) => ids.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
         expect(bad).toEqual([]);
     });
 });

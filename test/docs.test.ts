@@ -30,8 +30,7 @@ async function exampleSection(id: string): Promise<string> {
     const policy = policies.find((p) => p.name === id)!;
     const parts: string[] = [MARK];
     for (const c of EXAMPLE_CASES[id] ?? []) {
-        const found = (await runPolicies([policy], c.resources, { [id]: c.config ?? {} }))
-            .filter((v) => !c.only || c.only.includes(resourceOf(v)));
+        const found = (await runPolicies([policy], c.resources, { [id]: c.config ?? {} })).filter((v) => !c.only || c.only.includes(resourceOf(v)));
         if (found.length === 0) {
             throw new Error(`${id}: the example case "${c.title}" reports nothing`);
         }

@@ -15,7 +15,12 @@ import { SHAPE_PENDING, shapeProblems } from "./support/messageShape";
 const ROOT = path.resolve(__dirname, "..");
 const EXAMPLES = path.join(ROOT, "examples");
 // Node.js examples only: the emulated preview does not run a YAML or Go program (examples/citrix-yaml, examples/citrix-delivery-groups-go).
-const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "Pulumi.yaml")) && /^runtime: nodejs$/m.test(fs.readFileSync(path.join(EXAMPLES, d, "Pulumi.yaml"), "utf8")));
+const examples = fs
+    .readdirSync(EXAMPLES)
+    .filter(
+        (d) =>
+            fs.existsSync(path.join(EXAMPLES, d, "Pulumi.yaml")) && /^runtime: nodejs$/m.test(fs.readFileSync(path.join(EXAMPLES, d, "Pulumi.yaml"), "utf8")),
+    );
 
 /** One violation as the preview prints it in its "Policies:" summary. */
 export interface PrintedViolation {

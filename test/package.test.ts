@@ -11,8 +11,13 @@ import { NPM_SDKS } from "../preview/sdkResolution";
 
 const ROOT = path.resolve(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    name: string; version: string; main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>;
-    optionalDependencies?: Record<string, string>; dependencyRoles: Record<string, string[]>;
+    name: string;
+    version: string;
+    main: string;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+    dependencyRoles: Record<string, string[]>;
 };
 
 function findPulumiCopies(dir: string, depth = 0): string[] {
@@ -65,13 +70,21 @@ describe("package", () => {
         expect(findPulumiCopies(ROOT).map((p) => path.relative(ROOT, p))).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
     });
     it("npm pack includes the compiled pack, PulumiPolicy.yaml and the docs", () => {
-        const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+            cwd: ROOT,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "ignore"],
+        });
         const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
         expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/policies/index.js", "PulumiPolicy.yaml", "package.json", "README.md"]));
         expect(files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/"))).toBe(false);
     });
     it("npm pack leaves the bench and real-CLI scripts out and ships the prepare script", () => {
-        const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+            cwd: ROOT,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "ignore"],
+        });
         const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
         expect(files.filter((f) => f.startsWith("dist/scripts/"))).toEqual([]);
         expect(files.filter((f) => f.startsWith("scripts/"))).toEqual(["scripts/prepare.cjs"]);
@@ -99,12 +112,19 @@ describe("the published tarball installs and judges like the checkout", () => {
     beforeAll(() => {
         work = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-package-"));
         // dist/ is built by `npm test`; a publisher's `npm pack` builds it through `prepare`.
-        const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+            cwd: ROOT,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "ignore"],
+        });
         const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
         execFileSync("tar", ["-xzf", tarball, "-C", work]);
         packageDir = path.join(work, "package");
         install = spawnSync("npm", ["install", "--loglevel=error", "--prefer-offline", "--no-audit", "--no-fund"], {
-            cwd: packageDir, encoding: "utf8", timeout: 540_000, killSignal: "SIGKILL",
+            cwd: packageDir,
+            encoding: "utf8",
+            timeout: 540_000,
+            killSignal: "SIGKILL",
         });
     }, 600_000);
     // Removing the installed node_modules (~230 MB) takes minutes on a loaded machine.
@@ -150,7 +170,10 @@ describe("the published tarball installs and judges like the checkout", () => {
             }
         };
         walk(path.join(packageDir, "dist"));
-        const shipped = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as { dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
+        const shipped = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as {
+            dependencies: Record<string, string>;
+            optionalDependencies?: Record<string, string>;
+        };
         const declared = new Set([...Object.keys(shipped.dependencies), ...Object.keys(shipped.optionalDependencies ?? {})]);
         expect([...used].filter((dep) => !declared.has(dep)).sort()).toEqual([]);
         // ts-node: the preview runs programs with it (dist/preview/mockedProgram.js); typescript: its peer,
@@ -159,9 +182,17 @@ describe("the published tarball installs and judges like the checkout", () => {
     });
 
     it("judges an example exactly as the checkout does (npm run preview --policy-pack <extracted>)", () => {
-        const preview = (packDir: string) => spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), path.join(ROOT, "examples", "citrix-satellite-zones"), "--policy-pack", packDir], {
-            cwd: ROOT, encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL",
-        });
+        const preview = (packDir: string) =>
+            spawnSync(
+                process.execPath,
+                [path.join(ROOT, "dist", "preview", "main.js"), path.join(ROOT, "examples", "citrix-satellite-zones"), "--policy-pack", packDir],
+                {
+                    cwd: ROOT,
+                    encoding: "utf8",
+                    timeout: 240_000,
+                    killSignal: "SIGKILL",
+                },
+            );
         const fromTarball = preview(packageDir);
         const fromCheckout = preview(ROOT);
         expect(fromCheckout.status).toBe(1);
@@ -173,10 +204,24 @@ describe("the published tarball installs and judges like the checkout", () => {
 
     it("runs its own emulated preview on a program that imports a real provider SDK (@vates/pulumi-xenorchestra), as the checkout does", () => {
         const example = path.join(ROOT, "examples", "xen-guest-layout");
-        const preview = (root: string) => spawnSync(process.execPath, [path.join(root, "dist", "preview", "main.js"), example,
-            "--policy-pack-config", path.join(example, "policy-config.json"), "--policy-pack", root], {
-            cwd: root, encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL",
-        });
+        const preview = (root: string) =>
+            spawnSync(
+                process.execPath,
+                [
+                    path.join(root, "dist", "preview", "main.js"),
+                    example,
+                    "--policy-pack-config",
+                    path.join(example, "policy-config.json"),
+                    "--policy-pack",
+                    root,
+                ],
+                {
+                    cwd: root,
+                    encoding: "utf8",
+                    timeout: 240_000,
+                    killSignal: "SIGKILL",
+                },
+            );
         const fromTarball = preview(packageDir);
         const fromCheckout = preview(ROOT);
         expect(fromCheckout.stderr).not.toMatch(/cannot find module/i);

@@ -87,7 +87,10 @@ describe("test/policies/<room>/<id>.test.ts (one test file per policy id, as typ
 
 describe("docs/policies/<id>.md", () => {
     it("has exactly one doc per policy", () => {
-        const docs = fs.readdirSync(path.join(ROOT, "docs", "policies")).filter((f) => f.endsWith(".md")).map((f) => f.replace(/\.md$/, ""));
+        const docs = fs
+            .readdirSync(path.join(ROOT, "docs", "policies"))
+            .filter((f) => f.endsWith(".md"))
+            .map((f) => f.replace(/\.md$/, ""));
         expect(docs.sort()).toEqual([...names].sort());
     });
     it.each(policies.map((p) => [p.name, p] as const))("%s: title, description, level, sections, every config key", (name, p) => {
@@ -108,17 +111,20 @@ describe("docs/policies/<id>.md", () => {
             expect(doc, key).toMatch(new RegExp(`\\| \`${key}\` \\|`));
         }
     });
-    it.each(policies.map((p) => [p.name, p] as const))("%s: the config table's types and defaults are the schema's (npm run docs:examples sets them)", (name, p) => {
-        const doc = fs.readFileSync(path.join(ROOT, "docs", "policies", `${name}.md`), "utf8");
-        const properties = (p.configSchema?.properties ?? {}) as Record<string, PropertySchema>;
-        const rows = configRows(doc);
-        expect(rows.map((r) => r.key).sort(), "one row per config key, no other").toEqual(Object.keys(properties).sort());
-        for (const row of rows) {
-            const schema = properties[row.key];
-            expect(typeAgrees(row, schema), `${name}.${row.key}: type "${row.type}", the schema says "${typeText(schema)}"`).toBe(true);
-            expect(row.default, `${name}.${row.key}: default`).toBe(defaultText(schema));
-        }
-    });
+    it.each(policies.map((p) => [p.name, p] as const))(
+        "%s: the config table's types and defaults are the schema's (npm run docs:examples sets them)",
+        (name, p) => {
+            const doc = fs.readFileSync(path.join(ROOT, "docs", "policies", `${name}.md`), "utf8");
+            const properties = (p.configSchema?.properties ?? {}) as Record<string, PropertySchema>;
+            const rows = configRows(doc);
+            expect(rows.map((r) => r.key).sort(), "one row per config key, no other").toEqual(Object.keys(properties).sort());
+            for (const row of rows) {
+                const schema = properties[row.key];
+                expect(typeAgrees(row, schema), `${name}.${row.key}: type "${row.type}", the schema says "${typeText(schema)}"`).toBe(true);
+                expect(row.default, `${name}.${row.key}: default`).toBe(defaultText(schema));
+            }
+        },
+    );
 });
 
 describe("README", () => {
@@ -164,8 +170,14 @@ describe("README and docs/ pages", () => {
 
     // TODO(lead): docs/facts.md comes with the facts helper's branch (issue 10); drop it from here once merged.
     const PENDING_PAGES = new Set([path.join(docsDir, "facts.md")]);
-    const markdown = [path.join(ROOT, "README.md"), ...fs.readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => path.join(docsDir, f)),
-        ...fs.readdirSync(path.join(docsDir, "policies")).map((f) => path.join(docsDir, "policies", f))];
+    const markdown = [
+        path.join(ROOT, "README.md"),
+        ...fs
+            .readdirSync(docsDir)
+            .filter((f) => f.endsWith(".md"))
+            .map((f) => path.join(docsDir, f)),
+        ...fs.readdirSync(path.join(docsDir, "policies")).map((f) => path.join(docsDir, "policies", f)),
+    ];
     it.each(markdown.map((f) => [path.relative(ROOT, f), f] as const))("%s: every relative link points to a file that exists", (_name, file) => {
         const text = fs.readFileSync(file, "utf8");
         for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
@@ -185,7 +197,10 @@ describe("README and docs/ pages", () => {
         const cli = fs.readFileSync(path.join(docsDir, "cli.md"), "utf8");
         const main = fs.readFileSync(path.join(ROOT, "cli", "main.ts"), "utf8");
         const subcommands = [...main.matchAll(/size\.command\("([a-z-]+)"\)/g)].map((m) => `perfguard size ${m[1]}`);
-        const commands = [...main.matchAll(/program\.command\("([a-z-]+)"\)/g)].map((m) => m[1]).filter((c) => c !== "size").map((c) => `perfguard ${c}`);
+        const commands = [...main.matchAll(/program\.command\("([a-z-]+)"\)/g)]
+            .map((m) => m[1])
+            .filter((c) => c !== "size")
+            .map((c) => `perfguard ${c}`);
         expect(subcommands.length).toBeGreaterThanOrEqual(3);
         for (const command of [...subcommands, ...commands]) {
             expect(cli, command).toContain(`\`${command}`);
@@ -196,15 +211,24 @@ describe("README and docs/ pages", () => {
         const yaml = await import("js-yaml");
         const ciDir = path.join(docsDir, "ci");
         type Step = { run?: string; uses?: string; with?: Record<string, string> };
-        const steps = fs.readdirSync(ciDir).filter((f) => f.endsWith(".yml")).flatMap((f) => {
-            const workflow = yaml.load(fs.readFileSync(path.join(ciDir, f), "utf8")) as { jobs: Record<string, { steps: Step[] }> };
-            return Object.values(workflow.jobs).flatMap((j) => j.steps);
-        });
+        const steps = fs
+            .readdirSync(ciDir)
+            .filter((f) => f.endsWith(".yml"))
+            .flatMap((f) => {
+                const workflow = yaml.load(fs.readFileSync(path.join(ciDir, f), "utf8")) as { jobs: Record<string, { steps: Step[] }> };
+                return Object.values(workflow.jobs).flatMap((j) => j.steps);
+            });
         // The gates run through the repository's action (action.yml), whose modes run the CLI.
         const action = fs.readFileSync(path.join(ROOT, "action.yml"), "utf8");
         const viaAction = (mode: string) => steps.some((s) => s.uses === "./perfguard" && s.with?.mode === mode);
-        expect(steps.some((s) => /pulumi preview [\s\S]*--policy-pack/.test(s.run ?? "")) || (viaAction("pulumi-preview") && /pulumi preview "\$\{real\[@\]\}"/.test(action))).toBe(true);
-        expect(steps.some((s) => /pulumi policy analyze --stack/.test(s.run ?? "")) || (viaAction("analyze") && /pulumi policy analyze "\$\{real\[@\]\}"/.test(action))).toBe(true);
+        expect(
+            steps.some((s) => /pulumi preview [\s\S]*--policy-pack/.test(s.run ?? "")) ||
+                (viaAction("pulumi-preview") && /pulumi preview "\$\{real\[@\]\}"/.test(action)),
+        ).toBe(true);
+        expect(
+            steps.some((s) => /pulumi policy analyze --stack/.test(s.run ?? "")) ||
+                (viaAction("analyze") && /pulumi policy analyze "\$\{real\[@\]\}"/.test(action)),
+        ).toBe(true);
         expect(steps.some((s) => /perfguard\/dist\/cli\/main\.js check \S+/.test(s.run ?? ""))).toBe(true);
         expect(steps.some((s) => /pulumi stack export/.test(s.run ?? ""))).toBe(true);
     });
@@ -228,9 +252,22 @@ describe("README and docs/ pages", () => {
         const start = readme.indexOf("## Adding a policy");
         expect(start).toBeGreaterThan(0);
         const adding = readme.slice(start, readme.indexOf("\n## ", start + 5));
-        for (const needed of ["policies/<system>/<id>.ts", "policies/index.ts", "test/policies/", "expectViolation", "docs/policies/<id>.md",
-            "test/docs/exampleCases.ts", "npm run docs:examples", "report.applied", "report.notApplicable", "report.notChecked",
-            "This policy takes no config.", "Default level", "Reported on", "expected-violations.json"]) {
+        for (const needed of [
+            "policies/<system>/<id>.ts",
+            "policies/index.ts",
+            "test/policies/",
+            "expectViolation",
+            "docs/policies/<id>.md",
+            "test/docs/exampleCases.ts",
+            "npm run docs:examples",
+            "report.applied",
+            "report.notApplicable",
+            "report.notChecked",
+            "This policy takes no config.",
+            "Default level",
+            "Reported on",
+            "expected-violations.json",
+        ]) {
             expect(adding, needed).toContain(needed);
         }
         for (const heading of ["What it checks", "Why", "How to fix", "Config", "Example"]) {
@@ -245,8 +282,7 @@ describe("explain hooks (issue 10: --explain is derived from the decisions check
      * each entry once that branch is merged; once no policy has a hook, the test below requires the
      * hook members and fallback in definePolicy.ts to be deleted.
      */
-    const HOOK_PENDING: Readonly<Record<string, string>> = {
-    };
+    const HOOK_PENDING: Readonly<Record<string, string>> = {};
     const withHook = policyFiles().filter((id) => /^\s+explain: /m.test(fs.readFileSync(policyPaths().get(id) ?? "", "utf8")));
 
     it("no policy outside the pending list has an explain hook", () => {

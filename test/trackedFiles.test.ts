@@ -18,7 +18,10 @@ describe("tracked files", () => {
         } catch {
             return; // not a git checkout (an extracted package): nothing is tracked
         }
-        const links = listing.split("\n").filter((line) => line.startsWith("120000 ")).map((line) => line.split("\t")[1]);
+        const links = listing
+            .split("\n")
+            .filter((line) => line.startsWith("120000 "))
+            .map((line) => line.split("\t")[1]);
         expect(links).toEqual([]);
     });
 });

@@ -39,7 +39,11 @@ export interface DiffResult {
 }
 
 /** The whole comparison. */
-export function diffStates(base: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }, head: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] }, scales?: SystemScales): DiffResult {
+export function diffStates(
+    base: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] },
+    head: { figures: readonly EntityFigures[]; verdicts: readonly Verdict[] },
+    scales?: SystemScales,
+): DiffResult {
     const entities = diffEntities(base.figures, head.figures, scales);
     const verdicts = diffVerdicts(base.verdicts, head.verdicts);
     const figures = entities.filter((e) => e.status === "changed").flatMap((e) => e.figures);

@@ -114,8 +114,8 @@ export function preciseTexts(before: Figure, after: Figure): { before: string; a
     const b = before.value as number;
     const a = after.value as number;
     const minutes = before.unit === "s" && Math.abs(a) >= 120 && Math.abs(b) >= 120;
-    const text = (v: number, d: number) => minutes ? `${num(v / 60, d)} min`
-        : before.unit === "%" ? `${num(v, d)}%` : before.unit === "" ? num(v, d) : `${num(v, d)} ${before.unit}`;
+    const text = (v: number, d: number) =>
+        minutes ? `${num(v / 60, d)} min` : before.unit === "%" ? `${num(v, d)}%` : before.unit === "" ? num(v, d) : `${num(v, d)} ${before.unit}`;
     for (let d = 1; d <= 6; d++) {
         if (text(b, d) !== text(a, d)) {
             return { before: text(b, d), after: text(a, d) };
@@ -144,8 +144,7 @@ export function figureChange(before: Figure | undefined, after: Figure | undefin
         }
         const delta = after.value - before.value;
         const better = ref.better;
-        const direction: Direction = same(before.value, after.value) || better === "none" ? "changed"
-            : (delta < 0) === (better === "lower") ? "better" : "worse";
+        const direction: Direction = same(before.value, after.value) || better === "none" ? "changed" : delta < 0 === (better === "lower") ? "better" : "worse";
         return { ...base, delta, direction };
     }
     if (before && after && before.value === undefined && after.value === undefined && before.notChecked === after.notChecked && before.state === after.state) {
@@ -213,10 +212,12 @@ export function membershipChanges(base: readonly Membership[] | undefined, head:
         if (gone.length > 0 || added.length > 0 || (before === undefined) !== (after === undefined)) {
             const ref = (after ?? before) as Membership;
             out.push({
-                key, label: ref.label,
+                key,
+                label: ref.label,
                 before: before ? [...before.names].sort(compareStrings) : undefined,
                 after: after ? [...after.names].sort(compareStrings) : undefined,
-                gone, added,
+                gone,
+                added,
             });
         }
     }
@@ -254,10 +255,13 @@ export function diffEntities(base: readonly EntityFigures[], head: readonly Enti
         const shown = (c: FigureChange) => c.direction !== "unchanged" || c.precise !== undefined;
         // A zone that lost its Delivery Group is changed even where its figures round the same.
         const members = b && a ? membershipChanges(b.members, a.members) : [];
-        const status = !b ? "added" : !a ? "removed"
-            : changes.some(shown) || members.length > 0 || b.notChecked !== a.notChecked ? "changed" : "unchanged";
+        const status = !b ? "added" : !a ? "removed" : changes.some(shown) || members.length > 0 || b.notChecked !== a.notChecked ? "changed" : "unchanged";
         out.push({
-            system: ref.system, kind: ref.kind, id: ref.id, label: ref.label, status,
+            system: ref.system,
+            kind: ref.kind,
+            id: ref.id,
+            label: ref.label,
+            status,
             figures: status === "added" || status === "removed" ? changes : changes.filter(shown),
             members,
             notChecked: { ...(b?.notChecked ? { before: b.notChecked } : {}), ...(a?.notChecked ? { after: a.notChecked } : {}) },

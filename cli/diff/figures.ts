@@ -27,6 +27,15 @@ function guarded(system: string, run: () => EntityFigures[]): EntityFigures[] {
         return run();
     } catch (err) {
         // A figure perfguard cannot compute is "not checked", never a silent gap.
-        return [{ system, kind: "system", id: "(evaluation)", label: `${system} evaluation`, figures: [], notChecked: `the evaluation failed: ${(err as Error).message ?? String(err)}` }];
+        return [
+            {
+                system,
+                kind: "system",
+                id: "(evaluation)",
+                label: `${system} evaluation`,
+                figures: [],
+                notChecked: `the evaluation failed: ${(err as Error).message ?? String(err)}`,
+            },
+        ];
     }
 }

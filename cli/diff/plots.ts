@@ -30,7 +30,13 @@ function drawn(): Array<{ system: string; kind: string; panel: (side: SystemSide
  * One entity's two panels as the SVG draws them (value axes shared), or undefined when this
  * system draws no such kind.
  */
-export async function diffPanels(system: string, kind: string, base: SystemSide, head: SystemSide, id: string): Promise<Record<"before" | "after", Panel> | undefined> {
+export async function diffPanels(
+    system: string,
+    kind: string,
+    base: SystemSide,
+    head: SystemSide,
+    id: string,
+): Promise<Record<"before" | "after", Panel> | undefined> {
     const d = drawn().find((x) => x.system === system && x.kind === kind);
     if (!d) {
         return undefined;

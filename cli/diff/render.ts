@@ -32,7 +32,6 @@ export const COMMENT_LIMIT = 65536;
 /** Marks perfguard's comment, so CI updates it instead of adding one per push. */
 export const COMMENT_MARKER = "<!-- perfguard-diff -->";
 
-
 /** "2 new mandatory verdicts; 3 figures worse, 1 better". */
 export function summaryLine(r: DiffResult): string {
     const c = r.counts;
@@ -67,7 +66,7 @@ function valueText(f: FigureChange["before"], text: string | undefined): string 
         return "-";
     }
     // A state ("no cap") reads as the report and the verdicts print it; only a blind spot is "not checked".
-    return f.value === undefined ? f.state ?? `not checked: ${f.notChecked ?? "not computed"}` : text ?? f.text;
+    return f.value === undefined ? (f.state ?? `not checked: ${f.notChecked ?? "not computed"}`) : (text ?? f.text);
 }
 
 function deltaText(c: FigureChange): string {
@@ -94,8 +93,7 @@ const MARK: Record<FigureChange["direction"], string> = { worse: "worse", better
 /** Why a figure is counted apart, for its row. */
 function noteOf(c: FigureChange): string {
     const shared = c.cause === undefined ? undefined : SYSTEMS.find((s) => s.scaling?.cause === c.cause)?.scaling?.label;
-    return shared ? shared
-        : c.precise ? "below the display precision: not counted" : "";
+    return shared ? shared : c.precise ? "below the display precision: not counted" : "";
 }
 
 /** The two values a row prints: the finer texts where the diff's own are equal. */
@@ -123,7 +121,9 @@ function clean(text: string): string {
 
 /** Markdown-safe table cell. */
 function cell(text: string): string {
-    return clean(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+    return clean(text)
+        .replace(/\|/g, "\\|")
+        .replace(/\s*\n\s*/g, " ");
 }
 
 /** A base without resources: a stack never deployed (its export, or the empty one CI writes when the stack does not exist). */
@@ -132,7 +132,8 @@ export function isFirstDeploy(d: Pick<DiffReport, "base">): boolean {
 }
 
 function sidesLine(d: DiffReport, code: (s: string) => string): string {
-    const side = (s: SideSummary) => `${code(clean(s.file))} (${s.kind}, ${plural(s.resources, "resource")}${s.unknownValues > 0 ? `; ${plural(s.unknownValues, "value")} known after apply` : ""})`;
+    const side = (s: SideSummary) =>
+        `${code(clean(s.file))} (${s.kind}, ${plural(s.resources, "resource")}${s.unknownValues > 0 ? `; ${plural(s.unknownValues, "value")} known after apply` : ""})`;
     // Every entity and verdict of head is then new: say why, not only "0 resources".
     const base = isFirstDeploy(d) ? `first deploy: no deployed state (${code(clean(d.base.file))} holds no resource)` : side(d.base);
     return `${base} → ${side(d.head)}`;
@@ -171,7 +172,9 @@ export function renderText(d: DiffReport): string {
             }
             for (const f of e.figures) {
                 const delta = deltaText(f);
-                const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction], noteOf(f)].filter((x) => x);
+                const marks = [delta, f.delta === undefined && (f.before === undefined || f.after === undefined) ? "" : MARK[f.direction], noteOf(f)].filter(
+                    (x) => x,
+                );
                 const t = rowTexts(f);
                 out += `      ${clean(f.label)}: ${clean(t.before)} → ${clean(t.after)}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}\n`;
             }
@@ -200,7 +203,10 @@ function mdParts(d: DiffReport): MdParts {
     const r = d.result;
     const icon = r.counts.newMandatory > 0 ? "❌" : r.counts.worse > 0 || r.counts.newAdvisory > 0 ? "⚠️" : "✅";
     const head = `${COMMENT_MARKER}\n## perfguard diff: ${icon} ${summaryLine(r)}\n\n${sidesLine(d, (s) => `\`${s.replace(/`/g, "'")}\``)}\n`;
-    const verdictRows = r.verdicts.map((v) => `| ${v.change === "appeared" ? "➕ new" : "➖ gone"} | ${v.verdict.level}${v.was ? " (was advisory)" : ""} | \`${v.verdict.policy}\` | ${cell(verdictWhere(v))} | ${cell(v.verdict.problem)} |`);
+    const verdictRows = r.verdicts.map(
+        (v) =>
+            `| ${v.change === "appeared" ? "➕ new" : "➖ gone"} | ${v.verdict.level}${v.was ? " (was advisory)" : ""} | \`${v.verdict.policy}\` | ${cell(verdictWhere(v))} | ${cell(v.verdict.problem)} |`,
+    );
     const tables: MdParts["tables"] = [];
     for (const system of SYSTEMS) {
         const list = r.entities.filter((e) => e.system === system.id);
@@ -211,7 +217,9 @@ function mdParts(d: DiffReport): MdParts {
         for (const e of list.filter((x) => x.status !== "unchanged")) {
             const label = `${cell(e.label)}${e.status === "added" ? " (new)" : e.status === "removed" ? " (removed)" : ""}`;
             if (e.notChecked.before !== e.notChecked.after || (e.figures.length === 0 && e.members.length === 0)) {
-                rows.push(`| ${label} | not checked | ${cell(e.notChecked.before ?? (e.status === "added" ? "-" : "checked"))} | ${cell(e.notChecked.after ?? (e.status === "removed" ? "-" : "checked"))} | |`);
+                rows.push(
+                    `| ${label} | not checked | ${cell(e.notChecked.before ?? (e.status === "added" ? "-" : "checked"))} | ${cell(e.notChecked.after ?? (e.status === "removed" ? "-" : "checked"))} | |`,
+                );
             }
             for (const m of e.members) {
                 rows.push(`| ${label} | ${cell(m.label)} | ${cell(namesText(m.before))} | ${cell(namesText(m.after))} | ${cell(membershipMark(m))} |`);
@@ -221,20 +229,31 @@ function mdParts(d: DiffReport): MdParts {
                 const mark = f.direction === "worse" ? "🔺 worse" : f.direction === "better" ? "🟢 better" : "";
                 const note = noteOf(f);
                 const t = rowTexts(f);
-                rows.push(`| ${label} | ${cell(f.label)} | ${cell(t.before)} | ${cell(t.after)} | ${[delta, mark, note ? `(${note})` : ""].filter((x) => x).join(" ")} |`);
+                rows.push(
+                    `| ${label} | ${cell(f.label)} | ${cell(t.before)} | ${cell(t.after)} | ${[delta, mark, note ? `(${note})` : ""].filter((x) => x).join(" ")} |`,
+                );
             }
         }
         const unchanged = list.filter((x) => x.status === "unchanged");
         tables.push({ title: system.title, rows, unchanged: unchanged.length > 0 ? cell(unchangedLine(unchanged, 20)) : "" });
     }
-    const details = r.verdicts.map((v) => `${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})\n${v.verdict.message.split("\n").map((l) => `  ${clean(l)}`).join("\n")}`);
+    const details = r.verdicts.map(
+        (v) =>
+            `${v.change === "appeared" ? "+" : "-"} [${v.verdict.level}]  ${v.verdict.policy}  (${clean(verdictWhere(v))})\n${v.verdict.message
+                .split("\n")
+                .map((l) => `  ${clean(l)}`)
+                .join("\n")}`,
+    );
     return { head, verdictRows, tables, details };
 }
 
 function mdWith(p: MdParts, d: DiffReport, maxRows: number, maxDetails: number): string {
     let out = p.head;
     const rowsOf = (rows: readonly string[]) => {
-        return rows.slice(0, maxRows).join("\n") + (rows.length > maxRows ? `\n\n… ${plural(rows.length - maxRows, "more row")} not shown (perfguard diff --format json has all).` : "");
+        return (
+            rows.slice(0, maxRows).join("\n") +
+            (rows.length > maxRows ? `\n\n… ${plural(rows.length - maxRows, "more row")} not shown (perfguard diff --format json has all).` : "")
+        );
     };
     if (p.verdictRows.length > 0) {
         out += `\n### Verdicts\n\n| | level | policy | resource | problem |\n| --- | --- | --- | --- | --- |\n${rowsOf(p.verdictRows)}\n`;

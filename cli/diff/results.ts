@@ -38,8 +38,12 @@ function verdictKey(v: Verdict): string {
  */
 export function headResults(judged: JudgedWhole, resources: readonly RecordedResource[], diff: DiffResult, programRoot: string): Results {
     const results = buildResults({
-        pack: judged.info, levels: levelsOf(judged.config), violations: [...judged.violations], resources: [...resources],
-        explanation: judged.explanation, programRoot,
+        pack: judged.info,
+        levels: levelsOf(judged.config),
+        violations: [...judged.violations],
+        resources: [...resources],
+        explanation: judged.explanation,
+        programRoot,
     });
     const appeared = new Map<string, number>();
     for (const c of diff.verdicts.filter((x) => x.change === "appeared")) {

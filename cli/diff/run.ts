@@ -97,7 +97,8 @@ export function analyzeSets(base: Side, head: Side): { base: Set<string>; head: 
     };
     const b = keys(base);
     const h = keys(head);
-    const differ = (mine: Map<string, string>, other: Map<string, string>) => new Set([...mine].filter(([urn, key]) => other.get(urn) !== key).map(([urn]) => urn));
+    const differ = (mine: Map<string, string>, other: Map<string, string>) =>
+        new Set([...mine].filter(([urn, key]) => other.get(urn) !== key).map(([urn]) => urn));
     return { base: differ(b, h), head: differ(h, b) };
 }
 
@@ -120,7 +121,13 @@ export function packEnv(base: string | undefined = process.env.NODE_OPTIONS): Re
  *   then keep only what the analyzeOnly run would report (AnalyzeStack's, and Analyze's on those
  *   URNs), so the comparison is the same with or without it.
  */
-export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">, analyzeOnly?: ReadonlySet<string>, stackEncodingCache?: Map<string, Uint8Array>, whole = false): Promise<EvaluatedSide> {
+export async function evaluateSide(
+    side: Side,
+    opts: Pick<DiffOptions, "policyPackConfig" | "packDir" | "log">,
+    analyzeOnly?: ReadonlySet<string>,
+    stackEncodingCache?: Map<string, Uint8Array>,
+    whole = false,
+): Promise<EvaluatedSide> {
     const stack = stackViewOf(side.resources);
     if (side.resources.length === 0 && !whole) {
         return { side, stack, config: {}, verdicts: [], figures: [] };
@@ -128,8 +135,13 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
     const explain = whole ? explainTempFile() : undefined;
     try {
         const opened = await openPack({
-            packDir: opts.packDir ?? defaultPackDir(), project: side.project, stack: side.stack,
-            policyPackConfig: opts.policyPackConfig, log: opts.log, env: packEnv(), explainFile: explain?.file,
+            packDir: opts.packDir ?? defaultPackDir(),
+            project: side.project,
+            stack: side.stack,
+            policyPackConfig: opts.policyPackConfig,
+            log: opts.log,
+            env: packEnv(),
+            explainFile: explain?.file,
         }).catch((err: unknown) => {
             throw err instanceof PolicyConfigError ? new UsageError(err.message) : err;
         });
@@ -149,9 +161,24 @@ export async function evaluateSide(side: Side, opts: Pick<DiffOptions, "policyPa
         }
         const compared = whole && analyzeOnly ? violations.filter((v) => v.phase === "analyzeStack" || analyzeOnly.has(v.urn ?? "")) : violations;
         return {
-            side, stack, config: side.resources.length > 0 ? opened.config : {}, verdicts: compared.map(verdictOf),
+            side,
+            stack,
+            config: side.resources.length > 0 ? opened.config : {},
+            verdicts: compared.map(verdictOf),
             figures: side.resources.length > 0 ? stackFigures(stack, opened.config) : [],
-            ...(explain ? { judged: { violations, explanation: readExplanation(explain.file, side.resources.map((r) => r.urn)), info: opened.info, config: opened.config } } : {}),
+            ...(explain
+                ? {
+                      judged: {
+                          violations,
+                          explanation: readExplanation(
+                              explain.file,
+                              side.resources.map((r) => r.urn),
+                          ),
+                          info: opened.info,
+                          config: opened.config,
+                      },
+                  }
+                : {}),
         };
     } finally {
         explain?.cleanup();
@@ -212,7 +239,8 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
         plots = await writeDiffPlots(opts.plot, base, head, result);
     }
     const report: DiffReport = { base: summaryOf(base), head: summaryOf(head), result, exitCode, failOn: opts.failOn, plots };
-    const output = opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);
+    const output =
+        opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);
     const results = opts.results && head.judged ? headResults(head.judged, head.side.resources, result, opts.results.programRoot ?? "") : undefined;
     return { exitCode, output, report, ...(results ? { results } : {}) };
 }

@@ -52,9 +52,18 @@ function countUnknowns(value: unknown): number {
 /** A read resource back in the export shape (its values already unwrapped: secrets stay as read). */
 function exported(r: RecordedResource): Record<string, unknown> {
     return {
-        urn: r.urn, custom: r.custom, type: r.type, inputs: r.inputs, outputs: r.outputs, parent: r.parent,
-        dependencies: r.dependencies, propertyDependencies: r.propertyDependencies, ...(r.provider ? { provider: r.provider } : {}),
-        protect: r.options.protect, ignoreChanges: r.options.ignoreChanges, additionalSecretOutputs: r.options.additionalSecretOutputs,
+        urn: r.urn,
+        custom: r.custom,
+        type: r.type,
+        inputs: r.inputs,
+        outputs: r.outputs,
+        parent: r.parent,
+        dependencies: r.dependencies,
+        propertyDependencies: r.propertyDependencies,
+        ...(r.provider ? { provider: r.provider } : {}),
+        protect: r.options.protect,
+        ignoreChanges: r.options.ignoreChanges,
+        additionalSecretOutputs: r.options.additionalSecretOutputs,
     };
 }
 
@@ -67,7 +76,10 @@ function exported(r: RecordedResource): Record<string, unknown> {
  * preview returns: inputs, with computed values as they were); a create has no outputs in a
  * preview, so its inputs stand for them (unknown where computed).
  */
-export function previewToExport(doc: { steps: unknown[] }, over: readonly RecordedResource[]): { version: 3; deployment: { resources: Record<string, unknown>[] } } {
+export function previewToExport(
+    doc: { steps: unknown[] },
+    over: readonly RecordedResource[],
+): { version: 3; deployment: { resources: Record<string, unknown>[] } } {
     const byUrn = new Map<string, Record<string, unknown>>(over.map((r) => [r.urn, exported(r)]));
     for (const step of doc.steps) {
         if (!isObject(step) || typeof step.urn !== "string") {
@@ -85,8 +97,12 @@ export function previewToExport(doc: { steps: unknown[] }, over: readonly Record
         const inputs = isObject(state.inputs) ? state.inputs : {};
         const before = byUrn.get(step.urn);
         const previous = before && isObject(before.outputs) ? before.outputs : {};
-        const outputs = isObject(state.outputs) && Object.keys(state.outputs).length > 0 ? state.outputs
-            : op === "create" || op === "create-replacement" || op === "replace" ? inputs : { ...previous, ...inputs };
+        const outputs =
+            isObject(state.outputs) && Object.keys(state.outputs).length > 0
+                ? state.outputs
+                : op === "create" || op === "create-replacement" || op === "replace"
+                  ? inputs
+                  : { ...previous, ...inputs };
         byUrn.set(step.urn, { ...state, urn: step.urn, type: typeof state.type === "string" ? state.type : "", inputs, outputs });
     }
     return { version: 3, deployment: { resources: [...byUrn.values()] } };
@@ -111,11 +127,15 @@ export function readSide(file: string, over?: Side): Side {
     try {
         doc = JSON.parse(text);
     } catch (err) {
-        throw new UsageError(`${file} is not valid JSON (${jsonErrorWhere(err)}): expected a stack export, a --record file or the output of pulumi preview --json`);
+        throw new UsageError(
+            `${file} is not valid JSON (${jsonErrorWhere(err)}): expected a stack export, a --record file or the output of pulumi preview --json`,
+        );
     }
     if (isObject(doc) && Array.isArray(doc.steps)) {
         if (!over) {
-            throw new UsageError(`${file} is the output of pulumi preview --json, which lists only the resources it changes: give it as head, with the deployed stack's export (or a --record file) as base`);
+            throw new UsageError(
+                `${file} is the output of pulumi preview --json, which lists only the resources it changes: give it as head, with the deployed stack's export (or a --record file) as base`,
+            );
         }
         const exported = previewToExport(doc as { steps: unknown[] }, over.resources);
         // The export reader checks every URN and type; it reads a file, so hand it one.

@@ -111,8 +111,11 @@ export function diffVerdicts(base: readonly Verdict[], head: readonly Verdict[])
         for (const v of unmatched(list, b.get(k) ?? [])) {
             const was = v.level === "mandatory" && !baseLevels.get(verdictKey(v))?.has("mandatory") && baseLevels.get(verdictKey(v))?.has("advisory");
             // A mandatory verdict that became advisory is reported once, as the gone mandatory one.
-            const demoted = v.level === "advisory" && baseLevels.get(verdictKey(v))?.has("mandatory") && !baseLevels.get(verdictKey(v))?.has("advisory")
-                && !headLevels.get(verdictKey(v))?.has("mandatory");
+            const demoted =
+                v.level === "advisory" &&
+                baseLevels.get(verdictKey(v))?.has("mandatory") &&
+                !baseLevels.get(verdictKey(v))?.has("advisory") &&
+                !headLevels.get(verdictKey(v))?.has("mandatory");
             if (demoted) {
                 continue;
             }
@@ -122,13 +125,22 @@ export function diffVerdicts(base: readonly Verdict[], head: readonly Verdict[])
     for (const [k, list] of b) {
         for (const v of unmatched(list, h.get(k) ?? [])) {
             // An advisory that became mandatory is reported once, as the new mandatory verdict.
-            const promoted = v.level === "advisory" && headLevels.get(verdictKey(v))?.has("mandatory") && !baseLevels.get(verdictKey(v))?.has("mandatory")
-                && !headLevels.get(verdictKey(v))?.has("advisory");
+            const promoted =
+                v.level === "advisory" &&
+                headLevels.get(verdictKey(v))?.has("mandatory") &&
+                !baseLevels.get(verdictKey(v))?.has("mandatory") &&
+                !headLevels.get(verdictKey(v))?.has("advisory");
             if (!promoted) {
                 out.push({ change: "disappeared", verdict: v });
             }
         }
     }
     const rank = (c: VerdictChange) => (c.verdict.level === "mandatory" ? 0 : 2) + (c.change === "appeared" ? 0 : 1);
-    return out.sort((x, y) => rank(x) - rank(y) || compareStrings(x.verdict.policy, y.verdict.policy) || compareStrings(x.verdict.urn, y.verdict.urn) || compareStrings(x.verdict.problem, y.verdict.problem));
+    return out.sort(
+        (x, y) =>
+            rank(x) - rank(y) ||
+            compareStrings(x.verdict.policy, y.verdict.policy) ||
+            compareStrings(x.verdict.urn, y.verdict.urn) ||
+            compareStrings(x.verdict.problem, y.verdict.problem),
+    );
 }

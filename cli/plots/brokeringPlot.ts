@@ -136,7 +136,12 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
     const modelName = input.zone ? `one lock (${MODEL_SERIES_NAME})` : MODEL_SERIES_NAME;
     const measured = input.measured ?? [];
     const measuredName = measuredSeriesName(input.rttMs);
-    const maxConcurrency = Math.max(...rows.map((r) => r.concurrency), ...zoneRows.map((r) => r.concurrency), ...measured.map((m) => m.concurrency), input.safeConcurrency ?? 0);
+    const maxConcurrency = Math.max(
+        ...rows.map((r) => r.concurrency),
+        ...zoneRows.map((r) => r.concurrency),
+        ...measured.map((m) => m.concurrency),
+        input.safeConcurrency ?? 0,
+    );
     const showSymbols = rows.length <= 25;
     const onLog = (pct: number) => Math.max(pct, floorPct);
 
@@ -188,8 +193,15 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
     ];
     if (input.zone) {
         const zoneLine = (panel: 0 | 1, data: number[][]): SeriesOption => ({
-            type: "line", name: zoneName, xAxisIndex: panel, yAxisIndex: panel, data, showSymbol: false,
-            lineStyle: { width: 2, type: "dashed", color: COLORS.headroom }, itemStyle: { color: COLORS.headroom }, z: 1,
+            type: "line",
+            name: zoneName,
+            xAxisIndex: panel,
+            yAxisIndex: panel,
+            data,
+            showSymbol: false,
+            lineStyle: { width: 2, type: "dashed", color: COLORS.headroom },
+            itemStyle: { color: COLORS.headroom },
+            z: 1,
         });
         series.push(zoneLine(0, zoneResponse), zoneLine(1, zoneError));
     }
@@ -197,8 +209,15 @@ export function brokeringPlotOption(input: BrokeringPlotInput): EChartsOption {
     const cappedName = capped ? siteCapSeriesName(capped) : "";
     if (capped) {
         series.push({
-            type: "line", name: cappedName, xAxisIndex: 0, yAxisIndex: 0, data: responsePoints.map(([c, r]) => [c, r * capped.responseScale]), showSymbol: false,
-            lineStyle: { width: 2, type: "dotted", color: COLORS.limit }, itemStyle: { color: COLORS.limit }, z: 2,
+            type: "line",
+            name: cappedName,
+            xAxisIndex: 0,
+            yAxisIndex: 0,
+            data: responsePoints.map(([c, r]) => [c, r * capped.responseScale]),
+            showSymbol: false,
+            lineStyle: { width: 2, type: "dotted", color: COLORS.limit },
+            itemStyle: { color: COLORS.limit },
+            z: 2,
         });
     }
     if (measured.length > 0) {

@@ -50,7 +50,9 @@ export async function loadEcharts(): Promise<EchartsModule> {
         loaded = await import("echarts");
     } catch (error) {
         if (isModuleNotFound(error)) {
-            throw new Error(`install the optional dependency ${CHART_PACKAGE} to use --plot (npm install ${CHART_PACKAGE}); it is not installed`, { cause: error });
+            throw new Error(`install the optional dependency ${CHART_PACKAGE} to use --plot (npm install ${CHART_PACKAGE}); it is not installed`, {
+                cause: error,
+            });
         }
         throw error;
     }

@@ -92,7 +92,11 @@ export async function seCapacityPlotSvg(input: SeCapacityPlotInput): Promise<str
 /** The validated option and size of {@link seCapacityPlotSvg}, for a chart drawn beside another (diff --plot). */
 export function seCapacityPlotPanel(input: SeCapacityPlotInput): { option: EChartsOption; width: number; height: number } {
     validate(input);
-    return { option: seCapacityPlotOption(input), width: SE_CAPACITY_PLOT_WIDTH, height: seCapacityPlotHeight(input.metrics.length, seCapacityTitleLines(input.title)) };
+    return {
+        option: seCapacityPlotOption(input),
+        width: SE_CAPACITY_PLOT_WIDTH,
+        height: seCapacityPlotHeight(input.metrics.length, seCapacityTitleLines(input.title)),
+    };
 }
 
 /** The ECharts option of {@link seCapacityPlotSvg} (pure; exported for tests). Assumes a validated input. */
@@ -146,14 +150,16 @@ export function seCapacityPlotOption(input: SeCapacityPlotInput): EChartsOption 
         z: 1,
         ...(markLine === undefined ? {} : { markLine }),
     });
-    series.push(legendLine(capacityName, COLORS.limit, {
-        silent: true,
-        symbol: "none",
-        lineStyle: { type: "dashed", color: COLORS.limit, width: 1.5 },
-        label: { show: false },
-        z: 1,
-        data: lineData,
-    }));
+    series.push(
+        legendLine(capacityName, COLORS.limit, {
+            silent: true,
+            symbol: "none",
+            lineStyle: { type: "dashed", color: COLORS.limit, width: 1.5 },
+            label: { show: false },
+            z: 1,
+            data: lineData,
+        }),
+    );
     if (hasHeadroomLine) {
         series.push(legendLine(headroomName, COLORS.headroom));
     }

@@ -27,8 +27,10 @@ function named(state: State, name: unknown): unknown {
 
 /** The option with its series, legend entries and title named for `state`. */
 export function stateOption(option: EChartsOption, state: State): EChartsOption {
-    const series = (Array.isArray(option.series) ? option.series : option.series ? [option.series] : [])
-        .map((s) => ({ ...s, name: named(state, s.name) })) as EChartsOption["series"];
+    const series = (Array.isArray(option.series) ? option.series : option.series ? [option.series] : []).map((s) => ({
+        ...s,
+        name: named(state, s.name),
+    })) as EChartsOption["series"];
     const rename = <T>(x: T): T => {
         if (x === null || typeof x !== "object" || Array.isArray(x)) {
             return x;
@@ -37,9 +39,10 @@ export function stateOption(option: EChartsOption, state: State): EChartsOption 
         return { ...o, ...(Array.isArray(o.data) ? { data: o.data.map((d) => (typeof d === "string" ? named(state, d) : d)) } : {}) } as T;
     };
     const legend = Array.isArray(option.legend) ? option.legend.map(rename) : rename(option.legend);
-    const title = option.title && !Array.isArray(option.title) && typeof option.title.text === "string"
-        ? { ...option.title, text: `${state === "before" ? "Before" : "After"}: ${option.title.text}` }
-        : option.title;
+    const title =
+        option.title && !Array.isArray(option.title) && typeof option.title.text === "string"
+            ? { ...option.title, text: `${state === "before" ? "Before" : "After"}: ${option.title.text}` }
+            : option.title;
     return { ...option, series, ...(legend !== undefined ? { legend } : {}), ...(title !== undefined ? { title } : {}) };
 }
 
@@ -71,7 +74,7 @@ function drawnValues(option: EChartsOption, kind: AxisKind, index: number): numb
             continue;
         }
         // A bare number (or { value }) lies along the value axis of a chart whose other axis is a category.
-        const otherAxis = axesOf(option, other)[((s[`${other}Index`] as number | undefined) ?? 0)];
+        const otherAxis = axesOf(option, other)[(s[`${other}Index`] as number | undefined) ?? 0];
         const bare = otherAxis !== undefined && axisType(otherAxis, other) === "category";
         for (const d of (Array.isArray(s.data) ? s.data : []) as unknown[]) {
             const point = d !== null && typeof d === "object" && !Array.isArray(d) ? (d as { value?: unknown }).value : d;
@@ -95,7 +98,8 @@ function rangeOf(axis: Axis, values: number[], type: string): { min: number; max
         return undefined;
     }
     const extent = { min: Math.min(...values), max: Math.max(...values) };
-    const resolve = (v: unknown, fallback: number) => (typeof v === "number" ? v : typeof v === "function" ? (v as (e: typeof extent) => number)(extent) : fallback);
+    const resolve = (v: unknown, fallback: number) =>
+        typeof v === "number" ? v : typeof v === "function" ? (v as (e: typeof extent) => number)(extent) : fallback;
     const min = resolve(axis.min, type === "log" ? extent.min : Math.min(0, extent.min));
     const max = resolve(axis.max, type === "log" ? extent.max : niceCeil(extent.max));
     return Number.isFinite(min) && Number.isFinite(max) ? { min, max } : undefined;
@@ -165,8 +169,10 @@ export async function twoStatesSvg(input: Record<State, StatePanel | { readonly 
         if ("absent" in p) {
             const text = `${state === "before" ? "Before" : "After"}: ${p.absent}`;
             parts.push({
-                width: 900, height: ABSENT_HEIGHT,
-                svg: `<svg width="900" height="${ABSENT_HEIGHT}" xmlns="http://www.w3.org/2000/svg"><rect width="900" height="${ABSENT_HEIGHT}" fill="#ffffff"/>` +
+                width: 900,
+                height: ABSENT_HEIGHT,
+                svg:
+                    `<svg width="900" height="${ABSENT_HEIGHT}" xmlns="http://www.w3.org/2000/svg"><rect width="900" height="${ABSENT_HEIGHT}" fill="#ffffff"/>` +
                     `<text x="450" y="36" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="16" fill="${COLORS.text}">${escapeXml(text)}</text></svg>`,
             });
         } else {

@@ -82,7 +82,9 @@ export function xenSharePlotOption(input: XenSharePlotInput): EChartsOption {
             color: COLORS.text,
             formatter: (p: { dataIndex: number }) => {
                 const s = shown[p.dataIndex];
-                return s.needMBps === undefined ? `${formatNumber(s.predictedMBps)} MB/s` : `${formatNumber(s.predictedMBps)} of ${formatNumber(s.needMBps)} MB/s needed`;
+                return s.needMBps === undefined
+                    ? `${formatNumber(s.predictedMBps)} MB/s`
+                    : `${formatNumber(s.predictedMBps)} of ${formatNumber(s.needMBps)} MB/s needed`;
             },
         },
         z: 3,
@@ -101,11 +103,27 @@ export function xenSharePlotOption(input: XenSharePlotInput): EChartsOption {
         name: `link (${formatNumber(input.linkMBps)} MB/s)`,
         data: [],
         lineStyle: { type: "dashed", color: COLORS.safe },
-        markLine: { silent: true, symbol: "none", label: { show: false }, lineStyle: { type: "dashed", color: COLORS.safe, width: 1.5 }, data: [{ xAxis: input.linkMBps }] },
+        markLine: {
+            silent: true,
+            symbol: "none",
+            label: { show: false },
+            lineStyle: { type: "dashed", color: COLORS.safe, width: 1.5 },
+            data: [{ xAxis: input.linkMBps }],
+        },
     };
     return {
-        title: { left: "center", top: 10, text: input.title, subtext: "Predicted receive (download) share, as measured (dom0/domU share model), MB/s", textStyle: { fontSize: 16 } },
-        legend: { top: 58, left: "center", data: [XEN_BAR_SERIES.met, XEN_BAR_SERIES.short, XEN_BAR_SERIES.other, "need", `link (${formatNumber(input.linkMBps)} MB/s)`] },
+        title: {
+            left: "center",
+            top: 10,
+            text: input.title,
+            subtext: "Predicted receive (download) share, as measured (dom0/domU share model), MB/s",
+            textStyle: { fontSize: 16 },
+        },
+        legend: {
+            top: 58,
+            left: "center",
+            data: [XEN_BAR_SERIES.met, XEN_BAR_SERIES.short, XEN_BAR_SERIES.other, "need", `link (${formatNumber(input.linkMBps)} MB/s)`],
+        },
         grid: { left: 140, right: 220, top: 100, bottom: 50 },
         xAxis: { type: "value", min: 0, max, name: "MB/s", nameLocation: "middle", nameGap: 28, splitLine: { lineStyle: { color: COLORS.grid } } },
         yAxis: { type: "category", data: shown.map((s) => s.name) },

@@ -20,7 +20,7 @@ function text(entity: EntityFigures, key: string): string {
 /** A figure's text with what it rests on where that was not measured ("120 ms (interpolated between 90 and 160 ms)"). */
 function withNote(entity: EntityFigures, key: string): string {
     const f = entity.figures.find((x) => x.key === key);
-    return f?.note ? `${f.text} (${f.note.replace(/^RTT not measured: the model /, "")})` : f?.text ?? "-";
+    return f?.note ? `${f.text} (${f.note.replace(/^RTT not measured: the model /, "")})` : (f?.text ?? "-");
 }
 
 /**
@@ -41,12 +41,25 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const zone = z.zone;
         const f = byUrn.get(`zone\u0000${zone.resource.urn}`)!;
         const peak = zone.peakConcurrentLaunches;
-        const throttles = zone.controllers.map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : c.throttle.state === "absent" ? "none" : c.throttle.state));
+        const throttles = zone.controllers.map((c) =>
+            c.throttle.state === "ok" ? String(c.throttle.value) : c.throttle.state === "absent" ? "none" : c.throttle.state,
+        );
         const controllers = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
         const listed = controllers ? controllers.zone.controllers.length : zone.controllers.length;
-        const ddcs = listed === 0 ? "none in stack" : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
-        const rtt = zone.daas ? "Citrix DaaS (not judged)" : text(f, "rttMs") === "-" ? (zone.rttMs.state === "absent" ? "no perfguard:rttMs" : `rttMs ${zone.rttMs.state}`) : withNote(f, "rttMs");
-        zoneRows.push(`| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), controllers !== undefined && decisions.zoneProposed(controllers.zone))} | ${cell(ddcs)} |`);
+        const ddcs =
+            listed === 0
+                ? "none in stack"
+                : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
+        const rtt = zone.daas
+            ? "Citrix DaaS (not judged)"
+            : text(f, "rttMs") === "-"
+              ? zone.rttMs.state === "absent"
+                  ? "no perfguard:rttMs"
+                  : `rttMs ${zone.rttMs.state}`
+              : withNote(f, "rttMs");
+        zoneRows.push(
+            `| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), controllers !== undefined && decisions.zoneProposed(controllers.zone))} | ${cell(ddcs)} |`,
+        );
     }
     const groupRows: string[] = [];
     for (const g of capacity.groups) {
@@ -64,8 +77,11 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         }
         const zones = g.feeds.map((x) => `${x.zone.zoneName} ${num(x.rttMs)} ms`).join(", ") || "-";
         const notMeasured = g.prediction && g.prediction.notMeasured.length > 0 ? " (not measured)" : "";
-        const launch = text(f, "launchTimeS") === "-" ? (g.load.users === undefined ? "no perfguard:users" : "-") : `${text(f, "launchTimeS")} for ${g.load.users} users`;
-        groupRows.push(`| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${withNote(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${proposal(lock("perController", "perController"), byVerdict)} |`);
+        const launch =
+            text(f, "launchTimeS") === "-" ? (g.load.users === undefined ? "no perfguard:users" : "-") : `${text(f, "launchTimeS")} for ${g.load.users} users`;
+        groupRows.push(
+            `| ${cell(f.label)} | ${cell(zones)} | ${lock("concurrency", "concurrency")} | ${withNote(f, "meanResponseS")}${notMeasured} | ${text(f, "timedOutPct")} | ${text(f, "brokeredPerS")} | ${launch} | ${lock("throttleExposure", "throttleSum")} | ${lock("safe", "lockLimit")} | ${proposal(lock("perController", "perController"), byVerdict)} |`,
+        );
     }
     const site = figures.find((f) => f.kind === "site")!;
     const d = capacity.database;
@@ -81,11 +97,19 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         ...(d.storms > 1 ? [`- ${stormsText(d)} at once: ${ONE_GROUP_TESTED}`] : []),
     ];
     const targets = capacity.config;
-    return `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own. A throttle per controller that no citrix-broker-throttle verdict asks for (its locks already receive no more than they sustain, or its zone is below requireAtRttMs) is marked (suggestion).\n\n` +
+    return (
+        `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own. A throttle per controller that no citrix-broker-throttle verdict asks for (its locks already receive no more than they sustain, or its zone is below requireAtRttMs) is marked (suggestion).\n\n` +
         "| zone | RTT | peak | into its groups' locks | Delivery Groups | most exposed lock sustains | throttle per controller | Delivery Controllers |\n" +
-        "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + zoneRows.join("\n") + "\n\n" +
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n" +
+        zoneRows.join("\n") +
+        "\n\n" +
         "### Delivery Group locks\n\nPredicted by the brokering model at the worse of each lock's expected concurrency (its peak shared over the zone's groups, capped by the throttles) and what first-come throttles can put on it (the group's own peak, else the zone's whole peak, within the zone's throttles); the worst zone's response and timeouts; launch times at the successful rate; each lock on its own (the source measured one Delivery Group, whose plateau is its lock's, not the Site database's).\n\n" +
         "| Delivery Group | zones | concurrency | mean response | timed out | brokered/s | launch | throttles into its lock | safe concurrency | throttle per controller |\n" +
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + groupRows.join("\n") + "\n\n" +
-        "### Site database\n\n" + siteLines.join("\n") + "\n\n";
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" +
+        groupRows.join("\n") +
+        "\n\n" +
+        "### Site database\n\n" +
+        siteLines.join("\n") +
+        "\n\n"
+    );
 }

@@ -56,13 +56,32 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
             const need = g.entry.needMBps !== undefined ? `${num(g.entry.needMBps, 2)} MB/s${capped}` : "-";
             const predicted = g.predictedMBps !== undefined ? `${num(g.predictedMBps, 2)} MB/s${x}` : "-";
             const verdict = g.short
-                ? (g.bondBound ? `short (its ${plural(g.entry.bondVifs ?? 1, "VIF")} on the bond ${(g.entry.bondVifs ?? 1) === 1 ? "reaches" : "reach"} ${num(g.entry.bondCapMBps ?? 0, 2)} MB/s)` : g.capOnly ? "short (its VIF cap only)" : "short")
-                : g.notChecked !== undefined ? `not checked: ${g.notChecked}` : g.severalFlows ? "met if several flows (LACP: one flow on one member)" : "met";
+                ? g.bondBound
+                    ? `short (its ${plural(g.entry.bondVifs ?? 1, "VIF")} on the bond ${(g.entry.bondVifs ?? 1) === 1 ? "reaches" : "reach"} ${num(g.entry.bondCapMBps ?? 0, 2)} MB/s)`
+                    : g.capOnly
+                      ? "short (its VIF cap only)"
+                      : "short"
+                : g.notChecked !== undefined
+                  ? `not checked: ${g.notChecked}`
+                  : g.severalFlows
+                    ? "met if several flows (LACP: one flow on one member)"
+                    : "met";
             guestRows.push(`| ${cell(g.entry.guest.resource.name)} | ${cell(h.host.name)} | ${need} | ${predicted} | ${cell(verdict)} |`);
         }
         for (const d of h.dom0) {
-            const role = d.service.management ? "management" : d.service.role.state === "ok" ? d.service.role.value : d.service.role.state === "absent" ? "none" : d.service.role.state;
-            const sends = d.service.traffic.state === "ok" ? `${num(d.service.traffic.value, 2)} MB/s` : d.service.traffic.state === "absent" ? "undeclared (idle)" : `${d.service.traffic.state}: not counted`;
+            const role = d.service.management
+                ? "management"
+                : d.service.role.state === "ok"
+                  ? d.service.role.value
+                  : d.service.role.state === "absent"
+                    ? "none"
+                    : d.service.role.state;
+            const sends =
+                d.service.traffic.state === "ok"
+                    ? `${num(d.service.traffic.value, 2)} MB/s`
+                    : d.service.traffic.state === "absent"
+                      ? "undeclared (idle)"
+                      : `${d.service.traffic.state}: not counted`;
             const cost = d.guestsTotal ? `guests ${num(d.guestsTotal.without, 2)} → ${num(d.guestsTotal.withIt, 2)} MB/s${x}` : "-";
             dom0Rows.push(`| ${cell(d.service.resource.name)} | ${cell(h.host.name)} | ${cell(role)} | ${cell(sends)} | ${cost} |`);
         }
@@ -78,15 +97,24 @@ export function xenSection(stack: StackView, config: Partial<XenShareConfig> | u
         guestRows.push(`| ${cell(g.resource.name)} | - | ${need} | - | ${cell(`not checked: ${why}`)} |`);
     }
     const share = num(evaluation.config.dom0Share * 100, 1);
-    let out = `## Xen hosts\n\nEach guest's predicted share of its host's link, as measured on downloads (receive): dom0 keeps >= ${share}% of the link while it receives, the guests split the rest (the model of xen-guest-network-share and xen-dom0-workload). A VIF cap limits transmit only: a capped need is assumed to be transmit.\n\n` +
-        (hostRows.length > 0 ? "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n" : "");
+    let out =
+        `## Xen hosts\n\nEach guest's predicted share of its host's link, as measured on downloads (receive): dom0 keeps >= ${share}% of the link while it receives, the guests split the rest (the model of xen-guest-network-share and xen-dom0-workload). A VIF cap limits transmit only: a capped need is assumed to be transmit.\n\n` +
+        (hostRows.length > 0
+            ? "| host | link | dom0 declared traffic | guests | short of their need |\n| --- | --- | --- | --- | --- |\n" + hostRows.join("\n") + "\n\n"
+            : "");
     if (guestRows.length > 0) {
-        out += "### Guests\n\n| guest | host | needs | predicted | need |\n| --- | --- | --- | --- | --- |\n" +
-            guestRows.slice(0, ROWS).join("\n") + more(guestRows.length, ROWS, "guest") + "\n\n";
+        out +=
+            "### Guests\n\n| guest | host | needs | predicted | need |\n| --- | --- | --- | --- | --- |\n" +
+            guestRows.slice(0, ROWS).join("\n") +
+            more(guestRows.length, ROWS, "guest") +
+            "\n\n";
     }
     if (dom0Rows.length > 0) {
-        out += "### dom0 services\n\n| dom0 service | host | role | transfers | its guests: without it → with it |\n| --- | --- | --- | --- | --- |\n" +
-            dom0Rows.slice(0, ROWS).join("\n") + more(dom0Rows.length, ROWS, "dom0 service") + "\n\n";
+        out +=
+            "### dom0 services\n\n| dom0 service | host | role | transfers | its guests: without it → with it |\n| --- | --- | --- | --- | --- |\n" +
+            dom0Rows.slice(0, ROWS).join("\n") +
+            more(dom0Rows.length, ROWS, "dom0 service") +
+            "\n\n";
     }
     return out;
 }

@@ -14,7 +14,7 @@ import { makeFolder } from "../outputFolder";
 import { writeSarif } from "../../policies/pack/results/sarif";
 
 export const RESULT_FORMATS = ["text", "json", "sarif", "junit", "github", "markdown"] as const;
-export type ResultFormat = typeof RESULT_FORMATS[number];
+export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
 export function isResultFormat(text: string): text is ResultFormat {
     return (RESULT_FORMATS as readonly string[]).includes(text);
@@ -46,12 +46,18 @@ export interface RenderInput {
 /** The document of one format. */
 export function render(format: ResultFormat, input: RenderInput): string {
     switch (format) {
-        case "text": return input.text;
-        case "json": return writeJson(input.results);
-        case "sarif": return writeSarif(input.results, { docsBase: input.docsBase });
-        case "junit": return writeJunit(input.results);
-        case "github": return writeGithub(input.results);
-        case "markdown": return writeMarkdown(input.results);
+        case "text":
+            return input.text;
+        case "json":
+            return writeJson(input.results);
+        case "sarif":
+            return writeSarif(input.results, { docsBase: input.docsBase });
+        case "junit":
+            return writeJunit(input.results);
+        case "github":
+            return writeGithub(input.results);
+        case "markdown":
+            return writeMarkdown(input.results);
     }
 }
 
@@ -61,8 +67,11 @@ export function render(format: ResultFormat, input: RenderInput): string {
  * The folder is made by makeFolder, not fs.mkdirSync's `recursive`, which never returns under /proc.
  * `renderOne` writes a format (default: from the results; `perfguard diff` has its own text, markdown, json).
  */
-export function writeOutputs(targets: readonly OutputTarget[], input: RenderInput,
-    renderOne: (format: ResultFormat) => string = (format) => render(format, input)): string[] {
+export function writeOutputs(
+    targets: readonly OutputTarget[],
+    input: RenderInput,
+    renderOne: (format: ResultFormat) => string = (format) => render(format, input),
+): string[] {
     return targets.map((t) => {
         const why = makeFolder(path.dirname(path.resolve(t.file)));
         if (why !== undefined) {

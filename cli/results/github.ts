@@ -25,10 +25,14 @@ function command(v: Verdict): "error" | "warning" | "notice" {
 function line(v: Verdict): string {
     const title = `${v.policy}${v.resourceName !== undefined ? ` (${v.resourceName})` : ""}${v.outcome === "waived" ? " [waived]" : ""}${v.baseline === "new" ? " [new]" : ""}`;
     const text = [v.waiver, v.problem, v.fix !== undefined ? `Fix: ${v.fix}` : undefined, ...v.basis.map((b) => `Basis: ${b}`)]
-        .filter((l): l is string => l !== undefined && l !== "").join("\n");
+        .filter((l): l is string => l !== undefined && l !== "")
+        .join("\n");
     return `::${command(v)} file=${escapeProperty(v.location.file)},line=${v.location.line},title=${escapeProperty(title)}::${escapeData(text)}\n`;
 }
 
 export function writeGithub(results: Results): string {
-    return results.verdicts.filter((v) => v.outcome !== "passed").map(line).join("");
+    return results.verdicts
+        .filter((v) => v.outcome !== "passed")
+        .map(line)
+        .join("");
 }

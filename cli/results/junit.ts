@@ -9,11 +9,16 @@ import type { Results, Verdict } from "./model";
 
 /** XML 1.0 text: the five entities, and characters XML 1.0 cannot carry dropped. */
 export function xmlEscape(text: string): string {
-    return text
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-        .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-        .replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+    return (
+        text
+            // eslint-disable-next-line no-control-regex
+            .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+            .replace(/&/g, "&amp;")
+            .replace(/</g, "&lt;")
+            .replace(/>/g, "&gt;")
+            .replace(/"/g, "&quot;")
+            .replace(/'/g, "&apos;")
+    );
 }
 
 function caseName(v: Verdict): string {
@@ -21,9 +26,15 @@ function caseName(v: Verdict): string {
 }
 
 function body(v: Verdict): string {
-    return [v.waiver, v.problem, v.fix !== undefined ? `Fix: ${v.fix}` : undefined, ...v.basis.map((b) => `Basis: ${b}`),
-        `At: ${v.location.file}:${v.location.line}`]
-        .filter((l): l is string => l !== undefined && l !== "").join("\n");
+    return [
+        v.waiver,
+        v.problem,
+        v.fix !== undefined ? `Fix: ${v.fix}` : undefined,
+        ...v.basis.map((b) => `Basis: ${b}`),
+        `At: ${v.location.file}:${v.location.line}`,
+    ]
+        .filter((l): l is string => l !== undefined && l !== "")
+        .join("\n");
 }
 
 /** From `perfguard diff`: whether base had the verdict, as a testcase property (JUnit's `properties`). */
@@ -55,13 +66,19 @@ export function writeJunit(results: Results): string {
         const cases = byPolicy.get(policy) as Verdict[];
         const failures = cases.filter((v) => v.outcome === "violation").length;
         const skipped = cases.filter((v) => v.outcome === "not checked" || v.outcome === "waived").length;
-        return `  <testsuite name="${xmlEscape(policy)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">\n` +
-            cases.map(testcase).join("") + "  </testsuite>\n";
+        return (
+            `  <testsuite name="${xmlEscape(policy)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">\n` +
+            cases.map(testcase).join("") +
+            "  </testsuite>\n"
+        );
     });
     const all = results.verdicts;
     const failures = all.filter((v) => v.outcome === "violation").length;
     const skipped = all.filter((v) => v.outcome === "not checked" || v.outcome === "waived").length;
-    return `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    return (
+        `<?xml version="1.0" encoding="UTF-8"?>\n` +
         `<testsuites name="${xmlEscape(results.tool.name)}" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}">\n` +
-        suites.join("") + "</testsuites>\n";
+        suites.join("") +
+        "</testsuites>\n"
+    );
 }

@@ -11,7 +11,8 @@ function cell(text: string): string {
 export function writeMarkdown(results: Results): string {
     const counts = countOutcomes(results.verdicts);
     const shown = results.verdicts.filter((v) => v.outcome !== "passed");
-    let out = `## ${results.tool.name} ${results.tool.version}: verdicts\n\n` +
+    let out =
+        `## ${results.tool.name} ${results.tool.version}: verdicts\n\n` +
         `${counts.violation} violation(s) (${shown.filter((v) => v.outcome === "violation" && v.level === "mandatory").length} mandatory), ` +
         `${counts["not checked"]} not checked, ${counts.waived} waived, ${counts.passed} passed.\n`;
     if (shown.length === 0) {

@@ -75,14 +75,19 @@ export function buildResults(input: BuildInput): Results {
         reported.add(`${v.policy}\u0000${urn ?? ""}`);
         const policy = input.pack.policies.find((p) => p.name === v.policy);
         verdicts.push({
-            policy: v.policy, pack: input.pack.name, packVersion: input.pack.version,
-            level: input.levels[v.policy] ?? policy?.enforcementLevel ?? "advisory", outcome: "passed",
+            policy: v.policy,
+            pack: input.pack.name,
+            packVersion: input.pack.version,
+            level: input.levels[v.policy] ?? policy?.enforcementLevel ?? "advisory",
+            outcome: "passed",
             ...(urn ? { urn, resourceType: urnType(urn), resourceName: urnName(urn) } : {}),
-            problem: v.text, basis: [], message: "", location: locate(urn ?? stackUrn),
+            problem: v.text,
+            basis: [],
+            message: "",
+            location: locate(urn ?? stackUrn),
         });
     }
-    const rules = input.pack.policies.map((p) => ({ id: p.name, description: p.description }))
-        .sort((a, b) => a.id.localeCompare(b.id));
+    const rules = input.pack.policies.map((p) => ({ id: p.name, description: p.description })).sort((a, b) => a.id.localeCompare(b.id));
     return { tool: { name: input.pack.name, version: input.pack.version }, rules, verdicts: verdicts.sort(compareVerdicts) };
 }
 

@@ -51,8 +51,13 @@ export function needsResults(o: ResultOptions): boolean {
  * Delivers a run's output: with --format text the text on stdout as today; else the document on
  * stdout and the text on stderr. Each --output file is written, and named on stderr.
  */
-export function deliver(o: ResultOptions, text: string, results: Results | undefined, io: { out(t: string): void; err(t: string): void },
-    stdout?: string): void {
+export function deliver(
+    o: ResultOptions,
+    text: string,
+    results: Results | undefined,
+    io: { out(t: string): void; err(t: string): void },
+    stdout?: string,
+): void {
     const input = { results: results as Results, text, docsBase: docsBase(o.docsUrl) };
     if (stdout !== undefined) {
         io.out(stdout); // a command's own document (check --json)

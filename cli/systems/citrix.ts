@@ -30,12 +30,17 @@ async function citrixPanel(side: SystemSide, zoneName: string, other: SystemSide
     const concurrency = Math.max(z.concurrency?.value ?? 0, zoneConcurrency(other, zoneName));
     const { sizeCitrix, citrixPlotInput } = await import("../sizeCitrix");
     const sizing = sizeCitrix({
-        rttMs: z.zone.rttMs.value, users: z.zone.users.state === "ok" ? z.zone.users.value : 0, controllers: Math.max(1, z.zone.controllers.length),
+        rttMs: z.zone.rttMs.value,
+        users: z.zone.users.state === "ok" ? z.zone.users.value : 0,
+        controllers: Math.max(1, z.zone.controllers.length),
         // The targets citrix-brokering-capacity judges with (its config, else its schema's defaults).
-        targetResponseS: capacity.config.targetResponseS, errorBudgetPct: capacity.config.errorBudgetPct,
+        targetResponseS: capacity.config.targetResponseS,
+        errorBudgetPct: capacity.config.errorBudgetPct,
         deliveryGroups: Math.max(1, z.locks.length),
         // The zone's concurrency at peak and well beyond it, as `size citrix` draws a range.
-        from: 1, to: Math.max(60, Math.ceil(concurrency * 1.5)), step: 1,
+        from: 1,
+        to: Math.max(60, Math.ceil(concurrency * 1.5)),
+        step: 1,
     });
     const { brokeringPlotPanel } = await import("../plots/brokeringPlot");
     // A rate measured on this Site (citrix-site-database-load's setting) is the only Site cap.

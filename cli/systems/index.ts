@@ -9,11 +9,7 @@ import { nsxAlb } from "./nsxAlb";
 import type { CliSystem } from "./types";
 import { xen } from "./xen";
 
-export const SYSTEMS: readonly CliSystem[] = [
-    citrix,
-    nsxAlb,
-    xen,
-].sort((a, b) => a.order - b.order);
+export const SYSTEMS: readonly CliSystem[] = [citrix, nsxAlb, xen].sort((a, b) => a.order - b.order);
 
 /** The registered system with this id, if any. */
 export function systemOf(id: string): CliSystem | undefined {

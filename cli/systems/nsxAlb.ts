@@ -20,7 +20,10 @@ async function nsxAlbPanel(side: SystemSide, groupName: string): Promise<Panel> 
         return { absent: `SE group ${groupName} is not drawn: ${e.blocked?.reason ?? "its sizing cannot be read"}` };
     }
     const { metricLines } = await import("../sizeNsxAlb");
-    const metrics = metricLines(e.units.flatMap((u) => u.demands), e.placement);
+    const metrics = metricLines(
+        e.units.flatMap((u) => u.demands),
+        e.placement,
+    );
     if (metrics.length === 0) {
         return { absent: `SE group ${groupName} is not drawn: no VS declares a demand` };
     }

@@ -22,13 +22,19 @@ async function xenPanel(side: SystemSide, hostId: string): Promise<Panel> {
     }
     const senders = [
         ...(m.dom0TotalMBps > 0 && h.dom0PredictedMBps !== undefined ? [{ name: "dom0", predictedMBps: h.dom0PredictedMBps }] : []),
-        ...h.guests.filter((g) => g.predictedMBps !== undefined).map((g) => ({ name: g.entry.guest.resource.name, predictedMBps: g.predictedMBps as number, needMBps: g.entry.needMBps })),
+        ...h.guests
+            .filter((g) => g.predictedMBps !== undefined)
+            .map((g) => ({ name: g.entry.guest.resource.name, predictedMBps: g.predictedMBps as number, needMBps: g.entry.needMBps })),
     ];
     if (senders.length === 0) {
         return { absent: `Xen host ${h.host.name} is not drawn: no sender's share is known` };
     }
     const { xenSharePlotPanel } = await import("../plots/xenSharePlot");
-    return xenSharePlotPanel({ title: `Xen host ${h.host.name}: ${num(m.link.mbps, 2)} MB/s link, dom0 ${num(m.dom0TotalMBps, 2)} MB/s`, linkMBps: m.link.mbps, senders });
+    return xenSharePlotPanel({
+        title: `Xen host ${h.host.name}: ${num(m.link.mbps, 2)} MB/s link, dom0 ${num(m.dom0TotalMBps, 2)} MB/s`,
+        linkMBps: m.link.mbps,
+        senders,
+    });
 }
 
 export const xen: CliSystem = {

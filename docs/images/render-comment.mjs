@@ -17,4 +17,7 @@ table{border-collapse:collapse;display:block;overflow:auto;margin:0 0 16px}th,td
 code{font-family:"DejaVu Sans Mono",monospace;font-size:85%;background:rgba(129,139,152,.12);padding:.2em .4em;border-radius:6px}
 pre{background:#f6f8fa;padding:16px;overflow:auto;border-radius:6px;font-size:85%}pre code{background:none;padding:0}
 details summary{cursor:pointer}`;
-fs.writeFileSync(process.argv[3], `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head><body><div class="comment"><div class="head"><b>github-actions</b> bot commented</div><div class="body">${body}</div></div></body></html>`);
+fs.writeFileSync(
+    process.argv[3],
+    `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head><body><div class="comment"><div class="head"><b>github-actions</b> bot commented</div><div class="body">${body}</div></div></body></html>`,
+);

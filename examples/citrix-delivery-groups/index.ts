@@ -30,8 +30,7 @@ const xenserverPasswordFormat = config.get("xenserverPasswordFormat") ?? "PlainT
 const domainFqdn = config.get("domainFqdn") ?? "corp.example.com";
 const domainOu = config.get("domainOu") ?? "OU=VDAs,OU=Citrix,DC=corp,DC=example,DC=com";
 const domainServiceAccount = config.get("domainServiceAccount") ?? "svc-citrix-mcs";
-const domainServiceAccountPassword =
-    config.getSecret("domainServiceAccountPassword") ?? pulumi.secret("example-password");
+const domainServiceAccountPassword = config.getSecret("domainServiceAccountPassword") ?? pulumi.secret("example-password");
 const masterImageVm = config.get("xenserverMasterImageVm") ?? "win2022-vda-2411-golden";
 const allowList = config.getObject<string[]>("allowList") ?? ["CORP\\citrix-users"];
 
@@ -119,7 +118,12 @@ function mcsCatalog(name: string, parts: ZoneParts, machines: number, namingSche
     });
 }
 
-function deliveryGroup(name: string, published: string, catalogs: Array<{ catalog: citrix.MachineCatalog; machines: number }>, metadatas?: Metadata[]): citrix.DeliveryGroup {
+function deliveryGroup(
+    name: string,
+    published: string,
+    catalogs: Array<{ catalog: citrix.MachineCatalog; machines: number }>,
+    metadatas?: Metadata[],
+): citrix.DeliveryGroup {
     return new citrix.DeliveryGroup(`${name}-group`, {
         name,
         associatedMachineCatalogs: catalogs.map((c) => ({ machineCatalog: c.catalog.id, machineCount: c.machines })),
@@ -160,13 +164,18 @@ const balticsGroup = deliveryGroup("baltics-desktops", "Corporate Desktop (balti
 // reaches the lock, still above what one lock sustains at 160 ms.
 const sharedEmeaCatalog = mcsCatalog("shared-apps-emea-east-catalog", emeaEast, 40, "ctx-sae-###");
 const sharedNordicsCatalog = mcsCatalog("shared-apps-nordics-catalog", nordics, 40, "ctx-san-###");
-const sharedAppsGroup = deliveryGroup("shared-apps", "Shared apps", [
-    { catalog: sharedEmeaCatalog, machines: 40 },
-    { catalog: sharedNordicsCatalog, machines: 40 },
-], [
-    { name: "perfguard:peakConcurrentLaunches", value: "48" },
-    { name: "perfguard:users", value: "3000" },
-]);
+const sharedAppsGroup = deliveryGroup(
+    "shared-apps",
+    "Shared apps",
+    [
+        { catalog: sharedEmeaCatalog, machines: 40 },
+        { catalog: sharedNordicsCatalog, machines: 40 },
+    ],
+    [
+        { name: "perfguard:peakConcurrentLaunches", value: "48" },
+        { name: "perfguard:users", value: "3000" },
+    ],
+);
 
 // ---------------------------------------------------------------------------------------------
 // Delivery Controllers (vSphere VMs); facts in extraConfig as guestinfo.perfguard.<key>
@@ -174,10 +183,10 @@ const sharedAppsGroup = deliveryGroup("shared-apps", "Shared apps", [
 
 /** Where each zone's infrastructure VMs run (vSphere managed object ids of each datacenter). */
 const vsphereSites: Record<string, { resourcePoolId: string; datastoreId: string; networkId: string }> = {
-    "primary": { resourcePoolId: "resgroup-1001", datastoreId: "datastore-1101", networkId: "network-1201" },
+    primary: { resourcePoolId: "resgroup-1001", datastoreId: "datastore-1101", networkId: "network-1201" },
     "emea-east": { resourcePoolId: "resgroup-3001", datastoreId: "datastore-3101", networkId: "network-3201" },
-    "nordics": { resourcePoolId: "resgroup-5001", datastoreId: "datastore-5101", networkId: "network-5201" },
-    "baltics": { resourcePoolId: "resgroup-6001", datastoreId: "datastore-6101", networkId: "network-6201" },
+    nordics: { resourcePoolId: "resgroup-5001", datastoreId: "datastore-5101", networkId: "network-5201" },
+    baltics: { resourcePoolId: "resgroup-6001", datastoreId: "datastore-6101", networkId: "network-6201" },
 };
 
 interface ControllerSpec {

@@ -27,8 +27,7 @@ const xenserverPasswordFormat = config.get("xenserverPasswordFormat") ?? "PlainT
 const domainFqdn = config.get("domainFqdn") ?? "corp.example.com";
 const domainOu = config.get("domainOu") ?? "OU=VDAs,OU=Citrix,DC=corp,DC=example,DC=com";
 const domainServiceAccount = config.get("domainServiceAccount") ?? "svc-citrix-mcs";
-const domainServiceAccountPassword =
-    config.getSecret("domainServiceAccountPassword") ?? pulumi.secret("example-password");
+const domainServiceAccountPassword = config.getSecret("domainServiceAccountPassword") ?? pulumi.secret("example-password");
 const masterImageVm = config.get("xenserverMasterImageVm") ?? "win2022-vda-2411-golden";
 const allowList = config.getObject<string[]>("allowList") ?? ["CORP\\citrix-users"];
 
@@ -97,10 +96,7 @@ function controllerFactConfig(facts: ControllerFacts): Record<string, string> {
 const primaryZone = new citrix.Zone("primary-zone", {
     name: "primary",
     description: "Primary zone, co-located with the Site database",
-    metadatas: [
-        { name: "owner", value: "euc-platform" },
-        ...zoneFactMetadata({ rttMs: 2, peakConcurrentLaunches: 60, users: 20000 }),
-    ],
+    metadatas: [{ name: "owner", value: "euc-platform" }, ...zoneFactMetadata({ rttMs: 2, peakConcurrentLaunches: 60, users: 20000 })],
 });
 
 // hypervisors.tf: citrix_xenserver_hypervisor.example-xenserver-hypervisor
@@ -160,22 +156,26 @@ const primaryCatalog = new citrix.MachineCatalog("primary-catalog", {
 const primaryDeliveryGroup = new citrix.DeliveryGroup("primary-delivery-group", {
     name: "primary-desktops",
     associatedMachineCatalogs: [{ machineCatalog: primaryCatalog.id, machineCount: primaryMachineCount }],
-    desktops: [{
-        publishedName: "Corporate Desktop",
-        description: "Shared Windows Server 2022 desktop",
-        restrictedAccessUsers: { allowLists: allowList },
-        enabled: true,
-        enableSessionRoaming: false,
-    }],
+    desktops: [
+        {
+            publishedName: "Corporate Desktop",
+            description: "Shared Windows Server 2022 desktop",
+            restrictedAccessUsers: { allowLists: allowList },
+            enabled: true,
+            enableSessionRoaming: false,
+        },
+    ],
     autoscaleSettings: {
         autoscaleEnabled: true,
-        powerTimeSchemes: [{
-            daysOfWeeks: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
-            displayName: "weekdays schedule",
-            peakTimeRanges: ["07:00-18:00"],
-            poolSizeSchedules: [{ timeRange: "00:00-00:00", poolSize: 10 }],
-            poolUsingPercentage: true,
-        }],
+        powerTimeSchemes: [
+            {
+                daysOfWeeks: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
+                displayName: "weekdays schedule",
+                peakTimeRanges: ["07:00-18:00"],
+                poolSizeSchedules: [{ timeRange: "00:00-00:00", poolSize: 10 }],
+                poolUsingPercentage: true,
+            },
+        ],
     },
     restrictedAccessUsers: { allowLists: allowList },
 });
@@ -237,10 +237,7 @@ function satelliteZone(spec: SatelliteZoneSpec): SatelliteZone {
     const zone = new citrix.Zone(`${spec.name}-zone`, {
         name: spec.name,
         description: spec.description,
-        metadatas: [
-            { name: "owner", value: "euc-platform" },
-            ...zoneFactMetadata(spec.facts),
-        ],
+        metadatas: [{ name: "owner", value: "euc-platform" }, ...zoneFactMetadata(spec.facts)],
     });
     // A hosting connection lives in the zone whose controllers manage it.
     const hypervisor = new citrix.XenserverHypervisor(`${spec.name}-xenserver-hypervisor`, {
@@ -292,12 +289,14 @@ function satelliteZone(spec: SatelliteZoneSpec): SatelliteZone {
     const deliveryGroup = new citrix.DeliveryGroup(`${spec.name}-delivery-group`, {
         name: `${spec.name}-desktops`,
         associatedMachineCatalogs: [{ machineCatalog: catalog.id, machineCount: spec.machineCount }],
-        desktops: [{
-            publishedName: `Corporate Desktop (${spec.name})`,
-            restrictedAccessUsers: { allowLists: allowList },
-            enabled: true,
-            enableSessionRoaming: false,
-        }],
+        desktops: [
+            {
+                publishedName: `Corporate Desktop (${spec.name})`,
+                restrictedAccessUsers: { allowLists: allowList },
+                enabled: true,
+                enableSessionRoaming: false,
+            },
+        ],
         restrictedAccessUsers: { allowLists: allowList },
     });
     return { zone, hypervisor, resourcePool, catalog, deliveryGroup };
@@ -311,10 +310,10 @@ const satellites = satelliteSpecs.map(satelliteZone);
 
 /** Where each zone's infrastructure VMs run (vSphere managed object ids of each datacenter). */
 const vsphereSites: Record<string, { resourcePoolId: string; datastoreId: string; networkId: string }> = {
-    "primary": { resourcePoolId: "resgroup-1001", datastoreId: "datastore-1101", networkId: "network-1201" },
-    "apac": { resourcePoolId: "resgroup-2001", datastoreId: "datastore-2101", networkId: "network-2201" },
+    primary: { resourcePoolId: "resgroup-1001", datastoreId: "datastore-1101", networkId: "network-1201" },
+    apac: { resourcePoolId: "resgroup-2001", datastoreId: "datastore-2101", networkId: "network-2201" },
     "emea-east": { resourcePoolId: "resgroup-3001", datastoreId: "datastore-3101", networkId: "network-3201" },
-    "latam": { resourcePoolId: "resgroup-4001", datastoreId: "datastore-4101", networkId: "network-4201" },
+    latam: { resourcePoolId: "resgroup-4001", datastoreId: "datastore-4101", networkId: "network-4201" },
 };
 
 interface ControllerSpec {
@@ -330,7 +329,9 @@ const controllerSpecs: ControllerSpec[] = [
     { name: "ddc-primary-02", numCpus: 8, memoryMb: 16384, facts: { zone: "primary" } },
     // emea-east, 160 ms: the first controller has the throttle, the second was built without it.
     {
-        name: "ddc-emea-east-01", numCpus: 4, memoryMb: 8192,
+        name: "ddc-emea-east-01",
+        numCpus: 4,
+        memoryMb: 8192,
         facts: { zone: "emea-east", throttleMaxConcurrentTransactions: 12 },
     },
     { name: "ddc-emea-east-02", numCpus: 4, memoryMb: 8192, facts: { zone: "emea-east" } },
@@ -338,7 +339,9 @@ const controllerSpecs: ControllerSpec[] = [
     { name: "ddc-apac-01", numCpus: 4, memoryMb: 8192, facts: { zone: "apac" } },
     // latam, 260 ms: throttled, but too far from the database to stay in this Site at all.
     {
-        name: "ddc-latam-01", numCpus: 4, memoryMb: 8192,
+        name: "ddc-latam-01",
+        numCpus: 4,
+        memoryMb: 8192,
         facts: { zone: "latam", throttleMaxConcurrentTransactions: 8 },
     },
 ];

@@ -108,8 +108,7 @@ export class XenserverHypervisor extends pulumi.CustomResource {
             maxPowerActionsPercentageOfMachines: args.maxPowerActionsPercentageOfMachines,
             metadatas: args.metadatas,
         };
-        super(XenserverHypervisor.__pulumiType, name, resourceInputs,
-            pulumi.mergeOptions(opts, { additionalSecretOutputs: ["password"] }));
+        super(XenserverHypervisor.__pulumiType, name, resourceInputs, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["password"] }));
     }
 }
 
@@ -137,8 +136,7 @@ export interface XenserverHypervisorResourcePoolArgs {
 }
 
 export class XenserverHypervisorResourcePool extends pulumi.CustomResource {
-    public static readonly __pulumiType =
-        "citrix:index/xenserverHypervisorResourcePool:XenserverHypervisorResourcePool";
+    public static readonly __pulumiType = "citrix:index/xenserverHypervisorResourcePool:XenserverHypervisorResourcePool";
 
     declare public readonly name: pulumi.Output<string>;
     declare public readonly hypervisor: pulumi.Output<string>;

@@ -34,7 +34,12 @@ export const CALIBRATION_BOUNDS = Object.freeze({
  * log(value - lower bound), so it stays in range.
  */
 const PARAM_ORDER: readonly (readonly [keyof BrokeringParams, number])[] = [
-    ["lockRoundTrips", 0], ["lockFixedS", 0], ["serialServiceS", 0], ["outsideS", 0], ["timeoutS", 0], ["responseSigma", 0],
+    ["lockRoundTrips", 0],
+    ["lockFixedS", 0],
+    ["serialServiceS", 0],
+    ["outsideS", 0],
+    ["timeoutS", 0],
+    ["responseSigma", 0],
 ];
 
 interface Minimum {
@@ -160,7 +165,11 @@ export function checkCalibration(params: BrokeringParams, cells: readonly Broker
     const cellName = (r: CellResidual): string => `${r.rttMs} ms / ${r.concurrency} requests`;
     const absolute = (values: (number | null)[]): number[] => values.filter((v): v is number => v !== null).map(Math.abs);
     for (const r of residuals) {
-        for (const [metric, value] of [["meanResponseS", r.responseRelError], ["brokeredPerS", r.perSRelError], ["launchTimeS", r.launchRelError]] as const) {
+        for (const [metric, value] of [
+            ["meanResponseS", r.responseRelError],
+            ["brokeredPerS", r.perSRelError],
+            ["launchTimeS", r.launchRelError],
+        ] as const) {
             if (value !== null && !(Math.abs(value) <= b.maxRelativeError)) {
                 failures.push(`${cellName(r)}: ${metric} off by ${(value * 100).toFixed(1)} % (bound ${b.maxRelativeError * 100} %)`);
             }
@@ -179,13 +188,20 @@ export function checkCalibration(params: BrokeringParams, cells: readonly Broker
         medianPerSRelError: median(perS),
         maxLaunchRelError: Math.max(...absolute(residuals.map((r) => r.launchRelError))),
         maxErrorRateDifference: Math.max(...residuals.map((r) => Math.abs(r.errorRateDifference))),
-        maxErrorFactor: Math.max(1, ...residuals.filter((r) => r.measured.errorRate >= b.factorMeasuredError)
-            .map((r) => Math.max(r.predictedErrorRate / r.measured.errorRate, r.measured.errorRate / r.predictedErrorRate))),
+        maxErrorFactor: Math.max(
+            1,
+            ...residuals
+                .filter((r) => r.measured.errorRate >= b.factorMeasuredError)
+                .map((r) => Math.max(r.predictedErrorRate / r.measured.errorRate, r.measured.errorRate / r.predictedErrorRate)),
+        ),
         maxPredictedErrorWhereNone: Math.max(0, ...residuals.filter((r) => r.measured.errorRate <= b.lowMeasuredError).map((r) => r.predictedErrorRate)),
         minPredictedErrorWhereHigh: Math.min(1, ...residuals.filter((r) => r.measured.errorRate >= b.highMeasuredError).map((r) => r.predictedErrorRate)),
         failures,
     };
-    for (const [metric, value] of [["meanResponseS", report.medianResponseRelError], ["brokeredPerS", report.medianPerSRelError]] as const) {
+    for (const [metric, value] of [
+        ["meanResponseS", report.medianResponseRelError],
+        ["brokeredPerS", report.medianPerSRelError],
+    ] as const) {
         if (!(value <= b.medianRelativeError)) {
             failures.push(`median ${metric} error ${(value * 100).toFixed(1)} % (bound ${b.medianRelativeError * 100} %)`);
         }
@@ -316,7 +332,11 @@ export interface BrokeringFit {
  * Input: cells (any subset, e.g. one RTT level left out), start (default BROKERING_PARAMS).
  * Output: { params (frozen), objective }.
  */
-export function fitBrokeringParams(cells: readonly BrokeringCell[], start: BrokeringParams = BROKERING_PARAMS, weights: ObjectiveWeights = OBJECTIVE_WEIGHTS): BrokeringFit {
+export function fitBrokeringParams(
+    cells: readonly BrokeringCell[],
+    start: BrokeringParams = BROKERING_PARAMS,
+    weights: ObjectiveWeights = OBJECTIVE_WEIGHTS,
+): BrokeringFit {
     const toParams = (x: readonly number[]): BrokeringParams => {
         const entries = PARAM_ORDER.map(([name, lower], i) => [name, lower + Math.exp(x[i])] as const);
         return Object.freeze(Object.fromEntries(entries) as unknown as BrokeringParams);
@@ -355,8 +375,14 @@ export interface LeaveOneOutResult {
  * error| of mean response and brokered/s over the held-out cells that have values).
  */
 export function leaveOneRttOut(cells: readonly BrokeringCell[], heldOutRttMs: number, start: BrokeringParams = BROKERING_PARAMS): LeaveOneOutResult {
-    const fit = fitBrokeringParams(cells.filter((c) => c.rttMs !== heldOutRttMs), start);
-    const residuals = brokeringResiduals(fit.params, cells.filter((c) => c.rttMs === heldOutRttMs));
+    const fit = fitBrokeringParams(
+        cells.filter((c) => c.rttMs !== heldOutRttMs),
+        start,
+    );
+    const residuals = brokeringResiduals(
+        fit.params,
+        cells.filter((c) => c.rttMs === heldOutRttMs),
+    );
     const maxAbs = (values: (number | null)[]): number => Math.max(0, ...values.filter((v): v is number => v !== null).map(Math.abs));
     return {
         heldOutRttMs,

@@ -28,7 +28,9 @@ export function siteWorkLine(e: CitrixEvaluation, g: GroupEvaluation): string[] 
     if (d.storms <= 1) {
         return [];
     }
-    return [`Site database: ${stormsText(d)} at once, ${num(d.uncappedPerS)} brokered/s, ${num(d.databaseWorkS, 2)} s of database work per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`];
+    return [
+        `Site database: ${stormsText(d)} at once, ${num(d.uncappedPerS)} brokered/s, ${num(d.databaseWorkS, 2)} s of database work per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`,
+    ];
 }
 
 /** `value` as a message prints it against `limit`: with enough decimals that the two differ ("12.04 s > 12 s"). */
@@ -79,16 +81,21 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     // zones) gives the zones' requests locks of their own.
     const spans = g.feeds.length > 1;
     if (slow) {
-        fixes.push(proposed > 0
-            ? spans
-                ? `cap its lock at ${proposed} concurrent requests (the zones' throttles) or split the Delivery Group per zone (one lock each)`
-                : `cap its lock at ${proposed} concurrent requests (its zone's throttles adding up to ${proposed}) or launch fewer at once`
-            : spans
-                ? "split the Delivery Group per zone: no concurrency meets the targets on its shared lock"
-                : `no concurrency meets the targets on this lock at ${num(p.classes[0]?.rttMs ?? 0)} ms: move its machines to a zone nearer the Site database, or give the location a separate Site (citrix-zone-rtt-limit)`);
+        fixes.push(
+            proposed > 0
+                ? spans
+                    ? `cap its lock at ${proposed} concurrent requests (the zones' throttles) or split the Delivery Group per zone (one lock each)`
+                    : `cap its lock at ${proposed} concurrent requests (its zone's throttles adding up to ${proposed}) or launch fewer at once`
+                : spans
+                  ? "split the Delivery Group per zone: no concurrency meets the targets on its shared lock"
+                  : `no concurrency meets the targets on this lock at ${num(p.classes[0]?.rttMs ?? 0)} ms: move its machines to a zone nearer the Site database, or give the location a separate Site (citrix-zone-rtt-limit)`,
+        );
     }
     if (longLaunch && load.users !== undefined) {
-        const best = proposed > 0 ? predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * proposed })) }) : undefined;
+        const best =
+            proposed > 0
+                ? predictGroupBrokering({ classes: p.classes.map((c) => ({ rttMs: c.rttMs, concurrency: (c.concurrency / p.concurrency) * proposed })) })
+                : undefined;
         const rate = best ? best.successfulPerS : 0;
         const bestS = rate > 0 ? load.users / rate : Number.POSITIVE_INFINITY;
         if (bestS > windowS || proposed <= p.concurrency) {
@@ -103,17 +110,36 @@ export function capacityMessage(g: GroupEvaluation, e: CitrixEvaluation, t: Capa
     const zones = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => c.zone);
     const basis = [
         // Sorted by zone name, at most five named (a lock fed by 51 zones would list all 51).
-        `lock: ${cappedList(zones.map((z, i) => ({ z, c: p.classes[i] })).sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name)).map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`), 5, false)} (brokering model)`,
+        `lock: ${cappedList(
+            zones
+                .map((z, i) => ({ z, c: p.classes[i] }))
+                .sort((a, b) => a.z.resource.name.localeCompare(b.z.resource.name))
+                .map(({ z, c }) => `${round(c?.concurrency ?? 0)} from ${zoneShort(z)} at ${num(c?.rttMs ?? 0)} ms`),
+            5,
+            false,
+        )} (brokering model)`,
         ...g.rttNotes,
-        ...(firstCome ? [`first come: its zones' whole storm on this lock (peaks within throttles), not the ${round(expected.concurrency)} expected at an even split`] : []),
-        ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`)) ? [`the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`] : []),
-        ...(longLaunch && p.worstErrorRate > 0.01 ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`] : []),
+        ...(firstCome
+            ? [`first come: its zones' whole storm on this lock (peaks within throttles), not the ${round(expected.concurrency)} expected at an even split`]
+            : []),
+        ...(safe > MEASURED_MAX_CONCURRENCY && fixes.some((f) => f.includes(`${proposed} concurrent`))
+            ? [
+                  `the model allows ${safe} on this lock, but the source measured at most ${MEASURED_MAX_CONCURRENCY} concurrent requests against one Site database`,
+              ]
+            : []),
+        ...(longLaunch && p.worstErrorRate > 0.01
+            ? [`launch time at the successful rate, ${num(g.successfulPerS ?? 0, 2)}/s (a timed-out launch is retried)`]
+            : []),
         ...p.notMeasured,
         ...siteWorkLine(e, g),
         ...load.notes,
     ];
     return {
-        problem: fitted((ref) => `${ref}: at ${round(p.concurrency)} concurrent launches${firstCome ? " (first come)" : ""}, ${problems.join("; ")}.`, groupRef(g.group, true), (n) => groupShort(g.group, true, n)),
+        problem: fitted(
+            (ref) => `${ref}: at ${round(p.concurrency)} concurrent launches${firstCome ? " (first come)" : ""}, ${problems.join("; ")}.`,
+            groupRef(g.group, true),
+            (n) => groupShort(g.group, true, n),
+        ),
         fix: fixes.join("; "),
         basis,
     };
@@ -129,8 +155,11 @@ export function spanMessage(g: GroupEvaluation): Message | undefined {
         return undefined;
     }
     return {
-        problem: fitted((ref) => `${ref} waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
-            `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)}`, (n) => `${groupShort(g.group, true, n)}: ${zoneShort(s.fastest, n)} (${num(s.rttMs)} ms)`),
+        problem: fitted(
+            (ref) => `${ref} waits ${num(s.withOthersS)} s on the lock it shares with slower zones, against ${num(s.aloneS)} s alone.`,
+            `${groupRef(g.group, true)}: ${zoneRef(s.fastest, false, s.rttMs)}`,
+            (n) => `${groupShort(g.group, true, n)}: ${zoneShort(s.fastest, n)} (${num(s.rttMs)} ms)`,
+        ),
         fix: "split the group per zone (one lock each)",
         basis: [
             `${zoneShort(s.fastest)}: ${round(s.concurrency)} concurrent requests, ${pct(s.errorRate)} timed out with the slower zones; alone: its own lock at the same concurrency (brokering model)`,

@@ -33,15 +33,31 @@ function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Re
     const zone = z.zone;
     if (decision?.kind === "noControllers") {
         if (decision.nameUnknown) {
-            report.notChecked({ reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY }, zone.resource);
+            report.notChecked(
+                { reason: "its name is unknown in this preview, so no Delivery Controller's perfguard:citrixZone can match it", remedy: AFTER_APPLY },
+                zone.resource,
+            );
         } else if (decision.required) {
-            report({
-                problem: fitted((ref) => `${ref} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`, zoneRef(zone, true, rttMs), `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms)`),
-                fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
-                basis: ["requireControllersInStack is true"],
-            }, zone.resource);
+            report(
+                {
+                    problem: fitted(
+                        (ref) => `${ref} has no Delivery Controller in this stack, so its brokering throttle cannot be checked.`,
+                        zoneRef(zone, true, rttMs),
+                        `Zone "${shortName(zone.resource.name)}" (${num(rttMs)} ms)`,
+                    ),
+                    fix: `declare perfguard:citrixRole=deliveryController and perfguard:citrixZone=${zone.zoneName} on its controllers, or list them in externalControllers`,
+                    basis: ["requireControllersInStack is true"],
+                },
+                zone.resource,
+            );
         } else {
-            report.notChecked({ reason: "none of its Delivery Controllers is in this stack or in externalControllers", remedy: "declare perfguard:citrixZone=<zone name> on its controllers, or list them in citrix-broker-throttle's externalControllers" }, zone.resource);
+            report.notChecked(
+                {
+                    reason: "none of its Delivery Controllers is in this stack or in externalControllers",
+                    remedy: "declare perfguard:citrixZone=<zone name> on its controllers, or list them in citrix-broker-throttle's externalControllers",
+                },
+                zone.resource,
+            );
         }
         return;
     }
@@ -50,13 +66,19 @@ function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Re
     }
     for (const controller of zone.controllers) {
         if (controller.throttle.state === "unknown" && controller.resource) {
-            report.notChecked({ reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY }, controller.resource);
+            report.notChecked(
+                { reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY },
+                controller.resource,
+            );
         } else if (controller.throttle.state === "absent") {
             // One cause, one verdict: with several unthrottled controllers the zone's verdict is it,
             // and each controller's decision points to it (a mandatory verdict each would block thrice).
             if (decision?.kind === "zoneUnthrottled") {
                 if (controller.resource) {
-                    report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact; judged by the violation on ${zone.resource.label}`, controller.resource);
+                    report.applied(
+                        `Delivery Controller of ${zoneRef(zone)}: no throttle fact; judged by the violation on ${zone.resource.label}`,
+                        controller.resource,
+                    );
                 }
                 continue;
             }
@@ -67,7 +89,10 @@ function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Re
                 report(unthrottledMessage(decision, config), controller.resource ?? zone.resource);
             }
         } else if (controller.resource) {
-            report.applied(`Delivery Controller of ${zoneRef(zone)}: throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`, controller.resource);
+            report.applied(
+                `Delivery Controller of ${zoneRef(zone)}: throttle ${controller.throttle.state === "ok" ? controller.throttle.value : controller.throttle.state}`,
+                controller.resource,
+            );
         }
     }
 }
@@ -80,7 +105,11 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     types: [ZONE_TYPE, GROUP_TYPE],
     roles: ["deliveryController"],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct, externalControllers: config.externalControllers });
+        const evaluation = citrixEvaluation(stack, {
+            targetResponseS: config.targetResponseS,
+            errorBudgetPct: config.errorBudgetPct,
+            externalControllers: config.externalControllers,
+        });
         // The decisions, once (throttleDecisions.ts): `check --report` reads the same ones.
         const decisions = throttleDecisions(evaluation, { requireAtRttMs: config.requireAtRttMs, requireControllersInStack: config.requireControllersInStack });
         const site = evaluation.site;
@@ -107,7 +136,10 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                 }
                 // With no controller the zone is a verdict (requireControllersInStack) or not checked, never a pass.
                 if (zone.controllers.length > 0) {
-                    report.applied(`RTT ${num(judged.rttMs)} ms (${judged.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; feeds ${z.locks.length} Delivery Group lock(s), the most exposed sustains ${z.lockLimit ?? 0}: ${z.perController ?? 0} per controller`, zone.resource);
+                    report.applied(
+                        `RTT ${num(judged.rttMs)} ms (${judged.where}) at or above requireAtRttMs ${num(config.requireAtRttMs)} ms; feeds ${z.locks.length} Delivery Group lock(s), the most exposed sustains ${z.lockLimit ?? 0}: ${z.perController ?? 0} per controller`,
+                        zone.resource,
+                    );
                 }
                 reportZone(judged, config, report);
             });
@@ -116,7 +148,10 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
         for (const zone of site.zones) {
             for (const controller of decisions.zones.has(zone) ? [] : zone.controllers) {
                 if (controller.resource) {
-                    report.notApplicable(`a Delivery Controller of ${zone.resource.label}, which this policy does not judge (see the zone's decision)`, controller.resource);
+                    report.notApplicable(
+                        `a Delivery Controller of ${zone.resource.label}, which this policy does not judge (see the zone's decision)`,
+                        controller.resource,
+                    );
                 }
             }
         }
@@ -136,9 +171,12 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                 if (over) {
                     report(groupOverMessage(over, config), g.group.resource);
                 } else if (!g.group.implicit) {
-                    report.applied(exposure.bounded
-                        ? `throttles can put ${num(exposure.value)} on its lock${exposure.byPeak ? " (its own peak)" : ""}, within the ${safe} it sustains`
-                        : `throttles can put unlimited requests on its lock (a feeding Delivery Controller has no known throttle; its known throttles: ${num(exposure.value)}); it sustains ${safe}`, g.group.resource);
+                    report.applied(
+                        exposure.bounded
+                            ? `throttles can put ${num(exposure.value)} on its lock${exposure.byPeak ? " (its own peak)" : ""}, within the ${safe} it sustains`
+                            : `throttles can put unlimited requests on its lock (a feeding Delivery Controller has no known throttle; its known throttles: ${num(exposure.value)}); it sustains ${safe}`,
+                        g.group.resource,
+                    );
                 }
             });
         }

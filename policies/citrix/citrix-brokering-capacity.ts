@@ -41,7 +41,8 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
         // Each lock on its own: the Site's measured rate is citrix-site-database-load's to judge.
         const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct });
         // Several storms on the group's own Site's database (several Sites in one stack are judged apart).
-        const several = (g: GroupEvaluation) => ((evaluation.siteOfGroup.get(g.group) ?? evaluation).database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "");
+        const several = (g: GroupEvaluation) =>
+            (evaluation.siteOfGroup.get(g.group) ?? evaluation).database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "";
         for (const z of evaluation.zones) {
             const zone = z.zone;
             if (zone.daas) {
@@ -53,17 +54,35 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
             if (rtt && peak.state === "ok" && peak.value === 0 && (z.demand ?? 0) === 0) {
                 // A declared peak of 0: nothing launches at once. With users, the two facts disagree.
                 if (zone.users.state === "ok" && zone.users.value > 0) {
-                    report.notChecked({ reason: `its peak is 0 (${peak.where}): nothing launches at once, so the storm of its ${zone.users.value} users has no concurrency to predict`, remedy: "declare the storm's perfguard:peakConcurrentLaunches (> 0), or remove perfguard:users if nobody logs on" }, zone.resource);
+                    report.notChecked(
+                        {
+                            reason: `its peak is 0 (${peak.where}): nothing launches at once, so the storm of its ${zone.users.value} users has no concurrency to predict`,
+                            remedy: "declare the storm's perfguard:peakConcurrentLaunches (> 0), or remove perfguard:users if nobody logs on",
+                        },
+                        zone.resource,
+                    );
                 } else {
                     report.notApplicable(`its peak is 0 (${peak.where}): nothing launches at once`, zone.resource);
                 }
             } else if (rtt && z.concurrency) {
-                report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s); a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone`, zone.resource);
+                report.applied(
+                    `RTT ${num(rtt.value)} ms (${rtt.where}), ${z.concurrency.how}, over ${zone.groups.length} Delivery Group lock(s); a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone`,
+                    zone.resource,
+                );
             } else if (rtt && zone.users.state === "ok" && zone.users.value > 0) {
                 // Users without a peak: there is a storm, but not its concurrency; never a silent pass.
-                report.notChecked({ reason: "users declared but no perfguard:peakConcurrentLaunches, so its storm's concurrency is unknown", remedy: "declare perfguard:peakConcurrentLaunches on the zone or its Delivery Groups" }, zone.resource);
+                report.notChecked(
+                    {
+                        reason: "users declared but no perfguard:peakConcurrentLaunches, so its storm's concurrency is unknown",
+                        remedy: "declare perfguard:peakConcurrentLaunches on the zone or its Delivery Groups",
+                    },
+                    zone.resource,
+                );
             } else if (rtt) {
-                report.notApplicable(`RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`, zone.resource);
+                report.notApplicable(
+                    `RTT ${num(rtt.value)} ms but nothing to predict: no perfguard:peakConcurrentLaunches, and no throttle on every Delivery Controller with perfguard:users`,
+                    zone.resource,
+                );
             }
         }
         for (const { resource, as, why } of evaluation.site.unplaced) {
@@ -88,14 +107,26 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                     if (zero !== undefined) {
                         // A declared peak of 0: nothing launches at once. With users, the two facts disagree.
                         if (g.load.users !== undefined && g.load.users > 0) {
-                            report.notChecked({ reason: `its peak is 0 (${zero}): nothing launches at once, so the storm of its ${g.load.users} users has no concurrency to predict`, remedy: "declare the storm's perfguard:peakConcurrentLaunches (> 0), or remove perfguard:users if nobody logs on" }, g.group.resource);
+                            report.notChecked(
+                                {
+                                    reason: `its peak is 0 (${zero}): nothing launches at once, so the storm of its ${g.load.users} users has no concurrency to predict`,
+                                    remedy: "declare the storm's perfguard:peakConcurrentLaunches (> 0), or remove perfguard:users if nobody logs on",
+                                },
+                                g.group.resource,
+                            );
                         } else {
                             report.notApplicable(`its peak is 0 (${zero}): nothing launches at once`, g.group.resource);
                         }
                         return;
                     }
                     if (g.load.users !== undefined && g.load.users > 0) {
-                        report.notChecked({ reason: "users declared but no perfguard:peakConcurrentLaunches for it or its zones, so its storm's concurrency is unknown", remedy: "declare perfguard:peakConcurrentLaunches on the Delivery Group or its zones" }, g.group.resource);
+                        report.notChecked(
+                            {
+                                reason: "users declared but no perfguard:peakConcurrentLaunches for it or its zones, so its storm's concurrency is unknown",
+                                remedy: "declare perfguard:peakConcurrentLaunches on the Delivery Group or its zones",
+                            },
+                            g.group.resource,
+                        );
                     } else {
                         report.notApplicable("no demand declared for it or its zones", g.group.resource);
                     }
@@ -112,8 +143,13 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                 // A violation or a pass, the group's lock was judged: --explain shows the numbers either way.
                 const launch = g.launchTimeS !== undefined ? `, launch ${duration(g.launchTimeS)} at ${num(g.successfulPerS ?? 0, 2)} successful/s` : "";
                 const f = g.firstCome;
-                const storm = f ? `; first come, its zones' whole storm on it: ${num(f.concurrency)} concurrent, ${num(f.worstMeanResponseS)} s, ${pct(f.worstErrorRate)} timed out` : "";
-                report.applied(`lock at ${num(p.concurrency)} concurrent expected: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${storm}${p.notMeasured.map((n) => `; ${n}`).join("")}${several(g)}`, g.group.resource);
+                const storm = f
+                    ? `; first come, its zones' whole storm on it: ${num(f.concurrency)} concurrent, ${num(f.worstMeanResponseS)} s, ${pct(f.worstErrorRate)} timed out`
+                    : "";
+                report.applied(
+                    `lock at ${num(p.concurrency)} concurrent expected: ${num(p.worstMeanResponseS)} s, ${pct(p.worstErrorRate)} timed out${launch}${storm}${p.notMeasured.map((n) => `; ${n}`).join("")}${several(g)}`,
+                    g.group.resource,
+                );
             });
         }
     },

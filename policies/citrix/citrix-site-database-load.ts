@@ -48,16 +48,16 @@ function brokeredRate(db: SiteEvaluation, name: string | undefined, unclear: Not
     }
     if (unclear) {
         // Storms of several Sites may be summed here: above the measured rate, not known to be one database's.
-        report.notChecked({ reason: `${stormsText(db)} at once want ${num(db.uncappedPerS)} brokered/s against the measured ${num(db.capPerS)}/s: ${unclear.reason}`, remedy: unclear.remedy });
+        report.notChecked({
+            reason: `${stormsText(db)} at once want ${num(db.uncappedPerS)} brokered/s against the measured ${num(db.capPerS)}/s: ${unclear.reason}`,
+            remedy: unclear.remedy,
+        });
         return shown;
     }
     report({
         problem: `${stormsText(db)} ${db.storms === 1 ? "wants" : "at once want"} ${num(db.uncappedPerS)} brokered/s of ${siteDatabaseRef(name)}, above its measured ${num(db.capPerS)}/s: responses ×${num(db.responseScale, 2)}.`,
         fix: reliefFix(db.relief),
-        basis: [
-            db.capSource ?? "measuredSiteBrokeredPerS",
-            ...(db.storms > 1 ? [`several Delivery Groups at once: ${ONE_GROUP_TESTED}`] : []),
-        ],
+        basis: [db.capSource ?? "measuredSiteBrokeredPerS", ...(db.storms > 1 ? [`several Delivery Groups at once: ${ONE_GROUP_TESTED}`] : [])],
     });
     return shown;
 }
@@ -76,31 +76,57 @@ function reliefFix(relief: SiteEvaluation["relief"]): string {
     const zones = [...new Set(relief.group.feeds.map((f) => f.zone))].sort((a, b) => a.resource.name.localeCompare(b.resource.name));
     const controllers = zones.flatMap((z) => z.controllers);
     const unset = controllers.filter((c) => c.throttle.state !== "ok").length;
-    const names = cappedList(zones.map((z) => zoneShort(z)), 2);
-    return `stagger the storms, ${unset > 0 ? "set" : "lower"} the throttles of ${names}${unset === 0 ? "" : unset === controllers.length ? " (none set)" : " (not all set)"} to ${relief.perController} each `
-        + `(the busiest lock then wants ${num(relief.targetPerS)}/s of its ${num(relief.uncappedPerS)}/s), or split the Site`;
+    const names = cappedList(
+        zones.map((z) => zoneShort(z)),
+        2,
+    );
+    return (
+        `stagger the storms, ${unset > 0 ? "set" : "lower"} the throttles of ${names}${unset === 0 ? "" : unset === controllers.length ? " (none set)" : " (not all set)"} to ${relief.perController} each ` +
+        `(the busiest lock then wants ${num(relief.targetPerS)}/s of its ${num(relief.uncappedPerS)}/s), or split the Site`
+    );
 }
 
 /** One Site database's satellites against maxSiteConcurrentRequests; `site` is the clause brokeredRate returned. */
-function siteLoad(db: SiteEvaluation, name: string | undefined, unclear: NotChecked | undefined, site: string, config: SiteDatabaseLoadConfig, report: Report): void {
+function siteLoad(
+    db: SiteEvaluation,
+    name: string | undefined,
+    unclear: NotChecked | undefined,
+    site: string,
+    config: SiteDatabaseLoadConfig,
+    report: Report,
+): void {
     // What each satellite allows: its throttles when every controller has one, else its
     // declared peak (its own plus the part of Delivery Groups' own peaks in it).
     const parts = db.satellites.map((z) => `${zoneShort(z.zone)} ${round(z.allowed!.value)} (${z.allowed!.by})`);
     for (const z of db.satellites) {
-        report.applied(`${round(z.allowed!.value)} concurrent requests toward the Site database (${z.allowed!.by === "throttles" ? "sum of its throttles" : "its peak"})`, z.zone.resource);
+        report.applied(
+            `${round(z.allowed!.value)} concurrent requests toward the Site database (${z.allowed!.by === "throttles" ? "sum of its throttles" : "its peak"})`,
+            z.zone.resource,
+        );
     }
     // Unknown allowances could only add: with one of them the sum is not known (fail closed).
     for (const z of db.satellitesUnknown) {
-        report.notChecked({ reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches", remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers" }, z.zone.resource);
+        report.notChecked(
+            {
+                reason: "a satellite zone with neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches",
+                remedy: "declare perfguard:peakConcurrentLaunches on the zone, or the throttles of its controllers",
+            },
+            z.zone.resource,
+        );
     }
     const total = db.databaseConcurrency;
     const whose = name === undefined ? "" : ` of citrix provider "${shortName(name)}"`;
-    report.applied(`${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")}${whose} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}${site}`);
+    report.applied(
+        `${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")}${whose} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}${site}`,
+    );
     if (total <= config.maxSiteConcurrentRequests) {
         return;
     }
     if (unclear) {
-        report.notChecked({ reason: `${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}: ${unclear.reason}`, remedy: unclear.remedy });
+        report.notChecked({
+            reason: `${round(total)} concurrent requests from ${plural(parts.length, "satellite zone")} against maxSiteConcurrentRequests ${config.maxSiteConcurrentRequests}: ${unclear.reason}`,
+            remedy: unclear.remedy,
+        });
         return;
     }
     const only = db.satellites.length === 1 ? db.satellites[0] : undefined;
@@ -112,9 +138,10 @@ function siteLoad(db: SiteEvaluation, name: string | undefined, unclear: NotChec
     const shareText = uniform ? `about ${shares[0]?.share ?? even} per zone` : cappedList(shares.map((x) => `${zoneShort(x.z.zone)} ${x.share}`));
     report({
         problem: `${plural(parts.length, "satellite zone")} ${parts.length === 1 ? "allows" : "allow"} ${round(total)} concurrent brokering requests against ${siteDatabaseRef(name)}, above the ${config.maxSiteConcurrentRequests} measured: not measured beyond it.`,
-        fix: only && only.zone.controllers.length > 0
-            ? `${zoneFix(only.zone, perControllerThrottle(Math.min(config.maxSiteConcurrentRequests, only.lockLimit ?? config.maxSiteConcurrentRequests), only.zone.controllers.length))}, or move the zone to a separate Site`
-            : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (${shareText}, each within what its zone's lock sustains), or move zones to separate Sites`,
+        fix:
+            only && only.zone.controllers.length > 0
+                ? `${zoneFix(only.zone, perControllerThrottle(Math.min(config.maxSiteConcurrentRequests, only.lockLimit ?? config.maxSiteConcurrentRequests), only.zone.controllers.length))}, or move the zone to a separate Site`
+                : `split the ${config.maxSiteConcurrentRequests} over the satellite zones' Delivery Controllers with their throttles (${shareText}, each within what its zone's lock sustains), or move zones to separate Sites`,
         basis: [
             `per zone: ${cappedList(parts)}`, // sorted (AnalyzeStack order is arbitrary), at most five named
             `maxSiteConcurrentRequests ${configured(config.maxSiteConcurrentRequests, MEASURED_MAX_CONCURRENCY)}: the most the 7.7 tests ran on one database; satellites from ${num(config.satelliteAtRttMs)} ms (satelliteAtRttMs)`,
@@ -135,7 +162,10 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     configSchema: { properties: { ...SITE_DATABASE_SCHEMA } },
     types: [ZONE_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, { satelliteAtRttMs: config.satelliteAtRttMs, measuredSiteBrokeredPerS: measuredSiteRate(stack, config.measuredSiteBrokeredPerS) });
+        const evaluation = citrixEvaluation(stack, {
+            satelliteAtRttMs: config.satelliteAtRttMs,
+            measuredSiteBrokeredPerS: measuredSiteRate(stack, config.measuredSiteBrokeredPerS),
+        });
         // One database per Site (its provider's endpoint): each Site's storms and satellites on their own.
         const shown = evaluation.sites.map((part) => brokeredRate(part.database, part.name, evaluation.sitesUnclear, report));
         for (const z of evaluation.zones) {
@@ -146,7 +176,10 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
             }
             const rtt = rttDecision(zone, report);
             if (rtt && rtt.value < config.satelliteAtRttMs) {
-                report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) below satelliteAtRttMs ${num(config.satelliteAtRttMs)} ms: not a satellite zone`, zone.resource);
+                report.notApplicable(
+                    `RTT ${num(rtt.value)} ms (${rtt.where}) below satelliteAtRttMs ${num(config.satelliteAtRttMs)} ms: not a satellite zone`,
+                    zone.resource,
+                );
             }
         }
         evaluation.sites.forEach((part, i) => siteLoad(part.database, part.name, evaluation.sitesUnclear, shown[i], config, report));

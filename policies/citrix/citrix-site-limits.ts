@@ -19,7 +19,8 @@ export interface SiteLimitsConfig {
 }
 
 /** Where the per-Site figure comes from (model/data/citrix-brokering.json, its source note). */
-const PER_SITE_SOURCE = "XenApp and XenDesktop 7.14 Local Host Cache, as reported by dabcc.com (2017); not in Citrix's current Tech Zone article, not confirmed for current releases";
+const PER_SITE_SOURCE =
+    "XenApp and XenDesktop 7.14 Local Host Cache, as reported by dabcc.com (2017); not in Citrix's current Tech Zone article, not confirmed for current releases";
 
 /**
  * What the zone's Delivery Groups say about Local Host Cache (`makeResourcesAvailableInLhc`, a
@@ -46,28 +47,44 @@ function sitePrefix(name: string | undefined): string {
 }
 
 /** One Site's VDAs against maxVdasPerSite (zones of several Sites that cannot be told apart: a verdict is not checked). */
-function siteVdas(name: string | undefined, zones: readonly Zone[], counts: ReadonlyMap<Zone, { total: number; unknown: number }>, config: SiteLimitsConfig, unclear: NotChecked | undefined, report: Report): void {
+function siteVdas(
+    name: string | undefined,
+    zones: readonly Zone[],
+    counts: ReadonlyMap<Zone, { total: number; unknown: number }>,
+    config: SiteLimitsConfig,
+    unclear: NotChecked | undefined,
+    report: Report,
+): void {
     const siteTotal = zones.reduce((sum, z) => sum + (counts.get(z)?.total ?? 0), 0);
     const siteUnknown = zones.reduce((sum, z) => sum + (counts.get(z)?.unknown ?? 0), 0);
     const whose = name === undefined ? "" : ` of the Site of citrix provider "${shortName(name)}"`;
     // As per zone: above the limit the known counts decide; within it, unknown ones could cross it.
     if (zones.length > 1 && siteTotal <= config.maxVdasPerSite && siteUnknown > 0) {
-        report.notChecked({ reason: `the Site's ${siteTotal} known machines${whose} and ${plural(siteUnknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerSite ${config.maxVdasPerSite}`, remedy: AFTER_APPLY });
+        report.notChecked({
+            reason: `the Site's ${siteTotal} known machines${whose} and ${plural(siteUnknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerSite ${config.maxVdasPerSite}`,
+            remedy: AFTER_APPLY,
+        });
     } else {
-        report.applied(`${plural(zones.length, "Citrix zone")}${whose} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`);
+        report.applied(
+            `${plural(zones.length, "Citrix zone")}${whose} against maxZonesPerSite ${config.maxZonesPerSite}; ${siteTotal} machines in them${siteUnknown > 0 ? ` (+ ${siteUnknown} catalogs not known yet)` : ""} against maxVdasPerSite ${config.maxVdasPerSite}`,
+        );
     }
     if (zones.length <= 1 || siteTotal <= config.maxVdasPerSite) {
         return;
     }
     if (unclear) {
         // The sum is over every zone of the stack: above the limit, it may be over several Sites.
-        report.notChecked({ reason: `${siteTotal} machines in ${plural(zones.length, "Citrix zone")} against maxVdasPerSite ${config.maxVdasPerSite}: ${unclear.reason}`, remedy: unclear.remedy });
+        report.notChecked({
+            reason: `${siteTotal} machines in ${plural(zones.length, "Citrix zone")} against maxVdasPerSite ${config.maxVdasPerSite}: ${unclear.reason}`,
+            remedy: unclear.remedy,
+        });
         return;
     }
     report({
-        problem: name === undefined
-            ? `This stack's ${plural(zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`
-            : `The ${plural(zones.length, "Citrix zone")} of the Site of citrix provider "${shortName(name)}" hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
+        problem:
+            name === undefined
+                ? `This stack's ${plural(zones.length, "Citrix zone")} hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`
+                : `The ${plural(zones.length, "Citrix zone")} of the Site of citrix provider "${shortName(name)}" hold ${siteTotal} machines, more than the ${config.maxVdasPerSite} VDAs per Site Local Host Cache was sized for.`,
         fix: "split the zones across Sites, or keep the Site within the limit if it relies on Local Host Cache",
         basis: [`maxVdasPerSite ${configured(config.maxVdasPerSite, CITRIX_GUIDANCE.maxVdasPerSite)}: ${PER_SITE_SOURCE}`],
     });
@@ -98,7 +115,8 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 minimum: 1,
                 maximum: 100000000,
                 default: CITRIX_GUIDANCE.maxVdasPerSite,
-                description: "Most VDAs all zones of the Site (this stack) should have together (default 40000: Local Host Cache in a multi-zone Site, XenApp and XenDesktop 7.14; not confirmed for current releases).",
+                description:
+                    "Most VDAs all zones of the Site (this stack) should have together (default 40000: Local Host Cache in a multi-zone Site, XenApp and XenDesktop 7.14; not confirmed for current releases).",
             },
         },
     },
@@ -113,7 +131,10 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 continue;
             }
             if (unclear) {
-                report.notChecked({ reason: `${plural(part.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}: ${unclear.reason}`, remedy: unclear.remedy });
+                report.notChecked({
+                    reason: `${plural(part.zones.length, "Citrix zone")} against maxZonesPerSite ${config.maxZonesPerSite}: ${unclear.reason}`,
+                    remedy: unclear.remedy,
+                });
                 continue;
             }
             report({
@@ -148,26 +169,50 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
                 // Unknown counts can only add machines: above the limit the known ones decide;
                 // within it, an unknown count could still cross it (fail closed: not checked).
                 if (total <= config.maxVdasPerZone && unknown > 0) {
-                    report.notChecked({ reason: `${total} known machines and ${plural(unknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerZone ${config.maxVdasPerZone}`, remedy: AFTER_APPLY }, zone.resource);
+                    report.notChecked(
+                        {
+                            reason: `${total} known machines and ${plural(unknown, "catalog")} whose size is unknown in this preview could cross maxVdasPerZone ${config.maxVdasPerZone}`,
+                            remedy: AFTER_APPLY,
+                        },
+                        zone.resource,
+                    );
                     return;
                 }
-                report.applied(`${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`, zone.resource);
+                report.applied(
+                    `${total} machines${unknown > 0 ? ` (+ ${unknown} catalogs not known yet)` : ""} against maxVdasPerZone ${config.maxVdasPerZone}`,
+                    zone.resource,
+                );
                 if (total <= config.maxVdasPerZone) {
                     return;
                 }
-                report({
-                    problem: fitted((ref) => `${ref} has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`, zoneRef(zone, true), (n) => `Zone "${shortName(zone.resource.name, n)}"`),
-                    fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
-                    basis: [
-                        `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,
-                        `maxVdasPerZone ${configured(config.maxVdasPerZone, CITRIX_GUIDANCE.maxVdasPerZone)}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops`,
-                        ...lhcNote(zone),
-                    ],
-                }, zone.resource);
+                report(
+                    {
+                        problem: fitted(
+                            (ref) =>
+                                `${ref} has ${total} machines in its catalogs, more than the ${config.maxVdasPerZone} VDAs per zone Local Host Cache supports.`,
+                            zoneRef(zone, true),
+                            (n) => `Zone "${shortName(zone.resource.name, n)}"`,
+                        ),
+                        fix: "spread the machines over more zones, or keep the zone within the limit if it relies on Local Host Cache",
+                        basis: [
+                            `machines from provisioningScheme.numberOfTotalMachines or machineAccounts of ${plural(zone.catalogs.length, "catalog")}${unknown > 0 ? `, ${unknown} not known yet` : ""}`,
+                            `maxVdasPerZone ${configured(config.maxVdasPerZone, CITRIX_GUIDANCE.maxVdasPerZone)}: "There is a limit of 10,000 VDAs per zone", Citrix Tech Zone, Local Host Cache sizing and scaling, Citrix Virtual Apps and Desktops`,
+                            ...lhcNote(zone),
+                        ],
+                    },
+                    zone.resource,
+                );
             });
         }
         for (const part of evaluation.sites) {
-            siteVdas(part.name, part.zones.map((z) => z.zone), counts, config, unclear, report);
+            siteVdas(
+                part.name,
+                part.zones.map((z) => z.zone),
+                counts,
+                config,
+                unclear,
+                report,
+            );
         }
     },
 });

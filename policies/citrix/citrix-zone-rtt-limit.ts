@@ -50,7 +50,10 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
             return;
         }
         if (rtt.state !== "ok") {
-            report.notApplicable(rtt.state === "absent" ? "no perfguard:rttMs fact on this zone" : "perfguard:rttMs is invalid (perfguard-facts reports it)", zone);
+            report.notApplicable(
+                rtt.state === "absent" ? "no perfguard:rttMs fact on this zone" : "perfguard:rttMs is invalid (perfguard-facts reports it)",
+                zone,
+            );
             return;
         }
         if (rtt.value < config.maxRttMs) {
@@ -58,13 +61,20 @@ export const citrixZoneRttLimit = resourcePolicy<ZoneRttLimitConfig>({
             return;
         }
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) at or above maxRttMs ${num(config.maxRttMs)} ms`, zone);
-        report({
-            problem: zoneLine(zone, (ref) => `${ref} is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`),
-            fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
-            basis: [
-                // Where the RTT was read (rtt.where) is in the --explain record above.
-                `${config.maxRttMs === schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs") ? `maxRttMs ${num(config.maxRttMs)} ms (default: Citrix guidance)` : `maxRttMs ${configured(config.maxRttMs, schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs"), " ms")} (Citrix guidance)`}; ${evidenceAtLimit()}`,
-            ],
-        }, zone);
+        report(
+            {
+                problem: zoneLine(
+                    zone,
+                    (ref) =>
+                        `${ref} is ${num(rtt.value)} ms from the Site database, at or above the ${num(config.maxRttMs)} ms limit: launches time out under load.`,
+                ),
+                fix: "deploy a separate Site (own database) for this location, or move its Delivery Controllers closer to the Site database",
+                basis: [
+                    // Where the RTT was read (rtt.where) is in the --explain record above.
+                    `${config.maxRttMs === schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs") ? `maxRttMs ${num(config.maxRttMs)} ms (default: Citrix guidance)` : `maxRttMs ${configured(config.maxRttMs, schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs"), " ms")} (Citrix guidance)`}; ${evidenceAtLimit()}`,
+                ],
+            },
+            zone,
+        );
     },
 });

@@ -33,31 +33,44 @@ export const citrixZoneRttWarning = resourcePolicy<ZoneRttWarningConfig>({
         }
         if (rtt.state === "unknown" || (rtt.state === "absent" && zone.facts.incomplete)) {
             // One "not checked" per zone is enough: citrix-zone-rtt-limit reports it.
-            report.notApplicable(`perfguard:rttMs is ${rtt.state === "unknown" ? "unknown" : "maybe hidden by an unknown entry"} in this preview (citrix-zone-rtt-limit reports it as not checked)`, zone);
+            report.notApplicable(
+                `perfguard:rttMs is ${rtt.state === "unknown" ? "unknown" : "maybe hidden by an unknown entry"} in this preview (citrix-zone-rtt-limit reports it as not checked)`,
+                zone,
+            );
             return;
         }
         if (rtt.state !== "ok") {
-            report.notApplicable(rtt.state === "absent" ? "no perfguard:rttMs fact on this zone" : "perfguard:rttMs is invalid (perfguard-facts reports it)", zone);
+            report.notApplicable(
+                rtt.state === "absent" ? "no perfguard:rttMs fact on this zone" : "perfguard:rttMs is invalid (perfguard-facts reports it)",
+                zone,
+            );
             return;
         }
         // The band ends at the limit citrix-zone-rtt-limit judged this zone with (rttLimit.ts), so a
         // zone at or above it gets that policy's verdict alone.
         const below = limit !== undefined ? Math.min(limit, config.belowRttMs) : config.belowRttMs;
-        const end = limit !== undefined && limit <= config.belowRttMs
-            ? `citrix-zone-rtt-limit's maxRttMs ${configured(limit, schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs"), " ms")}`
-            : `belowRttMs ${configured(config.belowRttMs, schemaNumber(ZONE_RTT_WARNING_SCHEMA, "belowRttMs"), " ms")}`;
+        const end =
+            limit !== undefined && limit <= config.belowRttMs
+                ? `citrix-zone-rtt-limit's maxRttMs ${configured(limit, schemaNumber(ZONE_RTT_LIMIT_SCHEMA, "maxRttMs"), " ms")}`
+                : `belowRttMs ${configured(config.belowRttMs, schemaNumber(ZONE_RTT_WARNING_SCHEMA, "belowRttMs"), " ms")}`;
         if (rtt.value < config.warnAtRttMs || rtt.value >= below) {
             report.notApplicable(`RTT ${num(rtt.value)} ms (${rtt.where}) outside the band ${num(config.warnAtRttMs)}-${num(below)} ms (ends at ${end})`, zone);
             return;
         }
         report.applied(`RTT ${num(rtt.value)} ms (${rtt.where}) in the band ${num(config.warnAtRttMs)}-${num(below)} ms`, zone);
-        report({
-            problem: zoneLine(zone, (ref) => `${ref} is ${num(rtt.value)} ms from the Site database, within ${num(below - rtt.value)} ms of the ${num(below)} ms limit.`),
-            fix: "plan a separate Site for this location, or keep its Delivery Controllers' throttles low (citrix-broker-throttle)",
-            basis: [
-                `band: warnAtRttMs ${configured(config.warnAtRttMs, schemaNumber(ZONE_RTT_WARNING_SCHEMA, "warnAtRttMs"), " ms")} to ${end}`,
-                `at 250 ms the XenApp/XenDesktop 7.7 tests measured 4.6% launch errors at 36 concurrent requests`,
-            ],
-        }, zone);
+        report(
+            {
+                problem: zoneLine(
+                    zone,
+                    (ref) => `${ref} is ${num(rtt.value)} ms from the Site database, within ${num(below - rtt.value)} ms of the ${num(below)} ms limit.`,
+                ),
+                fix: "plan a separate Site for this location, or keep its Delivery Controllers' throttles low (citrix-broker-throttle)",
+                basis: [
+                    `band: warnAtRttMs ${configured(config.warnAtRttMs, schemaNumber(ZONE_RTT_WARNING_SCHEMA, "warnAtRttMs"), " ms")} to ${end}`,
+                    `at 250 ms the XenApp/XenDesktop 7.7 tests measured 4.6% launch errors at 36 concurrent requests`,
+                ],
+            },
+            zone,
+        );
     },
 });

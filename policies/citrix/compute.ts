@@ -34,7 +34,6 @@ import { siteDatabase } from "./siteDatabase";
 
 const memo = stackMemo<CitrixEvaluation>();
 
-
 /** What the evaluation judges with where a caller gives no setting: every value the schemas' default. */
 export const EVALUATION_DEFAULTS: CitrixEvaluationConfig = {
     ...TARGET_DEFAULTS,
@@ -52,7 +51,6 @@ export function citrixEvaluation(stack: StackView, config: Partial<CitrixEvaluat
     return memo.of(stack, key, () => evaluate(citrixSite(stack, full.externalControllers), full));
 }
 
-
 function weightOf(load: GroupLoad, zone: Zone): number {
     const c = load.classes.find((x) => x.zone === zone);
     const share = load.group.shares.find((s) => s.zone === zone);
@@ -69,7 +67,14 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     const feeds: LockFeed[] = load.classes.map((c, i) => {
         const t = zoneThrottle(c.zone);
         const knownThrottles = c.zone.controllers.reduce((sum, x) => sum + (x.throttle.state === "ok" ? x.throttle.value : 0), 0);
-        return { zone: c.zone, rttMs: c.rttMs, fraction: total > 0 ? weights[i] / total : 1 / weights.length, controllers: c.zone.controllers.length, knownThrottles, allThrottled: t.sum !== undefined };
+        return {
+            zone: c.zone,
+            rttMs: c.rttMs,
+            fraction: total > 0 ? weights[i] / total : 1 / weights.length,
+            controllers: c.zone.controllers.length,
+            knownThrottles,
+            allThrottled: t.sum !== undefined,
+        };
     });
     const feeders = feeds.reduce((sum, f) => sum + f.controllers, 0);
     const throttles = feeds.reduce((sum, f) => sum + f.knownThrottles, 0);
@@ -77,7 +82,10 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     // First come, first served: one storm can put min(what arrives, a zone's throttles) through
     // each zone's controllers, so the lock is judged at the worst mix the throttles allow (slowest
     // zones filled first), never only at the mix the machine counts suggest.
-    const byMachines = lockSafeConcurrency(feeds.map((f) => ({ rttMs: f.rttMs, weight: f.fraction })), config);
+    const byMachines = lockSafeConcurrency(
+        feeds.map((f) => ({ rttMs: f.rttMs, weight: f.fraction })),
+        config,
+    );
     const arriving = peak.state === "ok" ? peak.value : throttles;
     const worst = worstMix(feeds, arriving);
     const safe = worst.length > 0 ? Math.min(byMachines, lockSafeConcurrency(worst, config)) : byMachines;
@@ -86,19 +94,22 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
     // the satellite RTT still brings lock-seconds, or is unthrottled), it lowers every feeding
     // controller's: first come, first served, only throttles adding up to the safe value bound it.
     const satelliteAt = config.satelliteAtRttMs;
-    const satellitesOnly = feeds.some((f) => f.rttMs >= satelliteAt) && feeds.some((f) => f.rttMs < satelliteAt)
-        ? feeds.filter((f) => f.rttMs >= satelliteAt) : undefined;
+    const satellitesOnly =
+        feeds.some((f) => f.rttMs >= satelliteAt) && feeds.some((f) => f.rttMs < satelliteAt) ? feeds.filter((f) => f.rttMs >= satelliteAt) : undefined;
     const peakValue = peak.state === "ok" ? peak.value : undefined;
     const bySatellites = satellitesOnly ? settledThrottle(feeds, satellitesOnly, safe, peakValue, byMachines, config) : undefined;
     const fixFeeds = satellitesOnly && bySatellites !== undefined ? satellitesOnly : feeds;
     const fixFeeders = fixFeeds.reduce((sum, f) => sum + f.controllers, 0);
     const settled = fixFeeds === feeds ? settledThrottle(feeds, feeds, safe, peakValue, byMachines, config) : bySatellites;
     const byPeak = peak.state === "ok" && peak.value < throttles;
-    const exposure = feeders > 0
-        ? { value: byPeak && peak.state === "ok" ? peak.value : throttles, throttles, byPeak, bounded: byPeak || feeds.every((f) => f.allThrottled) }
-        : undefined;
-    const perController = feeders > 0 ? settled ?? perControllerThrottle(safe, fixFeeders) : undefined;
-    const classes = load.classes.filter((c) => c.concurrency !== undefined && c.concurrency > 0).map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
+    const exposure =
+        feeders > 0
+            ? { value: byPeak && peak.state === "ok" ? peak.value : throttles, throttles, byPeak, bounded: byPeak || feeds.every((f) => f.allThrottled) }
+            : undefined;
+    const perController = feeders > 0 ? (settled ?? perControllerThrottle(safe, fixFeeders)) : undefined;
+    const classes = load.classes
+        .filter((c) => c.concurrency !== undefined && c.concurrency > 0)
+        .map((c) => ({ zone: c.zone, rttMs: c.rttMs, concurrency: c.concurrency as number }));
     const prediction = classes.length > 0 ? predictGroupBrokering({ classes, users: load.users }) : undefined;
     const stormClasses = firstComeClasses(load, feeds);
     const expectedTotal = classes.reduce((sum, c) => sum + c.concurrency, 0);
@@ -113,9 +124,30 @@ function evaluateGroup(load: GroupLoad, config: CitrixEvaluationConfig): GroupEv
         const withOthersS = prediction.classes[i].meanResponseS;
         const errorRate = prediction.classes[i].errorRate;
         const advise = withOthersS >= 2 * alone.worstMeanResponseS || withOthersS > config.targetResponseS || errorRate > config.errorBudgetPct / 100;
-        span = { fastest: classes[i].zone, rttMs: fastestRtt, concurrency: classes[i].concurrency, withOthersS, aloneS: alone.worstMeanResponseS, errorRate, advise };
+        span = {
+            fastest: classes[i].zone,
+            rttMs: fastestRtt,
+            concurrency: classes[i].concurrency,
+            withOthersS,
+            aloneS: alone.worstMeanResponseS,
+            errorRate,
+            advise,
+        };
     }
-    return { group, load, feeds, safe, feeders, exposure, perController, fixZones: fixFeeds.map((f) => f.zone), prediction, ...(firstCome ? { firstCome } : {}), span, rttNotes: rttNotes(feeds.map((f) => f.zone)) };
+    return {
+        group,
+        load,
+        feeds,
+        safe,
+        feeders,
+        exposure,
+        perController,
+        fixZones: fixFeeds.map((f) => f.zone),
+        prediction,
+        ...(firstCome ? { firstCome } : {}),
+        span,
+        rttNotes: rttNotes(feeds.map((f) => f.zone)),
+    };
 }
 
 /**
@@ -135,7 +167,7 @@ function firstComeClasses(load: GroupLoad, feeds: readonly LockFeed[]): Array<{ 
         const zonePeak = c.zone.peakConcurrentLaunches;
         const declared = own ? c.demand : zonePeak.state === "ok" ? zonePeak.value : undefined;
         const throttles = feed.allThrottled ? feed.knownThrottles : undefined;
-        const value = declared !== undefined ? (throttles !== undefined ? Math.min(declared, throttles) : declared) : throttles ?? c.concurrency;
+        const value = declared !== undefined ? (throttles !== undefined ? Math.min(declared, throttles) : declared) : (throttles ?? c.concurrency);
         out.push({ rttMs: c.rttMs, concurrency: Math.max(value, c.concurrency) });
     }
     return out;
@@ -162,18 +194,36 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
     const byZone = new Map(zones.map((z) => [z.zone, z]));
     // The Site database is per Site (its provider's endpoint, siteIdentity.ts): one Site, the stack's.
     const split = splitSites(site.zones, site.links);
-    const sites = split.parts.length === 1 && split.parts[0].zones.length === site.zones.length
-        ? [{ zones, groups, database: siteDatabase(predicted, groups, zones, config) }]
-        : split.parts.map((part) => {
-            const own = new Set(part.zones);
-            // A Delivery Group is of the Site of its zones (a zone's own lock: that zone).
-            const inSite = (g: GroupEvaluation) => g.group.shares.some((s) => own.has(s.zone));
-            const siteGroups = groups.filter(inSite);
-            return { name: part.name, zones: zones.filter((z) => own.has(z.zone)), groups: siteGroups, database: siteDatabase(predicted.filter(inSite), siteGroups, zones.filter((z) => own.has(z.zone)), config) };
-        });
+    const sites =
+        split.parts.length === 1 && split.parts[0].zones.length === site.zones.length
+            ? [{ zones, groups, database: siteDatabase(predicted, groups, zones, config) }]
+            : split.parts.map((part) => {
+                  const own = new Set(part.zones);
+                  // A Delivery Group is of the Site of its zones (a zone's own lock: that zone).
+                  const inSite = (g: GroupEvaluation) => g.group.shares.some((s) => own.has(s.zone));
+                  const siteGroups = groups.filter(inSite);
+                  return {
+                      name: part.name,
+                      zones: zones.filter((z) => own.has(z.zone)),
+                      groups: siteGroups,
+                      database: siteDatabase(
+                          predicted.filter(inSite),
+                          siteGroups,
+                          zones.filter((z) => own.has(z.zone)),
+                          config,
+                      ),
+                  };
+              });
     const siteOfGroup = new Map(sites.flatMap((s) => s.groups.map((g) => [g.group, s] as const)));
     return {
-        site, config, zones, groups, byGroup, byZone, sites, siteOfGroup,
+        site,
+        config,
+        zones,
+        groups,
+        byGroup,
+        byZone,
+        sites,
+        siteOfGroup,
         ...(split.unclear ? { sitesUnclear: split.unclear } : {}),
         // The whole stack's (the one Site's when there is one): what report, size and diff read.
         database: sites.length === 1 ? sites[0].database : siteDatabase(predicted, groups, zones, config),
@@ -181,22 +231,38 @@ function evaluate(site: Site, config: CitrixEvaluationConfig): CitrixEvaluation 
 }
 
 function evaluateZone(zone: Zone, loads: readonly GroupLoad[], byGroup: ReadonlyMap<Group, GroupEvaluation>, config: CitrixEvaluationConfig): ZoneEvaluation {
-    const locks = zone.groups.map((s) => byGroup.get(s.group)).filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
+    const locks = zone.groups
+        .map((s) => byGroup.get(s.group))
+        .filter((g): g is GroupEvaluation => g !== undefined && g.safe !== undefined && g.feeds.some((f) => f.zone === zone));
     const judged = zone.rttMs.state === "ok" && !zone.daas;
     const concurrency = judged ? effectiveConcurrency(zone, loads) : undefined;
     const demand = zoneDemand(zone, loads);
     const throttle = zoneThrottle(zone);
     // With no judged lock (its groups not checked), the zone is one lock of its own at its RTT.
-    const lockLimit = locks.length > 0 ? Math.min(...locks.map((g) => g.safe as number))
-        : judged && zone.rttMs.state === "ok" ? safeConcurrency(zone.rttMs.value, config) : undefined;
-    const per = locks.length > 0 ? locks.map((g) => g.perController).filter((p): p is number => p !== undefined)
-        : lockLimit !== undefined && zone.controllers.length > 0 ? [perControllerThrottle(lockLimit, zone.controllers.length)] : [];
+    const lockLimit =
+        locks.length > 0
+            ? Math.min(...locks.map((g) => g.safe as number))
+            : judged && zone.rttMs.state === "ok"
+              ? safeConcurrency(zone.rttMs.value, config)
+              : undefined;
+    const per =
+        locks.length > 0
+            ? locks.map((g) => g.perController).filter((p): p is number => p !== undefined)
+            : lockLimit !== undefined && zone.controllers.length > 0
+              ? [perControllerThrottle(lockLimit, zone.controllers.length)]
+              : [];
     const peak = zone.peakConcurrentLaunches;
     const allowedValue = throttle.sum ?? demand ?? (peak.state === "ok" ? peak.value : undefined);
     const rtt = zoneCoverage(zone);
     const perController = per.length > 0 ? Math.min(...per) : undefined;
     return {
-        zone, concurrency, demand, throttle, locks, lockLimit, ...(rtt ? { rtt } : {}),
+        zone,
+        concurrency,
+        demand,
+        throttle,
+        locks,
+        lockLimit,
+        ...(rtt ? { rtt } : {}),
         perController,
         perControllerFrom: locks.filter((g) => g.perController !== undefined && g.perController === perController).map((g) => g.group),
         allowed: allowedValue === undefined ? undefined : { value: allowedValue, by: throttle.sum !== undefined ? "throttles" : "peak" },

@@ -76,7 +76,15 @@ export interface GroupEvaluation {
     /** Basis lines for the zones of its lock at an RTT the source did not measure (empty when all were measured). */
     readonly rttNotes: readonly string[];
     /** A group spanning zones at different RTTs: its fastest zone's response with and without the slower ones. */
-    readonly span?: { readonly fastest: Zone; readonly rttMs: number; readonly concurrency: number; readonly withOthersS: number; readonly aloneS: number; readonly errorRate: number; readonly advise: boolean };
+    readonly span?: {
+        readonly fastest: Zone;
+        readonly rttMs: number;
+        readonly concurrency: number;
+        readonly withOthersS: number;
+        readonly aloneS: number;
+        readonly errorRate: number;
+        readonly advise: boolean;
+    };
 }
 
 /** One zone's figures. */

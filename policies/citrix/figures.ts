@@ -10,7 +10,15 @@ import { groupRef, groupShort, zoneRef, zoneShort } from "./names";
 import { citrixEvaluations, PackConfig } from "./settings";
 import type { Group, Zone } from "./site";
 
-function figure(key: string, label: string, unit: string, better: Figure["better"], value: number | undefined, text: (v: number) => string, notChecked: string): Figure {
+function figure(
+    key: string,
+    label: string,
+    unit: string,
+    better: Figure["better"],
+    value: number | undefined,
+    text: (v: number) => string,
+    notChecked: string,
+): Figure {
     return value === undefined || !Number.isFinite(value)
         ? value === Number.POSITIVE_INFINITY
             ? stated(key, label, unit, better, "never", "nothing succeeds at this concurrency")
@@ -31,7 +39,14 @@ export const NO_CAP = "no cap";
  * state, and the worse one whatever the others are), else not checked (unknown in the preview,
  * or no controller).
  */
-function throttleFigure(key: string, label: string, better: Figure["better"], value: number | undefined, controllers: readonly { throttle: { state: string } }[], why: { none: string; unset: string; unknown: string }): Figure {
+function throttleFigure(
+    key: string,
+    label: string,
+    better: Figure["better"],
+    value: number | undefined,
+    controllers: readonly { throttle: { state: string } }[],
+    why: { none: string; unset: string; unknown: string },
+): Figure {
     if (value !== undefined) {
         return figure(key, label, "", better, value, round1, "");
     }
@@ -55,15 +70,26 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         const zone = z.zone;
         const t = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
         const rtt = zone.rttMs.state === "ok" ? zone.rttMs.value : undefined;
-        const why = zone.daas ? "a Citrix DaaS resource location" : zone.rttMs.state === "ok" ? "nothing declared" : `its perfguard:rttMs is ${zone.rttMs.state === "absent" ? "not declared" : zone.rttMs.state}`;
+        const why = zone.daas
+            ? "a Citrix DaaS resource location"
+            : zone.rttMs.state === "ok"
+              ? "nothing declared"
+              : `its perfguard:rttMs is ${zone.rttMs.state === "absent" ? "not declared" : zone.rttMs.state}`;
         // The same coverage the verdicts' basis lines give (ZoneEvaluation.rtt, computed once).
         const rttNote = z.rtt && z.rtt.label !== "measured" ? `RTT not measured: the model ${z.rtt.text}` : undefined;
         out.push({
-            system: "citrix", kind: "zone", id: zone.resource.name, label: zoneRef(zone), urn: zone.resource.urn,
+            system: "citrix",
+            kind: "zone",
+            id: zone.resource.name,
+            label: zoneRef(zone),
+            urn: zone.resource.urn,
             ...(zone.daas ? { notChecked: "a Citrix DaaS resource location (not judged by the Site-database model)" } : {}),
             members: zoneMembers(zone),
             figures: [
-                noted(figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why), rttNote),
+                noted(
+                    figure("rttMs", "RTT", "ms", "lower", zone.daas ? undefined : rtt, (v) => `${fmt(v)} ms`, why),
+                    rttNote,
+                ),
                 figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
                 throttleFigure("throttleSum", "throttles (sum)", "none", t?.throttle.sum, (t?.zone ?? zone).controllers, {
                     none: "no Delivery Controller in the stack",
@@ -71,7 +97,18 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
                     unknown: "a Delivery Controller's throttle is unknown in this preview",
                 }),
                 noted(figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why), rttNote),
-                noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why), rttNote),
+                noted(
+                    figure(
+                        "perController",
+                        "proposed throttle per controller",
+                        "",
+                        "none",
+                        t?.perController,
+                        round1,
+                        zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why,
+                    ),
+                    rttNote,
+                ),
             ],
         });
     }
@@ -80,36 +117,69 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         // The judged prediction (citrix-brokering-capacity's): first come, the worse of the expected
         // load and the zones' whole storm on this lock; the note says which and gives the other.
         const p = g.judged ?? g.prediction;
-        const storm = g.firstCome !== undefined && p === g.firstCome && g.prediction ? `first come: its zones' whole storm on this lock (${round1(Math.round(g.prediction.concurrency * 10) / 10)} expected at an even split)` : undefined;
+        const storm =
+            g.firstCome !== undefined && p === g.firstCome && g.prediction
+                ? `first come: its zones' whole storm on this lock (${round1(Math.round(g.prediction.concurrency * 10) / 10)} expected at an even split)`
+                : undefined;
         const why = g.notChecked?.reason ?? (p ? "" : "no demand declared for it or its zones");
         // A group not checked says why on every figure, not a reason that merely follows from it.
         const launchWhy = g.notChecked?.reason ?? (g.load.users === undefined ? "no perfguard:users" : why);
         const implicit = g.group.implicit;
         const lockNote = [...(storm ? [storm] : []), ...g.rttNotes].join("; ") || undefined;
         const prediction = [
-            noted(figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why), lockNote),
-            noted(figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why), lockNote),
+            noted(
+                figure("meanResponseS", "mean response (worst zone)", "s", "lower", p?.worstMeanResponseS, (v) => `${fmt(v)} s`, why),
+                lockNote,
+            ),
+            noted(
+                figure("timedOutPct", "timed out", "%", "lower", p ? p.worstErrorRate * 100 : undefined, (v) => pctText(v / 100), why),
+                lockNote,
+            ),
             figure("brokeredPerS", "brokered/s", "req/s", "higher", g.brokeredPerS, (v) => fmt(v, 2), why),
             figure("launchTimeS", "launch time", "s", "lower", g.launchTimeS, durationText, launchWhy),
         ];
         // The lock of a zone without a Delivery Group is that zone's only lock: its concurrency,
         // throttles, safe concurrency and proposed throttle are the zone entity's concurrency,
         // throttleSum, lockLimit and perController. Listing them twice would show one change as two.
-        const throttling: Figure[] = implicit ? [] : [
-            noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
-            t?.exposure !== undefined && !t.exposure.bounded
-                ? throttleFigure("throttleExposure", "throttles into its lock (first come)", "lower", undefined, t.feeds.flatMap((f) => f.zone.controllers), {
-                    none: "no Delivery Controller in the stack",
-                    unset: "a Delivery Controller feeding it sets no throttle: nothing caps what it puts on the lock",
-                    unknown: "a Delivery Controller feeding it has a throttle unknown in this preview",
-                })
-                : figure("throttleExposure", "throttles into its lock (first come)", "", "lower", t?.exposure?.value, round1, g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller")),
-            noted(figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"), lockNote),
-            noted(figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"), lockNote),
-        ];
+        const throttling: Figure[] = implicit
+            ? []
+            : [
+                  noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
+                  t?.exposure !== undefined && !t.exposure.bounded
+                      ? throttleFigure(
+                            "throttleExposure",
+                            "throttles into its lock (first come)",
+                            "lower",
+                            undefined,
+                            t.feeds.flatMap((f) => f.zone.controllers),
+                            {
+                                none: "no Delivery Controller in the stack",
+                                unset: "a Delivery Controller feeding it sets no throttle: nothing caps what it puts on the lock",
+                                unknown: "a Delivery Controller feeding it has a throttle unknown in this preview",
+                            },
+                        )
+                      : figure(
+                            "throttleExposure",
+                            "throttles into its lock (first come)",
+                            "",
+                            "lower",
+                            t?.exposure?.value,
+                            round1,
+                            g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
+                        ),
+                  noted(figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"), lockNote),
+                  noted(
+                      figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
+                      lockNote,
+                  ),
+              ];
         out.push({
             // Its own label: the zone entity carries the zone's name, this one its lock's.
-            system: "citrix", kind: implicit ? "zoneLock" : "deliveryGroup", id: g.group.resource.name, label: implicit ? `lock of ${groupRef(g.group)}` : groupRef(g.group), urn: g.group.resource.urn,
+            system: "citrix",
+            kind: implicit ? "zoneLock" : "deliveryGroup",
+            id: g.group.resource.name,
+            label: implicit ? `lock of ${groupRef(g.group)}` : groupRef(g.group),
+            urn: g.group.resource.urn,
             ...(g.notChecked ? { notChecked: g.notChecked.reason } : {}),
             // A zone's own lock: its zone entity carries the membership.
             ...(implicit ? {} : { members: [{ key: "zones", label: "zones", names: g.group.shares.map((s) => zoneShort(s.zone)).sort() }] }),
@@ -119,18 +189,50 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
     const d = capacity.database;
     // A sum over groups or zones is not known while one of its parts is not (fail closed): without
     // this, an unknown RTT would show the Site's figures falling, as if the stack had improved.
-    const uncheckedGroups = capacity.groups.filter((g) => g.notChecked).map((g) => (g.group.implicit ? `the lock of ${groupShort(g.group)}` : groupShort(g.group))).sort();
-    const unknownRtt = capacity.zones.filter((z) => !z.zone.daas && z.zone.rttMs.state !== "ok" && z.zone.rttMs.state !== "absent").map((z) => zoneShort(z.zone)).sort();
+    const uncheckedGroups = capacity.groups
+        .filter((g) => g.notChecked)
+        .map((g) => (g.group.implicit ? `the lock of ${groupShort(g.group)}` : groupShort(g.group)))
+        .sort();
+    const unknownRtt = capacity.zones
+        .filter((z) => !z.zone.daas && z.zone.rttMs.state !== "ok" && z.zone.rttMs.state !== "absent")
+        .map((z) => zoneShort(z.zone))
+        .sort();
     const unknownSatellites = database.database.satellitesUnknown.map((z) => zoneShort(z.zone)).sort();
-    const groupsWhy = uncheckedGroups.length > 0 ? `not known while ${uncheckedGroups.join(", ")} ${uncheckedGroups.length === 1 ? "is" : "are"} not checked` : undefined;
-    const databaseWhy = unknownRtt.length > 0 ? `not known while the perfguard:rttMs of ${unknownRtt.join(", ")} is not known`
-        : unknownSatellites.length > 0 ? `not known while satellite ${unknownSatellites.join(", ")} has neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches` : undefined;
+    const groupsWhy =
+        uncheckedGroups.length > 0 ? `not known while ${uncheckedGroups.join(", ")} ${uncheckedGroups.length === 1 ? "is" : "are"} not checked` : undefined;
+    const databaseWhy =
+        unknownRtt.length > 0
+            ? `not known while the perfguard:rttMs of ${unknownRtt.join(", ")} is not known`
+            : unknownSatellites.length > 0
+              ? `not known while satellite ${unknownSatellites.join(", ")} has neither a throttle on every Delivery Controller nor perfguard:peakConcurrentLaunches`
+              : undefined;
     out.push({
-        system: "citrix", kind: "site", id: "site", label: "Site database",
+        system: "citrix",
+        kind: "site",
+        id: "site",
+        label: "Site database",
         figures: [
-            figure("brokeredPerS", "brokered/s over all groups", "req/s", "higher", d.storms > 0 && !groupsWhy ? d.brokeredPerS : undefined, (v) => fmt(v, 2), groupsWhy ?? "no storm predicted"),
-            ...(database.database.capPerS !== undefined ? [figure("measuredPerS", "measured Site rate", "req/s", "none", database.database.capPerS, (v) => fmt(v, 2), "")] : []),
-            figure("databaseConcurrency", "satellite zones' concurrent requests", "", "lower", databaseWhy ? undefined : database.database.databaseConcurrency, round1, databaseWhy ?? ""),
+            figure(
+                "brokeredPerS",
+                "brokered/s over all groups",
+                "req/s",
+                "higher",
+                d.storms > 0 && !groupsWhy ? d.brokeredPerS : undefined,
+                (v) => fmt(v, 2),
+                groupsWhy ?? "no storm predicted",
+            ),
+            ...(database.database.capPerS !== undefined
+                ? [figure("measuredPerS", "measured Site rate", "req/s", "none", database.database.capPerS, (v) => fmt(v, 2), "")]
+                : []),
+            figure(
+                "databaseConcurrency",
+                "satellite zones' concurrent requests",
+                "",
+                "lower",
+                databaseWhy ? undefined : database.database.databaseConcurrency,
+                round1,
+                databaseWhy ?? "",
+            ),
         ],
     });
     return out;
@@ -143,10 +245,15 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
  */
 function zoneMembers(zone: Zone): Membership[] {
     const groups = zone.groups.map((s) => s.group).filter((g) => !g.implicit);
-    const declaring = (zoneHas: boolean, has: (g: Group) => boolean) => [...(zoneHas ? [zoneShort(zone)] : []), ...groups.filter(has).map((g) => groupShort(g))].sort();
+    const declaring = (zoneHas: boolean, has: (g: Group) => boolean) =>
+        [...(zoneHas ? [zoneShort(zone)] : []), ...groups.filter(has).map((g) => groupShort(g))].sort();
     return [
         { key: "deliveryGroups", label: "Delivery Groups", names: groups.map((g) => groupShort(g)).sort() },
-        { key: "peakFrom", label: "peak declared by", names: declaring(zone.peakConcurrentLaunches.state === "ok", (g) => g.peakConcurrentLaunches.state === "ok") },
+        {
+            key: "peakFrom",
+            label: "peak declared by",
+            names: declaring(zone.peakConcurrentLaunches.state === "ok", (g) => g.peakConcurrentLaunches.state === "ok"),
+        },
         { key: "usersFrom", label: "users declared by", names: declaring(zone.users.state === "ok", (g) => g.users.state === "ok") },
     ];
 }

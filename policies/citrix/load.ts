@@ -105,7 +105,12 @@ export function groupLoads(site: Site): GroupLoad[] {
             }
             const rtt = zone.rttMs;
             if (rtt.state === "unknown") {
-                return { group, classes: [], notes, notChecked: { reason: `the perfguard:rttMs of its zone "${zone.zoneName}" is unknown in this preview`, remedy: AFTER_APPLY } };
+                return {
+                    group,
+                    classes: [],
+                    notes,
+                    notChecked: { reason: `the perfguard:rttMs of its zone "${zone.zoneName}" is unknown in this preview`, remedy: AFTER_APPLY },
+                };
             }
             if (rtt.state !== "ok") {
                 continue;
@@ -120,7 +125,7 @@ export function groupLoads(site: Site): GroupLoad[] {
             if (throttle !== undefined) {
                 const all = zone.groups.map((s) => demand.get(s.group)?.get(zone));
                 const byDemand = all.every((v) => v !== undefined);
-                const weights = zone.groups.map((s, i) => (byDemand ? (all[i]) : s.machines));
+                const weights = zone.groups.map((s, i) => (byDemand ? all[i] : s.machines));
                 const total = weights.reduce((sum, w) => sum + w, 0);
                 const mine = zone.groups.findIndex((s) => s.group === group);
                 throttleShare = throttle * evenOr(weights[mine], total, zone.groups.length);
@@ -132,8 +137,14 @@ export function groupLoads(site: Site): GroupLoad[] {
                 zoneUsers += zone.users.value * evenOr(share.machines, zoneMachines, others.length);
                 anyZoneUsers = true;
             }
-            const concurrency = d !== undefined ? (throttleShare !== undefined ? Math.min(d, throttleShare) : d)
-                : throttleShare !== undefined && (group.users.state === "ok" || zone.users.state === "ok") ? throttleShare : undefined;
+            const concurrency =
+                d !== undefined
+                    ? throttleShare !== undefined
+                        ? Math.min(d, throttleShare)
+                        : d
+                    : throttleShare !== undefined && (group.users.state === "ok" || zone.users.state === "ok")
+                      ? throttleShare
+                      : undefined;
             classes.push({ zone, rttMs: rtt.value, demand: d, throttleShare, concurrency });
         }
         if (users === undefined && anyZoneUsers) {
@@ -163,10 +174,12 @@ export function effectiveConcurrency(zone: Zone, loads: readonly GroupLoad[]): {
     }
     const throttle = zoneThrottle(zone).sum;
     const peak = zone.peakConcurrentLaunches;
-    const how = peak.state === "ok" && throttle !== undefined && throttle < peak.value
-        ? `the peak of ${peak.value} (${peak.where}) capped at ${throttle} by its Delivery Controllers' throttles`
-        : peak.state === "ok" && Math.abs(value - peak.value) < 1e-9 ? `${peak.value} concurrent launches at peak (${peak.where})`
-            : `${round(value)} concurrent requests from its Delivery Groups${peak.state === "ok" ? ` (its peak of ${peak.value} and groups' own peaks, capped by throttle shares)` : ""}`;
+    const how =
+        peak.state === "ok" && throttle !== undefined && throttle < peak.value
+            ? `the peak of ${peak.value} (${peak.where}) capped at ${throttle} by its Delivery Controllers' throttles`
+            : peak.state === "ok" && Math.abs(value - peak.value) < 1e-9
+              ? `${peak.value} concurrent launches at peak (${peak.where})`
+              : `${round(value)} concurrent requests from its Delivery Groups${peak.state === "ok" ? ` (its peak of ${peak.value} and groups' own peaks, capped by throttle shares)` : ""}`;
     return { value, how };
 }
 

@@ -50,8 +50,22 @@ export function worstMix(feeds: readonly LockFeed[], arriving: number): { rttMs:
  * can receive (slowest zones first), and so what it sustains; undefined when even 1 each does not.
  * At most `safe` steps of one worst-mix solve each (a lock sustains tens of requests).
  */
-export function settledThrottle(feeds: readonly LockFeed[], lowered: readonly LockFeed[], safe: number, peak: number | undefined, byMachines: number, config: BrokeringTargets): number | undefined {
-    for (let each = perControllerThrottle(safe, lowered.reduce((sum, f) => sum + f.controllers, 0)); each >= 1; each -= 1) {
+export function settledThrottle(
+    feeds: readonly LockFeed[],
+    lowered: readonly LockFeed[],
+    safe: number,
+    peak: number | undefined,
+    byMachines: number,
+    config: BrokeringTargets,
+): number | undefined {
+    for (
+        let each = perControllerThrottle(
+            safe,
+            lowered.reduce((sum, f) => sum + f.controllers, 0),
+        );
+        each >= 1;
+        each -= 1
+    ) {
         const after = feeds.map((f) => (lowered.includes(f) ? { ...f, knownThrottles: each * f.controllers, allThrottled: true } : f));
         const sum = after.reduce((total, f) => total + f.knownThrottles, 0);
         const bounded = after.every((f) => f.allThrottled);

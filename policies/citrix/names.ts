@@ -62,7 +62,11 @@ export function zoneRef(zone: Zone, capital = false, rttMs?: number): string {
         ...(zone.zoneName !== zone.resource.name ? [`name "${shortName(zone.zoneName)}"`] : []),
         ...(rttMs !== undefined ? [`${fmt(rttMs)} ms`] : []),
         // Another stack's zone (PERFGUARD_INVENTORY): named with its stack, as deployed then.
-        ...(zone.resource.origin ? [`stack ${zone.resource.origin.project}/${zone.resource.origin.stack}${zone.resource.origin.time ? ` deployed ${zone.resource.origin.time}` : ""}`] : []),
+        ...(zone.resource.origin
+            ? [
+                  `stack ${zone.resource.origin.project}/${zone.resource.origin.stack}${zone.resource.origin.time ? ` deployed ${zone.resource.origin.time}` : ""}`,
+              ]
+            : []),
     ];
     return `${capital ? "Zone" : "zone"} "${name}"${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }

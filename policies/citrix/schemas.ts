@@ -28,7 +28,8 @@ export const TARGET_SCHEMA: Readonly<Record<keyof BrokeringTargets, PolicyConfig
         exclusiveMinimum: 0,
         maximum: 600,
         default: 12,
-        description: "Highest acceptable predicted mean brokering response, s (default 12: the source's 160 ms / 24 requests cell, 11.4 s, is the guidance's limit).",
+        description:
+            "Highest acceptable predicted mean brokering response, s (default 12: the source's 160 ms / 24 requests cell, 11.4 s, is the guidance's limit).",
     },
     errorBudgetPct: {
         type: "number",
@@ -52,7 +53,8 @@ export const BROKER_THROTTLE_SCHEMA = properties({
     requireControllersInStack: {
         type: "boolean",
         default: false,
-        description: "Report a zone at or above requireAtRttMs with no Delivery Controller in the stack as a violation (default false: \"not checked\" at the unverified level).",
+        description:
+            'Report a zone at or above requireAtRttMs with no Delivery Controller in the stack as a violation (default false: "not checked" at the unverified level).',
     },
     externalControllers: {
         type: "object",
@@ -66,7 +68,7 @@ export const BROKER_THROTTLE_SCHEMA = properties({
                 additionalProperties: false,
             },
         },
-        description: "Delivery Controllers another stack manages, by zone name: { \"<zone name>\": [{ name, throttle? }] } (throttle absent = none set).",
+        description: 'Delivery Controllers another stack manages, by zone name: { "<zone name>": [{ name, throttle? }] } (throttle absent = none set).',
     },
 });
 
@@ -85,7 +87,8 @@ export const BROKERING_CAPACITY_SCHEMA = properties({
         minimum: 0,
         maximum: 100000,
         default: 0,
-        description: "Deprecated here: set it on citrix-site-database-load, its one home (this copy is read there as a fallback). Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured).",
+        description:
+            "Deprecated here: set it on citrix-site-database-load, its one home (this copy is read there as a fallback). Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured).",
     },
 });
 
@@ -96,7 +99,8 @@ export const SITE_DATABASE_SCHEMA = properties({
         minimum: 1,
         maximum: 1000000,
         default: MEASURED_MAX_CONCURRENCY,
-        description: "Most concurrent brokering requests all satellite zones' throttles (or peaks) may allow against the Site database (default 60: the most the source measured against one database).",
+        description:
+            "Most concurrent brokering requests all satellite zones' throttles (or peaks) may allow against the Site database (default 60: the most the source measured against one database).",
     },
     satelliteAtRttMs: {
         type: "number",
@@ -110,7 +114,8 @@ export const SITE_DATABASE_SCHEMA = properties({
         minimum: 0,
         maximum: 100000,
         default: 0,
-        description: "Launches per second measured on this Site's database with all its Delivery Groups at once; the Citrix policies' one setting of it (default 0: not measured, so nothing gates on the Site's sum: the source measured one Delivery Group, whose plateau is its own lock's).",
+        description:
+            "Launches per second measured on this Site's database with all its Delivery Groups at once; the Citrix policies' one setting of it (default 0: not measured, so nothing gates on the Site's sum: the source measured one Delivery Group, whose plateau is its own lock's).",
     },
 });
 
@@ -132,14 +137,16 @@ export const ZONE_RTT_WARNING_SCHEMA = properties({
         exclusiveMinimum: 0,
         maximum: 10000,
         default: 225,
-        description: "Zones whose perfguard:rttMs is at or above this (ms), and below belowRttMs, are reported (default 225: 90 % of the 250 ms limit, perfguard's choice, not a figure of the source).",
+        description:
+            "Zones whose perfguard:rttMs is at or above this (ms), and below belowRttMs, are reported (default 225: 90 % of the 250 ms limit, perfguard's choice, not a figure of the source).",
     },
     belowRttMs: {
         type: "number",
         exclusiveMinimum: 0,
         maximum: 10000,
         default: CITRIX_GUIDANCE.maxZoneRttMs,
-        description: "Upper end of the band (ms; default 250). The band never reaches citrix-zone-rtt-limit's configured maxRttMs: when that policy runs, the band ends at the lower of the two, so a zone gets one verdict.",
+        description:
+            "Upper end of the band (ms; default 250). The band never reaches citrix-zone-rtt-limit's configured maxRttMs: when that policy runs, the band ends at the lower of the two, so a zone gets one verdict.",
     },
 });
 

@@ -28,7 +28,10 @@ export function throttleSettings(config?: PackConfig): ThrottleSettings {
     const thr = propsOf(config, "citrix-broker-throttle");
     return {
         requireAtRttMs: numberIn(thr.requireAtRttMs) ?? schemaNumber(BROKER_THROTTLE_SCHEMA, "requireAtRttMs"),
-        requireControllersInStack: typeof thr.requireControllersInStack === "boolean" ? thr.requireControllersInStack : BROKER_THROTTLE_SCHEMA.requireControllersInStack.default === true,
+        requireControllersInStack:
+            typeof thr.requireControllersInStack === "boolean"
+                ? thr.requireControllersInStack
+                : BROKER_THROTTLE_SCHEMA.requireControllersInStack.default === true,
     };
 }
 
@@ -49,13 +52,21 @@ export function citrixEvaluations(stack: StackView, config?: PackConfig): Citrix
     const cap = propsOf(config, "citrix-brokering-capacity");
     const thr = propsOf(config, "citrix-broker-throttle");
     const db = propsOf(config, "citrix-site-database-load");
-    const externals = thr.externalControllers !== null && typeof thr.externalControllers === "object" ? thr.externalControllers as ExternalControllers : undefined;
-    const throttle = citrixEvaluation(stack, { targetResponseS: numberIn(thr.targetResponseS), errorBudgetPct: numberIn(thr.errorBudgetPct), externalControllers: externals });
+    const externals =
+        thr.externalControllers !== null && typeof thr.externalControllers === "object" ? (thr.externalControllers as ExternalControllers) : undefined;
+    const throttle = citrixEvaluation(stack, {
+        targetResponseS: numberIn(thr.targetResponseS),
+        errorBudgetPct: numberIn(thr.errorBudgetPct),
+        externalControllers: externals,
+    });
     return {
         capacity: citrixEvaluation(stack, { targetResponseS: numberIn(cap.targetResponseS), errorBudgetPct: numberIn(cap.errorBudgetPct) }),
         throttle,
         // measuredSiteBrokeredPerS: its one home, else the deprecated copy (siteSetting.ts).
-        database: citrixEvaluation(stack, { satelliteAtRttMs: numberIn(db.satelliteAtRttMs), measuredSiteBrokeredPerS: siteRateOf(db.measuredSiteBrokeredPerS, cap.measuredSiteBrokeredPerS) }),
+        database: citrixEvaluation(stack, {
+            satelliteAtRttMs: numberIn(db.satelliteAtRttMs),
+            measuredSiteBrokeredPerS: siteRateOf(db.measuredSiteBrokeredPerS, cap.measuredSiteBrokeredPerS),
+        }),
         decisions: throttleDecisions(throttle, throttleSettings(config)),
     };
 }

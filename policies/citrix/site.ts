@@ -22,8 +22,14 @@ import { ambiguousWhy, ZoneIndex, ZoneLookup } from "./zoneJoin";
  */
 function zoneNotOwned(remedy: string): NotChecked {
     return holdsStacks(currentInventory())
-        ? { reason: "its perfguard:citrixZone names a zone in neither this stack nor the inventory", remedy: `add the stack that declares the zone to ${INVENTORY_ENV}, or ${remedy}` }
-        : { reason: "its perfguard:citrixZone names a zone this stack does not declare: other stacks' load on it is unknown", remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${remedy}` };
+        ? {
+              reason: "its perfguard:citrixZone names a zone in neither this stack nor the inventory",
+              remedy: `add the stack that declares the zone to ${INVENTORY_ENV}, or ${remedy}`,
+          }
+        : {
+              reason: "its perfguard:citrixZone names a zone this stack does not declare: other stacks' load on it is unknown",
+              remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${remedy}`,
+          };
 }
 
 export const ZONE_TYPE = "citrix:index/zone:Zone";
@@ -216,23 +222,34 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
             continue;
         }
         if (zoneFact.state !== "ok") {
-            unplaced.push({ resource, as: "controller", why: zoneFact.state === "absent"
-                ? { reason: "a Delivery Controller without perfguard:citrixZone", remedy: "declare perfguard:citrixZone=<zone name> on the controller" }
-                : { reason: "its perfguard:citrixZone is invalid (perfguard-facts reports it)", remedy: "fix the fact perfguard-facts names" } });
+            unplaced.push({
+                resource,
+                as: "controller",
+                why:
+                    zoneFact.state === "absent"
+                        ? { reason: "a Delivery Controller without perfguard:citrixZone", remedy: "declare perfguard:citrixZone=<zone name> on the controller" }
+                        : { reason: "its perfguard:citrixZone is invalid (perfguard-facts reports it)", remedy: "fix the fact perfguard-facts names" },
+            });
             continue;
         }
         const zone = placed(resource, "controller", "its perfguard:citrixZone", index.byName(zoneFact.value, resource));
         if (zone && "resource" in zone) {
             // A throttle not found on a controller whose facts may be hidden is not known to be missing.
             const throttle = resource.facts.number("throttleMaxConcurrentTransactions");
-            zone.controllers.push({ resource, name: resource.name, throttle: throttle.state === "absent" && resource.facts.incomplete ? { state: "unknown" } : throttle });
+            zone.controllers.push({
+                resource,
+                name: resource.name,
+                throttle: throttle.state === "absent" && resource.facts.incomplete ? { state: "unknown" } : throttle,
+            });
         } else {
             unplaced.push({
                 resource,
                 as: "controller",
-                why: zone ? zone : namesUnknown > 0
-                    ? { reason: "its perfguard:citrixZone matches no zone, and some zones' names are unknown in this preview", remedy: AFTER_APPLY }
-                    : zoneNotOwned("declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input"),
+                why: zone
+                    ? zone
+                    : namesUnknown > 0
+                      ? { reason: "its perfguard:citrixZone matches no zone, and some zones' names are unknown in this preview", remedy: AFTER_APPLY }
+                      : zoneNotOwned("declare the zone in this stack, or correct perfguard:citrixZone to a zone's name input"),
             });
         }
     }
@@ -240,7 +257,11 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         const found = index.byName(name, undefined);
         const zone = "zone" in found ? found.zone : undefined;
         for (const c of zone ? list : []) {
-            zone?.controllers.push({ name: c.name, throttle: c.throttle === undefined ? { state: "absent" } : { state: "ok", value: c.throttle, where: "externalControllers in the policy config" } });
+            zone?.controllers.push({
+                name: c.name,
+                throttle:
+                    c.throttle === undefined ? { state: "absent" } : { state: "ok", value: c.throttle, where: "externalControllers in the policy config" },
+            });
         }
     }
     const catalogZone = new Map<string, Zone>();
@@ -267,7 +288,14 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
     const all = [...groups];
     for (const zone of zones) {
         if (zone.groups.length === 0) {
-            const group: Group = { resource: zone.resource, implicit: true, peakConcurrentLaunches: { state: "absent" }, users: { state: "absent" }, shares: [], evenSplit: false };
+            const group: Group = {
+                resource: zone.resource,
+                implicit: true,
+                peakConcurrentLaunches: { state: "absent" },
+                users: { state: "absent" },
+                shares: [],
+                evenSplit: false,
+            };
             const machines = zone.catalogs.reduce((sum, c) => sum + (typeof c.machines === "number" ? c.machines : 0), 0);
             const share = { group, zone, machines };
             group.shares.push(share);
@@ -284,7 +312,11 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
  * each candidate zone of this stack, and each Delivery Group of this stack with machines in a
  * candidate zone (a foreign resource gets no verdict of its own, so its ambiguity lands there).
  */
-function ambiguityNotices(ambiguities: ReadonlyArray<{ resource: ResourceView; as: Unplaced["as"]; zones: readonly Zone[]; why: NotChecked }>, groups: readonly Group[], unplaced: Unplaced[]): void {
+function ambiguityNotices(
+    ambiguities: ReadonlyArray<{ resource: ResourceView; as: Unplaced["as"]; zones: readonly Zone[]; why: NotChecked }>,
+    groups: readonly Group[],
+    unplaced: Unplaced[],
+): void {
     for (const a of ambiguities) {
         if (!a.resource.foreign) {
             continue;
@@ -342,13 +374,28 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, ind
         return zone && "resource" in zone ? { zone } : { why: zone ?? zoneNotOwned("correct perfguard:citrixZone to a zone's name input") };
     }
     if (fact.state === "unknown" || value === UNKNOWN || (value !== undefined && isUnknown(value))) {
-        return { why: { reason: "its zone is unknown in this preview and depends on no zone of this stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
+        return {
+            why: {
+                reason: "its zone is unknown in this preview and depends on no zone of this stack",
+                remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas",
+            },
+        };
     }
     if (literal) {
-        return { why: { reason: "its zone is an id from a data source or another stack", remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
+        return {
+            why: {
+                reason: "its zone is an id from a data source or another stack",
+                remedy: "declare perfguard:citrixZone=<zone name> in the catalog's metadatas",
+            },
+        };
     }
     // No zone set, or not a string: its machines are in no zone perfguard can name (fail closed).
-    return { why: { reason: "its zone is not set to a zone id", remedy: "set zone to its zone's id, or declare perfguard:citrixZone=<zone name> in the catalog's metadatas" } };
+    return {
+        why: {
+            reason: "its zone is not set to a zone id",
+            remedy: "set zone to its zone's id, or declare perfguard:citrixZone=<zone name> in the catalog's metadatas",
+        },
+    };
 }
 
 /**
@@ -359,7 +406,10 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, ind
  * sum; an even split of the sum only for a catalog whose own size is not known (`even`). Without
  * known counts, each catalog's own size (1 when that is not known either).
  */
-function unpairedMachines(catalogs: readonly ResourceView[], counts: ReadonlyArray<number | undefined>): { machines: Array<{ catalog: ResourceView; machines: number }>; even: boolean } {
+function unpairedMachines(
+    catalogs: readonly ResourceView[],
+    counts: ReadonlyArray<number | undefined>,
+): { machines: Array<{ catalog: ResourceView; machines: number }>; even: boolean } {
     const own = catalogs.map((catalog) => ({ catalog, size: machinesOf(catalog) }));
     const known = counts.every((c): c is number => c !== undefined);
     if (!known) {
@@ -371,8 +421,10 @@ function unpairedMachines(catalogs: readonly ResourceView[], counts: ReadonlyArr
     }
     const sizes = own.map((o) => o.size);
     const byValue = (a: number, b: number) => a - b;
-    const matched = sizes.every((n): n is number => typeof n === "number") && counts.length === sizes.length
-        && JSON.stringify([...(sizes)].sort(byValue)) === JSON.stringify([...(counts as number[])].sort(byValue));
+    const matched =
+        sizes.every((n): n is number => typeof n === "number") &&
+        counts.length === sizes.length &&
+        JSON.stringify([...sizes].sort(byValue)) === JSON.stringify([...(counts as number[])].sort(byValue));
     if (matched) {
         return { machines: own.map(({ catalog, size }) => ({ catalog, machines: size as number })), even: false };
     }
@@ -425,7 +477,10 @@ function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<stri
         const catalogs = stack.dependencyOf(resource, "associatedMachineCatalogs", CATALOG_TYPE);
         if (catalogs.length === 0) {
             if (entries.length > 0) {
-                group.notChecked = { reason: "its machine catalogs are not in this stack (or unresolved)", remedy: "declare perfguard:peakConcurrentLaunches on the zones, or manage the catalogs in this stack" };
+                group.notChecked = {
+                    reason: "its machine catalogs are not in this stack (or unresolved)",
+                    remedy: "declare perfguard:peakConcurrentLaunches on the zones, or manage the catalogs in this stack",
+                };
             }
             return group;
         }
@@ -441,7 +496,10 @@ function groupOf(resource: ResourceView, stack: StackView, catalogZone: Map<stri
         if (!zone) {
             // The catalog's own reason says what to do (a zone of another stack: the inventory), not a fact it may already declare.
             const why = catalogWhy.get(catalog.urn);
-            group.notChecked = { reason: `its catalog "${catalog.name}" has a zone that cannot be resolved`, remedy: why?.remedy ?? "declare perfguard:citrixZone=<zone name> in the catalog's metadatas" };
+            group.notChecked = {
+                reason: `its catalog "${catalog.name}" has a zone that cannot be resolved`,
+                remedy: why?.remedy ?? "declare perfguard:citrixZone=<zone name> in the catalog's metadatas",
+            };
             continue;
         }
         perZone.set(zone, (perZone.get(zone) ?? 0) + machines);

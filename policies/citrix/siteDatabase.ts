@@ -11,14 +11,25 @@ import { ONE_GROUP_TESTED, stormsText } from "./names";
 /** The Site database's measured rate, when measuredSiteBrokeredPerS is set (> 0); else nothing gates on the Site. */
 export function siteCap(measuredSiteBrokeredPerS: number | undefined): { capPerS: number; capSource: string } | undefined {
     return measuredSiteBrokeredPerS !== undefined && measuredSiteBrokeredPerS > 0
-        ? { capPerS: measuredSiteBrokeredPerS, capSource: `measuredSiteBrokeredPerS ${measuredSiteBrokeredPerS}/s, set in the policy config (measured on this Site)` }
+        ? {
+              capPerS: measuredSiteBrokeredPerS,
+              capSource: `measuredSiteBrokeredPerS ${measuredSiteBrokeredPerS}/s, set in the policy config (measured on this Site)`,
+          }
         : undefined;
 }
 
 /** One Site database's figures: its storms at once, the measured rate, its satellites. */
-export function siteDatabase(predicted: readonly GroupEvaluation[], groups: readonly GroupEvaluation[], zones: readonly ZoneEvaluation[], config: CitrixEvaluationConfig): SiteEvaluation {
+export function siteDatabase(
+    predicted: readonly GroupEvaluation[],
+    groups: readonly GroupEvaluation[],
+    zones: readonly ZoneEvaluation[],
+    config: CitrixEvaluationConfig,
+): SiteEvaluation {
     const measured = siteCap(config.measuredSiteBrokeredPerS);
-    const shared = shareSiteCap(predicted.map((g) => ({ brokeredPerS: g.prediction!.brokeredPerS, successfulPerS: g.prediction!.successfulPerS })), measured?.capPerS ?? Number.POSITIVE_INFINITY);
+    const shared = shareSiteCap(
+        predicted.map((g) => ({ brokeredPerS: g.prediction!.brokeredPerS, successfulPerS: g.prediction!.successfulPerS })),
+        measured?.capPerS ?? Number.POSITIVE_INFINITY,
+    );
     const relief = measured && shared.capped ? siteRelief(predicted, groups, shared.uncappedPerS - measured.capPerS) : undefined;
     const workPerRequestS = BROKERING_PARAMS.lockFixedS;
     const satelliteAt = config.satelliteAtRttMs;
@@ -54,7 +65,9 @@ export function siteDatabase(predicted: readonly GroupEvaluation[], groups: read
  * per concurrency step below its current one (tens), once per stack.
  */
 function siteRelief(predicted: readonly GroupEvaluation[], groups: readonly GroupEvaluation[], excessPerS: number): SiteEvaluation["relief"] {
-    const busiest = [...predicted].sort((a, b) => b.prediction!.brokeredPerS - a.prediction!.brokeredPerS || a.group.resource.name.localeCompare(b.group.resource.name))[0];
+    const busiest = [...predicted].sort(
+        (a, b) => b.prediction!.brokeredPerS - a.prediction!.brokeredPerS || a.group.resource.name.localeCompare(b.group.resource.name),
+    )[0];
     if (!busiest) {
         return undefined;
     }

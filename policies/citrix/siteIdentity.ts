@@ -100,11 +100,12 @@ export function splitSites(zones: readonly Zone[], links: ReadonlyArray<{ readon
     const unknown = [...new Set(keys.flatMap((k) => (k.kind === "unknown" ? [k.provider] : [])))].sort();
     const stacks = [...new Set(zones.map((z) => stackId(z.resource) || "this stack"))].sort();
     const listed = stacks.length <= 3 ? stacks.join(", ") : `${stacks.slice(0, 3).join(", ")} and ${stacks.length - 3} more`;
-    const reason = unknown.length > 0
-        ? `the Citrix Sites cannot be told apart: the endpoint of provider${unknown.length === 1 ? "" : "s"} ${unknown.map((n) => `"${n}"`).join(", ")} is unknown in this preview`
-        : stacks.length === 1
-            ? "the Citrix Sites cannot be told apart: some zones' provider declares hostname or customerId, others' none (an endpoint from the environment)"
-            : `the Citrix Sites of stacks ${listed} cannot be told apart: a provider declares no hostname or customerId, and the stacks share no zone`;
+    const reason =
+        unknown.length > 0
+            ? `the Citrix Sites cannot be told apart: the endpoint of provider${unknown.length === 1 ? "" : "s"} ${unknown.map((n) => `"${n}"`).join(", ")} is unknown in this preview`
+            : stacks.length === 1
+              ? "the Citrix Sites cannot be told apart: some zones' provider declares hostname or customerId, others' none (an endpoint from the environment)"
+              : `the Citrix Sites of stacks ${listed} cannot be told apart: a provider declares no hostname or customerId, and the stacks share no zone`;
     return {
         parts: [{ zones }],
         unclear: { reason, remedy: unknown.length > 0 ? AFTER_APPLY : "declare hostname or customerId on every citrix provider of the stacks" },

@@ -69,5 +69,7 @@ export function siteKeyOf(resource: ResourceView): SiteKey {
     if (endpoint === UNKNOWN) {
         return { kind: "unknown", provider: name };
     }
-    return endpoint === undefined ? { kind: "none" } : { kind: "endpoint", key: `${customer !== undefined ? "customer" : "host"}:${foldCase(endpoint)}`, provider: name };
+    return endpoint === undefined
+        ? { kind: "none" }
+        : { kind: "endpoint", key: `${customer !== undefined ? "customer" : "host"}:${foldCase(endpoint)}`, provider: name };
 }

@@ -11,7 +11,6 @@ import { TARGET_DEFAULTS } from "./schemas";
 /** Targets as configured: mean response (s) and error budget (percent, 0.1 = 0.1 %). */
 export type { BrokeringTargets } from "./schemas";
 
-
 /**
  * The largest concurrency that meets the targets at this RTT (0 when none does): the model's, never
  * above a measured cell that missed the targets (measuredLimit), nor above the source's advice for

@@ -154,7 +154,8 @@ function zoneDecision(z: ZoneEvaluation, rttMs: number, settings: ThrottleSettin
  * is its most exposed lock's (this one or a more exposed one).
  */
 function loweredZones(g: GroupEvaluation, byZone: ReadonlyMap<Zone, ZoneEvaluation>): LoweredZone[] {
-    return [...g.feeds].sort((a, b) => a.zone.resource.name.localeCompare(b.zone.resource.name))
+    return [...g.feeds]
+        .sort((a, b) => a.zone.resource.name.localeCompare(b.zone.resource.name))
         .filter((f) => g.fixZones === undefined || g.fixZones.includes(f.zone))
         .map((f) => ({ zone: f.zone, rttMs: f.rttMs, perController: byZone.get(f.zone)?.perController ?? 0 }))
         .filter((l) => l.zone.controllers.some((c) => c.throttle.state !== "ok" || c.throttle.value > l.perController));
@@ -175,9 +176,17 @@ function decide(evaluation: CitrixEvaluation, settings: ThrottleSettings): Throt
         if (g.safe === undefined || g.exposure === undefined || !g.feeds.some((f) => zones.has(f.zone))) {
             continue;
         }
-        const over: LockOver | undefined = g.exposure.value > g.safe
-            ? { kind: "lockOver", lock: g, exposure: g.exposure.value, safe: g.safe, lowered: loweredZones(g, evaluation.byZone), perController: g.perController }
-            : undefined;
+        const over: LockOver | undefined =
+            g.exposure.value > g.safe
+                ? {
+                      kind: "lockOver",
+                      lock: g,
+                      exposure: g.exposure.value,
+                      safe: g.safe,
+                      lowered: loweredZones(g, evaluation.byZone),
+                      perController: g.perController,
+                  }
+                : undefined;
         locks.push({ lock: g, safe: g.safe, exposure: g.exposure, ...(over ? { over } : {}) });
     }
     const overs = new Set(locks.filter((l) => l.over).map((l) => l.lock.group));

@@ -51,10 +51,7 @@ export function zoneFix(zone: Zone, each: number | undefined, rttMs?: number): s
 
 function basisFor(z: ZoneEvaluation, targets: BrokeringTargets): string[] {
     const limit = z.lockLimit ?? 0;
-    const lines = [
-        `${FIRST_COME}; its most exposed lock sustains ${limit} at ${targetsBasis(targets)}`,
-        ...rttNotes([z.zone]),
-    ];
+    const lines = [`${FIRST_COME}; its most exposed lock sustains ${limit} at ${targetsBasis(targets)}`, ...rttNotes([z.zone])];
     if (z.lockLimit !== undefined && z.lockLimit > MEASURED_MAX_CONCURRENCY) {
         lines.push(`the fix stays within ${MEASURED_MAX_CONCURRENCY} concurrent requests per lock, the most the source measured against one Site database`);
     }
@@ -70,16 +67,18 @@ export function unthrottledMessage(decision: ControllerUnthrottled, targets: Bro
     const within = demand !== undefined && demand <= limit;
     const meets = within
         ? `: nothing caps a logon storm above its peak of ${round(demand)}`
-        : demand !== undefined ? `: its peak of ${round(demand)} exceeds the ${limit} one lock sustains` : "";
-    const problem = fitted((ref) => `Delivery Controller ${ref} sets no brokering throttle${meets}.`, `"${shortName(controller.name)}" of ${zoneRef(z.zone, false, rttMs)}`,
-        (n) => `"${shortName(controller.name, n)}" of ${zoneShort(z.zone, n)} (${num(rttMs)} ms)`);
+        : demand !== undefined
+          ? `: its peak of ${round(demand)} exceeds the ${limit} one lock sustains`
+          : "";
+    const problem = fitted(
+        (ref) => `Delivery Controller ${ref} sets no brokering throttle${meets}.`,
+        `"${shortName(controller.name)}" of ${zoneRef(z.zone, false, rttMs)}`,
+        (n) => `"${shortName(controller.name, n)}" of ${zoneShort(z.zone, n)} (${num(rttMs)} ms)`,
+    );
     return {
         problem,
         fix: zoneFix(z.zone, decision.perController, rttMs),
-        basis: [
-            ...(within ? [`the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains`] : []),
-            ...basisFor(z, targets),
-        ],
+        basis: [...(within ? [`the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains`] : []), ...basisFor(z, targets)],
     };
 }
 
@@ -89,11 +88,21 @@ export function zoneUnthrottledMessage(decision: ZoneUnthrottled, targets: Broke
     const demand = z.demand;
     const limit = z.lockLimit ?? 0;
     return {
-        problem: fitted((ref) => `${ref} has ${unthrottled.length} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`, zoneRef(z.zone, true, rttMs), (n) => `Zone "${shortName(z.zone.resource.name, n)}" (${num(rttMs)} ms)`),
+        problem: fitted(
+            (ref) => `${ref} has ${unthrottled.length} Delivery Controllers without a brokering throttle, so nothing caps its concurrent requests.`,
+            zoneRef(z.zone, true, rttMs),
+            (n) => `Zone "${shortName(z.zone.resource.name, n)}" (${num(rttMs)} ms)`,
+        ),
         fix: zoneFix(z.zone, decision.perController, rttMs),
         basis: [
             `without a throttle: ${cappedList(unthrottled.map((c) => `"${shortName(c.name)}"`))}`,
-            ...(demand !== undefined ? [demand <= limit ? `the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains: nothing caps a storm above it` : `its declared peak of ${round(demand)} exceeds the ${limit} one lock sustains`] : []),
+            ...(demand !== undefined
+                ? [
+                      demand <= limit
+                          ? `the declared peak of ${round(demand)} is within the ${limit} its most exposed lock sustains: nothing caps a storm above it`
+                          : `its declared peak of ${round(demand)} exceeds the ${limit} one lock sustains`,
+                  ]
+                : []),
             ...basisFor(z, targets),
         ],
     };
@@ -112,18 +121,29 @@ export function groupOverMessage(over: LockOver, targets: BrokeringTargets): Mes
     const throttles = simple
         ? `set the DWORD ${THROTTLE} ${declare(lowered.map((l) => ({ controllers: l.zone.controllers, each: l.perController })))} to ${lowered.map(({ zone, perController: each }) => (zone.controllers.length === 1 ? `${each} on ${zoneShort(zone)}'s Delivery Controller` : `${each} on each of ${zoneShort(zone)}'s ${zone.controllers.length} Delivery Controllers`)).join(", ")}`
         : lowered.length > 0
-            ? lowered.map(({ zone, perController: each, rttMs }) => zoneFix(zone, each, rttMs)).join("; ")
-            // Every zone already at its own most exposed lock's value: the sum still is not (a
+          ? lowered.map(({ zone, perController: each, rttMs }) => zoneFix(zone, each, rttMs)).join("; ")
+          : // Every zone already at its own most exposed lock's value: the sum still is not (a
             // controller without a known throttle, or locks whose values differ).
-            : `lower the throttles of its ${plural(g.feeders, "Delivery Controller")} so that they add up to at most ${g.safe}${over.perController !== undefined && over.perController > 0 ? ` (${over.perController} each)` : ""}`;
+            `lower the throttles of its ${plural(g.feeders, "Delivery Controller")} so that they add up to at most ${g.safe}${over.perController !== undefined && over.perController > 0 ? ` (${over.perController} each)` : ""}`;
     return {
-        problem: fitted((ref) => `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`, groupRef(g.group, true), (n) => groupShort(g.group, true, n)),
+        problem: fitted(
+            (ref) =>
+                `${ref}: the throttles of ${plural(g.feeders, "Delivery Controller")} can put ${round(exposure.value)} concurrent requests on its lock, above the ${g.safe} it sustains.`,
+            groupRef(g.group, true),
+            (n) => groupShort(g.group, true, n),
+        ),
         fix: `${throttles}${spans ? "; or split the Delivery Group per zone (one lock each)" : ""}`,
         basis: [
-            `${FIRST_COME} (each lock can receive every feeding controller's throttle): ${cappedList(sorted.map((f) => `${f.knownThrottles} from ${zoneShort(f.zone)} at ${num(f.rttMs)} ms`), 5, false)}${exposure.byPeak ? `, bounded by the group's own peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,
+            `${FIRST_COME} (each lock can receive every feeding controller's throttle): ${cappedList(
+                sorted.map((f) => `${f.knownThrottles} from ${zoneShort(f.zone)} at ${num(f.rttMs)} ms`),
+                5,
+                false,
+            )}${exposure.byPeak ? `, bounded by the group's own peak of ${round(exposure.value)}` : ""}; ${targetsBasis(targets)}`,
             ...g.rttNotes,
             ...(spans ? ["a Delivery Group brokered from several zones: not measured (multi-class MVA of its one lock)"] : []),
-            ...(exposure.value > MEASURED_MAX_CONCURRENCY ? [`${round(exposure.value)} concurrent requests: not measured (the source measured up to ${MEASURED_MAX_CONCURRENCY})`] : []),
+            ...(exposure.value > MEASURED_MAX_CONCURRENCY
+                ? [`${round(exposure.value)} concurrent requests: not measured (the source measured up to ${MEASURED_MAX_CONCURRENCY})`]
+                : []),
             ...g.load.notes,
         ],
     };

@@ -14,7 +14,19 @@ import { dispatcherCoresBasis, dispatcherUnmeasured } from "./dispatcherNotes";
 import { within } from "./fit";
 import type { SeCapacityConfig } from "./config";
 import type { GroupEvaluation, Unit } from "./groupTypes";
-import { capacityText, demandText, failureText, fullNames, groupLabel, HA_DOC, labelOf, limitText, optionText, placementText, utilisationText } from "./capacityMessages";
+import {
+    capacityText,
+    demandText,
+    failureText,
+    fullNames,
+    groupLabel,
+    HA_DOC,
+    labelOf,
+    limitText,
+    optionText,
+    placementText,
+    utilisationText,
+} from "./capacityMessages";
 
 /** The N+M buffer the group cannot keep: the SEs placement needs plus bufferSe exceed maxSe. */
 export function bufferMessage(e: GroupEvaluation, alternatives: readonly string[]): Message {
@@ -43,7 +55,10 @@ export function bufferState(spec: Pick<SeGroupSpec, "haMode" | "bufferSe">, p: G
 }
 
 /** Vendor behaviour of elastic N+M with no buffer SE (docs/policies/nsx-alb-se-capacity-advisory.md quotes it). */
-export const NO_BUFFER_DOC = "with no buffer SE the failed SE's VSs are placed on the remaining SEs if they have capacity, else they are down until a new SE is created (" + HA_DOC + ")";
+export const NO_BUFFER_DOC =
+    "with no buffer SE the failed SE's VSs are placed on the remaining SEs if they have capacity, else they are down until a new SE is created (" +
+    HA_DOC +
+    ")";
 
 /** An N+M group with bufferSe 0: one SE failure moves or stops its VSs. */
 export function noBufferMessage(e: GroupEvaluation): Message {
@@ -51,19 +66,21 @@ export function noBufferMessage(e: GroupEvaluation): Message {
     const sizing = e.sizing as SeGroupSizing;
     const { spec, where } = sizing;
     const maxSe = Math.max(spec.maxSe, p.sesNeeded + 1);
-    const fix = maxSe <= 1000
-        ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${plural(p.sesNeeded, "SE")} for placement + 1 spare: one SE failure covered).`
-        : "move some of its VSs to another SE group, then set bufferSe \"1\".";
+    const fix =
+        maxSe <= 1000
+            ? `set bufferSe "1"${maxSe !== spec.maxSe ? `, maxSe "${maxSe}"` : ""} (${plural(p.sesNeeded, "SE")} for placement + 1 spare: one SE failure covered).`
+            : 'move some of its VSs to another SE group, then set bufferSe "1".';
     const after = e.afterFailure;
     // With survivors, the figure: where their load lands (within the limit, else nsx-alb-se-capacity reports it).
-    const long = after && !after.placeable
-        ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the ${plural(after.running - 1, "survivor")} cannot hold all its VSs at maxVsPerSe ${p.maxVsPerSe}: some are down until a new SE is up.`
-        : after
-        ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the survivors carry its VSs (busiest ${pct(after.placement.worstSe.peak)}) with no spare SE left.`
-        // With one SE there are no others to move to: its VSs are down until a new SE is up.
-        : p.sesNeeded <= 1
-        ? `${groupLabel(e.group)}: bufferSe 0: if its only SE fails, its VSs are down until a new SE is up.`
-        : `${groupLabel(e.group)}: bufferSe 0: if one of its ${p.sesNeeded} SEs fails, its VSs move to the others or are down until a new SE is up.`;
+    const long =
+        after && !after.placeable
+            ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the ${plural(after.running - 1, "survivor")} cannot hold all its VSs at maxVsPerSe ${p.maxVsPerSe}: some are down until a new SE is up.`
+            : after
+              ? `${groupLabel(e.group)}: bufferSe 0: if one of its ${after.running} SEs fails, the survivors carry its VSs (busiest ${pct(after.placement.worstSe.peak)}) with no spare SE left.`
+              : // With one SE there are no others to move to: its VSs are down until a new SE is up.
+                p.sesNeeded <= 1
+                ? `${groupLabel(e.group)}: bufferSe 0: if its only SE fails, its VSs are down until a new SE is up.`
+                : `${groupLabel(e.group)}: bufferSe 0: if one of its ${p.sesNeeded} SEs fails, its VSs move to the others or are down until a new SE is up.`;
     return {
         problem: long.length <= PROBLEM_LINE_MAX ? long : `${groupLabel(e.group)}: bufferSe 0: an SE failure squeezes or stops its VSs.`,
         fix,
@@ -78,7 +95,9 @@ export function noBufferMessage(e: GroupEvaluation): Message {
 /** The measured alternative to an extrapolated SE size (6 vCPUs, more SEs), in words. */
 export function measuredFixText(e: GroupEvaluation, measured: PlacementFix | undefined): string {
     const keep = `or keep vcpusPerSe ${(e.sizing as SeGroupSizing).spec.vcpusPerSe} knowing the fit rests on an extrapolation (not measured)`;
-    return measured ? `${optionText(measured, e)}; ${keep}.` : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
+    return measured
+        ? `${optionText(measured, e)}; ${keep}.`
+        : `no measured size fits within the provider's ranges: split the VSs over more SE groups, ${keep}.`;
 }
 
 /**
@@ -92,7 +111,10 @@ function readingsText(linear: number, slope: number | undefined, row: number): s
 
 /** The Basis line that says which reading the verdicts rest on and what the other gives. */
 function readingsBasis(linear: number, slope: number | undefined, config: SeCapacityConfig): string {
-    const other = slope === undefined ? "" : `; ${READING_NAME.slope} (the conservative reading) it needs ${pct(slope)}${within(slope, config) ? "" : `, over the ${limitText(config)}`}`;
+    const other =
+        slope === undefined
+            ? ""
+            : `; ${READING_NAME.slope} (the conservative reading) it needs ${pct(slope)}${within(slope, config) ? "" : `, over the ${limitText(config)}`}`;
     return `beyond the ${MEASURED_VCPUS_MAX} vCPU row the CPU-bound figures are extrapolated: ${READING_NAME.linear} (the favourable reading, the only one a mandatory verdict rests on) it needs ${pct(linear)}${other}: advisory`;
 }
 
@@ -106,8 +128,10 @@ export function extrapolatedVsMessage(unit: Unit, e: GroupEvaluation, fix: strin
     const label = labelOf(unit.head.vs);
     const long = `${label} fits ${vcpus} vCPU SEs only if extrapolated, not measured: ${readingsText(p.perVs[i].peak, slope, m.perVs[i].peak)}.`;
     return {
-        problem: long.length <= PROBLEM_LINE_MAX ? long
-            : `${label} fits ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
+        problem:
+            long.length <= PROBLEM_LINE_MAX
+                ? long
+                : `${label} fits ${vcpus} vCPU SEs (${pct(p.perVs[i].peak)}) only on extrapolated figures, not measured: ${pct(m.perVs[i].peak)} of the 6 vCPU row's.`,
         fix,
         basis: [
             `${utilisationText(p.perVs[i])} of ${plural(p.vsSes, "SE")} extrapolated, ${limitText(config)}; ${demandText(unit)}`,
@@ -129,13 +153,20 @@ export function extrapolatedGroupMessage(e: GroupEvaluation, units: readonly Uni
     const slope = e.slope?.worstSe.peak;
     const long = `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only if extrapolated, not measured: busiest SE ${readingsText(p.worstSe.peak, slope, m.worstSe.peak)}.`;
     return {
-        problem: long.length <= PROBLEM_LINE_MAX ? long
-            : `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
+        problem:
+            long.length <= PROBLEM_LINE_MAX
+                ? long
+                : `${groupLabel(e.group)}: ${what} fit ${vcpus} vCPU SEs only on extrapolated figures, not measured (busiest SE ${pct(m.worstSe.peak)} of the 6 vCPU figures).`,
         fix,
         basis: [
             `busiest SE extrapolated: ${utilisationText(p.worstSe)}, ${limitText(config)}; ${placementText(e.sizing as SeGroupSizing, p)}`,
             readingsBasis(p.worstSe.peak, slope, config),
-            capacityText(e.sizing as SeGroupSizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
+            capacityText(
+                e.sizing as SeGroupSizing,
+                p,
+                e.units.flatMap((u) => u.demands),
+                dispatcherUnmeasured(e),
+            ),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...dispatcherCoresBasis(e),
             ...fullNames([e.group.resource]),

@@ -19,13 +19,14 @@ import { CONNECTIONS_SCALED, dispatcherNote, METRIC_NAME, needsText, sizeLabel }
 import type { SeCapacityConfig } from "./config";
 import type { GroupEvaluation, Unit } from "./groupTypes";
 
-
 const KIND_ROW: Record<VsKind, string> = { l7ssl: "L7 SSL", l7: "L7", l4: "L4" };
 
 /** Vendor documents behind each rule (cited in basis lines; docs/policies/nsx-alb-se-capacity.md quotes them). */
 export const HA_DOC = "Avi Elastic HA for Service Engines (avinetworks.com/docs/latest/elastic-ha-for-avi-service-engines)";
-export const LEGACY_HA_DOC = "Avi 21.1, Legacy HA for Service Engines: \"the surviving SE takes over traffic for all virtual services previously active on the failed SE\"";
-export const SCALE_OUT_DOC = "VMware Avi Load Balancer 30.2 configuration guide, scale use cases; Avi \"Autoscale Service Engines\": all ingress of a VS goes through its primary SE, which forwards flows to the secondaries";
+export const LEGACY_HA_DOC =
+    'Avi 21.1, Legacy HA for Service Engines: "the surviving SE takes over traffic for all virtual services previously active on the failed SE"';
+export const SCALE_OUT_DOC =
+    'VMware Avi Load Balancer 30.2 configuration guide, scale use cases; Avi "Autoscale Service Engines": all ingress of a VS goes through its primary SE, which forwards flows to the secondaries';
 
 /** `Virtualservice "shop-vs"` with the name shortened for a problem line. */
 export function labelOf(resource: ResourceView): string {
@@ -111,8 +112,10 @@ export function capacityText(sizing: SeGroupSizing, p: GroupPlacement, demands: 
         ? `${seCapacityBasis(spec.vcpusPerSe - 1)}; ${dispatcherNote(spec.vcpusPerSe)} (that row had every core a proxy core)${connections}`
         : seCapacityBasis(spec.vcpusPerSe, per.reading);
     const measured = per.extrapolated ? `; not measured: beyond the ${MEASURED_VCPUS_MAX} vCPU row` : "";
-    return `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
-        `${figures.join(", ") || "no demand"} (${rowBasis}${measured})`;
+    return (
+        `per SE at ${fieldText("vcpusPerSe", spec.vcpusPerSe, where.vcpusPerSe)}, ${fieldText("memoryPerSe", spec.memoryPerSeMb, where.memoryPerSeMb, "MB")}: ` +
+        `${figures.join(", ") || "no demand"} (${rowBasis}${measured})`
+    );
 }
 
 /** One utilisation, limit by limit: "CPU 297% (SSL TPS 222%, L7 RPS 75%), throughput 0%". */
@@ -143,9 +146,10 @@ export function demandText(unit: Unit): string {
             // Read from a certificate in the stack, or assumed: the Basis says which (certificates.ts).
             // A key the table did not measure is named as read, with the row it was judged on.
             const unmeasured = d.sslKeyBasis?.unmeasured ?? [];
-            const keyLabel = unmeasured.length > 0
-                ? `${unmeasured.join("/")} SSL TPS, judged on the ${keyTypeName(d.sslKeyType)} row: not measured; larger keys cost more per handshake`
-                : `${keyTypeName(d.sslKeyType)} SSL TPS`;
+            const keyLabel =
+                unmeasured.length > 0
+                    ? `${unmeasured.join("/")} SSL TPS, judged on the ${keyTypeName(d.sslKeyType)} row: not measured; larger keys cost more per handshake`
+                    : `${keyTypeName(d.sslKeyType)} SSL TPS`;
             own.push(`${num(d.sslTps)} ${keyLabel}${d.sslKeyBasis && m.where.sslKeyType ? ` (${m.where.sslKeyType})` : ""}`);
         }
         if (d.l7Rps !== undefined) {
@@ -182,12 +186,20 @@ export function vsMessage(unit: Unit, e: GroupEvaluation, config: SeCapacityConf
     const short = `${labelOf(vs)}${children} ${known}needs ${what} (${limitText(config)}).`;
     return {
         // Long names: the group is named in the fix, so the problem line can leave it out.
-        problem: long.length <= PROBLEM_LINE_MAX ? long : short.length <= PROBLEM_LINE_MAX ? short
-            : `${labelOf(vs)} ${known}needs ${needsText(u, p.vsSes, assumed ? "all counted as ingress" : "")} (${limitText(config)}).`,
+        problem:
+            long.length <= PROBLEM_LINE_MAX
+                ? long
+                : short.length <= PROBLEM_LINE_MAX
+                  ? short
+                  : `${labelOf(vs)} ${known}needs ${needsText(u, p.vsSes, assumed ? "all counted as ingress" : "")} (${limitText(config)}).`,
         fix: `see the fix on ${groupLabel(e.group)}${e.group.resource ? "" : " (reported on the stack)"}: one change for all its VSs.`,
         basis: [
             `${utilisationText(u)} of ${plural(p.vsSes, "SE")}; ${demandText(unit)}`,
-            ...(u.ingress > 0 ? [`native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`] : []),
+            ...(u.ingress > 0
+                ? [
+                      `native scale-out: ingress on the primary SE, CPU work and egress spread (${SCALE_OUT_DOC}); scaleoutEcmp "true" (BGP/ECMP) spreads ingress too`,
+                  ]
+                : []),
             // Its group's message (always reported with it) carries the two-way judgement and the dispatcher notes.
             ...fullNames([vs, e.group.resource]),
         ],
@@ -207,12 +219,20 @@ export function optionText(fix: PlacementFix, e: GroupEvaluation): string {
     const row = seCapacityBasis(fix.spec.vcpusPerSe).replace(/^NSX ALB 20\.1\.6 per-SE table, /, "");
     const label = sizeLabel(fix.spec.vcpusPerSe, fix.spec.dedicatedDispatcher);
     // A fix that raises memory for open connections counts on the memory scaling, not on a row.
-    const conns = connectionsScaled(p.perSe) && e.units.some((u) => u.demands.some((d) => d.l4OpenConnections !== undefined))
-        ? `; open connections ${CONNECTIONS_SCALED}` : "";
-    const size = (label === "extrapolated" ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
-        : label === "not measured" ? dispatcherNote(fix.spec.vcpusPerSe)
-        : p.vsSes > 1 ? `${row} per SE; linear scale-out to ${plural(p.sesPerVs, "SE")} assumed${p.sesPerVs !== p.vsSes ? ` (judged on ${p.vsSes} after one fails)` : ""}: not measured`
-        : label === "measured" ? `${row}, measured` : row) + conns;
+    const conns =
+        connectionsScaled(p.perSe) && e.units.some((u) => u.demands.some((d) => d.l4OpenConnections !== undefined))
+            ? `; open connections ${CONNECTIONS_SCALED}`
+            : "";
+    const size =
+        (label === "extrapolated"
+            ? `extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row: not measured`
+            : label === "not measured"
+              ? dispatcherNote(fix.spec.vcpusPerSe)
+              : p.vsSes > 1
+                ? `${row} per SE; linear scale-out to ${plural(p.sesPerVs, "SE")} assumed${p.sesPerVs !== p.vsSes ? ` (judged on ${p.vsSes} after one fails)` : ""}: not measured`
+                : label === "measured"
+                  ? `${row}, measured`
+                  : row) + conns;
     // A scale-out fix names minScaleoutPerVs itself; a mode change needs the SEs per VS said.
     const ses = fix.kind !== "mode" || fix.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY" ? "" : `each VS on ${plural(p.sesPerVs, "SE")}; `;
     return `${set} (${edition}${ses}busiest SE ${pct(p.worstSe.peak)}; ${size})`;
@@ -224,11 +244,16 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     const where = e.group.resource ? "" : ` on the controller and in policy config seGroups.${e.group.name}`;
     // No key declared: RSA-2048 was assumed; an EC key carries about three times the handshakes.
     const assumedKey = keyAssumedNames(e);
-    const key = assumedKey.length > 0
-        ? `declare the key type of ${assumedKey.join(", ")} first (RSA-2048 assumed): its Sslkeyandcertificate in the stack, or perfguard:sslKeyType; or ` : "";
+    const key =
+        assumedKey.length > 0
+            ? `declare the key type of ${assumedKey.join(", ")} first (RSA-2048 assumed): its Sslkeyandcertificate in the stack, or perfguard:sslKeyType; or `
+            : "";
     if (fixes.length === 0) {
-        return key + "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
-            "move some of them to another SE group, or lower their demand.";
+        return (
+            key +
+            "nothing within the provider's ranges (minScaleoutPerVs 1-64, maxSe 0-1000, memoryPerSe up to 262144 MB, 64 vCPUs) fits these VSs on one group: " +
+            "move some of them to another SE group, or lower their demand."
+        );
     }
     // Legacy active/standby: fewer VSs on the pair is the fix that keeps the edition.
     const legacy = (e.sizing as SeGroupSizing).spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY";
@@ -241,11 +266,11 @@ export function fixText(e: GroupEvaluation, config: SeCapacityConfig): string {
     const split = packed
         ? `split the traffic of its ingress-bound VSs over several VSs with algo "PLACEMENT_ALGO_DISTRIBUTED" (packed placement puts them on the same SE until maxVsPerSe, so a split alone moves no load), or move some to another SE group`
         : "split the traffic of its ingress-bound VSs over several VSs (each with its own primary SE), or another SE group";
-    const another = legacy ? "; or move some of its VSs to another SE group"
-        : ingressBound.length > 0 ? `; or, without BGP/ECMP, ${split}` : "";
+    const another = legacy ? "; or move some of its VSs to another SE group" : ingressBound.length > 0 ? `; or, without BGP/ECMP, ${split}` : "";
     // No direction declared: all throughput was counted as ingress; declaring it is the cheapest fix.
     const declare = ingressBound.some((u) => u.ingressAssumed)
-        ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or " : "";
+        ? "declare perfguard:ingressPct on its VSs if their traffic is mostly egress (now all counted as ingress); or "
+        : "";
     return `${key}${declare}${fixes.map((f) => optionText(f, e)).join("; or ")}${where}${another}.`;
 }
 
@@ -276,25 +301,29 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
     const wanted = spec.haMode === "HA_MODE_SHARED_PAIR" ? Math.max(spec[scaleField], 2) : spec[scaleField];
     const after = e.afterFailure;
     if (!p.placeable) {
-        problem = spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
-            ? `${label}: its ${plural(p.vsCount, "VS")} exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
-            // maxSe 0 is the cause whatever else is set: the group may run no SE at all.
-            : spec.maxSe < 1 ? `${label}: maxSe ${spec.maxSe} lets it run no SE, so the Controller cannot place its ${plural(p.vsCount, "VS")}.`
-            : wanted > spec.maxSe
-                ? `${label}: ${scaleField} ${spec[scaleField]}${wanted !== spec[scaleField] ? " (active/active: at least 2)" : ""} exceeds maxSe ${spec.maxSe}: the Controller cannot place its ${plural(p.vsCount, "VS")}.`
-                : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${plural(p.sesNeeded, "SE")} at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;
+        problem =
+            spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+                ? `${label}: its ${plural(p.vsCount, "VS")} exceed maxVsPerSe ${p.maxVsPerSe} on its two SEs, so the Controller cannot place them all.`
+                : // maxSe 0 is the cause whatever else is set: the group may run no SE at all.
+                  spec.maxSe < 1
+                  ? `${label}: maxSe ${spec.maxSe} lets it run no SE, so the Controller cannot place its ${plural(p.vsCount, "VS")}.`
+                  : wanted > spec.maxSe
+                    ? `${label}: ${scaleField} ${spec[scaleField]}${wanted !== spec[scaleField] ? " (active/active: at least 2)" : ""} exceeds maxSe ${spec.maxSe}: the Controller cannot place its ${plural(p.vsCount, "VS")}.`
+                    : `${label}: its ${plural(p.vsCount, "VS")} need${p.vsCount === 1 ? "s" : ""} ${plural(p.sesNeeded, "SE")} at maxVsPerSe ${p.maxVsPerSe} but maxSe is ${spec.maxSe}: the Controller cannot place them all.`;
     } else if (after && failureOver(e, config) && within(p.worstSe.peak, config) && failing.length === 0) {
         // N+M with no buffer SE: judged at the first failure, as legacy active/standby is at failover.
         problem = `${label}: bufferSe 0: after one of its ${after.running} SEs fails, the busiest survivor needs ${pct(after.placement.worstSe.peak)} (${limit}): its VSs would drop traffic at peak.`;
     } else if (p.worstSe.peak > 1 - config.headroomPct / 100 + 1e-9 && (failing.length === 0 || p.worstSeShares > 1)) {
-        problem = sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
-            ? `${label}: after a failover one SE carries all ${p.vsCount} VSs: busiest SE ${pct(p.worstSe.peak)} (${limit}): they would drop traffic at peak.`
-            : `${label}: its busiest SE needs ${pct(p.worstSe.peak)} with ${plural(p.worstSeShares, "VS share")} on it (${limit}): its VSs would drop traffic at peak.`;
+        problem =
+            sizing.spec.haMode === "HA_MODE_LEGACY_ACTIVE_STANDBY"
+                ? `${label}: after a failover one SE carries all ${p.vsCount} VSs: busiest SE ${pct(p.worstSe.peak)} (${limit}): they would drop traffic at peak.`
+                : `${label}: its busiest SE needs ${pct(p.worstSe.peak)} with ${plural(p.worstSeShares, "VS share")} on it (${limit}): its VSs would drop traffic at peak.`;
     } else {
         const first = labelOf(failing[0].head.vs);
-        problem = e.units.length === 1
-            ? `${label}: its only VS, ${first}, does not fit the SEs it runs on (${limit}).`
-            : `${label}: ${failing.length} of its ${e.units.length} VSs ${failing.length === 1 ? "does" : "do"} not fit the SEs they run on (${limit}), first ${first}.`;
+        problem =
+            e.units.length === 1
+                ? `${label}: its only VS, ${first}, does not fit the SEs it runs on (${limit}).`
+                : `${label}: ${failing.length} of its ${e.units.length} VSs ${failing.length === 1 ? "does" : "do"} not fit the SEs they run on (${limit}), first ${first}.`;
         if (problem.length > PROBLEM_LINE_MAX) {
             problem = `${label}: ${failing.length} of its ${plural(e.units.length, "VS")} do${failing.length === 1 ? "es" : ""} not fit the SEs they run on (${limit}).`;
         }
@@ -307,11 +336,18 @@ export function groupMessage(e: GroupEvaluation, failing: readonly Unit[], confi
         basis: [
             ...(onlyVsReported(e, failing) ? [] : [busiestSeText(e)]),
             ...(after && failureOver(e, config) ? [failureText(e)] : []),
-            capacityText(sizing, p, e.units.flatMap((u) => u.demands), dispatcherUnmeasured(e)),
+            capacityText(
+                sizing,
+                p,
+                e.units.flatMap((u) => u.demands),
+                dispatcherUnmeasured(e),
+            ),
             haText(sizing, p, config),
             ...(e.judgedBothWays ? [e.judgedBothWays] : []),
             ...dispatcherCoresBasis(e),
-            ...(partial > 0 ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`] : []),
+            ...(partial > 0
+                ? [`${plural(partial, "VS")} counted with known demand only (unknown in this preview or unreadable): the real load can only be higher`]
+                : []),
             ...(ambiguous > 0 ? [`${plural(ambiguous, "VS")} whose ref matches this and another SE group counted here too (not checked themselves)`] : []),
             ...fullNames([e.group.resource]),
         ],
@@ -326,6 +362,8 @@ export function failureText(e: GroupEvaluation): string {
     }
     const q = after.placement;
     const down = after.placeable ? "" : `; ${plural(q.sesNeeded, "SE")} needed at maxVsPerSe ${q.maxVsPerSe}: the rest are down until a new SE is up`;
-    return `after one SE fails (bufferSe 0): busiest of ${plural(after.running - 1, "surviving SE")} ${pct(q.worstSe.peak)}: ${utilisationText(q.worstSe)}; ` +
-        `each VS on ${plural(q.sesPerVs, "SE")}, placed as before (${HA_DOC}: the failed SE's VSs go to the remaining SEs)${down}`;
+    return (
+        `after one SE fails (bufferSe 0): busiest of ${plural(after.running - 1, "surviving SE")} ${pct(q.worstSe.peak)}: ${utilisationText(q.worstSe)}; ` +
+        `each VS on ${plural(q.sesPerVs, "SE")}, placed as before (${HA_DOC}: the failed SE's VSs go to the remaining SEs)${down}`
+    );
 }

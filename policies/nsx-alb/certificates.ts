@@ -91,8 +91,11 @@ function certificatesNamed(ref: string, certs: readonly ResourceView[]): Resourc
     return certs.filter((c) => {
         const own = text(c, "uuid");
         const url = text(c, "url") ?? text(c, "sslkeyandcertificateId");
-        return (own !== undefined && canonicalUuid(own, OBJECT) === uuid) || url === ref
-            || (url !== undefined && parseAviRef(url, OBJECT)?.by === "uuid" && (parseAviRef(url, OBJECT) as { uuid: string }).uuid === uuid);
+        return (
+            (own !== undefined && canonicalUuid(own, OBJECT) === uuid) ||
+            url === ref ||
+            (url !== undefined && parseAviRef(url, OBJECT)?.by === "uuid" && (parseAviRef(url, OBJECT) as { uuid: string }).uuid === uuid)
+        );
     });
 }
 
@@ -110,7 +113,8 @@ export function certificateKeys(stack: StackView, vs: ResourceView): { keys: Cer
     }
     const certs = stack.ofType(CERT_TYPE);
     const depended = (vs.propertyDependencies.sslKeyAndCertificateRefs ?? [])
-        .map((urn) => stack.byUrn.get(urn)).filter((r): r is ResourceView => r !== undefined && r.type === CERT_TYPE);
+        .map((urn) => stack.byUrn.get(urn))
+        .filter((r): r is ResourceView => r !== undefined && r.type === CERT_TYPE);
     const found = new Set<ResourceView>();
     let unread = 0;
     let unknownRefs = 0;
@@ -189,8 +193,10 @@ export function withCertificateKey(stack: StackView, vs: ResourceView, read: VsD
     const unmeasured = certs.keys.filter((k) => !k.measured).map((k) => k.name);
     const named = certs.keys.map((k) => `${k.name} key of ${k.certificate}`).sort();
     const others = certs.unread > 0 ? `; ${certs.unread} more not readable here${fact ? ` (${fact.where}: ${ROW_NAME[fact.value]})` : ""}` : "";
-    const conflict = fact && certs.unread === 0 && rows.size === 1 && !rows.has(fact.value)
-        ? `; ${fact.where} says ${fact.value}: the certificate is what the VS presents` : "";
+    const conflict =
+        fact && certs.unread === 0 && rows.size === 1 && !rows.has(fact.value)
+            ? `; ${fact.where} says ${fact.value}: the certificate is what the VS presents`
+            : "";
     const favourable: "ecc" | "rsa" = rows.has("ecc") ? "ecc" : "rsa";
     const basis: SslKeyBasis = {
         source: "certificate",

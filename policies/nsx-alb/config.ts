@@ -29,24 +29,34 @@ export const SETTINGS_DEPRECATED_IN = "nsx-alb-se-capacity-advisory";
 
 const FIELD_VALUE_SCHEMA: PolicyConfigJSONSchema = { type: ["string", "number", "boolean"] };
 const SE_GROUPS_ENTRY: PolicyConfigJSONSchema = {
-    type: "object", properties: Object.fromEntries(SE_GROUP_FIELD_NAMES.map((f) => [f, FIELD_VALUE_SCHEMA])), additionalProperties: false,
+    type: "object",
+    properties: Object.fromEntries(SE_GROUP_FIELD_NAMES.map((f) => [f, FIELD_VALUE_SCHEMA])),
+    additionalProperties: false,
 };
 
 /** nsx-alb-se-capacity's config schema: the one declaration of the room's settings and their defaults. */
 export const SE_CAPACITY_SCHEMA: ConfigSchemaOf<SeCapacityConfig> = {
     properties: {
         headroomPct: {
-            type: "number", minimum: 0, maximum: 95, default: 20,
-            description: "Spare capacity to keep, percent: demand <= (1 - headroomPct/100) x capacity (default 20). nsx-alb-se-capacity-advisory reads it here.",
+            type: "number",
+            minimum: 0,
+            maximum: 95,
+            default: 20,
+            description:
+                "Spare capacity to keep, percent: demand <= (1 - headroomPct/100) x capacity (default 20). nsx-alb-se-capacity-advisory reads it here.",
         },
         assumeScaleOut: {
-            type: "boolean", default: false,
-            description: "Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs (default false: a gate should not count on a scale-out nobody triggered). nsx-alb-se-capacity-advisory reads it here.",
+            type: "boolean",
+            default: false,
+            description:
+                "Count maxScaleoutPerVs SEs per VS instead of minScaleoutPerVs (default false: a gate should not count on a scale-out nobody triggered). nsx-alb-se-capacity-advisory reads it here.",
         },
         seGroups: {
-            type: "object", default: {},
+            type: "object",
+            default: {},
             additionalProperties: SE_GROUPS_ENTRY,
-            description: "SE groups not declared in the stack (e.g. the controller's Default-Group), keyed by name or uuid: vcpusPerSe, memoryPerSe (MB), maxSe, minScaleoutPerVs, maxScaleoutPerVs, bufferSe, haMode, algo, maxVsPerSe, as strings or numbers; absent fields take the provider defaults. nsx-alb-se-capacity-advisory reads it here.",
+            description:
+                "SE groups not declared in the stack (e.g. the controller's Default-Group), keyed by name or uuid: vcpusPerSe, memoryPerSe (MB), maxSe, minScaleoutPerVs, maxScaleoutPerVs, bufferSe, haMode, algo, maxVsPerSe, as strings or numbers; absent fields take the provider defaults. nsx-alb-se-capacity-advisory reads it here.",
         },
     },
 };
@@ -61,7 +71,8 @@ export const SE_CAPACITY_DEFAULTS: Readonly<SeCapacityConfig> = Object.freeze({
 /** A setting still set on the advisory: the copy for this policy only (null: not set, the home's value applies). */
 export type DeprecatedCopies = { [K in keyof SeCapacityConfig]: SeCapacityConfig[K] | null };
 
-const DEPRECATED = "Deprecated here: set it on nsx-alb-se-capacity, its one home (this policy reads it there). A value set here still applies to this policy alone, over the home's (default null: not set).";
+const DEPRECATED =
+    "Deprecated here: set it on nsx-alb-se-capacity, its one home (this policy reads it there). A value set here still applies to this policy alone, over the home's (default null: not set).";
 
 /** nsx-alb-se-capacity-advisory's config schema: the room's settings as deprecated copies, unset by default. */
 export const ADVISORY_SCHEMA: ConfigSchemaOf<DeprecatedCopies> = {
@@ -73,11 +84,14 @@ export const ADVISORY_SCHEMA: ConfigSchemaOf<DeprecatedCopies> = {
 };
 
 /** Settings a config may still set on a policy that is not their home (for `perfguard config check`). */
-export const MOVED_SETTINGS: readonly { readonly policy: string; readonly key: string; readonly home: string; readonly note: string }[] =
-    (Object.keys(SE_CAPACITY_SCHEMA.properties) as Array<keyof SeCapacityConfig>).map((key) => ({
-        policy: SETTINGS_DEPRECATED_IN, key, home: SETTINGS_HOME,
-        note: `${key} is deprecated here: its one home is ${SETTINGS_HOME} (set it there; this copy still applies, to ${SETTINGS_DEPRECATED_IN} alone)`,
-    }));
+export const MOVED_SETTINGS: readonly { readonly policy: string; readonly key: string; readonly home: string; readonly note: string }[] = (
+    Object.keys(SE_CAPACITY_SCHEMA.properties) as Array<keyof SeCapacityConfig>
+).map((key) => ({
+    policy: SETTINGS_DEPRECATED_IN,
+    key,
+    home: SETTINGS_HOME,
+    note: `${key} is deprecated here: its one home is ${SETTINGS_HOME} (set it there; this copy still applies, to ${SETTINGS_DEPRECATED_IN} alone)`,
+}));
 
 function isObject(value: unknown): value is Record<string, unknown> {
     return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -92,7 +106,7 @@ export function seCapacityConfigOf(props: Readonly<Record<string, unknown>> | un
     return {
         headroomPct: typeof p.headroomPct === "number" && Number.isFinite(p.headroomPct) ? p.headroomPct : SE_CAPACITY_DEFAULTS.headroomPct,
         assumeScaleOut: typeof p.assumeScaleOut === "boolean" ? p.assumeScaleOut : SE_CAPACITY_DEFAULTS.assumeScaleOut,
-        seGroups: isObject(p.seGroups) ? p.seGroups as SeCapacityConfig["seGroups"] : SE_CAPACITY_DEFAULTS.seGroups,
+        seGroups: isObject(p.seGroups) ? (p.seGroups as SeCapacityConfig["seGroups"]) : SE_CAPACITY_DEFAULTS.seGroups,
     };
 }
 

@@ -34,14 +34,22 @@ export function dispatcherCoresNote(e: GroupEvaluation, row: "cpu" | "throughput
         return "";
     }
     const demands = e.units.flatMap((u) => u.demands);
-    const kinds: Array<{ kind: DispatcherFigure; name: string }> = row === "cpu"
-        ? (demands.some((d) => d.sslTps !== undefined || d.l7Rps !== undefined || d.l4Cps !== undefined || (d.throughputGbps !== undefined && vsKind(d) === "l7ssl")) ? [{ kind: "other", name: "CPU-bound figures" }] : [])
-        : [...new Set(demands.filter((d) => d.throughputGbps !== undefined).map(vsKind))].sort().map((k) => (k === "l4" ? { kind: "l4Throughput" as const, name: "L4 throughput" } : { kind: "other" as const, name: "L7 throughput" }));
+    const kinds: Array<{ kind: DispatcherFigure; name: string }> =
+        row === "cpu"
+            ? demands.some(
+                  (d) => d.sslTps !== undefined || d.l7Rps !== undefined || d.l4Cps !== undefined || (d.throughputGbps !== undefined && vsKind(d) === "l7ssl"),
+              )
+                ? [{ kind: "other", name: "CPU-bound figures" }]
+                : []
+            : [...new Set(demands.filter((d) => d.throughputGbps !== undefined).map(vsKind))]
+                  .sort()
+                  .map((k) => (k === "l4" ? { kind: "l4Throughput" as const, name: "L4 throughput" } : { kind: "other" as const, name: "L7 throughput" }));
     if (kinds.length === 0 || (read.state === "ok" && read.value === 0)) {
         return "";
     }
     if (read.state !== "ok") {
-        return read.state === "unknown" ? "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured"
+        return read.state === "unknown"
+            ? "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured"
             : "numDispatcherCores invalid (perfguard-facts reports it): dispatcher layout not known, not measured";
     }
     const n = read.value;

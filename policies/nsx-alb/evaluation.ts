@@ -40,18 +40,36 @@ function failurePlacement(units: readonly Unit[], spec: SeGroupSpec, p: GroupPla
     if (running < 2) {
         return undefined;
     }
-    const placement = placeGroup(units.map((u) => u.demands), { ...spec, maxSe: running - 1 }, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING });
+    const placement = placeGroup(
+        units.map((u) => u.demands),
+        { ...spec, maxSe: running - 1 },
+        { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING },
+    );
     return { running, placement, placeable: placement.sesNeeded <= running - 1 };
 }
 
 function countedOf(placement: VsPlacement): Counted {
     const read = placement.demand;
     if (read.state === "ok") {
-        return { placement, demand: read.demand, where: read.where, unknown: [], ...(read.ingressPctUnread ? { ingressPctUnread: read.ingressPctUnread } : {}), ...(read.profileUnread ? { profileUnread: true as const } : {}) };
+        return {
+            placement,
+            demand: read.demand,
+            where: read.where,
+            unknown: [],
+            ...(read.ingressPctUnread ? { ingressPctUnread: read.ingressPctUnread } : {}),
+            ...(read.profileUnread ? { profileUnread: true as const } : {}),
+        };
     }
     if (read.state === "unusable") {
         return read.known
-            ? { placement, demand: read.known.demand, where: read.known.where, unknown: read.known.unknown, ...(read.known.ingressPctUnread ? { ingressPctUnread: read.known.ingressPctUnread } : {}), ...(read.known.profileUnread ? { profileUnread: true as const } : {}) }
+            ? {
+                  placement,
+                  demand: read.known.demand,
+                  where: read.known.where,
+                  unknown: read.known.unknown,
+                  ...(read.known.ingressPctUnread ? { ingressPctUnread: read.known.ingressPctUnread } : {}),
+                  ...(read.known.profileUnread ? { profileUnread: true as const } : {}),
+              }
             : { placement, demand: undefined, where: {}, unknown: ["a demand fact or the SSL setting (invalid: perfguard-facts reports it)"] };
     }
     return { placement, demand: {}, where: {}, unknown: [] };
@@ -62,7 +80,14 @@ function countedOf(placement: VsPlacement): Counted {
  * ambiguous), the placement, the measured placement beyond 6 vCPUs, the state after one SE
  * fails and the fixes, with the unread inputs taken as `variant` says.
  */
-function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, placements: readonly VsPlacement[], candidates: readonly VsPlacement[], config: SeCapacityConfig, variant: Variant): GroupEvaluation {
+function groupEvaluation(
+    group: SeGroupView,
+    read: SeGroupSizing | undefined,
+    placements: readonly VsPlacement[],
+    candidates: readonly VsPlacement[],
+    config: SeCapacityConfig,
+    variant: Variant,
+): GroupEvaluation {
     const taken = read && read.dispatcherUnread ? { ...read, spec: { ...read.spec, dedicatedDispatcher: variant.dispatcher } } : read;
     // A dedicated dispatcher on a 1 vCPU SE leaves no proxy core: the table has no row to judge it on.
     const noProxy = taken !== undefined && proxyRowVcpus(taken.spec.vcpusPerSe, taken.spec.dedicatedDispatcher) < 1;
@@ -93,28 +118,63 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
         const ecmp = head.scaleoutEcmp === true || (variant.ecmp && head.scaleoutEcmpUnread !== undefined);
         const demands = members.map(direction).flatMap((m) => (m.demand ? [ecmp ? { ...m.demand, scaleoutEcmp: true } : m.demand] : []));
         return {
-            head, members, demands, index,
+            head,
+            members,
+            demands,
+            index,
             partial: members.some((m) => m.unknown.length > 0),
             idle: members.every((m) => m.placement.demand.state === "none"),
-            ambiguous: false, ingressAssumed: false,
+            ambiguous: false,
+            ingressAssumed: false,
         };
     });
     for (const p of candidates) {
         const m = countedOf(p);
         const d = direction(m).demand;
-        units.push({ head: p, members: [m], demands: d ? [d] : [], index: units.length, partial: true, idle: p.demand.state === "none", ambiguous: true, ingressAssumed: false });
+        units.push({
+            head: p,
+            members: [m],
+            demands: d ? [d] : [],
+            index: units.length,
+            partial: true,
+            idle: p.demand.state === "none",
+            ambiguous: true,
+            ingressAssumed: false,
+        });
     }
-    const readings = sizing ? placeOnReadings(units.map((u) => u.demands), sizing.spec, config.assumeScaleOut) : undefined;
+    const readings = sizing
+        ? placeOnReadings(
+              units.map((u) => u.demands),
+              sizing.spec,
+              config.assumeScaleOut,
+          )
+        : undefined;
     const placement = readings?.placement;
     const slope = readings?.slope;
     const beyond = sizing !== undefined && sizing.spec.vcpusPerSe > MEASURED_VCPUS_MAX;
-    const measured = sizing && beyond ? placeGroup(units.map((u) => u.demands), sizing.spec, { assumeScaleOut: config.assumeScaleOut, measuredOnly: true }) : undefined;
+    const measured =
+        sizing && beyond
+            ? placeGroup(
+                  units.map((u) => u.demands),
+                  sizing.spec,
+                  { assumeScaleOut: config.assumeScaleOut, measuredOnly: true },
+              )
+            : undefined;
     const eitherKey = units.some((u) => u.demands.some((d) => d.sslKeyBasis?.conservative !== undefined));
     const onRsa = (d: VsDemand): VsDemand => (d.sslKeyBasis?.conservative ? { ...d, sslKeyType: d.sslKeyBasis.conservative } : d);
-    const keyConservative = sizing && eitherKey
-        ? placeGroup(units.map((u) => u.demands.map(onRsa)), sizing.spec, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }) : undefined;
+    const keyConservative =
+        sizing && eitherKey
+            ? placeGroup(
+                  units.map((u) => u.demands.map(onRsa)),
+                  sizing.spec,
+                  { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING },
+              )
+            : undefined;
     // A direction that is unread is not "not given": the Basis line of the two judgements says what was assumed.
-    const assumed = (u: Unit) => placement !== undefined && u.members.every((m) => m.ingressPctUnread === undefined) && u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
+    const assumed = (u: Unit) =>
+        placement !== undefined &&
+        u.members.every((m) => m.ingressPctUnread === undefined) &&
+        u.demands.some((d) => d.ingressPct === undefined && ingressOnPrimary(d, placement.vsSes));
     const judged = placement ? units.map((u) => ({ ...u, ingressAssumed: assumed(u) })) : units;
     const afterFailure = sizing && placement ? failurePlacement(units, sizing.spec, placement, config) : undefined;
     // An unread dispatcher setting is one the fix sets (fixChanges): "false" below 4 vCPUs (as those
@@ -122,7 +182,15 @@ function groupEvaluation(group: SeGroupView, read: SeGroupSizing | undefined, pl
     const fixSpec = sizing && read?.dispatcherUnread ? { ...sizing.spec, dedicatedDispatcher: false } : sizing?.spec;
     let fixCache: PlacementFix[] | undefined;
     const e: GroupEvaluation = {
-        group, sizing, blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing), units: judged, placement, measured, slope, keyConservative, afterFailure,
+        group,
+        sizing,
+        blocked: noProxy ? NO_PROXY_CORE : blockedOf(group, sizing),
+        units: judged,
+        placement,
+        measured,
+        slope,
+        keyConservative,
+        afterFailure,
         fixes: () => (fixCache ??= fixSpec && placement ? uniqueFixes(groupFixes(units, fixSpec, placement, afterFailure, config), e) : []),
     };
     return e;
@@ -167,7 +235,15 @@ function evaluate(stack: StackView, config: SeCapacityConfig): NsxAlbEvaluation 
             return { ...worst, judgedBothWays: bothWaysText(unread, worst) };
         }
         return {
-            group, sizing: undefined, units: worst.units, placement: undefined, measured: undefined, slope: undefined, keyConservative: undefined, afterFailure: undefined, fixes: () => [],
+            group,
+            sizing: undefined,
+            units: worst.units,
+            placement: undefined,
+            measured: undefined,
+            slope: undefined,
+            keyConservative: undefined,
+            afterFailure: undefined,
+            fixes: () => [],
             blocked: {
                 reason: `${listLabels(unread.map((u) => u.what))} and the verdict depends on it: ${outcomeText(worst, unread, "worst", config)}, ${outcomeText(best, unread, "best", config)}`,
                 remedy: `known after apply: run \`pulumi policy analyze\` after the update, or set ${listLabels(unread.map((u) => u.field))} literally`,

@@ -81,12 +81,18 @@ export function groupFigures(e: GroupEvaluation, config: SeCapacityConfig): Grou
     const perVs = e.units.map((unit): VsFigures => {
         const notChecked = unitNotChecked(unit);
         const u = p.perVs[unit.index];
-        return unit.idle ? { unit, peak: undefined, utilisation: undefined, notChecked: "no demand fact" }
-            : notChecked ? { unit, peak: undefined, utilisation: u, notChecked } : { unit, peak: u.peak, utilisation: u };
+        return unit.idle
+            ? { unit, peak: undefined, utilisation: undefined, notChecked: "no demand fact" }
+            : notChecked
+              ? { unit, peak: undefined, utilisation: u, notChecked }
+              : { unit, peak: u.peak, utilisation: u };
     });
     const after = e.afterFailure;
     return {
-        busiestSe: after ? after.placement.worstSe : p.worstSe, steadyState: after ? p.worstSe : p.steadyStateSe, fits, perVs,
+        busiestSe: after ? after.placement.worstSe : p.worstSe,
+        steadyState: after ? p.worstSe : p.steadyStateSe,
+        fits,
+        perVs,
         fix: fixes.length > 0 ? fixChanges(fixes[0], e) : [],
         fixOptions: fits ? [] : fixOptionTexts(e, fixes, config),
         requiredVcpusPerSe: fixes.find((f) => f.kind === "up")?.spec.vcpusPerSe,
@@ -109,7 +115,13 @@ type SeRow = "cpu" | "throughput" | "openConnections";
 // The busiest-SE row a limiting metric belongs to: the CPU parts add up to CPU; primary ingress is
 // named the limit of a throughput-bound load whose ingress is most of it (utilisationOf).
 const ROW_OF_METRIC: Record<SeMetric, SeRow> = {
-    sslTps: "cpu", l7Rps: "cpu", l4Cps: "cpu", sslThroughput: "cpu", throughput: "throughput", ingress: "throughput", openConnections: "openConnections",
+    sslTps: "cpu",
+    l7Rps: "cpu",
+    l4Cps: "cpu",
+    sslThroughput: "cpu",
+    throughput: "throughput",
+    ingress: "throughput",
+    openConnections: "openConnections",
 };
 
 /**
@@ -134,7 +146,10 @@ function busiestSeFigures(u: SeUtilisation, carriers: ReadonlyMap<SeRow, readonl
         const notes = [
             metric === limitRow ? `limited by ${limitingName(u)}` : "",
             names.length > 0 ? `the need of ${names.join(", ")}` : "",
-            size, connections, dispatcher, cores,
+            size,
+            connections,
+            dispatcher,
+            cores,
         ].filter((x) => x !== "");
         return percent(key, `${metric === limitRow ? busiest : label}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`, value);
     };
@@ -177,7 +192,10 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
             const u = f.busiestSe;
             // A VS whose need is one of the busiest SE's rows (it alone makes that load) is that
             // number already: it is printed once, on the group's row, which names the VS.
-            const rowOf = (v: VsFigures): SeRow | undefined => (v.peak !== undefined && v.utilisation && sameNumber(v.peak, u[ROW_OF_METRIC[v.utilisation.limiting]]) ? ROW_OF_METRIC[v.utilisation.limiting] : undefined);
+            const rowOf = (v: VsFigures): SeRow | undefined =>
+                v.peak !== undefined && v.utilisation && sameNumber(v.peak, u[ROW_OF_METRIC[v.utilisation.limiting]])
+                    ? ROW_OF_METRIC[v.utilisation.limiting]
+                    : undefined;
             const carriers = new Map<SeRow, string[]>();
             for (const v of f.perVs) {
                 const row = rowOf(v);
@@ -186,21 +204,51 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                 }
             }
             const figures: Figure[] = busiestSeFigures(u, carriers, e.afterFailure !== undefined, f);
-            figures.push({ key: "sesNeeded", label: "SEs for placement", value: e.placement.sesNeeded, unit: "", better: "lower", text: String(e.placement.sesNeeded) });
+            figures.push({
+                key: "sesNeeded",
+                label: "SEs for placement",
+                value: e.placement.sesNeeded,
+                unit: "",
+                better: "lower",
+                text: String(e.placement.sesNeeded),
+            });
             if (f.steadyState) {
-                figures.push(percent("steadyStateSePct", e.afterFailure ? "busiest SE while all run (steady state)" : "busier SE while both run (steady state)", f.steadyState.peak));
+                figures.push(
+                    percent(
+                        "steadyStateSePct",
+                        e.afterFailure ? "busiest SE while all run (steady state)" : "busier SE while both run (steady state)",
+                        f.steadyState.peak,
+                    ),
+                );
             }
             if (f.requiredVcpusPerSe !== undefined) {
-                figures.push({ key: "requiredVcpusPerSe", label: `vcpusPerSe the fix names (${sizeLabel(f.requiredVcpusPerSe, f.requiredDispatcher)})`, value: f.requiredVcpusPerSe, unit: "vCPUs", better: "lower", text: String(f.requiredVcpusPerSe) });
+                figures.push({
+                    key: "requiredVcpusPerSe",
+                    label: `vcpusPerSe the fix names (${sizeLabel(f.requiredVcpusPerSe, f.requiredDispatcher)})`,
+                    value: f.requiredVcpusPerSe,
+                    unit: "vCPUs",
+                    better: "lower",
+                    text: String(f.requiredVcpusPerSe),
+                });
             }
             out.push({ ...entity, figures });
             for (const v of f.perVs) {
                 for (const m of v.unit.members) {
                     const vs = m.placement.vs;
                     const head = m === v.unit.members[0];
-                    const figures = head && rowOf(v) ? []
-                        : [v.peak !== undefined && head && v.utilisation ? percent("vsPeakPct", vsPeakLabel(v.utilisation, e.placement.vsSes), v.peak)
-                            : notComputed("vsPeakPct", "needs of its SEs", "%", head ? v.notChecked ?? "not judged" : `counted with its SNI parent ${v.unit.head.vs.name}`)];
+                    const figures =
+                        head && rowOf(v)
+                            ? []
+                            : [
+                                  v.peak !== undefined && head && v.utilisation
+                                      ? percent("vsPeakPct", vsPeakLabel(v.utilisation, e.placement.vsSes), v.peak)
+                                      : notComputed(
+                                            "vsPeakPct",
+                                            "needs of its SEs",
+                                            "%",
+                                            head ? (v.notChecked ?? "not judged") : `counted with its SNI parent ${v.unit.head.vs.name}`,
+                                        ),
+                              ];
                     out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures });
                 }
             }
@@ -208,13 +256,29 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
         if (!f) {
             for (const unit of e.units) {
                 for (const m of unit.members) {
-                    out.push({ system: "nsx-alb", kind: "virtualService", id: m.placement.vs.name, label: `virtual service ${m.placement.vs.name}`, urn: m.placement.vs.urn, figures: [], notChecked: e.blocked?.reason ?? "the sizing of its SE group cannot be read" });
+                    out.push({
+                        system: "nsx-alb",
+                        kind: "virtualService",
+                        id: m.placement.vs.name,
+                        label: `virtual service ${m.placement.vs.name}`,
+                        urn: m.placement.vs.urn,
+                        figures: [],
+                        notChecked: e.blocked?.reason ?? "the sizing of its SE group cannot be read",
+                    });
                 }
             }
         }
     }
     for (const p of evaluation.unresolved) {
-        out.push({ system: "nsx-alb", kind: "virtualService", id: p.vs.name, label: `virtual service ${p.vs.name}`, urn: p.vs.urn, figures: [], notChecked: p.unresolved?.reason ?? "its SE group is not known" });
+        out.push({
+            system: "nsx-alb",
+            kind: "virtualService",
+            id: p.vs.name,
+            label: `virtual service ${p.vs.name}`,
+            urn: p.vs.urn,
+            figures: [],
+            notChecked: p.unresolved?.reason ?? "its SE group is not known",
+        });
     }
     return out;
 }

@@ -18,7 +18,13 @@ import { ECMP_SHORT } from "./names";
  * keeps one buffer SE (it takes the failed SE's VSs), so the fixes are those of the group with
  * bufferSe 1 and maxSe raised to hold it; that alone when it is enough.
  */
-export function groupFixes(units: readonly Unit[], spec: SeGroupSpec, p: GroupPlacement, after: FailurePlacement | undefined, config: SeCapacityConfig): PlacementFix[] {
+export function groupFixes(
+    units: readonly Unit[],
+    spec: SeGroupSpec,
+    p: GroupPlacement,
+    after: FailurePlacement | undefined,
+    config: SeCapacityConfig,
+): PlacementFix[] {
     const demands = units.map((u) => u.demands);
     const options = { headroomPct: config.headroomPct, assumeScaleOut: config.assumeScaleOut };
     if (!after || within(after.placement.worstSe.peak, config)) {
@@ -104,8 +110,10 @@ export function fixShort(fix: PlacementFix, e: GroupEvaluation): string {
 
 /** The VSs of the group whose SSL TPS was counted on RSA-2048 because nothing declares their key (sorted by name). */
 export function keyAssumedNames(e: GroupEvaluation): string[] {
-    return e.units.filter((u) => u.demands.some((d) => d.sslTps !== undefined && d.sslKeyBasis?.source === "assumed"))
-        .map((u) => u.head.vs.name).sort();
+    return e.units
+        .filter((u) => u.demands.some((d) => d.sslTps !== undefined && d.sslKeyBasis?.source === "assumed"))
+        .map((u) => u.head.vs.name)
+        .sort();
 }
 
 /** The fix options in short words, in the verdict's order (declaring what was assumed first). */
@@ -140,11 +148,28 @@ export function bufferFixes(e: GroupEvaluation, config: SeCapacityConfig): Buffe
     let maxVsPerSe: number | undefined;
     if (room >= p.sesPerVs) {
         const candidate = Math.ceil((p.vsCount * p.sesPerVs) / room);
-        if (candidate <= 1000 && placementFits(placeGroup(e.units.map((u) => u.demands), { ...spec, maxVsPerSe: candidate }, { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING }), config.headroomPct)) {
+        if (
+            candidate <= 1000 &&
+            placementFits(
+                placeGroup(
+                    e.units.map((u) => u.demands),
+                    { ...spec, maxVsPerSe: candidate },
+                    { assumeScaleOut: config.assumeScaleOut, reading: GATE_READING },
+                ),
+                config.headroomPct,
+            )
+        ) {
             maxVsPerSe = candidate;
         }
     }
-    return { sesNeeded: p.sesNeeded, bufferSe: spec.bufferSe, maxSe: maxSe <= 1000 ? maxSe : undefined, maxVsPerSe, room, lowerBufferSe: Math.max(0, spec.maxSe - p.sesNeeded) };
+    return {
+        sesNeeded: p.sesNeeded,
+        bufferSe: spec.bufferSe,
+        maxSe: maxSe <= 1000 ? maxSe : undefined,
+        maxVsPerSe,
+        room,
+        lowerBufferSe: Math.max(0, spec.maxSe - p.sesNeeded),
+    };
 }
 
 /** For a group beyond the 6 vCPU row: the first fix on measured figures (6 vCPUs, more SEs), if any. */
@@ -153,6 +178,9 @@ export function measuredFix(e: GroupEvaluation, config: SeCapacityConfig): Place
     if (!spec) {
         return undefined;
     }
-    return placementFixes(e.units.map((u) => u.demands), { ...spec, vcpusPerSe: MEASURED_VCPUS_MAX, memoryPerSeMb: Math.max(spec.memoryPerSeMb, MEASURED_VCPUS_MAX * 1024) }, config)
-        .find((f) => f.measured);
+    return placementFixes(
+        e.units.map((u) => u.demands),
+        { ...spec, vcpusPerSe: MEASURED_VCPUS_MAX, memoryPerSeMb: Math.max(spec.memoryPerSeMb, MEASURED_VCPUS_MAX * 1024) },
+        config,
+    ).find((f) => f.measured);
 }

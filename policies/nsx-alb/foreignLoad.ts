@@ -96,10 +96,13 @@ export function reportConfigOnlyLoad(report: Report, e: GroupEvaluation, invento
     const busiest = pct(e.placement.worstSe.peak);
     for (const unit of e.units) {
         if (!unit.idle && !unit.ambiguous && !unit.head.vs.foreign) {
-            report.notChecked({
-                reason: `SE group "${shortName(e.group.name)}": busiest SE ${busiest} with this stack's load; other stacks' load is not counted`,
-                remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md)`,
-            }, unit.head.vs);
+            report.notChecked(
+                {
+                    reason: `SE group "${shortName(e.group.name)}": busiest SE ${busiest} with this stack's load; other stacks' load is not counted`,
+                    remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md)`,
+                },
+                unit.head.vs,
+            );
         }
     }
 }

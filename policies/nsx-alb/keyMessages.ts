@@ -41,7 +41,8 @@ export function keyReadingMessage(unit: Unit, e: GroupEvaluation, config: SeCapa
     const problem = rsaOver
         ? `${label} fits (${pct(peak)} on the ECC row) only if clients take its EC key: with its RSA key it needs ${pct(onRsa)} (${limit}).`
         : `${label}: its ${listLabels(unmeasured)} key needs more than the ${pct(peak)} judged on the measured row of its kind (${limit}); how much more was not measured.`;
-    const short = rsaOver ? `${label} fits only if clients take its EC key: ${pct(onRsa)} on RSA-2048 (${limit}).`
+    const short = rsaOver
+        ? `${label} fits only if clients take its EC key: ${pct(onRsa)} on RSA-2048 (${limit}).`
         : `${label}: key ${listLabels(unmeasured)} needs more than ${pct(peak)} (not measured).`;
     return {
         problem: problem.length <= PROBLEM_LINE_MAX ? problem : short,
@@ -50,8 +51,11 @@ export function keyReadingMessage(unit: Unit, e: GroupEvaluation, config: SeCapa
             : "use an RSA-2048 or EC P-256 key (measured), or measure this key on the SE size and keep the headroom.",
         basis: [
             demandText(unit),
-            `${MEASURED_KEYS}; ${rsaOver ? "a VS with both presents the one each client negotiates: ECC is the favourable reading, RSA-2048 the conservative one"
-                : "a longer key or a larger curve costs more per handshake, so the measured row of its kind is the favourable reading"}: advisory`,
+            `${MEASURED_KEYS}; ${
+                rsaOver
+                    ? "a VS with both presents the one each client negotiates: ECC is the favourable reading, RSA-2048 the conservative one"
+                    : "a longer key or a larger curve costs more per handshake, so the measured row of its kind is the favourable reading"
+            }: advisory`,
         ],
     };
 }

@@ -86,8 +86,11 @@ export function sizeLabel(vcpus: number, dedicatedDispatcher?: boolean): SizeLab
  */
 export function sizeNote(label: SizeLabel): string {
     // "not measured" (a dispatcher core below 4 vCPUs): dispatcherNote names the row the figures come from.
-    return label === "interpolated" ? "per-SE figures interpolated between table rows"
-        : label === "extrapolated" ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row (CPU-bound ones linear per vCPU, the favourable reading): not measured` : "";
+    return label === "interpolated"
+        ? "per-SE figures interpolated between table rows"
+        : label === "extrapolated"
+          ? `per-SE figures extrapolated beyond the ${MEASURED_VCPUS_MAX} vCPU row (CPU-bound ones linear per vCPU, the favourable reading): not measured`
+          : "";
 }
 
 /** What scaleoutEcmp asks of the VSs, in short words. */

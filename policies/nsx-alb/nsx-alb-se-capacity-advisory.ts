@@ -90,7 +90,12 @@ function checkGroup(e: GroupEvaluation, config: SeCapacityConfig, report: Report
     if (!m || !groupFits(e, config)) {
         // Measured sizes (or a group that already fails: nsx-alb-se-capacity reports it).
         if (e.group.resource) {
-            report.applied(spec.vcpusPerSe > MEASURED_VCPUS_MAX ? "the group fails nsx-alb-se-capacity" : `measured size (${spec.vcpusPerSe} vCPUs); ${bufferState(spec, p)}`, e.group.resource);
+            report.applied(
+                spec.vcpusPerSe > MEASURED_VCPUS_MAX
+                    ? "the group fails nsx-alb-se-capacity"
+                    : `measured size (${spec.vcpusPerSe} vCPUs); ${bufferState(spec, p)}`,
+                e.group.resource,
+            );
         }
         return;
     }

@@ -38,7 +38,13 @@ function judgeUnits(e: GroupEvaluation, config: SeCapacityConfig, report: Report
             if (member.demand === undefined) {
                 report.notChecked({ reason: "a demand fact or the SSL setting is invalid", remedy: "fix the fact perfguard-facts names" }, vs);
             } else if (member.unknown.length > 0 && within(u.peak, config)) {
-                report.notChecked({ reason: "a demand fact is unknown in this preview", remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally" }, vs);
+                report.notChecked(
+                    {
+                        reason: "a demand fact is unknown in this preview",
+                        remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally",
+                    },
+                    vs,
+                );
             } else if (member.placement.demand.state === "none" && member !== unit.members[0]) {
                 report.notApplicable("no demand fact on this SNI child", vs);
             } else if (member !== unit.members[0]) {
@@ -103,7 +109,10 @@ function guard(e: GroupEvaluation, report: Report, fn: () => void): void {
         fn();
     } catch (err) {
         const what = err instanceof Error ? err.name : "a non-Error value";
-        report({ problem: `perfguard could not evaluate ${e.group.label} (internal error ${what}); the other SE groups were evaluated.`, fix: "report this with the group's fields." });
+        report({
+            problem: `perfguard could not evaluate ${e.group.label} (internal error ${what}); the other SE groups were evaluated.`,
+            fix: "report this with the group's fields.",
+        });
     }
 }
 

@@ -45,8 +45,10 @@ const MEASURED_WITHOUT = "NSX ALB 20.1.6 per-SE table: the 1 and 2 vCPU rows wer
  * measured (its basis says so), and this advisory names the two layouts that were.
  */
 function smallDispatcherMessage(group: ResourceView, vcpus: number, where: string): Message {
-    const what = vcpus === 1 ? "a dedicated dispatcher core takes its only vCPU"
-        : `a dedicated dispatcher core on ${vcpus} vCPUs per SE leaves ${vcpus - 1 === 1 ? "1 proxy core" : `${vcpus - 1} proxy cores`}`;
+    const what =
+        vcpus === 1
+            ? "a dedicated dispatcher core takes its only vCPU"
+            : `a dedicated dispatcher core on ${vcpus} vCPUs per SE leaves ${vcpus - 1 === 1 ? "1 proxy core" : `${vcpus - 1} proxy cores`}`;
     const long = `${shortLabel(group)}: ${what}, a layout the table never measured.`;
     return {
         problem: long.length <= PROBLEM_LINE_MAX ? long : `${shortLabel(group)}: ${what} (not measured).`,
@@ -66,7 +68,8 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
                 minimum: 1,
                 maximum: 64,
                 default: DISPATCHER_MIN_VCPUS,
-                description: "SE groups with at least this many vCPUs per SE must set dedicatedDispatcherCore \"true\" (default 4: the 4 and 6 vCPU rows of the NSX ALB 20.1.6 per-SE table were measured with 1 and 2 dedicated dispatcher cores; the 4 vCPU L4 throughput with 2).",
+                description:
+                    'SE groups with at least this many vCPUs per SE must set dedicatedDispatcherCore "true" (default 4: the 4 and 6 vCPU rows of the NSX ALB 20.1.6 per-SE table were measured with 1 and 2 dedicated dispatcher cores; the 4 vCPU L4 throughput with 2).',
             },
         },
     },
@@ -81,7 +84,10 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
             // Below the source's 4 vCPUs a dedicated dispatcher is a layout the table never measured:
             // with 2 vCPUs it leaves one core for TCP/SSL work, so the row's CPU figures overstate it.
             if (vcpus.value < DISPATCHER_MIN_VCPUS && dispatcher.state === "ok" && dispatcher.value) {
-                report.applied(`${vcpusText} below ${DISPATCHER_MIN_VCPUS} with ${fieldText("dedicatedDispatcherCore", "true", dispatcher.where)}: a layout not measured`, group);
+                report.applied(
+                    `${vcpusText} below ${DISPATCHER_MIN_VCPUS} with ${fieldText("dedicatedDispatcherCore", "true", dispatcher.where)}: a layout not measured`,
+                    group,
+                );
                 report(smallDispatcherMessage(group, vcpus.value, dispatcher.where), group);
                 return;
             }
@@ -96,12 +102,15 @@ export const nsxAlbSeDedicatedDispatcher = resourcePolicy<DedicatedDispatcherCon
         if (!missingDispatcher(group, config)) {
             return;
         }
-        report({
-            problem: `${shortLabel(group)}: ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core, unlike the tested SE sizes.`,
-            fix: `set dedicatedDispatcherCore "true" (enforcement level remediate sets it)`,
-            // The vCPU figure's carrier is in the --explain record (read, above).
-            basis: [fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where), MEASURED_WITH, ...wholeNameBasis(group)],
-        }, group);
+        report(
+            {
+                problem: `${shortLabel(group)}: ${vcpus.value} vCPUs per SE (minVcpus ${config.minVcpus}) but no dedicated dispatcher core, unlike the tested SE sizes.`,
+                fix: `set dedicatedDispatcherCore "true" (enforcement level remediate sets it)`,
+                // The vCPU figure's carrier is in the --explain record (read, above).
+                basis: [fieldText("dedicatedDispatcherCore", String(dispatcher.value), dispatcher.where), MEASURED_WITH, ...wholeNameBasis(group)],
+            },
+            group,
+        );
     },
     remediate(group, config) {
         if (!isRecord(group.props) || !missingDispatcher(group, config)) {

@@ -69,13 +69,16 @@ export const nsxAlbSeMinimumResources = resourcePolicy<Record<string, never>>({
         if (found.length === 0) {
             return;
         }
-        const have = found.map((s) => s.field === "memoryPerSe" ? `${s.have} MB memory` : `${s.have} GB disk`).join(", ");
-        const need = found.map((s) => s.field === "memoryPerSe" ? `${s.need} MB` : `${s.need} GB`).join(", ");
-        report({
-            problem: `${shortLabel(group)}: ${have} per ${vcpus.value} vCPU SE; tested: ${need}; capacity may be lower.`,
-            fix: `set ${found.map((s) => `${s.field} "${s.need}"`).join(" and ")} (at enforcement level remediate this policy sets ${found.length === 1 ? "it" : "them"})`,
-            basis: [read, `tested size: ${testedText}`, ...wholeNameBasis(group)],
-        }, group);
+        const have = found.map((s) => (s.field === "memoryPerSe" ? `${s.have} MB memory` : `${s.have} GB disk`)).join(", ");
+        const need = found.map((s) => (s.field === "memoryPerSe" ? `${s.need} MB` : `${s.need} GB`)).join(", ");
+        report(
+            {
+                problem: `${shortLabel(group)}: ${have} per ${vcpus.value} vCPU SE; tested: ${need}; capacity may be lower.`,
+                fix: `set ${found.map((s) => `${s.field} "${s.need}"`).join(" and ")} (at enforcement level remediate this policy sets ${found.length === 1 ? "it" : "them"})`,
+                basis: [read, `tested size: ${testedText}`, ...wholeNameBasis(group)],
+            },
+            group,
+        );
     },
     remediate(group) {
         if (!isRecord(group.props)) {

@@ -49,20 +49,51 @@ type FieldDef = IntDef | EnumDef | BoolDef;
 const BIG = Number.MAX_SAFE_INTEGER;
 export const SE_GROUP_FIELDS = {
     vcpusPerSe: { kind: "int", min: SE_VCPU_MIN, max: SE_VCPU_MAX, default: 1, range: "the published SE size range" },
-    memoryPerSe: { kind: "int", min: PROVIDER_RANGES.memoryPerSeMb.min, max: PROVIDER_RANGES.memoryPerSeMb.max, default: 2048, range: "MB; the provider allows 2048-262144" },
+    memoryPerSe: {
+        kind: "int",
+        min: PROVIDER_RANGES.memoryPerSeMb.min,
+        max: PROVIDER_RANGES.memoryPerSeMb.max,
+        default: 2048,
+        range: "MB; the provider allows 2048-262144",
+    },
     diskPerSe: { kind: "int", min: 1, max: BIG, default: 15, range: "GB" },
     maxSe: { kind: "int", min: PROVIDER_RANGES.maxSe.min, max: PROVIDER_RANGES.maxSe.max, default: 10, range: "the provider allows 0-1000" },
-    minScaleoutPerVs: { kind: "int", min: PROVIDER_RANGES.scaleoutPerVs.min, max: PROVIDER_RANGES.scaleoutPerVs.max, default: 1, range: "the provider allows 1-64" },
-    maxScaleoutPerVs: { kind: "int", min: PROVIDER_RANGES.scaleoutPerVs.min, max: PROVIDER_RANGES.scaleoutPerVs.max, default: 4, range: "the provider allows 1-64" },
+    minScaleoutPerVs: {
+        kind: "int",
+        min: PROVIDER_RANGES.scaleoutPerVs.min,
+        max: PROVIDER_RANGES.scaleoutPerVs.max,
+        default: 1,
+        range: "the provider allows 1-64",
+    },
+    maxScaleoutPerVs: {
+        kind: "int",
+        min: PROVIDER_RANGES.scaleoutPerVs.min,
+        max: PROVIDER_RANGES.scaleoutPerVs.max,
+        default: 4,
+        range: "the provider allows 1-64",
+    },
     bufferSe: { kind: "int", min: 0, max: BIG, default: 1, range: "spare SEs" },
     haMode: { kind: "enum", values: HA_MODES, default: "HA_MODE_SHARED" },
     algo: { kind: "enum", values: PLACEMENT_ALGOS, default: DEFAULT_ALGO },
-    maxVsPerSe: { kind: "int", min: PROVIDER_RANGES.maxVsPerSe.min, max: PROVIDER_RANGES.maxVsPerSe.max, default: DEFAULT_MAX_VS_PER_SE, range: "the provider allows 1-1000" },
+    maxVsPerSe: {
+        kind: "int",
+        min: PROVIDER_RANGES.maxVsPerSe.min,
+        max: PROVIDER_RANGES.maxVsPerSe.max,
+        default: DEFAULT_MAX_VS_PER_SE,
+        range: "the provider allows 1-1000",
+    },
     distributeLoadActiveStandby: { kind: "bool", default: false },
     dedicatedDispatcherCore: { kind: "bool", default: false, computed: true },
     // num_dispatcher_cores: Optional, Default "0" (resource_avi_serviceenginegroup.go, read 2026-12, commit
     // 0340762b); the docs: "Allowed values are 0,1,2,4,8,16", 0 = the number is deduced automatically.
-    numDispatcherCores: { kind: "int", min: 0, max: 16, default: 0, allowed: [0, 1, 2, 4, 8, 16], range: "the provider documents 0, 1, 2, 4, 8 or 16; 0: the Controller deduces it" },
+    numDispatcherCores: {
+        kind: "int",
+        min: 0,
+        max: 16,
+        default: 0,
+        allowed: [0, 1, 2, 4, 8, 16],
+        range: "the provider documents 0, 1, 2, 4, 8 or 16; 0: the Controller deduces it",
+    },
 } as const satisfies Record<string, FieldDef>;
 
 /**
@@ -250,9 +281,16 @@ export interface SeGroupSizing {
 
 /** The fields capacity needs, in SeGroupSpec's names. */
 const SIZING_FIELDS: ReadonlyArray<[keyof SeGroupSpec, SeGroupField]> = [
-    ["vcpusPerSe", "vcpusPerSe"], ["memoryPerSeMb", "memoryPerSe"], ["maxSe", "maxSe"], ["minScaleoutPerVs", "minScaleoutPerVs"],
-    ["maxScaleoutPerVs", "maxScaleoutPerVs"], ["bufferSe", "bufferSe"], ["haMode", "haMode"], ["algo", "algo"],
-    ["maxVsPerSe", "maxVsPerSe"], ["distributeLoadActiveStandby", "distributeLoadActiveStandby"],
+    ["vcpusPerSe", "vcpusPerSe"],
+    ["memoryPerSeMb", "memoryPerSe"],
+    ["maxSe", "maxSe"],
+    ["minScaleoutPerVs", "minScaleoutPerVs"],
+    ["maxScaleoutPerVs", "maxScaleoutPerVs"],
+    ["bufferSe", "bufferSe"],
+    ["haMode", "haMode"],
+    ["algo", "algo"],
+    ["maxVsPerSe", "maxVsPerSe"],
+    ["distributeLoadActiveStandby", "distributeLoadActiveStandby"],
 ];
 
 /** The sizing fields that are unknown in this preview (provider field names). */
@@ -269,7 +307,9 @@ export function unknownSizingFields(fields: SeGroupFields): SeGroupField[] {
 export function seGroupSizing(fields: SeGroupFields): SeGroupSizing | undefined {
     // Only the sizing fields count: a bad diskPerSe or dedicatedDispatcherCore does not block capacity.
     const sizingOnly = {
-        ...fields, diskPerSe: { state: "ok", value: 1, where: "" }, dedicatedDispatcherCore: { state: "ok", value: false, where: "" },
+        ...fields,
+        diskPerSe: { state: "ok", value: 1, where: "" },
+        dedicatedDispatcherCore: { state: "ok", value: false, where: "" },
         numDispatcherCores: { state: "ok", value: 0, where: "" },
     } as SeGroupFields;
     if (seGroupFieldProblems(sizingOnly).length > 0) {

@@ -152,29 +152,50 @@ class GroupIndex {
             const uuid = textProp(resource.props, "uuid");
             // Another stack's group (the inventory) is named with its stack: two stacks may declare the same name.
             const label = resource.origin ? `${resource.label} (stack ${resource.origin.project}/${resource.origin.stack})` : resource.label;
-            const group: SeGroupView = { resource, name: name === undefined || name === "unknown" ? resource.name : name, label, fields: readSeGroupFieldsOf(resource) };
+            const group: SeGroupView = {
+                resource,
+                name: name === undefined || name === "unknown" ? resource.name : name,
+                label,
+                fields: readSeGroupFieldsOf(resource),
+            };
             this.groups.push(group);
             // Without a `name` input the Avi name is the Pulumi name, and a renamed group's old
             // names (its aliases) are what existing references still say.
             for (const old of name === undefined ? resource.aliasNames.filter((n) => foldName(n) !== foldName(resource.name)) : []) {
-                this.index({ group, name: foldName(old), uuid: undefined, cloud: refKey(resource.props, "cloudRef", "cloud"), tenant: refKey(resource.props, "tenantRef", "tenant") });
+                this.index({
+                    group,
+                    name: foldName(old),
+                    uuid: undefined,
+                    cloud: refKey(resource.props, "cloudRef", "cloud"),
+                    tenant: refKey(resource.props, "tenantRef", "tenant"),
+                });
             }
             this.index({
                 controller: controllerOf(resource),
-                group, name: name === "unknown" ? null : foldName(group.name),
+                group,
+                name: name === "unknown" ? null : foldName(group.name),
                 uuid: uuid !== undefined && uuid !== "unknown" ? canonicalUuid(uuid, SEG) : undefined,
-                cloud: refKey(resource.props, "cloudRef", "cloud"), tenant: refKey(resource.props, "tenantRef", "tenant"),
+                cloud: refKey(resource.props, "cloudRef", "cloud"),
+                tenant: refKey(resource.props, "tenantRef", "tenant"),
             });
         }
         for (const key of Object.keys(configGroups).sort(compare)) {
             const entry = configGroups[key];
             const byUuid = looksLikeUuid(key, SEG);
             const group: SeGroupView = {
-                resource: undefined, name: key, label: `SE group "${key}" (policy config seGroups)`,
+                resource: undefined,
+                name: key,
+                label: `SE group "${key}" (policy config seGroups)`,
                 fields: readSeGroupFields(isRecord(entry) ? entry : {}, (f) => `policy config seGroups.${key}.${f}`),
             };
             this.groups.push(group);
-            this.index({ group, name: byUuid ? undefined : foldName(key), uuid: byUuid ? canonicalUuid(key, SEG) : undefined, cloud: undefined, tenant: undefined });
+            this.index({
+                group,
+                name: byUuid ? undefined : foldName(key),
+                uuid: byUuid ? canonicalUuid(key, SEG) : undefined,
+                cloud: undefined,
+                tenant: undefined,
+            });
         }
     }
 
@@ -194,8 +215,7 @@ class GroupIndex {
      */
     byName(name: string, cloud: string | undefined, tenant: string | undefined, controller?: string): { found: IndexedGroup[]; unknownNames: boolean } {
         const folded = foldName(name);
-        const matches = (want: string | undefined, have: string | undefined) =>
-            want === undefined || have === undefined || have === "unknown" || have === want;
+        const matches = (want: string | undefined, have: string | undefined) => want === undefined || have === undefined || have === "unknown" || have === want;
         const named = (this.names.get(folded) ?? []).filter((g) => matches(cloud, g.cloud) && matches(tenant, g.tenant) && matches(controller, g.controller));
         const declared = named.filter((g) => g.group.resource);
         return { found: declared.length > 0 ? declared : named, unknownNames: this.unknownName };
@@ -208,7 +228,8 @@ function compare(a: string, b: string): number {
 
 type Resolution = { readonly group: SeGroupView; readonly via: string } | { readonly unresolved: Unresolved };
 
-const DECLARE = "declare perfguard:seGroup=<SE group name or uuid> on the virtual service, or describe the group in policy config seGroups (keyed by name or uuid)";
+const DECLARE =
+    "declare perfguard:seGroup=<SE group name or uuid> on the virtual service, or describe the group in policy config seGroups (keyed by name or uuid)";
 
 /**
  * A ref to a group this stack does not declare: without an inventory, another stack's group
@@ -218,16 +239,36 @@ const DECLARE = "declare perfguard:seGroup=<SE group name or uuid> on the virtua
 function notOwned(what: string): Unresolved {
     return holdsStacks(currentInventory())
         ? { reason: `${what} not in this stack, the inventory or config seGroups`, remedy: `add the stack that declares it to ${INVENTORY_ENV}, or ${DECLARE}` }
-        : { reason: `${what} this stack does not declare: other stacks' load on it is unknown`, remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${DECLARE}` };
+        : {
+              reason: `${what} this stack does not declare: other stacks' load on it is unknown`,
+              remedy: `set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md), or ${DECLARE}`,
+          };
 }
 
 function ambiguous(what: string, found: readonly IndexedGroup[]): Resolution {
-    const names = found.map((g) => g.group.label).sort(compare).slice(0, 3).join(", ");
-    return { unresolved: { reason: `${what} matches ${found.length} SE groups (${names}) that the join cannot tell apart`, remedy: "name the cloud and tenant in the ref (?name=...&cloud=...&tenant=...), or declare perfguard:seGroup=<uuid> on the virtual service", candidates: found.map((g) => g.group) } };
+    const names = found
+        .map((g) => g.group.label)
+        .sort(compare)
+        .slice(0, 3)
+        .join(", ");
+    return {
+        unresolved: {
+            reason: `${what} matches ${found.length} SE groups (${names}) that the join cannot tell apart`,
+            remedy: "name the cloud and tenant in the ref (?name=...&cloud=...&tenant=...), or declare perfguard:seGroup=<uuid> on the virtual service",
+            candidates: found.map((g) => g.group),
+        },
+    };
 }
 
 /** Resolves a parsed ref (or a fact's text) to exactly one group, or says why not. */
-function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: string | undefined, vsTenant: string | undefined, vsController?: string): Resolution {
+function resolveRef(
+    index: GroupIndex,
+    ref: AviRef,
+    what: string,
+    vsCloud: string | undefined,
+    vsTenant: string | undefined,
+    vsController?: string,
+): Resolution {
     if (ref.by === "uuid") {
         const found = index.byUuid(ref.uuid);
         if (found.length === 1) {
@@ -241,7 +282,12 @@ function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: strin
         }
         return resolveRef(index, { by: "name", name: ref.name }, what, vsCloud, vsTenant, vsController);
     }
-    const { found, unknownNames } = index.byName(ref.name, ref.cloud !== undefined ? foldName(ref.cloud) : vsCloud, ref.tenant !== undefined ? foldName(ref.tenant) : vsTenant, vsController);
+    const { found, unknownNames } = index.byName(
+        ref.name,
+        ref.cloud !== undefined ? foldName(ref.cloud) : vsCloud,
+        ref.tenant !== undefined ? foldName(ref.tenant) : vsTenant,
+        vsController,
+    );
     if (found.length === 1) {
         return { group: found[0].group, via: what };
     }
@@ -250,10 +296,12 @@ function resolveRef(index: GroupIndex, ref: AviRef, what: string, vsCloud: strin
     }
     return {
         unresolved: {
-            ...(unknownNames ? {
-                reason: `${what} names an SE group not found, and an SE group's name is unknown in this preview`,
-                remedy: "known after apply: run `pulumi policy analyze` after the update, or " + DECLARE,
-            } : notOwned(`${what} names an SE group`)),
+            ...(unknownNames
+                ? {
+                      reason: `${what} names an SE group not found, and an SE group's name is unknown in this preview`,
+                      remedy: "known after apply: run `pulumi policy analyze` after the update, or " + DECLARE,
+                  }
+                : notOwned(`${what} names an SE group`)),
         },
     };
 }
@@ -280,17 +328,32 @@ function ownGroup(stack: StackView, index: GroupIndex, vs: ResourceView): Resolu
     const raw = field(vs.props, "seGroupRef");
     if (deps.length === 1) {
         const group = index.byUrn(deps[0].urn);
-        fromRef = group ? { group, via: "seGroupRef property dependency" } : { unresolved: { reason: "seGroupRef depends on an SE group perfguard cannot read", remedy: DECLARE } };
+        fromRef = group
+            ? { group, via: "seGroupRef property dependency" }
+            : { unresolved: { reason: "seGroupRef depends on an SE group perfguard cannot read", remedy: DECLARE } };
     } else if (deps.length > 1) {
         fromRef = { unresolved: { reason: "seGroupRef depends on several SE groups", remedy: DECLARE } };
     } else if (raw === UNKNOWN || isUnknown(raw)) {
         // Optional + Computed in the provider: unset in the program is unknown in a preview too.
-        fromRef = { unresolved: { reason: "seGroupRef is unknown in this preview (the provider computes it when unset)", remedy: "set seGroupRef to /api/serviceenginegroup/?name=<name>, or " + DECLARE } };
+        fromRef = {
+            unresolved: {
+                reason: "seGroupRef is unknown in this preview (the provider computes it when unset)",
+                remedy: "set seGroupRef to /api/serviceenginegroup/?name=<name>, or " + DECLARE,
+            },
+        };
     } else if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) {
-        fromRef = resolveRef(index, { by: "name", name: DEFAULT_SE_GROUP }, `no seGroupRef (the Controller's ${DEFAULT_SE_GROUP})`, vsCloud, vsTenant, vsController);
+        fromRef = resolveRef(
+            index,
+            { by: "name", name: DEFAULT_SE_GROUP },
+            `no seGroupRef (the Controller's ${DEFAULT_SE_GROUP})`,
+            vsCloud,
+            vsTenant,
+            vsController,
+        );
     } else {
         const parsed = typeof raw === "string" ? parseAviRef(raw, SEG) : undefined;
-        fromRef = parsed ? resolveRef(index, parsed, "seGroupRef", vsCloud, vsTenant, vsController)
+        fromRef = parsed
+            ? resolveRef(index, parsed, "seGroupRef", vsCloud, vsTenant, vsController)
             : { unresolved: { reason: "seGroupRef is not a serviceenginegroup reference perfguard can read", remedy: DECLARE } };
     }
     const fact = vs.facts.text("seGroup");
@@ -298,11 +361,21 @@ function ownGroup(stack: StackView, index: GroupIndex, vs: ResourceView): Resolu
         return fromRef;
     }
     if (fact.state === "unknown" || fact.state === "invalid") {
-        return { unresolved: { reason: `perfguard:seGroup is ${fact.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`, remedy: "declare perfguard:seGroup as a literal SE group name or uuid" } };
+        return {
+            unresolved: {
+                reason: `perfguard:seGroup is ${fact.state === "unknown" ? "unknown in this preview" : "invalid (perfguard-facts reports it)"}`,
+                remedy: "declare perfguard:seGroup as a literal SE group name or uuid",
+            },
+        };
     }
     const fromFact = resolveRef(index, factRef(fact.value), fact.where, vsCloud, vsTenant, vsController);
     if ("group" in fromRef && "group" in fromFact && fromRef.group !== fromFact.group) {
-        return { unresolved: { reason: `${fact.where} names ${fromFact.group.label} but seGroupRef names ${fromRef.group.label}`, remedy: "make perfguard:seGroup name the SE group seGroupRef points to, or remove it" } };
+        return {
+            unresolved: {
+                reason: `${fact.where} names ${fromFact.group.label} but seGroupRef names ${fromRef.group.label}`,
+                remedy: "make perfguard:seGroup name the SE group seGroupRef points to, or remove it",
+            },
+        };
     }
     return "group" in fromRef ? fromRef : fromFact;
 }
@@ -323,9 +396,16 @@ function parentOf(stack: StackView, vs: ResourceView, byName: Map<string, Resour
     }
     const parsed = typeof raw === "string" ? parseAviRef(raw, "virtualservice") : undefined;
     if (!parsed) {
-        return { reason: raw === undefined || raw === null ? "an SNI child (type VS_TYPE_VH_CHILD) without vhParentVsRef" : "vhParentVsRef is not a virtualservice reference perfguard can read", remedy };
+        return {
+            reason:
+                raw === undefined || raw === null
+                    ? "an SNI child (type VS_TYPE_VH_CHILD) without vhParentVsRef"
+                    : "vhParentVsRef is not a virtualservice reference perfguard can read",
+            remedy,
+        };
     }
-    const found = parsed.by === "uuid" ? byUuid.get(parsed.uuid) ?? (parsed.name ? byName.get(foldName(parsed.name)) : undefined) : byName.get(foldName(parsed.name));
+    const found =
+        parsed.by === "uuid" ? (byUuid.get(parsed.uuid) ?? (parsed.name ? byName.get(foldName(parsed.name)) : undefined)) : byName.get(foldName(parsed.name));
     if (!found || found.length === 0) {
         return { reason: "vhParentVsRef names a virtual service that is not in this stack", remedy };
     }
@@ -371,7 +451,15 @@ export function aviStack(stack: StackView, configGroups: Readonly<Record<string,
         const demand = withCertificateKey(stack, vs, readVsDemand(vs));
         const type = field(vs.props, "type");
         if (type === UNKNOWN || isUnknown(type)) {
-            return { vs, group: undefined, demand, unresolved: { reason: "type is unknown in this preview (an SNI child runs on its parent's SE group)", remedy: "set type literally, or declare perfguard:seGroup=<name> on the virtual service" } };
+            return {
+                vs,
+                group: undefined,
+                demand,
+                unresolved: {
+                    reason: "type is unknown in this preview (an SNI child runs on its parent's SE group)",
+                    remedy: "set type literally, or declare perfguard:seGroup=<name> on the virtual service",
+                },
+            };
         }
         if (type !== "VS_TYPE_VH_CHILD") {
             const r = own.get(vs) as Resolution;
@@ -381,17 +469,31 @@ export function aviStack(stack: StackView, configGroups: Readonly<Record<string,
         const parent = parentOf(stack, vs, byName, byUuid);
         const fact = vs.facts.text("seGroup");
         if (!(parent instanceof ResourceViewClass)) {
-            const r = fact.state === "ok" ? own.get(vs) as Resolution : undefined;
-            return r && "group" in r ? { vs, group: r.group, via: r.via, demand } : { vs, group: undefined, demand, unresolved: r && "unresolved" in r ? r.unresolved : parent };
+            const r = fact.state === "ok" ? (own.get(vs) as Resolution) : undefined;
+            return r && "group" in r
+                ? { vs, group: r.group, via: r.via, demand }
+                : { vs, group: undefined, demand, unresolved: r && "unresolved" in r ? r.unresolved : parent };
         }
         const parentType = field(parent.props, "type");
         const r = own.get(parent);
         if (parentType === "VS_TYPE_VH_CHILD" || !r) {
-            return { vs, group: undefined, demand, parent, unresolved: { reason: "vhParentVsRef names another SNI child", remedy: "point vhParentVsRef at the SNI parent (type VS_TYPE_VH_PARENT)" } };
+            return {
+                vs,
+                group: undefined,
+                demand,
+                parent,
+                unresolved: { reason: "vhParentVsRef names another SNI child", remedy: "point vhParentVsRef at the SNI parent (type VS_TYPE_VH_PARENT)" },
+            };
         }
         return "group" in r
             ? { vs, group: r.group, via: `its SNI parent ${parent.label} (${r.via})`, parent, demand }
-            : { vs, group: undefined, demand, parent, unresolved: { reason: `its SNI parent's SE group is not known: ${r.unresolved.reason}`, remedy: r.unresolved.remedy } };
+            : {
+                  vs,
+                  group: undefined,
+                  demand,
+                  parent,
+                  unresolved: { reason: `its SNI parent's SE group is not known: ${r.unresolved.reason}`, remedy: r.unresolved.remedy },
+              };
     }
 }
 

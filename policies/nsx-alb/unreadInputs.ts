@@ -22,8 +22,14 @@ export function blockedOf(group: SeGroupView, sizing: SeGroupSizing | undefined)
     }
     const unknown = unknownSizingFields(group.fields);
     return unknown.length > 0
-        ? { reason: `the sizing of its SE group is unknown in this preview (${unknown.join(", ")})`, remedy: "known after apply: run `pulumi policy analyze` after the update, or set those fields literally" }
-        : { reason: "a sizing field of its SE group is invalid (perfguard-facts, or the policy config error, names it)", remedy: "fix the SE group field that perfguard-facts names" };
+        ? {
+              reason: `the sizing of its SE group is unknown in this preview (${unknown.join(", ")})`,
+              remedy: "known after apply: run `pulumi policy analyze` after the update, or set those fields literally",
+          }
+        : {
+              reason: "a sizing field of its SE group is invalid (perfguard-facts, or the policy config error, names it)",
+              remedy: "fix the SE group field that perfguard-facts names",
+          };
 }
 
 /** How an input that is unknown in this preview (or unreadable) is taken in one of the two judgements. */
@@ -61,7 +67,11 @@ export function unreadInputs(read: SeGroupSizing | undefined, units: readonly Un
     }
     const out: Unread[] = [];
     if (read.dispatcherUnread) {
-        out.push({ field: "dedicatedDispatcherCore", what: `dedicatedDispatcherCore is ${read.dispatcherUnread === "unknown" ? state("unknown") : "invalid"}`, settings: ["true", "false"] });
+        out.push({
+            field: "dedicatedDispatcherCore",
+            what: `dedicatedDispatcherCore is ${read.dispatcherUnread === "unknown" ? state("unknown") : "invalid"}`,
+            settings: ["true", "false"],
+        });
     }
     const throughput = (u: Unit) => u.demands.some((d) => d.throughputGbps !== undefined && d.throughputGbps > 0);
     const ecmp = units.filter((u) => u.head.scaleoutEcmpUnread !== undefined && throughput(u)).map((u) => u.head.vs.name);
@@ -71,11 +81,19 @@ export function unreadInputs(read: SeGroupSizing | undefined, units: readonly Un
     }
     const ingress = units.flatMap((u) => u.members.filter((m) => m.ingressPctUnread !== undefined).map((m) => m.placement.vs.name));
     if (ingress.length > 0) {
-        out.push({ field: "perfguard:ingressPct", what: `perfguard:ingressPct of ${cappedList(ingress, 3)} is unknown or invalid`, settings: ["all ingress", "all egress"] });
+        out.push({
+            field: "perfguard:ingressPct",
+            what: `perfguard:ingressPct of ${cappedList(ingress, 3)} is unknown or invalid`,
+            settings: ["all ingress", "all egress"],
+        });
     }
     const profile = units.flatMap((u) => u.members.filter((m) => m.profileUnread).map((m) => m.placement.vs.name));
     if (profile.length > 0) {
-        out.push({ field: "applicationProfileRef", what: `applicationProfileRef of ${cappedList(profile, 3)} is ${state("unknown")}`, settings: ["the lower throughput row", "the higher"] });
+        out.push({
+            field: "applicationProfileRef",
+            what: `applicationProfileRef of ${cappedList(profile, 3)} is ${state("unknown")}`,
+            settings: ["the lower throughput row", "the higher"],
+        });
     }
     return out;
 }

@@ -51,7 +51,9 @@ export function vsSsl(vs: ResourceView): FieldRead<boolean> {
     if (invalid) {
         return { state: "invalid", where: "services", problem: invalid };
     }
-    return unknown ? { state: "unknown", where: "services" } : { state: "ok", value: false, where: "no services[].enableSsl true and no sslKeyAndCertificateRefs" };
+    return unknown
+        ? { state: "unknown", where: "services" }
+        : { state: "ok", value: false, where: "no services[].enableSsl true and no sslKeyAndCertificateRefs" };
 }
 
 registerTypedFields(VS_TYPE, (resource) => {
@@ -82,7 +84,13 @@ export interface KnownDemand {
 export type VsDemandRead =
     | { readonly state: "none" }
     | { readonly state: "unusable"; readonly known?: KnownDemand }
-    | { readonly state: "ok"; readonly demand: VsDemand; readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>; readonly ingressPctUnread?: "unknown" | "invalid"; readonly profileUnread?: true };
+    | {
+          readonly state: "ok";
+          readonly demand: VsDemand;
+          readonly where: Readonly<Partial<Record<keyof VsDemand, string>>>;
+          readonly ingressPctUnread?: "unknown" | "invalid";
+          readonly profileUnread?: true;
+      };
 
 const DEMAND_KEYS = ["sslTps", "l7Rps", "l4Cps", "l4OpenConnections", "throughputGbps"] as const;
 
@@ -122,9 +130,12 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
         where.sslKeyType = "perfguard:sslKeyType unknown in this preview: counted as ECC, the cheaper handshake";
     } else {
         demand.sslKeyType = keyType.state === "ok" && keyType.value === "ecc" ? "ecc" : "rsa";
-        where.sslKeyType = keyType.state === "ok" ? keyType.where
-            : keyType.state === "invalid" ? "perfguard:sslKeyType invalid (perfguard-facts reports it): rsa, the conservative one"
-                : "perfguard:sslKeyType not set: default rsa, the conservative one";
+        where.sslKeyType =
+            keyType.state === "ok"
+                ? keyType.where
+                : keyType.state === "invalid"
+                  ? "perfguard:sslKeyType invalid (perfguard-facts reports it): rsa, the conservative one"
+                  : "perfguard:sslKeyType not set: default rsa, the conservative one";
     }
     // The direction of the throughput: optional. Unknown or invalid is counted as all ingress (the
     // conservative case) and marked, so the evaluation also judges it as all egress.
@@ -160,7 +171,12 @@ export function readVsDemand(vs: ResourceView): VsDemandRead {
     // An applicationProfileRef unknown in this preview picks the throughput row of a VS whose SSL
     // and RPS do not: marked, so the evaluation judges it on the L4 and on the L7 row.
     const profileRef = field(vs.props, "applicationProfileRef");
-    const profileUnread = (profileRef === UNKNOWN || isUnknown(profileRef)) && demand.throughputGbps !== undefined && demand.ssl !== true && demand.sslTps === undefined && demand.l7Rps === undefined;
+    const profileUnread =
+        (profileRef === UNKNOWN || isUnknown(profileRef)) &&
+        demand.throughputGbps !== undefined &&
+        demand.ssl !== true &&
+        demand.sslTps === undefined &&
+        demand.l7Rps === undefined;
     const unread = {
         ...(ingressPctUnread && demand.throughputGbps !== undefined ? { ingressPctUnread } : {}),
         ...(profileUnread ? { profileUnread: true as const } : {}),

@@ -185,9 +185,8 @@ export function readPolicyConfig<C>(policyName: string, schema: PolicyConfigSche
 }
 
 function readUncached<C>(policyName: string, schema: PolicyConfigSchema, raw: unknown): ConfigResult<C> {
-    const input: Record<string, unknown> = raw !== null && typeof raw === "object" && !Array.isArray(raw)
-        ? structuredClone(raw as Record<string, unknown>)
-        : {};
+    const input: Record<string, unknown> =
+        raw !== null && typeof raw === "object" && !Array.isArray(raw) ? structuredClone(raw as Record<string, unknown>) : {};
     const known = new Set(Object.keys(schema.properties ?? {}));
     const unknownKeys = Object.keys(input).filter((k) => !known.has(k));
     for (const key of unknownKeys) {
@@ -268,7 +267,12 @@ function sameJson(a: unknown, b: unknown): boolean {
  * Applies defaults to and validates `input` (unknown keys already removed) with ajv. Exported for
  * the test that checks the defaults-only shortcut against it.
  */
-export function validated<C>(policyName: string, schema: PolicyConfigSchema, input: Record<string, unknown>, unknownKeys: readonly string[] = []): ConfigResult<C> {
+export function validated<C>(
+    policyName: string,
+    schema: PolicyConfigSchema,
+    input: Record<string, unknown>,
+    unknownKeys: readonly string[] = [],
+): ConfigResult<C> {
     const validate = validatorFor(policyName, schema);
     const errors: string[] = [];
     const fields: string[] = [];

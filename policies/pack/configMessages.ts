@@ -14,10 +14,14 @@ export function unknownPolicyNamesMessage(names: readonly UnknownPolicyName[], p
     const first = names[0];
     const more = names.length > 1 ? ` and ${names.length - 1} more key${names.length > 2 ? "s" : ""}` : "";
     const problem = `policy pack config names ${shown(first.name)}${more}, not ${names.length > 1 ? "policies" : "a policy"} of ${pack}: ignored, so the policy meant keeps its defaults.`;
-    const fix = names.map((n) => n.suggestion
-        ? `rename ${shown(n.name)} to "${n.suggestion}"`
-        : `remove ${shown(n.name)} or rename it to a policy of ${pack} (README, Policies)`).join("; ") +
-        " in the --policy-pack-config file (`perfguard config check <file>` lists every problem)";
+    const fix =
+        names
+            .map((n) =>
+                n.suggestion
+                    ? `rename ${shown(n.name)} to "${n.suggestion}"`
+                    : `remove ${shown(n.name)} or rename it to a policy of ${pack} (README, Policies)`,
+            )
+            .join("; ") + " in the --policy-pack-config file (`perfguard config check <file>` lists every problem)";
     return {
         problem,
         fix,

@@ -37,7 +37,11 @@ export function invalidConfigMessage(policyName: string, errors: readonly string
         return { problem, fix, basis: errors.length > 1 ? errors : [] };
     }
     // A long field path (nested keys are the user's): the count on the problem line, each problem below.
-    return { problem: `invalid config for policy ${policyName}: ${plural(errors.length, "problem")} (below); none of this policy's checks ran.`, fix, basis: errors };
+    return {
+        problem: `invalid config for policy ${policyName}: ${plural(errors.length, "problem")} (below); none of this policy's checks ran.`,
+        fix,
+        basis: errors,
+    };
 }
 
 /**

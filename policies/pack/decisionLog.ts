@@ -64,8 +64,17 @@ export interface ExplainedFact {
 
 /** One JSON line of the explain file. */
 export type ExplainRecord =
-    | { readonly kind: "facts"; readonly phase: ExplainPhase; readonly urn: string; readonly type: string; readonly name: string; readonly facts: ExplainedFact[]; readonly problems: number; readonly incomplete: boolean }
-    | { readonly kind: "verdict"; readonly phase: ExplainPhase; readonly policy: string; readonly urn: string; readonly violations: number } & Applicability;
+    | {
+          readonly kind: "facts";
+          readonly phase: ExplainPhase;
+          readonly urn: string;
+          readonly type: string;
+          readonly name: string;
+          readonly facts: ExplainedFact[];
+          readonly problems: number;
+          readonly incomplete: boolean;
+      }
+    | ({ readonly kind: "verdict"; readonly phase: ExplainPhase; readonly policy: string; readonly urn: string; readonly violations: number } & Applicability);
 
 const factsRecorded = new Set<string>();
 
@@ -114,7 +123,16 @@ export function recordFacts(phase: ExplainPhase, resource: ResourceView): void {
         return;
     }
     factsRecorded.add(key);
-    write({ kind: "facts", phase, urn: resource.urn, type: resource.type, name: resource.name, facts: explainedFacts(resource), problems: resource.facts.problems.length, incomplete: resource.facts.incomplete });
+    write({
+        kind: "facts",
+        phase,
+        urn: resource.urn,
+        type: resource.type,
+        name: resource.name,
+        facts: explainedFacts(resource),
+        problems: resource.facts.problems.length,
+        incomplete: resource.facts.incomplete,
+    });
 }
 
 /** Records one policy's verdict on one resource ("" = the stack as a whole); no-op unless explaining. */

@@ -12,11 +12,15 @@ import type { ResourceView } from "./resources";
 import { expiredWaiverFor, waiverFor } from "./waivers";
 
 /** What to do about a fact behind an encrypted secret that was not decrypted (`[secret]`). */
-export const REDACTED_REMEDY = "run `pulumi policy analyze` with the stack's secrets provider (for a passphrase stack, PULUMI_CONFIG_PASSPHRASE), or export with `--show-secrets` for `perfguard check`; or keep perfguard facts out of secrets";
+export const REDACTED_REMEDY =
+    "run `pulumi policy analyze` with the stack's secrets provider (for a passphrase stack, PULUMI_CONFIG_PASSPHRASE), or export with `--show-secrets` for `perfguard check`; or keep perfguard facts out of secrets";
 
 /** A "not checked" caused by a secret that was not decrypted, not by the preview. */
 function redactedWhy(why: NotChecked): NotChecked {
-    return { reason: `${why.reason.replace(/ in (?:this|the) preview/g, "")} (its perfguard facts are encrypted secrets that were not decrypted)`, remedy: REDACTED_REMEDY };
+    return {
+        reason: `${why.reason.replace(/ in (?:this|the) preview/g, "")} (its perfguard facts are encrypted secrets that were not decrypted)`,
+        remedy: REDACTED_REMEDY,
+    };
 }
 
 /**
@@ -102,7 +106,12 @@ export class Decisions {
     /** Whether their texts are kept (--explain); otherwise a resource policy keeps "" for what was decided. */
     private readonly keepTexts: boolean;
 
-    constructor(private readonly policy: PolicyMeta, private readonly reportViolation: ReportViolation, private readonly unverified: EnforcementLevel, kind: "stack" | "resource" = "resource") {
+    constructor(
+        private readonly policy: PolicyMeta,
+        private readonly reportViolation: ReportViolation,
+        private readonly unverified: EnforcementLevel,
+        kind: "stack" | "resource" = "resource",
+    ) {
         this.keepTexts = explaining;
         this.keepDecisions = explaining || kind === "resource";
         // A resource of another stack (the inventory) adds load to what the previewed stack's
@@ -210,10 +219,13 @@ export class Decisions {
             const label = resource ? resource.label : "the stack";
             // Sorted: a why recorded while judging another resource arrives in the engine's order.
             const sorted = [...whys].sort((a, b) => compareText(a.reason, b.reason) || compareText(a.remedy, b.remedy));
-            this.sendUnverified({
-                problem: `${label} not checked: ${sorted.map((w) => w.reason).join("; ")}.`,
-                fix: [...new Set(sorted.map((w) => w.remedy))].join("; "),
-            }, urn || undefined);
+            this.sendUnverified(
+                {
+                    problem: `${label} not checked: ${sorted.map((w) => w.reason).join("; ")}.`,
+                    fix: [...new Set(sorted.map((w) => w.remedy))].join("; "),
+                },
+                urn || undefined,
+            );
         }
     }
 
@@ -245,7 +257,8 @@ export class Decisions {
         for (const g of list) {
             g.names.sort(compareText);
         }
-        const first = (names: string[]) => names.length <= FIRST_NAMES ? names.join(", ") : `${names.slice(0, FIRST_NAMES).join(", ")} and ${names.length - FIRST_NAMES} more`;
+        const first = (names: string[]) =>
+            names.length <= FIRST_NAMES ? names.join(", ") : `${names.slice(0, FIRST_NAMES).join(", ")} and ${names.length - FIRST_NAMES} more`;
         // The problem line names the one reason and the first names when that fits, else the reason
         // alone, else only the count; what it leaves out goes to basis lines, so the line stays
         // within PROBLEM_LINE_MAX whatever the names and reasons.
@@ -253,14 +266,19 @@ export class Decisions {
         const withNames = list.length === 1 ? `${count} not checked: ${list[0].why.reason} (${first(list[0].names)}).` : "";
         const reasonOnly = list.length === 1 ? `${count} not checked: ${list[0].why.reason}; their verdicts are unknown.` : "";
         const namesFit = withNames !== "" && withNames.length <= PROBLEM_LINE_MAX;
-        const problem = namesFit ? withNames
-            : reasonOnly !== "" && reasonOnly.length <= PROBLEM_LINE_MAX ? reasonOnly
-                : `${count} not checked, for ${plural(list.length, "reason")} (below); their verdicts are unknown.`;
-        this.sendUnverified({
-            problem,
-            fix: [...new Set(list.map((g) => g.why.remedy))].join("; "),
-            basis: namesFit ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
-        }, undefined);
+        const problem = namesFit
+            ? withNames
+            : reasonOnly !== "" && reasonOnly.length <= PROBLEM_LINE_MAX
+              ? reasonOnly
+              : `${count} not checked, for ${plural(list.length, "reason")} (below); their verdicts are unknown.`;
+        this.sendUnverified(
+            {
+                problem,
+                fix: [...new Set(list.map((g) => g.why.remedy))].join("; "),
+                basis: namesFit ? [] : list.map((g) => `${g.why.reason}: ${g.names.length} (${first(g.names)})`),
+            },
+            undefined,
+        );
         // --explain of the stack says what that violation is, next to what the check judged there.
         if (!this.keepTexts) {
             return;

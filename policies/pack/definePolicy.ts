@@ -7,13 +7,7 @@
  * once (configReporting.ts), the decisions a check records (decisions.ts), the never-throw
  * wrapper (isolate.ts). The rooms import all of it from here.
  */
-import type {
-    ReportViolation,
-    ResourceValidationArgs,
-    ResourceValidationPolicy,
-    StackValidationArgs,
-    StackValidationPolicy,
-} from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import { readPolicyConfig } from "./config";
 import { configFor, currentProcess, reportUnknownKeys } from "./configReporting";
 import { explaining, recordFacts, recordVerdict, typeNotRead } from "./decisionLog";
@@ -115,8 +109,8 @@ function explainStack<C>(spec: StackPolicySpec<C>, stack: StackView, decisions: 
         recordFacts("analyzeStack", resource);
         const violations = decisions.violations.get(resource.urn) ?? 0;
         const ofRole = roles.length > 0 && resource.facts.roles.some((r) => roles.includes(r));
-        const verdict = decisions.outcome(resource.urn)
-            ?? (judged?.has(resource.type) || ofRole || violations > 0 ? undecided(violations) : typeNotRead(others));
+        const verdict =
+            decisions.outcome(resource.urn) ?? (judged?.has(resource.type) || ofRole || violations > 0 ? undecided(violations) : typeNotRead(others));
         recordVerdict("analyzeStack", spec.name, resource.urn, verdict, violations);
     }
     const stackWide = decisions.violations.get("") ?? 0;
@@ -144,7 +138,13 @@ export function stackPolicy<C>(spec: StackPolicySpec<C>): StackValidationPolicy 
             const config = configFor<C>(meta, args.getConfig(), reportViolation, false);
             if (config === undefined) {
                 if (explaining) {
-                    recordVerdict("analyzeStack", spec.name, "", { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
+                    recordVerdict(
+                        "analyzeStack",
+                        spec.name,
+                        "",
+                        { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" },
+                        0,
+                    );
                 }
                 return;
             }
@@ -212,7 +212,13 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
         const config = configFor<C>(meta, args.getConfig(), reportViolation, true, false);
         if (config === undefined) {
             if (explaining) {
-                recordVerdict("analyze", spec.name, String(args.urn ?? ""), { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" }, 0);
+                recordVerdict(
+                    "analyze",
+                    spec.name,
+                    String(args.urn ?? ""),
+                    { applies: false, reason: "the policy config is invalid (reported as a violation), so no check ran" },
+                    0,
+                );
             }
             return;
         }

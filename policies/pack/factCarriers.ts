@@ -15,10 +15,13 @@ const PREFIX_LENGTH = FACT_PREFIX.length;
 
 /** Types whose `tags` cannot carry facts (ids, not text), and the carrier to use instead. */
 const TAG_ID_CARRIERS: ReadonlyMap<string, string> = new Map([
-    ["vsphere:index/virtualMachine:VirtualMachine", "a vsphere:index/tag:Tag named \"<key>=<value>\" in a TagCategory named perfguard (or named \"perfguard:<key>=<value>\"), attached through tags, or extraConfig \"guestinfo.perfguard.<key>\""],
-    ["citrix:index/zone:Zone", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
-    ["citrix:index/machineCatalog:MachineCatalog", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
-    ["citrix:index/deliveryGroup:DeliveryGroup", "metadatas [{ name: \"perfguard:<key>\", value: \"<value>\" }]"],
+    [
+        "vsphere:index/virtualMachine:VirtualMachine",
+        'a vsphere:index/tag:Tag named "<key>=<value>" in a TagCategory named perfguard (or named "perfguard:<key>=<value>"), attached through tags, or extraConfig "guestinfo.perfguard.<key>"',
+    ],
+    ["citrix:index/zone:Zone", 'metadatas [{ name: "perfguard:<key>", value: "<value>" }]'],
+    ["citrix:index/machineCatalog:MachineCatalog", 'metadatas [{ name: "perfguard:<key>", value: "<value>" }]'],
+    ["citrix:index/deliveryGroup:DeliveryGroup", 'metadatas [{ name: "perfguard:<key>", value: "<value>" }]'],
 ]);
 
 /**
@@ -193,7 +196,11 @@ function markerValues(item: unknown): readonly unknown[] {
 /** A vSphere VM's advanced settings: `guestinfo.perfguard.<key>` (the carrier that survives an apply). */
 function extraConfigEntry(config: Record<string, unknown>, rawKey: string, { facts }: ReadInto): void {
     const trimmed = rawKey.trim();
-    if (trimmed.length <= GUESTINFO_PREFIX.length || (trimmed.charCodeAt(0) | 0x20) !== 0x67 || foldCase(trimmed.slice(0, GUESTINFO_PREFIX.length)) !== GUESTINFO_PREFIX) {
+    if (
+        trimmed.length <= GUESTINFO_PREFIX.length ||
+        (trimmed.charCodeAt(0) | 0x20) !== 0x67 ||
+        foldCase(trimmed.slice(0, GUESTINFO_PREFIX.length)) !== GUESTINFO_PREFIX
+    ) {
         if (isFactKey(trimmed)) {
             facts.addProblem(guestinfoKeyProblem(trimmed));
         }

@@ -49,7 +49,14 @@ function finding(identity: string, who: (max: number) => string, full: string, s
 function fromFactProblem(resource: ResourceView, p: FactProblem): Finding {
     const consequence = p.kind === "carrier" ? "so the apply would fail" : CONSEQUENCE;
     const who = (max: number) => problemLabel(resource.type, resource.name, max);
-    return finding(`${p.kind}\u0000${p.key}\u0000${p.problem}`, who, `${p.problem}, ${consequence}`, p.short && `${p.short}; its checks do not run`, `${p.fix}.`, p.basis);
+    return finding(
+        `${p.kind}\u0000${p.key}\u0000${p.problem}`,
+        who,
+        `${p.problem}, ${consequence}`,
+        p.short && `${p.short}; its checks do not run`,
+        `${p.fix}.`,
+        p.basis,
+    );
 }
 
 function fromTypedField(resource: ResourceView, problem: string | TypedFieldProblem): Finding {
@@ -59,7 +66,14 @@ function fromTypedField(resource: ResourceView, problem: string | TypedFieldProb
     const head = escapeControl(open > 0 ? text.slice(0, open) : text);
     const rule = open > 0 ? text.slice(open + 2).replace(/\)$/, "") : "";
     const who = (max: number) => problemLabel(resource.type, resource.name, max);
-    return finding(`field\u0000${text}`, who, `${head}, ${CONSEQUENCE}`, "a provider field cannot be read; its checks do not run", fix, rule ? [escapeControl(rule)] : []);
+    return finding(
+        `field\u0000${text}`,
+        who,
+        `${head}, ${CONSEQUENCE}`,
+        "a provider field cannot be read; its checks do not run",
+        fix,
+        rule ? [escapeControl(rule)] : [],
+    );
 }
 
 /**
@@ -146,8 +160,14 @@ export class KeyProblems {
             const more = urns.length > FIRST_NAMES ? ` and ${urns.length - FIRST_NAMES} more` : "";
             const on = urns.length === 1 ? names[0] : plural(urns.length, "resource");
             const basis = [...problem.basis, ...(urns.length === 1 ? [] : [`on ${names.join(", ")}${more}`])];
-            const f = finding("", (max) => (urns.length === 1 ? names[0] : on).replace(/"(.*)"$/, (_, n: string) => `"${n.length <= max ? n : `${n.slice(0, max - 1)}…`}"`),
-                `${problem.problem}, so the check that needs it does not run`, problem.short && `${problem.short}; its check does not run`, `${problem.fix}.`, basis);
+            const f = finding(
+                "",
+                (max) => (urns.length === 1 ? names[0] : on).replace(/"(.*)"$/, (_, n: string) => `"${n.length <= max ? n : `${n.slice(0, max - 1)}…`}"`),
+                `${problem.problem}, so the check that needs it does not run`,
+                problem.short && `${problem.short}; its check does not run`,
+                `${problem.fix}.`,
+                basis,
+            );
             out.push({ urn: urns[0], message: f.message });
         }
         this.groups.clear();

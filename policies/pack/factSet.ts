@@ -7,9 +7,7 @@
  * in `hidden`; the other keys read as declared, and `incomplete` says a needed key that reads
  * "absent" may be the hidden one), while a container unknown as a whole makes every key read "unknown".
  */
-import {
-    describeFactRange, EnumFactKey, EnumValue, FactKey, factKeyDef, FactKeyDef, FactRole, NumberFactKey, TextFactKey,
-} from "./factKeys";
+import { describeFactRange, EnumFactKey, EnumValue, FactKey, factKeyDef, FactKeyDef, FactRole, NumberFactKey, TextFactKey } from "./factKeys";
 import { closeKey, keyProblem, suggestion } from "./factSpelling";
 import { FACT_PREFIX, FactPlace, FactProblem, FactRead, REDACTED_SECRET } from "./factTypes";
 import { escapeControl } from "./message";

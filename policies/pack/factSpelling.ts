@@ -107,9 +107,7 @@ export function shownKey(rawKey: string): string {
 /** The problem of a key that is not a fact key; `meant` is the key it nearly is. */
 export function keyProblem(rawKey: string, place: FactPlace, meant: string | undefined, prefixed: boolean): FactProblem {
     const shown = shownKey(rawKey);
-    const problem = meant
-        ? `${shown} is not read as a fact (did you mean perfguard:${meant}?)`
-        : `${shown} is not a perfguard fact key`;
+    const problem = meant ? `${shown} is not read as a fact (did you mean perfguard:${meant}?)` : `${shown} is not a perfguard fact key`;
     const fix = meant
         ? `rename it perfguard:${meant} (prefix perfguard: or perfguard_, any case, no spaces)`
         : "use a key from docs/facts.md, or remove the perfguard: prefix if it is not a fact";
@@ -119,9 +117,12 @@ export function keyProblem(rawKey: string, place: FactPlace, meant: string | und
         problem,
         // The problem line keeps the key and the "did you mean" when they fit; fact keys run to 40
         // characters (perfguard:throttleMaxConcurrentTransactions).
-        short: meant && rawKey.length <= 48
-            ? `"${escapeControl(rawKey)}" is not a fact key (did you mean perfguard:${meant}?)`
-            : rawKey.length <= 48 ? `"${escapeControl(rawKey)}" is not a fact key` : "a key is not a fact key",
+        short:
+            meant && rawKey.length <= 48
+                ? `"${escapeControl(rawKey)}" is not a fact key (did you mean perfguard:${meant}?)`
+                : rawKey.length <= 48
+                  ? `"${escapeControl(rawKey)}" is not a fact key`
+                  : "a key is not a fact key",
         fix,
         basis: [`found in ${place}${prefixed ? "" : "; a near miss of a fact key is reported because the check that needs it would not run"}`],
         message: `${problem} (in ${place})`,
@@ -142,7 +143,10 @@ export function guestinfoKeyProblem(rawKey: string): FactProblem {
         kind: "key",
         key: rawKey,
         problem,
-        short: rawKey.length <= 48 ? `"${escapeControl(rawKey)}" in extraConfig is not read (facts there are guestinfo.perfguard.<key>)` : "a key in extraConfig is not read as a fact",
+        short:
+            rawKey.length <= 48
+                ? `"${escapeControl(rawKey)}" in extraConfig is not read (facts there are guestinfo.perfguard.<key>)`
+                : "a key in extraConfig is not read as a fact",
         fix: meant ? `rename it ${meant}` : "name it guestinfo.perfguard.<key> with a key from docs/facts.md",
         basis: ["found in extraConfig, where perfguard reads facts named guestinfo.perfguard.<key> only (docs/facts.md#carriers)"],
         message: `${problem} (in extraConfig)`,

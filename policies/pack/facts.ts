@@ -24,7 +24,11 @@ export type { FactPlace, FactProblem, FactRead, JoinedFact } from "./factTypes";
  * @param joined - facts found on objects attached to it (vSphere tags), and how many of those are unknown.
  * @returns a Facts object; never throws on odd input (unknowns, wrong types, huge lists).
  */
-export function readFacts(props: unknown, type = "", joined?: { readonly facts: readonly JoinedFact[]; readonly hidden: number; readonly unknown?: boolean }): Facts {
+export function readFacts(
+    props: unknown,
+    type = "",
+    joined?: { readonly facts: readonly JoinedFact[]; readonly hidden: number; readonly unknown?: boolean },
+): Facts {
     const facts = new Facts();
     if (isUnknown(props)) {
         facts.markUnknown();
@@ -81,4 +85,3 @@ export function problemLabel(type: string, name: string, max = 40): string {
     const shown = max >= 40 ? shortName(name) : escaped.length <= max ? escaped : `${escaped.slice(0, max - 1)}…`;
     return `${escapeControl(kind) || "resource"} "${shown}"`;
 }
-

@@ -15,11 +15,14 @@ export function isolate(resource: ResourceView, report: Report, fn: () => void):
     try {
         fn();
     } catch (e) {
-        report({
-            problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${thrownName(e)}): its verdict is unknown.`,
-            fix: `report this perfguard bug with the resource type ${resource.type} and the error below; meanwhile check this resource by hand (the other resources were evaluated)`,
-            basis: [thrownBasis(e)],
-        }, resource);
+        report(
+            {
+                problem: `perfguard could not evaluate ${shortLabel(resource)} (internal error ${thrownName(e)}): its verdict is unknown.`,
+                fix: `report this perfguard bug with the resource type ${resource.type} and the error below; meanwhile check this resource by hand (the other resources were evaluated)`,
+                basis: [thrownBasis(e)],
+            },
+            resource,
+        );
     }
 }
 

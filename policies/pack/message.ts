@@ -32,10 +32,14 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 export function escapeControl(text: string): string {
     return text.replace(CONTROL, (c) => {
         switch (c) {
-            case "\n": return "\\n";
-            case "\r": return "\\r";
-            case "\t": return "\\t";
-            default: return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+            case "\n":
+                return "\\n";
+            case "\r":
+                return "\\r";
+            case "\t":
+                return "\\t";
+            default:
+                return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
         }
     });
 }

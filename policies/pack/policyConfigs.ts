@@ -21,5 +21,5 @@ export function rememberConfig(stack: StackView, policy: string, config: unknown
 /** `policy`'s validated config on `stack`, when it has run there; undefined otherwise. */
 export function configOf(stack: StackView, policy: string): Readonly<Record<string, unknown>> | undefined {
     const config = configs.get(stack)?.get(policy);
-    return config !== null && typeof config === "object" ? config as Readonly<Record<string, unknown>> : undefined;
+    return config !== null && typeof config === "object" ? (config as Readonly<Record<string, unknown>>) : undefined;
 }

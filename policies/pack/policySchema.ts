@@ -53,7 +53,8 @@ const UNVERIFIED_PROPERTY: PolicyConfigSchema["properties"][string] = {
     type: "string",
     enum: [...UNVERIFIED_LEVELS],
     default: "advisory",
-    description: "Level of this policy's \"not checked\" reports (a fact unknown in the preview, an unresolved reference): advisory (default) or mandatory, to block on blind spots.",
+    description:
+        'Level of this policy\'s "not checked" reports (a fact unknown in the preview, an unresolved reference): advisory (default) or mandatory, to block on blind spots.',
 };
 
 /** The schema a policy is published with: its own properties plus `unverified` (unless it opts out). */

@@ -54,10 +54,13 @@ export class StackView {
 
     private tagsAndCategories(): { tags: Map<string, ResourceView>; categories: Map<string, ResourceView> } {
         if (!this.tagIndex) {
-            const index = (type: string) => new Map(this.ofType(type).flatMap((r) => {
-                const id = StackView.idOf(r);
-                return id === undefined ? [] : [[id, r] as const];
-            }));
+            const index = (type: string) =>
+                new Map(
+                    this.ofType(type).flatMap((r) => {
+                        const id = StackView.idOf(r);
+                        return id === undefined ? [] : [[id, r] as const];
+                    }),
+                );
             this.tagIndex = { tags: index(VSPHERE_TAG_TYPE), categories: index(VSPHERE_CATEGORY_TYPE) };
         }
         return this.tagIndex;
@@ -125,11 +128,13 @@ export class StackView {
             return undefined;
         }
         const categoryId = field(tag.props, "categoryId");
-        const category = this.dependencyOf(tag, "categoryId", VSPHERE_CATEGORY_TYPE)[0]
-            ?? (typeof categoryId === "string" ? categories.get(categoryId) : undefined);
+        const category =
+            this.dependencyOf(tag, "categoryId", VSPHERE_CATEGORY_TYPE)[0] ?? (typeof categoryId === "string" ? categories.get(categoryId) : undefined);
         const categoryName = category ? field(category.props, "name") : undefined;
         if (typeof categoryName === "string") {
-            return foldCase(categoryName.trim()) === "perfguard" ? { rawKey: `perfguard:${head}`, value: name.slice(eq + 1), place: `${place} (category perfguard)` } : undefined;
+            return foldCase(categoryName.trim()) === "perfguard"
+                ? { rawKey: `perfguard:${head}`, value: name.slice(eq + 1), place: `${place} (category perfguard)` }
+                : undefined;
         }
         // A category unknown in the preview (or outside the stack) may be perfguard's: a tag that
         // would then be a fact hides it; any other tag is an ordinary one.
@@ -193,11 +198,13 @@ const NO_ALIASES: readonly string[] = Object.freeze([]);
  * Builds a ResourceView from an SDK resource (`args` of validateResource, or an element of
  * `args.resources` of validateStack, whose property dependencies hold resource objects).
  */
-export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"> & {
-    propertyDependencies?: Record<string, unknown>;
-    opts?: { aliases?: unknown };
-    provider?: { urn?: unknown; props?: unknown };
-}): ResourceView {
+export function viewOf(
+    r: Pick<PolicyResource, "urn" | "type" | "name" | "props"> & {
+        propertyDependencies?: Record<string, unknown>;
+        opts?: { aliases?: unknown };
+        provider?: { urn?: unknown; props?: unknown };
+    },
+): ResourceView {
     // Runs for every resource in every stack policy: allocate a dependency record only for the
     // resources that have dependencies (most have none), and keep it shared and frozen otherwise.
     let deps: Record<string, string[]> | undefined;
@@ -208,9 +215,10 @@ export function viewOf(r: Pick<PolicyResource, "urn" | "type" | "name" | "props"
             deps[prop] = urnsOf(given[prop]);
         }
     }
-    const aliases = Array.isArray(r.opts?.aliases) && r.opts.aliases.length > 0
-        ? r.opts.aliases.filter((a): a is string => typeof a === "string" && a.startsWith("urn:pulumi:"))
-        : NO_ALIASES;
+    const aliases =
+        Array.isArray(r.opts?.aliases) && r.opts.aliases.length > 0
+            ? r.opts.aliases.filter((a): a is string => typeof a === "string" && a.startsWith("urn:pulumi:"))
+            : NO_ALIASES;
     const view = new ResourceView(String(r.urn ?? ""), String(r.type ?? ""), String(r.name ?? ""), unwrapProps(r.props), deps ?? NO_DEPENDENCIES, aliases);
     const provider = r.provider;
     if (provider && typeof provider === "object") {
@@ -259,8 +267,11 @@ function messageToken(r: PolicyResource): object | undefined {
  */
 export function stackOf(resources: readonly PolicyResource[]): StackView {
     const last = lastStack;
-    if (last && last.tokens.length === resources.length
-        && resources.every((r, i) => messageToken(r) === last.tokens[i] && last.stack.resources[i].urn === String(r.urn ?? ""))) {
+    if (
+        last &&
+        last.tokens.length === resources.length &&
+        resources.every((r, i) => messageToken(r) === last.tokens[i] && last.stack.resources[i].urn === String(r.urn ?? ""))
+    ) {
         return last.stack;
     }
     // Other stacks' deployed resources (PERFGUARD_INVENTORY) join the view as foreign ones.

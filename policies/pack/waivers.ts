@@ -108,7 +108,12 @@ export function isPolicyId(id: string): boolean {
 
 function waivedIds(resource: ResourceView): string[] {
     const waive = resource.facts.text("waive");
-    return waive.state === "ok" ? waive.value.split(",").map((id) => foldCase(id.trim())).filter((id) => id.length > 0) : [];
+    return waive.state === "ok"
+        ? waive.value
+              .split(",")
+              .map((id) => foldCase(id.trim()))
+              .filter((id) => id.length > 0)
+        : [];
 }
 
 /** The reason as messages show it: one line, at most 200 characters, control characters escaped. */

@@ -22,7 +22,10 @@ export { BOND_MODES, BOND_SCHEMA } from "./settings";
 export type { XenBondConfig, XenBondMode } from "./settings";
 
 /** The provider's bonded network (and the alias the provider keeps for its old name). */
-export const BONDED_NETWORK_TYPES: readonly string[] = ["xenorchestra:index/xoaBondedNetwork:XoaBondedNetwork", "xenorchestra:index/bondedNetwork:BondedNetwork"];
+export const BONDED_NETWORK_TYPES: readonly string[] = [
+    "xenorchestra:index/xoaBondedNetwork:XoaBondedNetwork",
+    "xenorchestra:index/bondedNetwork:BondedNetwork",
+];
 
 /** Where the bond behaviour comes from, for messages. */
 export const BOND_SOURCE = "XenServer bonds are Open vSwitch bonds (XenServer docs, NIC bonds; Open vSwitch bonding.rst)";

@@ -140,7 +140,15 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         // flow, which the stack does not declare: that is never a verdict, only a figure (severalFlows).
         const bondBound = entry.bondCapMBps !== undefined && !needMet(entry.bondCapMBps, need);
         const severalFlows = model.bond?.mode === "lacp" && !needMet(model.bond.memberMBps, need);
-        const notChecked = short ? undefined : entry.bondUnknown ? NOT_CHECKED.bondUnknown : uncertain ? NOT_CHECKED.uncertain : host.unclear.length > 0 ? NOT_CHECKED.hostUnclear : undefined;
+        const notChecked = short
+            ? undefined
+            : entry.bondUnknown
+              ? NOT_CHECKED.bondUnknown
+              : uncertain
+                ? NOT_CHECKED.uncertain
+                : host.unclear.length > 0
+                  ? NOT_CHECKED.hostUnclear
+                  : undefined;
         return { entry, predictedMBps: predicted, short, notChecked, capOnly, bondBound, severalFlows };
     });
     // Each cap-only guest was judged with only its own cap raised: when several are, raising them
@@ -152,17 +160,27 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
     const byUrn = [...host.dom0].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
     const dom0 = byUrn.map((service): Dom0Figures => ({
         service,
-        guestsTotal: service.traffic.state === "ok" && service.traffic.value > 0 && model.dom0.some((s) => s.service === service)
-            ? guestsTotalWithout(model, service, config.dom0Share) : undefined,
+        guestsTotal:
+            service.traffic.state === "ok" && service.traffic.value > 0 && model.dom0.some((s) => s.service === service)
+                ? guestsTotalWithout(model, service, config.dom0Share)
+                : undefined,
     }));
     const shortCount = guests.filter((g) => g.short).length;
     const judgedTotal = model.shares ? [...model.shares.values()].reduce((t, x) => t + x, 0) : undefined;
     return {
-        host, key: normalise(host.name), model, guests, uncertain, dom0,
+        host,
+        key: normalise(host.name),
+        model,
+        guests,
+        uncertain,
+        dom0,
         short: guests.filter((g) => g.short).map((g) => g.entry),
         // This stack's guest first: another stack's (the inventory) gets no verdict here; a guest short
         // by the bond or only by its own VIF cap has its own fix.
-        fixOn: (guests.find((g) => g.short && !g.capOnly && !g.bondBound && !g.entry.guest.resource.foreign) ?? guests.find((g) => g.short && !g.capOnly && !g.bondBound))?.entry,
+        fixOn: (
+            guests.find((g) => g.short && !g.capOnly && !g.bondBound && !g.entry.guest.resource.foreign) ??
+            guests.find((g) => g.short && !g.capOnly && !g.bondBound)
+        )?.entry,
         totalNeedMBps: model.entries.filter((e) => e.state === "judged").reduce((t, e) => t + usableNeedMBps(e), 0),
         extrapolated: model.link ? xenExtrapolation(model.link.mbps) : undefined,
         slbFits: slbWouldFit(model, shortCount, config.dom0Share),
@@ -187,7 +205,14 @@ function slbWouldFit(model: HostModel, shortCount: number, dom0Share: number): b
         const reach = bondCapMBps(slb, e.bondVifs);
         return e.capMBps === undefined ? reach : reach === undefined ? e.capMBps : Math.min(e.capMBps, reach);
     });
-    const shares = runHost(model, judged, model.dom0.map((s) => s.mbps), caps, dom0Share, slb);
+    const shares = runHost(
+        model,
+        judged,
+        model.dom0.map((s) => s.mbps),
+        caps,
+        dom0Share,
+        slb,
+    );
     return judged.every((e, i) => needMet(shares[i] ?? 0, e.needMBps ?? 0));
 }
 
@@ -236,34 +261,72 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
     const judged = h.guests.filter((g) => g.entry.state === "judged");
     // Beyond the measured link every predicted figure of the host is extrapolated: the host's label
     // says so (diff prints it beside each of its figures) and the link figure says why.
-    figures.push(mbps("linkMBps", h.extrapolated ? `link (beyond the measured ${num(MEASURED_LINK_MAX_MBPS, 2)} MB/s: predictions extrapolated)` : "link", m.link?.mbps, "higher", m.link ? undefined : NOT_CHECKED.noLink));
+    figures.push(
+        mbps(
+            "linkMBps",
+            h.extrapolated ? `link (beyond the measured ${num(MEASURED_LINK_MAX_MBPS, 2)} MB/s: predictions extrapolated)` : "link",
+            m.link?.mbps,
+            "higher",
+            m.link ? undefined : NOT_CHECKED.noLink,
+        ),
+    );
     if (m.bond) {
         figures.push(mbps("bondMemberMBps", `bond member (${m.bond.members} x ${m.bond.mode})`, m.bond.memberMBps, "higher"));
     }
     figures.push(mbps("dom0DeclaredMBps", "dom0's declared traffic", m.dom0TotalMBps, "lower"));
     if (judged.length > 0) {
         const blocked = !m.link ? NOT_CHECKED.noLink : undefined;
-        figures.push(blocked
-            ? { key: "shortGuests", label: "guests short of their need", unit: "", better: "lower", text: "not checked", notChecked: blocked }
-            : { key: "shortGuests", label: "guests short of their need", value: h.short.length, unit: "", better: "lower", text: `${h.short.length} of ${judged.length}` });
+        figures.push(
+            blocked
+                ? { key: "shortGuests", label: "guests short of their need", unit: "", better: "lower", text: "not checked", notChecked: blocked }
+                : {
+                      key: "shortGuests",
+                      label: "guests short of their need",
+                      value: h.short.length,
+                      unit: "",
+                      better: "lower",
+                      text: `${h.short.length} of ${judged.length}`,
+                  },
+        );
     }
     const byName = <T>(list: readonly T[], name: (t: T) => string) => [...list].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
-    for (const g of byName(h.guests.filter((x) => x.entry.state !== "idle"), (x) => x.entry.guest.resource.name)) {
+    for (const g of byName(
+        h.guests.filter((x) => x.entry.state !== "idle"),
+        (x) => x.entry.guest.resource.name,
+    )) {
         const r = g.entry.guest.resource;
         const need = g.entry.needMBps;
         const label = `guest ${r.name}: predicted share${need !== undefined ? ` (needs ${num(need, 2)} MB/s)` : ""}`;
-        figures.push(mbps(`guest:${r.name}:predictedMBps`, label, g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain || g.notChecked === NOT_CHECKED.hostUnclear ? g.predictedMBps : undefined, "higher", g.notChecked));
+        figures.push(
+            mbps(
+                `guest:${r.name}:predictedMBps`,
+                label,
+                g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain || g.notChecked === NOT_CHECKED.hostUnclear ? g.predictedMBps : undefined,
+                "higher",
+                g.notChecked,
+            ),
+        );
         if (need !== undefined) {
             figures.push(mbps(`guest:${r.name}:needMBps`, `guest ${r.name}: need`, need, "none"));
         }
     }
-    for (const d of byName(h.dom0.filter((x) => !x.service.management), (x) => x.service.resource.name)) {
+    for (const d of byName(
+        h.dom0.filter((x) => !x.service.management),
+        (x) => x.service.resource.name,
+    )) {
         const r = d.service.resource;
         const cost = d.guestsTotal ? d.guestsTotal.without - d.guestsTotal.withIt : undefined;
-        const why = d.service.traffic.state === "ok" || d.service.traffic.state === "absent"
-            ? (!m.link ? NOT_CHECKED.noLink : judged.length === 0 ? "no guest on the host declares perfguard:networkMBps" : undefined)
-            : "its perfguard:networkMBps is unknown in this preview or invalid";
-        figures.push(mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? cost ?? 0 : undefined, "lower", why));
+        const why =
+            d.service.traffic.state === "ok" || d.service.traffic.state === "absent"
+                ? !m.link
+                    ? NOT_CHECKED.noLink
+                    : judged.length === 0
+                      ? "no guest on the host declares perfguard:networkMBps"
+                      : undefined
+                : "its perfguard:networkMBps is unknown in this preview or invalid";
+        figures.push(
+            mbps(`dom0:${r.name}:costMBps`, `dom0 workload ${r.name}: what it costs the guests`, why === undefined ? (cost ?? 0) : undefined, "lower", why),
+        );
     }
     const anchor = h.host.guests[0]?.resource ?? h.host.dom0[0]?.resource;
     return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}${extrapolatedMark(h)}`, ...(anchor ? { urn: anchor.urn } : {}), figures };

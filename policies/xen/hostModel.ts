@@ -78,7 +78,12 @@ function vifsOnBond(guest: XenGuest, bond: HostBond | undefined, bondResource: X
     return guest.networks.vifs;
 }
 
-function entryOf(guest: XenGuest, bond: HostBond | undefined, bondResource: XenGuest["networks"]["bond"], unknownBond: XenGuest["networks"]["bond"]): GuestEntry {
+function entryOf(
+    guest: XenGuest,
+    bond: HostBond | undefined,
+    bondResource: XenGuest["networks"]["bond"],
+    unknownBond: XenGuest["networks"]["bond"],
+): GuestEntry {
     const { need, cap } = guest;
     const none = { needMBps: undefined, capMBps: undefined, bondVifs: undefined, bondCapMBps: undefined, bondUnknown: false };
     // A fact container unknown as a whole may hold a need: not "idle".
@@ -91,7 +96,15 @@ function entryOf(guest: XenGuest, bond: HostBond | undefined, bondResource: XenG
     }
     const bondVifs = vifsOnBond(guest, bond, bondResource);
     const bondUnknown = unknownBond !== undefined && guest.networks.bond?.resource === unknownBond.resource;
-    return { guest, state: "judged", needMBps: need.value, capMBps: cap.state === "ok" ? cap.value : undefined, bondVifs, bondCapMBps: bondCapMBps(bond, bondVifs), bondUnknown };
+    return {
+        guest,
+        state: "judged",
+        needMBps: need.value,
+        capMBps: cap.state === "ok" ? cap.value : undefined,
+        bondVifs,
+        bondCapMBps: bondCapMBps(bond, bondVifs),
+        bondUnknown,
+    };
 }
 
 /** The tighter of a VIF rate limit and the bond's bound (undefined = none). */
@@ -116,14 +129,37 @@ function bondOf(host: XenHost, sorted: readonly XenGuest[], entry: HostConfigEnt
     const declared = resource ? declaredBond(resource.resource) : undefined;
     if (resource && declared?.mode !== undefined && declared.members !== undefined) {
         const configMode = bondModeOf(configured);
-        const conflict = configured && (configured.members !== declared.members || configMode !== declared.mode)
-            ? `${path} says ${configured.members} x ${configMode}, the program's ${resource.resource.label} ${declared.members} x ${declared.mode}: the program's is used`
-            : undefined;
-        return { bond: { members: declared.members, mode: declared.mode, memberMBps: aggregate.mbps / declared.members, linkWhere: aggregate.where, where: `${resource.resource.label} (bondMode, pifIds)`, conflict }, resource, unknown: undefined };
+        const conflict =
+            configured && (configured.members !== declared.members || configMode !== declared.mode)
+                ? `${path} says ${configured.members} x ${configMode}, the program's ${resource.resource.label} ${declared.members} x ${declared.mode}: the program's is used`
+                : undefined;
+        return {
+            bond: {
+                members: declared.members,
+                mode: declared.mode,
+                memberMBps: aggregate.mbps / declared.members,
+                linkWhere: aggregate.where,
+                where: `${resource.resource.label} (bondMode, pifIds)`,
+                conflict,
+            },
+            resource,
+            unknown: undefined,
+        };
     }
     if (configured) {
         const mode = bondModeOf(configured);
-        return { bond: { members: configured.members, mode, memberMBps: aggregate.mbps / configured.members, linkWhere: aggregate.where, where: path, conflict: undefined }, resource: undefined, unknown: undefined };
+        return {
+            bond: {
+                members: configured.members,
+                mode,
+                memberMBps: aggregate.mbps / configured.members,
+                linkWhere: aggregate.where,
+                where: path,
+                conflict: undefined,
+            },
+            resource: undefined,
+            unknown: undefined,
+        };
     }
     // A bonded network whose mode or members are unknown (in a preview) may bound its guests: said, not assumed.
     return { bond: undefined, resource: undefined, unknown: resource };
@@ -178,7 +214,11 @@ export interface BondShape {
  * `size xen` all run.
  * @param vifs - each guest's VIFs on the bond (undefined: 1), in the order of input.guests.
  */
-export function predictBondedShares(input: HostSenders, bond: BondShape | undefined, vifs: ReadonlyArray<number | undefined>): { dom0: number[]; guests: number[] } {
+export function predictBondedShares(
+    input: HostSenders,
+    bond: BondShape | undefined,
+    vifs: ReadonlyArray<number | undefined>,
+): { dom0: number[]; guests: number[] } {
     if (bond?.mode === "balance-slb") {
         const senders = [
             ...input.dom0.map((mbps) => ({ domain: "dom0" as const, demandMBps: mbps, capMBps: undefined, vifs: 1 })),
@@ -198,10 +238,21 @@ function aggregateMBps(model: Pick<HostModel, "link" | "bond">): number {
 }
 
 /** Runs the model of a host's judged guests with the given dom0 MB/s and guest caps, under its bond (or `bond` instead). */
-export function runHost(model: Pick<HostModel, "link" | "bond">, judged: readonly GuestEntry[], dom0: readonly number[], caps: ReadonlyArray<number | undefined>, dom0Share: number, bond?: BondShape): number[] {
+export function runHost(
+    model: Pick<HostModel, "link" | "bond">,
+    judged: readonly GuestEntry[],
+    dom0: readonly number[],
+    caps: ReadonlyArray<number | undefined>,
+    dom0Share: number,
+    bond?: BondShape,
+): number[] {
     const shape = bond ?? model.bond;
     const guests = judged.map((e, i) => ({ needMBps: e.needMBps, capMBps: caps[i] }));
-    return predictBondedShares({ linkMBps: aggregateMBps(model), dom0Share, dom0, guests }, shape, judged.map((e) => e.bondVifs)).guests;
+    return predictBondedShares(
+        { linkMBps: aggregateMBps(model), dom0Share, dom0, guests },
+        shape,
+        judged.map((e) => e.bondVifs),
+    ).guests;
 }
 
 /** The guests' predicted shares with the given dom0 senders (judged guests only). */
@@ -210,7 +261,13 @@ function predict(model: Pick<HostModel, "entries" | "link" | "bond">, senders: r
         return undefined;
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const shares = runHost(model, judged, senders.map((s) => s.mbps), judged.map((e) => modelCap(e.capMBps, e.bondCapMBps)), dom0Share);
+    const shares = runHost(
+        model,
+        judged,
+        senders.map((s) => s.mbps),
+        judged.map((e) => modelCap(e.capMBps, e.bondCapMBps)),
+        dom0Share,
+    );
     return new Map(judged.map((e, i) => [e, shares[i]]));
 }
 
@@ -228,21 +285,31 @@ export function modelHost(host: XenHost, config: XenShareConfig, configEntry: Ho
     const dom0: Dom0Sender[] = [];
     const configured = configEntry?.entry.dom0NetworkMBps ?? xenDefaults.dom0NetworkMBps;
     if (configured > 0) {
-        dom0.push({ label: "dom0's other traffic", mbps: configured, where: hostConfigPath(configEntry?.key ?? host.name, "dom0NetworkMBps"), service: undefined });
+        dom0.push({
+            label: "dom0's other traffic",
+            mbps: configured,
+            where: hostConfigPath(configEntry?.key ?? host.name, "dom0NetworkMBps"),
+            service: undefined,
+        });
     }
     const dom0Unknown: Dom0Service[] = [];
     for (const service of [...host.dom0].sort((a, b) => compare(a.resource.urn, b.resource.urn))) {
         // Undeclared traffic is assumed idle (as for guests); unknown or invalid is not counted and said.
         if (service.traffic.state === "ok" && service.traffic.value > 0) {
             dom0.push({ label: service.resource.label, mbps: service.traffic.value, where: service.traffic.where, service });
-        } else if (service.traffic.state === "unknown" || service.traffic.state === "invalid" || (service.traffic.state === "absent" && service.resource.facts.incomplete)) {
+        } else if (
+            service.traffic.state === "unknown" ||
+            service.traffic.state === "invalid" ||
+            (service.traffic.state === "absent" && service.resource.facts.incomplete)
+        ) {
             dom0Unknown.push(service);
         }
     }
     // Under active-backup one member carries every VIF: that member is the link the guests share.
-    const link = aggregate && bond?.mode === "active-backup"
-        ? { mbps: bondedLinkMBps(aggregate.mbps, bond), where: `${aggregate.where} / ${bond.members} members: active-backup carries all on one member` }
-        : aggregate;
+    const link =
+        aggregate && bond?.mode === "active-backup"
+            ? { mbps: bondedLinkMBps(aggregate.mbps, bond), where: `${aggregate.where} / ${bond.members} members: active-backup carries all on one member` }
+            : aggregate;
     const base = { host, link, bond, configEntry, entries, dom0, dom0TotalMBps: dom0.reduce((t, s) => t + s.mbps, 0), dom0Unknown };
     return { ...base, shares: predict(base, dom0, config.dom0Share) };
 }
@@ -266,7 +333,13 @@ export function sharesWithCapsLifted(model: HostModel, lifted: readonly GuestEnt
     const judged = model.entries.filter((e) => e.state === "judged");
     const raised = new Set(lifted);
     const caps = judged.map((e) => (raised.has(e) ? e.bondCapMBps : modelCap(e.capMBps, e.bondCapMBps)));
-    const shares = runHost(model, judged, model.dom0.map((s) => s.mbps), caps, dom0Share);
+    const shares = runHost(
+        model,
+        judged,
+        model.dom0.map((s) => s.mbps),
+        caps,
+        dom0Share,
+    );
     return new Map(judged.map((e, i) => [e, shares[i] ?? 0]));
 }
 
@@ -280,7 +353,11 @@ export function usableNeedMBps(entry: GuestEntry): number {
  * same model call, one sender fewer): what the service costs them.
  */
 export function guestsTotalWithout(model: HostModel, service: Dom0Service, dom0Share: number): { withIt: number; without: number } | undefined {
-    const without = predict(model, model.dom0.filter((s) => s.service !== service), dom0Share);
+    const without = predict(
+        model,
+        model.dom0.filter((s) => s.service !== service),
+        dom0Share,
+    );
     if (!model.shares || !without) {
         return undefined;
     }

@@ -169,8 +169,15 @@ export function xenLayout(stack: StackView): XenLayout {
     // The Xen Orchestras this stack's resources reach each host it uses through (undefined: not known).
     const ownHosts = new Map<string, Set<string | undefined>>();
     for (const resource of stack.resources) {
-        const host = resource.foreign ? undefined : resource.type === VM_TYPE && !isDom0(resource) ? hostOfGuest(resource) : isDom0(resource) ? resource.facts.text("xenHost") : undefined;
-        const name = host && typeof host === "object" && "name" in host ? host.name : host && typeof host === "object" && host.state === "ok" ? host.value : undefined;
+        const host = resource.foreign
+            ? undefined
+            : resource.type === VM_TYPE && !isDom0(resource)
+              ? hostOfGuest(resource)
+              : isDom0(resource)
+                ? resource.facts.text("xenHost")
+                : undefined;
+        const name =
+            host && typeof host === "object" && "name" in host ? host.name : host && typeof host === "object" && host.state === "ok" ? host.value : undefined;
         if (name !== undefined) {
             const set = ownHosts.get(normalise(name)) ?? new Set<string | undefined>();
             set.add(xoEndpoint(resource));
@@ -180,7 +187,8 @@ export function xenLayout(stack: StackView): XenLayout {
     for (const resource of stack.resources) {
         if (resource.type === VM_TYPE && !isDom0(resource)) {
             const found = hostOfGuest(resource);
-            const join = resource.foreign && typeof found === "object" ? foreignJoin(resource, ownHosts.get(normalise(found.name)), normalise(found.name)) : "join";
+            const join =
+                resource.foreign && typeof found === "object" ? foreignJoin(resource, ownHosts.get(normalise(found.name)), normalise(found.name)) : "join";
             if (join === "skip") {
                 continue; // another pool's host of the same name
             }
@@ -194,7 +202,13 @@ export function xenLayout(stack: StackView): XenLayout {
             } else if (host === "unknown") {
                 hostUnknown.push({ resource, need: resource.facts.number("networkMBps") });
             } else {
-                hostFor(host).guests.push({ resource, host, need: resource.facts.number("networkMBps"), cap: resource.facts.number("vifCapMBps"), networks: guestNetworks(resource, stack) });
+                hostFor(host).guests.push({
+                    resource,
+                    host,
+                    need: resource.facts.number("networkMBps"),
+                    cap: resource.facts.number("vifCapMBps"),
+                    networks: guestNetworks(resource, stack),
+                });
             }
             continue;
         }
@@ -253,9 +267,14 @@ export function hostKeyProblems(hosts: unknown): string[] {
     if (hosts === null || typeof hosts !== "object" || Array.isArray(hosts)) {
         return [];
     }
-    return Object.keys(hosts).filter((k) => k.trim() === "").sort().map((k) =>
-        `hosts[${JSON.stringify(k)}]: ${k === "" ? "an empty" : "a blank"} host key names no host (use the host's UUID or name, as in affinityHost or perfguard:xenHost); ` +
-        "its linkMBps and dom0NetworkMBps apply nowhere");
+    return Object.keys(hosts)
+        .filter((k) => k.trim() === "")
+        .sort()
+        .map(
+            (k) =>
+                `hosts[${JSON.stringify(k)}]: ${k === "" ? "an empty" : "a blank"} host key names no host (use the host's UUID or name, as in affinityHost or perfguard:xenHost); ` +
+                "its linkMBps and dom0NetworkMBps apply nowhere",
+        );
 }
 
 /** `hosts["xcp-01"].linkMBps`: how messages name a host's config field. */

@@ -20,14 +20,19 @@ const BOND_MODE_SCHEMA = {
     type: "string",
     enum: [...BOND_MODES],
     default: "balance-slb",
-    description: "How the bond spreads traffic (default balance-slb, XenServer's default): balance-slb places each VIF on one member, active-backup uses one member, lacp places each flow on one member.",
+    description:
+        "How the bond spreads traffic (default balance-slb, XenServer's default): balance-slb places each VIF on one member, active-backup uses one member, lacp places each flow on one member.",
 } satisfies PolicyConfigJSONSchema;
 
 /** Schema of `hosts.<host>.bond` (the mode's default is written here only). */
 export const BOND_SCHEMA: PolicyConfigJSONSchema = {
     type: "object",
     properties: {
-        members: { type: "integer", minimum: 2, description: "NICs (PIFs) in the bond; linkMBps is their aggregate and each member carries linkMBps / members." },
+        members: {
+            type: "integer",
+            minimum: 2,
+            description: "NICs (PIFs) in the bond; linkMBps is their aggregate and each member carries linkMBps / members.",
+        },
         mode: BOND_MODE_SCHEMA,
     },
     required: ["members"],
@@ -58,13 +63,23 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
         additionalProperties: {
             type: "object",
             properties: {
-                linkMBps: { type: "number", exclusiveMinimum: 0, description: "The host link's usable throughput, MB/s (1 Gb/s carries about 111 MB/s, scaling the source's 11.1 MB/s on 100 Mb/s)." },
-                dom0NetworkMBps: { type: "number", minimum: 0, default: 0, description: "What the host's dom0 transfers besides the dom0 resources of this stack, MB/s (the source measured receiving)." },
+                linkMBps: {
+                    type: "number",
+                    exclusiveMinimum: 0,
+                    description: "The host link's usable throughput, MB/s (1 Gb/s carries about 111 MB/s, scaling the source's 11.1 MB/s on 100 Mb/s).",
+                },
+                dom0NetworkMBps: {
+                    type: "number",
+                    minimum: 0,
+                    default: 0,
+                    description: "What the host's dom0 transfers besides the dom0 resources of this stack, MB/s (the source measured receiving).",
+                },
                 bond: BOND_SCHEMA,
             },
             additionalProperties: false,
         },
-        description: "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps, bond }; a bond's linkMBps is its aggregate.",
+        description:
+            "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps, bond }; a bond's linkMBps is its aggregate.",
     },
     defaultLinkMBps: {
         // null = none: every property has a default (registry rule), and a guessed link would hide
@@ -97,7 +112,9 @@ export const xenDefaults = {
     defaultLinkMBps: schemaDefault<number | null>(XEN_SHARE_SCHEMA.defaultLinkMBps),
     dom0Share: schemaDefault<number>(XEN_SHARE_SCHEMA.dom0Share),
     /** `hosts.<host>.dom0NetworkMBps` when a host entry gives none: no traffic besides the stack's dom0 resources. */
-    dom0NetworkMBps: schemaDefault<number>((XEN_SHARE_SCHEMA.hosts.additionalProperties as PolicyConfigJSONSchema).properties?.dom0NetworkMBps as PolicyConfigJSONSchema),
+    dom0NetworkMBps: schemaDefault<number>(
+        (XEN_SHARE_SCHEMA.hosts.additionalProperties as PolicyConfigJSONSchema).properties?.dom0NetworkMBps as PolicyConfigJSONSchema,
+    ),
     /** `hosts.<host>.bond.mode` when a bond gives none. */
     bondMode: schemaDefault<XenBondMode>(BOND_MODE_SCHEMA),
 } as const;

@@ -60,7 +60,9 @@ function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number, slb
     const fixes: string[] = [];
     // Switching an active-backup bond to balance-slb costs no hardware: offered first when it fits.
     if (slbFits && model.bond) {
-        fixes.push(`switch the bond (${model.bond.where}) from active-backup to balance-slb: each VIF then goes whole on one of its ${model.bond.members} members of ${num(model.bond.memberMBps, 2)} MB/s and every guest's need fits`);
+        fixes.push(
+            `switch the bond (${model.bond.where}) from active-backup to balance-slb: each VIF then goes whole on one of its ${model.bond.members} members of ${num(model.bond.memberMBps, 2)} MB/s and every guest's need fits`,
+        );
     }
     const cap = first.guest.cap;
     const capped = cap.state === "ok" && first.needMBps !== undefined && cap.value < first.needMBps;
@@ -69,10 +71,20 @@ function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number, slb
     const workloads = services.filter((s) => !s.management && s.role.state !== "unknown" && s.role.state !== "invalid");
     const others = services.filter((s) => !workloads.includes(s));
     if (workloads.length > 0) {
-        fixes.push(`move the dom0 workloads (${few(workloads.slice(0, SHOWN).map((s) => labelOf(s.resource)), workloads.length)}) into a domU`);
+        fixes.push(
+            `move the dom0 workloads (${few(
+                workloads.slice(0, SHOWN).map((s) => labelOf(s.resource)),
+                workloads.length,
+            )}) into a domU`,
+        );
     }
     if (others.length > 0) {
-        fixes.push(`cap the dom0 ${others.every((s) => s.management) ? "management traffic" : "traffic"} of ${few(others.slice(0, SHOWN).map((s) => labelOf(s.resource)), others.length)} or schedule it outside the guests' peak`);
+        fixes.push(
+            `cap the dom0 ${others.every((s) => s.management) ? "management traffic" : "traffic"} of ${few(
+                others.slice(0, SHOWN).map((s) => labelOf(s.resource)),
+                others.length,
+            )} or schedule it outside the guests' peak`,
+        );
     }
     const configured = model.dom0.find((s) => !s.service);
     if (configured) {
@@ -85,7 +97,9 @@ function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number, slb
     const bound = capped ? judged.filter((e) => e.capMBps !== undefined && e.needMBps !== undefined && e.capMBps < e.needMBps) : [];
     const raisedTotal = bound.reduce((t, e) => t - usableNeedMBps(e) + (e.needMBps ?? 0), totalNeedMBps);
     const raised = capped ? `, ${num(raisedTotal, 2)} MB/s with ${bound.length > 1 ? "those caps" : "that cap"} raised,` : "";
-    fixes.push(`move a guest to another host, or give the host a faster link (its guests need ${num(totalNeedMBps, 2)} MB/s${anyCapBinds ? " within their VIF caps" : ""}${raised} and dom0 ${num(model.dom0TotalMBps, 2)} MB/s on ${link} MB/s)`);
+    fixes.push(
+        `move a guest to another host, or give the host a faster link (its guests need ${num(totalNeedMBps, 2)} MB/s${anyCapBinds ? " within their VIF caps" : ""}${raised} and dom0 ${num(model.dom0TotalMBps, 2)} MB/s on ${link} MB/s)`,
+    );
     const options = fixes.length > 1 ? `${fixes.slice(0, -1).join("; ")}; or ${fixes[fixes.length - 1]}` : fixes[0];
     if (capped && bound.length > 1) {
         const names = bound.map((e) => labelOf(e.guest.resource)).sort();
@@ -99,7 +113,9 @@ function hostFix(model: HostModel, first: GuestEntry, totalNeedMBps: number, slb
 /** ` (stack team-a/prod, deployed <time>)` for another stack's guest (PERFGUARD_INVENTORY); "" for this stack's. */
 function originText(resource: ResourceView): string {
     const o = resource.origin;
-    return o ? ` (stack ${escapeControl(o.project)}/${escapeControl(o.stack)}, ${o.time ? `deployed ${escapeControl(o.time)}` : "deployment time unknown"})` : "";
+    return o
+        ? ` (stack ${escapeControl(o.project)}/${escapeControl(o.stack)}, ${o.time ? `deployed ${escapeControl(o.time)}` : "deployment time unknown"})`
+        : "";
 }
 
 /** How a bond mode bounds one guest, for a basis line. */
@@ -171,7 +187,10 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
     const long = `${labelOf(self)} on ${hostName(model)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
     // Long names, or a guest that points to the first one on its host (which names the host):
     // the problem line can leave the host out.
-    const problem = long.length <= PROBLEM_LINE_MAX && (entry === first || capOnly) ? long : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
+    const problem =
+        long.length <= PROBLEM_LINE_MAX && (entry === first || capOnly)
+            ? long
+            : `${labelOf(self)} is predicted ${num(predicted, 2)} of the ${num(need, 2)} MB/s it needs: ${num(need - predicted, 2)} MB/s short.`;
     const own = `needs ${num(need, 2)} MB/s (${entry.guest.need.state === "ok" ? entry.guest.need.where : "perfguard:networkMBps"})${capNote(entry)}; host: ${entry.guest.host.where}`;
     const linkLine = `link ${num(link.mbps, 2)} MB/s (${link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`;
     const extrapolated = h.extrapolated ? [h.extrapolated] : [];
@@ -179,13 +198,27 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
         return { problem, fix: capFix(entry), basis: [own, linkLine, ...extrapolated, ...fullNames([self.name, model.host.name])] };
     }
     if (entry !== first || !first) {
-        return { problem, fix: `see the fix on ${first ? labelOf(first.guest.resource) : "the host's first short guest"} (same host).`, basis: [own, ...fullNames([self.name, model.host.name])] };
+        return {
+            problem,
+            fix: `see the fix on ${first ? labelOf(first.guest.resource) : "the host's first short guest"} (same host).`,
+            basis: [own, ...fullNames([self.name, model.host.name])],
+        };
     }
     const judged = model.entries.filter((e) => e.state === "judged");
-    const tenants = judged.filter((e) => e !== entry).slice(0, SHOWN).map((e) => `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)}, transmit)` : ""}${originText(e.guest.resource)}`);
-    const dom0 = model.dom0.length > 0
-        ? `dom0 ${num(model.dom0TotalMBps, 2)} MB/s (${model.dom0.slice(0, SHOWN).map((s) => `${s.label} ${num(s.mbps, 2)}, ${s.where}`).join("; ")})`
-        : "dom0: no declared traffic";
+    const tenants = judged
+        .filter((e) => e !== entry)
+        .slice(0, SHOWN)
+        .map(
+            (e) =>
+                `${e.guest.resource.label} ${num(e.needMBps ?? 0, 2)} MB/s${e.capMBps !== undefined ? ` (VIF cap ${num(e.capMBps, 2)}, transmit)` : ""}${originText(e.guest.resource)}`,
+        );
+    const dom0 =
+        model.dom0.length > 0
+            ? `dom0 ${num(model.dom0TotalMBps, 2)} MB/s (${model.dom0
+                  .slice(0, SHOWN)
+                  .map((s) => `${s.label} ${num(s.mbps, 2)}, ${s.where}`)
+                  .join("; ")})`
+            : "dom0: no declared traffic";
     const idle = model.entries.filter((e) => e.state === "idle").length;
     const unknown = model.entries.filter((e) => e.state === "unknown").length + model.dom0Unknown.length;
     return {
@@ -197,7 +230,11 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
             ...slbLine(model),
             ...extrapolated,
             `on the host: ${few(tenants, judged.length - 1) || "no other guest that declares a need"}; ${dom0}`,
-            ...(idle + unknown > 0 ? [`not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "traffic source")} with an unknown or invalid figure`] : []),
+            ...(idle + unknown > 0
+                ? [
+                      `not counted: ${plural(idle, "guest")} without perfguard:networkMBps (assumed idle), ${plural(unknown, "traffic source")} with an unknown or invalid figure`,
+                  ]
+                : []),
             ...fullNames([self.name, model.host.name]),
         ],
     };
@@ -207,7 +244,9 @@ export function shortGuestMessage(h: XenHostEvaluation, entry: GuestEntry, confi
 function slbLine(model: HostModel): string[] {
     const bond = model.bond;
     return bond?.mode === "balance-slb"
-        ? [`bond: ${bond.members} x ${num(bond.memberMBps, 2)} MB/s balance-slb (${bond.where}): each VIF whole on one member, heaviest first on the least loaded (SLB rebalances by load)`]
+        ? [
+              `bond: ${bond.members} x ${num(bond.memberMBps, 2)} MB/s balance-slb (${bond.where}): each VIF whole on one member, heaviest first on the least loaded (SLB rebalances by load)`,
+          ]
         : [];
 }
 
@@ -222,7 +261,9 @@ export function dom0WorkloadMessage(service: Dom0Service, h: XenHostEvaluation |
     if (!service.host || !model) {
         basis.push("no valid perfguard:xenHost on it: the cost to a host's guests is not computed");
     } else if (service.traffic.state !== "ok" || service.traffic.value === 0) {
-        basis.push(`${service.traffic.state === "ok" ? `it declares 0 MB/s (${service.traffic.where})` : "it declares no perfguard:networkMBps"}: both Xen policies count it idle; declare its peak MB/s to see what it costs the guests`);
+        basis.push(
+            `${service.traffic.state === "ok" ? `it declares 0 MB/s (${service.traffic.where})` : "it declares no perfguard:networkMBps"}: both Xen policies count it idle; declare its peak MB/s to see what it costs the guests`,
+        );
     } else if (!model.link) {
         basis.push(`host "${model.host.name}" has no link figure (hosts entry linkMBps or defaultLinkMBps): the cost is not computed`);
     } else {
@@ -231,7 +272,9 @@ export function dom0WorkloadMessage(service: Dom0Service, h: XenHostEvaluation |
         if (totals && judged > 0) {
             cost = `: at ${num(service.traffic.value, 2)} MB/s it cuts its ${plural(judged, "guest")} from ${num(totals.without, 2)} to ${num(totals.withIt, 2)} MB/s`;
         }
-        basis.push(`${num(service.traffic.value, 2)} MB/s (${service.traffic.where}) on a ${num(model.link.mbps, 2)} MB/s link (${model.link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`);
+        basis.push(
+            `${num(service.traffic.value, 2)} MB/s (${service.traffic.where}) on a ${num(model.link.mbps, 2)} MB/s link (${model.link.where}); ${modelText(config.dom0Share, "dom0Share", policyId)}`,
+        );
         if (h?.extrapolated) {
             basis.push(h.extrapolated);
         }

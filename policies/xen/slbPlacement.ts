@@ -31,7 +31,11 @@ interface Unit {
 }
 
 /** Load of a member: unbounded senders first (each counts as heavier than any finite one), then MB/s. */
-interface Load { unbounded: number; mbps: number; units: Unit[] }
+interface Load {
+    unbounded: number;
+    mbps: number;
+    units: Unit[];
+}
 
 function lighter(a: Load, b: Load): boolean {
     return a.unbounded !== b.unbounded ? a.unbounded < b.unbounded : a.mbps < b.mbps - 1e-9;
@@ -49,7 +53,12 @@ function weight(u: Unit): number | undefined {
 export function predictSlbShares(senders: readonly SlbSender[], members: number, memberMBps: number, dom0Share: number): number[] {
     const units: Unit[] = senders.flatMap((s, owner) => {
         const k = Math.max(1, Math.floor(s.vifs));
-        return Array.from({ length: k }, () => ({ owner, domain: s.domain, demand: s.demandMBps === undefined ? undefined : s.demandMBps / k, cap: s.capMBps === undefined ? undefined : s.capMBps / k }));
+        return Array.from({ length: k }, () => ({
+            owner,
+            domain: s.domain,
+            demand: s.demandMBps === undefined ? undefined : s.demandMBps / k,
+            cap: s.capMBps === undefined ? undefined : s.capMBps / k,
+        }));
     });
     // Heaviest first (unbounded before any finite demand); the sort is stable, so ties keep input order.
     const key = (u: Unit) => weight(u) ?? Infinity;

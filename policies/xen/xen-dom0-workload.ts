@@ -24,14 +24,20 @@ export const xenDom0Workload = stackPolicy<XenShareConfig>({
         for (const service of services) {
             isolate(service.resource, report, () => {
                 if (service.management) {
-                    report.notApplicable(`runs in dom0 as management (${service.role.state === "ok" ? service.role.where : "perfguard:xenDom0Role"}), which dom0 is for`, service.resource);
+                    report.notApplicable(
+                        `runs in dom0 as management (${service.role.state === "ok" ? service.role.where : "perfguard:xenDom0Role"}), which dom0 is for`,
+                        service.resource,
+                    );
                     return;
                 }
                 if (service.role.state === "unknown" || service.role.state === "invalid") {
-                    report.notChecked({
-                        reason: `its perfguard:xenDom0Role is ${service.role.state === "unknown" ? "unknown in this preview" : "invalid"}`,
-                        remedy: "declare perfguard:xenDom0Role literally (management for a management tool)",
-                    }, service.resource);
+                    report.notChecked(
+                        {
+                            reason: `its perfguard:xenDom0Role is ${service.role.state === "unknown" ? "unknown in this preview" : "invalid"}`,
+                            remedy: "declare perfguard:xenDom0Role literally (management for a management tool)",
+                        },
+                        service.resource,
+                    );
                     return;
                 }
                 const host = service.host ? evaluation.hostOf(service.host.name) : undefined;

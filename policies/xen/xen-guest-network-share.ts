@@ -44,15 +44,34 @@ function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report)
             continue;
         }
         if (g.notChecked === NOT_CHECKED.uncertain) {
-            report.notChecked({ reason: NOT_CHECKED.uncertain, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" }, g.entry.guest.resource);
+            report.notChecked(
+                { reason: NOT_CHECKED.uncertain, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare the figures literally" },
+                g.entry.guest.resource,
+            );
         } else if (g.notChecked === NOT_CHECKED.hostUnclear) {
             const stacks = [...new Set(h.host.unclear.map((r) => escapeControl(`${r.origin?.project}/${r.origin?.stack}`)))].sort().join(", ");
-            report.notChecked({ reason: `${NOT_CHECKED.hostUnclear} (stacks ${stacks})`, remedy: "declare url on every stack's xenorchestra provider, or name the host by its uuid (affinityHost, perfguard:xenHost)" }, g.entry.guest.resource);
+            report.notChecked(
+                {
+                    reason: `${NOT_CHECKED.hostUnclear} (stacks ${stacks})`,
+                    remedy: "declare url on every stack's xenorchestra provider, or name the host by its uuid (affinityHost, perfguard:xenHost)",
+                },
+                g.entry.guest.resource,
+            );
         } else if (g.notChecked === NOT_CHECKED.bondUnknown) {
-            report.notChecked({ reason: NOT_CHECKED.bondUnknown, remedy: `declare the bonded network's bondMode and pifIds literally, or give hosts["${model.host.name}"].bond { members, mode } in the policy config` }, g.entry.guest.resource);
+            report.notChecked(
+                {
+                    reason: NOT_CHECKED.bondUnknown,
+                    remedy: `declare the bonded network's bondMode and pifIds literally, or give hosts["${model.host.name}"].bond { members, mode } in the policy config`,
+                },
+                g.entry.guest.resource,
+            );
         } else {
-            const flows = g.severalFlows && model.bond ? `; above one LACP member's ${num(model.bond.memberMBps, 2)} MB/s: met only if its traffic is several flows` : "";
-            report.applied(`predicted ${num(g.predictedMBps ?? 0, 2)} of the ${num(g.entry.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"${h.extrapolated ? ` (${h.extrapolated})` : ""}${flows}`, g.entry.guest.resource);
+            const flows =
+                g.severalFlows && model.bond ? `; above one LACP member's ${num(model.bond.memberMBps, 2)} MB/s: met only if its traffic is several flows` : "";
+            report.applied(
+                `predicted ${num(g.predictedMBps ?? 0, 2)} of the ${num(g.entry.needMBps ?? 0, 2)} MB/s it needs on the ${num(model.link.mbps, 2)} MB/s link of host "${model.host.name}"${h.extrapolated ? ` (${h.extrapolated})` : ""}${flows}`,
+                g.entry.guest.resource,
+            );
         }
     }
     // The host's context and fix go on its first short guest (by URN) not short only by its own cap;
@@ -72,7 +91,8 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
         const evaluation = xenEvaluation(stack, config);
         const { layout } = evaluation;
         // Sorted, so that no grouped report depends on the engine's resource order.
-        const byUrn = <T extends { resource: { urn: string } }>(list: readonly T[]) => [...list].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
+        const byUrn = <T extends { resource: { urn: string } }>(list: readonly T[]) =>
+            [...list].sort((a, b) => (a.resource.urn < b.resource.urn ? -1 : a.resource.urn > b.resource.urn ? 1 : 0));
         for (const h of evaluation.hosts) {
             const host = h.host;
             const anchor = host.guests[0]?.resource ?? host.dom0[0]?.resource;
@@ -80,7 +100,10 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
                 isolate(anchor, report, () => checkHost(h, evaluation.config, report));
             }
             for (const service of host.dom0) {
-                report.notApplicable(`a dom0 resource of host "${host.name}": counted as dom0 traffic in its guests' shares, not judged itself`, service.resource);
+                report.notApplicable(
+                    `a dom0 resource of host "${host.name}": counted as dom0 traffic in its guests' shares, not judged itself`,
+                    service.resource,
+                );
             }
         }
         for (const service of layout.dom0Services) {
@@ -97,7 +120,13 @@ export const xenGuestNetworkShare = stackPolicy<XenShareConfig>({
         }
         for (const guest of byUrn(layout.hostUnknown)) {
             if (mayDeclareNeed(guest)) {
-                report.notChecked({ reason: NOT_CHECKED.hostUnknown, remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally" }, guest.resource);
+                report.notChecked(
+                    {
+                        reason: NOT_CHECKED.hostUnknown,
+                        remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally",
+                    },
+                    guest.resource,
+                );
             } else {
                 report.notApplicable("declares no perfguard:networkMBps: assumed idle, not judged", guest.resource);
             }

@@ -20,8 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const MIRROR = process.env.MIRROR ?? "/work/.mirror";
 
 function git(repo, ...args) {
-    return execFileSync("git", ["-C", path.join(MIRROR, repo.replace("/", "+"), "repo"), ...args],
-        { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    return execFileSync("git", ["-C", path.join(MIRROR, repo.replace("/", "+"), "repo"), ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
 }
 const show = (repo, rev, file) => git(repo, "show", `${rev}:${file}`);
 const commitOf = (repo, rev) => git(repo, "rev-parse", `${rev}^{commit}`).trim();
@@ -41,7 +40,8 @@ function resourceEntry(file, attributes) {
 // avi: vmware/terraform-provider-avi (SDKv2)
 // ---------------------------------------------------------------------------------------------
 {
-    const repo = "vmware/terraform-provider-avi", rev = "HEAD";
+    const repo = "vmware/terraform-provider-avi",
+        rev = "HEAD";
     const resources = {};
     const list = [
         ["avi:index/serviceenginegroup:Serviceenginegroup", "avi/resource_avi_serviceenginegroup.go", "func ResourceServiceEngineGroupSchema()"],
@@ -53,7 +53,10 @@ function resourceEntry(file, attributes) {
         ["avi:index/sslkeyandcertificate:Sslkeyandcertificate", "avi/resource_avi_sslkeyandcertificate.go", "func ResourceSSLKeyAndCertificateSchema()"],
     ];
     for (const [token, file, anchor] of list) {
-        resources[token] = resourceEntry(file, sdkv2Attributes(show(repo, rev, file), anchor, (w) => console.warn(`avi ${token}: ${w}`)));
+        resources[token] = resourceEntry(
+            file,
+            sdkv2Attributes(show(repo, rev, file), anchor, (w) => console.warn(`avi ${token}: ${w}`)),
+        );
         // The resources declare an `id` attribute; the bridge renames it `<resource>Id` (Pulumi's own
         // `id` is the resource id): serviceenginegroupId in the dynamic bridge's avi schema.
         const idName = `${token.split(":").pop().toLowerCase()}Id`;
@@ -65,8 +68,12 @@ function resourceEntry(file, attributes) {
     resources["avi:index/serviceenginegroup:Serviceenginegroup"].attributes.dedicatedDispatcherCore.createdUnset = "false";
     write("avi", {
         package: "avi",
-        source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: git(repo, "describe", "--tags", rev).trim(),
-            form: "Terraform plugin SDKv2 schema (Go); Pulumi names as the Terraform bridge derives them" },
+        source: {
+            repository: `github.com/${repo}`,
+            commit: commitOf(repo, rev),
+            describe: git(repo, "describe", "--tags", rev).trim(),
+            form: "Terraform plugin SDKv2 schema (Go); Pulumi names as the Terraform bridge derives them",
+        },
         bridge: "sdkv2",
         resources,
     });
@@ -78,8 +85,10 @@ function resourceEntry(file, attributes) {
 // (its provider/go.mod); names checked against that release's schema.json.
 // ---------------------------------------------------------------------------------------------
 {
-    const repo = "vatesfr/terraform-provider-xenorchestra", rev = "v0.37.3";
-    const pulumiRepo = "vatesfr/pulumi-xenorchestra", pulumiRev = "v2.4.0";
+    const repo = "vatesfr/terraform-provider-xenorchestra",
+        rev = "v0.37.3";
+    const pulumiRepo = "vatesfr/pulumi-xenorchestra",
+        pulumiRev = "v2.4.0";
     const pschema = JSON.parse(show(pulumiRepo, pulumiRev, "provider/cmd/pulumi-resource-xenorchestra/schema.json"));
     const resources = {};
     const list = [
@@ -106,9 +115,13 @@ function resourceEntry(file, attributes) {
         package: "xenorchestra",
         autonaming: autonaming && { ...autonaming, source: `github.com/${pulumiRepo} ${pulumiRev} provider/resources.go` },
         version: pschema.version ?? "2.4.0",
-        source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: rev,
+        source: {
+            repository: `github.com/${repo}`,
+            commit: commitOf(repo, rev),
+            describe: rev,
             names: `github.com/${pulumiRepo} ${pulumiRev} (${commitOf(pulumiRepo, pulumiRev)}) provider/cmd/pulumi-resource-xenorchestra/schema.json`,
-            form: "Terraform plugin SDKv2 schema (Go); Pulumi names as the Terraform bridge derives them" },
+            form: "Terraform plugin SDKv2 schema (Go); Pulumi names as the Terraform bridge derives them",
+        },
         bridge: "sdkv2",
         resources,
     });
@@ -118,8 +131,11 @@ function resourceEntry(file, attributes) {
 // citrix: citrix/terraform-provider-citrix v1.0.38 (plugin framework)
 // ---------------------------------------------------------------------------------------------
 {
-    const repo = "citrix/terraform-provider-citrix", rev = "v1.0.38";
-    const goFiles = git(repo, "ls-tree", "-r", "--name-only", rev).split("\n").filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"));
+    const repo = "citrix/terraform-provider-citrix",
+        rev = "v1.0.38";
+    const goFiles = git(repo, "ls-tree", "-r", "--name-only", rev)
+        .split("\n")
+        .filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"));
     const funcCache = new Map();
     const lookup = (sig) => {
         if (!funcCache.has(sig)) {
@@ -133,21 +149,44 @@ function resourceEntry(file, attributes) {
     const resources = {};
     const list = [
         ["citrix:index/zone:Zone", "internal/daas/zone/zone_resource_model.go", "func (ZoneResourceModel) GetSchema()"],
-        ["citrix:index/machineCatalog:MachineCatalog", "internal/daas/machine_catalog/machine_catalog_resource_model.go", "func (MachineCatalogResourceModel) GetSchema()"],
-        ["citrix:index/deliveryGroup:DeliveryGroup", "internal/daas/delivery_group/delivery_group_resource_model.go", "func (DeliveryGroupResourceModel) GetSchema()"],
-        ["citrix:index/xenserverHypervisor:XenserverHypervisor", "internal/daas/hypervisor/xenserver_hypervisor_resource_model.go", "func (XenserverHypervisorResourceModel) GetSchema()"],
-        ["citrix:index/xenserverHypervisorResourcePool:XenserverHypervisorResourcePool", "internal/daas/hypervisor_resource_pool/xenserver_hypervisor_resource_pool_resource_model.go", "func (XenserverHypervisorResourcePoolResourceModel) GetSchema()"],
+        [
+            "citrix:index/machineCatalog:MachineCatalog",
+            "internal/daas/machine_catalog/machine_catalog_resource_model.go",
+            "func (MachineCatalogResourceModel) GetSchema()",
+        ],
+        [
+            "citrix:index/deliveryGroup:DeliveryGroup",
+            "internal/daas/delivery_group/delivery_group_resource_model.go",
+            "func (DeliveryGroupResourceModel) GetSchema()",
+        ],
+        [
+            "citrix:index/xenserverHypervisor:XenserverHypervisor",
+            "internal/daas/hypervisor/xenserver_hypervisor_resource_model.go",
+            "func (XenserverHypervisorResourceModel) GetSchema()",
+        ],
+        [
+            "citrix:index/xenserverHypervisorResourcePool:XenserverHypervisorResourcePool",
+            "internal/daas/hypervisor_resource_pool/xenserver_hypervisor_resource_pool_resource_model.go",
+            "func (XenserverHypervisorResourcePoolResourceModel) GetSchema()",
+        ],
     ];
     for (const [token, file, anchor] of list) {
-        resources[token] = resourceEntry(file, pfAttributes(show(repo, rev, file), anchor, lookup, (w) => console.warn(`citrix ${token}: ${w}`)));
+        resources[token] = resourceEntry(
+            file,
+            pfAttributes(show(repo, rev, file), anchor, lookup, (w) => console.warn(`citrix ${token}: ${w}`)),
+        );
     }
     // An on-premises zone has no resource location: RefreshPropertyValues stores StringNull
     // (internal/daas/zone/zone_resource_model.go), not a made-up id.
     resources["citrix:index/zone:Zone"].attributes.resourceLocationId.createdUnset = null;
     write("citrix", {
         package: "citrix",
-        source: { repository: `github.com/${repo}`, commit: commitOf(repo, rev), describe: rev,
-            form: "Terraform plugin framework schema (Go); Pulumi names as the Terraform bridge derives them" },
+        source: {
+            repository: `github.com/${repo}`,
+            commit: commitOf(repo, rev),
+            describe: rev,
+            form: "Terraform plugin framework schema (Go); Pulumi names as the Terraform bridge derives them",
+        },
         bridge: "pf",
         resources,
     });
@@ -159,14 +198,25 @@ function resourceEntry(file, attributes) {
 // Terraform), defaults from the upstream Go it bridges (its `upstream` submodule commit).
 // ---------------------------------------------------------------------------------------------
 {
-    const prepo = "pulumi/pulumi-vsphere", prev = "HEAD";
+    const prepo = "pulumi/pulumi-vsphere",
+        prev = "HEAD";
     const pschema = JSON.parse(show(prepo, prev, "provider/cmd/pulumi-resource-vsphere/schema.json"));
     const upstreamCommit = git(prepo, "ls-tree", prev, "upstream").split(/\s+/)[2];
     const trepo = "vmware/terraform-provider-vsphere";
     let trev = upstreamCommit;
-    try { commitOf(trepo, trev); } catch { trev = "HEAD"; }
-    const vmFiles = git(trepo, "ls-tree", "-r", "--name-only", trev).split("\n")
-        .filter((f) => /^vsphere\/(resource_vsphere_virtual_machine\.go|internal\/helper\/virtualmachine\/.*\.go|internal\/virtualdevice\/virtual_machine_(disk|network_interface|cdrom)_subresource\.go|internal\/helper\/vappcontainer|virtual_machine_config_structure\.go|virtual_machine_.*structure.*\.go)/.test(f) && !f.endsWith("_test.go"));
+    try {
+        commitOf(trepo, trev);
+    } catch {
+        trev = "HEAD";
+    }
+    const vmFiles = git(trepo, "ls-tree", "-r", "--name-only", trev)
+        .split("\n")
+        .filter(
+            (f) =>
+                /^vsphere\/(resource_vsphere_virtual_machine\.go|internal\/helper\/virtualmachine\/.*\.go|internal\/virtualdevice\/virtual_machine_(disk|network_interface|cdrom)_subresource\.go|internal\/helper\/vappcontainer|virtual_machine_config_structure\.go|virtual_machine_.*structure.*\.go)/.test(
+                    f,
+                ) && !f.endsWith("_test.go"),
+        );
     // Defaults of top-level scalar attributes: every SDKv2 schema map in those files, by key.
     const defaults = new Map();
     for (const file of vmFiles) {
@@ -187,12 +237,13 @@ function resourceEntry(file, attributes) {
     const resources = {};
     for (const token of ["vsphere:index/virtualMachine:VirtualMachine"]) {
         const r = pschema.resources[token];
-        const required = new Set(r.required ?? []), requiredInputs = new Set(r.requiredInputs ?? []);
+        const required = new Set(r.required ?? []),
+            requiredInputs = new Set(r.requiredInputs ?? []);
         const attrs = [];
         const snake = (n) => n.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
         for (const [name, p] of Object.entries(r.properties)) {
             const input = name in (r.inputProperties ?? {});
-            const kind = p.type === "array" ? "list" : p.type === "object" ? "map" : p.type ?? "object";
+            const kind = p.type === "array" ? "list" : p.type === "object" ? "map" : (p.type ?? "object");
             const a = { tf: snake(name), pulumi: name, kind };
             if (requiredInputs.has(name)) a.required = true;
             else if (input) a.optional = true;
@@ -210,9 +261,13 @@ function resourceEntry(file, attributes) {
         package: "vsphere",
         version: pschema.version,
         autonaming: autonaming && { ...autonaming, source: `github.com/${prepo} provider/resources.go` },
-        source: { repository: `github.com/${prepo}`, commit: commitOf(prepo, prev), describe: git(prepo, "describe", "--tags", prev).trim(),
+        source: {
+            repository: `github.com/${prepo}`,
+            commit: commitOf(prepo, prev),
+            describe: git(prepo, "describe", "--tags", prev).trim(),
             defaults: `github.com/${trepo} ${commitOf(trepo, trev)} (${trev === "HEAD" ? "HEAD" : "pulumi-vsphere's upstream submodule"}): ${vmFiles.join(", ")}`,
-            form: "bridged Pulumi schema.json (names, computed); Terraform plugin SDKv2 Go (defaults)" },
+            form: "bridged Pulumi schema.json (names, computed); Terraform plugin SDKv2 Go (defaults)",
+        },
         bridge: "sdkv2",
         resources,
     });

@@ -18,10 +18,15 @@ export function mask(src) {
         } else if (c === "/" && src[i + 1] === "*") {
             const end = src.indexOf("*/", i + 2);
             for (; i < end + 2; i++) if (src[i] !== "\n") out[i] = " ";
-        } else if (c === "\"" || c === "`") {
+        } else if (c === '"' || c === "`") {
             i++;
             while (i < src.length && src[i] !== c) {
-                if (c === "\"" && src[i] === "\\") { out[i] = " "; out[i + 1] = " "; i += 2; continue; }
+                if (c === '"' && src[i] === "\\") {
+                    out[i] = " ";
+                    out[i + 1] = " ";
+                    i += 2;
+                    continue;
+                }
                 if ("{}()[],:".includes(src[i])) out[i] = " ";
                 i++;
             }
@@ -38,7 +43,10 @@ function closing(m, open) {
     let depth = 0;
     for (let i = open; i < m.length; i++) {
         if ("{([".includes(m[i])) depth++;
-        else if ("})]".includes(m[i])) { depth--; if (depth === 0) return i; }
+        else if ("})]".includes(m[i])) {
+            depth--;
+            if (depth === 0) return i;
+        }
     }
     throw new Error("unbalanced");
 }
@@ -54,18 +62,22 @@ export function entries(m, open) {
         if (i >= close) break;
         re.lastIndex = i;
         const k = re.exec(m);
-        if (!k) { // not a string key: skip to the next top-level comma
+        if (!k) {
+            // not a string key: skip to the next top-level comma
             let depth = 0;
             while (i < close && !(depth === 0 && m[i] === ",")) {
-                if ("{([".includes(m[i])) depth++; else if ("})]".includes(m[i])) depth--;
+                if ("{([".includes(m[i])) depth++;
+                else if ("})]".includes(m[i])) depth--;
                 i++;
             }
             continue;
         }
         const start = re.lastIndex;
-        let j = start, depth = 0;
+        let j = start,
+            depth = 0;
         while (j < close && !(depth === 0 && m[j] === ",")) {
-            if ("{([".includes(m[j])) depth++; else if ("})]".includes(m[j])) depth--;
+            if ("{([".includes(m[j])) depth++;
+            else if ("})]".includes(m[j])) depth--;
             j++;
         }
         list.push({ key: k[1], start, end: j });
@@ -87,10 +99,12 @@ export function fields(src, m, start, end) {
         while (i < close && /[\s,]/.test(m[i])) i++;
         re.lastIndex = i;
         const f = re.exec(m);
-        let j = f ? re.lastIndex : i, depth = 0;
+        let j = f ? re.lastIndex : i,
+            depth = 0;
         const vStart = j;
         while (j < close && !(depth === 0 && m[j] === ",")) {
-            if ("{([".includes(m[j])) depth++; else if ("})]".includes(m[j])) depth--;
+            if ("{([".includes(m[j])) depth++;
+            else if ("})]".includes(m[j])) depth--;
             j++;
         }
         if (f) out[f[1]] = { text: src.slice(vStart, j).trim(), start: vStart, end: j };
@@ -105,11 +119,11 @@ export function fields(src, m, start, end) {
  * docs/resources/*.md state the value.)
  */
 const RESOLVED = {
-    "netDefaultDesc": ["Created with Xen Orchestra", "xoa/resource_xenorchestra_network.go: var netDefaultDesc"],
+    netDefaultDesc: ["Created with Xen Orchestra", "xoa/resource_xenorchestra_network.go: var netDefaultDesc"],
     "types.SetValueMust(types.StringType, []attr.Value{})": [[], "an empty set of strings"],
     "string(citrixorchestration.LOADBALANCETYPE_NONE)": ["None", "docs/resources/delivery_group.md: Defaults to `None`"],
     "client.CloneTypeFastClone": ["fast", "docs/resources/vm.md: defaults to `fast`"],
-    "client.RunningPowerState": ["Running", "github.com/vatesfr/xenorchestra-go-sdk client: RunningPowerState string = \"Running\""],
+    "client.RunningPowerState": ["Running", 'github.com/vatesfr/xenorchestra-go-sdk client: RunningPowerState string = "Running"'],
     "string(citrixorchestration.MACHINEACCOUNTDELETEOPTION_NONE)": ["None", "docs/resources/machine_catalog.md: Defaults to `None`"],
 };
 
@@ -161,7 +175,8 @@ export function sdkv2Attributes(src, anchor, warn, lookup) {
     return entries(m, open).map(({ key, start, end }) => {
         let f = fields(src, m, start, end);
         const call = /^([A-Za-z0-9_]+)\(\)$/.exec(f.__head);
-        if (call && lookup) { // an attribute built by a helper returning &schema.Schema{...}
+        if (call && lookup) {
+            // an attribute built by a helper returning &schema.Schema{...}
             const body = lookup(`func ${call[1]}()`);
             const bm = mask(body);
             const ret = bm.indexOf("return ", bm.indexOf(`func ${call[1]}()`)) + "return ".length;
@@ -185,10 +200,20 @@ export function sdkv2Attributes(src, anchor, warn, lookup) {
 }
 
 const PF_KINDS = {
-    StringAttribute: "string", BoolAttribute: "bool", Int64Attribute: "int", Int32Attribute: "int",
-    Float64Attribute: "float", NumberAttribute: "float", ListAttribute: "list", ListNestedAttribute: "list",
-    SetAttribute: "set", SetNestedAttribute: "set", MapAttribute: "map", MapNestedAttribute: "map",
-    SingleNestedAttribute: "object", ObjectAttribute: "object",
+    StringAttribute: "string",
+    BoolAttribute: "bool",
+    Int64Attribute: "int",
+    Int32Attribute: "int",
+    Float64Attribute: "float",
+    NumberAttribute: "float",
+    ListAttribute: "list",
+    ListNestedAttribute: "list",
+    SetAttribute: "set",
+    SetNestedAttribute: "set",
+    MapAttribute: "map",
+    MapNestedAttribute: "map",
+    SingleNestedAttribute: "object",
+    ObjectAttribute: "object",
 };
 
 /**
@@ -203,7 +228,10 @@ export function pfAttributes(src, anchor, lookup, warn) {
     const key = "Attributes: map[string]schema.Attribute";
     const open = m.indexOf("{", m.indexOf(key, at) + key.length);
     return entries(m, open).map(({ key: name, start, end }) => {
-        let s = src, mm = m, st = start, en = end;
+        let s = src,
+            mm = m,
+            st = start,
+            en = end;
         // An attribute built by a function or a model's GetSchema* method: follow the returns.
         for (let hop = 0; hop < 4; hop++) {
             const text = s.slice(st, en).trim();
@@ -215,12 +243,17 @@ export function pfAttributes(src, anchor, lookup, warn) {
             const bm = mask(body);
             const ret = bm.indexOf("return ", bm.indexOf(sig)) + "return ".length;
             // The returned expression ends at the first line break outside brackets.
-            let e = ret, depth = 0;
+            let e = ret,
+                depth = 0;
             while (e < bm.length && !(depth === 0 && bm[e] === "\n")) {
-                if ("{([".includes(bm[e])) depth++; else if ("})]".includes(bm[e])) depth--;
+                if ("{([".includes(bm[e])) depth++;
+                else if ("})]".includes(bm[e])) depth--;
                 e++;
             }
-            s = body; mm = bm; st = ret; en = e;
+            s = body;
+            mm = bm;
+            st = ret;
+            en = e;
         }
         const f = fields(s, mm, st, en);
         const kind = PF_KINDS[f.__head.replace(/^schema\./, "")];

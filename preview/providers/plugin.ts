@@ -60,8 +60,10 @@ function changed(olds: Props, news: Props): boolean {
 export function packageSchema(pkg: string, root = repoRoot()): string {
     const file = path.join(root, "scripts", "real-sdk", "schemas", `${pkg}.json`);
     if (!fs.existsSync(file)) {
-        throw new Error(`the ${pkg} stand-in has no package schema (${path.relative(root, file)} is missing): ` +
-            "its resources cannot be used from a program that reads schemas (Pulumi YAML)");
+        throw new Error(
+            `the ${pkg} stand-in has no package schema (${path.relative(root, file)} is missing): ` +
+                "its resources cannot be used from a program that reads schemas (Pulumi YAML)",
+        );
     }
     const schema = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
     delete schema.parameterization;
@@ -94,7 +96,9 @@ export function standInProvider(pkg: string): provider.Provider & { createInPrev
 }
 
 type Callback = (err: unknown, resp?: unknown) => void;
-interface Call { request: { getPreview(): boolean; getUrn(): string; getProperties(): structproto.Struct | undefined } }
+interface Call {
+    request: { getPreview(): boolean; getUrn(): string; getProperties(): structproto.Struct | undefined };
+}
 interface ServerImpl {
     configure(call: unknown, cb: Callback): void;
     create(call: Call, cb: Callback): void;
@@ -103,10 +107,11 @@ interface ServerImpl {
 /** Adjusts the SDK's server object (see the file comment) when it is registered with gRPC. */
 function patchServer(impl: ServerImpl, standIn: ReturnType<typeof standInProvider>): void {
     const configure = impl.configure.bind(impl);
-    impl.configure = (call, cb) => configure(call, (err, resp) => {
-        (resp as { setSupportspreview?(v: boolean): void } | undefined)?.setSupportspreview?.(true);
-        cb(err, resp);
-    });
+    impl.configure = (call, cb) =>
+        configure(call, (err, resp) => {
+            (resp as { setSupportspreview?(v: boolean): void } | undefined)?.setSupportspreview?.(true);
+            cb(err, resp);
+        });
     const create = impl.create.bind(impl);
     impl.create = (call, cb) => {
         if (!call.request.getPreview()) {
@@ -119,8 +124,9 @@ function patchServer(impl: ServerImpl, standIn: ReturnType<typeof standInProvide
             const inputs = (call.request.getProperties()?.toJavaScript() ?? {}) as Props;
             const resp = new provproto.CreateResponse();
             resp.setId("");
-            resp.setProperties(structproto.Struct.fromJavaScript(
-                standIn.createInPreview(call.request.getUrn(), inputs) as Record<string, structproto.JavaScriptValue>));
+            resp.setProperties(
+                structproto.Struct.fromJavaScript(standIn.createInPreview(call.request.getUrn(), inputs) as Record<string, structproto.JavaScriptValue>),
+            );
             cb(null, resp);
         } catch (e) {
             cb(e);

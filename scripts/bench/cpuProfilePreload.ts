@@ -22,7 +22,9 @@ if (out) {
         session.post("HeapProfiler.enable");
         // Every 32 KiB allocated on average; collected objects too, since the garbage is the cost.
         session.post("HeapProfiler.startSampling", {
-            samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true,
+            samplingInterval: 32768,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
         } as inspector.HeapProfiler.StartSamplingParameterType);
     }
     process.on("SIGTERM", () => {

@@ -31,8 +31,14 @@ function exportOf(stack: readonly AnalyzeStackResourceInput[]): unknown {
         deployment: {
             manifest: { time: "2026-01-01T00:00:00Z", magic: "", version: "v3.274.1" },
             resources: stack.map((r) => ({
-                urn: r.urn, custom: r.type !== "pulumi:pulumi:Stack", type: r.type, inputs: r.properties, outputs: r.properties,
-                ...(r.parent ? { parent: r.parent } : {}), dependencies: r.dependencies ?? [], propertyDependencies: r.propertyDependencies ?? {},
+                urn: r.urn,
+                custom: r.type !== "pulumi:pulumi:Stack",
+                type: r.type,
+                inputs: r.properties,
+                outputs: r.properties,
+                ...(r.parent ? { parent: r.parent } : {}),
+                dependencies: r.dependencies ?? [],
+                propertyDependencies: r.propertyDependencies ?? {},
             })),
         },
     };
@@ -91,7 +97,11 @@ export function benchDiff(root: string, size: number, repeats: number, log: (lin
         for (let i = 0; i < repeats; i++) {
             const cpuBefore = childCpuSeconds();
             const started = process.hrtime.bigint();
-            const run = spawnSync(process.execPath, [path.join(root, "dist", "cli", "main.js"), "diff", baseFile, headFile, "--format", "json", "--fail-on", "none"], { cwd: root, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
+            const run = spawnSync(
+                process.execPath,
+                [path.join(root, "dist", "cli", "main.js"), "diff", baseFile, headFile, "--format", "json", "--fail-on", "none"],
+                { cwd: root, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
+            );
             const s = Number(process.hrtime.bigint() - started) / 1e9;
             if (run.status !== 0) {
                 throw new Error(`perfguard diff failed (exit ${run.status}): ${run.stderr.slice(-2000)}`);
@@ -113,12 +123,14 @@ export function benchDiff(root: string, size: number, repeats: number, log: (lin
 /** The BENCHMARKS.md section. */
 export function renderDiffBench(d: DiffBench): string {
     const fmt = (s: number) => s.toFixed(2);
-    return "## perfguard diff\n\n" +
+    return (
+        "## perfguard diff\n\n" +
         `Two ${d.resources.toLocaleString("en-US")}-resource \`pulumi stack export\` files (the benchmark stack, and the same with every tenth zone's RTT and Xen guest's need raised and the last block of ${BLOCK_SIZE} removed): ` +
         "`perfguard diff base.json head.json --format json`, the built CLI from spawn to exit (both sides judged by their own pack process, evaluated and compared).\n\n" +
         "| diff of two exports | wall, median (s) | wall, min / max (s) | CPU, median (s; the CLI and both packs) | runs | target: < 10 s wall |\n| --- | --- | --- | --- | --- | --- |\n" +
         `| ${d.resources.toLocaleString("en-US")} resources each | ${fmt(d.median)} | ${fmt(Math.min(...d.seconds))} / ${fmt(Math.max(...d.seconds))} | ${d.cpuSeconds.length > 0 ? fmt(median(d.cpuSeconds)) : "-"} | ${d.seconds.length} | ${d.median < 10 ? "met" : "not met"} |\n\n` +
-        `Its summary line: "${d.summary}". Load average at the end of the runs: ${d.load} (2 cores, shared).\n`;
+        `Its summary line: "${d.summary}". Load average at the end of the runs: ${d.load} (2 cores, shared).\n`
+    );
 }
 
 // By hand: `node dist/scripts/bench/diff.js --write DIR [--size N]` only writes the pair, to profile

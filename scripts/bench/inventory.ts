@@ -70,12 +70,24 @@ export function writeFleet(dir: string, stacks: number): number {
     const networks = Math.min(10, stacks);
     for (let n = 0; n < networks; n++) {
         const project = `net-${String(n).padStart(2, "0")}`;
-        const groups = Array.from({ length: 10 }, (_, k) => stateResource(project, GROUP_TYPE, n === 0 && k === 0 ? "shared-web" : `grp-${n}-${k}`, {
-            name: n === 0 && k === 0 ? "shared-web" : `grp-${n}-${k}`, uuid: groupUuid(n, k), url: `${HOST}/api/serviceenginegroup/${groupUuid(n, k)}`,
-            // shared-web as the network team's (docs/shared-capacity.md): 4 vCPUs, packed placement.
-            vcpusPerSe: "4", memoryPerSe: "8192", diskPerSe: "30", maxSe: "4", minScaleoutPerVs: "1", maxScaleoutPerVs: "2",
-            bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true",
-        }));
+        const groups = Array.from({ length: 10 }, (_, k) =>
+            stateResource(project, GROUP_TYPE, n === 0 && k === 0 ? "shared-web" : `grp-${n}-${k}`, {
+                name: n === 0 && k === 0 ? "shared-web" : `grp-${n}-${k}`,
+                uuid: groupUuid(n, k),
+                url: `${HOST}/api/serviceenginegroup/${groupUuid(n, k)}`,
+                // shared-web as the network team's (docs/shared-capacity.md): 4 vCPUs, packed placement.
+                vcpusPerSe: "4",
+                memoryPerSe: "8192",
+                diskPerSe: "30",
+                maxSe: "4",
+                minScaleoutPerVs: "1",
+                maxScaleoutPerVs: "2",
+                bufferSe: "1",
+                haMode: "HA_MODE_SHARED",
+                algo: "PLACEMENT_ALGO_PACKED",
+                dedicatedDispatcherCore: "true",
+            }),
+        );
         fs.writeFileSync(path.join(dir, `${project}.json`), exportOf(project, groups));
         resources += groups.length + 1;
     }
@@ -83,10 +95,18 @@ export function writeFleet(dir: string, stacks: number): number {
         const project = `app-${String(i).padStart(4, "0")}`;
         const g = i % (networks * 10);
         const ref = `${HOST}/api/serviceenginegroup/${groupUuid(Math.floor(g / 10), g % 10)}`;
-        const vss = Array.from({ length: 98 }, (_, k) => stateResource(project, VS_TYPE, `vs-${k}`, {
-            name: `${project}-vs-${k}`, seGroupRef: ref, services: [{ port: "443", enableSsl: "true" }],
-            markers: [{ key: "perfguard:sslTps", values: ["1"] }, { key: "perfguard:l7Rps", values: ["10"] }, { key: "perfguard:sslKeyType", values: ["ecc"] }],
-        }));
+        const vss = Array.from({ length: 98 }, (_, k) =>
+            stateResource(project, VS_TYPE, `vs-${k}`, {
+                name: `${project}-vs-${k}`,
+                seGroupRef: ref,
+                services: [{ port: "443", enableSsl: "true" }],
+                markers: [
+                    { key: "perfguard:sslTps", values: ["1"] },
+                    { key: "perfguard:l7Rps", values: ["10"] },
+                    { key: "perfguard:sslKeyType", values: ["ecc"] },
+                ],
+            }),
+        );
         fs.writeFileSync(path.join(dir, `${project}.json`), exportOf(project, vss));
         resources += vss.length + 1;
     }
@@ -95,13 +115,23 @@ export function writeFleet(dir: string, stacks: number): number {
 
 /** Team B's preview: one VS on shared-web (900 RSA TPS, 20,000 RPS). */
 function teamB(): AnalyzeStackResourceInput[] {
-    return [{
-        urn: `urn:pulumi:prod::team-b::${VS_TYPE}::catalog-web`, type: VS_TYPE, name: "catalog-web",
-        properties: {
-            name: "catalog-web", seGroupRef: `${HOST}/api/serviceenginegroup/${UUID}`, services: [{ port: "443", enableSsl: "true" }],
-            markers: [{ key: "perfguard:sslTps", values: ["900"] }, { key: "perfguard:l7Rps", values: ["20000"] }, { key: "perfguard:sslKeyType", values: ["rsa"] }],
+    return [
+        {
+            urn: `urn:pulumi:prod::team-b::${VS_TYPE}::catalog-web`,
+            type: VS_TYPE,
+            name: "catalog-web",
+            properties: {
+                name: "catalog-web",
+                seGroupRef: `${HOST}/api/serviceenginegroup/${UUID}`,
+                services: [{ port: "443", enableSsl: "true" }],
+                markers: [
+                    { key: "perfguard:sslTps", values: ["900"] },
+                    { key: "perfguard:l7Rps", values: ["20000"] },
+                    { key: "perfguard:sslKeyType", values: ["rsa"] },
+                ],
+            },
         },
-    }];
+    ];
 }
 
 /** One fresh perfguard pack, one AnalyzeStack: its time (ms), peak RSS (MB) and first verdict line. */
@@ -111,14 +141,23 @@ async function onePreview(root: string, engine: string, env: Record<string, stri
         const started = process.hrtime.bigint();
         const result = await pack.analyzeStack(teamB());
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const verdict = result.diagnostics.map((d) => `${d.policyName}: ${d.message.split("\n").find((l) => l.includes("%")) ?? d.message.split("\n")[0]}`).sort().join(" | ");
+        const verdict = result.diagnostics
+            .map((d) => `${d.policyName}: ${d.message.split("\n").find((l) => l.includes("%")) ?? d.message.split("\n")[0]}`)
+            .sort()
+            .join(" | ");
         return { ms, rss: peakRssMb(pack.pid), verdict };
     } finally {
         await pack.close();
     }
 }
 
-export async function benchInventory(root: string, stacks: number, rounds: number, checkLimitSeconds: number, log: (line: string) => void): Promise<InventoryBench> {
+export async function benchInventory(
+    root: string,
+    stacks: number,
+    rounds: number,
+    checkLimitSeconds: number,
+    log: (line: string) => void,
+): Promise<InventoryBench> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-bench-inventory-"));
     const exports = path.join(dir, "exports");
     fs.mkdirSync(exports);
@@ -145,18 +184,35 @@ export async function benchInventory(root: string, stacks: number, rounds: numbe
                 out.withMs.push(withDigest.ms);
                 out.withRssMb.push(withDigest.rss);
                 out.verdict = withDigest.verdict;
-                log(`round ${i + 1}: AnalyzeStack ${without.ms.toFixed(0)} ms without, ${withDigest.ms.toFixed(0)} ms with the digest; peak RSS ${without.rss.toFixed(0)} / ${withDigest.rss.toFixed(0)} MB`);
+                log(
+                    `round ${i + 1}: AnalyzeStack ${without.ms.toFixed(0)} ms without, ${withDigest.ms.toFixed(0)} ms with the digest; peak RSS ${without.rss.toFixed(0)} / ${withDigest.rss.toFixed(0)} MB`,
+                );
             }
         } finally {
             engine.close();
         }
         started = process.hrtime.bigint();
-        const check = spawnSync(process.execPath, [cli, "check", exports], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024, timeout: checkLimitSeconds * 1000, killSignal: "SIGKILL" });
+        const check = spawnSync(process.execPath, [cli, "check", exports], {
+            encoding: "utf8",
+            maxBuffer: 512 * 1024 * 1024,
+            timeout: checkLimitSeconds * 1000,
+            killSignal: "SIGKILL",
+        });
         const checkSeconds = check.status === null ? undefined : Number(process.hrtime.bigint() - started) / 1e9;
-        log(`check of ${stacks} exports: ${checkSeconds === undefined ? `not finished in ${checkLimitSeconds} s` : `${checkSeconds.toFixed(1)} s (exit ${check.status})`}`);
+        log(
+            `check of ${stacks} exports: ${checkSeconds === undefined ? `not finished in ${checkLimitSeconds} s` : `${checkSeconds.toFixed(1)} s (exit ${check.status})`}`,
+        );
         return {
-            date: new Date().toISOString(), stacks, resources, digestSeconds, digestMb: fs.statSync(digest).size / 1e6, ...out,
-            checkSeconds, checkLimitSeconds, checkExports: stacks, load: loadNow().toFixed(1),
+            date: new Date().toISOString(),
+            stacks,
+            resources,
+            digestSeconds,
+            digestMb: fs.statSync(digest).size / 1e6,
+            ...out,
+            checkSeconds,
+            checkLimitSeconds,
+            checkExports: stacks,
+            load: loadNow().toFixed(1),
         };
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
@@ -168,7 +224,8 @@ export function renderInventoryBench(b: InventoryBench): string {
     const ms = (list: number[]) => `${median(list).toFixed(0)} (${Math.min(...list).toFixed(0)} to ${Math.max(...list).toFixed(0)})`;
     const added = median(b.withMs) - median(b.withoutMs);
     const addedRss = median(b.withRssMb) - median(b.withoutRssMb);
-    return "## Shared capacity: the inventory\n\n" +
+    return (
+        "## Shared capacity: the inventory\n\n" +
         `A fleet of ${b.stacks.toLocaleString("en-US")} \`pulumi stack export\` files, ${b.resources.toLocaleString("en-US")} resources (10 network stacks of 10 SE groups; ` +
         "application stacks of 98 virtual services each, on one of those groups). Team B's preview (one VS on shared-web) in a fresh perfguard pack process: " +
         "its first AnalyzeStack, which reads the digest, with `PERFGUARD_INVENTORY` naming the digest and without (scripts/bench/inventory.ts).\n\n" +
@@ -179,7 +236,8 @@ export function renderInventoryBench(b: InventoryBench): string {
         `| the pack's added time (difference of the medians) | ${added.toFixed(0)} ms | <= 200 ms: ${added <= 200 ? "met" : "not met"} |\n` +
         `| peak RSS of the pack without / with (MB, medians) | ${median(b.withoutRssMb).toFixed(0)} / ${median(b.withRssMb).toFixed(0)} (+${addedRss.toFixed(0)}) | <= 100 MB added: ${addedRss <= 100 ? "met" : "not met"} |\n` +
         `| \`perfguard check\` of the ${b.checkExports.toLocaleString("en-US")} exports (spawn to exit) | ${b.checkSeconds === undefined ? `not finished in ${b.checkLimitSeconds} s` : `${b.checkSeconds.toFixed(1)} s`} | a few tens of s: ${b.checkSeconds !== undefined && b.checkSeconds <= 60 ? "met" : "not met"} |\n\n` +
-        `Verdict with the digest: ${b.verdict || "(none)"}.\n\nMeasured ${b.date}; load average at the end: ${b.load} (2 cores, shared).\n`;
+        `Verdict with the digest: ${b.verdict || "(none)"}.\n\nMeasured ${b.date}; load average at the end: ${b.load} (2 cores, shared).\n`
+    );
 }
 
 // By hand: `node dist/scripts/bench/inventory.js [--stacks N] [--rounds N] [--check-limit S]` prints the section.
@@ -189,5 +247,8 @@ if (require.main === module) {
     const root = path.resolve(__dirname, "..", "..", "..");
     benchInventory(root, value("--stacks", 1000), value("--rounds", 3), value("--check-limit", 1200), (line) => process.stderr.write(`${line}\n`))
         .then((b) => process.stdout.write(renderInventoryBench(b)))
-        .catch((e: unknown) => { process.stderr.write(`${String(e)}\n`); process.exit(1); });
+        .catch((e: unknown) => {
+            process.stderr.write(`${String(e)}\n`);
+            process.exit(1);
+        });
 }

@@ -21,7 +21,10 @@ function cpuModel(): string {
         return fromOs;
     }
     try {
-        const line = fs.readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
+        const line = fs
+            .readFileSync("/proc/cpuinfo", "utf8")
+            .split("\n")
+            .find((l) => l.startsWith("model name"));
         return line ? line.split(":")[1].trim() : "unknown";
     } catch {
         return "unknown";

@@ -87,7 +87,9 @@ export function summariseHeap(profile: { head: HeapNode }, root: string): HeapSu
     return {
         totalMb: mb(total),
         byOwner: [...perOwner].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, mb: mb(bytes), share: bytes / total })),
-        topFunctions: [...perFunction].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 15)
+        topFunctions: [...perFunction]
+            .sort((a, b) => b[1].bytes - a[1].bytes)
+            .slice(0, 15)
             .map(([name, e]) => ({ name, owner: e.owner, mb: mb(e.bytes), share: e.bytes / total })),
     };
 }
@@ -121,8 +123,11 @@ function ownerOf(frame: CallFrame, root: string): string {
 
 function label(frame: CallFrame, root: string): string {
     const url = frame.url.replace(/^file:\/\//, "");
-    const short = url.includes("/node_modules/") ? url.slice(url.lastIndexOf("/node_modules/") + "/node_modules/".length)
-        : url.startsWith(root + "/") ? url.slice(root.length + 1) : url;
+    const short = url.includes("/node_modules/")
+        ? url.slice(url.lastIndexOf("/node_modules/") + "/node_modules/".length)
+        : url.startsWith(root + "/")
+          ? url.slice(root.length + 1)
+          : url;
     return `${frame.functionName || "(anonymous)"}${short ? ` ${short}:${frame.lineNumber + 1}` : ""}`;
 }
 
@@ -171,14 +176,24 @@ export function summariseProfile(profile: CpuProfile, fromUs: number, toUs: numb
             inclusive.set(name, (inclusive.get(name) ?? 0) + 1);
         }
     }
-    const toEntry = (name: string, owner: string, count: number): ProfileEntry =>
-        ({ name, owner, share: total > 0 ? count / total : 0, ms: total > 0 ? (count / total) * callMs : 0 });
+    const toEntry = (name: string, owner: string, count: number): ProfileEntry => ({
+        name,
+        owner,
+        share: total > 0 ? count / total : 0,
+        ms: total > 0 ? (count / total) * callMs : 0,
+    });
     return {
         callMs,
         samples: total,
         byOwner: [...perOwner].sort((a, b) => b[1] - a[1]).map(([owner, count]) => toEntry(owner, owner, count)),
-        topFunctions: [...perFunction].sort((a, b) => b[1].count - a[1].count).slice(0, 15).map(([name, e]) => toEntry(name, e.owner, e.count)),
-        perfguardInclusive: [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([name, count]) => toEntry(name, ownCode, count)),
+        topFunctions: [...perFunction]
+            .sort((a, b) => b[1].count - a[1].count)
+            .slice(0, 15)
+            .map(([name, e]) => toEntry(name, e.owner, e.count)),
+        perfguardInclusive: [...inclusive]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 25)
+            .map(([name, count]) => toEntry(name, ownCode, count)),
     };
 }
 
@@ -208,18 +223,42 @@ export interface ProfileOptions {
  * @returns the summary of the samples taken during the call.
  */
 export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string): Promise<ProfileSummary>;
-export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string, options: ProfileOptions): Promise<ProfileSummary & { heap?: HeapSummary }>;
-export async function profileAnalyzeStack(spec: PackSpec, engineAddress: string, request: PreparedRequest, root: string, options: ProfileOptions = {}): Promise<ProfileSummary & { heap?: HeapSummary }> {
-    return profileCalls(spec, engineAddress, async (pack) => {
-        await pack.analyzeStackPrepared(request);
-    }, root, options);
+export async function profileAnalyzeStack(
+    spec: PackSpec,
+    engineAddress: string,
+    request: PreparedRequest,
+    root: string,
+    options: ProfileOptions,
+): Promise<ProfileSummary & { heap?: HeapSummary }>;
+export async function profileAnalyzeStack(
+    spec: PackSpec,
+    engineAddress: string,
+    request: PreparedRequest,
+    root: string,
+    options: ProfileOptions = {},
+): Promise<ProfileSummary & { heap?: HeapSummary }> {
+    return profileCalls(
+        spec,
+        engineAddress,
+        async (pack) => {
+            await pack.analyzeStackPrepared(request);
+        },
+        root,
+        options,
+    );
 }
 
 /**
  * Profiles what `calls` sends to a fresh, configured pack process (e.g. one Analyze per resource).
  * @returns the summary of the samples taken while `calls` ran.
  */
-export async function profileCalls(spec: PackSpec, engineAddress: string, calls: (pack: PackClient) => Promise<void>, root: string, options: ProfileOptions = {}): Promise<ProfileSummary & { heap?: HeapSummary }> {
+export async function profileCalls(
+    spec: PackSpec,
+    engineAddress: string,
+    calls: (pack: PackClient) => Promise<void>,
+    root: string,
+    options: ProfileOptions = {},
+): Promise<ProfileSummary & { heap?: HeapSummary }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-bench-prof-"));
     const file = path.join(dir, "pack.cpuprofile");
     const heapFile = path.join(dir, "pack.heapprofile");
@@ -245,7 +284,7 @@ export async function profileCalls(spec: PackSpec, engineAddress: string, calls:
         if (!options.heap) {
             return summary;
         }
-        const heap = await waitForFile(heapFile, 60_000) as unknown as { head: HeapNode };
+        const heap = (await waitForFile(heapFile, 60_000)) as unknown as { head: HeapNode };
         if (options.keep) {
             fs.copyFileSync(heapFile, options.keep.replace(/\.cpuprofile$/, "") + ".heapprofile");
         }

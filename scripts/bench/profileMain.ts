@@ -36,11 +36,17 @@ async function main(): Promise<void> {
         const options = { heap: argv.includes("--heap"), keep: keep ? path.resolve(keep) : undefined };
         // --analyze: one Analyze per resource of the stack (the resource policies), instead of one AnalyzeStack.
         const summary = argv.includes("--analyze")
-            ? await profileCalls(spec, engine.address, async (pack) => {
-                for (const request of analyzeInputs(benchStack(size)).map(prepareAnalyze)) {
-                    await pack.analyzePrepared(request);
-                }
-            }, ROOT, options)
+            ? await profileCalls(
+                  spec,
+                  engine.address,
+                  async (pack) => {
+                      for (const request of analyzeInputs(benchStack(size)).map(prepareAnalyze)) {
+                          await pack.analyzePrepared(request);
+                      }
+                  },
+                  ROOT,
+                  options,
+              )
             : await profileAnalyzeStack(spec, engine.address, prepareAnalyzeStack(benchStack(size)), ROOT, options);
         process.stdout.write(`${JSON.stringify(summary, null, 1)}\n`);
     } finally {
@@ -49,6 +55,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-    process.stderr.write(`profile failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`profile failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
 });

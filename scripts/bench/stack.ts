@@ -117,53 +117,99 @@ function citrixBlock(s: StackBuilder, b: number, rnd: () => number): void {
         { name: "perfguard:users", value: String(2000 + Math.round(rnd() * 6000)) },
     ];
     if (b % 20 === 0) {
-        metadata.push({ name: "perfguard:waive", value: "citrix-zone-rtt-limit" }, { name: "perfguard:waiveReason", value: `CHG-${1000 + b}: Site split planned` });
+        metadata.push(
+            { name: "perfguard:waive", value: "citrix-zone-rtt-limit" },
+            { name: "perfguard:waiveReason", value: `CHG-${1000 + b}: Site split planned` },
+        );
     }
     // `metadatas`: the Citrix provider's (bridged) name of the Terraform `metadata` list.
     const zone = s.add(ZONE, `${zoneName}-zone`, { name: zoneName, description: `Satellite zone ${b}`, metadatas: metadata });
-    const hypervisor = s.add(HYPERVISOR, `${zoneName}-xenserver`, {
-        name: `${zoneName}-xenserver`, zone: UNKNOWN_STRING, username: "root", password: "example-password",
-        passwordFormat: "PlainText", addresses: [`https://xenpool-${b}.corp.example.com`],
-    }, { zone: [zone] });
-    const pool = s.add(RESOURCE_POOL, `${zoneName}-rp`, {
-        name: `${zoneName}-rp`, hypervisor: UNKNOWN_STRING, networks: ["VDA-Network"],
-        storage: [{ storageName: `sr-nfs-${b}` }], temporaryStorage: [{ storageName: `sr-nfs-${b}` }], useLocalStorageCaching: false,
-    }, { hypervisor: [hypervisor] });
+    const hypervisor = s.add(
+        HYPERVISOR,
+        `${zoneName}-xenserver`,
+        {
+            name: `${zoneName}-xenserver`,
+            zone: UNKNOWN_STRING,
+            username: "root",
+            password: "example-password",
+            passwordFormat: "PlainText",
+            addresses: [`https://xenpool-${b}.corp.example.com`],
+        },
+        { zone: [zone] },
+    );
+    const pool = s.add(
+        RESOURCE_POOL,
+        `${zoneName}-rp`,
+        {
+            name: `${zoneName}-rp`,
+            hypervisor: UNKNOWN_STRING,
+            networks: ["VDA-Network"],
+            storage: [{ storageName: `sr-nfs-${b}` }],
+            temporaryStorage: [{ storageName: `sr-nfs-${b}` }],
+            useLocalStorageCaching: false,
+        },
+        { hypervisor: [hypervisor] },
+    );
     const catalogs: string[] = [];
     for (let c = 0; c < 3; c++) {
-        catalogs.push(s.add(CATALOG, `${zoneName}-catalog-${c}`, {
-            name: `${zoneName}-catalog-${c}`,
-            zone: UNKNOWN_STRING,
-            allocationType: "Random",
-            sessionSupport: "MultiSession",
-            provisioningType: "MCS",
-            provisioningScheme: {
-                hypervisor: UNKNOWN_STRING,
-                hypervisorResourcePool: UNKNOWN_STRING,
-                identityType: "ActiveDirectory",
-                // Every 25th zone overflows Local Host Cache's 10,000 VDAs.
-                numberOfTotalMachines: b % 25 === 0 ? 4000 : 50 + Math.round(rnd() * 300),
-                machineAccountCreationRules: { namingScheme: `vda-${b}-${c}-###`, namingSchemeType: "Numeric" },
-                machineDomainIdentity: { domain: "corp.example.com", domainOu: "OU=VDAs,DC=corp,DC=example,DC=com", serviceAccount: "svc-citrix-mcs", serviceAccountPassword: "example-password" },
-                xenserverMachineConfig: { masterImageVm: "win2022-vda-2411-golden", cpuCount: 4, memoryMb: 16384 },
-            },
-        }, { zone: [zone], provisioningScheme: [hypervisor, pool] }));
+        catalogs.push(
+            s.add(
+                CATALOG,
+                `${zoneName}-catalog-${c}`,
+                {
+                    name: `${zoneName}-catalog-${c}`,
+                    zone: UNKNOWN_STRING,
+                    allocationType: "Random",
+                    sessionSupport: "MultiSession",
+                    provisioningType: "MCS",
+                    provisioningScheme: {
+                        hypervisor: UNKNOWN_STRING,
+                        hypervisorResourcePool: UNKNOWN_STRING,
+                        identityType: "ActiveDirectory",
+                        // Every 25th zone overflows Local Host Cache's 10,000 VDAs.
+                        numberOfTotalMachines: b % 25 === 0 ? 4000 : 50 + Math.round(rnd() * 300),
+                        machineAccountCreationRules: { namingScheme: `vda-${b}-${c}-###`, namingSchemeType: "Numeric" },
+                        machineDomainIdentity: {
+                            domain: "corp.example.com",
+                            domainOu: "OU=VDAs,DC=corp,DC=example,DC=com",
+                            serviceAccount: "svc-citrix-mcs",
+                            serviceAccountPassword: "example-password",
+                        },
+                        xenserverMachineConfig: { masterImageVm: "win2022-vda-2411-golden", cpuCount: 4, memoryMb: 16384 },
+                    },
+                },
+                { zone: [zone], provisioningScheme: [hypervisor, pool] },
+            ),
+        );
     }
-    s.add(DELIVERY_GROUP, `${zoneName}-dg`, {
-        name: `${zoneName}-dg`,
-        associatedMachineCatalogs: catalogs.map(() => ({ machineCatalog: UNKNOWN_STRING, machineCount: 10 })),
-        desktops: [{ publishedName: "Desktop", restrictedAccessUsers: { allowLists: ["CORP\\citrix-users"] } }],
-        metadatas: [{ name: "perfguard:peakConcurrentLaunches", value: String(5 + Math.round(rnd() * 15)) }, { name: "owner", value: "euc-platform" }],
-    }, { associatedMachineCatalogs: catalogs });
+    s.add(
+        DELIVERY_GROUP,
+        `${zoneName}-dg`,
+        {
+            name: `${zoneName}-dg`,
+            associatedMachineCatalogs: catalogs.map(() => ({ machineCatalog: UNKNOWN_STRING, machineCount: 10 })),
+            desktops: [{ publishedName: "Desktop", restrictedAccessUsers: { allowLists: ["CORP\\citrix-users"] } }],
+            metadatas: [
+                { name: "perfguard:peakConcurrentLaunches", value: String(5 + Math.round(rnd() * 15)) },
+                { name: "owner", value: "euc-platform" },
+            ],
+        },
+        { associatedMachineCatalogs: catalogs },
+    );
     // Controllers carry their facts on the vSphere carriers docs/facts.md lists: the first in
     // `extraConfig` (guestinfo.perfguard.<key>), the second on vsphere.Tag objects of a
     // `perfguard` TagCategory attached through `tags` (in a preview the tag ids are unknown and
     // the join is the property dependency of `tags`).
     const category = s.add(VSPHERE_CATEGORY, `${zoneName}-perfguard-category`, {
-        name: "perfguard", cardinality: "MULTIPLE", associableTypes: ["VirtualMachine"],
+        name: "perfguard",
+        cardinality: "MULTIPLE",
+        associableTypes: ["VirtualMachine"],
     });
     for (let d = 0; d < 2; d++) {
-        const facts: Array<[string, string]> = [["citrixRole", "deliveryController"], ["citrixZone", zoneName]];
+        const facts: Array<[string, string]> = [
+            ["citrixRole", "deliveryController"],
+            ["citrixZone", zoneName],
+        ];
         // Satellites: the first controller is throttled, the second only in half the zones.
         if (rttMs >= 90 && (d === 0 || b % 2 === 0)) {
             facts.push(["throttleMaxConcurrentTransactions", String(8 + (b % 8))]);
@@ -172,7 +218,12 @@ function citrixBlock(s: StackBuilder, b: number, rnd: () => number): void {
             facts.push(["throttleMaxConcurrentTransactions", "twelve"]); // an invalid fact
         }
         const vm: PropertyBag = {
-            name: `${zoneName}-ddc-${d}`, resourcePoolId: "resgroup-10", datastoreId: "datastore-12", numCpus: 4, memory: 8192, guestId: "windows2019srv_64Guest",
+            name: `${zoneName}-ddc-${d}`,
+            resourcePoolId: "resgroup-10",
+            datastoreId: "datastore-12",
+            numCpus: 4,
+            memory: 8192,
+            guestId: "windows2019srv_64Guest",
             networkInterfaces: [{ networkId: "network-20", adapterType: "vmxnet3" }],
             disks: [{ label: "disk0", size: 80, thinProvisioned: true }],
         };
@@ -180,9 +231,18 @@ function citrixBlock(s: StackBuilder, b: number, rnd: () => number): void {
             vm.extraConfig = Object.fromEntries([["guestinfo.hostname", `${zoneName}-ddc-${d}`], ...facts.map(([k, v]) => [`guestinfo.perfguard.${k}`, v])]);
             s.add(VSPHERE_VM, `${zoneName}-ddc-${d}`, vm);
         } else {
-            const tagUrns = facts.map(([k, v], i) => s.add(VSPHERE_TAG, `${zoneName}-ddc-${d}-tag-${i}`, {
-                name: `${k}=${v}`, categoryId: UNKNOWN_STRING, description: "perfguard fact",
-            }, { categoryId: [category] }));
+            const tagUrns = facts.map(([k, v], i) =>
+                s.add(
+                    VSPHERE_TAG,
+                    `${zoneName}-ddc-${d}-tag-${i}`,
+                    {
+                        name: `${k}=${v}`,
+                        categoryId: UNKNOWN_STRING,
+                        description: "perfguard fact",
+                    },
+                    { categoryId: [category] },
+                ),
+            );
             vm.tags = tagUrns.map(() => UNKNOWN_STRING);
             s.add(VSPHERE_VM, `${zoneName}-ddc-${d}`, vm, { tags: tagUrns });
         }
@@ -195,10 +255,20 @@ function aviBlock(s: StackBuilder, b: number, rnd: () => number): void {
         const name = `seg-${b}-${g}`;
         const vcpus = g === 0 ? 2 : 4;
         const props: PropertyBag = {
-            name, tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud",
-            vcpusPerSe: String(vcpus), memoryPerSe: b % 7 === 0 ? "2048" : String(vcpus * 2048), diskPerSe: String(vcpus >= 4 ? 30 : 20),
-            maxSe: String(2 + (b % 4)), minScaleoutPerVs: "1", maxScaleoutPerVs: "2", bufferSe: "1", haMode: "HA_MODE_SHARED",
-            seNamePrefix: "Avi", description: `SE group ${name}`, algo: "PLACEMENT_ALGO_PACKED",
+            name,
+            tenantRef: "/api/tenant?name=admin",
+            cloudRef: "/api/cloud?name=Default-Cloud",
+            vcpusPerSe: String(vcpus),
+            memoryPerSe: b % 7 === 0 ? "2048" : String(vcpus * 2048),
+            diskPerSe: String(vcpus >= 4 ? 30 : 20),
+            maxSe: String(2 + (b % 4)),
+            minScaleoutPerVs: "1",
+            maxScaleoutPerVs: "2",
+            bufferSe: "1",
+            haMode: "HA_MODE_SHARED",
+            seNamePrefix: "Avi",
+            description: `SE group ${name}`,
+            algo: "PLACEMENT_ALGO_PACKED",
         };
         if (b % 3 !== 0) {
             props.dedicatedDispatcherCore = "true";
@@ -222,20 +292,31 @@ function aviBlock(s: StackBuilder, b: number, rnd: () => number): void {
         }
         // Half are joined through the property dependency (preview: the ref is unknown), half by a literal ref.
         const joined = v < 4;
-        s.add(VS, `${name}-vs`, {
-            name,
-            seGroupRef: joined ? UNKNOWN_STRING : `/api/serviceenginegroup?name=${group.name}`,
-            tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud",
-            services: [{ port: ssl ? "443" : "80", enableSsl: ssl ? "true" : "false" }],
-            vsvipRef: UNKNOWN_STRING,
-            poolRef: UNKNOWN_STRING,
-            markers,
-        }, joined ? { seGroupRef: [group.urn] } : {});
+        s.add(
+            VS,
+            `${name}-vs`,
+            {
+                name,
+                seGroupRef: joined ? UNKNOWN_STRING : `/api/serviceenginegroup?name=${group.name}`,
+                tenantRef: "/api/tenant?name=admin",
+                cloudRef: "/api/cloud?name=Default-Cloud",
+                services: [{ port: ssl ? "443" : "80", enableSsl: ssl ? "true" : "false" }],
+                vsvipRef: UNKNOWN_STRING,
+                poolRef: UNKNOWN_STRING,
+                markers,
+            },
+            joined ? { seGroupRef: [group.urn] } : {},
+        );
     }
     for (let p = 0; p < 4; p++) {
         s.add(AVI_POOL, `pool-${b}-${p}`, {
-            name: `pool-${b}-${p}`, tenantRef: "/api/tenant?name=admin", lbAlgorithm: "LB_ALGORITHM_LEAST_CONNECTIONS",
-            servers: [{ ip: [{ addr: `10.${b % 250}.${p}.10`, type: "V4" }], port: "8080" }, { ip: [{ addr: `10.${b % 250}.${p}.11`, type: "V4" }], port: "8080" }],
+            name: `pool-${b}-${p}`,
+            tenantRef: "/api/tenant?name=admin",
+            lbAlgorithm: "LB_ALGORITHM_LEAST_CONNECTIONS",
+            servers: [
+                { ip: [{ addr: `10.${b % 250}.${p}.10`, type: "V4" }], port: "8080" },
+                { ip: [{ addr: `10.${b % 250}.${p}.11`, type: "V4" }], port: "8080" },
+            ],
             markers: [{ key: "team", values: ["web"] }],
         });
     }
@@ -254,7 +335,10 @@ function xenBlock(s: StackBuilder, b: number, rnd: () => number): void {
             tags.push("perfguard:vifCapMBps=10");
         }
         s.add(XEN_VM, name, {
-            nameLabel: name, cpus: 2, memoryMax: 4 * 1024 ** 3, template: "tmpl-ubuntu-2204",
+            nameLabel: name,
+            cpus: 2,
+            memoryMax: 4 * 1024 ** 3,
+            template: "tmpl-ubuntu-2204",
             networks: [{ networkId: UNKNOWN_STRING }],
             disks: [{ nameLabel: `${name}-root`, size: 20 * 1024 ** 3, srId: "sr-local" }],
             cloudConfig: "#cloud-config\npackage_update: true",

@@ -7,7 +7,8 @@
 import { parseArgs } from "util";
 import { realAnalyze, realCliAvailable, realCliBinDir, realPreview } from "./run";
 
-const USAGE = "usage: npm run preview:real -- <program dir> [--policy-pack-config <file>] [--diff] [--stack <name>] " +
+const USAGE =
+    "usage: npm run preview:real -- <program dir> [--policy-pack-config <file>] [--diff] [--stack <name>] " +
     "[--target <urn>]... [--target-dependents] [--exclude <urn>]... [--exclude-dependents] [--replace <urn>]...\n" +
     "       npm run analyze:real -- <stack export> [--policy-pack-config <file>]";
 
@@ -54,17 +55,26 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
     const config = parsed.values["policy-pack-config"];
-    const run = command === "preview"
-        ? await realPreview(parsed.positionals[0], { policyPackConfig: config, diff: parsed.values.diff, stack: parsed.values.stack, cliArgs: targetArgs(parsed.values) })
-        : await realAnalyze(parsed.positionals[0], { policyPackConfig: config });
+    const run =
+        command === "preview"
+            ? await realPreview(parsed.positionals[0], {
+                  policyPackConfig: config,
+                  diff: parsed.values.diff,
+                  stack: parsed.values.stack,
+                  cliArgs: targetArgs(parsed.values),
+              })
+            : await realAnalyze(parsed.positionals[0], { policyPackConfig: config });
     process.stdout.write(run.stdout);
     process.stderr.write(run.stderr);
     return run.exitCode;
 }
 
-main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-}, (err: unknown) => {
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 2;
-});
+main(process.argv.slice(2)).then(
+    (code) => {
+        process.exitCode = code;
+    },
+    (err: unknown) => {
+        process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exitCode = 2;
+    },
+);

@@ -85,8 +85,12 @@ function runCommand(bin: string, args: readonly string[], cwd: string, env: Node
         const child = spawn(bin, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
         let stdout = "";
         let stderr = "";
-        child.stdout.on("data", (d: Buffer) => { stdout += d.toString("utf8"); });
-        child.stderr.on("data", (d: Buffer) => { stderr += d.toString("utf8"); });
+        child.stdout.on("data", (d: Buffer) => {
+            stdout += d.toString("utf8");
+        });
+        child.stderr.on("data", (d: Buffer) => {
+            stderr += d.toString("utf8");
+        });
         child.on("error", reject);
         child.on("close", (code) => resolve({ stdout, stderr, exitCode: code ?? 1 }));
     });
@@ -95,7 +99,12 @@ function runCommand(bin: string, args: readonly string[], cwd: string, env: Node
 /** Whether the program's stack file has passphrase secrets the user gave a passphrase for. */
 function needsUserPassphrase(programDir: string, stack: string, env: NodeJS.ProcessEnv = process.env): boolean {
     const file = path.join(path.resolve(programDir), `Pulumi.${stack}.yaml`);
-    return userPassphraseGiven(env) && fs.existsSync(file) && /^encryptionsalt:/m.test(fs.readFileSync(file, "utf8")) && /\bsecure:/.test(fs.readFileSync(file, "utf8"));
+    return (
+        userPassphraseGiven(env) &&
+        fs.existsSync(file) &&
+        /^encryptionsalt:/m.test(fs.readFileSync(file, "utf8")) &&
+        /\bsecure:/.test(fs.readFileSync(file, "utf8"))
+    );
 }
 
 /** stageProgram into the workspace; disposes the workspace when the program cannot be staged. */

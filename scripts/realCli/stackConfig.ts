@@ -54,12 +54,14 @@ export function carryStackConfig(programDir: string, stagedDir: string, stack: s
     let doc: Record<string, unknown>;
     try {
         const loaded = yaml.load(text);
-        doc = loaded !== null && typeof loaded === "object" && !Array.isArray(loaded) ? loaded as Record<string, unknown> : {};
+        doc = loaded !== null && typeof loaded === "object" && !Array.isArray(loaded) ? (loaded as Record<string, unknown>) : {};
     } catch (err) {
         throw new Error(`cannot parse ${source}: ${(err as Error).message.split("\n")[0]}`, { cause: err });
     }
     const config = (doc.config ?? {}) as Record<string, unknown>;
-    const secureKeys = Object.keys(config).filter((k) => isSecure(config[k])).sort();
+    const secureKeys = Object.keys(config)
+        .filter((k) => isSecure(config[k]))
+        .sort();
     const notReproduced: string[] = [];
     let out = text;
     let usesUserPassphrase = false;
@@ -68,7 +70,9 @@ export function carryStackConfig(programDir: string, stagedDir: string, stack: s
         const passphrase = typeof doc.encryptionsalt === "string" && (provider === undefined || provider === "passphrase");
         const why = !passphrase
             ? `encrypted by the secrets provider ${provider ?? "of the Pulumi Cloud (no encryptionsalt)"}, which preview:real cannot open offline`
-            : !userPassphraseGiven(env) ? "encrypted with a passphrase, and neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set" : undefined;
+            : !userPassphraseGiven(env)
+              ? "encrypted with a passphrase, and neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set"
+              : undefined;
         if (why === undefined) {
             usesUserPassphrase = true;
         } else {
@@ -81,7 +85,7 @@ export function carryStackConfig(programDir: string, stagedDir: string, stack: s
     }
     if (doc.environment !== undefined) {
         notReproduced.push(`the ESC environment of ${name} (environment:), which preview:real cannot open offline: left out`);
-        const rest = { ...yaml.load(out) as Record<string, unknown> };
+        const rest = { ...(yaml.load(out) as Record<string, unknown>) };
         delete rest.environment;
         out = yaml.dump(rest);
     }

@@ -94,10 +94,20 @@ export function stageNodeModules(programDir: string, dest: string): void {
         fs.copyFileSync(`${compiled}.d.ts`, path.join(out, "index.d.ts"));
         // No "pulumi" key: the language host then reports no plugin for it, and the CLI takes the
         // newest installed stand-in provider, as for the examples' classes.
-        fs.writeFileSync(path.join(out, "package.json"), JSON.stringify({
-            name: pkg, version: "0.0.1", main: "index.js", types: "index.d.ts",
-            description: `perfguard's stand-in for ${pkg} (examples/sdk/${name}.ts)`,
-        }, null, 4) + "\n");
+        fs.writeFileSync(
+            path.join(out, "package.json"),
+            JSON.stringify(
+                {
+                    name: pkg,
+                    version: "0.0.1",
+                    main: "index.js",
+                    types: "index.d.ts",
+                    description: `perfguard's stand-in for ${pkg} (examples/sdk/${name}.ts)`,
+                },
+                null,
+                4,
+            ) + "\n",
+        );
     }
     for (const pkg of NPM_SDKS) {
         if (!has(pkg)) {
@@ -133,8 +143,10 @@ export function importsFromOutside(programDir: string): string | undefined {
                         const advice = sdk
                             ? `import "@pulumi/${sdk[1]}" instead (perfguard stages its stand-in under that name)`
                             : "move that module into the program's folder or publish it as a package";
-                        return `${path.relative(process.cwd(), full) || full} imports "${m[1]}" from outside the program's folder, ` +
-                            `which preview:real does not copy: ${advice}`;
+                        return (
+                            `${path.relative(process.cwd(), full) || full} imports "${m[1]}" from outside the program's folder, ` +
+                            `which preview:real does not copy: ${advice}`
+                        );
                     }
                 }
             }

@@ -82,15 +82,22 @@ export function typeCheckAgainstRealSdks(programDir: string): TypeCheck {
         typeRoots: [path.join(REPO_ROOT, "node_modules", "@types")],
     };
     const host = ts.createCompilerHost(options);
-    host.resolveModuleNameLiterals = (literals, containingFile, _redirect, opts) => literals.map((literal) => {
-        const pkg = standInOf(literal.text);
-        if (pkg && (path.dirname(containingFile) === root || !literal.text.startsWith(".")) && mapped[pkg]) {
-            const file = mapped[pkg];
-            return { resolvedModule: { resolvedFileName: file, extension: file.endsWith(".d.ts") ? ts.Extension.Dts : ts.Extension.Ts, isExternalLibraryImport: false } };
-        }
-        // Everything else resolves as usual (@pulumi/pulumi from this repository's node_modules).
-        return ts.resolveModuleName(literal.text, containingFile, opts, host);
-    });
+    host.resolveModuleNameLiterals = (literals, containingFile, _redirect, opts) =>
+        literals.map((literal) => {
+            const pkg = standInOf(literal.text);
+            if (pkg && (path.dirname(containingFile) === root || !literal.text.startsWith(".")) && mapped[pkg]) {
+                const file = mapped[pkg];
+                return {
+                    resolvedModule: {
+                        resolvedFileName: file,
+                        extension: file.endsWith(".d.ts") ? ts.Extension.Dts : ts.Extension.Ts,
+                        isExternalLibraryImport: false,
+                    },
+                };
+            }
+            // Everything else resolves as usual (@pulumi/pulumi from this repository's node_modules).
+            return ts.resolveModuleName(literal.text, containingFile, opts, host);
+        });
     const program = ts.createProgram([path.join(root, "index.ts")], options, host);
     const errors = ts.getPreEmitDiagnostics(program).map((d) => {
         const text = ts.flattenDiagnosticMessageText(d.messageText, " ");

@@ -21,7 +21,11 @@ afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true 
 
 const SKIP = { "install perfguard": "network: npm ci from the registry; this checkout's node_modules and dist/ stand in (perfguard/ links to it)" };
 
-interface Repo { workspace: string; programDir: string; temp: string }
+interface Repo {
+    workspace: string;
+    programDir: string;
+    temp: string;
+}
 
 /** A team repository: the program (with Pulumi.prod.yaml), its config, perfguard/ linked to this checkout. */
 function teamRepo(program: string, config: unknown): Repo {
@@ -38,17 +42,28 @@ function teamRepo(program: string, config: unknown): Repo {
 
 function run(repo: Repo, inputs: Record<string, string>): Promise<JobResult> {
     return runAction(action, path.join(repo.workspace, "perfguard"), inputs, {
-        workspace: repo.workspace, runnerTemp: repo.temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }), skip: SKIP,
+        workspace: repo.workspace,
+        runnerTemp: repo.temp,
+        event: "pull_request",
+        baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
+        skip: SKIP,
     });
 }
 
-type SarifLog = { runs: Array<{ results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }> };
+type SarifLog = {
+    runs: Array<{ results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }>;
+};
 
 describe("action.yml", () => {
     it("is a composite action whose steps install, check the config, gate, upload SARIF and comment", () => {
         expect(action.runs.using).toBe("composite");
         expect(action.runs.steps.map((s) => s.name)).toEqual([
-            "install perfguard", "check the policy config", "gate", "upload the SARIF to code scanning", "perfguard diff", "post or update the comment",
+            "install perfguard",
+            "check the policy config",
+            "gate",
+            "upload the SARIF to code scanning",
+            "perfguard diff",
+            "post or update the comment",
         ]);
         expect(Object.keys(action.inputs ?? {}).sort()).toEqual(["diff-base", "export", "mode", "policy-config", "preview-json", "program", "sarif", "stack"]);
     });
@@ -73,14 +88,17 @@ describe("action.yml", () => {
         // The diff against an empty base names the new mandatory verdict; the comment step gets its file.
         expect(job.step("perfguard diff").code).toBe(0);
         expect(fs.readFileSync(path.join(repo.temp, "perfguard-diff.md"), "utf8")).toMatch(/new mandatory verdict/);
-        expect(job.step("post or update the comment")).toMatchObject({ ran: false, with: { header: "perfguard-diff", path: path.join(repo.temp, "perfguard-diff.md") } });
+        expect(job.step("post or update the comment")).toMatchObject({
+            ran: false,
+            with: { header: "perfguard-diff", path: path.join(repo.temp, "perfguard-diff.md") },
+        });
     }, 300_000);
 
     it("stops at the config check on a misspelt policy name, never gates", async () => {
         const repo = teamRepo(path.join(ROOT, "test", "fixtures", "programs", "sample"), { "xen-dom0-workoad": "mandatory" });
         const job = await run(repo, { program: repo.programDir, stack: "prod", sarif: "" });
         expect(job.step("check the policy config").code).toBe(1);
-        expect(job.step("check the policy config").output).toContain("did you mean \"xen-dom0-workload\"?");
+        expect(job.step("check the policy config").output).toContain('did you mean "xen-dom0-workload"?');
         expect(job.step("gate")).toMatchObject({ ran: false, reason: "an earlier step failed" });
         expect(job.step("upload the SARIF to code scanning")).toMatchObject({ ran: false });
         expect(job.step("perfguard diff")).toMatchObject({ ran: false });
@@ -89,7 +107,11 @@ describe("action.yml", () => {
     it("check mode: gates a stack export (the preview's record) with the preview's verdicts", async () => {
         const repo = teamRepo(path.join(ROOT, "examples", "nsx-alb-se-groups"), {});
         const first = await run(repo, { program: repo.programDir, stack: "prod", sarif: "" });
-        const verdicts = (out: string | undefined) => (out ?? "").split("\n").filter((l) => /^ {8}- \[(mandatory|advisory)\]/.test(l)).sort();
+        const verdicts = (out: string | undefined) =>
+            (out ?? "")
+                .split("\n")
+                .filter((l) => /^ {8}- \[(mandatory|advisory)\]/.test(l))
+                .sort();
         const record = path.join(repo.workspace, "record.json");
         fs.copyFileSync(path.join(repo.temp, "perfguard-head.json"), record);
         const job = await run(repo, { mode: "check", export: "record.json", program: repo.programDir, sarif: "check.sarif" });
@@ -107,15 +129,27 @@ describe("docs/ci/pr-gate-action.yml: the PR gate through the action", () => {
     it("gates the program with the action's steps and hands upload-sarif a schema-valid file", async () => {
         const repo = teamRepo(path.join(ROOT, "examples", "citrix-satellite-zones"), { "citrix-zone-rtt-limit": { maxRttMs: 250 } });
         const job = await runJob(workflow, "offline-preview", {
-            workspace: repo.workspace, runnerTemp: repo.temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
+            workspace: repo.workspace,
+            runnerTemp: repo.temp,
+            event: "pull_request",
+            baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
             replace: { PROGRAM_DIR: repo.programDir },
-            skip: { ...Object.fromEntries(Object.entries(SKIP).map(([k, v]) => [`perfguard / ${k}`, v])), "install the program's packages": "network: npm ci from the registry; perfguard's node_modules stand in" },
+            skip: {
+                ...Object.fromEntries(Object.entries(SKIP).map(([k, v]) => [`perfguard / ${k}`, v])),
+                "install the program's packages": "network: npm ci from the registry; perfguard's node_modules stand in",
+            },
             actions: { "<org>/perfguard": { action, path: path.join(repo.workspace, "perfguard") } },
         });
         expect(job.steps.map((s) => [s.name, s.ran])).toEqual([
-            ["uses actions/checkout@v4", false], ["uses actions/setup-node@v4", false], ["install the program's packages", false],
-            ["perfguard / install perfguard", false], ["perfguard / check the policy config", true], ["perfguard / gate", true],
-            ["perfguard / upload the SARIF to code scanning", false], ["perfguard / perfguard diff", false], ["perfguard / post or update the comment", false],
+            ["uses actions/checkout@v4", false],
+            ["uses actions/setup-node@v4", false],
+            ["install the program's packages", false],
+            ["perfguard / install perfguard", false],
+            ["perfguard / check the policy config", true],
+            ["perfguard / gate", true],
+            ["perfguard / upload the SARIF to code scanning", false],
+            ["perfguard / perfguard diff", false],
+            ["perfguard / post or update the comment", false],
         ]);
         const gate = job.step("perfguard / gate");
         expect(gate.code, gate.output).toBe(1);

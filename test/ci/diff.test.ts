@@ -58,9 +58,13 @@ async function diffJob(staged: () => Staged): Promise<{ job: JobResult; temp: st
         fs.writeFileSync(path.join(temp, "perfguard-preview-exit"), `${s.previewExit}\n`);
     }
     const job = await runJob(workflow, "diff", {
-        workspace, runnerTemp: temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
+        workspace,
+        runnerTemp: temp,
+        event: "pull_request",
+        baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
         expressions: { "vars.PULUMI_BACKEND_URL": "file:///srv/pulumi-state", "secrets.PULUMI_CONFIG_PASSPHRASE": "not-used-offline" },
-        skip: SKIP, actions: { "./perfguard": { action, path: path.join(workspace, "perfguard") } },
+        skip: SKIP,
+        actions: { "./perfguard": { action, path: path.join(workspace, "perfguard") } },
     });
     return { job, temp };
 }
@@ -69,7 +73,7 @@ const comment = (temp: string) => fs.readFileSync(path.join(temp, "perfguard-dif
 
 describe("docs/ci/diff.yml", () => {
     it("declares what preview.yml declares: a self-hosted runner, the comment's permission, the passphrase, a full stack name", () => {
-        expect(workflow.permissions).toEqual({ "contents": "read", "pull-requests": "write" });
+        expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "write" });
         expect(workflow.defaults?.run?.shell).toBe("bash");
         expect(workflow.env?.STACK).toMatch(/^organization\/[^/]+\/[^/]+$/);
         const job = workflow.jobs.diff;
@@ -79,22 +83,42 @@ describe("docs/ci/diff.yml", () => {
     });
 
     it.each([
-        ["first deploy (the empty export): every verdict of the preview is new, the job fails at the gate after the comment",
+        [
+            "first deploy (the empty export): every verdict of the preview is new, the job fails at the gate after the comment",
             () => ({ base: EMPTY_EXPORT, head: fs.readFileSync(record, "utf8"), previewExit: 1, config: { "citrix-zone-rtt-limit": { maxRttMs: 250 } } }),
-            1, "pulumi preview exit 1, perfguard diff exit 1", ["zone \"latam-zone\"", "citrix-zone-rtt-limit", "first deploy: no deployed state (`"]],
-        ["no change and a passing preview: the job passes",
+            1,
+            "pulumi preview exit 1, perfguard diff exit 1",
+            ['zone "latam-zone"', "citrix-zone-rtt-limit", "first deploy: no deployed state (`"],
+        ],
+        [
+            "no change and a passing preview: the job passes",
             () => ({ base: fs.readFileSync(record, "utf8"), head: fs.readFileSync(record, "utf8"), previewExit: 0, config: {} }),
-            0, "pulumi preview exit 0, perfguard diff exit 0", []],
-        ["no change but a failing preview: the gate fails on the preview's exit code",
+            0,
+            "pulumi preview exit 0, perfguard diff exit 0",
+            [],
+        ],
+        [
+            "no change but a failing preview: the gate fails on the preview's exit code",
             () => ({ base: fs.readFileSync(record, "utf8"), head: fs.readFileSync(record, "utf8"), previewExit: 1, config: {} }),
-            0, "pulumi preview exit 1, perfguard diff exit 0", []],
+            0,
+            "pulumi preview exit 1, perfguard diff exit 0",
+            [],
+        ],
     ] as const)("%s", async (_label, staged, diffExit, gateLine, inComment) => {
         const { job, temp } = await diffJob(staged);
         expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
-            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4",
-            "install the program's packages", "uses pulumi/actions@v7", "base (the deployed stack)",
-            `${HEAD} / install perfguard`, `${HEAD} / gate`, `${HEAD} / upload the SARIF to code scanning`, `${HEAD} / perfguard diff`,
-            `${HEAD} / post or update the comment`, "post or update the comment",
+            "uses actions/checkout@v4",
+            "uses actions/checkout@v4",
+            "uses actions/setup-node@v4",
+            "install the program's packages",
+            "uses pulumi/actions@v7",
+            "base (the deployed stack)",
+            `${HEAD} / install perfguard`,
+            `${HEAD} / gate`,
+            `${HEAD} / upload the SARIF to code scanning`,
+            `${HEAD} / perfguard diff`,
+            `${HEAD} / post or update the comment`,
+            "post or update the comment",
         ]);
         expect(job.step(`${HEAD} / check the policy config`).code).toBe(0);
         const diff = job.step("perfguard diff");
@@ -116,7 +140,7 @@ describe("docs/ci/diff.yml", () => {
         const { job, temp } = await diffJob(() => ({ base: EMPTY_EXPORT, config: { "xen-dom0-workoad": "mandatory" } }));
         const check = job.step(`${HEAD} / check the policy config`);
         expect(check.code).toBe(1);
-        expect(check.output).toContain("did you mean \"xen-dom0-workload\"?");
+        expect(check.output).toContain('did you mean "xen-dom0-workload"?');
         expect(job.step(`${HEAD} / gate`)).toMatchObject({ ran: false, reason: "an earlier step failed" });
         // The diff step runs always, and stops at once when no preview ran.
         expect(job.step("perfguard diff")).toMatchObject({ ran: true, code: 1 });
@@ -146,7 +170,10 @@ describe("docs/ci/diff.yml", () => {
  * it must fail the step, not read as a first deploy. test/real/ciRecipe.test.ts runs the real CLI.
  */
 describe("docs/ci/diff.yml: the base step", () => {
-    const NEVER_DEPLOYED = JSON.stringify({ version: 3, deployment: { manifest: { time: "2026-12-02T03:57:19Z", magic: "", version: "v3.274.1" }, metadata: {} } });
+    const NEVER_DEPLOYED = JSON.stringify({
+        version: 3,
+        deployment: { manifest: { time: "2026-12-02T03:57:19Z", magic: "", version: "v3.274.1" }, metadata: {} },
+    });
 
     async function baseStep(answer: { stderr: string; code: number; writes?: string }) {
         const root = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-ci-base-"));
@@ -154,10 +181,17 @@ describe("docs/ci/diff.yml: the base step", () => {
         const bin = path.join(root, "bin");
         fs.mkdirSync(bin);
         const writes = answer.writes === undefined ? "" : `printf '%s' '${answer.writes}' > "$6"\n`;
-        fs.writeFileSync(path.join(bin, "pulumi"), `#!/usr/bin/env bash\n[ "$1 $2" = "stack export" ] || exit 99\n${writes}printf '%s\\n' "${answer.stderr}" >&2\nexit ${answer.code}\n`, { mode: 0o755 });
+        fs.writeFileSync(
+            path.join(bin, "pulumi"),
+            `#!/usr/bin/env bash\n[ "$1 $2" = "stack export" ] || exit 99\n${writes}printf '%s\\n' "${answer.stderr}" >&2\nexit ${answer.code}\n`,
+            { mode: 0o755 },
+        );
         const temp = path.join(root, "runner-temp");
         const job = await runJob(workflow, "diff", {
-            workspace: root, runnerTemp: temp, event: "pull_request", baseEnv: runnerBaseEnv({ PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` }),
+            workspace: root,
+            runnerTemp: temp,
+            event: "pull_request",
+            baseEnv: runnerBaseEnv({ PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` }),
             expressions: { "vars.PULUMI_BACKEND_URL": "file:///srv/pulumi-state", "secrets.PULUMI_CONFIG_PASSPHRASE": "not-used-offline" },
             only: ["base (the deployed stack)"],
         });
@@ -167,10 +201,27 @@ describe("docs/ci/diff.yml: the base step", () => {
 
     it.each([
         ["a stack created, never deployed (baseline): its export, no resources", { stderr: "", code: 0, writes: NEVER_DEPLOYED }, 0, NEVER_DEPLOYED, ""],
-        ["a stack that does not exist: the empty export, and the log says first deploy", { stderr: "error: no stack named 'organization/infra/prod' found", code: 6 },
-            0, '{"version": 3, "deployment": {}}\n', "perfguard: organization/infra/prod does not exist (first deploy): the diff is against no deployed state"],
-        ["another stack missing in the message: not this one, the step fails", { stderr: "error: no stack named 'organization/infra/dev' found", code: 6 }, 6, undefined, ""],
-        ["any other failure (the backend): the step fails with its code, no empty base", { stderr: "error: failed to load checkpoint: unexpected EOF", code: 255 }, 255, undefined, ""],
+        [
+            "a stack that does not exist: the empty export, and the log says first deploy",
+            { stderr: "error: no stack named 'organization/infra/prod' found", code: 6 },
+            0,
+            '{"version": 3, "deployment": {}}\n',
+            "perfguard: organization/infra/prod does not exist (first deploy): the diff is against no deployed state",
+        ],
+        [
+            "another stack missing in the message: not this one, the step fails",
+            { stderr: "error: no stack named 'organization/infra/dev' found", code: 6 },
+            6,
+            undefined,
+            "",
+        ],
+        [
+            "any other failure (the backend): the step fails with its code, no empty base",
+            { stderr: "error: failed to load checkpoint: unexpected EOF", code: 255 },
+            255,
+            undefined,
+            "",
+        ],
     ] as const)("%s", async (_label, answer, code, base, line) => {
         const { step, base: written } = await baseStep(answer);
         expect(step.code, step.output).toBe(code);

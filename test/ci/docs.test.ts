@@ -33,7 +33,10 @@ describe("docs/ci.md and docs/ci/", () => {
             const check = runs.findIndex((r) => /(perfguard|\$PERFGUARD)\/dist\/cli\/main\.js"? config check "\$PERFGUARD_CONFIG"/.test(r));
             expect(gates.length, `${file} ${name}`).toBeGreaterThan(0);
             expect(check, `${file} ${name}`).toBeGreaterThanOrEqual(0);
-            expect(gates.every((g) => g > check), `${file} ${name}`).toBe(true);
+            expect(
+                gates.every((g) => g > check),
+                `${file} ${name}`,
+            ).toBe(true);
         }
     });
 
@@ -50,7 +53,10 @@ describe("docs/ci.md and docs/ci/", () => {
     });
 
     it("no recipe (docs/ci/ or a yaml block of ci.md) runs pulumi up --skip-preview: AnalyzeStack would run after the resources exist", () => {
-        const recipes = fs.readdirSync(CI_DIR).sort().map((f) => [f, fs.readFileSync(path.join(CI_DIR, f), "utf8")] as const);
+        const recipes = fs
+            .readdirSync(CI_DIR)
+            .sort()
+            .map((f) => [f, fs.readFileSync(path.join(CI_DIR, f), "utf8")] as const);
         expect(recipes.map(([f]) => f)).toEqual(expect.arrayContaining(FILES));
         for (const [file, text] of [...recipes, ...blocks.map((b, i) => [`ci.md block ${i + 1}`, b] as const)]) {
             expect(text, file).not.toMatch(/--skip-preview|\bup\b[^\n]*\s-f\b/);
@@ -86,19 +92,22 @@ describe("docs/ci.md and docs/ci/", () => {
         expect(runs.filter((r) => /\bnpx\b/.test(r))).toEqual([]);
         const calls = runs.flatMap((r) => [...r.matchAll(/node (\S*perfguard\S*\.js)/g)].map((m) => m[1]));
         // The gate is the action's (it runs "$PERFGUARD/dist/<...>.js"); a job may call perfguard beside it.
-        expect(calls.every((c) => /^perfguard\/dist\/(cli|preview)\/main\.js$/.test(c)), calls.join(", ")).toBe(true);
+        expect(
+            calls.every((c) => /^perfguard\/dist\/(cli|preview)\/main\.js$/.test(c)),
+            calls.join(", "),
+        ).toBe(true);
     });
 
     it("the steps that post or report run always and cannot fail on a missing file", () => {
         const preview = loadWorkflow("preview.yml").jobs.preview.steps;
         const post = preview.find((s) => s.name === "post the comment");
         expect(post?.if).toContain("always()");
-        expect(post?.run).toContain("if [ ! -s \"$RUNNER_TEMP/comment.md\" ]; then exit 0; fi");
+        expect(post?.run).toContain('if [ ! -s "$RUNNER_TEMP/comment.md" ]; then exit 0; fi');
         const report = loadWorkflow("check-deployed.yml").jobs["check-deployed"].steps.find((s) => s.name === "report");
         expect(report?.if).toBe("always()");
-        expect(report?.run).toContain("if [ ! -s \"$report\" ]");
+        expect(report?.run).toContain('if [ ! -s "$report" ]');
         const diff = loadWorkflow("diff.yml").jobs.diff.steps;
-        expect(diff.find((s) => s.name === "write the comment")?.run).toContain("if [ ! -s \"$body\" ]");
+        expect(diff.find((s) => s.name === "write the comment")?.run).toContain('if [ ! -s "$body" ]');
         for (const name of ["write the comment", "post or update the comment", "gate"]) {
             expect(diff.find((s) => s.name === name)?.if, name).toContain("always()");
         }

@@ -42,8 +42,12 @@ function teamRepo(program: string, config: unknown, stackFile = true): { workspa
 async function gate(program: string, config: unknown, stackFile = true): Promise<JobResult> {
     const repo = teamRepo(program, config, stackFile);
     return runJob(workflow, "offline-preview", {
-        workspace: repo.workspace, runnerTemp: repo.temp, event: "pull_request", baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
-        replace: { PROGRAM_DIR: repo.programDir }, skip: SKIP,
+        workspace: repo.workspace,
+        runnerTemp: repo.temp,
+        event: "pull_request",
+        baseEnv: runnerBaseEnv({ NO_COLOR: "1" }),
+        replace: { PROGRAM_DIR: repo.programDir },
+        skip: SKIP,
         // The gate is the action (uses: ./perfguard), run from the perfguard checkout.
         actions: { "./perfguard": { action, path: path.join(repo.workspace, "perfguard") } },
     });
@@ -60,10 +64,15 @@ describe("docs/ci/pr-gate.yml", () => {
     it("fails the job at the preview on a program with mandatory violations, after a passing config check", async () => {
         const job = await gate(path.join(ROOT, "examples", "citrix-satellite-zones"), { "citrix-zone-rtt-limit": { maxRttMs: 250 } });
         expect(job.steps.filter((s) => !s.ran).map((s) => [s.name, s.reason !== undefined])).toEqual([
-            ["uses actions/checkout@v4", true], ["uses actions/checkout@v4", true], ["uses actions/setup-node@v4", true],
-            ["install the program's packages", true], ["perfguard / install perfguard", true],
+            ["uses actions/checkout@v4", true],
+            ["uses actions/checkout@v4", true],
+            ["uses actions/setup-node@v4", true],
+            ["install the program's packages", true],
+            ["perfguard / install perfguard", true],
             // sarif "" and no diff-base: nothing to upload or compare.
-            ["perfguard / upload the SARIF to code scanning", true], ["perfguard / perfguard diff", true], ["perfguard / post or update the comment", true],
+            ["perfguard / upload the SARIF to code scanning", true],
+            ["perfguard / perfguard diff", true],
+            ["perfguard / post or update the comment", true],
         ]);
         expect(job.step("perfguard / check the policy config").code).toBe(0);
         const preview = job.step("perfguard / gate");
@@ -94,7 +103,7 @@ describe("docs/ci/pr-gate.yml", () => {
         const job = await gate(path.join(ROOT, "test", "fixtures", "programs", "sample"), { "xen-dom0-workoad": "mandatory" });
         const check = job.step("perfguard / check the policy config");
         expect(check.code).toBe(1);
-        expect(check.output).toContain("error: xen-dom0-workoad: \"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"?");
+        expect(check.output).toContain('error: xen-dom0-workoad: "xen-dom0-workoad" is not a policy of perfguard 0.1.0: did you mean "xen-dom0-workload"?');
         expect(job.step("perfguard / gate")).toMatchObject({ ran: false, reason: "an earlier step failed" });
         expect(job.success).toBe(false);
     });

@@ -30,7 +30,10 @@ function binDir(root: string, withGh: boolean): string {
     const bin = path.join(root, "bin");
     fs.mkdirSync(bin);
     for (const tool of TOOLS) {
-        const found = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, tool)).find((f) => fs.existsSync(f));
+        const found = (process.env.PATH ?? "")
+            .split(path.delimiter)
+            .map((d) => path.join(d, tool))
+            .find((f) => fs.existsSync(f));
         if (!found) {
             throw new Error(`${tool} is not on PATH`);
         }
@@ -59,11 +62,15 @@ async function commentJob(staged: { output?: string; text?: string; exit?: numbe
     }
     const ghCall = path.join(root, "gh-call.txt");
     const job = await runJob(workflow, "preview", {
-        workspace: root, runnerTemp: temp, event: "pull_request",
+        workspace: root,
+        runnerTemp: temp,
+        event: "pull_request",
         baseEnv: runnerBaseEnv({ PATH: binDir(root, withGh), GH_CALL: ghCall }),
         expressions: {
-            "vars.PULUMI_BACKEND_URL": "file:///srv/pulumi-state", "secrets.PULUMI_CONFIG_PASSPHRASE": "not-used-offline",
-            "github.token": "not-used-offline", "github.event.pull_request.number": "42",
+            "vars.PULUMI_BACKEND_URL": "file:///srv/pulumi-state",
+            "secrets.PULUMI_CONFIG_PASSPHRASE": "not-used-offline",
+            "github.token": "not-used-offline",
+            "github.event.pull_request.number": "42",
         },
         only: ["write the comment", "post the comment"],
     });
@@ -75,25 +82,50 @@ const HEADING = "### perfguard: `pulumi preview` of `organization/infra/prod`\n"
 
 describe("docs/ci/preview.yml: the comment", () => {
     it.each([
-        ["mandatory verdicts (baseline): the counts and the Policies section", { output: "preview-mandatory-verdicts.txt", exit: 1 },
-            ["2 mandatory, 1 advisory violation(s).\n", "<details><summary>Policies</summary>", "- [mandatory]  citrix-zone-rtt-limit  (citrix:index:Zone: latam-zone)"],
-            ["The preview failed", "0 mandatory"]],
-        ["a TypeScript error: the preview failed, its exit code and its first error, no count", { output: "preview-type-error.txt", exit: 1 },
-            ["❌ The preview failed (exit 1) before the policies judged the whole stack: not a policy verdict.\n",
+        [
+            "mandatory verdicts (baseline): the counts and the Policies section",
+            { output: "preview-mandatory-verdicts.txt", exit: 1 },
+            [
+                "2 mandatory, 1 advisory violation(s).\n",
+                "<details><summary>Policies</summary>",
+                "- [mandatory]  citrix-zone-rtt-limit  (citrix:index:Zone: latam-zone)",
+            ],
+            ["The preview failed", "0 mandatory"],
+        ],
+        [
+            "a TypeScript error: the preview failed, its exit code and its first error, no count",
+            { output: "preview-type-error.txt", exit: 1 },
+            [
+                "❌ The preview failed (exit 1) before the policies judged the whole stack: not a policy verdict.\n",
                 "```\nerror: Running program '/home/runner/work/infra/infra/' failed with an unhandled exception:\nTSError: ⨯ Unable to compile TypeScript:\n" +
-                "index.ts(4,25): error TS2307: Cannot find module '@pulumi/citrix' or its corresponding type declarations.\n```\n"],
-            ["violation(s)", "0 mandatory", "<details>", "warning: Could not find"]],
-        ["a missing config value: the preview failed, with the CLI's line and its hint", { output: "preview-missing-config.txt", exit: 1 },
-            ["❌ The preview failed (exit 1) before the policies judged the whole stack: not a policy verdict.\n",
-                "```\nerror: Missing required configuration variable 'site:region'\nplease set a value using the command `pulumi config set site:region <value>`\n```\n"],
-            ["violation(s)", "0 mandatory", "<details>"]],
-        ["a wrong passphrase: no Policies section, the CLI's one error line", { output: "preview-wrong-passphrase.txt", exit: 1 },
-            ["❌ The preview failed (exit 1) before the policies judged the whole stack: not a policy verdict.\n",
-                "```\nerror: getting stack configuration: get stack secrets manager: incorrect passphrase\n```\n"],
-            ["violation(s)", "<details>"]],
-        ["the preview did not run (an earlier step failed)", {},
+                    "index.ts(4,25): error TS2307: Cannot find module '@pulumi/citrix' or its corresponding type declarations.\n```\n",
+            ],
+            ["violation(s)", "0 mandatory", "<details>", "warning: Could not find"],
+        ],
+        [
+            "a missing config value: the preview failed, with the CLI's line and its hint",
+            { output: "preview-missing-config.txt", exit: 1 },
+            [
+                "❌ The preview failed (exit 1) before the policies judged the whole stack: not a policy verdict.\n",
+                "```\nerror: Missing required configuration variable 'site:region'\nplease set a value using the command `pulumi config set site:region <value>`\n```\n",
+            ],
+            ["violation(s)", "0 mandatory", "<details>"],
+        ],
+        [
+            "a wrong passphrase: no Policies section, the CLI's one error line",
+            { output: "preview-wrong-passphrase.txt", exit: 1 },
+            [
+                "❌ The preview failed (exit 1) before the policies judged the whole stack: not a policy verdict.\n",
+                "```\nerror: getting stack configuration: get stack secrets manager: incorrect passphrase\n```\n",
+            ],
+            ["violation(s)", "<details>"],
+        ],
+        [
+            "the preview did not run (an earlier step failed)",
+            {},
             ["No policy verdicts: the preview did not run (an earlier step failed: see the job log).\n"],
-            ["violation(s)", "The preview failed"]],
+            ["violation(s)", "The preview failed"],
+        ],
     ] as const)("%s", async (_label, staged, has, hasNot) => {
         const { job, comment, summary, gh } = await commentJob(staged);
         expect(job.step("write the comment").code, job.step("write the comment").output).toBe(0);
@@ -113,8 +145,10 @@ describe("docs/ci/preview.yml: the comment", () => {
     it("a passing preview (exit 0): 0 mandatory, 0 advisory, no Policies fold", async () => {
         // The missing-config output without its failure: its error lines and Diagnostics section
         // gone, what stays is what the CLI prints for a passing preview of that program.
-        const text = fs.readFileSync(path.join(OUTPUTS, "preview-missing-config.txt"), "utf8")
-            .replace(/^Diagnostics:\n(?: .*\n)*\n/m, "").replace(/^.*error.*\n/gm, "");
+        const text = fs
+            .readFileSync(path.join(OUTPUTS, "preview-missing-config.txt"), "utf8")
+            .replace(/^Diagnostics:\n(?: .*\n)*\n/m, "")
+            .replace(/^.*error.*\n/gm, "");
         expect(text).toContain("Policies:\n    ✅ perfguard@v0.1.0");
         expect(text).not.toMatch(/error/);
         const { job, comment } = await commentJob({ text, exit: 0 });
@@ -126,8 +160,10 @@ describe("docs/ci/preview.yml: the comment", () => {
         const { job, summary, gh } = await commentJob({ output: "preview-type-error.txt", exit: 1 }, false);
         const post = job.step("post the comment");
         expect(post.code).toBe(1);
-        expect(post.output).toContain("::error::perfguard: gh (the GitHub CLI) is not on this runner's PATH, so the comment is not posted (it is in the job summary): " +
-            "install gh (https://github.com/cli/cli#installation) or post");
+        expect(post.output).toContain(
+            "::error::perfguard: gh (the GitHub CLI) is not on this runner's PATH, so the comment is not posted (it is in the job summary): " +
+                "install gh (https://github.com/cli/cli#installation) or post",
+        );
         expect(post.output).toContain("with marocchino/sticky-pull-request-comment@v2");
         expect(gh).toBeUndefined();
         expect(summary).toContain("The preview failed (exit 1)");

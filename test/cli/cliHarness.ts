@@ -67,18 +67,21 @@ export function writeExport(file: string, resources: readonly ExportResource[]):
         version: 3,
         deployment: {
             manifest: { time: "2026-01-01T00:00:00Z", magic: "", version: "v3.270.0" },
-            resources: [root, ...resources.map((r) => ({
-                urn: urn(r.type, r.name),
-                custom: true,
-                ...(r.delete ? { delete: true } : {}),
-                id: `${r.name}-id`,
-                type: r.type,
-                inputs: r.inputs ?? {},
-                outputs: r.outputs ?? r.inputs ?? {},
-                parent: root.urn,
-                dependencies: Object.values(r.propertyDependencies ?? {}).flat(),
-                propertyDependencies: r.propertyDependencies ?? {},
-            }))],
+            resources: [
+                root,
+                ...resources.map((r) => ({
+                    urn: urn(r.type, r.name),
+                    custom: true,
+                    ...(r.delete ? { delete: true } : {}),
+                    id: `${r.name}-id`,
+                    type: r.type,
+                    inputs: r.inputs ?? {},
+                    outputs: r.outputs ?? r.inputs ?? {},
+                    parent: root.urn,
+                    dependencies: Object.values(r.propertyDependencies ?? {}).flat(),
+                    propertyDependencies: r.propertyDependencies ?? {},
+                })),
+            ],
         },
     };
     fs.writeFileSync(file, JSON.stringify(doc, null, 2));

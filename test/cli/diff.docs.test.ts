@@ -21,23 +21,28 @@ describe("docs/ci.md: the pull-request diff job (docs/ci/diff.yml)", () => {
 
     it("exports the deployed stack, previews with the pack as JSON, diffs, posts one comment, and gates on the exit code", async () => {
         const yaml = await import("js-yaml");
-        const wf = yaml.load(yml) as { on: Record<string, unknown>; jobs: Record<string, { steps: Array<{ name?: string; run?: string; uses?: string; with?: Record<string, string>; if?: string }> }> };
+        const wf = yaml.load(yml) as {
+            on: Record<string, unknown>;
+            jobs: Record<string, { steps: Array<{ name?: string; run?: string; uses?: string; with?: Record<string, string>; if?: string }> }>;
+        };
         expect(Object.keys(wf.on)).toEqual(["pull_request"]);
         const steps = wf.jobs.diff.steps;
         const run = steps.map((s) => s.run ?? "").join("\n");
         // Run step by step, offline, by test/ci/diff.test.ts and under the real CLI by test/real/ciRecipe.test.ts.
         expect(run).toMatch(/pulumi stack export --stack "\$STACK" --file "\$RUNNER_TEMP\/base\.json" 2> "\$RUNNER_TEMP\/export-error\.txt"/);
         // The empty base only for this stack's "no stack named" (test/ci/diff.test.ts runs the step).
-        expect(run).toContain("if ! grep -qF \"no stack named '$STACK' found\" \"$RUNNER_TEMP/export-error.txt\"; then exit \"$code\"; fi");
+        expect(run).toContain('if ! grep -qF "no stack named \'$STACK\' found" "$RUNNER_TEMP/export-error.txt"; then exit "$code"; fi');
         expect(run).toMatch(/echo '\{"version": 3, "deployment": \{\}\}' > "\$RUNNER_TEMP\/base\.json"/);
         expect(run).toMatch(/pulumi preview --stack "\$STACK" --json [\s\S]*--policy-pack "\$GITHUB_WORKSPACE\/perfguard"[\s\S]*> "\$RUNNER_TEMP\/head\.json"/);
-        expect(run).toMatch(/node perfguard\/dist\/cli\/main\.js diff "\$RUNNER_TEMP\/base\.json" "\$RUNNER_TEMP\/head\.json"[\s\S]*--format markdown > "\$RUNNER_TEMP\/perfguard-diff\.md"/);
+        expect(run).toMatch(
+            /node perfguard\/dist\/cli\/main\.js diff "\$RUNNER_TEMP\/base\.json" "\$RUNNER_TEMP\/head\.json"[\s\S]*--format markdown > "\$RUNNER_TEMP\/perfguard-diff\.md"/,
+        );
         const comment = steps.find((s) => s.uses?.startsWith("marocchino/sticky-pull-request-comment@"));
         expect(comment?.with).toEqual({ header: "perfguard-diff", path: "${{ runner.temp }}/perfguard-diff.md" });
         const gate = steps[steps.length - 1];
         expect(gate.name).toBe("gate");
         expect(gate.if).toBe("always()");
-        expect(gate.run).toContain("[ \"$preview\" = 0 ] && [ \"$diff\" = 0 ]");
+        expect(gate.run).toContain('[ "$preview" = 0 ] && [ "$diff" = 0 ]');
         expect(steps.indexOf(comment!)).toBeLessThan(steps.indexOf(gate));
         expect(section).toContain("**First deploy, no base**");
     });

@@ -21,8 +21,12 @@ beforeAll(async () => {
 
 const withoutPrimary = (rs: RecordedResource[]) => rs.filter((r) => !/::(ddc-)?primary-[^:]*$/.test(r.urn));
 /** The apac zone at another RTT (its perfguard:rttMs fact, in inputs and outputs). */
-const apacAt = (rttMs: number) => (rs: RecordedResource[]) => rs.map((r) => r.urn.endsWith("::apac-zone")
-    ? JSON.parse(JSON.stringify(r).replace(/("name":"perfguard:rttMs","value":)"45"/g, `$1"${rttMs}"`)) as RecordedResource : r);
+const apacAt = (rttMs: number) => (rs: RecordedResource[]) =>
+    rs.map((r) =>
+        r.urn.endsWith("::apac-zone")
+            ? (JSON.parse(JSON.stringify(r).replace(/("name":"perfguard:rttMs","value":)"45"/g, `$1"${rttMs}"`)) as RecordedResource)
+            : r,
+    );
 
 function side(rs: RecordedResource[]) {
     const stack = stackViewOf(rs);
@@ -38,7 +42,8 @@ function diffOf(head: RecordedResource[]): { r: DiffResult; scales: { base: numb
 
 /** "group key: before → after (direction[, cause])" for the changed figures of the Delivery Groups. */
 function groupFigures(r: DiffResult): string[] {
-    return r.entities.filter((e) => e.kind === "deliveryGroup" && e.status === "changed")
+    return r.entities
+        .filter((e) => e.kind === "deliveryGroup" && e.status === "changed")
         .flatMap((e) => e.figures.map((f) => `${e.id} ${f.key}: ${f.before?.text} → ${f.after?.text} (${f.direction}${f.cause ? `, ${f.cause}` : ""})`));
 }
 

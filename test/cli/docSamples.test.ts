@@ -132,41 +132,50 @@ describe("docs/cli.md console samples are the commands' output", () => {
         expect(all.length).toBeGreaterThanOrEqual(6);
     });
 
-    it.each(all.map((s) => [s.line, s] as const))("the block at line %i", (_line, sample) => {
-        let status: number | null = null;
-        for (const step of sample.steps) {
-            const shown = lines.slice(step.from, step.from + step.count);
-            let actual: string[];
-            if (step.args === "status") {
-                actual = [String(status)];
-            } else {
-                const run = spawnSync(process.execPath, [BIN, ...step.args], { cwd: work, encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
-                status = run.status;
-                actual = (run.stdout + run.stderr).split(ROOT).join(SHOWN_ROOT).replace(/\n$/, "").split("\n");
-            }
-            if (shown.includes("...")) {
-                expect(matchesElided(shown, actual), `docs/cli.md line ${step.from}: the elided sample is not in the output:\n${actual.join("\n")}`).toBe(true);
-            } else if (WRITE) {
-                rewrites.set(step.from, { count: step.count, actual });
-            } else {
-                expect(shown.join("\n"), `docs/cli.md line ${step.from} is stale: run PERFGUARD_WRITE_DOCS=1 npx vitest run test/cli/docSamples.test.ts`).toBe(actual.join("\n"));
-            }
-        }
-        pending--;
-        if (WRITE && pending === 0) {
-            const out: string[] = [];
-            for (let k = 0; k < lines.length; k++) {
-                const r = rewrites.get(k);
-                if (r) {
-                    out.push(...r.actual);
-                    k += r.count - 1;
+    it.each(all.map((s) => [s.line, s] as const))(
+        "the block at line %i",
+        (_line, sample) => {
+            let status: number | null = null;
+            for (const step of sample.steps) {
+                const shown = lines.slice(step.from, step.from + step.count);
+                let actual: string[];
+                if (step.args === "status") {
+                    actual = [String(status)];
                 } else {
-                    out.push(lines[k]);
+                    const run = spawnSync(process.execPath, [BIN, ...step.args], { cwd: work, encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+                    status = run.status;
+                    actual = (run.stdout + run.stderr).split(ROOT).join(SHOWN_ROOT).replace(/\n$/, "").split("\n");
+                }
+                if (shown.includes("...")) {
+                    expect(matchesElided(shown, actual), `docs/cli.md line ${step.from}: the elided sample is not in the output:\n${actual.join("\n")}`).toBe(
+                        true,
+                    );
+                } else if (WRITE) {
+                    rewrites.set(step.from, { count: step.count, actual });
+                } else {
+                    expect(
+                        shown.join("\n"),
+                        `docs/cli.md line ${step.from} is stale: run PERFGUARD_WRITE_DOCS=1 npx vitest run test/cli/docSamples.test.ts`,
+                    ).toBe(actual.join("\n"));
                 }
             }
-            fs.writeFileSync(DOC, out.join("\n"));
-        }
-    }, 600_000);
+            pending--;
+            if (WRITE && pending === 0) {
+                const out: string[] = [];
+                for (let k = 0; k < lines.length; k++) {
+                    const r = rewrites.get(k);
+                    if (r) {
+                        out.push(...r.actual);
+                        k += r.count - 1;
+                    } else {
+                        out.push(lines[k]);
+                    }
+                }
+                fs.writeFileSync(DOC, out.join("\n"));
+            }
+        },
+        600_000,
+    );
 });
 
 describe("docs/cli.md's --report excerpt is the report's", () => {
@@ -178,9 +187,17 @@ describe("docs/cli.md's --report excerpt is the report's", () => {
         const shown = lines.slice(start + 1, end).filter((l) => l !== "");
         expect(shown.length).toBeGreaterThan(10);
         const report = path.join(work, "report.md");
-        const run = spawnSync(process.execPath, [BIN, "check", "stack.json", "--report", report], { cwd: work, encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+        const run = spawnSync(process.execPath, [BIN, "check", "stack.json", "--report", report], {
+            cwd: work,
+            encoding: "utf8",
+            timeout: 300_000,
+            killSignal: "SIGKILL",
+        });
         expect(run.status, run.stderr).toBe(1);
         const written = fs.readFileSync(report, "utf8").split("\n");
-        expect(shown.filter((l) => !written.includes(l)), "docs/cli.md's --report excerpt is stale").toEqual([]);
+        expect(
+            shown.filter((l) => !written.includes(l)),
+            "docs/cli.md's --report excerpt is stale",
+        ).toEqual([]);
     }, 600_000);
 });

@@ -24,7 +24,8 @@ describe("bad arguments exit 2 with a clear message", () => {
     it("unknown size target", () => fails(["size", "vmware", "--json"], "unknown command 'vmware'"));
     it("unknown option", () => fails(["size", "citrix", "--rtt-ms", "160", "--rtt", "3"], "unknown option '--rtt'"));
     it("missing required option", () => fails(["size", "citrix"], "required option '--rtt-ms <ms>' not specified"));
-    it("a value that is not a number", () => fails(["size", "citrix", "--rtt-ms", "abc"], "option '--rtt-ms <ms>' argument 'abc' is invalid", "a plain decimal of ms from 0 to 10000"));
+    it("a value that is not a number", () =>
+        fails(["size", "citrix", "--rtt-ms", "abc"], "option '--rtt-ms <ms>' argument 'abc' is invalid", "a plain decimal of ms from 0 to 10000"));
     it("a negative value", () => fails(["size", "citrix", "--rtt-ms", "-5"], "argument '-5' is invalid"));
     it("a value with a unit", () => fails(["size", "citrix", "--rtt-ms", "160ms"], "argument '160ms' is invalid"));
     it("an exponent", () => fails(["size", "nsx-alb", "--l7-rps", "1e5"], "argument '1e5' is invalid"));
@@ -33,12 +34,17 @@ describe("bad arguments exit 2 with a clear message", () => {
     it("an empty table range", () => fails(["size", "citrix", "--rtt-ms", "160", "--from", "40", "--to", "20"], "--to 20 is below --from 40"));
     it("no demand for nsx-alb", () => fails(["size", "nsx-alb", "--json"], "give at least one demand"));
     it("an unknown HA mode", () => fails(["size", "nsx-alb", "--l7-rps", "1000", "--ha-mode", "pair"], "expected one of shared, shared-pair, active-standby"));
-    it("scale-out in legacy active/standby", () => fails(["size", "nsx-alb", "--l7-rps", "1000", "--ha-mode", "active-standby", "--scale-out", "2"], "legacy active/standby has no scale-out"));
+    it("scale-out in legacy active/standby", () =>
+        fails(["size", "nsx-alb", "--l7-rps", "1000", "--ha-mode", "active-standby", "--scale-out", "2"], "legacy active/standby has no scale-out"));
     it("a zero link", () => fails(["size", "xen", "--link-mb-per-s", "0", "--guests", "2"], "above 0"));
     it("zero guests", () => fails(["size", "xen", "--link-mb-per-s", "117", "--guests", "0"], "a whole number of guests from 1"));
     it("a plot in a folder that cannot be created (a missing one is created: checkReportFolder.test.ts)", () => {
         fs.writeFileSync(path.join(dir, "plot-file"), "");
-        return fails(["size", "citrix", "--rtt-ms", "160", "--plot", path.join(dir, "plot-file", "p.svg")], "cannot write plot", `${path.join(dir, "plot-file")} is a file, not a folder`);
+        return fails(
+            ["size", "citrix", "--rtt-ms", "160", "--plot", path.join(dir, "plot-file", "p.svg")],
+            "cannot write plot",
+            `${path.join(dir, "plot-file")} is a file, not a folder`,
+        );
     });
     it("check without a file", () => fails(["check"], "missing required argument 'file'"));
     it("extra arguments", () => fails(["size", "xen", "--link-mb-per-s", "117", "--guests", "2", "extra"], "too many arguments"));
@@ -57,7 +63,7 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
     });
     it("malformed JSON", () => {
         const file = path.join(dir, "broken.json");
-        fs.writeFileSync(file, "{ \"version\": 3, \"deployment\": ");
+        fs.writeFileSync(file, '{ "version": 3, "deployment": ');
         return fails(["check", file], `stack export ${file} is not valid JSON`);
     });
     it("JSON that is not a stack export", () => {
@@ -110,7 +116,10 @@ describe("missing or malformed files exit 2 naming the problem and the path", ()
         const file = writeExport(path.join(dir, "ok3.json"), [{ type: "citrix:index/zone:Zone", name: "z", inputs: { name: "z" } }]);
         fs.writeFileSync(path.join(dir, "not-a-folder"), "");
         const report = path.join(dir, "not-a-folder", "r.md");
-        return fails(["check", file, "--report", report], `cannot write report ${report}: folder ${path.join(dir, "not-a-folder")} cannot be created or is not writable`);
+        return fails(
+            ["check", file, "--report", report],
+            `cannot write report ${report}: folder ${path.join(dir, "not-a-folder")} cannot be created or is not writable`,
+        );
     });
 });
 

@@ -9,12 +9,20 @@ import type { Violation } from "../../preview/types";
 
 const GROUP = "avi:index/serviceenginegroup:Serviceenginegroup";
 const VS = "avi:index/virtualservice:Virtualservice";
-const PROBLEM = "NSX ALB virtual services must fit their Service Engines, with headroom.\nServiceenginegroup \"shared-web\": its busiest SE needs 123.8%.\nFix: set algo.";
+const PROBLEM =
+    'NSX ALB virtual services must fit their Service Engines, with headroom.\nServiceenginegroup "shared-web": its busiest SE needs 123.8%.\nFix: set algo.';
 
 function v(project: string, type: string, name: string, basis: string, problem = PROBLEM): Violation {
     return {
-        policyName: "nsx-alb-se-capacity", policyPackName: "perfguard", policyPackVersion: "0.1.0", enforcementLevel: "mandatory",
-        message: `${problem}\nBasis: ${basis}`, urn: `urn:pulumi:prod::${project}::${type}::${name}`, resourceType: type, resourceName: name, phase: "analyzeStack",
+        policyName: "nsx-alb-se-capacity",
+        policyPackName: "perfguard",
+        policyPackVersion: "0.1.0",
+        enforcementLevel: "mandatory",
+        message: `${problem}\nBasis: ${basis}`,
+        urn: `urn:pulumi:prod::${project}::${type}::${name}`,
+        resourceType: type,
+        resourceName: name,
+        phase: "analyzeStack",
     };
 }
 
@@ -35,17 +43,30 @@ describe("dedupeCauses", () => {
     });
 
     const cases: Array<[string, () => StackViolations[], { kept: string[]; named?: string }]> = [
-        ["the owner and both teams: once, on the group", () => [teamB(), network(), teamA()], {
-            kept: ["network: shared-web"],
-            named: "Basis: one cause in 3 stacks of the fleet, reported once here: network/prod \"shared-web\", team-a/prod \"checkout-api\", team-b/prod \"catalog-web\"",
-        }],
-        ["no stack declares the group (config): once, on the first stack's VS", () => [teamB(), teamA()], {
-            kept: ["team-a: checkout-api"],
-            named: "Basis: one cause in 2 stacks of the fleet, reported once here: team-a/prod \"checkout-api\", team-b/prod \"catalog-web\"",
-        }],
-        ["another problem in team B: both kept", () => [teamA(), { ...teamB(), violations: [v("team-b", VS, "catalog-web", "x", PROBLEM.replace("123.8%", "90%"))] }], {
-            kept: ["team-a: checkout-api", "team-b: catalog-web"], named: "Basis: other stacks' VSs: b",
-        }],
+        [
+            "the owner and both teams: once, on the group",
+            () => [teamB(), network(), teamA()],
+            {
+                kept: ["network: shared-web"],
+                named: 'Basis: one cause in 3 stacks of the fleet, reported once here: network/prod "shared-web", team-a/prod "checkout-api", team-b/prod "catalog-web"',
+            },
+        ],
+        [
+            "no stack declares the group (config): once, on the first stack's VS",
+            () => [teamB(), teamA()],
+            {
+                kept: ["team-a: checkout-api"],
+                named: 'Basis: one cause in 2 stacks of the fleet, reported once here: team-a/prod "checkout-api", team-b/prod "catalog-web"',
+            },
+        ],
+        [
+            "another problem in team B: both kept",
+            () => [teamA(), { ...teamB(), violations: [v("team-b", VS, "catalog-web", "x", PROBLEM.replace("123.8%", "90%"))] }],
+            {
+                kept: ["team-a: checkout-api", "team-b: catalog-web"],
+                named: "Basis: other stacks' VSs: b",
+            },
+        ],
     ];
     it.each(cases)("%s", (_name, stacks, expected) => {
         expect(summary(stacks())).toEqual(expected);

@@ -36,20 +36,36 @@ describe("escaping", () => {
 });
 
 function v(level: "mandatory" | "advisory", message: string, name = "web:1,2"): Violation {
-    return { policyName: "p-one", policyPackName: "perfguard", policyPackVersion: "0.1.0", enforcementLevel: level, message, urn: `urn:pulumi:s::p::avi:index/pool:Pool::${name}`, phase: "analyze" };
+    return {
+        policyName: "p-one",
+        policyPackName: "perfguard",
+        policyPackVersion: "0.1.0",
+        enforcementLevel: level,
+        message,
+        urn: `urn:pulumi:s::p::avi:index/pool:Pool::${name}`,
+        phase: "analyze",
+    };
 }
 
 describe("annotations", () => {
     const cases: Array<{ name: string; violation: Violation; command: string }> = [
-        { name: "mandatory violation is an error", violation: v("mandatory", "D.\nPool \"x\" at 90% (limit 80%).\nFix: add"), command: "error" },
-        { name: "advisory violation is a warning", violation: v("advisory", "D.\nPool \"x\" at 90% (limit 80%).\nFix: add"), command: "warning" },
-        { name: "not checked is a notice", violation: v("mandatory", "D.\nPool \"x\" not checked: unknown.\nFix: deploy"), command: "notice" },
-        { name: "waived is a warning", violation: v("advisory", "D.\nwaived (tags: \"t\")\nPool \"x\" at 90%.\nFix: add"), command: "warning" },
+        { name: "mandatory violation is an error", violation: v("mandatory", 'D.\nPool "x" at 90% (limit 80%).\nFix: add'), command: "error" },
+        { name: "advisory violation is a warning", violation: v("advisory", 'D.\nPool "x" at 90% (limit 80%).\nFix: add'), command: "warning" },
+        { name: "not checked is a notice", violation: v("mandatory", 'D.\nPool "x" not checked: unknown.\nFix: deploy'), command: "notice" },
+        { name: "waived is a warning", violation: v("advisory", 'D.\nwaived (tags: "t")\nPool "x" at 90%.\nFix: add'), command: "warning" },
     ];
     for (const c of cases) {
         it(c.name, () => {
-            const results = buildResults({ pack: { name: "perfguard", version: "0.1.0", policies: [] }, levels: {}, violations: [c.violation], resources: [], programRoot: "infra" });
-            const lines = writeGithub(results).split("\n").filter((l) => l !== "");
+            const results = buildResults({
+                pack: { name: "perfguard", version: "0.1.0", policies: [] },
+                levels: {},
+                violations: [c.violation],
+                resources: [],
+                programRoot: "infra",
+            });
+            const lines = writeGithub(results)
+                .split("\n")
+                .filter((l) => l !== "");
             expect(lines.length).toBe(1);
             const m = COMMAND.exec(lines[0]);
             expect(m?.[1]).toBe(c.command);
@@ -57,14 +73,16 @@ describe("annotations", () => {
             expect(m?.[3]).toBe("1");
             expect(unescape(m?.[4] ?? "")).toBe("p-one (web:1,2)" + (c.command === "warning" && c.violation.message.includes("waived") ? " [waived]" : ""));
             const text = unescape(m?.[5] ?? "");
-            expect(text).toContain("Pool \"x\"");
+            expect(text).toContain('Pool "x"');
             expect(text.split("\n")).toContain(c.violation.message.split("\n").find((l) => l.startsWith("Fix: ")));
         });
     }
 
     it("an example's annotations carry the file and line declaring each resource", async () => {
         const { result } = await examplePreview("nsx-alb-se-groups");
-        const lines = writeGithub(previewResults(result, "examples/nsx-alb-se-groups")).split("\n").filter((l) => l !== "");
+        const lines = writeGithub(previewResults(result, "examples/nsx-alb-se-groups"))
+            .split("\n")
+            .filter((l) => l !== "");
         expect(lines.length).toBe(result.violations.length);
         for (const line of lines) {
             const m = COMMAND.exec(line);

@@ -69,14 +69,18 @@ describe("perfguard check of a fleet", () => {
     it("a file:// backend of the three stacks: shared-web at 123.8% reported once, on the group, naming the contributing stacks", async () => {
         const run = await perfguard(["check", nsxBackend(), "--json"]);
         expect(run.code).toBe(1);
-        const json = JSON.parse(run.stdout) as { mandatory: number; fleet: Array<{ project: string; violations: Array<{ policyName: string; urn: string; message: string; enforcementLevel: string }> }> };
+        const json = JSON.parse(run.stdout) as {
+            mandatory: number;
+            fleet: Array<{ project: string; violations: Array<{ policyName: string; urn: string; message: string; enforcementLevel: string }> }>;
+        };
         const mandatory = json.fleet.flatMap((s) => s.violations.filter((v) => v.enforcementLevel === "mandatory").map((v) => ({ project: s.project, v })));
-        expect(mandatory.map(({ project, v }) => `${project}: ${v.policyName} -> ${v.urn.split("::").pop()} ${/busiest SE needs ([\d.]+%)/.exec(v.message)?.[1]}`)).toEqual([
-            "network: nsx-alb-se-capacity -> shared-web 123.8%",
-        ]);
+        expect(
+            mandatory.map(({ project, v }) => `${project}: ${v.policyName} -> ${v.urn.split("::").pop()} ${/busiest SE needs ([\d.]+%)/.exec(v.message)?.[1]}`),
+        ).toEqual(["network: nsx-alb-se-capacity -> shared-web 123.8%"]);
         expect(json.mandatory).toBe(1);
         expect(mandatory[0].v.message.split("\n").pop()).toBe(
-            "Basis: one cause in 3 stacks of the fleet, reported once here: network/prod \"shared-web\", team-a/prod \"checkout-api\", team-b/prod \"catalog-web\"");
+            'Basis: one cause in 3 stacks of the fleet, reported once here: network/prod "shared-web", team-a/prod "checkout-api", team-b/prod "catalog-web"',
+        );
     });
 
     it("--report lists the shared object's contributions per stack", async () => {
@@ -94,6 +98,6 @@ describe("perfguard check of a fleet", () => {
         const run = await perfguard(["check", nsxBackend(), "--format", format]);
         expect(run.code).toBe(1);
         expect(run.stdout).toContain("shared-web");
-        expect(run.stdout).not.toContain("checkout-api\" 123.8");
+        expect(run.stdout).not.toContain('checkout-api" 123.8');
     });
 });

@@ -13,14 +13,22 @@ import { writeJunit } from "../../cli/results/junit";
 import { previewResults } from "../../preview/resultArgs";
 import { bundledExamples, EXAMPLES, examplePreview, ROOT } from "../support/examplePreviews";
 
-type Case = { "@_classname": string; "@_name": string; "@_file": string; "@_line": string; failure?: { "@_message": string; "@_type": string; "#text": string }; skipped?: { "@_message": string } };
+type Case = {
+    "@_classname": string;
+    "@_name": string;
+    "@_file": string;
+    "@_line": string;
+    failure?: { "@_message": string; "@_type": string; "#text": string };
+    skipped?: { "@_message": string };
+};
 type Suite = { "@_name": string; "@_tests": string; "@_failures": string; "@_skipped": string; testcase: Case[] };
 
 function parse(xml: string): { suites: Suite[]; root: Record<string, string> } {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- fast-xml-parser's validator, as the issue asks; fast-xml-validator is a separate package
     expect(XMLValidator.validate(xml)).toBe(true);
-    const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "testsuite" || name === "testcase" }).parse(xml) as
-        { testsuites: Record<string, string> & { testsuite?: Suite[] } };
+    const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "testsuite" || name === "testcase" }).parse(xml) as {
+        testsuites: Record<string, string> & { testsuite?: Suite[] };
+    };
     return { suites: doc.testsuites.testsuite ?? [], root: doc.testsuites };
 }
 
@@ -57,8 +65,10 @@ describe("JUnit of each bundled TypeScript example", () => {
 
     it("npm run preview -- <example> --format junit prints the same document", async () => {
         const { result } = await examplePreview("nsx-alb-se-groups");
-        const run = spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), "examples/nsx-alb-se-groups", "--format", "junit"],
-            { cwd: ROOT, encoding: "utf8" });
+        const run = spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), "examples/nsx-alb-se-groups", "--format", "junit"], {
+            cwd: ROOT,
+            encoding: "utf8",
+        });
         expect(run.status).toBe(result.exitCode);
         expect(run.stdout).toBe(writeJunit(previewResults(result, "examples/nsx-alb-se-groups")));
         expect(run.stderr).toContain("Policies:");
@@ -69,8 +79,21 @@ describe("JUnit escaping", () => {
     it("keeps markup, quotes and control characters of a message as text", () => {
         const message = "P & <Q>.\nPool \"a<b>\" & 'c' uses 90% \u0001 (limit 80%).\nFix: ]]> add\nBasis: x";
         const results = buildResults({
-            pack: { name: "perfguard", version: "0.1.0", policies: [] }, levels: {}, programRoot: "", resources: [],
-            violations: [{ policyName: "p<1>", policyPackName: "perfguard", policyPackVersion: "0.1.0", enforcementLevel: "mandatory", message, urn: "urn:pulumi:s::p::a:b:C::n&m", phase: "analyze" }],
+            pack: { name: "perfguard", version: "0.1.0", policies: [] },
+            levels: {},
+            programRoot: "",
+            resources: [],
+            violations: [
+                {
+                    policyName: "p<1>",
+                    policyPackName: "perfguard",
+                    policyPackVersion: "0.1.0",
+                    enforcementLevel: "mandatory",
+                    message,
+                    urn: "urn:pulumi:s::p::a:b:C::n&m",
+                    phase: "analyze",
+                },
+            ],
         });
         const { suites } = parse(writeJunit(results));
         expect(suites[0]["@_name"]).toBe("p<1>");
@@ -83,28 +106,56 @@ describe("JUnit passes of stack policies", () => {
     const zone = "urn:pulumi:s::p::citrix:index/zone:Zone::z";
     const seGroup = "urn:pulumi:s::p::avi:index/serviceenginegroup:Serviceenginegroup::g";
     const verdict = (policy: string, o: { applies: boolean; typeNotRead?: boolean; text?: string }) => ({
-        policy, phase: "analyzeStack" as const, applies: o.applies, text: o.text ?? "not read", typeNotRead: o.typeNotRead ?? false, violations: 0, notChecked: [],
+        policy,
+        phase: "analyzeStack" as const,
+        applies: o.applies,
+        text: o.text ?? "not read",
+        typeNotRead: o.typeNotRead ?? false,
+        violations: 0,
+        notChecked: [],
     });
     // citrix-site-limits applies stack-wide ("0 Citrix zones ...") whatever the stack holds.
     const stackWide = [verdict("citrix-site-limits", { applies: true, text: "0 Citrix zones against maxZonesPerSite 50" })];
     const cases = [
-        { name: "a stack without a resource the policy reads: no test case", resource: { urn: seGroup, typeNotRead: true, applies: false }, suites: [] as string[] },
+        {
+            name: "a stack without a resource the policy reads: no test case",
+            resource: { urn: seGroup, typeNotRead: true, applies: false },
+            suites: [] as string[],
+        },
         { name: "a stack with one: a passed test case", resource: { urn: zone, typeNotRead: false, applies: true }, suites: ["citrix-site-limits"] },
     ];
     for (const c of cases) {
         it(c.name, () => {
             const results = buildResults({
-                pack: { name: "perfguard", version: "0.1.0", policies: [] }, levels: {}, programRoot: "", resources: [], violations: [],
+                pack: { name: "perfguard", version: "0.1.0", policies: [] },
+                levels: {},
+                programRoot: "",
+                resources: [],
+                violations: [],
                 explanation: {
                     stack: stackWide,
-                    resources: [{ urn: c.resource.urn, type: "", name: "", facts: {}, incomplete: false, problems: 0,
-                        verdicts: [verdict("citrix-site-limits", { applies: c.resource.applies, typeNotRead: c.resource.typeNotRead, text: "ok" })] }],
+                    resources: [
+                        {
+                            urn: c.resource.urn,
+                            type: "",
+                            name: "",
+                            facts: {},
+                            incomplete: false,
+                            problems: 0,
+                            verdicts: [verdict("citrix-site-limits", { applies: c.resource.applies, typeNotRead: c.resource.typeNotRead, text: "ok" })],
+                        },
+                    ],
                 },
             });
             const { suites } = parse(writeJunit(results));
             expect(suites.map((s) => s["@_name"])).toEqual(c.suites);
             // Where it judged a resource, the stack-wide pass is listed beside the resource's.
-            expect(suites.flatMap((s) => s.testcase).map((t) => t["@_name"]).sort()).toEqual(c.suites.length > 0 ? ["(stack)", "citrix:index/zone:Zone z"] : []);
+            expect(
+                suites
+                    .flatMap((s) => s.testcase)
+                    .map((t) => t["@_name"])
+                    .sort(),
+            ).toEqual(c.suites.length > 0 ? ["(stack)", "citrix:index/zone:Zone z"] : []);
         });
     }
 });

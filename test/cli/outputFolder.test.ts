@@ -32,10 +32,12 @@ describe("makeFolder", () => {
         ["a file in the way", path.join(dir, "a-file", "x"), `${path.join(dir, "a-file")} is a file, not a folder`],
         ["a file in the way, deeper", path.join(dir, "a-file", "x", "y"), `${path.join(dir, "a-file")} is a file, not a folder`],
         ["the target is a file", path.join(dir, "a-file"), `${path.join(dir, "a-file")} is a file, not a folder`],
-        ...(fs.existsSync("/proc/self") ? [
-            ["under /proc (recursive mkdir spins there)", "/proc/x", "ENOENT: mkdir /proc/x"],
-            ["three levels under /proc", "/proc/x/y/z", "ENOENT: mkdir /proc/x"],
-        ] : []),
+        ...(fs.existsSync("/proc/self")
+            ? [
+                  ["under /proc (recursive mkdir spins there)", "/proc/x", "ENOENT: mkdir /proc/x"],
+                  ["three levels under /proc", "/proc/x/y/z", "ENOENT: mkdir /proc/x"],
+              ]
+            : []),
         ...(asRoot ? [] : [["a folder without write permission", path.join(readOnly, "sub"), `EACCES: mkdir ${path.join(readOnly, "sub")}`]]),
     ])("%s: the reason, at once", (_label, target, why) => {
         expect(makeFolder(target)).toBe(why);

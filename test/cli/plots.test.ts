@@ -13,7 +13,14 @@ import * as path from "path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { Resvg } from "@resvg/resvg-js";
-import { brokeringPlotOption, brokeringPlotSvg, measuredSeriesName, MODEL_SERIES_NAME, zoneSeriesName, type BrokeringPlotInput } from "../../cli/plots/brokeringPlot";
+import {
+    brokeringPlotOption,
+    brokeringPlotSvg,
+    measuredSeriesName,
+    MODEL_SERIES_NAME,
+    zoneSeriesName,
+    type BrokeringPlotInput,
+} from "../../cli/plots/brokeringPlot";
 import { citrixPlotSvg, sizeCitrix } from "../../cli/sizeCitrix";
 import { COLORS } from "../../cli/plots/render";
 import { SE_BAR_SERIES, seCapacityPlotHeight, seCapacityPlotSvg, type SeCapacityPlotInput } from "../../cli/plots/seCapacityPlot";
@@ -58,7 +65,10 @@ function seInput(): SeCapacityPlotInput {
  */
 function expectWellFormedSvg(svg: string): void {
     // Comments and CDATA sections (ECharts puts its hover CSS in one) carry no markup.
-    const body = svg.replace(/<!--[\s\S]*?-->/g, "").replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "").trim();
+    const body = svg
+        .replace(/<!--[\s\S]*?-->/g, "")
+        .replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "")
+        .trim();
     expect(body.startsWith("<svg")).toBe(true);
     expect(body.endsWith("</svg>")).toBe(true);
     const tag = /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>/y;
@@ -96,7 +106,13 @@ function expectWellFormedSvg(svg: string): void {
 /** Text content of every <text> element, entities decoded. */
 function texts(svg: string): string[] {
     return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) =>
-        m[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&"));
+        m[1]
+            .replace(/&lt;/g, "<")
+            .replace(/&gt;/g, ">")
+            .replace(/&quot;/g, '"')
+            .replace(/&#39;/g, "'")
+            .replace(/&amp;/g, "&"),
+    );
 }
 
 /** Rasterises to PNG with resvg (system fonts; generic sans-serif mapped to DejaVu Sans when present). */
@@ -106,7 +122,9 @@ function writePng(name: string, svg: string): Buffer {
     const png = new Resvg(svg, {
         background: "#ffffff",
         font: { loadSystemFonts: true, sansSerifFamily: "DejaVu Sans", defaultFontFamily: "DejaVu Sans" },
-    }).render().asPng();
+    })
+        .render()
+        .asPng();
     fs.writeFileSync(path.join(OUT_DIR, `${name}.png`), png);
     return png;
 }
@@ -187,7 +205,9 @@ describe("brokeringPlotSvg", () => {
         const input = brokeringInput(160);
         await expect(brokeringPlotSvg({ ...input, rows: [] })).rejects.toThrow(RangeError);
         await expect(brokeringPlotSvg({ ...input, errorBudget: 2 })).rejects.toThrow(/errorBudget/);
-        await expect(brokeringPlotSvg({ ...input, rows: [{ concurrency: 1, meanResponseS: Number.NaN, errorRate: 0 }] })).rejects.toThrow(/rows\[0\]\.meanResponseS/);
+        await expect(brokeringPlotSvg({ ...input, rows: [{ concurrency: 1, meanResponseS: Number.NaN, errorRate: 0 }] })).rejects.toThrow(
+            /rows\[0\]\.meanResponseS/,
+        );
     });
 });
 
@@ -222,12 +242,15 @@ describe("seCapacityPlotSvg", () => {
     });
 
     it("escapes markup in the title and draws no headroom line without headroomPct", async () => {
-        const svg = await seCapacityPlotSvg({ title: "sg <a> & \"b\"", metrics: [{ name: "L4 CPS", unit: "CPS", demand: 10, capacity: 54000 }] });
+        const svg = await seCapacityPlotSvg({ title: 'sg <a> & "b"', metrics: [{ name: "L4 CPS", unit: "CPS", demand: 10, capacity: 54000 }] });
         expectWellFormedSvg(svg);
-        expect(texts(svg)).toContain("sg <a> & \"b\"");
+        expect(texts(svg)).toContain('sg <a> & "b"');
         expect(texts(svg).some((t) => t.startsWith("headroom limit"))).toBe(false);
         // A title too long for one line wraps, and the chart grows by the extra lines.
-        const long = await seCapacityPlotSvg({ title: `SE group ${"sg-web-".repeat(20)}: 3 SEs of 6 vCPUs`, metrics: [{ name: "L4 CPS", unit: "CPS", demand: 10, capacity: 54000 }] });
+        const long = await seCapacityPlotSvg({
+            title: `SE group ${"sg-web-".repeat(20)}: 3 SEs of 6 vCPUs`,
+            metrics: [{ name: "L4 CPS", unit: "CPS", demand: 10, capacity: 54000 }],
+        });
         expectWellFormedSvg(long);
         expect(Number(/^<svg width="\d+" height="(\d+)"/.exec(long)?.[1])).toBeGreaterThan(seCapacityPlotHeight(1));
     });

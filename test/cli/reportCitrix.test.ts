@@ -50,7 +50,10 @@ function tableRows(md: string): Map<string, Record<string, string>> {
             header = undefined;
             continue;
         }
-        const cells = line.slice(1, -1).split(" | ").map((c) => c.trim());
+        const cells = line
+            .slice(1, -1)
+            .split(" | ")
+            .map((c) => c.trim());
         if (!header) {
             header = cells;
         } else if (!cells[0].startsWith("---")) {
@@ -73,7 +76,14 @@ const COLUMN: Record<string, string> = {
 
 /** Compares; returns how many figures were compared (so a case that compares nothing is seen). */
 function compare(c: Case, config: Record<string, { properties?: Record<string, unknown> }> = {}): number {
-    const md = buildReport({ file: "x.json", packName: "perfguard", packVersion: "0", resources: c.resources, violations: c.violations as Violation[], config: config as never });
+    const md = buildReport({
+        file: "x.json",
+        packName: "perfguard",
+        packVersion: "0",
+        resources: c.resources,
+        violations: c.violations as Violation[],
+        config: config as never,
+    });
     const stack = new StackView(c.resources.map((r) => new ResourceView(r.urn, r.type, r.name, r.outputs, r.propertyDependencies)));
     const rows = tableRows(md);
     let compared = 0;
@@ -118,8 +128,14 @@ function recorded(resources: TestResource[]): RecordedResource[] {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
     return resources.map((r): RecordedResource => ({
         options: {} as RecordedResource["options"],
-        urn: urns.get(r.name)!, type: r.type, name: r.name, custom: true, parent: "",
-        inputs: r.props as never, outputs: r.props as never, dependencies: [],
+        urn: urns.get(r.name)!,
+        type: r.type,
+        name: r.name,
+        custom: true,
+        parent: "",
+        inputs: r.props as never,
+        outputs: r.props as never,
+        dependencies: [],
         propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, v]) => [k, v.map((n) => urns.get(n) ?? n)])),
     }));
 }
@@ -129,7 +145,12 @@ const POLICIES = [citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteLimit
 const programs = [
     ...fs.readdirSync(path.join(ROOT, "examples")).map((d) => path.join(ROOT, "examples", d)),
     ...fs.readdirSync(path.join(ROOT, "test", "fixtures", "programs")).map((d) => path.join(ROOT, "test", "fixtures", "programs", d)),
-].filter((d) => fs.existsSync(path.join(d, "Pulumi.yaml")) && fs.existsSync(path.join(d, "index.ts")) && /\bZone\(/.test(fs.readFileSync(path.join(d, "index.ts"), "utf8")));
+].filter(
+    (d) =>
+        fs.existsSync(path.join(d, "Pulumi.yaml")) &&
+        fs.existsSync(path.join(d, "index.ts")) &&
+        /\bZone\(/.test(fs.readFileSync(path.join(d, "index.ts"), "utf8")),
+);
 
 const previews = new Map<string, Case>();
 
@@ -163,7 +184,11 @@ describe("check --report prints the Citrix figures of the verdicts", () => {
         ["throttles above the safe concurrency", citrixStack({ throttles: ["20", "20"] }), {}],
         ["an unthrottled controller, peak 40", citrixStack({ peak: "40", throttles: ["12", undefined] }), {}],
         ["a storm too long for the window", citrixStack({ users: "20000" }), {}],
-        ["stricter targets in the config", citrixStack({ peak: "16" }), { "citrix-brokering-capacity": { targetResponseS: 6 }, "citrix-broker-throttle": { targetResponseS: 6 } }],
+        [
+            "stricter targets in the config",
+            citrixStack({ peak: "16" }),
+            { "citrix-brokering-capacity": { targetResponseS: 6 }, "citrix-broker-throttle": { targetResponseS: 6 } },
+        ],
     ])("%s", async (_name, stack, config) => {
         const violations = await runPolicies(POLICIES, stack, config);
         const props = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { properties: v }]));

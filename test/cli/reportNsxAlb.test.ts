@@ -15,17 +15,25 @@ const dir = tempDir();
 
 function exported(resources: readonly TestResource[]): ExportResource[] {
     return resources.map((r) => ({
-        type: r.type, name: r.name, inputs: r.props,
-        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([prop, names]) => [prop, names.map((n) => {
-            const target = resources.find((x) => x.name === n) as TestResource;
-            return urn(target.type, target.name);
-        })])),
+        type: r.type,
+        name: r.name,
+        inputs: r.props,
+        propertyDependencies: Object.fromEntries(
+            Object.entries(r.propertyDependencies ?? {}).map(([prop, names]) => [
+                prop,
+                names.map((n) => {
+                    const target = resources.find((x) => x.name === n) as TestResource;
+                    return urn(target.type, target.name);
+                }),
+            ]),
+        ),
     }));
 }
 
 const group = (name: string, fields: Record<string, string>): TestResource => ({ type: SE_GROUP, name, props: { name, ...fields } });
 const vs = (name: string, on: string, facts: Record<string, string>, props: Record<string, unknown> = {}): TestResource => ({
-    type: VS, name,
+    type: VS,
+    name,
     props: { name, seGroupRef: "", markers: Object.entries(facts).map(([k, v]) => ({ key: `perfguard:${k}`, values: [v] })), ...props },
     propertyDependencies: { seGroupRef: [on] },
 });
@@ -39,13 +47,33 @@ const FIXTURES: Array<[string, TestResource[], Record<string, unknown>?]> = [
     ["nsxStack baseline", nsxStack()],
     ["nsxStack, 2 vCPU SEs", nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" } })],
     ["nsxStack, packed, bufferSe 3", nsxStack({ group: { algo: "PLACEMENT_ALGO_PACKED", bufferSe: "3" } })],
-    ["N+M packed, ten 20000 RPS VSs", [group("g", { vcpusPerSe: "4", memoryPerSe: "4096" }), ...Array.from({ length: 10 }, (_, i) => vs(`vs-${i}`, "g", { l7Rps: "20000" }))]],
+    [
+        "N+M packed, ten 20000 RPS VSs",
+        [group("g", { vcpusPerSe: "4", memoryPerSe: "4096" }), ...Array.from({ length: 10 }, (_, i) => vs(`vs-${i}`, "g", { l7Rps: "20000" }))],
+    ],
     ["legacy active/standby, 2 x 1430 RSA TPS", [group("g", AS), vs("a", "g", { sslTps: "1430" }, SSL), vs("b", "g", { sslTps: "1430" }, SSL)]],
-    ["legacy active/standby distributed, 2 x 1430 RSA TPS", [group("g", { ...AS, distributeLoadActiveStandby: "true" }), vs("a", "g", { sslTps: "1430" }, SSL), vs("b", "g", { sslTps: "1430" }, SSL)]],
-    ["12 Gbps upload-heavy L4 on 8 vCPUs", [group("g", NM8), vs("up", "g", { throughputGbps: "12", ingressPct: "90" }, L4), vs("down", "g", { throughputGbps: "2", ingressPct: "10" }, L4)]],
+    [
+        "legacy active/standby distributed, 2 x 1430 RSA TPS",
+        [group("g", { ...AS, distributeLoadActiveStandby: "true" }), vs("a", "g", { sslTps: "1430" }, SSL), vs("b", "g", { sslTps: "1430" }, SSL)],
+    ],
+    [
+        "12 Gbps upload-heavy L4 on 8 vCPUs",
+        [group("g", NM8), vs("up", "g", { throughputGbps: "12", ingressPct: "90" }, L4), vs("down", "g", { throughputGbps: "2", ingressPct: "10" }, L4)],
+    ],
     ["30 Gbps L4, assumeScaleOut", [group("g", NM8), vs("bulk", "g", { throughputGbps: "30" }, L4)], { assumeScaleOut: true }],
-    ["SNI child on its parent's group", [group("g", { vcpusPerSe: "2" }), vs("parent", "g", { sslTps: "1000" }, SSL),
-        { type: VS, name: "child", props: { name: "child", type: "VS_TYPE_VH_CHILD", vhParentVsRef: "", markers: [{ key: "perfguard:sslTps", values: ["500"] }], ...SSL }, propertyDependencies: { vhParentVsRef: ["parent"] } }]],
+    [
+        "SNI child on its parent's group",
+        [
+            group("g", { vcpusPerSe: "2" }),
+            vs("parent", "g", { sslTps: "1000" }, SSL),
+            {
+                type: VS,
+                name: "child",
+                props: { name: "child", type: "VS_TYPE_VH_CHILD", vhParentVsRef: "", markers: [{ key: "perfguard:sslTps", values: ["500"] }], ...SSL },
+                propertyDependencies: { vhParentVsRef: ["parent"] },
+            },
+        ],
+    ],
 ];
 
 interface Checked {
@@ -86,7 +114,10 @@ async function check(name: string, file: string, config?: Record<string, unknown
 /** The rows of the Markdown table under `heading` (cells trimmed). */
 function rows(md: string, heading: string): string[][] {
     const start = md.indexOf(heading);
-    const lines = md.slice(start).split("\n").filter((l) => l.startsWith("| "));
+    const lines = md
+        .slice(start)
+        .split("\n")
+        .filter((l) => l.startsWith("| "));
     const out: string[][] = [];
     for (const line of lines.slice(2)) {
         out.push(line.slice(2, -2).split(" | "));
@@ -174,7 +205,8 @@ describe("every figure --report prints for NSX ALB equals the verdict's on the s
         }
     });
     it("names the corrected figures: the busiest SE where placement puts the load", () => {
-        const row = (name: string, group: string) => rows((checked.find((x) => x.name === name) as Checked).report, "| SE group |").find((r) => r[0] === group) as string[];
+        const row = (name: string, group: string) =>
+            rows((checked.find((x) => x.name === name) as Checked).report, "| SE group |").find((r) => r[0] === group) as string[];
         // The example's web VS runs on one SE: 297.2%, not 74.1% (divided over the three non-spare SEs).
         // Its dedicatedDispatcherCore is unset (unknown in a preview only because the provider computes
         // it): read as the Controller's false, not judged both ways.

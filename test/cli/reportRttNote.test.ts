@@ -6,14 +6,27 @@ import { siteOf, SiteSpec } from "../policies/citrix/citrixSpec";
 
 function viewOf(resources: TestResource[]): StackView {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
-    return new StackView(resources.map((r) => new ResourceView(urns.get(r.name)!, r.type, r.name, structuredClone(r.props),
-        Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urns.get(n)!)])))));
+    return new StackView(
+        resources.map(
+            (r) =>
+                new ResourceView(
+                    urns.get(r.name)!,
+                    r.type,
+                    r.name,
+                    structuredClone(r.props),
+                    Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urns.get(n)!)])),
+                ),
+        ),
+    );
 }
 
 const spec = (rtt: number): SiteSpec => ({
     zones: [{ name: "z", rtt, peak: 12 }],
     groups: [{ name: "g", zone: "z" }],
-    controllers: [{ name: "ddc-1", zone: "z", throttle: 6 }, { name: "ddc-2", zone: "z", throttle: 6 }],
+    controllers: [
+        { name: "ddc-1", zone: "z", throttle: 6 },
+        { name: "ddc-2", zone: "z", throttle: 6 },
+    ],
 });
 
 describe("check --report carries the RTT coverage the verdicts' Basis gives", () => {

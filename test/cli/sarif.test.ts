@@ -18,11 +18,19 @@ import { perfguard, tempDir } from "./cliHarness";
 import { sarifErrors } from "./sarifSchema";
 
 type SarifResult = {
-    ruleId: string; level: string; message: { text: string };
-    locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } }; logicalLocations?: Array<{ fullyQualifiedName: string }> }>;
-    partialFingerprints: Record<string, string>; suppressions?: Array<{ kind: string; justification: string }>;
+    ruleId: string;
+    level: string;
+    message: { text: string };
+    locations: Array<{
+        physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+        logicalLocations?: Array<{ fullyQualifiedName: string }>;
+    }>;
+    partialFingerprints: Record<string, string>;
+    suppressions?: Array<{ kind: string; justification: string }>;
 };
-type SarifLog = { runs: Array<{ tool: { driver: { name: string; version: string; rules: Array<{ id: string; helpUri?: string }> } }; results: SarifResult[] }> };
+type SarifLog = {
+    runs: Array<{ tool: { driver: { name: string; version: string; rules: Array<{ id: string; helpUri?: string }> } }; results: SarifResult[] }>;
+};
 
 const typescriptExamples = bundledExamples().filter((name) => fs.existsSync(path.join(EXAMPLES, name, "index.ts")));
 
@@ -53,7 +61,9 @@ describe("SARIF of each bundled TypeScript example's preview", () => {
                     expect(loc.physicalLocation.artifactLocation.uri).toBe(`examples/${name}/${pos.file}`);
                     // The line constructs a resource of the verdict's type: `new [<module>.]<Type>(`.
                     const type = (urn ?? "").split("::")[2].split(":").pop() as string;
-                    expect(sourceLine(loc.physicalLocation.artifactLocation.uri, loc.physicalLocation.region.startLine)).toMatch(new RegExp(`new (\\w+\\.)?${type}\\(`));
+                    expect(sourceLine(loc.physicalLocation.artifactLocation.uri, loc.physicalLocation.region.startLine)).toMatch(
+                        new RegExp(`new (\\w+\\.)?${type}\\(`),
+                    );
                 } else {
                     expect(loc.physicalLocation.artifactLocation.uri).toBe(`examples/${name}/Pulumi.yaml`);
                     expect(loc.physicalLocation.region.startLine).toBe(1);
@@ -76,11 +86,13 @@ describe("perfguard check --format sarif on a stack export", () => {
         expect(run.stderr).toContain("Policies:"); // the text goes to stderr
         const results = log.runs[0].results;
         expect(results.map((r) => `${r.ruleId} ${r.level}`).sort()).toEqual(
-            result.violations.map((v) => `${v.policyName} ${v.enforcementLevel === "mandatory" ? "error" : "warning"}`).sort());
+            result.violations.map((v) => `${v.policyName} ${v.enforcementLevel === "mandatory" ? "error" : "warning"}`).sort(),
+        );
         const seGroup = results.find((r) => r.locations[0].logicalLocations?.[0].fullyQualifiedName.endsWith("::web-se-group"));
         expect(seGroup?.locations[0].physicalLocation.artifactLocation.uri).toBe("examples/nsx-alb-se-groups/index.ts");
-        expect(sourceLine("examples/nsx-alb-se-groups/index.ts", seGroup?.locations[0].physicalLocation.region.startLine ?? 0))
-            .toContain(`new avi.Serviceenginegroup("web-se-group"`);
+        expect(sourceLine("examples/nsx-alb-se-groups/index.ts", seGroup?.locations[0].physicalLocation.region.startLine ?? 0)).toContain(
+            `new avi.Serviceenginegroup("web-se-group"`,
+        );
         // The help link is absolute, from package.json's repository, overridable by --docs-url.
         const rule = log.runs[0].tool.driver.rules.find((r) => r.id === "nsx-alb-se-capacity");
         expect(rule?.helpUri).toMatch(/^https:\/\/.+\/docs\/policies\/nsx-alb-se-capacity\.md$/);
@@ -101,32 +113,67 @@ describe("perfguard check --format sarif on a stack export", () => {
 
 function violation(policyName: string, name: string, level: "mandatory" | "advisory", message: string): Violation {
     return {
-        policyName, policyPackName: "perfguard", policyPackVersion: "0.1.0", enforcementLevel: level, message,
-        urn: `urn:pulumi:dev::p::avi:index/pool:Pool::${name}`, phase: "analyze",
+        policyName,
+        policyPackName: "perfguard",
+        policyPackVersion: "0.1.0",
+        enforcementLevel: level,
+        message,
+        urn: `urn:pulumi:dev::p::avi:index/pool:Pool::${name}`,
+        phase: "analyze",
     };
 }
 
 function results(violations: Violation[]): Results {
     return buildResults({
-        pack: { name: "perfguard", version: "0.1.0", policies: [
-            { name: "p-one", displayName: "", description: "Pools must fit.", enforcementLevel: "mandatory", policyType: "resource" },
-        ] },
-        levels: {}, violations, programRoot: "infra",
+        pack: {
+            name: "perfguard",
+            version: "0.1.0",
+            policies: [{ name: "p-one", displayName: "", description: "Pools must fit.", enforcementLevel: "mandatory", policyType: "resource" }],
+        },
+        levels: {},
+        violations,
+        programRoot: "infra",
         resources: [
-            { urn: "urn:pulumi:dev::p::avi:index/pool:Pool::a", type: "avi:index/pool:Pool", name: "a", custom: true, parent: "", inputs: {}, outputs: {},
-                dependencies: [], propertyDependencies: {}, options: { protect: false, ignoreChanges: [], additionalSecretOutputs: [], aliases: [], customTimeouts: { create: 0, update: 0, delete: 0, read: 0 } },
-                sourcePosition: "project:///src/index.ts#12,5" },
+            {
+                urn: "urn:pulumi:dev::p::avi:index/pool:Pool::a",
+                type: "avi:index/pool:Pool",
+                name: "a",
+                custom: true,
+                parent: "",
+                inputs: {},
+                outputs: {},
+                dependencies: [],
+                propertyDependencies: {},
+                options: {
+                    protect: false,
+                    ignoreChanges: [],
+                    additionalSecretOutputs: [],
+                    aliases: [],
+                    customTimeouts: { create: 0, update: 0, delete: 0, read: 0 },
+                },
+                sourcePosition: "project:///src/index.ts#12,5",
+            },
         ],
     });
 }
 
 describe("SARIF levels, fingerprints and suppressions", () => {
-    const base = "Pools must fit.\nPool \"a\" uses 90% (limit 80%).\nFix: add a server\nBasis: table";
+    const base = 'Pools must fit.\nPool "a" uses 90% (limit 80%).\nFix: add a server\nBasis: table';
     const cases: Array<{ name: string; v: Violation; level: string; suppressed: boolean }> = [
         { name: "mandatory is error", v: violation("p-one", "a", "mandatory", base), level: "error", suppressed: false },
         { name: "advisory is warning", v: violation("p-one", "a", "advisory", base), level: "warning", suppressed: false },
-        { name: "not checked is note", v: violation("p-one", "a", "mandatory", "Pools must fit.\nPool \"a\" not checked: unknown in preview.\nFix: deploy"), level: "note", suppressed: false },
-        { name: "waived is a suppressed warning", v: violation("p-one", "a", "advisory", "Pools must fit.\nwaived (tags: \"ticket 7\")\nPool \"a\" uses 90% (limit 80%).\nFix: add a server"), level: "warning", suppressed: true },
+        {
+            name: "not checked is note",
+            v: violation("p-one", "a", "mandatory", 'Pools must fit.\nPool "a" not checked: unknown in preview.\nFix: deploy'),
+            level: "note",
+            suppressed: false,
+        },
+        {
+            name: "waived is a suppressed warning",
+            v: violation("p-one", "a", "advisory", 'Pools must fit.\nwaived (tags: "ticket 7")\nPool "a" uses 90% (limit 80%).\nFix: add a server'),
+            level: "warning",
+            suppressed: true,
+        },
     ];
     for (const c of cases) {
         it(c.name, () => {
@@ -136,7 +183,7 @@ describe("SARIF levels, fingerprints and suppressions", () => {
             expect(r.level).toBe(c.level);
             expect(r.locations[0].physicalLocation.artifactLocation.uri).toBe("infra/src/index.ts");
             expect(r.locations[0].physicalLocation.region.startLine).toBe(12);
-            expect(r.suppressions?.[0]?.justification).toBe(c.suppressed ? "waived (tags: \"ticket 7\")" : undefined);
+            expect(r.suppressions?.[0]?.justification).toBe(c.suppressed ? 'waived (tags: "ticket 7")' : undefined);
         });
     }
 
@@ -153,7 +200,9 @@ describe("SARIF levels, fingerprints and suppressions", () => {
     });
 
     it("two verdicts of one policy on one resource keep distinct fingerprints", () => {
-        const log = toSarif(results([violation("p-one", "a", "mandatory", base), violation("p-one", "a", "mandatory", base.replace("uses", "needs"))])) as SarifLog;
+        const log = toSarif(
+            results([violation("p-one", "a", "mandatory", base), violation("p-one", "a", "mandatory", base.replace("uses", "needs"))]),
+        ) as SarifLog;
         const fps = log.runs[0].results.map((r) => r.partialFingerprints[FINGERPRINT_KEY]);
         expect(new Set(fps).size).toBe(2);
     });
@@ -162,8 +211,18 @@ describe("SARIF levels, fingerprints and suppressions", () => {
 describe("SARIF help links for a fork", () => {
     it.each([
         ["package.json's repository (the placeholder) by default", undefined, {}, "https://github.com/perfguard/perfguard/blob/main"],
-        ["PERFGUARD_DOCS_URL overrides it (a trailing slash dropped)", undefined, { PERFGUARD_DOCS_URL: "https://git.example.test/me/perfguard/blob/dev/" }, "https://git.example.test/me/perfguard/blob/dev"],
-        ["--docs-url overrides the variable", "https://example.test/fork/blob/x", { PERFGUARD_DOCS_URL: "https://git.example.test/me/perfguard/blob/dev" }, "https://example.test/fork/blob/x"],
+        [
+            "PERFGUARD_DOCS_URL overrides it (a trailing slash dropped)",
+            undefined,
+            { PERFGUARD_DOCS_URL: "https://git.example.test/me/perfguard/blob/dev/" },
+            "https://git.example.test/me/perfguard/blob/dev",
+        ],
+        [
+            "--docs-url overrides the variable",
+            "https://example.test/fork/blob/x",
+            { PERFGUARD_DOCS_URL: "https://git.example.test/me/perfguard/blob/dev" },
+            "https://example.test/fork/blob/x",
+        ],
     ] as const)("%s", (_label, option, env, base) => {
         expect(docsBase(option, env)).toBe(base);
         expect(policyDocUrl(docsBase(option, env), "xen-dom0-workload")).toBe(`${base}/docs/policies/xen-dom0-workload.md`);

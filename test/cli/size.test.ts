@@ -36,7 +36,9 @@ describe("perfguard size citrix", () => {
         const safe = Math.min(maxSafeConcurrency({ rttMs: 160, targetResponseS: 12, errorBudget: 0.001 }), 24);
         expect(safe).toBe(24);
         expect(run.stdout).toContain("Citrix zone at 160 ms RTT to the Site database, 10000 users, 2 Delivery Controllers");
-        expect(run.stdout).toContain(`Largest safe concurrency: ${safe} concurrent brokering requests on one Delivery Group's lock (bounded by advice: the source advises at most 24 at 160 ms).`);
+        expect(run.stdout).toContain(
+            `Largest safe concurrency: ${safe} concurrent brokering requests on one Delivery Group's lock (bounded by advice: the source advises at most 24 at 160 ms).`,
+        );
         expect(run.stdout).toContain(`to ${Math.floor(safe / 2)} on each of the 2 Delivery Controllers`);
         // Rows 12, 18, ..., 60 with units; the measured cells at 160 ms are shown beside them.
         const rows = run.stdout.split("\n").filter((l) => /^\s+\d+\s+[\d.]+ s/.test(l));
@@ -46,7 +48,21 @@ describe("perfguard size citrix", () => {
     });
 
     it("--json equals the model called directly", async () => {
-        const args = ["size", "citrix", "--rtt-ms", "90", "--users", "5000", "--controllers", "3", "--target-response-s", "10", "--error-budget-pct", "0.5", "--json"];
+        const args = [
+            "size",
+            "citrix",
+            "--rtt-ms",
+            "90",
+            "--users",
+            "5000",
+            "--controllers",
+            "3",
+            "--target-response-s",
+            "10",
+            "--error-budget-pct",
+            "0.5",
+            "--json",
+        ];
         const run = await perfguard(args);
         expect(run.code).toBe(0);
         const doc = json(run.stdout);
@@ -62,14 +78,28 @@ describe("perfguard size citrix", () => {
             // At the successful rate: a timed-out launch is retried.
             expect(row.launchTimeS).toBe(5000 / p.successfulPerS);
         }
-        expect(doc.measured).toEqual(measuredAt(90).map((c) => ({ concurrency: c.concurrentRequests, meanResponseS: c.meanResponseS, brokeredPerS: c.brokeredPerS, errorPct: c.errorPct, launch10kUsersS: c.launch10kUsersS })));
+        expect(doc.measured).toEqual(
+            measuredAt(90).map((c) => ({
+                concurrency: c.concurrentRequests,
+                meanResponseS: c.meanResponseS,
+                brokeredPerS: c.brokeredPerS,
+                errorPct: c.errorPct,
+                launch10kUsersS: c.launch10kUsersS,
+            })),
+        );
     });
 
     it("the throttle it proposes passes citrix-broker-throttle, one more per controller does not", async () => {
         const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--controllers", "2", "--json"])).stdout);
         const stack = (throttle: number): TestResource[] => [
             { type: ZONE, name: "emea", props: { name: "emea", metadata: [{ name: "perfguard:rttMs", value: "160" }] } },
-            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard:throttleMaxConcurrentTransactions=${throttle}`] } })),
+            ...[1, 2].map((i) => ({
+                type: VM,
+                name: `ddc-${i}`,
+                props: {
+                    tags: ["perfguard:citrixRole=deliveryController", "perfguard:citrixZone=emea", `perfguard:throttleMaxConcurrentTransactions=${throttle}`],
+                },
+            })),
         ];
         expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
         const over = await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController + 1));
@@ -100,10 +130,30 @@ describe("perfguard size citrix", () => {
         expect(doc.throttlePerController).toBe(12);
         const stack = (throttle: number): TestResource[] => [
             { type: ZONE, name: "emea", props: { name: "emea", metadatas: [{ name: "perfguard:rttMs", value: "160" }] } },
-            ...[1, 2].map((i) => ({ type: VM, name: `ddc-${i}`, props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "emea", "guestinfo.perfguard.throttleMaxConcurrentTransactions": String(throttle) } } })),
+            ...[1, 2].map((i) => ({
+                type: VM,
+                name: `ddc-${i}`,
+                props: {
+                    extraConfig: {
+                        "guestinfo.perfguard.citrixRole": "deliveryController",
+                        "guestinfo.perfguard.citrixZone": "emea",
+                        "guestinfo.perfguard.throttleMaxConcurrentTransactions": String(throttle),
+                    },
+                },
+            })),
             ...[1, 2, 3, 4].flatMap((g): TestResource[] => [
-                { type: "citrix:index/machineCatalog:MachineCatalog", name: `cat-${g}`, props: { provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["emea"] } },
-                { type: "citrix:index/deliveryGroup:DeliveryGroup", name: `dg-${g}`, props: { associatedMachineCatalogs: [{ machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] } },
+                {
+                    type: "citrix:index/machineCatalog:MachineCatalog",
+                    name: `cat-${g}`,
+                    props: { provisioningScheme: { numberOfTotalMachines: 50 } },
+                    propertyDependencies: { zone: ["emea"] },
+                },
+                {
+                    type: "citrix:index/deliveryGroup:DeliveryGroup",
+                    name: `dg-${g}`,
+                    props: { associatedMachineCatalogs: [{ machineCount: 50 }] },
+                    propertyDependencies: { associatedMachineCatalogs: [`cat-${g}`] },
+                },
             ]),
         ];
         expect(await runStackPolicy(citrixBrokerThrottle, stack(doc.throttlePerController))).toEqual([]);
@@ -143,7 +193,9 @@ describe("perfguard size nsx-alb", () => {
         const run = await perfguard(["size", "nsx-alb", "--ssl-tps", "5000", "--ssl-key", "rsa", "--l7-rps", "100000"]);
         expect(run.code).toBe(0);
         // 5000 RSA TPS needs an SE beyond the 6 vCPU row on one SE: the headline says so.
-        expect(run.stdout).toMatch(/Smallest SE on 1 SE per VS \(extrapolated, not measured\): vcpusPerSe \d+, memoryPerSe \d+ MB \([\d.]+ GB\), diskPerSe \d+ GB, dedicatedDispatcherCore (true|false)/);
+        expect(run.stdout).toMatch(
+            /Smallest SE on 1 SE per VS \(extrapolated, not measured\): vcpusPerSe \d+, memoryPerSe \d+ MB \([\d.]+ GB\), diskPerSe \d+ GB, dedicatedDispatcherCore (true|false)/,
+        );
         expect(run.stdout).toContain("SSL TPS (RSA-2048)");
         expect(run.stdout).toContain("5,000 TPS");
         expect(run.stdout).toContain("100,000 RPS");
@@ -163,15 +215,32 @@ describe("perfguard size nsx-alb", () => {
         expect(doc.utilisation.group).toEqual(placement.worstSe);
 
         const stack = (vcpus: number): TestResource[] => [
-            { type: SE_GROUP, name: "web-seg", props: {
-                name: "web", vcpusPerSe: String(vcpus), memoryPerSe: String(Math.max(2, testedSeSize(vcpus).memoryGb) * 1024),
-                diskPerSe: String(testedSeSize(vcpus).diskGb), maxSe: String(doc.seGroup.maxSe), minScaleoutPerVs: String(doc.seGroup.minScaleoutPerVs),
-                maxScaleoutPerVs: String(doc.seGroup.maxScaleoutPerVs), bufferSe: String(doc.seGroup.bufferSe), haMode: doc.seGroup.haMode,
-            } },
-            { type: VS, name: "shop-vs", props: {
-                seGroupRef: "/api/serviceenginegroup?name=web",
-                markers: [{ key: "perfguard:sslTps", values: ["3000"] }, { key: "perfguard:l7Rps", values: ["40000"] }],
-            } },
+            {
+                type: SE_GROUP,
+                name: "web-seg",
+                props: {
+                    name: "web",
+                    vcpusPerSe: String(vcpus),
+                    memoryPerSe: String(Math.max(2, testedSeSize(vcpus).memoryGb) * 1024),
+                    diskPerSe: String(testedSeSize(vcpus).diskGb),
+                    maxSe: String(doc.seGroup.maxSe),
+                    minScaleoutPerVs: String(doc.seGroup.minScaleoutPerVs),
+                    maxScaleoutPerVs: String(doc.seGroup.maxScaleoutPerVs),
+                    bufferSe: String(doc.seGroup.bufferSe),
+                    haMode: doc.seGroup.haMode,
+                },
+            },
+            {
+                type: VS,
+                name: "shop-vs",
+                props: {
+                    seGroupRef: "/api/serviceenginegroup?name=web",
+                    markers: [
+                        { key: "perfguard:sslTps", values: ["3000"] },
+                        { key: "perfguard:l7Rps", values: ["40000"] },
+                    ],
+                },
+            },
         ];
         expect(await runStackPolicy(nsxAlbSeCapacity, stack(v))).toEqual([]);
         expect(v).toBeGreaterThan(1);
@@ -198,7 +267,20 @@ describe("perfguard size nsx-alb", () => {
 
     it("several VSs in legacy active/standby share the one active SE (--vs repeated, --ha-mode)", async () => {
         // Four VSs of 1000 RSA TPS: all on the active SE, 4000 TPS; a 2 vCPU SE (1800) is 222%.
-        const args = ["size", "nsx-alb", "--ssl-tps", "1000", "--ha-mode", "active-standby", "--vs", "sslTps=1000", "--vs", "sslTps=1000", "--vs", "sslTps=1000"];
+        const args = [
+            "size",
+            "nsx-alb",
+            "--ssl-tps",
+            "1000",
+            "--ha-mode",
+            "active-standby",
+            "--vs",
+            "sslTps=1000",
+            "--vs",
+            "sslTps=1000",
+            "--vs",
+            "sslTps=1000",
+        ];
         const checked = json((await perfguard([...args, "--vcpus", "2", "--json"])).stdout);
         expect(checked.fits).toBe(false);
         expect(checked.utilisation.group.sslTps).toBeCloseTo(4000 / 1800, 9);
@@ -210,17 +292,34 @@ describe("perfguard size nsx-alb", () => {
         expect(smallest.measuredAlternative).toMatchObject({ haMode: "HA_MODE_SHARED", bufferSe: 1 });
         expect(smallest.measuredAlternative.vcpusPerSe).toBeLessThanOrEqual(6);
         const text = (await perfguard(args)).stdout;
-        expect(text).toContain(`Preferred (${smallest.measuredAlternative.vcpusPerSe === 5 ? "interpolated" : "measured"}, within the table's rows): --ha-mode shared (N+M, bufferSe 1;`);
+        expect(text).toContain(
+            `Preferred (${smallest.measuredAlternative.vcpusPerSe === 5 ? "interpolated" : "measured"}, within the table's rows): --ha-mode shared (N+M, bufferSe 1;`,
+        );
         expect(text).toContain("Or move some of the VSs to another SE group.");
     });
 
     // The SE group fields printed are those of the HA mode: active/active puts each VS on at least two
     // SEs (minScaleoutPerVs 2); legacy active/standby has no scale-out fields (all VSs on one SE after failover).
     it.each([
-        ["shared (baseline)", "shared", "SE group fields: maxSe 2, minScaleoutPerVs 1, maxScaleoutPerVs 4, bufferSe 1, haMode HA_MODE_SHARED, maxVsPerSe 10\n", 1],
-        ["shared-pair", "shared-pair", "SE group fields: maxSe 2, minScaleoutPerVs 2, maxScaleoutPerVs 4, bufferSe 0, haMode HA_MODE_SHARED_PAIR, maxVsPerSe 10\n", 2],
-        ["active-standby", "active-standby", "SE group fields: maxSe 2, bufferSe 0, haMode HA_MODE_LEGACY_ACTIVE_STANDBY, maxVsPerSe 10 " +
-            "(minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)\n", 1],
+        [
+            "shared (baseline)",
+            "shared",
+            "SE group fields: maxSe 2, minScaleoutPerVs 1, maxScaleoutPerVs 4, bufferSe 1, haMode HA_MODE_SHARED, maxVsPerSe 10\n",
+            1,
+        ],
+        [
+            "shared-pair",
+            "shared-pair",
+            "SE group fields: maxSe 2, minScaleoutPerVs 2, maxScaleoutPerVs 4, bufferSe 0, haMode HA_MODE_SHARED_PAIR, maxVsPerSe 10\n",
+            2,
+        ],
+        [
+            "active-standby",
+            "active-standby",
+            "SE group fields: maxSe 2, bufferSe 0, haMode HA_MODE_LEGACY_ACTIVE_STANDBY, maxVsPerSe 10 " +
+                "(minScaleoutPerVs and maxScaleoutPerVs do not apply: every VS on the active SE, all on the standby after a failover)\n",
+            1,
+        ],
     ])("--ha-mode %s prints the fields that apply to it", async (_label, mode, line, minScaleout) => {
         const args = ["size", "nsx-alb", "--l7-rps", "50000", "--ha-mode", mode];
         const text = (await perfguard(args)).stdout;
@@ -240,7 +339,9 @@ describe("perfguard size nsx-alb", () => {
         expect(packed.fits).toBe(false);
         expect(packed.utilisation.group.l7Rps).toBeCloseTo(200000 / 150000, 9);
         // maxVsPerSe 5: two SEs of five, 66.7%.
-        const five = json((await perfguard(["size", "nsx-alb", "--l7-rps", "20000", "--vs-file", file, "--vcpus", "4", "--max-vs-per-se", "5", "--json"])).stdout);
+        const five = json(
+            (await perfguard(["size", "nsx-alb", "--l7-rps", "20000", "--vs-file", file, "--vcpus", "4", "--max-vs-per-se", "5", "--json"])).stdout,
+        );
         expect(five.fits).toBe(true);
         expect(five.seGroup.maxSe).toBe(3); // 2 SEs for placement + bufferSe 1
     });
@@ -268,7 +369,9 @@ describe("perfguard size nsx-alb", () => {
         expect(native.fits).toBe(false);
         expect(native.utilisation.group.ingress).toBeCloseTo(12 / 13, 9);
         expect(native.utilisation.group.limiting).toBe("ingress");
-        const ecmp = json((await perfguard(["size", "nsx-alb", "--throughput-gbps", "12", "--scale-out", "2", "--scaleout-ecmp", "--vcpus", "8", "--json"])).stdout);
+        const ecmp = json(
+            (await perfguard(["size", "nsx-alb", "--throughput-gbps", "12", "--scale-out", "2", "--scaleout-ecmp", "--vcpus", "8", "--json"])).stdout,
+        );
         expect(ecmp.fits).toBe(true);
         expect(ecmp.utilisation.group.throughput).toBeCloseTo(6 / 13, 9);
     });
@@ -276,20 +379,44 @@ describe("perfguard size nsx-alb", () => {
     // Each case: the arguments, what the text must and must not say (one change from the baseline per case).
     const notes: Array<[string, string[], RegExp[], RegExp[]]> = [
         // Baseline: 12 Gbps L4, 10% ingress, on 3 SEs: it fits, and the ingress note is true (native scale-out with throughput).
-        ["baseline: native scale-out with throughput", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "10", "--scale-out", "3"],
-            [/linear scale-out to 3 SEs per VS assumed: not measured \(ingress stays on the primary SE\)/], []],
-        ["--scaleout-ecmp: ECMP spreads ingress", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "10", "--scale-out", "3", "--scaleout-ecmp"],
-            [/linear scale-out to 3 SEs per VS assumed: not measured\./], [/ingress stays/]],
+        [
+            "baseline: native scale-out with throughput",
+            ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "10", "--scale-out", "3"],
+            [/linear scale-out to 3 SEs per VS assumed: not measured \(ingress stays on the primary SE\)/],
+            [],
+        ],
+        [
+            "--scaleout-ecmp: ECMP spreads ingress",
+            ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "10", "--scale-out", "3", "--scaleout-ecmp"],
+            [/linear scale-out to 3 SEs per VS assumed: not measured\./],
+            [/ingress stays/],
+        ],
         ["no throughput (L7 RPS only)", ["--l7-rps", "250000", "--scale-out", "3"], [/linear scale-out to 3 SEs per VS assumed: not measured\./], [/ingress/]],
         // 90% ingress: the primary SE carries 10.8 + 0.4 Gbps of 13 at any size: lead with ECMP or splitting, the table at 6 vCPUs.
-        ["90% ingress: ingress-bound", ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "90", "--scale-out", "3"],
-            [/fits this demand on 3 SEs: under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp \(BGP\/ECMP\) with --scale-out, or move part of the traffic to another SE group \(several VSs on this one share an SE under packed placement/,
-                /Utilisation at 6 vCPUs \(measured; throughput is held/, /the heaviest VS needs 86\.2% of its primary SE's throughput \(ingress 83\.1%\)/],
-            [/raise --scale-out/, /at 64 vCPUs/, /--ingress-pct/]],
+        [
+            "90% ingress: ingress-bound",
+            ["--l4-cps", "50000", "--throughput-gbps", "12", "--ingress-pct", "90", "--scale-out", "3"],
+            [
+                /fits this demand on 3 SEs: under native scale-out a VS's ingress stays on its primary SE: add --scaleout-ecmp \(BGP\/ECMP\) with --scale-out, or move part of the traffic to another SE group \(several VSs on this one share an SE under packed placement/,
+                /Utilisation at 6 vCPUs \(measured; throughput is held/,
+                /the heaviest VS needs 86\.2% of its primary SE's throughput \(ingress 83\.1%\)/,
+            ],
+            [/raise --scale-out/, /at 64 vCPUs/, /--ingress-pct/],
+        ],
         // No direction given: all counted as ingress; giving it comes first.
-        ["no direction: 20 Gbps", ["--throughput-gbps", "20"], [/on 1 SE: give --ingress-pct if most of it is egress \(now all counted as ingress\); under native scale-out/], [/at 64 vCPUs/]],
+        [
+            "no direction: 20 Gbps",
+            ["--throughput-gbps", "20"],
+            [/on 1 SE: give --ingress-pct if most of it is egress \(now all counted as ingress\); under native scale-out/],
+            [/at 64 vCPUs/],
+        ],
         // CPU-bound and too large on one group: scale out.
-        ["CPU-bound: 200000 RSA TPS", ["--ssl-tps", "200000", "--ssl-key", "rsa"], [/fits this demand on 1 SE: raise --scale-out, or move part of the traffic to another SE group/, /Utilisation at 64 vCPUs \(not measured\)/], [/scaleout-ecmp/]],
+        [
+            "CPU-bound: 200000 RSA TPS",
+            ["--ssl-tps", "200000", "--ssl-key", "rsa"],
+            [/fits this demand on 1 SE: raise --scale-out, or move part of the traffic to another SE group/, /Utilisation at 64 vCPUs \(not measured\)/],
+            [/scaleout-ecmp/],
+        ],
     ];
     it.each(notes)("says what is true of the load: %s", async (_name, args, must, mustNot) => {
         const text = (await perfguard(["size", "nsx-alb", ...args])).stdout;
@@ -351,7 +478,20 @@ describe("perfguard size xen", () => {
             return;
         }
         const file = path.join(tempDir(), "xen.svg");
-        const run = await perfguard(["size", "xen", "--link-mb-per-s", "111", "--guests", "3", "--dom0-mb-per-s", "60", "--guest-mb-per-s", "30", "--plot", file]);
+        const run = await perfguard([
+            "size",
+            "xen",
+            "--link-mb-per-s",
+            "111",
+            "--guests",
+            "3",
+            "--dom0-mb-per-s",
+            "60",
+            "--guest-mb-per-s",
+            "30",
+            "--plot",
+            file,
+        ]);
         expect(run.code, run.stderr).toBe(0);
         expect(run.stdout).toContain(`Plot written to ${file}.`);
         const svg = fs.readFileSync(file, "utf8");
@@ -384,15 +524,24 @@ describe("perfguard size xen", () => {
     });
 
     it("--json equals the model, and the guests it calls short are the ones xen-guest-network-share reports", async () => {
-        const doc = json((await perfguard(["size", "xen", "--link-mb-per-s", "117", "--guests", "3", "--dom0-mb-per-s", "40", "--guest-mb-per-s", "30", "--json"])).stdout);
-        const direct = predictXenShares({ linkMBps: 117, guests: [
-            { name: "dom0", domain: "dom0", demandMBps: 40 },
-            ...[1, 2, 3].map((i) => ({ name: `guest ${i}`, domain: "domU" as const, demandMBps: 30 })),
-        ] });
+        const doc = json(
+            (await perfguard(["size", "xen", "--link-mb-per-s", "117", "--guests", "3", "--dom0-mb-per-s", "40", "--guest-mb-per-s", "30", "--json"])).stdout,
+        );
+        const direct = predictXenShares({
+            linkMBps: 117,
+            guests: [
+                { name: "dom0", domain: "dom0", demandMBps: 40 },
+                ...[1, 2, 3].map((i) => ({ name: `guest ${i}`, domain: "domU" as const, demandMBps: 30 })),
+            ],
+        });
         expect(doc.shares.map((s: { predictedMBps: number }) => s.predictedMBps)).toEqual(direct.map((s) => s.MBps));
         const host = "xcp-01";
         const stack: TestResource[] = [
-            { type: "custom:index:Backup", name: "backup", props: { tags: ["perfguard:xenDomain=dom0", `perfguard:xenHost=${host}`, "perfguard:networkMBps=40"] } },
+            {
+                type: "custom:index:Backup",
+                name: "backup",
+                props: { tags: ["perfguard:xenDomain=dom0", `perfguard:xenHost=${host}`, "perfguard:networkMBps=40"] },
+            },
             ...[1, 2, 3].map((i) => ({ type: XEN_VM, name: `guest-${i}`, props: { tags: [`perfguard:xenHost=${host}`, "perfguard:networkMBps=30"] } })),
         ];
         const reported = await runStackPolicy(xenGuestNetworkShare, stack, { hosts: { [host]: { linkMBps: 117 } }, defaultLinkMBps: null, dom0Share: 0.5 });
@@ -407,7 +556,7 @@ describe("--help on every command", () => {
         const run = await perfguard([...args, "--help"]);
         expect(run.code).toBe(0);
         expect(run.stdout).toMatch(/^Usage: perfguard/);
-        if (args.length > 0 && args[0] !== "size" || args.length > 1) {
+        if ((args.length > 0 && args[0] !== "size") || args.length > 1) {
             expect(run.stdout).toContain("--json");
         }
     });

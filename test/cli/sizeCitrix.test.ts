@@ -70,7 +70,9 @@ describe("perfguard size citrix: load that shares one resource concentrates", ()
         expect(doc.throttlePerController).toBe(12);
         expect(doc.deliveryGroups.map((g: { exposure: number }) => g.exposure)).toEqual([10, 10, 10, 10]);
         expect(doc.atThrottle.concurrency).toBe(10);
-        const exposed = json((await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "4", "--group-peaks", "10,10,10,40", "--json"])).stdout);
+        const exposed = json(
+            (await perfguard(["size", "citrix", "--rtt-ms", "160", "--delivery-groups", "4", "--group-peaks", "10,10,10,40", "--json"])).stdout,
+        );
         expect(exposed.throttlePerController).toBe(12);
         expect(exposed.deliveryGroups.map((g: { exposure: number }) => g.exposure)).toEqual([10, 10, 10, 24]);
         expect(exposed.atThrottle.concurrency).toBe(24);
@@ -94,7 +96,13 @@ describe("perfguard size citrix: load that shares one resource concentrates", ()
         expect(run.stdout).toContain(` ${doc.allGroups.brokeredPerS.toFixed(2)} brokered/s on the Site,`);
         expect(run.stdout).not.toContain("capped at 23.2/s");
         expect(run.stdout.split("\n").filter((l) => l.endsWith("not measured (one Delivery Group was tested)."))).toHaveLength(1);
-        expect(run.stdout.split("\n").filter((l) => l.startsWith("Site database: ") && l.endsWith("not measured beyond one Delivery Group: measure the Site database under a storm."))).toHaveLength(1);
+        expect(
+            run.stdout
+                .split("\n")
+                .filter(
+                    (l) => l.startsWith("Site database: ") && l.endsWith("not measured beyond one Delivery Group: measure the Site database under a storm."),
+                ),
+        ).toHaveLength(1);
     });
     it("200 ms, 3,000 users: launch times at the successful rate (a timed-out launch is retried)", async () => {
         const doc = json((await perfguard(["size", "citrix", "--rtt-ms", "200", "--users", "3000", "--json"])).stdout);
@@ -108,7 +116,11 @@ describe("perfguard size citrix: load that shares one resource concentrates", ()
         const run = await perfguard(["size", "citrix", "--rtt-ms", "200", "--users", "3000"]);
         expect(run.stdout).toMatch(/ 60 +35\.3 s +1\.7 \/s +60\.7% +75 min /);
     });
-    it.each([["250", true], ["260", true], ["249", false]])("at %s ms it says whether the pack blocks the zone", async (rtt, blocked) => {
+    it.each([
+        ["250", true],
+        ["260", true],
+        ["249", false],
+    ])("at %s ms it says whether the pack blocks the zone", async (rtt, blocked) => {
         const run = await perfguard(["size", "citrix", "--rtt-ms", rtt]);
         expect(run.stdout.includes("the pack blocks this zone (citrix-zone-rtt-limit: 250 ms or more): Citrix advises a separate Site")).toBe(blocked);
     });
@@ -135,7 +147,12 @@ describe("docs/cli.md's size citrix samples are the command's output", () => {
             expect(JSON.parse(x.text)).toEqual(Object.fromEntries(keys.map((k) => [k, doc[k]])));
         } else if (x.pipe.startsWith("| tail")) {
             const n = Number(x.pipe.split("-")[1]);
-            expect(x.text).toBe(run.stdout.split("\n").slice(-n - 1).join("\n"));
+            expect(x.text).toBe(
+                run.stdout
+                    .split("\n")
+                    .slice(-n - 1)
+                    .join("\n"),
+            );
         } else {
             expect(x.text).toBe(run.stdout);
         }

@@ -13,7 +13,9 @@ const VM = "xenorchestra:index/vm:Vm";
 
 function shortCount(link: number, guests: number, need: number, bond: Record<string, unknown>): Promise<number> {
     const stack: TestResource[] = Array.from({ length: guests }, (_, i) => ({
-        type: VM, name: `g${i}`, props: { affinityHost: "h", networks: [{ networkId: "n" }], tags: [`perfguard:networkMBps=${need}`] },
+        type: VM,
+        name: `g${i}`,
+        props: { affinityHost: "h", networks: [{ networkId: "n" }], tags: [`perfguard:networkMBps=${need}`] },
     }));
     return runStackPolicy(xenGuestNetworkShare, stack, { hosts: { h: { linkMBps: link, bond } } }).then((v) => v.length);
 }
@@ -47,7 +49,11 @@ describe("size xen with a bond", () => {
 
     it("states one member's reach for the 2 x 10 GbE backup target", () => {
         const sizing = sizeXen({ linkMBps: 2222, guests: 1, guestMBps: 1500, dom0Share: 0.5, ...xenBondOf(2, undefined, undefined) });
-        expect(sizing.bond).toEqual({ memberMBps: 1111, guestReachMBps: 1111, text: "2 x 1111 MB/s balance-slb bond: each guest's 1 VIF reaches at most 1111 MB/s (one member per VIF)" });
+        expect(sizing.bond).toEqual({
+            memberMBps: 1111,
+            guestReachMBps: 1111,
+            text: "2 x 1111 MB/s balance-slb bond: each guest's 1 VIF reaches at most 1111 MB/s (one member per VIF)",
+        });
         expect(sizing.lines[0].predictedMBps).toBe(1111);
     });
 
@@ -65,7 +71,9 @@ describe("size xen with a bond", () => {
     it("prints the bond line", async () => {
         const run = await perfguard(["size", "xen", "--link-mb-per-s", "2222", "--guests", "1", "--guest-mb-per-s", "1500", "--bond-members", "2"]);
         expect(run.code, run.stderr).toBe(0);
-        expect(run.stdout).toContain("Bond: 2 x 1111 MB/s balance-slb bond: each guest's 1 VIF reaches at most 1111 MB/s (one member per VIF); XenServer bonds are Open vSwitch bonds.");
+        expect(run.stdout).toContain(
+            "Bond: 2 x 1111 MB/s balance-slb bond: each guest's 1 VIF reaches at most 1111 MB/s (one member per VIF); XenServer bonds are Open vSwitch bonds.",
+        );
         expect(run.stdout).toContain("1 of 1 guests get less than they need");
     });
 });

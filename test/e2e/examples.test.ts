@@ -25,11 +25,15 @@ function key(e: Expected): string {
 }
 
 function found(result: PreviewResult): string[] {
-    return result.violations.map((v) => key({
-        policy: v.policyName,
-        resource: v.resourceType === ROOT_STACK_TYPE || !v.resourceName ? null : v.resourceName,
-        level: v.enforcementLevel as Expected["level"],
-    })).sort();
+    return result.violations
+        .map((v) =>
+            key({
+                policy: v.policyName,
+                resource: v.resourceType === ROOT_STACK_TYPE || !v.resourceName ? null : v.resourceName,
+                level: v.enforcementLevel as Expected["level"],
+            }),
+        )
+        .sort();
 }
 
 const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json")));
@@ -63,7 +67,10 @@ describe("citrix-satellite-zones: joins survive preview unknowns", () => {
         const catalog = result.resources.find((r) => r.name === "emea-east-catalog");
         expect(catalog?.inputs.zone).toBe(UNKNOWN_STRING);
         expect(catalog?.propertyDependencies.zone?.[0]).toMatch(/citrix:index\/zone:Zone::emea-east-zone$/);
-        const limits = result.violations.filter((v) => v.policyName === "citrix-site-limits").map((v) => v.resourceName).sort();
+        const limits = result.violations
+            .filter((v) => v.policyName === "citrix-site-limits")
+            .map((v) => v.resourceName)
+            .sort();
         // primary 700 and emea-east 220 exceed 200; apac 150 and latam 60 do not.
         expect(limits).toEqual(["emea-east-zone", "primary-zone"]);
         const emea = result.violations.find((v) => v.policyName === "citrix-site-limits" && v.resourceName === "emea-east-zone");

@@ -31,7 +31,10 @@ const BUDGET: Record<string, number> = {
 };
 const DEFAULT_BUDGET = 2968;
 
-const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json"))).sort();
+const examples = fs
+    .readdirSync(EXAMPLES)
+    .filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json")))
+    .sort();
 
 describe("preview output of each bundled example is read at a glance (issue #10)", () => {
     it("has a budget for every example of the issue", () => {

@@ -57,10 +57,13 @@ describe("brokering model against the 25 measured cells (citrix-brokering.json)"
         expect(relError(predictCell(cell).launchTimeS as number, cell.launch10kUsersS as number)).toBeLessThanOrEqual(MAX_REL);
     });
 
-    it.each(cells.map((c) => [name(c), c] as const))("error rate on the measured side of the 0.1 percent budget, within a factor of 3 where measured >= 0.1 percent, at %s", (_n, cell) => {
-        const predicted = predictCell(cell).errorRate;
-        expect(errorBoundsHold(predicted, cell.errorRate), `predicted ${predicted}, measured ${cell.errorRate}`).toBe(true);
-    });
+    it.each(cells.map((c) => [name(c), c] as const))(
+        "error rate on the measured side of the 0.1 percent budget, within a factor of 3 where measured >= 0.1 percent, at %s",
+        (_n, cell) => {
+            const predicted = predictCell(cell).errorRate;
+            expect(errorBoundsHold(predicted, cell.errorRate), `predicted ${predicted}, measured ${cell.errorRate}`).toBe(true);
+        },
+    );
 
     it("no longer quotes error rates far above the measured ones (issue 12's three cells)", () => {
         const at = (rttMs: number, concurrency: number) => predictBrokering({ rttMs, concurrency }).errorRate;

@@ -93,9 +93,28 @@ function simulate(classes: Array<{ population: number; holdS: number }>, complet
 describe("multi-class MVA of one Delivery Group's lock against a discrete-event simulation", () => {
     const hold = (rttMs: number) => lockHoldTimeS(rttMs, BROKERING_PARAMS);
     const cases: Array<[string, Array<{ population: number; holdS: number }>]> = [
-        ["two 160 ms zones, 24 + 24", [{ population: 24, holdS: hold(160) }, { population: 24, holdS: hold(160) }]],
-        ["160 ms and 45 ms zones, 24 + 24", [{ population: 24, holdS: hold(160) }, { population: 24, holdS: hold(45) }]],
-        ["three zones 90 / 160 / 250 ms, 4 + 4 + 4 (below saturation)", [{ population: 4, holdS: hold(90) }, { population: 4, holdS: hold(160) }, { population: 4, holdS: hold(250) }]],
+        [
+            "two 160 ms zones, 24 + 24",
+            [
+                { population: 24, holdS: hold(160) },
+                { population: 24, holdS: hold(160) },
+            ],
+        ],
+        [
+            "160 ms and 45 ms zones, 24 + 24",
+            [
+                { population: 24, holdS: hold(160) },
+                { population: 24, holdS: hold(45) },
+            ],
+        ],
+        [
+            "three zones 90 / 160 / 250 ms, 4 + 4 + 4 (below saturation)",
+            [
+                { population: 4, holdS: hold(90) },
+                { population: 4, holdS: hold(160) },
+                { population: 4, holdS: hold(250) },
+            ],
+        ],
     ];
     it.each(cases)("%s: throughput and cycle time of each class within 10 percent", (_name, classes) => {
         const mva = lockMvaCycleTimes(classes);
@@ -108,7 +127,10 @@ describe("multi-class MVA of one Delivery Group's lock against a discrete-event 
     it("an extreme mix (a few 250 ms requests among many 10 ms ones) is the approximation's weak spot: within 15 percent", () => {
         // Known limit of the fixed-mix approximation: a small class sees the other classes' queue
         // in the overall mix rather than with one of its own removed (10.6 % here).
-        const classes = [{ population: 6, holdS: hold(250) }, { population: 30, holdS: hold(10) }];
+        const classes = [
+            { population: 6, holdS: hold(250) },
+            { population: 30, holdS: hold(10) },
+        ];
         const mva = lockMvaCycleTimes(classes);
         const des = simulate(classes, 60000, 12345);
         classes.forEach((_, i) => {
@@ -119,18 +141,31 @@ describe("multi-class MVA of one Delivery Group's lock against a discrete-event 
 });
 
 describe("one group in one zone is the calibrated single-lock model", () => {
-    it.each([[10, 12], [90, 36], [160, 24], [160, 48], [250, 36], [250, 60]])("at %i ms and %i concurrent requests, exactly", (rttMs, concurrency) => {
+    it.each([
+        [10, 12],
+        [90, 36],
+        [160, 24],
+        [160, 48],
+        [250, 36],
+        [250, 60],
+    ])("at %i ms and %i concurrent requests, exactly", (rttMs, concurrency) => {
         const single = predictBrokering({ rttMs, concurrency, users: 10000 });
         const group = predictGroupBrokering({ classes: [{ rttMs, concurrency }], users: 10000 });
         expect(group.classes[0].meanResponseS).toBe(single.meanResponseS);
         expect(group.brokeredPerS).toBe(single.brokeredPerS);
         expect(group.worstErrorRate).toBe(single.errorRate);
         expect(group.launchTimeS).toBe(single.launchTimeS);
-        expect(maxSafeGroupConcurrency([{ rttMs, weight: 1 }], { targetResponseS: 12, errorBudget: 0.001 }))
-            .toBe(maxSafeConcurrency({ rttMs, targetResponseS: 12, errorBudget: 0.001 }));
+        expect(maxSafeGroupConcurrency([{ rttMs, weight: 1 }], { targetResponseS: 12, errorBudget: 0.001 })).toBe(
+            maxSafeConcurrency({ rttMs, targetResponseS: 12, errorBudget: 0.001 }),
+        );
     });
     it("two classes at the same RTT are one class with their sum", () => {
-        const split = predictGroupBrokering({ classes: [{ rttMs: 160, concurrency: 10 }, { rttMs: 160, concurrency: 14 }] });
+        const split = predictGroupBrokering({
+            classes: [
+                { rttMs: 160, concurrency: 10 },
+                { rttMs: 160, concurrency: 14 },
+            ],
+        });
         const one = predictBrokering({ rttMs: 160, concurrency: 24 });
         expect(split.brokeredPerS).toBeCloseTo(one.brokeredPerS, 9);
         expect(split.worstMeanResponseS).toBeCloseTo(one.meanResponseS, 9);
@@ -140,14 +175,32 @@ describe("one group in one zone is the calibrated single-lock model", () => {
 
 describe("a Delivery Group spanning two 160 ms zones (issue 12's first case)", () => {
     it("is one lock: 24 + 24 requests behave like 48 on one lock, far above the targets", () => {
-        const p = predictGroupBrokering({ classes: [{ rttMs: 160, concurrency: 24 }, { rttMs: 160, concurrency: 24 }] });
+        const p = predictGroupBrokering({
+            classes: [
+                { rttMs: 160, concurrency: 24 },
+                { rttMs: 160, concurrency: 24 },
+            ],
+        });
         const measured48 = { meanResponseS: 23.2, errorRate: 0.04 }; // citrix-brokering.json, 160 ms / 48
         expect(Math.abs(p.worstMeanResponseS - measured48.meanResponseS) / measured48.meanResponseS).toBeLessThanOrEqual(0.15);
         expect(p.worstErrorRate).toBeGreaterThan(0.001);
-        expect(maxSafeGroupConcurrency([{ rttMs: 160, weight: 1 }, { rttMs: 160, weight: 1 }], { targetResponseS: 12, errorBudget: 0.001 })).toBe(25);
+        expect(
+            maxSafeGroupConcurrency(
+                [
+                    { rttMs: 160, weight: 1 },
+                    { rttMs: 160, weight: 1 },
+                ],
+                { targetResponseS: 12, errorBudget: 0.001 },
+            ),
+        ).toBe(25);
     });
     it("labels zones at different RTTs and more than 60 requests as not measured", () => {
-        const p = predictGroupBrokering({ classes: [{ rttMs: 160, concurrency: 40 }, { rttMs: 45, concurrency: 30 }] });
+        const p = predictGroupBrokering({
+            classes: [
+                { rttMs: 160, concurrency: 40 },
+                { rttMs: 45, concurrency: 30 },
+            ],
+        });
         expect(p.notMeasured).toHaveLength(2);
         expect(p.notMeasured[0]).toContain("70 concurrent requests on one lock: not measured");
     });

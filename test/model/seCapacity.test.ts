@@ -7,7 +7,13 @@ import table from "../../model/data/nsx-alb-se-20.1.6.json";
 const rows = table.rows.map((row) => Object.fromEntries(table.columns.map((c, i) => [c, row[i]])) as Record<string, number | boolean>);
 
 const GROUP: SeGroupSpec = {
-    vcpusPerSe: 4, memoryPerSeMb: 4096, maxSe: 10, minScaleoutPerVs: 1, maxScaleoutPerVs: 4, bufferSe: 1, haMode: "HA_MODE_SHARED",
+    vcpusPerSe: 4,
+    memoryPerSeMb: 4096,
+    maxSe: 10,
+    minScaleoutPerVs: 1,
+    maxScaleoutPerVs: 4,
+    bufferSe: 1,
+    haMode: "HA_MODE_SHARED",
 };
 
 describe("model/data/nsx-alb-se-20.1.6.json", () => {
@@ -172,17 +178,25 @@ describe("requiredVcpusPerSe (hand-computed)", () => {
     });
     it("says when no size up to 64 vCPUs fits and how many SEs would", () => {
         // 40000 RSA TPS needs 50000 per SE; 64 vCPUs give 4000 x 64 / 6 = 42667. At 4 vCPUs: 40000 / 2600 / 0.8 = 19.2 -> 20 SEs.
-        expect(requiredVcpusPerSe([{ sslTps: 40000 }], GROUP, { headroomPct: 20, scope: "vs" })).toMatchObject({ vcpusPerSe: undefined, sesAtCurrentVcpus: 20 });
+        expect(requiredVcpusPerSe([{ sslTps: 40000 }], GROUP, { headroomPct: 20, scope: "vs" })).toMatchObject({
+            vcpusPerSe: undefined,
+            sesAtCurrentVcpus: 20,
+        });
     });
     it("uses the group's SE count for the sum", () => {
         // maxSe 3 - bufferSe 1 = 2 SEs; 300000 RPS needs 300000 / 2 / 0.8 = 187500 per SE:
         // 6 vCPUs 185000 (no), 7 vCPUs 185000 + 17500 = 202500 -> 7. At 4 vCPUs: 300000 / 150000 / 0.8 = 2.5 -> 3 SEs.
         const group = { ...GROUP, maxSe: 3 };
-        expect(requiredVcpusPerSe([{ l7Rps: 150000 }, { l7Rps: 150000 }], group, { headroomPct: 20, scope: "group" })).toMatchObject({ vcpusPerSe: 7, sesAtCurrentVcpus: 3 });
+        expect(requiredVcpusPerSe([{ l7Rps: 150000 }, { l7Rps: 150000 }], group, { headroomPct: 20, scope: "group" })).toMatchObject({
+            vcpusPerSe: 7,
+            sesAtCurrentVcpus: 3,
+        });
     });
     it("counts maxScaleoutPerVs only when asked", () => {
         // 2 x 2600 x 0.8 = 4160 >= 3000 at 4 vCPUs on maxScaleoutPerVs 2: 4 vCPUs fit; 3 vCPUs: 2 x 2200 x 0.8 = 3520 fit; 2 vCPUs: 2 x 1800 x 0.8 = 2880 do not -> 3.
-        expect(requiredVcpusPerSe([{ sslTps: 3000 }], { ...GROUP, maxScaleoutPerVs: 2 }, { headroomPct: 20, scope: "vs", assumeScaleOut: true }).vcpusPerSe).toBe(3);
+        expect(
+            requiredVcpusPerSe([{ sslTps: 3000 }], { ...GROUP, maxScaleoutPerVs: 2 }, { headroomPct: 20, scope: "vs", assumeScaleOut: true }).vcpusPerSe,
+        ).toBe(3);
     });
     it("gives the memory that fits the open connections", () => {
         // 300000 connections on 1 SE at <= 80%: 375000 per SE; the 4 vCPU row has 160000 at 4 GB -> 9.375 GB = 9600 MB.

@@ -11,7 +11,15 @@ function cell(vcpus: number, column: string): number {
 }
 
 /** The provider defaults (resource_avi_serviceenginegroup.go) at 2 vCPUs. */
-const DEFAULTS: SeGroupSpec = { vcpusPerSe: 2, memoryPerSeMb: 2048, maxSe: 10, minScaleoutPerVs: 1, maxScaleoutPerVs: 4, bufferSe: 1, haMode: "HA_MODE_SHARED" };
+const DEFAULTS: SeGroupSpec = {
+    vcpusPerSe: 2,
+    memoryPerSeMb: 2048,
+    maxSe: 10,
+    minScaleoutPerVs: 1,
+    maxScaleoutPerVs: 4,
+    bufferSe: 1,
+    haMode: "HA_MODE_SHARED",
+};
 
 function units(count: number, demand: VsDemand): PlacedUnit[] {
     return Array.from({ length: count }, () => [demand]);

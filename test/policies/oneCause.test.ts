@@ -110,7 +110,17 @@ describe("one cause, one verdict on one SE group", () => {
     /** SE group "web" packed onto its busiest SE, with `count` RSA-2048 virtual services of `tps` TPS each (no dedicated dispatcher: the 2 vCPU row). */
     function group(count: number, tps: number): TestResource[] {
         return [
-            { type: SE_GROUP, name: "web-seg", props: seGroupProps({ algo: "PLACEMENT_ALGO_PACKED", vcpusPerSe: "2", memoryPerSe: "4096", maxVsPerSe: "20", dedicatedDispatcherCore: "false" }) },
+            {
+                type: SE_GROUP,
+                name: "web-seg",
+                props: seGroupProps({
+                    algo: "PLACEMENT_ALGO_PACKED",
+                    vcpusPerSe: "2",
+                    memoryPerSe: "4096",
+                    maxVsPerSe: "20",
+                    dedicatedDispatcherCore: "false",
+                }),
+            },
             ...Array.from({ length: count }, (_, i): TestResource => ({
                 type: VS,
                 name: `vs-${String(i).padStart(2, "0")}`,
@@ -133,7 +143,10 @@ describe("one cause, one verdict on one SE group", () => {
         ["10 VSs over one SE: one verdict, on the SE group", 300, 1],
     ])("%s", async (_label, tps, expected) => {
         const out = (await runPolicies(policies, group(10, tps))).filter((v) => v.policyName === "nsx-alb-se-capacity");
-        expect(out.map((v) => v.urn?.split("::").pop()), out.map((v) => v.message).join("\n")).toEqual(expected === 0 ? [] : ["web-seg"]);
+        expect(
+            out.map((v) => v.urn?.split("::").pop()),
+            out.map((v) => v.message).join("\n"),
+        ).toEqual(expected === 0 ? [] : ["web-seg"]);
         if (expected > 0) expect(out[0]?.message.split("\n")[0]).toMatch(/with 10 VS shares on it/);
     });
 });

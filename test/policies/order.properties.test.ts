@@ -78,28 +78,37 @@ function unknownVss(count: number): TestResource[] {
     return Array.from({ length: count }, (_, i): TestResource => ({
         type: VS,
         name: `vs-${["q", "b", "m", "a"][i]}`,
-        props: { name: `vs-${["q", "b", "m", "a"][i]}`, seGroupRef: UNKNOWN_VALUE, services: [{ port: "80" }], markers: [{ key: "perfguard:l7Rps", values: ["20000"] }] },
+        props: {
+            name: `vs-${["q", "b", "m", "a"][i]}`,
+            seGroupRef: UNKNOWN_VALUE,
+            services: [{ port: "80" }],
+            markers: [{ key: "perfguard:l7Rps", values: ["20000"] }],
+        },
     }));
 }
 
-const stackArb = fc.record({
-    zones: fc.array(zoneArb, { minLength: 1, maxLength: ZONE_NAMES.length }),
-    vss: fc.integer({ min: 0, max: 4 }),
-    nsx: fc.boolean(),
-    xen: fc.boolean(),
-}).map(({ zones, vss, nsx, xen }) => [
-    ...citrixZones(zones),
-    ...(nsx ? nsxStack() : []),
-    ...unknownVss(vss),
-    ...(xen ? xenStack() : []),
-].map((r) => ({ ...r, urn: urnOf(r.type, r.name) })));
+const stackArb = fc
+    .record({
+        zones: fc.array(zoneArb, { minLength: 1, maxLength: ZONE_NAMES.length }),
+        vss: fc.integer({ min: 0, max: 4 }),
+        nsx: fc.boolean(),
+        xen: fc.boolean(),
+    })
+    .map(({ zones, vss, nsx, xen }) =>
+        [...citrixZones(zones), ...(nsx ? nsxStack() : []), ...unknownVss(vss), ...(xen ? xenStack() : [])].map((r) => ({ ...r, urn: urnOf(r.type, r.name) })),
+    );
 
 /** The whole `Policies:` section the preview prints for these violations. */
 async function policiesText(stack: TestResource[], config: Record<string, Record<string, unknown>>): Promise<string> {
     const violations = await runPolicies(policies, stack, config);
     const shown: PreviewViolation[] = violations.map((v) => ({
-        policyName: v.policyName, policyPackName: "perfguard", policyPackVersion: "0.1.0",
-        enforcementLevel: v.enforcementLevel, message: v.message, urn: v.urn, phase: "analyzeStack",
+        policyName: v.policyName,
+        policyPackName: "perfguard",
+        policyPackVersion: "0.1.0",
+        enforcementLevel: v.enforcementLevel,
+        message: v.message,
+        urn: v.urn,
+        phase: "analyzeStack",
     }));
     return formatPoliciesSection([{ name: "perfguard", version: "0.1.0", localPath: "." }], shown, []);
 }
@@ -107,14 +116,17 @@ async function policiesText(stack: TestResource[], config: Record<string, Record
 describe("the Policies: text does not depend on resource order", () => {
     it("any shuffle of a generated stack prints the same section", async () => {
         const config = { "xen-guest-network-share": xenBaselineConfig(), "xen-dom0-workload": xenBaselineConfig() };
-        await fc.assert(fc.asyncProperty(
-            stackArb.chain((stack) => fc.tuple(fc.constant(stack), fc.shuffledSubarray(stack, { minLength: stack.length, maxLength: stack.length }))),
-            async ([stack, shuffled]) => {
-                const forward = await policiesText(stack, config);
-                expect(forward).toContain("Policies:");
-                expect(await policiesText(shuffled, config)).toBe(forward);
-            },
-        ), { numRuns: RUNS });
+        await fc.assert(
+            fc.asyncProperty(
+                stackArb.chain((stack) => fc.tuple(fc.constant(stack), fc.shuffledSubarray(stack, { minLength: stack.length, maxLength: stack.length }))),
+                async ([stack, shuffled]) => {
+                    const forward = await policiesText(stack, config);
+                    expect(forward).toContain("Policies:");
+                    expect(await policiesText(shuffled, config)).toBe(forward);
+                },
+            ),
+            { numRuns: RUNS },
+        );
     });
 
     it("a not-checked summary lists its zones sorted whatever their order (the reported case)", async () => {

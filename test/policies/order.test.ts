@@ -12,12 +12,18 @@ import type { RecordedResource } from "../../preview/types";
 import { runPolicies, TestResource } from "../support/policyHarness";
 
 const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
-const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json"))).sort();
+const examples = fs
+    .readdirSync(EXAMPLES)
+    .filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json")))
+    .sort();
 
 function asTestResources(recorded: RecordedResource[]): TestResource[] {
     const nameOf = new Map(recorded.map((r) => [r.urn, r.name]));
     return recorded.map((r) => ({
-        type: r.type, name: r.name, urn: r.urn, props: r.outputs,
+        type: r.type,
+        name: r.name,
+        urn: r.urn,
+        props: r.outputs,
         propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies).map(([k, urns]) => [k, urns.map((u) => nameOf.get(u) ?? u)])),
     }));
 }
@@ -26,7 +32,7 @@ describe.each(examples)("%s: verdicts and messages do not depend on resource ord
     it("forward, reversed and rotated give the same violations", async () => {
         const dir = path.join(EXAMPLES, name);
         const configFile = path.join(dir, "policy-config.json");
-        const config = fs.existsSync(configFile) ? JSON.parse(fs.readFileSync(configFile, "utf8")) as Record<string, Record<string, unknown>> : {};
+        const config = fs.existsSync(configFile) ? (JSON.parse(fs.readFileSync(configFile, "utf8")) as Record<string, Record<string, unknown>>) : {};
         const recorded = await runProgram(dir, { project: name, stack: "dev", config: {}, onOutput: () => undefined });
         const stack = asTestResources(recorded);
         const key = (vs: Awaited<ReturnType<typeof runPolicies>>) => vs.map((v) => `${v.policyName} ${v.urn ?? ""} ${v.enforcementLevel}\n${v.message}`).sort();

@@ -33,10 +33,13 @@ describe("parseStackName (pkg/backend/diy ParseReference)", () => {
         expect(parseStackName(name, "site")).toEqual(expected);
     });
 
-    it.each([["acme/net/prod", 'names organization "acme"'], ["a/b/c/d", "is not a stack name"], ["net//prod", "is not a stack name"]])(
-        "refuses %s", (name, why) => {
-            expect((parseStackName(name, "site") as { why: string }).why).toContain(why);
-        });
+    it.each([
+        ["acme/net/prod", 'names organization "acme"'],
+        ["a/b/c/d", "is not a stack name"],
+        ["net//prod", "is not a stack name"],
+    ])("refuses %s", (name, why) => {
+        expect((parseStackName(name, "site") as { why: string }).why).toContain(why);
+    });
 });
 
 describe("fileBackendDir", () => {
@@ -44,7 +47,9 @@ describe("fileBackendDir", () => {
         expect(fileBackendDir({ PULUMI_BACKEND_URL: "file:///srv/state?no_tmp_dir=true" })).toEqual({ dir: "/srv/state" });
         const home = backend({ "credentials.json": JSON.stringify({ current: "file:///srv/login" }) });
         expect(fileBackendDir({ PULUMI_HOME: home })).toEqual({ dir: "/srv/login" });
-        expect(fileBackendDir({ PULUMI_BACKEND_URL: "https://api.pulumi.com" })).toEqual({ why: "the backend https://api.pulumi.com is not a file:// backend" });
+        expect(fileBackendDir({ PULUMI_BACKEND_URL: "https://api.pulumi.com" })).toEqual({
+            why: "the backend https://api.pulumi.com is not a file:// backend",
+        });
         expect(fileBackendDir({ PULUMI_HOME: backend({}) })).toEqual({ why: "no backend is set (PULUMI_BACKEND_URL or pulumi login)" });
     });
 });
@@ -77,10 +82,13 @@ describe("readBackendStack", () => {
 
 describe("stackOutputs", () => {
     it("gives plain outputs, decrypted secrets' values with their names, and names ciphertext it cannot read", () => {
-        const out = stackOutputs([{
-            urn: ROOT_URN, type: "pulumi:pulumi:Stack",
-            outputs: { rtt: 280, shown: { ...SECRET, plaintext: "40" }, hidden: { ...SECRET, ciphertext: "v1:abc" } },
-        }]);
+        const out = stackOutputs([
+            {
+                urn: ROOT_URN,
+                type: "pulumi:pulumi:Stack",
+                outputs: { rtt: 280, shown: { ...SECRET, plaintext: "40" }, hidden: { ...SECRET, ciphertext: "v1:abc" } },
+            },
+        ]);
         expect(out).toEqual({ outputs: { rtt: 280, shown: 40 }, secretNames: ["hidden", "shown"], encrypted: ["hidden"] });
     });
 });

@@ -18,11 +18,55 @@ function file(records: ExplainRecord[]): string {
 
 describe("readExplanation and formatExplanation", () => {
     const records: ExplainRecord[] = [
-        { kind: "facts", phase: "analyze", urn: URN, type: "avi:index/serviceenginegroup:Serviceenginegroup", name: "web-seg", facts: [], problems: 0, incomplete: false },
-        { kind: "verdict", phase: "analyze", policy: "nsx-alb-se-minimum-resources", urn: URN, violations: 1, applies: false, reason: "vcpusPerSe is unknown in this preview", notChecked: ["vcpusPerSe is unknown in this preview (give it a known value)"] },
-        { kind: "verdict", phase: "analyze", policy: "nsx-alb-se-dedicated-dispatcher", urn: URN, violations: 0, applies: false, reason: "vcpusPerSe 2 below minVcpus 4" },
-        { kind: "verdict", phase: "analyze", policy: "policy-a", urn: URN, violations: 2, applies: true, detail: "memoryPerSe 2048 MB against 4096 MB", notChecked: ["diskPerSe is unknown in this preview (give it a known value)"] },
-        { kind: "verdict", phase: "analyze", policy: "citrix-zone-rtt-limit", urn: URN, violations: 0, applies: false, reason: "reads only citrix:index/zone:Zone", typeNotRead: true },
+        {
+            kind: "facts",
+            phase: "analyze",
+            urn: URN,
+            type: "avi:index/serviceenginegroup:Serviceenginegroup",
+            name: "web-seg",
+            facts: [],
+            problems: 0,
+            incomplete: false,
+        },
+        {
+            kind: "verdict",
+            phase: "analyze",
+            policy: "nsx-alb-se-minimum-resources",
+            urn: URN,
+            violations: 1,
+            applies: false,
+            reason: "vcpusPerSe is unknown in this preview",
+            notChecked: ["vcpusPerSe is unknown in this preview (give it a known value)"],
+        },
+        {
+            kind: "verdict",
+            phase: "analyze",
+            policy: "nsx-alb-se-dedicated-dispatcher",
+            urn: URN,
+            violations: 0,
+            applies: false,
+            reason: "vcpusPerSe 2 below minVcpus 4",
+        },
+        {
+            kind: "verdict",
+            phase: "analyze",
+            policy: "policy-a",
+            urn: URN,
+            violations: 2,
+            applies: true,
+            detail: "memoryPerSe 2048 MB against 4096 MB",
+            notChecked: ["diskPerSe is unknown in this preview (give it a known value)"],
+        },
+        {
+            kind: "verdict",
+            phase: "analyze",
+            policy: "citrix-zone-rtt-limit",
+            urn: URN,
+            violations: 0,
+            applies: false,
+            reason: "reads only citrix:index/zone:Zone",
+            typeNotRead: true,
+        },
     ];
 
     it("classifies each verdict as one of the recorded decisions", () => {
@@ -39,9 +83,13 @@ describe("readExplanation and formatExplanation", () => {
     it("prints applied, not checked (with the remedy), not applicable and not read per policy", () => {
         const text = formatExplanation(readExplanation(file(records), [URN]));
         expect(text).toContain("avi:index/serviceenginegroup:Serviceenginegroup: web-seg\n");
-        expect(text).toContain("nsx-alb-se-minimum-resources [Analyze]: not checked, 1 violation: vcpusPerSe is unknown in this preview (give it a known value)\n");
+        expect(text).toContain(
+            "nsx-alb-se-minimum-resources [Analyze]: not checked, 1 violation: vcpusPerSe is unknown in this preview (give it a known value)\n",
+        );
         expect(text).toContain("nsx-alb-se-dedicated-dispatcher [Analyze]: not applicable: vcpusPerSe 2 below minVcpus 4\n");
-        expect(text).toContain("policy-a [Analyze]: applied, 2 violations: memoryPerSe 2048 MB against 4096 MB; not checked: diskPerSe is unknown in this preview (give it a known value)\n");
+        expect(text).toContain(
+            "policy-a [Analyze]: applied, 2 violations: memoryPerSe 2048 MB against 4096 MB; not checked: diskPerSe is unknown in this preview (give it a known value)\n",
+        );
         // citrix-zone-rtt-limit has no zone in this stack: named once at the top, not per resource.
         expect(text).toContain("    not shown: citrix-zone-rtt-limit (nothing of their kind in this stack)\n");
         expect(text).not.toContain("not read by");
@@ -52,16 +100,47 @@ describe("formatExplanation keeps to what the stack holds", () => {
     const ZONE = "urn:pulumi:dev::p::citrix:index/zone:Zone::emea";
     const POOL = "urn:pulumi:dev::p::avi:index/pool:Pool::web-pool";
     const VSVIP = "urn:pulumi:dev::p::avi:index/vsvip:Vsvip::web-vip";
-    const notRead = (policy: string, urn: string): ExplainRecord => ({ kind: "verdict", phase: "analyzeStack", policy, urn, violations: 0, applies: false, reason: "other types", typeNotRead: true });
-    const facts = (urn: string, type: string, name: string): ExplainRecord => ({ kind: "facts", phase: "analyze", urn, type, name, facts: [], problems: 0, incomplete: false });
+    const notRead = (policy: string, urn: string): ExplainRecord => ({
+        kind: "verdict",
+        phase: "analyzeStack",
+        policy,
+        urn,
+        violations: 0,
+        applies: false,
+        reason: "other types",
+        typeNotRead: true,
+    });
+    const facts = (urn: string, type: string, name: string): ExplainRecord => ({
+        kind: "facts",
+        phase: "analyze",
+        urn,
+        type,
+        name,
+        facts: [],
+        problems: 0,
+        incomplete: false,
+    });
     // An Avi-only stack: one SE group that policy-se judges; the Citrix stack policies judged nothing.
     const aviOnly: ExplainRecord[] = [
         facts(URN, "avi:index/serviceenginegroup:Serviceenginegroup", "web-seg"),
         { kind: "verdict", phase: "analyzeStack", policy: "policy-se", urn: URN, violations: 0, applies: true, detail: "busiest SE 30%" },
-        notRead("citrix-site-limits", URN), notRead("citrix-zone-rtt-limit", URN), notRead("policy-vs", URN),
-        facts(POOL, "avi:index/pool:Pool", "web-pool"), notRead("policy-se", POOL), notRead("citrix-site-limits", POOL),
-        facts(VSVIP, "avi:index/vsvip:Vsvip", "web-vip"), notRead("policy-se", VSVIP),
-        { kind: "verdict", phase: "analyzeStack", policy: "citrix-site-limits", urn: "", violations: 0, applies: true, detail: "0 Citrix zones against maxZonesPerSite 50" },
+        notRead("citrix-site-limits", URN),
+        notRead("citrix-zone-rtt-limit", URN),
+        notRead("policy-vs", URN),
+        facts(POOL, "avi:index/pool:Pool", "web-pool"),
+        notRead("policy-se", POOL),
+        notRead("citrix-site-limits", POOL),
+        facts(VSVIP, "avi:index/vsvip:Vsvip", "web-vip"),
+        notRead("policy-se", VSVIP),
+        {
+            kind: "verdict",
+            phase: "analyzeStack",
+            policy: "citrix-site-limits",
+            urn: "",
+            violations: 0,
+            applies: true,
+            detail: "0 Citrix zones against maxZonesPerSite 50",
+        },
         { kind: "verdict", phase: "analyzeStack", policy: "policy-vs", urn: "", violations: 0, applies: false, reason: "no virtual service", notChecked: [] },
         // policy-vs judges virtual services, and this stack has none: its stack-wide decision is left out too.
     ];
@@ -76,21 +155,33 @@ describe("formatExplanation keeps to what the stack holds", () => {
 
     it("puts a resource no policy reads on one line, consecutive ones together", () => {
         const text = formatExplanation(readExplanation(file(aviOnly), [URN, POOL, VSVIP]));
-        expect(text).toContain("\n\n    avi:index/pool:Pool: web-pool: no perfguard: facts; no policy applies\n    avi:index/vsvip:Vsvip: web-vip: no perfguard: facts; no policy applies\n");
+        expect(text).toContain(
+            "\n\n    avi:index/pool:Pool: web-pool: no perfguard: facts; no policy applies\n    avi:index/vsvip:Vsvip: web-vip: no perfguard: facts; no policy applies\n",
+        );
     });
 
     it("lists on one line, sorted, only the policies of this stack that do not read a resource", () => {
         const mixed: ExplainRecord[] = [
             ...aviOnly,
             facts(ZONE, "citrix:index/zone:Zone", "emea"),
-            { kind: "verdict", phase: "analyze", policy: "citrix-zone-rtt-limit", urn: ZONE, violations: 1, applies: true, detail: "RTT 260 ms against maxRttMs 250 ms" },
+            {
+                kind: "verdict",
+                phase: "analyze",
+                policy: "citrix-zone-rtt-limit",
+                urn: ZONE,
+                violations: 1,
+                applies: true,
+                detail: "RTT 260 ms against maxRttMs 250 ms",
+            },
             { kind: "verdict", phase: "analyzeStack", policy: "citrix-site-limits", urn: ZONE, violations: 0, applies: true, detail: "20 machines" },
             notRead("policy-se", ZONE),
         ];
         const text = formatExplanation(readExplanation(file(mixed), [URN, POOL, VSVIP, ZONE]));
         expect(text).toContain("    not shown: policy-vs (nothing of their kind in this stack)\n");
         expect(text).toContain("        citrix-site-limits [AnalyzeStack]: applied, 0 violations: 0 Citrix zones against maxZonesPerSite 50\n");
-        expect(text).toContain("    avi:index/serviceenginegroup:Serviceenginegroup: web-seg\n        facts (inputs, Analyze): none\n        policy-se [AnalyzeStack]: applied, 0 violations: busiest SE 30%\n        not read by: citrix-site-limits, citrix-zone-rtt-limit (other resource types)\n");
+        expect(text).toContain(
+            "    avi:index/serviceenginegroup:Serviceenginegroup: web-seg\n        facts (inputs, Analyze): none\n        policy-se [AnalyzeStack]: applied, 0 violations: busiest SE 30%\n        not read by: citrix-site-limits, citrix-zone-rtt-limit (other resource types)\n",
+        );
         expect(text).toContain("        not read by: policy-se (other resource types)\n");
     });
 });

@@ -22,7 +22,9 @@ function program(): string {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: team-b\nruntime: nodejs\n");
     fs.writeFileSync(path.join(dir, "Pulumi.prod.yaml"), "config: {}\n");
-    fs.writeFileSync(path.join(dir, "index.ts"), `import * as avi from "@pulumi/avi";
+    fs.writeFileSync(
+        path.join(dir, "index.ts"),
+        `import * as avi from "@pulumi/avi";
 
 new avi.Virtualservice("catalog-web", {
     name: "catalog-web",
@@ -34,7 +36,8 @@ new avi.Virtualservice("catalog-web", {
         { key: "perfguard:sslKeyType", values: ["rsa"] },
     ],
 });
-`);
+`,
+    );
     return dir;
 }
 
@@ -48,7 +51,11 @@ function previewWith(spec: string | undefined): { status: number | null; stdout:
         env.PERFGUARD_INVENTORY = spec;
     }
     const run = spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), program(), "--stack", "prod"], {
-        cwd: work, env, encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL",
+        cwd: work,
+        env,
+        encoding: "utf8",
+        timeout: 240_000,
+        killSignal: "SIGKILL",
     });
     return { status: run.status, stdout: run.stdout };
 }
@@ -58,14 +65,18 @@ describe("team B's preview through the pack process", () => {
         const run = previewWith([fixture("network.json"), fixture("team-a.json"), fixture("team-b.json")].join(","));
         expect(run.status).toBe(1);
         expect(run.stdout).toMatch(/\[mandatory\] {2}nsx-alb-se-capacity {2}\(avi:index:Virtualservice: catalog-web\)/);
-        expect(run.stdout).toContain("Serviceenginegroup \"shared-web\": its busiest SE needs 123.8% with 2 VS shares on it (limit 80%): its VSs would drop traffic at peak.");
-        expect(run.stdout).toContain("team-a/prod Virtualservice \"checkout-api\" 75.9% of an SE");
+        expect(run.stdout).toContain(
+            'Serviceenginegroup "shared-web": its busiest SE needs 123.8% with 2 VS shares on it (limit 80%): its VSs would drop traffic at peak.',
+        );
+        expect(run.stdout).toContain('team-a/prod Virtualservice "checkout-api" 75.9% of an SE');
         expect(run.stdout).not.toContain("171.8%");
     });
 
     it("without an inventory: not checked, at the unverified level", () => {
         const run = previewWith(undefined);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("1 resource not checked: seGroupRef names an SE group by uuid this stack does not declare: other stacks' load on it is unknown (Virtualservice \"catalog-web\").");
+        expect(run.stdout).toContain(
+            '1 resource not checked: seGroupRef names an SE group by uuid this stack does not declare: other stacks\' load on it is unknown (Virtualservice "catalog-web").',
+        );
     });
 });

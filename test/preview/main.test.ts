@@ -11,13 +11,17 @@ const ROOT = path.resolve(__dirname, "..", "..");
 /** A Pulumi YAML program (a zone in Pulumi.yaml) in a fresh temp folder. */
 function yamlProgram(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-yaml-"));
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: site\nruntime: yaml\nresources:\n  zone:\n    type: citrix:Zone\n    properties:\n      name: far\n");
+    fs.writeFileSync(
+        path.join(dir, "Pulumi.yaml"),
+        "name: site\nruntime: yaml\nresources:\n  zone:\n    type: citrix:Zone\n    properties:\n      name: far\n",
+    );
     return dir;
 }
 
 function cli(args: string[]) {
     return spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "preview", "main.ts"), ...args], {
-        cwd: ROOT, encoding: "utf8",
+        cwd: ROOT,
+        encoding: "utf8",
     });
 }
 
@@ -48,10 +52,16 @@ describe("preview/main", () => {
     });
 
     it.each([
-        ["a program directory that does not exist", [path.join(ROOT, "no-such-program"), "--policy-pack", SAMPLE_PACK],
-            `error: program directory ${path.join(ROOT, "no-such-program")} does not exist\n`],
-        ["a policy pack directory that does not exist", [SAMPLE_PROGRAM, "--policy-pack", path.join(ROOT, "no-such-pack")],
-            `error: policy pack directory ${path.join(ROOT, "no-such-pack")} does not exist\n`],
+        [
+            "a program directory that does not exist",
+            [path.join(ROOT, "no-such-program"), "--policy-pack", SAMPLE_PACK],
+            `error: program directory ${path.join(ROOT, "no-such-program")} does not exist\n`,
+        ],
+        [
+            "a policy pack directory that does not exist",
+            [SAMPLE_PROGRAM, "--policy-pack", path.join(ROOT, "no-such-pack")],
+            `error: policy pack directory ${path.join(ROOT, "no-such-pack")} does not exist\n`,
+        ],
     ])("refuses %s with one line and exit 1 (as the CLI)", (_label, args, line) => {
         const run = cli(args);
         expect(run.status).toBe(1);
@@ -67,16 +77,24 @@ describe("preview/main", () => {
         const programDir = dir();
         const run = cli([programDir, "--policy-pack", SAMPLE_PACK]);
         expect(run.status).toBe(2);
-        expect(run.stderr).toBe("error: perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
-            `${path.join(programDir, "Pulumi.yaml")} says runtime: ${runtime}: run npm run preview:real -- ${programDir} for the Pulumi CLI's verdicts\n`);
+        expect(run.stderr).toBe(
+            "error: perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
+                `${path.join(programDir, "Pulumi.yaml")} says runtime: ${runtime}: run npm run preview:real -- ${programDir} for the Pulumi CLI's verdicts\n`,
+        );
         expect(run.stdout).toBe("");
     });
 
     it.each([
-        ["more configs than packs", ["--policy-pack", SAMPLE_PACK, "--policy-pack-config", "a.json", "--policy-pack-config", "b.json"],
-            'error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n'],
-        ["two configs for the default pack", ["--policy-pack-config", "a.json", "--policy-pack-config", "b.json"],
-            'error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n'],
+        [
+            "more configs than packs",
+            ["--policy-pack", SAMPLE_PACK, "--policy-pack-config", "a.json", "--policy-pack-config", "b.json"],
+            'error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n',
+        ],
+        [
+            "two configs for the default pack",
+            ["--policy-pack-config", "a.json", "--policy-pack-config", "b.json"],
+            'error: the number of "--policy-pack-config" flags must match the number of "--policy-pack" flags\n',
+        ],
     ])("refuses %s as the CLI words it, exit 2", (_label, args, line) => {
         const run = cli([SAMPLE_PROGRAM, ...args]);
         expect(run.status).toBe(2);

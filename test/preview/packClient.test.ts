@@ -40,10 +40,13 @@ describe("startPack with the sample pack", () => {
             "catalog-size-limit": { enforcementLevel: "advisory", properties: { maxMachines: 10, unit: "desktops" } },
             "catalog-count": { enforcementLevel: "disabled" },
         });
-        const zone = { urn: urn(ZONE, "z"), type: ZONE, name: "z",
-            properties: { name: "Z", description: "d", metadatas: [{ name: "rttMs", value: "75" }] } };
-        const catalog = { urn: urn(CATALOG, "c"), type: CATALOG, name: "c",
-            properties: { zone: UNKNOWN_STRING, provisioningScheme: { numberOfTotalMachines: 12 } } };
+        const zone = { urn: urn(ZONE, "z"), type: ZONE, name: "z", properties: { name: "Z", description: "d", metadatas: [{ name: "rttMs", value: "75" }] } };
+        const catalog = {
+            urn: urn(CATALOG, "c"),
+            type: CATALOG,
+            name: "c",
+            properties: { zone: UNKNOWN_STRING, provisioningScheme: { numberOfTotalMachines: 12 } },
+        };
 
         const analyzed = await pack.analyze(catalog);
         const byPolicy = new Map(analyzed.diagnostics.map((d) => [d.policyName, d]));
@@ -80,7 +83,7 @@ describe("startPack failures", () => {
     it("fails clearly when the pack prints before its port", async () => {
         const err = await startPack(NOISY_PACK, { onOutput: quiet }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PreviewError);
-        expect((err as Error).message).toContain("printed \"loading noisy pack\" before its port");
+        expect((err as Error).message).toContain('printed "loading noisy pack" before its port');
     });
 
     it("fails clearly with the stderr tail when the pack exits before printing a port", async () => {

@@ -18,7 +18,9 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 /** Verdicts as `level policy -> name` (stack-wide: "(stack)"), sorted. */
 function printed(stdout: string): string[] {
-    return listedViolations(policiesSection(stdout)).map((v) => `${v.level} ${v.policy} -> ${v.name ?? "(stack)"}`).sort();
+    return listedViolations(policiesSection(stdout))
+        .map((v) => `${v.level} ${v.policy} -> ${v.name ?? "(stack)"}`)
+        .sort();
 }
 
 function written(results: Results): string[] {
@@ -28,8 +30,11 @@ function written(results: Results): string[] {
 /** Runs the emulated preview with PERFGUARD_RESULTS=<value>, PWD a fresh folder (as a shell sets it). */
 function preview(program: string, value: string) {
     const start = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-results-"));
-    const run = spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), program],
-        { cwd: ROOT, encoding: "utf8", env: { ...process.env, PERFGUARD_RESULTS: value, PWD: start } });
+    const run = spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), program], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, PERFGUARD_RESULTS: value, PWD: start },
+    });
     return { run, start };
 }
 
@@ -48,7 +53,13 @@ describe("PERFGUARD_RESULTS under the emulated preview", () => {
         ]);
         // Each message as the section prints it (indented 10 spaces under its line).
         for (const v of results.verdicts) {
-            expect(policiesSection(run.stdout)).toContain(v.message.replace(/\n$/, "").split("\n").map((l) => `          ${l}`).join("\n"));
+            expect(policiesSection(run.stdout)).toContain(
+                v.message
+                    .replace(/\n$/, "")
+                    .split("\n")
+                    .map((l) => `          ${l}`)
+                    .join("\n"),
+            );
         }
         expect(results.counts).toEqual({ violation: 3, waived: 0, "not checked": 0, passed: 0 });
         expect(results.rules.map((r) => r.id)).toContain("nsx-alb-se-capacity");
@@ -58,10 +69,15 @@ describe("PERFGUARD_RESULTS under the emulated preview", () => {
     it("writes SARIF 2.1.0 that validates against the schema when asked (<file>,sarif)", () => {
         const { run, start } = preview("examples/nsx-alb-se-groups", "results.out,sarif");
         expect(run.status, run.stderr).toBe(1);
-        const log = JSON.parse(fs.readFileSync(path.join(start, "results.out"), "utf8")) as { runs: Array<{ results: Array<{ ruleId: string; level: string }> }> };
+        const log = JSON.parse(fs.readFileSync(path.join(start, "results.out"), "utf8")) as {
+            runs: Array<{ results: Array<{ ruleId: string; level: string }> }>;
+        };
         expect(sarifErrors(log)).toBe("");
-        expect(log.runs[0].results.map((r) => `${r.level} ${r.ruleId}`).sort())
-            .toEqual(["error nsx-alb-se-capacity", "error nsx-alb-se-capacity", "warning nsx-alb-se-dedicated-dispatcher"]);
+        expect(log.runs[0].results.map((r) => `${r.level} ${r.ruleId}`).sort()).toEqual([
+            "error nsx-alb-se-capacity",
+            "error nsx-alb-se-capacity",
+            "warning nsx-alb-se-dedicated-dispatcher",
+        ]);
     }, 300_000);
 
     it("leaves the verdicts so far when the program fails", () => {

@@ -5,10 +5,17 @@ import { AnalyzerInfo } from "../../preview/packClient";
 import { missingLevelLine, parsePolicyConfig, reconcilePolicyConfig, validatePolicyProperties } from "../../preview/policyConfig";
 
 const info: AnalyzerInfo = {
-    name: "pack", displayName: "", version: "1.2.3", supportsConfig: true,
+    name: "pack",
+    displayName: "",
+    version: "1.2.3",
+    supportsConfig: true,
     policies: [
         {
-            name: "rtt", displayName: "", description: "", enforcementLevel: "mandatory", policyType: "stack",
+            name: "rtt",
+            displayName: "",
+            description: "",
+            enforcementLevel: "mandatory",
+            policyType: "stack",
             configSchema: { properties: { maxRttMs: { type: "number", default: 90 }, site: { type: "string" } }, required: ["maxRttMs"] },
         },
         { name: "plain", displayName: "", description: "", enforcementLevel: "advisory", policyType: "resource" },
@@ -60,10 +67,30 @@ describe("reconcilePolicyConfig", () => {
     // The CLI's line first, exactly (pulumi preview names the pack path; policy analyze does not),
     // then perfguard's own line, marked, with the key and the suggestion.
     it.each([
-        [{ pln: { x: 1 } }, "/packs/p", 'configuring policy pack "pack" at "/packs/p": invalid enforcement level ""', 'perfguard: "pln" has no enforcementLevel and is not a policy of pack: did you mean "plain"?'],
-        [{ pln: { x: 1 } }, undefined, 'configuring policy pack "pack": invalid enforcement level ""', 'perfguard: "pln" has no enforcementLevel and is not a policy of pack: did you mean "plain"?'],
-        [{ all: { x: 1 } }, ".", 'configuring policy pack "pack" at ".": invalid enforcement level ""', 'perfguard: "all" has settings but no enforcementLevel ("all" takes only a level)'],
-        [{ zz: { x: 1 }, ghost: { y: 2 } }, ".", 'configuring policy pack "pack" at ".": invalid enforcement level ""', 'perfguard: "ghost" has no enforcementLevel and is not a policy of pack; "zz" has no enforcementLevel and is not a policy of pack'],
+        [
+            { pln: { x: 1 } },
+            "/packs/p",
+            'configuring policy pack "pack" at "/packs/p": invalid enforcement level ""',
+            'perfguard: "pln" has no enforcementLevel and is not a policy of pack: did you mean "plain"?',
+        ],
+        [
+            { pln: { x: 1 } },
+            undefined,
+            'configuring policy pack "pack": invalid enforcement level ""',
+            'perfguard: "pln" has no enforcementLevel and is not a policy of pack: did you mean "plain"?',
+        ],
+        [
+            { all: { x: 1 } },
+            ".",
+            'configuring policy pack "pack" at ".": invalid enforcement level ""',
+            'perfguard: "all" has settings but no enforcementLevel ("all" takes only a level)',
+        ],
+        [
+            { zz: { x: 1 }, ghost: { y: 2 } },
+            ".",
+            'configuring policy pack "pack" at ".": invalid enforcement level ""',
+            'perfguard: "ghost" has no enforcementLevel and is not a policy of pack; "zz" has no enforcementLevel and is not a policy of pack',
+        ],
     ] as const)("prints the CLI's Configure error for %j without a level, then perfguard's line", (config, packPath, cliLine, ownLine) => {
         let message = "";
         try {
@@ -96,8 +123,7 @@ describe("validatePolicyProperties", () => {
             },
             required: [],
         };
-        expect(validatePolicyProperties(schema, { hosts: { h1: { linkMbps: 1000 } } }))
-            .toEqual(["hosts.h1: Additional property linkMbps is not allowed"]);
+        expect(validatePolicyProperties(schema, { hosts: { h1: { linkMbps: 1000 } } })).toEqual(["hosts.h1: Additional property linkMbps is not allowed"]);
         expect(validatePolicyProperties(schema, { hosts: { h1: { linkGbps: 10 } } })).toEqual([]);
     });
 });

@@ -17,8 +17,13 @@ describe("formatViolation", () => {
         expect(urnType(urn)).toBe("citrix:index/zone:Zone");
         expect(urnName(urn)).toBe("a::b");
         const text = formatViolation({
-            policyName: "p", policyPackName: "pack", policyPackVersion: "0.1.0", enforcementLevel: "advisory",
-            message: "first\nsecond\n", urn, phase: "analyze",
+            policyName: "p",
+            policyPackName: "pack",
+            policyPackVersion: "0.1.0",
+            enforcementLevel: "advisory",
+            message: "first\nsecond\n",
+            urn,
+            phase: "analyze",
         });
         expect(text).toBe("    pack@v0.1.0 [advisory]  p  (citrix:index:Zone: a::b)\n        first\n        second\n");
     });

@@ -13,7 +13,9 @@ import { program, quiet, THROWING_PROGRAM } from "./fixtures";
 
 async function failure(dir: string, project: string): Promise<PreviewError> {
     const err = await runProgram(dir, { project, stack: "dev", config: {}, onOutput: quiet }).then(
-        (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`), (e: unknown) => e);
+        (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`),
+        (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PreviewError);
     return err as PreviewError;
 }
@@ -52,10 +54,14 @@ describe("a TypeScript program with a type error (the CLI's Node.js host type-ch
 
     it.each([
         ["unset (the host's default: type-check)", undefined],
-        ["\"false\"", "false"],
+        ['"false"', "false"],
     ])("with PULUMI_NODEJS_TRANSPILE_ONLY %s: fails with the compiler's error, as the real preview does", async (_label, value) => {
-        const err = await withTranspileOnly(value, () => compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }).then(
-            (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`), (e: unknown) => e)) as { exitCode?: number; message: string };
+        const err = (await withTranspileOnly(value, () =>
+            compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }).then(
+                (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`),
+                (e: unknown) => e,
+            ),
+        )) as { exitCode?: number; message: string };
         expect(err.exitCode).toBe(1);
         expect(err.message).toContain("Unable to compile TypeScript");
         expect(err.message).toMatch(/index\.ts\(\d+,\d+\): error TS\d+: .*'metadata' does not exist in type 'ZoneArgs'/);
@@ -78,10 +84,16 @@ describe("a TypeScript program with a type error (the CLI's Node.js host type-ch
             if (ownVsphere) {
                 const pkg = path.join(dir, "node_modules", "@pulumi", "vsphere");
                 fs.mkdirSync(pkg, { recursive: true });
-                fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "@pulumi/vsphere", version: "4.0.0", main: "index.js", types: "index.d.ts" }));
+                fs.writeFileSync(
+                    path.join(pkg, "package.json"),
+                    JSON.stringify({ name: "@pulumi/vsphere", version: "4.0.0", main: "index.js", types: "index.d.ts" }),
+                );
                 fs.writeFileSync(path.join(pkg, "index.js"), "exports.VirtualMachine = class VirtualMachine {};\n");
-                fs.writeFileSync(path.join(pkg, "index.d.ts"), "export interface VirtualMachineArgs { resourcePoolId: string }\n" +
-                    "export declare class VirtualMachine { constructor(name: string, args: VirtualMachineArgs); }\n");
+                fs.writeFileSync(
+                    path.join(pkg, "index.d.ts"),
+                    "export interface VirtualMachineArgs { resourcePoolId: string }\n" +
+                        "export declare class VirtualMachine { constructor(name: string, args: VirtualMachineArgs); }\n",
+                );
             }
             return dir;
         }
@@ -89,28 +101,51 @@ describe("a TypeScript program with a type error (the CLI's Node.js host type-ch
         const hint = (pkg: string, file: string, install: string, dir: string) =>
             `perfguard: this program was type-checked against perfguard's stand-in SDK for ${pkg} (${file}: only what the examples use), ` +
             `not the real one: to check against the real SDK, install it in the program's folder (${install}), then run npm run preview:real -- ${dir} ` +
-            "(docs/real-cli.md, \"Your own program\")";
+            '(docs/real-cli.md, "Your own program")';
         const VSPHERE = ["@pulumi/vsphere", "examples/sdk/vsphere.ts", "npm install @pulumi/vsphere"] as const;
         const CITRIX = ["@pulumi/citrix", "examples/sdk/citrix.ts", "pulumi package add terraform-provider citrix/citrix"] as const;
 
         it.each([
             // Valid against the real vSphere SDK (numCoresPerSocket is one of its VirtualMachineArgs), not the stand-in's.
-            ["an input the stand-in lacks", "import * as vsphere from \"@pulumi/vsphere\";\n" +
-                "new vsphere.VirtualMachine(\"ddc-01\", { resourcePoolId: \"pool\", numCpus: 4, numCoresPerSocket: 2 });\n",
-                false, /'numCoresPerSocket' does not exist in type 'VirtualMachineArgs'/, VSPHERE],
-            ["an output the stand-in lacks", "import * as citrix from \"@pulumi/citrix\";\n" +
-                "const zone = new citrix.Zone(\"emea-zone\", { name: \"emea\" });\nexport const site = zone.siteId;\n",
-                false, /Property 'siteId' does not exist on type 'Zone'/, CITRIX],
-            ["a type error of the program's own", "import * as citrix from \"@pulumi/citrix\";\n" +
-                "const rtt: number = \"280\";\nnew citrix.Zone(\"emea-zone\", { name: \"emea\", metadatas: [{ name: \"perfguard:rttMs\", value: String(rtt) }] });\n",
-                false, /Type 'string' is not assignable to type 'number'/, undefined],
-            ["the program's own install of the SDK", "import * as vsphere from \"@pulumi/vsphere\";\n" +
-                "new vsphere.VirtualMachine(\"ddc-01\", { resourcePoolId: \"pool\", numCoresPerSocket: 2 });\n",
-                true, /'numCoresPerSocket' does not exist in type 'VirtualMachineArgs'/, undefined],
+            [
+                "an input the stand-in lacks",
+                'import * as vsphere from "@pulumi/vsphere";\n' +
+                    'new vsphere.VirtualMachine("ddc-01", { resourcePoolId: "pool", numCpus: 4, numCoresPerSocket: 2 });\n',
+                false,
+                /'numCoresPerSocket' does not exist in type 'VirtualMachineArgs'/,
+                VSPHERE,
+            ],
+            [
+                "an output the stand-in lacks",
+                'import * as citrix from "@pulumi/citrix";\n' +
+                    'const zone = new citrix.Zone("emea-zone", { name: "emea" });\nexport const site = zone.siteId;\n',
+                false,
+                /Property 'siteId' does not exist on type 'Zone'/,
+                CITRIX,
+            ],
+            [
+                "a type error of the program's own",
+                'import * as citrix from "@pulumi/citrix";\n' +
+                    'const rtt: number = "280";\nnew citrix.Zone("emea-zone", { name: "emea", metadatas: [{ name: "perfguard:rttMs", value: String(rtt) }] });\n',
+                false,
+                /Type 'string' is not assignable to type 'number'/,
+                undefined,
+            ],
+            [
+                "the program's own install of the SDK",
+                'import * as vsphere from "@pulumi/vsphere";\n' + 'new vsphere.VirtualMachine("ddc-01", { resourcePoolId: "pool", numCoresPerSocket: 2 });\n',
+                true,
+                /'numCoresPerSocket' does not exist in type 'VirtualMachineArgs'/,
+                undefined,
+            ],
         ] as const)("%s", async (_label, source, own, compilerError, standIn) => {
             const dir = teamProgram(source, own);
-            const err = await withTranspileOnly(undefined, () => compiled.runProgram(dir, { project: "team", stack: "dev", config: {}, onOutput: quiet }).then(
-                (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`), (e: unknown) => e)) as { exitCode?: number; message: string };
+            const err = (await withTranspileOnly(undefined, () =>
+                compiled.runProgram(dir, { project: "team", stack: "dev", config: {}, onOutput: quiet }).then(
+                    (resources) => new Error(`expected a failure, got ${resources.map((r) => r.name).join(", ")}`),
+                    (e: unknown) => e,
+                ),
+            )) as { exitCode?: number; message: string };
             expect(err.exitCode, err.message).toBe(1);
             expect(err.message).toContain("Unable to compile TypeScript");
             expect(err.message).toMatch(compilerError);
@@ -119,14 +154,20 @@ describe("a TypeScript program with a type error (the CLI's Node.js host type-ch
         });
 
         it("the bundled type-error fixture (a misspelt Citrix input) gets the hint too", async () => {
-            const err = await withTranspileOnly(undefined, () => compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }).then(
-                () => new Error("expected a failure"), (e: unknown) => e)) as { message: string };
+            const err = (await withTranspileOnly(undefined, () =>
+                compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }).then(
+                    () => new Error("expected a failure"),
+                    (e: unknown) => e,
+                ),
+            )) as { message: string };
             expect(err.message.split("\n").filter((l) => l.startsWith("perfguard: "))).toEqual([hint(CITRIX[0], CITRIX[1], CITRIX[2], program("type-error"))]);
         });
     });
 
-    it("with PULUMI_NODEJS_TRANSPILE_ONLY \"true\": runs, and the misspelt input is dropped (as the host does then)", async () => {
-        const resources = await withTranspileOnly("true", () => compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }));
+    it('with PULUMI_NODEJS_TRANSPILE_ONLY "true": runs, and the misspelt input is dropped (as the host does then)', async () => {
+        const resources = await withTranspileOnly("true", () =>
+            compiled.runProgram(program("type-error"), { project: "type-error", stack: "dev", config: {}, onOutput: quiet }),
+        );
         expect(resources.map((r) => r.name)).toEqual(["type-error-dev", "emea-zone"]);
     });
 });
@@ -135,8 +176,7 @@ describe("runProgram fails the preview", () => {
     it.each([
         ["a top-level throw", THROWING_PROGRAM, "throws", "zone catalogue is missing the RTT table"],
         ["a resource input that is a rejected promise", program("rejects-input"), "rejects-input", "async boom"],
-        ["an unhandled rejection after the top level finished", program("unhandled-rejection"), "unhandled-rejection",
-            "late lookup of the RTT table failed"],
+        ["an unhandled rejection after the top level finished", program("unhandled-rejection"), "unhandled-rejection", "late lookup of the RTT table failed"],
         ["an exception thrown from a timer", program("uncaught-exception"), "uncaught-exception", "timer could not read the RTT table"],
     ])("on %s: exit 1, the program dir and its message, no stack trace", async (_label, dir, project, cause) => {
         const err = await failure(dir, project);
@@ -183,6 +223,6 @@ describe("describeError", () => {
         const missing = Object.assign(new Error("Cannot find module '@pulumi/aws'\nRequire stack:\n- /p/index.ts"), { code: "MODULE_NOT_FOUND" });
         expect(describeError(missing, false)).toBe("Cannot find module '@pulumi/aws' (have you run npm install in the program's directory?)");
         expect(describeError("plain string", false)).toBe("a non-Error value was thrown: plain string");
-        expect(describeError({ code: 7 }, false)).toBe("a non-Error value was thrown: {\"code\":7}");
+        expect(describeError({ code: 7 }, false)).toBe('a non-Error value was thrown: {"code":7}');
     });
 });

@@ -31,7 +31,11 @@ function failure(fn: () => unknown): PreviewError {
 describe("readProject: the program file", () => {
     it("is index.ts in the project directory by default", () => {
         expect(readProject(SAMPLE_PROGRAM)).toEqual({
-            dir: SAMPLE_PROGRAM, name: "sample", entry: path.join(SAMPLE_PROGRAM, "index.ts"), cwd: SAMPLE_PROGRAM, warnings: [],
+            dir: SAMPLE_PROGRAM,
+            name: "sample",
+            entry: path.join(SAMPLE_PROGRAM, "index.ts"),
+            cwd: SAMPLE_PROGRAM,
+            warnings: [],
         });
     });
 
@@ -60,8 +64,11 @@ describe("readProject: the program file", () => {
 
     it("follows package.json exports before main, and warns and falls back when the entry is missing", () => {
         const withExports = project({
-            "Pulumi.yaml": "name: p\nruntime: nodejs\n", "package.json": JSON.stringify({ exports: { ".": { require: "./a.ts" } }, main: "b.ts" }),
-            "a.ts": "", "b.ts": "", "index.ts": "",
+            "Pulumi.yaml": "name: p\nruntime: nodejs\n",
+            "package.json": JSON.stringify({ exports: { ".": { require: "./a.ts" } }, main: "b.ts" }),
+            "a.ts": "",
+            "b.ts": "",
+            "index.ts": "",
         });
         expect(readProject(withExports).entry).toBe(path.join(withExports, "a.ts"));
         const missing = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "package.json": JSON.stringify({ main: "gone.js" }), "index.ts": "" });
@@ -96,7 +103,8 @@ describe("readProject: project problems are exit 1 (as the CLI) with one line", 
         const dir = program("python-runtime");
         expect(failure(() => readProject(dir))).toMatchObject({
             exitCode: 2,
-            message: "perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
+            message:
+                "perfguard's emulation runs TypeScript and JavaScript programs only (runtime: nodejs); " +
                 `${path.join(dir, "Pulumi.yaml")} says runtime: python: run npm run preview:real -- ${dir} for the Pulumi CLI's verdicts`,
         });
         const yamlForm = project({ "Pulumi.yaml": "name: p\nruntime: yaml\nresources: {}\n" });
@@ -115,8 +123,9 @@ describe("readProject: project problems are exit 1 (as the CLI) with one line", 
         const outside = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nmain: ../elsewhere\n" });
         expect(failure(() => readProject(outside)).message).toContain("project 'main' must be a subfolder");
         const missing = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nmain: src/index.ts\n", "index.ts": "" });
-        expect(failure(() => readProject(missing)).message)
-            .toContain(`project 'main' could not be read: ${path.join(missing, "src", "index.ts")} does not exist`);
+        expect(failure(() => readProject(missing)).message).toContain(
+            `project 'main' could not be read: ${path.join(missing, "src", "index.ts")} does not exist`,
+        );
     });
 
     it("names a directory with nothing to run", () => {

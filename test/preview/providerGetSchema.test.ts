@@ -13,7 +13,9 @@ describe("packageSchema", () => {
         ["avi", "avi:index/serviceenginegroup:Serviceenginegroup", "maxVsPerSe"],
     ])("%s serves %s with its input %s, as the plugin (own version, no parameterization)", (pkg, token, input) => {
         const schema = JSON.parse(packageSchema(pkg)) as {
-            name: string; version: string; parameterization?: unknown;
+            name: string;
+            version: string;
+            parameterization?: unknown;
             resources: Record<string, { inputProperties: Record<string, unknown> }>;
         };
         expect(schema.name).toBe(pkg);

@@ -10,8 +10,12 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-interface StandIn { resources: Record<string, { attributes: Record<string, { tf: string; pulumi: string }> }> }
-interface RealSchema { resources: Record<string, { inputProperties?: Record<string, unknown>; properties?: Record<string, unknown> }> }
+interface StandIn {
+    resources: Record<string, { attributes: Record<string, { tf: string; pulumi: string }> }>;
+}
+interface RealSchema {
+    resources: Record<string, { inputProperties?: Record<string, unknown>; properties?: Record<string, unknown> }>;
+}
 
 const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, file), "utf8")) as T;
 
@@ -29,7 +33,9 @@ describe.each(cases)("%s", (token, mine, real) => {
     it("names every attribute as the real schema does", () => {
         const realNames = new Set([...Object.keys(real?.inputProperties ?? {}), ...Object.keys(real?.properties ?? {})]);
         // A plugin-framework `id` is the resource's id: the bridge lists it in no property map.
-        const unknown = Object.values(mine.attributes).map((a) => a.pulumi).filter((n) => !realNames.has(n) && n !== "id");
+        const unknown = Object.values(mine.attributes)
+            .map((a) => a.pulumi)
+            .filter((n) => !realNames.has(n) && n !== "id");
         expect(unknown).toEqual([]);
         const modelled = new Set(Object.values(mine.attributes).map((a) => a.pulumi));
         expect(Object.keys(real?.inputProperties ?? {}).filter((n) => !modelled.has(n))).toEqual([]);

@@ -6,9 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { fakeId, nameOfUrn, typeOfUrn } from "../../preview/providers/plugin";
-import {
-    autoName, checkInputs, createdOutputs, PACKAGES, previewOutputs, UNKNOWN,
-} from "../../preview/providers/schema";
+import { autoName, checkInputs, createdOutputs, PACKAGES, previewOutputs, UNKNOWN } from "../../preview/providers/schema";
 
 const SEG = "avi:index/serviceenginegroup:Serviceenginegroup";
 const VS = "avi:index/virtualservice:Virtualservice";

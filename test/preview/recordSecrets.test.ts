@@ -16,8 +16,15 @@ const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 function zone(inputs: RecordedResource["inputs"]): RecordedResource {
     return {
-        urn: "urn:pulumi:dev::p::citrix:index/zone:Zone::z", type: "citrix:index/zone:Zone", name: "z", custom: true, parent: "",
-        inputs, outputs: inputs, dependencies: [], propertyDependencies: {},
+        urn: "urn:pulumi:dev::p::citrix:index/zone:Zone::z",
+        type: "citrix:index/zone:Zone",
+        name: "z",
+        custom: true,
+        parent: "",
+        inputs,
+        outputs: inputs,
+        dependencies: [],
+        propertyDependencies: {},
         options: { protect: false, additionalSecretOutputs: [], aliases: [], ignoreChanges: [], customTimeouts: { create: 0, update: 0, delete: 0, read: 0 } },
     };
 }
@@ -26,12 +33,24 @@ describe("toStackExport writes secrets redacted unless showSecrets", () => {
     const secretValue = { [SIG]: SECRET, value: "hunter2" };
     const cases: Array<{ name: string; inputs: RecordedResource["inputs"]; showSecrets: boolean; expected: unknown }> = [
         { name: "no secret: unchanged", inputs: { name: "far" }, showSecrets: false, expected: { name: "far" } },
-        { name: "a top-level secret: redacted", inputs: { password: secretValue }, showSecrets: false,
-            expected: { password: { [SIG]: SECRET, ciphertext: REDACTED_CIPHERTEXT } } },
-        { name: "a nested secret in a list: redacted", inputs: { metadatas: [{ name: "k", value: secretValue }] }, showSecrets: false,
-            expected: { metadatas: [{ name: "k", value: { [SIG]: SECRET, ciphertext: REDACTED_CIPHERTEXT } }] } },
-        { name: "--show-secrets: plaintext as stack export --show-secrets", inputs: { password: secretValue }, showSecrets: true,
-            expected: { password: { [SIG]: SECRET, plaintext: JSON.stringify("hunter2") } } },
+        {
+            name: "a top-level secret: redacted",
+            inputs: { password: secretValue },
+            showSecrets: false,
+            expected: { password: { [SIG]: SECRET, ciphertext: REDACTED_CIPHERTEXT } },
+        },
+        {
+            name: "a nested secret in a list: redacted",
+            inputs: { metadatas: [{ name: "k", value: secretValue }] },
+            showSecrets: false,
+            expected: { metadatas: [{ name: "k", value: { [SIG]: SECRET, ciphertext: REDACTED_CIPHERTEXT } }] },
+        },
+        {
+            name: "--show-secrets: plaintext as stack export --show-secrets",
+            inputs: { password: secretValue },
+            showSecrets: true,
+            expected: { password: { [SIG]: SECRET, plaintext: JSON.stringify("hunter2") } },
+        },
     ];
     it.each(cases)("$name", ({ inputs, showSecrets, expected }) => {
         const exported = toStackExport([zone(inputs)], "v3.0.0", new Date(0), showSecrets);

@@ -28,8 +28,11 @@ describe("runPreview on the sample program", () => {
         const rtt = result.violations.filter((v) => v.policyName === "catalog-zone-rtt");
         expect(rtt).toHaveLength(1);
         expect(rtt[0]).toMatchObject({
-            enforcementLevel: "mandatory", urn: catalogEast?.urn, resourceType: CATALOG,
-            resourceName: "catalog-east", phase: "analyzeStack",
+            enforcementLevel: "mandatory",
+            urn: catalogEast?.urn,
+            resourceType: CATALOG,
+            resourceName: "catalog-east",
+            phase: "analyzeStack",
         });
         expect(rtt[0].message).toContain("160 ms > 90 ms");
         expect(result.exitCode).toBe(1);
@@ -57,7 +60,9 @@ describe("runPreview on the sample program", () => {
         expect(exported.deployment.manifest.magic).toMatch(/^[0-9a-f]{64}$/);
         const exportedCatalog = exported.deployment.resources.find((r: { urn: string }) => r.urn === catalogEast?.urn);
         expect(exportedCatalog).toMatchObject({
-            custom: true, type: CATALOG, parent: "urn:pulumi:dev::sample::pulumi:pulumi:Stack::sample-dev",
+            custom: true,
+            type: CATALOG,
+            parent: "urn:pulumi:dev::sample::pulumi:pulumi:Stack::sample-dev",
             inputs: { zone: UNKNOWN_STRING, provisioningScheme: { numberOfTotalMachines: 500 } },
             propertyDependencies: { zone: [zoneEast?.urn] },
         });
@@ -67,7 +72,9 @@ describe("runPreview on the sample program", () => {
 
     it("applies config from the file: levels, properties, remediation", async () => {
         const result = await runPreview({
-            programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, onLog: quiet,
+            programDir: SAMPLE_PROGRAM,
+            packDir: SAMPLE_PACK,
+            onLog: quiet,
             policyPackConfig: {
                 "catalog-zone-rtt": { maxRttMs: 200 },
                 "catalog-size-limit": { enforcementLevel: "mandatory", maxMachines: 40, unit: "VMs" },
@@ -79,7 +86,8 @@ describe("runPreview on the sample program", () => {
         expect(result.violations.some((v) => v.policyName === "catalog-count")).toBe(false);
         const size = result.violations.filter((v) => v.policyName === "catalog-size-limit");
         expect(size.map((v) => [v.resourceName, v.enforcementLevel]).sort()).toEqual([
-            ["catalog-east", "mandatory"], ["catalog-west", "mandatory"],
+            ["catalog-east", "mandatory"],
+            ["catalog-west", "mandatory"],
         ]);
         expect(size.find((v) => v.resourceName === "catalog-west")?.message).toContain("50 VMs exceed the limit of 40");
         expect(result.exitCode).toBe(1);
@@ -95,7 +103,9 @@ describe("runPreview on the sample program", () => {
 
     it("exits 0 without mandatory violations and prints the resource summary", async () => {
         const result = await runPreview({
-            programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, onLog: quiet,
+            programDir: SAMPLE_PROGRAM,
+            packDir: SAMPLE_PACK,
+            onLog: quiet,
             policyPackConfig: { "catalog-zone-rtt": "advisory" },
         });
         expect(result.exitCode).toBe(0);
@@ -107,7 +117,9 @@ describe("runPreview on the sample program", () => {
     it("rejects bad config naming the policy and field, without running the program", async () => {
         // The throwing program would fail if it ran; the config error must come first.
         const err = await runPreview({
-            programDir: THROWING_PROGRAM, packDir: SAMPLE_PACK, onLog: quiet,
+            programDir: THROWING_PROGRAM,
+            packDir: SAMPLE_PACK,
+            onLog: quiet,
             policyPackConfig: { "catalog-zone-rtt": { maxRttMs: "fast" } },
         }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PreviewError);
@@ -118,15 +130,13 @@ describe("runPreview on the sample program", () => {
     it("rejects an invalid enforcement level in the config file", async () => {
         const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-preview-")), "config.json");
         fs.writeFileSync(file, JSON.stringify({ "catalog-count": "loud" }));
-        const err = await runPreview({ programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, policyPackConfig: file, onLog: quiet })
-            .catch((e: unknown) => e);
+        const err = await runPreview({ programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, policyPackConfig: file, onLog: quiet }).catch((e: unknown) => e);
         expect((err as PreviewError).exitCode).toBe(1);
-        expect((err as PreviewError).message).toContain("\"catalog-count\": \"loud\" is not a valid enforcement level");
+        expect((err as PreviewError).message).toContain('"catalog-count": "loud" is not a valid enforcement level');
     });
 
     it("reports a throwing program with its directory and the error", async () => {
-        const err = await runPreview({ programDir: THROWING_PROGRAM, packDir: SAMPLE_PACK, onLog: quiet })
-            .catch((e: unknown) => e);
+        const err = await runPreview({ programDir: THROWING_PROGRAM, packDir: SAMPLE_PACK, onLog: quiet }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PreviewError);
         expect((err as PreviewError).exitCode).toBe(1);
         expect((err as PreviewError).message).toContain(`program ${THROWING_PROGRAM} failed`);
@@ -135,8 +145,7 @@ describe("runPreview on the sample program", () => {
 
     it("fails on a resource input that is a rejected promise instead of previewing without the resource", async () => {
         const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-preview-")), "out.json");
-        const err = await runPreview({ programDir: program("rejects-input"), packDir: SAMPLE_PACK, record, onLog: quiet })
-            .catch((e: unknown) => e);
+        const err = await runPreview({ programDir: program("rejects-input"), packDir: SAMPLE_PACK, record, onLog: quiet }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PreviewError);
         expect((err as PreviewError).exitCode).toBe(1);
         expect((err as PreviewError).message).toContain(`program ${program("rejects-input")} failed`);
@@ -146,16 +155,16 @@ describe("runPreview on the sample program", () => {
     });
 
     it("refuses a program in another language before starting the pack (exit 2)", async () => {
-        const err = await runPreview({ programDir: program("python-runtime"), packDir: path.join(os.tmpdir(), "no-such-pack"), onLog: quiet })
-            .catch((e: unknown) => e);
+        const err = await runPreview({ programDir: program("python-runtime"), packDir: path.join(os.tmpdir(), "no-such-pack"), onLog: quiet }).catch(
+            (e: unknown) => e,
+        );
         expect((err as PreviewError).exitCode).toBe(2);
         expect((err as PreviewError).message).toContain("says runtime: python");
     });
 
     it("reports an unwritable --record file as a user error", async () => {
         const record = path.join(os.tmpdir(), "perfguard-no-such-dir", "sub", "out.json");
-        const err = await runPreview({ programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, record, onLog: quiet })
-            .catch((e: unknown) => e);
+        const err = await runPreview({ programDir: SAMPLE_PROGRAM, packDir: SAMPLE_PACK, record, onLog: quiet }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PreviewError);
         expect((err as PreviewError).message).toContain(`cannot write --record file ${record}`);
     });

@@ -17,7 +17,10 @@ const EXAMPLE = path.join(ROOT, "examples", "citrix-satellite-zones");
 
 function preview(programDir: string, cwd: string) {
     return spawnSync(process.execPath, [path.join(ROOT, "dist", "preview", "main.js"), programDir], {
-        cwd, encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL",
+        cwd,
+        encoding: "utf8",
+        timeout: 240_000,
+        killSignal: "SIGKILL",
     });
 }
 
@@ -40,7 +43,10 @@ describe("fallbackFor: what an import resolves to when the program has no instal
     });
 
     it.each([
-        ["@pulumi/citrix/zone", /^cannot find module '@pulumi\/citrix\/zone' \(imported by \/teams\/euc\/index\.ts\): .*no sub-modules: import "@pulumi\/citrix"/],
+        [
+            "@pulumi/citrix/zone",
+            /^cannot find module '@pulumi\/citrix\/zone' \(imported by \/teams\/euc\/index\.ts\): .*no sub-modules: import "@pulumi\/citrix"/,
+        ],
         ["../../examples/sdk/citrix", /^cannot find module '\.\.\/\.\.\/examples\/sdk\/citrix' .*: import "@pulumi\/citrix" instead/],
         ["../sdk/avi", /: import "@pulumi\/avi" instead/],
     ])("%s cannot resolve: one line naming the import and the fix", (request, message) => {
@@ -64,7 +70,12 @@ describe("fallbackFor: what an import resolves to when the program has no instal
         }
     });
 
-    it.each([["@pulumi/citrix/zone", "@pulumi/citrix"], ["lodash/fp", "lodash"], ["./x", undefined], ["/abs", undefined]])("packageOf(%s) = %s", (request, pkg) => {
+    it.each([
+        ["@pulumi/citrix/zone", "@pulumi/citrix"],
+        ["lodash/fp", "lodash"],
+        ["./x", undefined],
+        ["/abs", undefined],
+    ])("packageOf(%s) = %s", (request, pkg) => {
         expect(packageOf(request)).toBe(pkg);
     });
 });
@@ -111,16 +122,31 @@ describe("a team's program outside the repository", () => {
     }, 300_000);
 
     it.each([
-        ["a relative path to the repository's stand-ins", 'import * as citrix from "../../examples/sdk/citrix";', /cannot find module '\.\.\/\.\.\/examples\/sdk\/citrix' \(imported by .*index\.ts\): import "@pulumi\/citrix" instead/],
-        ["a sub-module of a stand-in", 'import { Zone } from "@pulumi/citrix/zone";', /cannot find module '@pulumi\/citrix\/zone' .*no sub-modules: import "@pulumi\/citrix"/],
-    ])("%s fails with one line, exit 1", (_what, importLine, message) => {
-        const dir = path.join(work, "teams", `bad-${importLine.length}`);
-        fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: bad\nruntime: nodejs\n");
-        fs.writeFileSync(path.join(dir, "index.ts"), `${importLine}\nvoid citrixOrZone;\n`.replace("citrixOrZone", importLine.includes("Zone }") ? "Zone" : "citrix"));
-        const run = preview(dir, work);
-        expect(run.status).toBe(1);
-        const lines = run.stderr.trim().split("\n");
-        expect(lines).toEqual([`error: program ${dir} failed:`, expect.stringMatching(message)]);
-    }, 300_000);
+        [
+            "a relative path to the repository's stand-ins",
+            'import * as citrix from "../../examples/sdk/citrix";',
+            /cannot find module '\.\.\/\.\.\/examples\/sdk\/citrix' \(imported by .*index\.ts\): import "@pulumi\/citrix" instead/,
+        ],
+        [
+            "a sub-module of a stand-in",
+            'import { Zone } from "@pulumi/citrix/zone";',
+            /cannot find module '@pulumi\/citrix\/zone' .*no sub-modules: import "@pulumi\/citrix"/,
+        ],
+    ])(
+        "%s fails with one line, exit 1",
+        (_what, importLine, message) => {
+            const dir = path.join(work, "teams", `bad-${importLine.length}`);
+            fs.mkdirSync(dir, { recursive: true });
+            fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: bad\nruntime: nodejs\n");
+            fs.writeFileSync(
+                path.join(dir, "index.ts"),
+                `${importLine}\nvoid citrixOrZone;\n`.replace("citrixOrZone", importLine.includes("Zone }") ? "Zone" : "citrix"),
+            );
+            const run = preview(dir, work);
+            expect(run.status).toBe(1);
+            const lines = run.stderr.trim().split("\n");
+            expect(lines).toEqual([`error: program ${dir} failed:`, expect.stringMatching(message)]);
+        },
+        300_000,
+    );
 });

@@ -23,15 +23,32 @@ describe("readStackConfig: the emulation's config is the CLI's", () => {
     const cases: Array<[string, Record<string, string>, Record<string, string>]> = [
         ["no stack file: nothing", { "Pulumi.yaml": PROJECT }, {}],
         ["the stack file's value", { "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": "config:\n  site:latamRttMs: 280\n" }, { "site:latamRttMs": "280" }],
-        ["a bare key gets the project's namespace", { "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": "config:\n  latamRttMs: 280\n" }, { "site:latamRttMs": "280" }],
-        ["a project default (object form)", { "Pulumi.yaml": `${PROJECT}config:\n  latamRttMs:\n    type: integer\n    default: 160\n` }, { "site:latamRttMs": "160" }],
+        [
+            "a bare key gets the project's namespace",
+            { "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": "config:\n  latamRttMs: 280\n" },
+            { "site:latamRttMs": "280" },
+        ],
+        [
+            "a project default (object form)",
+            { "Pulumi.yaml": `${PROJECT}config:\n  latamRttMs:\n    type: integer\n    default: 160\n` },
+            { "site:latamRttMs": "160" },
+        ],
         ["a project default (bare value)", { "Pulumi.yaml": `${PROJECT}config:\n  latamRttMs: 160\n` }, { "site:latamRttMs": "160" }],
         ["another namespace's project value", { "Pulumi.yaml": `${PROJECT}config:\n  citrix:region:\n    value: eu\n` }, { "citrix:region": "eu" }],
         ["a type alone gives nothing", { "Pulumi.yaml": `${PROJECT}config:\n  latamRttMs:\n    type: integer\n` }, {}],
-        ["the stack file wins over the project default", {
-            "Pulumi.yaml": `${PROJECT}config:\n  latamRttMs:\n    default: 160\n`, "Pulumi.prod.yaml": "config:\n  site:latamRttMs: 280\n",
-        }, { "site:latamRttMs": "280" }],
-        ["a secret is left out (named by stackConfigNotReproduced)", { "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": `config:\n${SECURE}  site:latamRttMs: 280\n` }, { "site:latamRttMs": "280" }],
+        [
+            "the stack file wins over the project default",
+            {
+                "Pulumi.yaml": `${PROJECT}config:\n  latamRttMs:\n    default: 160\n`,
+                "Pulumi.prod.yaml": "config:\n  site:latamRttMs: 280\n",
+            },
+            { "site:latamRttMs": "280" },
+        ],
+        [
+            "a secret is left out (named by stackConfigNotReproduced)",
+            { "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": `config:\n${SECURE}  site:latamRttMs: 280\n` },
+            { "site:latamRttMs": "280" },
+        ],
     ];
     it.each(cases)("%s", (_, files, expected) => {
         expect(readStackConfig(project(files), "site", "prod")).toEqual(expected);
@@ -39,7 +56,10 @@ describe("readStackConfig: the emulation's config is the CLI's", () => {
 
     it("names the secrets and the ESC environment it cannot give the program", () => {
         expect(stackConfigNotReproduced(project({ "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": "config:\n  site:latamRttMs: 280\n" }), "prod")).toEqual([]);
-        const features = stackConfigNotReproduced(project({ "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": `environment:\n  - site-env\nconfig:\n${SECURE}` }), "prod");
+        const features = stackConfigNotReproduced(
+            project({ "Pulumi.yaml": PROJECT, "Pulumi.prod.yaml": `environment:\n  - site-env\nconfig:\n${SECURE}` }),
+            "prod",
+        );
         expect(features).toHaveLength(2);
         expect(features[0]).toMatch(/^the secret config site:dbPassword of Pulumi\.prod\.yaml /);
         expect(features[1]).toBe("the ESC environment of Pulumi.prod.yaml (environment:)");
@@ -77,15 +97,21 @@ describe("carryStackConfig: preview:real's staged stack gets the program's stack
 
     it("passphrase secrets without a passphrase are left out and named", () => {
         const { carried, text } = carry(`encryptionsalt: v1:abc:def\nconfig:\n${SECURE}  site:latamRttMs: 280\n`);
-        expect(carried.notReproduced).toEqual(["the secret config site:dbPassword of Pulumi.prod.yaml, encrypted with a passphrase, and neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set: left out"]);
+        expect(carried.notReproduced).toEqual([
+            "the secret config site:dbPassword of Pulumi.prod.yaml, encrypted with a passphrase, and neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set: left out",
+        ]);
         expect(text).not.toContain("secure");
         expect(text).not.toContain("encryptionsalt");
         expect(text).toContain("site:latamRttMs: 280");
     });
 
     it("another secrets provider's secrets are left out and named, whatever passphrase is given", () => {
-        const { carried, text } = carry(`secretsprovider: awskms://alias/site\nencryptedkey: AQICAHg\nconfig:\n${SECURE}  site:latamRttMs: 280\n`, { PULUMI_CONFIG_PASSPHRASE: "theirs" });
-        expect(carried.notReproduced).toEqual(["the secret config site:dbPassword of Pulumi.prod.yaml, encrypted by the secrets provider awskms://alias/site, which preview:real cannot open offline: left out"]);
+        const { carried, text } = carry(`secretsprovider: awskms://alias/site\nencryptedkey: AQICAHg\nconfig:\n${SECURE}  site:latamRttMs: 280\n`, {
+            PULUMI_CONFIG_PASSPHRASE: "theirs",
+        });
+        expect(carried.notReproduced).toEqual([
+            "the secret config site:dbPassword of Pulumi.prod.yaml, encrypted by the secrets provider awskms://alias/site, which preview:real cannot open offline: left out",
+        ]);
         expect(text).not.toMatch(/secure|awskms|encryptedkey/);
         expect(text).toContain("site:latamRttMs: 280");
     });

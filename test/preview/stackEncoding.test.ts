@@ -12,15 +12,22 @@ function stack(rtt: string, guests: number): AnalyzeStackResourceInput[] {
     return [
         { urn: root, type: "pulumi:pulumi:Stack", name: "p-t", properties: {} },
         {
-            urn: urn(ZONE, "emea"), type: ZONE, name: "emea", parent: root,
+            urn: urn(ZONE, "emea"),
+            type: ZONE,
+            name: "emea",
+            parent: root,
             properties: { name: "emea", metadatas: [{ name: "perfguard:rttMs", value: rtt }], nested: { list: [1, 2.5, true, null, "x"] } },
             options: { protect: true, ignoreChanges: ["name"], customTimeouts: { create: 60, update: 0, delete: 0, read: 0 } },
             provider: { urn: urn("pulumi:providers:citrix", "default"), type: "pulumi:providers:citrix", name: "default", properties: { region: "eu" } },
-            dependencies: [root], propertyDependencies: { name: [root], empty: [] },
+            dependencies: [root],
+            propertyDependencies: { name: [root], empty: [] },
         },
         // Lengths past one and two varint bytes.
         ...Array.from({ length: guests }, (_, i): AnalyzeStackResourceInput => ({
-            urn: urn(VM, `guest-${i}`), type: VM, name: `guest-${i}`, parent: root,
+            urn: urn(VM, `guest-${i}`),
+            type: VM,
+            name: `guest-${i}`,
+            parent: root,
             properties: { nameLabel: `guest-${i}`, tags: [`perfguard:networkMBps=${i}`], blob: "y".repeat(i * 97) },
         })),
     ];

@@ -69,8 +69,10 @@ function check(program: string, given: string, env: NodeJS.ProcessEnv): { stack?
 
 /** The perfguard line of a stack that cannot be looked up and has no config file. */
 function noConfig(program: string, stack: string, why: string, others: string): string {
-    return `perfguard: no Pulumi.${stack}.yaml in ${program} and the stack cannot be looked up (${why}); ` +
-        `stacks with a Pulumi.<stack>.yaml there: ${others}; to judge a stack that has no config, create an empty Pulumi.${stack}.yaml`;
+    return (
+        `perfguard: no Pulumi.${stack}.yaml in ${program} and the stack cannot be looked up (${why}); ` +
+        `stacks with a Pulumi.<stack>.yaml there: ${others}; to judge a stack that has no config, create an empty Pulumi.${stack}.yaml`
+    );
 }
 
 const NO_BACKEND = "no backend is set (PULUMI_BACKEND_URL or pulumi login)";
@@ -83,30 +85,78 @@ describe("checkStack: what --stack finds", () => {
         ["no backend, prod has its Pulumi.prod.yaml", noBackend, "prod", "prod", []],
         ["no backend, prod named in full", noBackend, `organization/${PROJECT}/prod`, "prod", []],
         ["no backend, another organization (Pulumi Cloud's), prod has its config", noBackend, `acme/${PROJECT}/prod`, "prod", []],
-        ["the backend holds qa, which has no stack file and no close name", () => backend(["qa"]), "qa", "qa", ["perfguard: no Pulumi.qa.yaml: the stack's config is empty\n"]],
-        ["the backend holds prdo, which has no stack file: a close name", () => backend(["prdo"]), "prdo", "prdo", ["perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n"]],
+        [
+            "the backend holds qa, which has no stack file and no close name",
+            () => backend(["qa"]),
+            "qa",
+            "qa",
+            ["perfguard: no Pulumi.qa.yaml: the stack's config is empty\n"],
+        ],
+        [
+            "the backend holds prdo, which has no stack file: a close name",
+            () => backend(["prdo"]),
+            "prdo",
+            "prdo",
+            ["perfguard: no Pulumi.prdo.yaml: the stack's config is empty; did you mean prod?\n"],
+        ],
     ] as const)("runs: %s", (_label, env, given, stack, lines) => {
         expect(check(program, given, env())).toEqual({ stack, logged: lines });
     });
 
     it.each([
-        ["no backend, a typo of prod", noBackend, "prdo",
-            `no stack named 'prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}`, 6],
-        ["no backend, the qualified name of a typo", noBackend, `organization/${PROJECT}/prdo`,
-            `no stack named 'organization/${PROJECT}/prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}`, 6],
-        ["no backend, a name close to none", noBackend, "qa",
-            `no stack named 'qa' found\n${noConfig(program, "qa", NO_BACKEND, "prod")}`, 6],
-        ["a backend that is not file://, a typo", () => ({ PULUMI_BACKEND_URL: "https://api.pulumi.com" }), "prdo",
-            `no stack named 'prdo' found\n${noConfig(program, "prdo", "the backend https://api.pulumi.com is not a file:// backend", "prod; did you mean prod?")}`, 6],
+        [
+            "no backend, a typo of prod",
+            noBackend,
+            "prdo",
+            `no stack named 'prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}`,
+            6,
+        ],
+        [
+            "no backend, the qualified name of a typo",
+            noBackend,
+            `organization/${PROJECT}/prdo`,
+            `no stack named 'organization/${PROJECT}/prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}`,
+            6,
+        ],
+        ["no backend, a name close to none", noBackend, "qa", `no stack named 'qa' found\n${noConfig(program, "qa", NO_BACKEND, "prod")}`, 6],
+        [
+            "a backend that is not file://, a typo",
+            () => ({ PULUMI_BACKEND_URL: "https://api.pulumi.com" }),
+            "prdo",
+            `no stack named 'prdo' found\n${noConfig(program, "prdo", "the backend https://api.pulumi.com is not a file:// backend", "prod; did you mean prod?")}`,
+            6,
+        ],
         ["the file backend does not hold it: a typo of prod", () => backend(["prod"]), "prdo", "no stack named 'prdo' found", 6],
-        ["the file backend does not hold it: the qualified name of a typo (echoed as given)", () => backend(["prod"]), `organization/${PROJECT}/prdo`,
-            `no stack named 'organization/${PROJECT}/prdo' found`, 6],
-        ["the file backend does not hold it: a stack with its Pulumi.<stack>.yaml but never created", () => backend(["dev"]), "prod", "no stack named 'prod' found", 6],
+        [
+            "the file backend does not hold it: the qualified name of a typo (echoed as given)",
+            () => backend(["prod"]),
+            `organization/${PROJECT}/prdo`,
+            `no stack named 'organization/${PROJECT}/prdo' found`,
+            6,
+        ],
+        [
+            "the file backend does not hold it: a stack with its Pulumi.<stack>.yaml but never created",
+            () => backend(["dev"]),
+            "prod",
+            "no stack named 'prod' found",
+            6,
+        ],
         ["the file backend, another organization", () => backend(["prod"]), `acme/${PROJECT}/prod`, "organization name must be 'organization'", 1],
         ["the file backend, organization/<stack> of another organization", () => backend(["prod"]), "acme/prod", "organization name must be 'organization'", 1],
-        ["the file backend holds another project's prod", () => backend(["prod"], "other"), "organization/other/prod",
-            "provided project name \"other\" doesn't match Pulumi.yaml", 1],
-        ["the file backend holds no stack of the other project", () => backend(["prod"]), "organization/other/prod", "no stack named 'organization/other/prod' found", 6],
+        [
+            "the file backend holds another project's prod",
+            () => backend(["prod"], "other"),
+            "organization/other/prod",
+            'provided project name "other" doesn\'t match Pulumi.yaml',
+            1,
+        ],
+        [
+            "the file backend holds no stack of the other project",
+            () => backend(["prod"]),
+            "organization/other/prod",
+            "no stack named 'organization/other/prod' found",
+            6,
+        ],
     ] as const)("fails: %s", (_label, env, given, message, exitCode) => {
         expect(check(program, given, env())).toEqual({ error: [message, exitCode], logged: [] });
     });
@@ -117,22 +167,37 @@ describe("npm run preview -- <dir> --stack", () => {
     const cli = (args: string[], env: NodeJS.ProcessEnv) => {
         const base: NodeJS.ProcessEnv = { ...process.env };
         delete base.PULUMI_BACKEND_URL;
-        return spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "preview", "main.ts"), program, "--policy-pack", SAMPLE_PACK, ...args], {
-            cwd: ROOT, encoding: "utf8", env: { ...base, ...env },
-        });
+        return spawnSync(
+            process.execPath,
+            ["-r", "ts-node/register/transpile-only", path.join(ROOT, "preview", "main.ts"), program, "--policy-pack", SAMPLE_PACK, ...args],
+            {
+                cwd: ROOT,
+                encoding: "utf8",
+                env: { ...base, ...env },
+            },
+        );
     };
 
     it.each([
         ["a stack the file backend does not hold", () => backend(["prod"]), "prdo", "error: no stack named 'prdo' found\n", 6],
         ["another organization on a file backend", () => backend(["prod"]), `acme/${PROJECT}/prod`, "error: organization name must be 'organization'\n", 1],
-        ["no backend and no Pulumi.prdo.yaml", noBackend, "prdo",
-            `error: no stack named 'prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}\n`, 6],
-    ] as const)("%s: the CLI's line (and perfguard's), its exit code, no verdicts", (_label, env, stack, stderr, status) => {
-        const run = cli(["--stack", stack], env());
-        expect(run.stderr).toBe(stderr);
-        expect(run.status).toBe(status);
-        expect(run.stdout).toBe("");
-    }, 60_000);
+        [
+            "no backend and no Pulumi.prdo.yaml",
+            noBackend,
+            "prdo",
+            `error: no stack named 'prdo' found\n${noConfig(program, "prdo", NO_BACKEND, "prod; did you mean prod?")}\n`,
+            6,
+        ],
+    ] as const)(
+        "%s: the CLI's line (and perfguard's), its exit code, no verdicts",
+        (_label, env, stack, stderr, status) => {
+            const run = cli(["--stack", stack], env());
+            expect(run.stderr).toBe(stderr);
+            expect(run.status).toBe(status);
+            expect(run.stdout).toBe("");
+        },
+        60_000,
+    );
 
     it("no backend, a stack with its Pulumi.<stack>.yaml: judged", () => {
         const run = cli(["--stack", "prod"], noBackend());

@@ -66,7 +66,7 @@ describe("--stack without a file backend", () => {
     });
 
     it.each([
-        ["another project", "organization/other-project/prod", "names project \"other-project\", but this program's project is \"citrix-satellite-zones\""],
+        ["another project", "organization/other-project/prod", 'names project "other-project", but this program\'s project is "citrix-satellite-zones"'],
         ["an empty part", "organization//prod", "expected <stack>, <organization>/<stack> or <organization>/<project>/<stack>"],
         ["four parts", "a/b/c/d", "expected <stack>, <organization>/<stack> or <organization>/<project>/<stack>"],
         ["a space in the stack name (Pulumi Cloud's rules too)", "pr od", `${BAD_CHAR} ' ' at position 2`],

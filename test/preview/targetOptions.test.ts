@@ -12,9 +12,15 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const ZONE = "urn:pulumi:dev::stack-config::citrix:index/zone:Zone::latam-zone";
 
 function cli(args: string[]) {
-    return spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "preview", "main.ts"), program("stack-config"), "--policy-pack", ROOT, ...args], {
-        cwd: ROOT, encoding: "utf8", env: { ...process.env, PULUMI_BACKEND_URL: "" },
-    });
+    return spawnSync(
+        process.execPath,
+        ["-r", "ts-node/register/transpile-only", path.join(ROOT, "preview", "main.ts"), program("stack-config"), "--policy-pack", ROOT, ...args],
+        {
+            cwd: ROOT,
+            encoding: "utf8",
+            env: { ...process.env, PULUMI_BACKEND_URL: "" },
+        },
+    );
 }
 
 describe("targetOptionsNotReproduced", () => {
@@ -46,8 +52,14 @@ describe("the emulated preview with a targeting option", () => {
 
     // Two previews cover the five options (each preview runs the program and the pack: slow here).
     it.each([
-        [["--target", ZONE, "-t", ZONE, "--target-dependents"], ["--target", "--target-dependents"]],
-        [["--exclude", ZONE, "--exclude-dependents", "--replace", ZONE], ["--exclude", "--exclude-dependents", "--replace"]],
+        [
+            ["--target", ZONE, "-t", ZONE, "--target-dependents"],
+            ["--target", "--target-dependents"],
+        ],
+        [
+            ["--exclude", ZONE, "--exclude-dependents", "--replace", ZONE],
+            ["--exclude", "--exclude-dependents", "--replace"],
+        ],
     ])("%j: accepted, each named not reproduced, the same Policies: section, exit 1 (never 2)", (args, options) => {
         const run = cli(args);
         expect(run.status, run.stderr).toBe(1);

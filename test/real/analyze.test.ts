@@ -12,10 +12,15 @@ import { describe, expect, it } from "vitest";
 import { analyzeIn, analyzeStack, CliRun, listedViolations, policiesSection, REPO_ROOT, withDeployedStack } from "../../scripts/realCli/run";
 
 const EXAMPLES = path.join(REPO_ROOT, "examples");
-const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json"))).sort();
+const examples = fs
+    .readdirSync(EXAMPLES)
+    .filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json")))
+    .sort();
 
 function verdicts(output: string): string[] {
-    return listedViolations(policiesSection(output)).map((v) => `${v.level} ${v.policy} -> ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name}`).sort();
+    return listedViolations(policiesSection(output))
+        .map((v) => `${v.level} ${v.policy} -> ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name}`)
+        .sort();
 }
 
 function check(exportFile: string, config?: string): CliRun {
@@ -41,8 +46,15 @@ describe.each(examples)("%s, deployed and exported", (name) => {
             const both = `\n--- pulumi policy analyze (exit ${real.exitCode}) ---\n${real.stdout}${real.stderr}\n--- perfguard check (exit ${mine.exitCode}) ---\n${mine.stdout}${mine.stderr}`;
             expect(verdicts(real.stdout).length, both).toBeGreaterThan(0);
             // What is deployed is what the preview judged: the same verdicts as expected-violations.json.
-            const expected = (JSON.parse(fs.readFileSync(path.join(dir, "expected-violations.json"), "utf8")) as Array<{ policy: string; resource: string | null; level: string }>)
-                .map((v) => `${v.level} ${v.policy} -> ${v.resource ?? "(stack)"}`).sort();
+            const expected = (
+                JSON.parse(fs.readFileSync(path.join(dir, "expected-violations.json"), "utf8")) as Array<{
+                    policy: string;
+                    resource: string | null;
+                    level: string;
+                }>
+            )
+                .map((v) => `${v.level} ${v.policy} -> ${v.resource ?? "(stack)"}`)
+                .sort();
             expect(verdicts(real.stdout), both).toEqual(expected);
             expect(verdicts(mine.stdout), both).toEqual(verdicts(real.stdout));
             expect(mine.exitCode, both).toBe(real.exitCode);
@@ -64,15 +76,20 @@ describe("facts kept in a secret, deployed (test/fixtures/programs/secret-facts)
         await withDeployedStack(dir, async ({ ws, exportFile, up }) => {
             expect(up.exitCode, up.stdout + up.stderr).toBe(0);
             const real = await analyzeIn(ws, exportFile);
-            expect(verdicts(real.stdout), real.stdout + real.stderr).toEqual(["advisory citrix-broker-throttle -> (stack)", "mandatory citrix-zone-rtt-limit -> far-zone"]);
+            expect(verdicts(real.stdout), real.stdout + real.stderr).toEqual([
+                "advisory citrix-broker-throttle -> (stack)",
+                "mandatory citrix-zone-rtt-limit -> far-zone",
+            ]);
             expect(real.exitCode).toBe(1);
             const redacted = await analyzeIn(ws, exportFile, { env: { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase" } });
             const mine = check(exportFile);
             const both = `\n--- pulumi policy analyze, no passphrase (exit ${redacted.exitCode}) ---\n${redacted.stdout}${redacted.stderr}\n--- perfguard check (exit ${mine.exitCode}) ---\n${mine.stdout}${mine.stderr}`;
             // Every policy that needs the zone's RTT says "not checked" (advisory); none passes it.
             expect(verdicts(redacted.stdout), both).toEqual([
-                "advisory citrix-broker-throttle -> (stack)", "advisory citrix-brokering-capacity -> (stack)",
-                "advisory citrix-site-database-load -> (stack)", "advisory citrix-zone-rtt-limit -> far-zone",
+                "advisory citrix-broker-throttle -> (stack)",
+                "advisory citrix-brokering-capacity -> (stack)",
+                "advisory citrix-site-database-load -> (stack)",
+                "advisory citrix-zone-rtt-limit -> far-zone",
             ]);
             expect(redacted.stdout, both).toContain("encrypted secrets that were not decrypted");
             expect(verdicts(mine.stdout), both).toEqual(verdicts(redacted.stdout));

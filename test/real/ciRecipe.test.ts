@@ -61,7 +61,9 @@ async function team(deploy: boolean): Promise<Team> {
 
 function options(t: Team, over: Partial<JobRunOptions> = {}): JobRunOptions {
     return {
-        workspace: t.workspace, runnerTemp: path.join(t.ws.dir, `runner-temp-${Math.random().toString(36).slice(2)}`), event: "pull_request",
+        workspace: t.workspace,
+        runnerTemp: path.join(t.ws.dir, `runner-temp-${Math.random().toString(36).slice(2)}`),
+        event: "pull_request",
         baseEnv: runnerBaseEnv(t.ws.env),
         replace: { PROGRAM_DIR: t.programDir, STACK },
         expressions: {
@@ -89,7 +91,7 @@ describe("docs/ci/preview.yml on a self-hosted runner", () => {
     });
 
     it("declares the comment's permission, the secret and a self-hosted runner", () => {
-        expect(workflow.permissions).toEqual({ "contents": "read", "pull-requests": "write" });
+        expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "write" });
         expect(workflow.jobs.preview["runs-on"]).toEqual(["self-hosted", "linux"]);
         expect(workflow.jobs.preview.env?.PULUMI_CONFIG_PASSPHRASE).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
         expect(workflow.env?.STACK).toMatch(/^organization\/[^/]+\/[^/]+$/);
@@ -97,10 +99,16 @@ describe("docs/ci/preview.yml on a self-hosted runner", () => {
 
     it("fails at the preview with the pack's mandatory verdicts, after a passing config check", () => {
         expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
-            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4",
-            "install the program's packages", "uses pulumi/actions@v7", "preview with the pack / install perfguard",
-            "preview with the pack / upload the SARIF to code scanning", "preview with the pack / perfguard diff",
-            "preview with the pack / post or update the comment", "post the comment",
+            "uses actions/checkout@v4",
+            "uses actions/checkout@v4",
+            "uses actions/setup-node@v4",
+            "install the program's packages",
+            "uses pulumi/actions@v7",
+            "preview with the pack / install perfguard",
+            "preview with the pack / upload the SARIF to code scanning",
+            "preview with the pack / perfguard diff",
+            "preview with the pack / post or update the comment",
+            "post the comment",
         ]);
         expect(job.step("preview with the pack / check the policy config").code).toBe(0);
         const preview = job.step("preview with the pack / gate");
@@ -156,8 +164,9 @@ describe("docs/ci/check-deployed.yml after the merge", () => {
         expect(analyze.code).not.toBe(0);
         expect(analyze.output).toContain("no Pulumi.yaml project file found");
         expect(job.step("report").code).toBe(0);
-        expect(fs.readFileSync(path.join(o.runnerTemp, "step-summary.md"), "utf8"))
-            .toContain("perfguard: no report for `prod`: `pulumi stack export` or `perfguard check` failed");
+        expect(fs.readFileSync(path.join(o.runnerTemp, "step-summary.md"), "utf8")).toContain(
+            "perfguard: no report for `prod`: `pulumi stack export` or `perfguard check` failed",
+        );
     });
 });
 
@@ -175,9 +184,16 @@ describe("docs/ci/diff.yml on a self-hosted runner", () => {
         const job = await runJob(workflow, "diff", o);
         const head = "head (the pull request's preview, with the pack)";
         expect(job.steps.filter((s) => !s.ran).map((s) => s.name)).toEqual([
-            "uses actions/checkout@v4", "uses actions/checkout@v4", "uses actions/setup-node@v4",
-            "install the program's packages", "uses pulumi/actions@v7", `${head} / install perfguard`,
-            `${head} / upload the SARIF to code scanning`, `${head} / perfguard diff`, `${head} / post or update the comment`, "post or update the comment",
+            "uses actions/checkout@v4",
+            "uses actions/checkout@v4",
+            "uses actions/setup-node@v4",
+            "install the program's packages",
+            "uses pulumi/actions@v7",
+            `${head} / install perfguard`,
+            `${head} / upload the SARIF to code scanning`,
+            `${head} / perfguard diff`,
+            `${head} / post or update the comment`,
+            "post or update the comment",
         ]);
         expect(job.step(`${head} / check the policy config`).code).toBe(0);
         expect(job.step("base (the deployed stack)").code, job.step("base (the deployed stack)").output).toBe(0);
@@ -210,7 +226,7 @@ describe("docs/ci/diff.yml on a self-hosted runner", () => {
         expect(job.step("gate").code).toBe(1);
     });
 
-    it("on a stack never created: the export's \"no stack named\" gives the empty base, the preview fails alike, the comment shows its line", async () => {
+    it('on a stack never created: the export\'s "no stack named" gives the empty base, the preview fails alike, the comment shows its line', async () => {
         const t = await team(false);
         const missing = `organization/${PROJECT}/prdo`;
         const o = options(t, { replace: { PROGRAM_DIR: t.programDir, STACK: missing } });

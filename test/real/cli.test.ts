@@ -40,18 +40,18 @@ const FIXTURES = path.join(REPO_ROOT, "test", "fixtures", "programs");
 const FIXTURE_EXIT: Record<string, number> = {
     "logs-error": 0, // the CLI prints the logged error and exits 0
     "rejects-input": 1,
-    "throws": 1,
+    throws: 1,
     "uncaught-exception": 1,
     "unhandled-rejection": 1,
     "main-dir": 0,
     "main-file": 0,
     "package-main": 0,
-    "sibling": 0,
-    "sample": 0,
+    sibling: 0,
+    sample: 0,
     "remediate-secret": 0, // remediates; the real CLI lists the [remediate] entry
     "secret-facts": 1, // the preview decrypts the secret facts
-    "xen": 0,
-    "transforms": 1, // stack and resource transforms add the facts
+    xen: 0,
+    transforms: 1, // stack and resource transforms add the facts
     "rename-alias": 1, // not renamed by default; the rename is test/real/emulation.test.ts
     "stack-reference-network": 0,
     "type-error": 1, // the Node.js host type-checks the program: the preview fails before any resource
@@ -67,7 +67,7 @@ export const LEFT_OUT: Record<string, string> = {
 
 function readExpected(dir: string): Expected[] | undefined {
     const file = path.join(dir, "expected-violations.json");
-    return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) as Expected[] : undefined;
+    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as Expected[]) : undefined;
 }
 
 function cases(): Case[] {
@@ -79,7 +79,13 @@ function cases(): Case[] {
             continue;
         }
         const config = path.join(dir, "policy-config.json");
-        out.push({ name: `examples/${name}`, dir, config: fs.existsSync(config) ? config : undefined, expected, exitCode: expected.some((e) => e.level === "mandatory") ? 1 : 0 });
+        out.push({
+            name: `examples/${name}`,
+            dir,
+            config: fs.existsSync(config) ? config : undefined,
+            expected,
+            exitCode: expected.some((e) => e.level === "mandatory") ? 1 : 0,
+        });
     }
     for (const name of fs.readdirSync(FIXTURES).sort()) {
         const dir = path.join(FIXTURES, name);
@@ -164,16 +170,29 @@ describe.each(CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
 /** Config files whose errors the CLI reports before the program runs. */
 const CONFIG_ERRORS: Array<[string, unknown]> = [
     ["a value below an exclusive minimum", { "citrix-zone-rtt-limit": { maxRttMs: -5 } }],
-    ["a string for a number, a fraction for an integer, nested", { "citrix-site-limits": { maxZonesPerSite: 1.5 }, "xen-guest-network-share": { hosts: { h1: { linkMBps: "x" } }, defaultLinkMBps: true } }],
+    [
+        "a string for a number, a fraction for an integer, nested",
+        { "citrix-site-limits": { maxZonesPerSite: 1.5 }, "xen-guest-network-share": { hosts: { h1: { linkMBps: "x" } }, defaultLinkMBps: true } },
+    ],
     ["a word outside an enum", { "citrix-zone-rtt-limit": { unverified: "blocking" } }],
-    ["a Xen host's bond: too few members, a mode outside the enum, no members", { "xen-guest-network-share": { hosts: { h1: { linkMBps: 2222, bond: { members: 1, mode: "balance-tcp" } }, h2: { bond: {} } } } }],
+    [
+        "a Xen host's bond: too few members, a mode outside the enum, no members",
+        { "xen-guest-network-share": { hosts: { h1: { linkMBps: 2222, bond: { members: 1, mode: "balance-tcp" } }, h2: { bond: {} } } } },
+    ],
     ["an invalid enforcement level", { "nsx-alb-se-capacity": "loud" }],
     ["a policy object without a level for an unknown policy", { "nsx-alb-se-capacty": { headroomPct: 10 } }],
 ];
 
 function configLines(run: Run): string[] {
     const text = run.stdout + run.stderr;
-    return [...new Set(text.split("\n").map((l) => l.replace(/^.*?(validating policy config: )/, "$1").trim()).filter((l) => l.startsWith("validating policy config: ")))].sort();
+    return [
+        ...new Set(
+            text
+                .split("\n")
+                .map((l) => l.replace(/^.*?(validating policy config: )/, "$1").trim())
+                .filter((l) => l.startsWith("validating policy config: ")),
+        ),
+    ].sort();
 }
 
 describe.each(CONFIG_ERRORS)("config error: %s", (_label, config) => {

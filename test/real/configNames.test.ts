@@ -57,8 +57,8 @@ describe("a misspelt policy name with a string level", () => {
         const section = policiesSection(real.stdout);
         expect(real.exitCode, sideBySide(real, emu)).toBe(1);
         expect(section).toContain("- [mandatory]  perfguard-facts  (pulumi:pulumi:Stack: xen-guest-layout-dev)");
-        expect(section).toContain("policy pack config names \"xen-dom0-workoad\", not a policy of perfguard: ignored");
-        expect(section).toContain("Fix: rename \"xen-dom0-workoad\" to \"xen-dom0-workload\"");
+        expect(section).toContain('policy pack config names "xen-dom0-workoad", not a policy of perfguard: ignored');
+        expect(section).toContain('Fix: rename "xen-dom0-workoad" to "xen-dom0-workload"');
         expect(emu.exitCode, sideBySide(real, emu)).toBe(1);
         expect(policiesSection(emu.stdout), sideBySide(real, emu)).toBe(section);
     });
@@ -66,7 +66,7 @@ describe("a misspelt policy name with a string level", () => {
     it("fails perfguard config check", () => {
         const run = node([path.join(REPO_ROOT, "dist", "cli", "main.js"), "config", "check", file]);
         expect(run.exitCode).toBe(1);
-        expect(run.stdout).toContain("error: xen-dom0-workoad: \"xen-dom0-workoad\" is not a policy of perfguard 0.1.0: did you mean \"xen-dom0-workload\"?");
+        expect(run.stdout).toContain('error: xen-dom0-workoad: "xen-dom0-workoad" is not a policy of perfguard 0.1.0: did you mean "xen-dom0-workload"?');
     });
 });
 
@@ -87,14 +87,14 @@ describe("a misspelt policy name as an object without a level", () => {
         expect(emu.exitCode, sideBySide(real, emu)).toBe(1);
         expect(emu.stderr.split("\n").slice(0, 2)).toEqual([
             cliLine,
-            "perfguard: \"xen-dom0-workoad\" has no enforcementLevel and is not a policy of perfguard: did you mean \"xen-dom0-workload\"?",
+            'perfguard: "xen-dom0-workoad" has no enforcementLevel and is not a policy of perfguard: did you mean "xen-dom0-workload"?',
         ]);
     });
 
     it("fails perfguard config check", () => {
         const run = node([path.join(REPO_ROOT, "dist", "cli", "main.js"), "config", "check", file]);
         expect(run.exitCode).toBe(1);
-        expect(run.stdout).toContain("error: xen-dom0-workoad: invalid enforcement level \"\"");
+        expect(run.stdout).toContain('error: xen-dom0-workoad: invalid enforcement level ""');
     });
 });
 
@@ -104,15 +104,30 @@ describe("a misspelt policy name as an object without a level", () => {
  * and whether the file is rejected or the level silently stays).
  */
 describe.each([
-    ["a misspelt string level", { "citrix-zone-rtt-limit": "mandatroy" }, "error: parsing enforcement level for \"citrix-zone-rtt-limit\": \"mandatroy\" is not a valid enforcement level",
-        "did you mean \"mandatory\"? (the Pulumi CLI rejects the file: the preview fails before any policy runs)"],
-    ["a misspelt level of all", { all: "advisry" }, "error: parsing enforcement level for \"all\": \"advisry\" is not a valid enforcement level",
-        "did you mean \"advisory\"? (the Pulumi CLI rejects the file"],
-    ["a misspelt level with settings", { "citrix-zone-rtt-limit": { enforcementLevel: "mandatroy", maxRttMs: 200 } },
-        "error: parsing enforcement level for \"citrix-zone-rtt-limit\": \"mandatroy\" is not a valid enforcement level",
-        "settings (maxRttMs) apply nowhere)"],
-    ["a misspelt name with the level under \"level\"", { "citrix-zone-rtt-limt": { level: "mandatroy", maxRttMs: 200 } },
-        "invalid enforcement level \"\"", "A level goes in \"enforcementLevel\", not \"level\". (the Pulumi CLI rejects the file"],
+    [
+        "a misspelt string level",
+        { "citrix-zone-rtt-limit": "mandatroy" },
+        'error: parsing enforcement level for "citrix-zone-rtt-limit": "mandatroy" is not a valid enforcement level',
+        'did you mean "mandatory"? (the Pulumi CLI rejects the file: the preview fails before any policy runs)',
+    ],
+    [
+        "a misspelt level of all",
+        { all: "advisry" },
+        'error: parsing enforcement level for "all": "advisry" is not a valid enforcement level',
+        'did you mean "advisory"? (the Pulumi CLI rejects the file',
+    ],
+    [
+        "a misspelt level with settings",
+        { "citrix-zone-rtt-limit": { enforcementLevel: "mandatroy", maxRttMs: 200 } },
+        'error: parsing enforcement level for "citrix-zone-rtt-limit": "mandatroy" is not a valid enforcement level',
+        "settings (maxRttMs) apply nowhere)",
+    ],
+    [
+        'a misspelt name with the level under "level"',
+        { "citrix-zone-rtt-limt": { level: "mandatroy", maxRttMs: 200 } },
+        'invalid enforcement level ""',
+        'A level goes in "enforcementLevel", not "level". (the Pulumi CLI rejects the file',
+    ],
 ] as const)("%s", (_label, config, cliLine, checkSays) => {
     let real: Run;
     let file: string;
@@ -135,7 +150,7 @@ describe.each([
     });
 });
 
-describe("the level under \"level\" of a policy", () => {
+describe('the level under "level" of a policy', () => {
     let real: Run;
     let file: string;
     beforeAll(async () => {
@@ -152,7 +167,9 @@ describe("the level under \"level\" of a policy", () => {
     it("perfguard config check says the level is not set", () => {
         const run = node([path.join(REPO_ROOT, "dist", "cli", "main.js"), "config", "check", file]);
         expect(run.exitCode).toBe(1);
-        expect(run.stdout).toContain("error: citrix-zone-rtt-limit: unknown config key \"level\": did you mean \"enforcementLevel\"? " +
-            "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, mandatory)");
+        expect(run.stdout).toContain(
+            'error: citrix-zone-rtt-limit: unknown config key "level": did you mean "enforcementLevel"? ' +
+                "(accepted keys are maxRttMs, unverified, plus enforcementLevel; the Pulumi CLI sends it on as a setting, so citrix-zone-rtt-limit keeps its level, mandatory)",
+        );
     });
 });

@@ -45,7 +45,9 @@ const CASES = [
             const mean = figure(doc, "apac-delivery-group", "meanResponseS");
             expect(mean.before, group).toBeGreaterThan(0);
             expect(mean.after, group).toBeGreaterThan(mean.before!);
-            expect(doc.verdicts.filter((v) => v.change === "appeared" && v.verdict.level === "mandatory").map((v) => v.verdict.policy)).toContain("citrix-broker-throttle");
+            expect(doc.verdicts.filter((v) => v.change === "appeared" && v.verdict.level === "mandatory").map((v) => v.verdict.policy)).toContain(
+                "citrix-broker-throttle",
+            );
             expect(doc.verdicts[0].verdict.level).toBe("mandatory");
             expect(code).toBe(1);
         },
@@ -53,7 +55,7 @@ const CASES = [
     {
         example: "xen-guest-layout",
         // nextcloud's declared need goes from 30 to 90 MB/s on xcp-ng-01.
-        edit: ["facts: { networkMBps: 30 }, tags: [\"pulumi\", \"files\"]", "facts: { networkMBps: 90 }, tags: [\"pulumi\", \"files\"]"],
+        edit: ['facts: { networkMBps: 30 }, tags: ["pulumi", "files"]', 'facts: { networkMBps: 90 }, tags: ["pulumi", "files"]'],
         urnPart: "nextcloud",
         check(doc: DiffDoc, code: number | null) {
             const host = doc.entities.find((e) => e.figures.some((f) => f.key === "guest:nextcloud:needMBps"));
@@ -78,12 +80,17 @@ describe.each(CASES)("$example: deployed, then a program edit previewed with pul
             const source = fs.readFileSync(index, "utf8");
             expect(source).toContain(c.edit[0]);
             fs.writeFileSync(index, source.replace(c.edit[0], c.edit[1]));
-            const preview = await ws.run(["preview", "--json", "--non-interactive", "--stack", "dev", "--policy-pack", REPO_ROOT,
-                ...(config ? ["--policy-pack-config", config] : [])], programDir);
+            const preview = await ws.run(
+                ["preview", "--json", "--non-interactive", "--stack", "dev", "--policy-pack", REPO_ROOT, ...(config ? ["--policy-pack-config", config] : [])],
+                programDir,
+            );
             // The preview's own view of the edit: an update of the edited resource.
             const json = JSON.parse(preview.stdout) as { steps: Array<{ op: string; urn: string }> };
             const edited = json.steps.filter((s) => s.urn.endsWith(`::${c.urnPart}`));
-            expect(edited.map((s) => s.op), preview.stdout.slice(0, 3000) + preview.stderr).toEqual(["update"]);
+            expect(
+                edited.map((s) => s.op),
+                preview.stdout.slice(0, 3000) + preview.stderr,
+            ).toEqual(["update"]);
             const headFile = path.join(ws.dir, "head.json");
             fs.writeFileSync(headFile, preview.stdout);
             const run = diff(ws.dir, exportFile, headFile, config);

@@ -21,8 +21,11 @@ function verdictsOf(output: string): string[] {
 
 /** The emulation in `dir`, with the workspace's environment (its file backend) unless `env` replaces it. */
 function emulated(dir: string, args: string[], env: NodeJS.ProcessEnv): CliRun {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, ...args],
-        { cwd: REPO_ROOT, encoding: "utf8", env: { ...env, NO_COLOR: "1" } });
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, ...args], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...env, NO_COLOR: "1" },
+    });
     return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
 }
 
@@ -137,24 +140,30 @@ describe("the same pack given twice with different configs", () => {
     });
     afterAll(() => ws?.dispose());
 
-    it.each([["default first", () => [empty, advisory]], ["advisory first", () => [advisory, empty]]] as const)(
-        "%s: the emulation lists the CLI's verdicts, names the race and never exits 0 where the CLI could block", async (_label, order) => {
-            const [first, second] = order();
-            const args = ["--policy-pack", REPO_ROOT, "--policy-pack-config", first, "--policy-pack", REPO_ROOT, "--policy-pack-config", second];
-            const real = await ws.run(["preview", "--non-interactive", "--stack", "dev", ...args], program);
-            const emu = emulated(program, [...args, "--stack", "dev"], ws.env);
-            // The CLI loads one plugin for both flags and analyzes twice: each of the 3 verdicts is listed twice,
-            // at the levels of whichever config it kept (the loads race: runs have kept either).
-            const withoutLevel = (list: string[]) => list.map((v) => v.replace(/^\S+ /, "")).sort();
-            expect(verdictsOf(real.stdout).length, sideBySide(real, emu)).toBe(6);
-            expect(withoutLevel(verdictsOf(emu.stdout)), sideBySide(real, emu)).toEqual(withoutLevel(verdictsOf(real.stdout)));
-            // brokering-capacity and site-database-load are advisory in both configs; the others follow the config.
-            const levels = new Set(verdictsOf(real.stdout).filter((v) => !v.includes("brokering-capacity") && !v.includes("site-database-load")).map((v) => v.split(" ")[0]));
-            expect(levels.size, sideBySide(real, emu)).toBe(1);
-            // The emulation uses the first config, names the race, and exits 1 whatever the CLI did.
-            const firstLevel = first === advisory ? "advisory" : "mandatory";
-            expect(verdictsOf(emu.stdout), sideBySide(real, emu)).toContain(`${firstLevel} citrix-zone-rtt-limit -> latam-zone`);
-            expect(emu.exitCode, sideBySide(real, emu)).toBe(1);
-            expect(emu.stderr.split("\n").filter((l) => l.includes("not reproduced"))).toHaveLength(1);
-        });
+    it.each([
+        ["default first", () => [empty, advisory]],
+        ["advisory first", () => [advisory, empty]],
+    ] as const)("%s: the emulation lists the CLI's verdicts, names the race and never exits 0 where the CLI could block", async (_label, order) => {
+        const [first, second] = order();
+        const args = ["--policy-pack", REPO_ROOT, "--policy-pack-config", first, "--policy-pack", REPO_ROOT, "--policy-pack-config", second];
+        const real = await ws.run(["preview", "--non-interactive", "--stack", "dev", ...args], program);
+        const emu = emulated(program, [...args, "--stack", "dev"], ws.env);
+        // The CLI loads one plugin for both flags and analyzes twice: each of the 3 verdicts is listed twice,
+        // at the levels of whichever config it kept (the loads race: runs have kept either).
+        const withoutLevel = (list: string[]) => list.map((v) => v.replace(/^\S+ /, "")).sort();
+        expect(verdictsOf(real.stdout).length, sideBySide(real, emu)).toBe(6);
+        expect(withoutLevel(verdictsOf(emu.stdout)), sideBySide(real, emu)).toEqual(withoutLevel(verdictsOf(real.stdout)));
+        // brokering-capacity and site-database-load are advisory in both configs; the others follow the config.
+        const levels = new Set(
+            verdictsOf(real.stdout)
+                .filter((v) => !v.includes("brokering-capacity") && !v.includes("site-database-load"))
+                .map((v) => v.split(" ")[0]),
+        );
+        expect(levels.size, sideBySide(real, emu)).toBe(1);
+        // The emulation uses the first config, names the race, and exits 1 whatever the CLI did.
+        const firstLevel = first === advisory ? "advisory" : "mandatory";
+        expect(verdictsOf(emu.stdout), sideBySide(real, emu)).toContain(`${firstLevel} citrix-zone-rtt-limit -> latam-zone`);
+        expect(emu.exitCode, sideBySide(real, emu)).toBe(1);
+        expect(emu.stderr.split("\n").filter((l) => l.includes("not reproduced"))).toHaveLength(1);
+    });
 });

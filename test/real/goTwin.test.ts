@@ -27,11 +27,17 @@ if (!present) {
 const GO = path.join(REPO_ROOT, "examples", "citrix-delivery-groups-go");
 const TWIN = path.join(REPO_ROOT, "examples", "citrix-delivery-groups");
 
-interface Expected { policy: string; resource: string | null; level: string }
+interface Expected {
+    policy: string;
+    resource: string | null;
+    level: string;
+}
 
 /** A verdict on the stack itself names the root stack resource, whose name is the project's: "(stack)" for both twins. */
 function verdicts(run: CliRun): string[] {
-    return listedViolations(policiesSection(run.stdout)).map((v) => `${v.policy} ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name ?? "(stack)"} ${v.level}`).sort();
+    return listedViolations(policiesSection(run.stdout))
+        .map((v) => `${v.policy} ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : (v.name ?? "(stack)")} ${v.level}`)
+        .sort();
 }
 
 /** The Policies: section with the root stack resource's name (project-stack) made the same for both twins. */
@@ -44,8 +50,15 @@ function stackNeutral(section: string): string {
  * view prints a resource's line again with its policy violations).
  */
 function created(run: CliRun): string[] {
-    return [...new Set(run.stdout.split("\n").map((l) => /^ \+ {2}(\S+) (\S+) create/.exec(l))
-        .filter((m) => m && m[1] !== "pulumi:pulumi:Stack").map((m) => `${m![1]} ${m![2]}`))].sort();
+    return [
+        ...new Set(
+            run.stdout
+                .split("\n")
+                .map((l) => /^ \+ {2}(\S+) (\S+) create/.exec(l))
+                .filter((m) => m && m[1] !== "pulumi:pulumi:Stack")
+                .map((m) => `${m![1]} ${m![2]}`),
+        ),
+    ].sort();
 }
 
 describe.skipIf(!present)("examples/citrix-delivery-groups-go under the real CLI", () => {
@@ -64,7 +77,8 @@ describe.skipIf(!present)("examples/citrix-delivery-groups-go under the real CLI
 
     it("exits 1 with its TypeScript twin's expected verdicts, one mandatory and two advisory", () => {
         const expected = (JSON.parse(fs.readFileSync(path.join(TWIN, "expected-violations.json"), "utf8")) as Expected[])
-            .map((e) => `${e.policy} ${e.resource ?? "(stack)"} ${e.level}`).sort();
+            .map((e) => `${e.policy} ${e.resource ?? "(stack)"} ${e.level}`)
+            .sort();
         expect(go.exitCode, go.stdout + go.stderr).toBe(1);
         expect(verdicts(go)).toEqual(expected);
         expect(verdicts(go)).toEqual([
@@ -89,7 +103,11 @@ describe.skipIf(!present)("examples/citrix-delivery-groups-go under the real CLI
 
 describe("the emulation on a Go program", () => {
     it("names the runtime and refuses it with exit 2", () => {
-        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), GO], { cwd: REPO_ROOT, encoding: "utf8", timeout: 120_000 });
+        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), GO], {
+            cwd: REPO_ROOT,
+            encoding: "utf8",
+            timeout: 120_000,
+        });
         expect(run.status).toBe(2);
         expect(run.stdout).not.toContain("Policies:");
         expect(run.stderr).toMatch(/says runtime: go: run npm run preview:real/);

@@ -66,7 +66,9 @@ async function deploy(ws: Workspace, dir: string): Promise<void> {
 }
 
 function verdictsOf(output: string): string[] {
-    return listedViolations(policiesSection(output)).map((v) => `${v.level} ${v.policy} -> ${v.name}`).sort();
+    return listedViolations(policiesSection(output))
+        .map((v) => `${v.level} ${v.policy} -> ${v.name}`)
+        .sort();
 }
 
 function sideBySide(real: CliRun, emu: CliRun): string {
@@ -89,8 +91,11 @@ describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
         // The pack process inherits the CLI's environment: set only for the previews below.
         ws.env.PERFGUARD_INVENTORY = ws.env.PULUMI_BACKEND_URL;
         real = await ws.run(args, teamB);
-        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), teamB, "--policy-pack", REPO_ROOT, "--stack", "prod"],
-            { cwd: REPO_ROOT, encoding: "utf8", env: { ...ws.env, NO_COLOR: "1" } });
+        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), teamB, "--policy-pack", REPO_ROOT, "--stack", "prod"], {
+            cwd: REPO_ROOT,
+            encoding: "utf8",
+            env: { ...ws.env, NO_COLOR: "1" },
+        });
         emu = { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
     });
     afterAll(() => ws?.dispose());
@@ -100,7 +105,7 @@ describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
         expect(verdictsOf(real.stdout), sideBySide(real, emu)).toContain("mandatory nsx-alb-se-capacity -> catalog-web");
         const section = policiesSection(real.stdout);
         expect(section).toContain("its busiest SE needs 123.8% with 2 VS shares on it (limit 80%)");
-        expect(section).toContain("team-a/prod Virtualservice \"checkout-api\" 75.9% of an SE");
+        expect(section).toContain('team-a/prod Virtualservice "checkout-api" 75.9% of an SE');
         expect(section).not.toContain("171.8%");
     });
 

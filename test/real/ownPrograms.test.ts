@@ -10,9 +10,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-    CliRun, listedViolations, policiesSection, realCliAvailable, realCliBinDir, realPreview, REPO_ROOT, StagingError,
-} from "../../scripts/realCli/run";
+import { CliRun, listedViolations, policiesSection, realCliAvailable, realCliBinDir, realPreview, REPO_ROOT, StagingError } from "../../scripts/realCli/run";
 import { copyTeamProgram } from "../support/teamProgram";
 
 const present = realCliAvailable();
@@ -23,7 +21,9 @@ if (!present) {
 const EXAMPLE = path.join(REPO_ROOT, "examples", "citrix-satellite-zones");
 
 function verdicts(run: CliRun): string[] {
-    return listedViolations(policiesSection(run.stdout)).map((v) => `${v.level} ${v.policy} ${v.type ?? ""} ${v.name ?? ""}`).sort();
+    return listedViolations(policiesSection(run.stdout))
+        .map((v) => `${v.level} ${v.policy} ${v.type ?? ""} ${v.name ?? ""}`)
+        .sort();
 }
 
 describe.skipIf(!present)("a team's program outside the repository, under the real CLI", () => {
@@ -72,9 +72,14 @@ describe.skipIf(!present)("a team's program outside the repository, under the re
         fs.mkdirSync(dir, { recursive: true });
         fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: relative\nruntime: nodejs\n");
         fs.writeFileSync(path.join(dir, "index.ts"), 'import * as citrix from "../../examples/sdk/citrix";\nnew citrix.Zone("z", { name: "z" });\n');
-        const err = await realPreview(dir).then(() => undefined, (e: unknown) => e);
+        const err = await realPreview(dir).then(
+            () => undefined,
+            (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(StagingError);
-        expect((err as Error).message).toMatch(/index\.ts imports "\.\.\/\.\.\/examples\/sdk\/citrix" from outside the program's folder, which preview:real does not copy: import "@pulumi\/citrix" instead/);
+        expect((err as Error).message).toMatch(
+            /index\.ts imports "\.\.\/\.\.\/examples\/sdk\/citrix" from outside the program's folder, which preview:real does not copy: import "@pulumi\/citrix" instead/,
+        );
         expect((err as Error).message).not.toContain("\n");
     });
 });

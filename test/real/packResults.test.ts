@@ -20,11 +20,19 @@ describe("PERFGUARD_RESULTS under a real pulumi preview", () => {
         expect(fs.existsSync(file), both).toBe(true);
         const results = JSON.parse(fs.readFileSync(file, "utf8")) as Results;
         const section = policiesSection(run.stdout);
-        const printed = listedViolations(section).map((v) => `${v.level} ${v.policy} -> ${v.name ?? "(stack)"}`).sort();
+        const printed = listedViolations(section)
+            .map((v) => `${v.level} ${v.policy} -> ${v.name ?? "(stack)"}`)
+            .sort();
         expect(printed.length, both).toBeGreaterThan(0);
         expect(results.verdicts.map((v) => `${v.level} ${v.policy} -> ${v.resourceName ?? "(stack)"}`).sort(), both).toEqual(printed);
         for (const v of results.verdicts) {
-            expect(section, both).toContain(v.message.replace(/\n$/, "").split("\n").map((l) => `          ${l}`).join("\n"));
+            expect(section, both).toContain(
+                v.message
+                    .replace(/\n$/, "")
+                    .split("\n")
+                    .map((l) => `          ${l}`)
+                    .join("\n"),
+            );
         }
     }, 600_000);
 });

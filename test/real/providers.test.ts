@@ -22,14 +22,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStandInPlugins } from "../../preview/providers/install";
 import { checkInputs, previewOutputs, Props, UNKNOWN } from "../../preview/providers/schema";
 import {
-    createWorkspace, listedViolations, policiesSection, realCliAvailable, realCliBinDir, REPO_ROOT, stageProgram, Workspace,
+    createWorkspace,
+    listedViolations,
+    policiesSection,
+    realCliAvailable,
+    realCliBinDir,
+    REPO_ROOT,
+    stageProgram,
+    Workspace,
 } from "../../scripts/realCli/run";
 
 const repo = REPO_ROOT;
 const present = realCliAvailable();
 if (!present) {
-    console.warn(`test/real/providers.test.ts skipped: no Pulumi CLI and language host in ${realCliBinDir()} ` +
-        "(build them with `npm run real-cli:setup`, which needs Go, or set PERFGUARD_REAL_CLI_BIN)");
+    console.warn(
+        `test/real/providers.test.ts skipped: no Pulumi CLI and language host in ${realCliBinDir()} ` +
+            "(build them with `npm run real-cli:setup`, which needs Go, or set PERFGUARD_REAL_CLI_BIN)",
+    );
 }
 
 /** Marks an unknown value in the recording pack's dump (the policy SDK throws on reading one). */
@@ -40,13 +49,26 @@ interface Example {
     config?: string;
 }
 /** Every bundled example (the same list as test/real/cli.test.ts: each folder with expected violations). */
-const EXAMPLES: Example[] = fs.readdirSync(path.join(REPO_ROOT, "examples")).sort()
+const EXAMPLES: Example[] = fs
+    .readdirSync(path.join(REPO_ROOT, "examples"))
+    .sort()
     .filter((name) => fs.existsSync(path.join(REPO_ROOT, "examples", name, "expected-violations.json")))
     .map((name) => (fs.existsSync(path.join(REPO_ROOT, "examples", name, "policy-config.json")) ? { name, config: "policy-config.json" } : { name }));
 
-interface Verdict { policy: string; resource: string | null; level: string }
-interface Dumped { type: string; name: string; props: Props }
-interface Dump { inputs: Dumped[]; stack: Dumped[] }
+interface Verdict {
+    policy: string;
+    resource: string | null;
+    level: string;
+}
+interface Dumped {
+    type: string;
+    name: string;
+    props: Props;
+}
+interface Dump {
+    inputs: Dumped[];
+    stack: Dumped[];
+}
 
 let ws: Workspace | undefined;
 
@@ -95,13 +117,14 @@ new PolicyPack("recorder", { policies: [
 
 /** perfguard's verdicts in the CLI's `Policies:` section (the recorder lists none). */
 function verdicts(out: string): Verdict[] {
-    return listedViolations(policiesSection(out))
-        // A stack-wide violation is listed on the root stack; expected-violations.json says null.
-        .map((v) => ({ policy: v.policy, resource: v.type === "pulumi:pulumi:Stack" ? null : v.name ?? "", level: v.level }));
+    return (
+        listedViolations(policiesSection(out))
+            // A stack-wide violation is listed on the root stack; expected-violations.json says null.
+            .map((v) => ({ policy: v.policy, resource: v.type === "pulumi:pulumi:Stack" ? null : (v.name ?? ""), level: v.level }))
+    );
 }
 
-const byKey = (a: Verdict, b: Verdict) =>
-    `${a.policy} ${a.resource} ${a.level}`.localeCompare(`${b.policy} ${b.resource} ${b.level}`);
+const byKey = (a: Verdict, b: Verdict) => `${a.policy} ${a.resource} ${a.level}`.localeCompare(`${b.policy} ${b.resource} ${b.level}`);
 
 /** Unknown sentinels as the recording pack shows them. */
 function asDumped(props: Props): Props {
@@ -134,8 +157,7 @@ describe.skipIf(!present)("stand-in providers under the real Pulumi CLI", () => 
             const args = ["preview", "--non-interactive", "--policy-pack", repo, "--policy-pack", recorder];
             if (example.config) {
                 // One config file per pack, in the order of --policy-pack.
-                args.push("--policy-pack-config", path.join(repo, "examples", example.name, example.config),
-                    "--policy-pack-config", empty);
+                args.push("--policy-pack-config", path.join(repo, "examples", example.name, example.config), "--policy-pack-config", empty);
             }
             const r = await run(args, dir);
             const dump = JSON.parse(fs.existsSync(dumpFile) ? fs.readFileSync(dumpFile, "utf8") : '{"inputs":[],"stack":[]}') as Dump;
@@ -158,9 +180,9 @@ describe.skipIf(!present)("stand-in providers under the real Pulumi CLI", () => 
                 const r = results.get(example.name);
                 expect(r, "the preview ran").toBeDefined();
                 const { status, out } = r!;
-                const expected = (JSON.parse(fs.readFileSync(
-                    path.join(repo, "examples", example.name, "expected-violations.json"), "utf8")) as Verdict[])
-                    .map(({ policy, resource, level }) => ({ policy, resource, level }));
+                const expected = (JSON.parse(fs.readFileSync(path.join(repo, "examples", example.name, "expected-violations.json"), "utf8")) as Verdict[]).map(
+                    ({ policy, resource, level }) => ({ policy, resource, level }),
+                );
                 expect(verdicts(out).sort(byKey), out).toEqual([...expected].sort(byKey));
                 expect(status, out).toBe(expected.some((v) => v.level === "mandatory") ? 1 : 0);
                 expect(out).not.toMatch(/from \$PATH|downloading|failed to download|no resource plugin|failed to start/i);

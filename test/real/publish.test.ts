@@ -14,7 +14,16 @@ import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-    CliRun, createWorkspace, listedViolations, ListedViolation, policiesSection, realCliAvailable, realCliBinDir, realPreview, REPO_ROOT, Workspace,
+    CliRun,
+    createWorkspace,
+    listedViolations,
+    ListedViolation,
+    policiesSection,
+    realCliAvailable,
+    realCliBinDir,
+    realPreview,
+    REPO_ROOT,
+    Workspace,
 } from "../../scripts/realCli/run";
 
 const present = realCliAvailable();
@@ -35,7 +44,10 @@ function verdicts(run: CliRun): string[] {
 
 /** The pack headings of a `Policies:` section (`❌ perfguard@v0.1.0 (local: <dir>)`), in order. */
 function packHeadings(run: CliRun): string[] {
-    return policiesSection(run.stdout).split("\n").filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim());
+    return policiesSection(run.stdout)
+        .split("\n")
+        .filter((l) => /^ {4}\S/.test(l))
+        .map((l) => l.trim());
 }
 
 describe.skipIf(!present)("the published tarball under the real CLI", () => {
@@ -46,7 +58,11 @@ describe.skipIf(!present)("the published tarball under the real CLI", () => {
     beforeAll(async () => {
         ws = createWorkspace();
         // dist/ is built by `npm run test:real`; a publisher's `npm pack` builds it through `prepare`.
-        const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", ws.dir], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", ws.dir], {
+            cwd: REPO_ROOT,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "ignore"],
+        });
         const tarball = path.join(ws.dir, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
         fs.mkdirSync(path.join(ws.dir, "consumer"));
         execFileSync("tar", ["-xzf", tarball, "-C", path.join(ws.dir, "consumer")]);
@@ -88,7 +104,9 @@ describe.skipIf(!present)("the published tarball under the real CLI", () => {
         const m = /^❌ perfguard@v0\.1\.0 \(local: (.+)\)$/.exec(headings[0]);
         expect(m?.[1].split("; ").sort()).toEqual([...dirs].sort());
         // Each verdict of the checkout, once per pack.
-        const doubled = verdicts(checkout).flatMap((v) => [v, v]).sort();
+        const doubled = verdicts(checkout)
+            .flatMap((v) => [v, v])
+            .sort();
         expect(verdicts(run)).toEqual(doubled);
     });
 });

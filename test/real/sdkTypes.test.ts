@@ -13,13 +13,21 @@ import { REPO_ROOT } from "../../scripts/realCli/run";
 import { NO_REAL_SDK, standInPackages, typeCheckAgainstRealSdks } from "../../scripts/realSdk/typeCheck";
 
 const EXAMPLES = path.join(REPO_ROOT, "examples");
-const examples = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "index.ts"))).sort();
+const examples = fs
+    .readdirSync(EXAMPLES)
+    .filter((d) => fs.existsSync(path.join(EXAMPLES, d, "index.ts")))
+    .sort();
 
 /** Local modules of an example that declare provider resources outside `sdk/` (there must be none). */
 function resourceModulesOutsideSdk(dir: string): string[] {
-    return fs.readdirSync(dir)
+    return fs
+        .readdirSync(dir)
         .filter((f) => f.endsWith(".ts") && f !== "index.ts")
-        .filter((f) => /super\(\s*"[a-z0-9]+:index\//.test(fs.readFileSync(path.join(dir, f), "utf8")) || /__pulumiType = "[a-z0-9]+:index\//.test(fs.readFileSync(path.join(dir, f), "utf8")));
+        .filter(
+            (f) =>
+                /super\(\s*"[a-z0-9]+:index\//.test(fs.readFileSync(path.join(dir, f), "utf8")) ||
+                /__pulumiType = "[a-z0-9]+:index\//.test(fs.readFileSync(path.join(dir, f), "utf8")),
+        );
 }
 
 describe.each(examples)("examples/%s against the real SDKs", (name) => {
@@ -30,7 +38,9 @@ describe.each(examples)("examples/%s against the real SDKs", (name) => {
     });
 
     it("imports the providers' package names, not a relative path to the stand-ins", () => {
-        const relative = fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))
+        const relative = fs
+            .readdirSync(dir)
+            .filter((f) => f.endsWith(".ts"))
             .filter((f) => /from\s+"(?:\.\.?\/)+(?:.*\/)?sdk\//.test(fs.readFileSync(path.join(dir, f), "utf8")));
         expect(relative).toEqual([]);
     });

@@ -12,7 +12,17 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CliRun, createWorkspace, listedViolations, policiesSection, realCliAvailable, realCliBinDir, realPreview, REPO_ROOT, Workspace } from "../../scripts/realCli/run";
+import {
+    CliRun,
+    createWorkspace,
+    listedViolations,
+    policiesSection,
+    realCliAvailable,
+    realCliBinDir,
+    realPreview,
+    REPO_ROOT,
+    Workspace,
+} from "../../scripts/realCli/run";
 
 const present = realCliAvailable();
 const yamlPresent = present && fs.existsSync(path.join(realCliBinDir(), "pulumi-language-yaml"));
@@ -25,12 +35,18 @@ const TS = path.join(FIXTURES, "stack-config");
 const YAML = path.join(FIXTURES, "stack-config-yaml");
 
 function verdictsOf(run: CliRun): string[] {
-    return listedViolations(policiesSection(run.stdout)).map((v) => `${v.level} ${v.policy} -> ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name}`).sort();
+    return listedViolations(policiesSection(run.stdout))
+        .map((v) => `${v.level} ${v.policy} -> ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name}`)
+        .sort();
 }
 
 function emulated(dir: string, args: string[]): CliRun {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, "--policy-pack", REPO_ROOT, ...args],
-        { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", PULUMI_BACKEND_URL: "" }, timeout: 300_000 });
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, "--policy-pack", REPO_ROOT, ...args], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", PULUMI_BACKEND_URL: "" },
+        timeout: 300_000,
+    });
     return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
 }
 
@@ -100,7 +116,10 @@ describe.skipIf(!present)("a passphrase secret in the stack file", () => {
         ws = createWorkspace({ PULUMI_CONFIG_PASSPHRASE: PASSPHRASE });
         program = path.join(ws.dir, "stack-config");
         fs.cpSync(TS, program, { recursive: true });
-        for (const args of [["stack", "init", "prod", "--non-interactive"], ["config", "set", "--secret", "dbPassword", "hunter2", "--stack", "prod"]]) {
+        for (const args of [
+            ["stack", "init", "prod", "--non-interactive"],
+            ["config", "set", "--secret", "dbPassword", "hunter2", "--stack", "prod"],
+        ]) {
             const run = await ws.run(args, program);
             expect(run.exitCode, run.stdout + run.stderr).toBe(0);
         }
@@ -117,7 +136,7 @@ describe.skipIf(!present)("a passphrase secret in the stack file", () => {
         expect(run.stderr).not.toContain("not reproduced");
     }, 300_000);
 
-    it("without the passphrase it is left out and named \"not reproduced\" (exit 1), the rest carried", async () => {
+    it('without the passphrase it is left out and named "not reproduced" (exit 1), the rest carried', async () => {
         const run = await realPreview(program, { stack: "prod", env: { PULUMI_CONFIG_PASSPHRASE: undefined } });
         expect(run.exitCode).toBe(1);
         expect(run.stderr).toContain("not reproduced by preview:real: the secret config stack-config:dbPassword of Pulumi.prod.yaml");

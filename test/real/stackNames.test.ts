@@ -13,14 +13,20 @@ import { CliRun, createWorkspace, REPO_ROOT, stageProgram, Workspace } from "../
 const SAMPLE = path.join(REPO_ROOT, "test", "fixtures", "programs", "sample");
 
 function emulated(dir: string, args: string[], env: NodeJS.ProcessEnv): CliRun {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, ...args],
-        { cwd: REPO_ROOT, encoding: "utf8", env: { ...env, NO_COLOR: "1" } });
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, ...args], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...env, NO_COLOR: "1" },
+    });
     return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
 }
 
 /** The CLI's error line (its last `error:` line). */
 function errorLine(output: string): string | undefined {
-    return output.split("\n").filter((l) => l.startsWith("error: ")).pop();
+    return output
+        .split("\n")
+        .filter((l) => l.startsWith("error: "))
+        .pop();
 }
 
 describe("--stack on a file backend: the CLI's line and exit code", () => {
@@ -45,10 +51,25 @@ describe("--stack on a file backend: the CLI's line and exit code", () => {
         ["another organization, qualified", "acme/sample/prod", "error: organization name must be 'organization'", 1],
         ["another organization, two parts", "acme/prod", "error: organization name must be 'organization'", 1],
         ["four parts", "a/b/c/prod", "error: a stack name may not be empty", 1],
-        ["a space in the name", "organization/sample/pr od", "error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' at position 2", 1],
-        ["a quote in the name", "pr'od", "error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character '\\'' at position 2", 1],
-        ["a non-ASCII letter", "prodé", "error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character 'Ã' at position 4", 1],
-        ["another project's stack", "organization/other/prod", "error: provided project name \"other\" doesn't match Pulumi.yaml", 1],
+        [
+            "a space in the name",
+            "organization/sample/pr od",
+            "error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' at position 2",
+            1,
+        ],
+        [
+            "a quote in the name",
+            "pr'od",
+            "error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character '\\'' at position 2",
+            1,
+        ],
+        [
+            "a non-ASCII letter",
+            "prodé",
+            "error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character 'Ã' at position 4",
+            1,
+        ],
+        ["another project's stack", "organization/other/prod", 'error: provided project name "other" doesn\'t match Pulumi.yaml', 1],
         ["another project without the stack", "organization/other/qa", "error: no stack named 'organization/other/qa' found", 6],
     ])("%s (%s)", async (_label, stack, line, code) => {
         const real = await ws.run(["preview", "--non-interactive", "--stack", stack, "--policy-pack", REPO_ROOT], program);

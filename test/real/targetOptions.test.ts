@@ -25,8 +25,12 @@ const OPTIONS: Array<[string, string[]]> = [
 ];
 
 function emulated(args: string[]): CliRun {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), PROGRAM, "--policy-pack", REPO_ROOT, ...args],
-        { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", PULUMI_BACKEND_URL: "" }, timeout: 300_000 });
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), PROGRAM, "--policy-pack", REPO_ROOT, ...args], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", PULUMI_BACKEND_URL: "" },
+        timeout: 300_000,
+    });
     return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
 }
 

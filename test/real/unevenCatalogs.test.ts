@@ -10,7 +10,16 @@
 import { spawnSync } from "child_process";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyzeStack, CliRun, listedViolations, policiesSection, realCliAvailable, realPreview, REPO_ROOT, withDeployedStack } from "../../scripts/realCli/run";
+import {
+    analyzeStack,
+    CliRun,
+    listedViolations,
+    policiesSection,
+    realCliAvailable,
+    realPreview,
+    REPO_ROOT,
+    withDeployedStack,
+} from "../../scripts/realCli/run";
 
 const present = realCliAvailable();
 if (!present) {
@@ -21,12 +30,17 @@ const PROGRAM = path.join(REPO_ROOT, "test", "fixtures", "programs", "uneven-cat
 const STACKS = ["dev", "apply", "reversed", "reversed-apply"];
 
 function verdictsOf(output: string): string[] {
-    return listedViolations(policiesSection(output)).map((v) => `${v.level} ${v.policy} -> ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name}`).sort();
+    return listedViolations(policiesSection(output))
+        .map((v) => `${v.level} ${v.policy} -> ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name}`)
+        .sort();
 }
 
 function emulated(stack: string): CliRun {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), PROGRAM, "--policy-pack", REPO_ROOT, ...(stack === "dev" ? [] : ["--stack", stack])],
-        { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", PULUMI_BACKEND_URL: "" }, timeout: 300_000 });
+    const run = spawnSync(
+        process.execPath,
+        [path.join(REPO_ROOT, "dist", "preview", "main.js"), PROGRAM, "--policy-pack", REPO_ROOT, ...(stack === "dev" ? [] : ["--stack", stack])],
+        { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", PULUMI_BACKEND_URL: "" }, timeout: 300_000 },
+    );
     return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
 }
 
@@ -45,10 +59,17 @@ describe.skipIf(!present)("one Delivery Group over uneven catalogs", () => {
             emu.set(stack, emulated(stack));
         }
         for (const stack of ["dev", "reversed"]) {
-            analyzed.set(stack, await withDeployedStack(PROGRAM, async (deployed) => {
-                expect(deployed.up.exitCode, deployed.up.stdout + deployed.up.stderr).toBe(0);
-                return analyzeStack(deployed);
-            }, { stack }));
+            analyzed.set(
+                stack,
+                await withDeployedStack(
+                    PROGRAM,
+                    async (deployed) => {
+                        expect(deployed.up.exitCode, deployed.up.stdout + deployed.up.stderr).toBe(0);
+                        return analyzeStack(deployed);
+                    },
+                    { stack },
+                ),
+            );
         }
     }, 3_600_000);
 

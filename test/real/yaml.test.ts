@@ -24,11 +24,17 @@ if (!present) {
 const YAML = path.join(REPO_ROOT, "examples", "citrix-yaml");
 const TWIN = path.join(REPO_ROOT, "examples", "citrix-satellite-zones");
 
-interface Expected { policy: string; resource: string | null; level: string }
+interface Expected {
+    policy: string;
+    resource: string | null;
+    level: string;
+}
 
 /** A verdict on the stack itself names the root stack resource, whose name is the project's: "(stack)" for both twins. */
 function verdicts(run: CliRun): string[] {
-    return listedViolations(policiesSection(run.stdout)).map((v) => `${v.policy} ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : v.name ?? "(stack)"} ${v.level}`).sort();
+    return listedViolations(policiesSection(run.stdout))
+        .map((v) => `${v.policy} ${v.type === "pulumi:pulumi:Stack" ? "(stack)" : (v.name ?? "(stack)")} ${v.level}`)
+        .sort();
 }
 
 /** The Policies: section with the root stack resource's name (project-stack) made the same for both twins. */
@@ -51,10 +57,14 @@ describe.skipIf(!present)("examples/citrix-yaml under the real CLI", () => {
 
     it("exits 1 with its TypeScript twin's expected verdicts", () => {
         const expected = (JSON.parse(fs.readFileSync(path.join(TWIN, "expected-violations.json"), "utf8")) as Expected[])
-            .map((e) => `${e.policy} ${e.resource ?? "(stack)"} ${e.level}`).sort();
+            .map((e) => `${e.policy} ${e.resource ?? "(stack)"} ${e.level}`)
+            .sort();
         expect(yaml.exitCode, yaml.stdout + yaml.stderr).toBe(1);
         expect(verdicts(yaml)).toEqual(expected);
-        expect(verdicts(yaml).filter((v) => v.endsWith(" mandatory"))).toEqual(["citrix-broker-throttle ddc-emea-east-02 mandatory", "citrix-zone-rtt-limit latam-zone mandatory"]);
+        expect(verdicts(yaml).filter((v) => v.endsWith(" mandatory"))).toEqual([
+            "citrix-broker-throttle ddc-emea-east-02 mandatory",
+            "citrix-zone-rtt-limit latam-zone mandatory",
+        ]);
     });
 
     it("prints the twin's Policies: section byte for byte", () => {
@@ -63,7 +73,13 @@ describe.skipIf(!present)("examples/citrix-yaml under the real CLI", () => {
     });
 
     it("registers every resource of the twin (same types and names)", () => {
-        const created = (run: CliRun) => run.stdout.split("\n").map((l) => /^ \+ {2}(\S+) (\S+) create/.exec(l)).filter((m) => m && m[1] !== "pulumi:pulumi:Stack").map((m) => `${m![1]} ${m![2]}`).sort();
+        const created = (run: CliRun) =>
+            run.stdout
+                .split("\n")
+                .map((l) => /^ \+ {2}(\S+) (\S+) create/.exec(l))
+                .filter((m) => m && m[1] !== "pulumi:pulumi:Stack")
+                .map((m) => `${m![1]} ${m![2]}`)
+                .sort();
         expect(created(yaml).length).toBeGreaterThan(20);
         expect(created(yaml)).toEqual(created(twin));
     });
@@ -71,7 +87,11 @@ describe.skipIf(!present)("examples/citrix-yaml under the real CLI", () => {
 
 describe("the emulation on a YAML program", () => {
     it("names the runtime and does not pass (non-zero exit)", () => {
-        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), YAML], { cwd: REPO_ROOT, encoding: "utf8", timeout: 120_000 });
+        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), YAML], {
+            cwd: REPO_ROOT,
+            encoding: "utf8",
+            timeout: 120_000,
+        });
         expect(run.status).not.toBe(0);
         expect(run.stdout).not.toContain("Policies:");
         expect(run.stderr).toMatch(/runtime: yaml/);

@@ -211,13 +211,19 @@ function propertiesOf(p: Policy): Record<string, Schema> {
 }
 
 function invalidCases(): ConfigCase[] {
-    return policies.flatMap((p) => Object.entries(propertiesOf(p)).flatMap(([key, s]) =>
-        invalidValues(s).map(([why, value, sub]) => ({ policy: p.name, field: sub ? `${key}.${sub}` : key, why, config: { [key]: value } }))));
+    return policies.flatMap((p) =>
+        Object.entries(propertiesOf(p)).flatMap(([key, s]) =>
+            invalidValues(s).map(([why, value, sub]) => ({ policy: p.name, field: sub ? `${key}.${sub}` : key, why, config: { [key]: value } })),
+        ),
+    );
 }
 
 function validCases(): ConfigCase[] {
-    return policies.flatMap((p) => Object.entries(propertiesOf(p)).flatMap(([key, s]) =>
-        validValues(s).map(([why, value]) => ({ policy: p.name, field: key, why, config: { [key]: value } }))));
+    return policies.flatMap((p) =>
+        Object.entries(propertiesOf(p)).flatMap(([key, s]) =>
+            validValues(s).map(([why, value]) => ({ policy: p.name, field: key, why, config: { [key]: value } })),
+        ),
+    );
 }
 
 const INVALID = invalidCases();
@@ -230,7 +236,11 @@ const compiled = new Map<string, ValidateFunction>();
 function cliSchemaAccepts(p: Policy, config: Record<string, unknown>): boolean {
     let validate = compiled.get(p.name);
     if (!validate) {
-        validate = new Ajv({ allErrors: true, strict: false }).compile({ type: "object", properties: propertiesOf(p), required: p.configSchema?.required ?? [] });
+        validate = new Ajv({ allErrors: true, strict: false }).compile({
+            type: "object",
+            properties: propertiesOf(p),
+            required: p.configSchema?.required ?? [],
+        });
         compiled.set(p.name, validate);
     }
     return validate(config);
@@ -244,8 +254,14 @@ describe("the generated cases cover every policy with config", () => {
     it("has invalid and valid cases for every configurable property", () => {
         for (const p of policies) {
             for (const key of Object.keys(propertiesOf(p))) {
-                expect(INVALID.some((c) => c.policy === p.name && c.field.split(".")[0] === key), `${p.name}.${key}`).toBe(true);
-                expect(VALID.some((c) => c.policy === p.name && c.field === key), `${p.name}.${key}`).toBe(true);
+                expect(
+                    INVALID.some((c) => c.policy === p.name && c.field.split(".")[0] === key),
+                    `${p.name}.${key}`,
+                ).toBe(true);
+                expect(
+                    VALID.some((c) => c.policy === p.name && c.field === key),
+                    `${p.name}.${key}`,
+                ).toBe(true);
             }
         }
     });
@@ -320,21 +336,32 @@ describe("(2) and (3): the preview path and the pack", () => {
         it("(2) the preview path: exit 1 (as the CLI), naming policy and field", () => {
             const run = reconcile(c.policy, c.config as PropertyBag);
             expect(run).toThrow(PreviewError);
-            const err = (() => { try { run(); } catch (e) { return e as PreviewError; } return undefined; })();
+            const err = (() => {
+                try {
+                    run();
+                } catch (e) {
+                    return e as PreviewError;
+                }
+                return undefined;
+            })();
             expect(err?.exitCode).toBe(1);
             // The CLI's form: "<pack> <version>  <policy>: <field>: <problem>" (gojsonschema's words);
             // an unknown nested key is named in the problem of the object holding it.
             // A missing required key is named in the problem of the object holding it, likewise.
             const missing = c.why.startsWith("a list item without ") ? c.field.split(".") : undefined;
-            const expected = c.why === "an unknown nested key" ? `${c.policy}: ${c.field}: Additional property bogusKey is not allowed`
-                : missing ? `${c.policy}: ${missing.slice(0, -1).join(".")}: ${missing[missing.length - 1]} is required`
-                    : `${c.policy}: ${c.field}: `;
+            const expected =
+                c.why === "an unknown nested key"
+                    ? `${c.policy}: ${c.field}: Additional property bogusKey is not allowed`
+                    : missing
+                      ? `${c.policy}: ${missing.slice(0, -1).join(".")}: ${missing[missing.length - 1]} is required`
+                      : `${c.policy}: ${c.field}: `;
             expect(err?.message).toContain(expected);
         });
 
         it("(3) the pack: a mandatory violation of that policy naming the field", async () => {
-            const found = (await previewWith(c.policy, c.config as PropertyBag))
-                .filter((d) => d.policyName === c.policy && d.message.includes(`invalid config for policy ${c.policy}`));
+            const found = (await previewWith(c.policy, c.config as PropertyBag)).filter(
+                (d) => d.policyName === c.policy && d.message.includes(`invalid config for policy ${c.policy}`),
+            );
             expect(found.length).toBeGreaterThan(0);
             for (const d of found) {
                 expect(d.enforcementLevel).toBe("mandatory");
@@ -349,8 +376,7 @@ describe("(2) and (3): the preview path and the pack", () => {
             expect(reconcile(c.policy, c.config as PropertyBag)).not.toThrow();
         });
         it("(3) the pack: no config violation", async () => {
-            const found = (await previewWith(c.policy, c.config as PropertyBag))
-                .filter((d) => /invalid config|unknown config key/.test(d.message));
+            const found = (await previewWith(c.policy, c.config as PropertyBag)).filter((d) => /invalid config|unknown config key/.test(d.message));
             expect(found.map((d) => d.message)).toEqual([]);
         });
     });

@@ -15,7 +15,18 @@ import { citrixStack } from "../policies/citrix/citrixFixtures";
 import { nsxStack } from "../policies/nsx-alb/nsxFixtures";
 import { dom0Service, XCP01_UUID, xenStack } from "../policies/xen/xenFixtures";
 import {
-    bigListResourceArb, FACT_PLACES, factEntryArb, invalidFactValueArb, junkResourcesArb, junkValueArb, placeFacts, propsArb, scalarJunkArb, stackArb, TYPES, unknownArb,
+    bigListResourceArb,
+    FACT_PLACES,
+    factEntryArb,
+    invalidFactValueArb,
+    junkResourcesArb,
+    junkValueArb,
+    placeFacts,
+    propsArb,
+    scalarJunkArb,
+    stackArb,
+    TYPES,
+    unknownArb,
 } from "../support/arbitraries";
 import type { TestResource } from "../support/policyHarness";
 import { SdkDiagnostic, SdkPreview, sdkServer } from "../support/sdkServerPath";
@@ -54,21 +65,27 @@ function checkDiagnostics(preview: SdkPreview): void {
 const server = sdkServer(policies);
 
 describe("every policy on arbitrary stacks", () => {
-    it("never throws, never says \"can't run\", and every message is non-empty and names its resource", async () => {
+    it('never throws, never says "can\'t run", and every message is non-empty and names its resource', async () => {
         // An exception that escapes a policy reaches the server's callback: preview() rejects.
-        await fc.assert(fc.asyncProperty(stackArb({ maxResources: 6 }), async (stack) => {
-            checkDiagnostics(await server.preview(stack));
-        }), { numRuns: RUNS });
+        await fc.assert(
+            fc.asyncProperty(stackArb({ maxResources: 6 }), async (stack) => {
+                checkDiagnostics(await server.preview(stack));
+            }),
+            { numRuns: RUNS },
+        );
     });
 
     it("survives a 10,000-element list in any list field perfguard reads, next to a clean stack", async () => {
-        await fc.assert(fc.asyncProperty(bigListResourceArb, async (big) => {
-            const before = await server.preview(citrixStack({ rttMs: "260" }));
-            const preview = await server.preview([...citrixStack({ rttMs: "260" }), big]);
-            checkDiagnostics(preview);
-            const found = new Set(pairs(preview));
-            expect(pairs(before).filter((v) => !found.has(v))).toEqual([]);
-        }), { numRuns: BIG_RUNS });
+        await fc.assert(
+            fc.asyncProperty(bigListResourceArb, async (big) => {
+                const before = await server.preview(citrixStack({ rttMs: "260" }));
+                const preview = await server.preview([...citrixStack({ rttMs: "260" }), big]);
+                checkDiagnostics(preview);
+                const found = new Set(pairs(preview));
+                expect(pairs(before).filter((v) => !found.has(v))).toEqual([]);
+            }),
+            { numRuns: BIG_RUNS },
+        );
     });
 });
 
@@ -98,18 +115,24 @@ function withLeaf(root: unknown, at: ReadonlyArray<string | number>, leaf: unkno
 describe("every policy on clean stacks with a few values turned into junk", () => {
     // Random stacks rarely form the joins the capacity and throttle checks need (a VS on a
     // described SE group, a controller of a zone at high RTT); these start from stacks that do.
-    it("never throws, never says \"can't run\", and every message is non-empty and names its resource", async () => {
+    it('never throws, never says "can\'t run", and every message is non-empty and names its resource', async () => {
         const arb = fc.constantFrom(...CLEAN_STACKS.map(([, stack]) => stack)).chain((stack) => {
             const paths = stack.flatMap((r, i) => leafPaths(r.props).map((p) => [i, p] as const));
-            return fc.tuple(fc.constant(stack), fc.array(fc.tuple(fc.constantFrom(...paths), fc.oneof(scalarJunkArb, junkValueArb)), { minLength: 1, maxLength: 4 }));
+            return fc.tuple(
+                fc.constant(stack),
+                fc.array(fc.tuple(fc.constantFrom(...paths), fc.oneof(scalarJunkArb, junkValueArb)), { minLength: 1, maxLength: 4 }),
+            );
         });
-        await fc.assert(fc.asyncProperty(arb, async ([stack, edits]) => {
-            let edited = stack;
-            for (const [[index, at], leaf] of edits) {
-                edited = edited.map((r, i) => (i === index ? { ...r, props: withLeaf(r.props, at, leaf) as Record<string, unknown> } : r));
-            }
-            checkDiagnostics(await server.preview(edited));
-        }), { numRuns: RUNS });
+        await fc.assert(
+            fc.asyncProperty(arb, async ([stack, edits]) => {
+                let edited = stack;
+                for (const [[index, at], leaf] of edits) {
+                    edited = edited.map((r, i) => (i === index ? { ...r, props: withLeaf(r.props, at, leaf) as Record<string, unknown> } : r));
+                }
+                checkDiagnostics(await server.preview(edited));
+            }),
+            { numRuns: RUNS },
+        );
     });
 });
 
@@ -117,36 +140,48 @@ describe("perfguard-facts: a fact that cannot be parsed is reported, never treat
     const numericDefs = FACT_KEYS.filter((d): d is (typeof FACT_KEYS)[number] & NumberFactKind => d.kind === "number");
 
     it("names the key of one invalid numeric fact in any place, on any resource type, among other facts and junk", async () => {
-        const arb = fc.record({
-            type: fc.constantFrom(...TYPES),
-            def: fc.constantFrom(...numericDefs),
-            place: fc.constantFrom(...FACT_PLACES),
-        }).chain(({ type, def, place }) => fc.record({
-            type: fc.constant(type),
-            def: fc.constant(def),
-            place: fc.constant(place),
-            base: propsArb(type),
-            bad: fc.record({ key: fc.constantFrom(`perfguard:${def.key}`, `perfguard_${def.key.toLowerCase()}`, `PERFGUARD:${def.key}`), value: invalidFactValueArb(def) }),
-            // Other facts (of other keys) and other entries, unknowns included, next to it.
-            others: fc.array(factEntryArb(FACT_KEYS.filter((d) => d.key !== def.key)), { maxLength: 3 }),
-            plain: fc.array(fc.oneof(unknownArb, scalarJunkArb), { maxLength: 2 }),
-        }));
-        await fc.assert(fc.asyncProperty(arb, async ({ type, def, place, base, bad, others, plain }) => {
-            const props: Record<string, unknown> = { ...base };
-            for (const container of ["tags", "metadata", "metadatas", "markers", "extraConfig"]) {
-                delete props[container];
-            }
-            Object.assign(props, placeFacts(place, [...others, bad], plain));
-            const preview = await server.preview([{ type, name: "subject", props }]);
-            checkDiagnostics(preview);
-            const onSubject = preview.diagnostics.filter((d) => d.policyName === "perfguard-facts" && d.phase === "analyze" && d.urn !== undefined && preview.names.get(d.urn) === "subject");
-            expect(onSubject.map(body).join("\n")).toContain(`perfguard:${def.key} in ${place === "tags map" ? "tags" : place}`);
-            // Mandatory, unless the resource waives perfguard-facts itself (a valid waive fact among
-            // `others`): then it is still reported, at advisory, prefixed "waived" (README, Waivers).
-            for (const d of onSubject) {
-                expect(d.enforcementLevel === "mandatory" || (d.enforcementLevel === "advisory" && body(d).startsWith("waived ("))).toBe(true);
-            }
-        }), { numRuns: RUNS * 2 });
+        const arb = fc
+            .record({
+                type: fc.constantFrom(...TYPES),
+                def: fc.constantFrom(...numericDefs),
+                place: fc.constantFrom(...FACT_PLACES),
+            })
+            .chain(({ type, def, place }) =>
+                fc.record({
+                    type: fc.constant(type),
+                    def: fc.constant(def),
+                    place: fc.constant(place),
+                    base: propsArb(type),
+                    bad: fc.record({
+                        key: fc.constantFrom(`perfguard:${def.key}`, `perfguard_${def.key.toLowerCase()}`, `PERFGUARD:${def.key}`),
+                        value: invalidFactValueArb(def),
+                    }),
+                    // Other facts (of other keys) and other entries, unknowns included, next to it.
+                    others: fc.array(factEntryArb(FACT_KEYS.filter((d) => d.key !== def.key)), { maxLength: 3 }),
+                    plain: fc.array(fc.oneof(unknownArb, scalarJunkArb), { maxLength: 2 }),
+                }),
+            );
+        await fc.assert(
+            fc.asyncProperty(arb, async ({ type, def, place, base, bad, others, plain }) => {
+                const props: Record<string, unknown> = { ...base };
+                for (const container of ["tags", "metadata", "metadatas", "markers", "extraConfig"]) {
+                    delete props[container];
+                }
+                Object.assign(props, placeFacts(place, [...others, bad], plain));
+                const preview = await server.preview([{ type, name: "subject", props }]);
+                checkDiagnostics(preview);
+                const onSubject = preview.diagnostics.filter(
+                    (d) => d.policyName === "perfguard-facts" && d.phase === "analyze" && d.urn !== undefined && preview.names.get(d.urn) === "subject",
+                );
+                expect(onSubject.map(body).join("\n")).toContain(`perfguard:${def.key} in ${place === "tags map" ? "tags" : place}`);
+                // Mandatory, unless the resource waives perfguard-facts itself (a valid waive fact among
+                // `others`): then it is still reported, at advisory, prefixed "waived" (README, Waivers).
+                for (const d of onSubject) {
+                    expect(d.enforcementLevel === "mandatory" || (d.enforcementLevel === "advisory" && body(d).startsWith("waived ("))).toBe(true);
+                }
+            }),
+            { numRuns: RUNS * 2 },
+        );
     });
 });
 
@@ -169,11 +204,24 @@ const CLEAN_STACKS: Array<[string, TestResource[]]> = [
     ["Citrix: unparseable RTT", citrixStack({ rttMs: "160ms" })],
     ["Citrix: 240 ms, in the warning band below the limit", citrixStack({ rttMs: "240", throttles: ["4", "4"] })],
     ["Citrix: no controller in the stack", citrixStack({ throttles: [] })],
-    ["Citrix: five 160 ms satellite zones of 24 against one Site database", [1, 2, 3, 4, 5].map((i): TestResource => ({
-        type: "citrix:index/zone:Zone", name: `sat${i}-zone`,
-        props: { name: `sat${i}`, metadatas: [{ name: "perfguard:rttMs", value: "160" }, { name: "perfguard:peakConcurrentLaunches", value: "24" }] },
-    }))],
-    ["NSX ALB: 3000 RSA TPS, small memory, no dispatcher", nsxStack({ shop: { sslTps: "3000" }, group: { memoryPerSe: "2048", dedicatedDispatcherCore: "false" } })],
+    [
+        "Citrix: five 160 ms satellite zones of 24 against one Site database",
+        [1, 2, 3, 4, 5].map((i): TestResource => ({
+            type: "citrix:index/zone:Zone",
+            name: `sat${i}-zone`,
+            props: {
+                name: `sat${i}`,
+                metadatas: [
+                    { name: "perfguard:rttMs", value: "160" },
+                    { name: "perfguard:peakConcurrentLaunches", value: "24" },
+                ],
+            },
+        })),
+    ],
+    [
+        "NSX ALB: 3000 RSA TPS, small memory, no dispatcher",
+        nsxStack({ shop: { sslTps: "3000" }, group: { memoryPerSe: "2048", dedicatedDispatcherCore: "false" } }),
+    ],
     ["NSX ALB: maxSe 1 = bufferSe 1 (no buffer can be kept)", nsxStack({ group: { maxSe: "1" } })],
     ["NSX ALB: maxSe 2", nsxStack({ group: { maxSe: "2" } })],
     ["Xen: a backup service in dom0, hosts without link figures", xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, "60")] })],
@@ -200,7 +248,8 @@ function pairs(preview: SdkPreview): string[] {
 
 describe("junk resources never remove a verdict of the clean part", () => {
     let cleanRuns: Promise<Array<{ label: string; stack: TestResource[]; verdicts: string[] }>> | undefined;
-    const cleanVerdicts = () => (cleanRuns ??= Promise.all(CLEAN_STACKS.map(async ([label, stack]) => ({ label, stack, verdicts: pairs(await server.preview(stack)) }))));
+    const cleanVerdicts = () =>
+        (cleanRuns ??= Promise.all(CLEAN_STACKS.map(async ([label, stack]) => ({ label, stack, verdicts: pairs(await server.preview(stack)) }))));
 
     it.each(policies.map((p) => p.name))("%s has a clean stack with a verdict (non-vacuity; add one to CLEAN_STACKS for a new policy)", async (name) => {
         const all = (await cleanVerdicts()).flatMap((c) => c.verdicts);
@@ -209,20 +258,26 @@ describe("junk resources never remove a verdict of the clean part", () => {
 
     it("keeps every (policy, URN) verdict of the clean part", async () => {
         const clean = await cleanVerdicts();
-        const arb = fc.constantFrom(...clean).chain((c) => fc.tuple(
-            fc.constant(c),
-            junkResourcesArb(c.stack.map((r) => r.name)),
-            fc.option(fc.tuple(fc.nat({ max: c.stack.length - 1 }), unknownArb)),
-        ));
-        await fc.assert(fc.asyncProperty(arb, async ([c, junk, twinOf]) => {
-            // Sometimes also an "unknown twin": a copy of a clean resource, same type, shape and
-            // dependencies, with every value unknown (a resource whose inputs all come from
-            // resources not created yet).
-            const twin = twinOf === null ? [] : [unknownTwin(c.stack[twinOf[0]], twinOf[1])];
-            const preview = await server.preview([...c.stack, ...junk, ...twin]);
-            checkDiagnostics(preview);
-            const found = new Set(pairs(preview));
-            expect(c.verdicts.filter((v) => !found.has(v)), c.label).toEqual([]);
-        }), { numRuns: RUNS });
+        const arb = fc
+            .constantFrom(...clean)
+            .chain((c) =>
+                fc.tuple(fc.constant(c), junkResourcesArb(c.stack.map((r) => r.name)), fc.option(fc.tuple(fc.nat({ max: c.stack.length - 1 }), unknownArb))),
+            );
+        await fc.assert(
+            fc.asyncProperty(arb, async ([c, junk, twinOf]) => {
+                // Sometimes also an "unknown twin": a copy of a clean resource, same type, shape and
+                // dependencies, with every value unknown (a resource whose inputs all come from
+                // resources not created yet).
+                const twin = twinOf === null ? [] : [unknownTwin(c.stack[twinOf[0]], twinOf[1])];
+                const preview = await server.preview([...c.stack, ...junk, ...twin]);
+                checkDiagnostics(preview);
+                const found = new Set(pairs(preview));
+                expect(
+                    c.verdicts.filter((v) => !found.has(v)),
+                    c.label,
+                ).toEqual([]);
+            }),
+            { numRuns: RUNS },
+        );
     });
 });

@@ -80,56 +80,99 @@ const isRtt = (e: unknown) => (e as { name?: string }).name === "perfguard:rttMs
 const CASES: Case[] = [
     {
         label: "citrix: the zone's perfguard:rttMs metadata entry unknown as a whole",
-        baseline: citrix, baselineProblem: /^Zone "emea-zone" \(name "emea"\) is 300 ms from the Site database/,
+        baseline: citrix,
+        baselineProblem: /^Zone "emea-zone" \(name "emea"\) is 300 ms from the Site database/,
         changed: change(citrix, "emea-zone", hideEntry(["metadatas", "metadata"], isRtt)),
-        policy: "citrix-zone-rtt-limit", resource: "emea-zone", grouped: false, reason: RTT_HIDDEN.reason, remedy: RTT_HIDDEN.remedy,
+        policy: "citrix-zone-rtt-limit",
+        resource: "emea-zone",
+        grouped: false,
+        reason: RTT_HIDDEN.reason,
+        remedy: RTT_HIDDEN.remedy,
     },
     {
         label: "citrix: the same, in the stack policy that needs the zone's RTT",
-        baseline: citrix, baselineProblem: undefined,
+        baseline: citrix,
+        baselineProblem: undefined,
         changed: change(citrix, "emea-zone", hideEntry(["metadatas", "metadata"], isRtt)),
-        policy: "citrix-broker-throttle", resource: "emea-zone", grouped: true, reason: RTT_HIDDEN.reason, remedy: RTT_HIDDEN.remedy,
+        policy: "citrix-broker-throttle",
+        resource: "emea-zone",
+        grouped: true,
+        reason: RTT_HIDDEN.reason,
+        remedy: RTT_HIDDEN.remedy,
     },
     {
         label: "citrix: a controller without a throttle fact with a vSphere tag of another stack attached (unresolved join)",
-        baseline: throttled, baselineProblem: /ddc-3/,
+        baseline: throttled,
+        baselineProblem: /ddc-3/,
         changed: change(throttled, "ddc-3", (p) => ({ ...p, tags: ["urn:vmomi:InventoryServiceTag:0f3e-other-stack:GLOBAL"] })),
-        policy: "citrix-broker-throttle", resource: "ddc-3", grouped: true, reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview", remedy: AFTER_APPLY,
+        policy: "citrix-broker-throttle",
+        resource: "ddc-3",
+        grouped: true,
+        reason: "its perfguard:throttleMaxConcurrentTransactions is unknown in this preview",
+        remedy: AFTER_APPLY,
     },
     {
         label: "xen: a guest on its perfguard:xenHost, its perfguard:networkMBps tag (one element of its tags list) unknown",
-        baseline: xen, baselineProblem: undefined,
+        baseline: xen,
+        baselineProblem: undefined,
         changed: change(xen, "app", hideEntry("tags", isNeed)),
-        policy: "xen-guest-network-share", resource: "app", grouped: true, config: { defaultLinkMBps: 111 },
-        reason: "its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid", remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally",
+        policy: "xen-guest-network-share",
+        resource: "app",
+        grouped: true,
+        config: { defaultLinkMBps: 111 },
+        reason: "its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid",
+        remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally",
     },
     {
         label: "xen: a guest placed by affinityHost, an unknown tag (it may be a perfguard:xenHost naming another host)",
-        baseline: xen, baselineProblem: undefined,
+        baseline: xen,
+        baselineProblem: undefined,
         changed: change(xen, "web", hideEntry("tags", isNeed)),
-        policy: "xen-guest-network-share", resource: "web", grouped: true, config: { defaultLinkMBps: 111 },
-        reason: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid", remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally",
+        policy: "xen-guest-network-share",
+        resource: "web",
+        grouped: true,
+        config: { defaultLinkMBps: 111 },
+        reason: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid",
+        remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally",
     },
     {
         label: "nsx: one of a VS's demand markers unknown as a whole (the others known)",
-        baseline: nsx, baselineProblem: undefined,
-        changed: change(nsx, "api-vs", hideEntry("markers", (e) => (e as { key?: string }).key === "perfguard:l4Cps")),
-        policy: "nsx-alb-se-capacity", resource: "api-vs", grouped: true,
-        reason: "a demand fact is unknown in this preview", remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally",
+        baseline: nsx,
+        baselineProblem: undefined,
+        changed: change(
+            nsx,
+            "api-vs",
+            hideEntry("markers", (e) => (e as { key?: string }).key === "perfguard:l4Cps"),
+        ),
+        policy: "nsx-alb-se-capacity",
+        resource: "api-vs",
+        grouped: true,
+        reason: "a demand fact is unknown in this preview",
+        remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally",
     },
 ];
 
-describe("a hidden fact makes the policy that needs it \"not checked\"", () => {
+describe('a hidden fact makes the policy that needs it "not checked"', () => {
     it.each(CASES)("$label", async (c) => {
         const base = await run(c.baseline, c.config);
         const before = about(base, c.policy, c.resource).map((d) => parseMessage(d.message).problem);
         if (c.baselineProblem) {
             expect(before.some((p) => c.baselineProblem!.test(p))).toBe(true);
         }
-        const label = `${c.changed.find((r) => r.name === c.resource)!.type.split(":").pop()} "${c.resource}"`;
-        const text = (d: Diagnostic) => { const m = parseMessage(d.message); return `${m.problem}\n${m.basis.join("\n")}`; };
+        const label = `${c.changed
+            .find((r) => r.name === c.resource)!
+            .type.split(":")
+            .pop()} "${c.resource}"`;
+        const text = (d: Diagnostic) => {
+            const m = parseMessage(d.message);
+            return `${m.problem}\n${m.basis.join("\n")}`;
+        };
         // The baseline does not say it was not checked (a stack policy's grouped report may name others).
-        expect(about(base, c.policy, c.grouped ? undefined : c.resource).map(text).filter((t) => t.includes("not checked") && t.includes(label))).toEqual([]);
+        expect(
+            about(base, c.policy, c.grouped ? undefined : c.resource)
+                .map(text)
+                .filter((t) => t.includes("not checked") && t.includes(label)),
+        ).toEqual([]);
 
         const preview = await run(c.changed, c.config);
         // No verdict on the resource any more (it rested on the fact now hidden), and its "not checked".
@@ -140,7 +183,11 @@ describe("a hidden fact makes the policy that needs it \"not checked\"", () => {
         const m = parseMessage(reports[0].message);
         if (c.grouped) {
             // One line (the problem, or a basis line when there are several reasons) gives the reason and names it.
-            expect(text(reports[0]).split("\n").some((l) => l.includes(c.reason) && l.includes(label))).toBe(true);
+            expect(
+                text(reports[0])
+                    .split("\n")
+                    .some((l) => l.includes(c.reason) && l.includes(label)),
+            ).toBe(true);
         } else {
             expect(m.problem).toBe(`Zone "${c.resource}" not checked: ${c.reason}.`);
         }

@@ -124,33 +124,61 @@ describe("every resource of a judged kind ends in exactly one outcome", () => {
     });
 
     it("on arbitrary stacks", async () => {
-        await fc.assert(fc.asyncProperty(stackArb({ maxResources: 6 }), async (stack) => {
-            expect(await gaps(stack)).toEqual([]);
-        }), { numRuns: RUNS });
+        await fc.assert(
+            fc.asyncProperty(stackArb({ maxResources: 6 }), async (stack) => {
+                expect(await gaps(stack)).toEqual([]);
+            }),
+            { numRuns: RUNS },
+        );
     });
 
     it("with unknowns at every depth of clean stacks (whole props, a container, one tag or metadata entry, one value)", async () => {
-        await fc.assert(fc.asyncProperty(plantedAtEveryDepth(CLEAN.map(([, s]) => s), unknownArb), async (edited) => {
-            expect(await gaps(edited)).toEqual([]);
-        }), { numRuns: RUNS });
+        await fc.assert(
+            fc.asyncProperty(
+                plantedAtEveryDepth(
+                    CLEAN.map(([, s]) => s),
+                    unknownArb,
+                ),
+                async (edited) => {
+                    expect(await gaps(edited)).toEqual([]);
+                },
+            ),
+            { numRuns: RUNS },
+        );
     });
 
     it("with the VS's seGroupRef in every form the provider and controller produce", async () => {
         const arb = fc.tuple(fc.constantFrom(...SE_GROUP_REF_FORMS), fc.boolean());
-        await fc.assert(fc.asyncProperty(arb, async ([ref, keepDependency]) => {
-            const stack = nsxStack({ shop: { sslTps: "3000" } }).map((r) => (r.type === VS_TYPE
-                ? { ...r, props: { ...r.props, seGroupRef: ref }, propertyDependencies: keepDependency ? r.propertyDependencies : {} }
-                : r));
-            expect(await gaps(stack)).toEqual([]);
-        }), { numRuns: Math.min(RUNS, 40) });
+        await fc.assert(
+            fc.asyncProperty(arb, async ([ref, keepDependency]) => {
+                const stack = nsxStack({ shop: { sslTps: "3000" } }).map((r) =>
+                    r.type === VS_TYPE
+                        ? { ...r, props: { ...r.props, seGroupRef: ref }, propertyDependencies: keepDependency ? r.propertyDependencies : {} }
+                        : r,
+                );
+                expect(await gaps(stack)).toEqual([]);
+            }),
+            { numRuns: Math.min(RUNS, 40) },
+        );
     });
 
     it("with facts only in the outputs (AnalyzeStack sees them, Analyze does not)", async () => {
-        const arb = fc.constantFrom(...CLEAN.map(([, s]) => s)).chain((stack) => fc.tuple(fc.constant(stack), fc.subarray(stack.map((r) => r.name), { minLength: 1 })));
-        await fc.assert(fc.asyncProperty(arb, async ([stack, bare]) => {
-            const inputs = stack.map((r) => (bare.includes(r.name) ? { ...r, props: {} } : r));
-            expect(await gaps(inputs, stack)).toEqual([]);
-        }), { numRuns: Math.min(RUNS, 40) });
+        const arb = fc.constantFrom(...CLEAN.map(([, s]) => s)).chain((stack) =>
+            fc.tuple(
+                fc.constant(stack),
+                fc.subarray(
+                    stack.map((r) => r.name),
+                    { minLength: 1 },
+                ),
+            ),
+        );
+        await fc.assert(
+            fc.asyncProperty(arb, async ([stack, bare]) => {
+                const inputs = stack.map((r) => (bare.includes(r.name) ? { ...r, props: {} } : r));
+                expect(await gaps(inputs, stack)).toEqual([]);
+            }),
+            { numRuns: Math.min(RUNS, 40) },
+        );
     });
 });
 
@@ -176,20 +204,33 @@ describe("control characters and secrets in every name and field", () => {
 
     it("every resource still ends in exactly one outcome, and no message carries a raw control character", async () => {
         const arb = fc.tuple(fc.constantFrom(...CLEAN.map(([, s]) => s)), controlArb, fc.array(fc.boolean(), { minLength: 61, maxLength: 61 }));
-        await fc.assert(fc.asyncProperty(arb, async ([stack, c, bits]) => {
-            let i = 0;
-            // Sparse: about one value in eight changed, so that joins and figures mostly survive.
-            const pick = () => bits[i++ % bits.length] && bits[(i * 7) % bits.length] && bits[(i * 13) % bits.length];
-            const mangled = stack.map((r) => ({ ...r, name: pick() ? `${r.name}${c}x` : r.name, urn: undefined, props: mangle(r.props, c, pick) as Record<string, unknown> }));
-            const renamed = new Map(stack.map((r, k) => [r.name, mangled[k].name]));
-            const withDeps = mangled.map((r) => ({ ...r, propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, v]) => [k, v.map((n) => renamed.get(n) ?? n)])) }));
-            const { gaps: found, diagnostics } = await previewGaps(withDeps);
-            expect(found).toEqual([]);
-            for (const d of diagnostics) {
-                for (const line of d.message.split("\n")) {
-                    expect(RAW_CONTROL.test(line), `${d.policyName}: ${JSON.stringify(line)}`).toBe(false);
+        await fc.assert(
+            fc.asyncProperty(arb, async ([stack, c, bits]) => {
+                let i = 0;
+                // Sparse: about one value in eight changed, so that joins and figures mostly survive.
+                const pick = () => bits[i++ % bits.length] && bits[(i * 7) % bits.length] && bits[(i * 13) % bits.length];
+                const mangled = stack.map((r) => ({
+                    ...r,
+                    name: pick() ? `${r.name}${c}x` : r.name,
+                    urn: undefined,
+                    props: mangle(r.props, c, pick) as Record<string, unknown>,
+                }));
+                const renamed = new Map(stack.map((r, k) => [r.name, mangled[k].name]));
+                const withDeps = mangled.map((r) => ({
+                    ...r,
+                    propertyDependencies: Object.fromEntries(
+                        Object.entries(r.propertyDependencies ?? {}).map(([k, v]) => [k, v.map((n) => renamed.get(n) ?? n)]),
+                    ),
+                }));
+                const { gaps: found, diagnostics } = await previewGaps(withDeps);
+                expect(found).toEqual([]);
+                for (const d of diagnostics) {
+                    for (const line of d.message.split("\n")) {
+                        expect(RAW_CONTROL.test(line), `${d.policyName}: ${JSON.stringify(line)}`).toBe(false);
+                    }
                 }
-            }
-        }), { numRuns: RUNS });
+            }),
+            { numRuns: RUNS },
+        );
     });
 });

@@ -20,10 +20,25 @@ async function preview(args: string[]) {
 
 describe("npm run preview on broken inputs", () => {
     it.each([
-        ["a pack that prints before its port", [SAMPLE_PROGRAM, "--policy-pack", NOISY_PACK], [`policy pack ${NOISY_PACK} printed "loading noisy pack" before its port`], []],
-        ["a pack that exits before its port", [SAMPLE_PROGRAM, "--policy-pack", CRASHING_PACK], [`policy pack ${CRASHING_PACK} exited (exit code 3) before printing its port`, "crashing-pack: missing thresholds table"], []],
+        [
+            "a pack that prints before its port",
+            [SAMPLE_PROGRAM, "--policy-pack", NOISY_PACK],
+            [`policy pack ${NOISY_PACK} printed "loading noisy pack" before its port`],
+            [],
+        ],
+        [
+            "a pack that exits before its port",
+            [SAMPLE_PROGRAM, "--policy-pack", CRASHING_PACK],
+            [`policy pack ${CRASHING_PACK} exited (exit code 3) before printing its port`, "crashing-pack: missing thresholds table"],
+            [],
+        ],
         // As the CLI: the Analyze verdicts of the resources registered before the throw are printed.
-        ["a program that throws", [THROWING_PROGRAM, "--policy-pack", SAMPLE_PACK], [`program ${THROWING_PROGRAM} failed`, "zone catalogue is missing the RTT table"], ["zone-needs-description  (citrix:index:Zone: zone-a)"]],
+        [
+            "a program that throws",
+            [THROWING_PROGRAM, "--policy-pack", SAMPLE_PACK],
+            [`program ${THROWING_PROGRAM} failed`, "zone catalogue is missing the RTT table"],
+            ["zone-needs-description  (citrix:index:Zone: zone-a)"],
+        ],
     ])("%s: exit 1, the cause on stderr, only the verdicts so far on stdout", async (_label, args, causes, soFar) => {
         const run = await preview(args);
         expect(run.status).toBe(1);

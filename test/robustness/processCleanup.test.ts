@@ -49,7 +49,11 @@ describe.runIf(linux)("processes end with their test", () => {
         const run = startTracked(process.execPath, [PREVIEW, EXAMPLE], { cwd: ROOT });
         let ended = false;
         void run.done.then(() => (ended = true));
-        const pack = await waitFor(() => packOf(run.marker), () => ended, "the preview's run-policy-pack");
+        const pack = await waitFor(
+            () => packOf(run.marker),
+            () => ended,
+            "the preview's run-policy-pack",
+        );
         expect(pack.command).toContain("run-policy-pack");
         await run.stop();
         const result = await run.done;
@@ -63,11 +67,23 @@ describe.runIf(linux)("processes end with their test", () => {
         const child = spawn(process.execPath, [PREVIEW, EXAMPLE], { cwd: ROOT, env: { ...process.env, [OWNER_ENV]: marker }, stdio: "ignore" });
         let exited = false;
         child.on("exit", () => (exited = true));
-        const pack = await waitFor(() => packOf(marker), () => exited, "the preview's run-policy-pack");
+        const pack = await waitFor(
+            () => packOf(marker),
+            () => exited,
+            "the preview's run-policy-pack",
+        );
         child.kill("SIGKILL");
-        await waitFor(() => (exited ? true : undefined), () => false, "the preview exit");
+        await waitFor(
+            () => (exited ? true : undefined),
+            () => false,
+            "the preview exit",
+        );
         // The leak the suite guards against: the pack outlives its parent, re-parented.
-        await waitFor(() => (parentOf(pack.pid) !== child.pid ? true : undefined), () => false, "the pack re-parented");
+        await waitFor(
+            () => (parentOf(pack.pid) !== child.pid ? true : undefined),
+            () => false,
+            "the pack re-parented",
+        );
         expect(markedProcesses(marker).map((p) => p.pid)).toContain(pack.pid);
         killMarked(marker);
         expect(await endMarked(marker)).toEqual([]);
@@ -76,10 +92,19 @@ describe.runIf(linux)("processes end with their test", () => {
     it("a vitest test that times out has the pack it started ended before the next test", async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-cleanup-"));
         try {
-            const run = startTracked(process.execPath, [path.join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run",
-                "--config", path.join(ROOT, "test", "fixtures", "vitest", "vitest.fixture.config.mts")], {
-                cwd: ROOT, env: { ...process.env, PERFGUARD_FIXTURE_FLAG: path.join(dir, "pack.pid"), NO_COLOR: "1", CI: "1" },
-            });
+            const run = startTracked(
+                process.execPath,
+                [
+                    path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
+                    "run",
+                    "--config",
+                    path.join(ROOT, "test", "fixtures", "vitest", "vitest.fixture.config.mts"),
+                ],
+                {
+                    cwd: ROOT,
+                    env: { ...process.env, PERFGUARD_FIXTURE_FLAG: path.join(dir, "pack.pid"), NO_COLOR: "1", CI: "1" },
+                },
+            );
             const result = await run.done;
             const out = result.stdout + result.stderr;
             expect(out, out).toContain("Test timed out in 3000ms");

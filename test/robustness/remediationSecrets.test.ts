@@ -28,10 +28,19 @@ const { Struct } = require(require.resolve("google-protobuf/google/protobuf/stru
 
 // Every policy that remediates, at level remediate (as --policy-pack-config would set it).
 const remediable = policies.filter((p) => "remediateResource" in p && typeof (p as { remediateResource?: unknown }).remediateResource === "function");
-const remediate = server.makeRemediateRpcFun("perfguard", "0.0.0-test", "advisory", remediable.map((p): Policy => ({ ...p, enforcementLevel: "remediate" })));
+const remediate = server.makeRemediateRpcFun(
+    "perfguard",
+    "0.0.0-test",
+    "advisory",
+    remediable.map((p): Policy => ({ ...p, enforcementLevel: "remediate" })),
+);
 
 /** The remediated properties of each remediation, in order, as the engine decodes them. */
-async function remediateWire(type: string, name: string, properties: Record<string, unknown>): Promise<Array<{ policy: string; props: Record<string, unknown> }>> {
+async function remediateWire(
+    type: string,
+    name: string,
+    properties: Record<string, unknown>,
+): Promise<Array<{ policy: string; props: Record<string, unknown> }>> {
     const request = new analyzerproto.AnalyzeRequest();
     request.setUrn(urnOf(type, name));
     request.setType(type);
@@ -46,13 +55,13 @@ async function remediateWire(type: string, name: string, properties: Record<stri
         remediate({ request: wire }, (err, r) => (err || !r ? reject(err ?? new Error("no response")) : resolve(r))).catch(reject);
     });
     const decoded = analyzerproto.RemediateResponse.deserializeBinary(response.serializeBinary());
-    return decoded.getRemediationsList().map((r) => ({ policy: r.getPolicyname(), props: (r.getProperties()?.toJavaScript() ?? {}) }));
+    return decoded.getRemediationsList().map((r) => ({ policy: r.getPolicyname(), props: r.getProperties()?.toJavaScript() ?? {} }));
 }
 
 type Path = ReadonlyArray<string | number>;
 
 function isWireSecret(v: unknown): v is Record<string, unknown> {
-    return v !== null && typeof v === "object" && !Array.isArray(v) && SIG_KEY in (v);
+    return v !== null && typeof v === "object" && !Array.isArray(v) && SIG_KEY in v;
 }
 
 /** Every path (object keys, list indexes) of `value`, the root excluded. */
@@ -96,21 +105,23 @@ function secretPaths(value: unknown, prefix: Path = []): Path[] {
 }
 
 /** SE group inputs that the two NSX ALB remediations change (or leave alone), with nested fields. */
-const seGroupArb = fc.record({
-    vcpusPerSe: fc.constantFrom("1", "2", "4", "6", "8"),
-    memoryPerSe: fc.constantFrom("2048", "4096", "8192"),
-    diskPerSe: fc.constantFrom("15", "20", "40"),
-    dedicatedDispatcherCore: fc.constantFrom("true", "false"),
-}).map((f) => ({
-    name: "web",
-    tenantRef: "/api/tenant?name=admin",
-    ...f,
-    maxSe: "4",
-    haMode: "HA_MODE_SHARED",
-    description: "S3CR3T-description",
-    markers: [{ key: "team", values: ["web", "S3CR3T-marker"] }],
-    vcenters: [{ vcenterRef: "/api/vimgrvcenterruntime/x", nsxtClusters: { clusterIds: ["c1", "c2"] } }],
-}));
+const seGroupArb = fc
+    .record({
+        vcpusPerSe: fc.constantFrom("1", "2", "4", "6", "8"),
+        memoryPerSe: fc.constantFrom("2048", "4096", "8192"),
+        diskPerSe: fc.constantFrom("15", "20", "40"),
+        dedicatedDispatcherCore: fc.constantFrom("true", "false"),
+    })
+    .map((f) => ({
+        name: "web",
+        tenantRef: "/api/tenant?name=admin",
+        ...f,
+        maxSe: "4",
+        haMode: "HA_MODE_SHARED",
+        description: "S3CR3T-description",
+        markers: [{ key: "team", values: ["web", "S3CR3T-marker"] }],
+        vcenters: [{ vcenterRef: "/api/vimgrvcenterruntime/x", nsxtClusters: { clusterIds: ["c1", "c2"] } }],
+    }));
 
 describe("remediation keeps every secret marker of the inputs", () => {
     it("has remediable policies (non-vacuity)", () => {
@@ -118,24 +129,35 @@ describe("remediation keeps every secret marker of the inputs", () => {
     });
 
     it("secrets in any fields, at any depth, come back at their paths", async () => {
-        const arb = seGroupArb.chain((props) => fc.tuple(fc.constant(props), fc.subarray(paths(props).map((p) => JSON.stringify(p)), { minLength: 1 })));
+        const arb = seGroupArb.chain((props) =>
+            fc.tuple(
+                fc.constant(props),
+                fc.subarray(
+                    paths(props).map((p) => JSON.stringify(p)),
+                    { minLength: 1 },
+                ),
+            ),
+        );
         let remediated = 0;
-        await fc.assert(fc.asyncProperty(arb, async ([props, chosen]) => {
-            const sent = withSecrets(props, new Set(chosen)) as Record<string, unknown>;
-            const results = await remediateWire(SE_GROUP_TYPE, "web-seg", sent);
-            remediated += results.length;
-            for (const { policy, props: out } of results) {
-                for (const p of secretPaths(sent)) {
-                    const before = at(sent, p);
-                    const after = at(out, p);
-                    if (isWireSecret(before)) {
-                        expect(isWireSecret(after), `${policy}: the secret at ${JSON.stringify(p)} lost its marker`).toBe(true);
+        await fc.assert(
+            fc.asyncProperty(arb, async ([props, chosen]) => {
+                const sent = withSecrets(props, new Set(chosen)) as Record<string, unknown>;
+                const results = await remediateWire(SE_GROUP_TYPE, "web-seg", sent);
+                remediated += results.length;
+                for (const { policy, props: out } of results) {
+                    for (const p of secretPaths(sent)) {
+                        const before = at(sent, p);
+                        const after = at(out, p);
+                        if (isWireSecret(before)) {
+                            expect(isWireSecret(after), `${policy}: the secret at ${JSON.stringify(p)} lost its marker`).toBe(true);
+                        }
                     }
+                    // Nothing that was not a secret became one, and no plain copy of a secret value appears elsewhere.
+                    expect(secretPaths(out).length).toBeGreaterThanOrEqual(secretPaths(sent).length);
                 }
-                // Nothing that was not a secret became one, and no plain copy of a secret value appears elsewhere.
-                expect(secretPaths(out).length).toBeGreaterThanOrEqual(secretPaths(sent).length);
-            }
-        }), { numRuns: RUNS });
+            }),
+            { numRuns: RUNS },
+        );
         expect(remediated).toBeGreaterThan(0);
     });
 

@@ -170,10 +170,13 @@ describe("no marker in any message: the SDK server functions", () => {
     });
 
     it("arbitrary stacks with the marker planted: none quotes it", async () => {
-        await fc.assert(fc.asyncProperty(stackArb({ maxResources: 5 }), async (stack) => {
-            const preview = await server.preview(stack.map(plant));
-            expect(preview.diagnostics.filter((d) => d.message.includes(MARKER)).map((d) => d.message)).toEqual([]);
-        }), { numRuns: RUNS });
+        await fc.assert(
+            fc.asyncProperty(stackArb({ maxResources: 5 }), async (stack) => {
+                const preview = await server.preview(stack.map(plant));
+                expect(preview.diagnostics.filter((d) => d.message.includes(MARKER)).map((d) => d.message)).toEqual([]);
+            }),
+            { numRuns: RUNS },
+        );
     });
 });
 
@@ -182,7 +185,11 @@ describe("no marker in any message or pack output: the real pack over gRPC", () 
     let printed = "";
 
     beforeAll(async () => {
-        pack = await startPack(ROOT, { onOutput: (chunk) => { printed += chunk; } });
+        pack = await startPack(ROOT, {
+            onOutput: (chunk) => {
+                printed += chunk;
+            },
+        });
     });
     afterAll(async () => {
         await pack?.close();
@@ -191,8 +198,13 @@ describe("no marker in any message or pack output: the real pack over gRPC", () 
     async function run(resources: TestResource[]): Promise<Diagnostic[]> {
         const urnByName = new Map(resources.map((r) => [r.name, urnOf(r.type, r.name)]));
         const inputs = resources.map((r) => ({
-            urn: urnOf(r.type, r.name), type: r.type, name: r.name, properties: r.props as PropertyBag,
-            propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urnByName.get(n) as string)])),
+            urn: urnOf(r.type, r.name),
+            type: r.type,
+            name: r.name,
+            properties: r.props as PropertyBag,
+            propertyDependencies: Object.fromEntries(
+                Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urnByName.get(n) as string)]),
+            ),
         }));
         const out: Diagnostic[] = [];
         for (const r of inputs) {
@@ -205,18 +217,26 @@ describe("no marker in any message or pack output: the real pack over gRPC", () 
     it("with marked stacks and a config carrying the marker in invalid values and unknown keys", async () => {
         const info = await pack.getAnalyzerInfo();
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- widens the entries' type for the assignments below
-        const config = Object.fromEntries(info.policies.map((p) => [p.name, { enforcementLevel: p.enforcementLevel, properties: { [`typo${p.name.length}`]: MARKER } as PropertyBag }]));
+        const config = Object.fromEntries(
+            info.policies.map((p) => [p.name, { enforcementLevel: p.enforcementLevel, properties: { [`typo${p.name.length}`]: MARKER } as PropertyBag }]),
+        );
         config["citrix-zone-rtt-limit"].properties = { maxRttMs: MARKER };
         config["xen-guest-network-share"].properties = { hosts: { h1: { linkMBps: MARKER } }, defaultLinkMBps: `${MARKER}-1` };
         config["nsx-alb-se-capacity"].properties = { seGroups: { "Default-Group": { vcpusPerSe: MARKER, haMode: `${MARKER}-mode` } } };
         await pack.configure(config);
         const diagnostics: Diagnostic[] = [];
         for (const [, stack] of STACKS) {
-            diagnostics.push(...await run(withExtras(stack)));
+            diagnostics.push(...(await run(withExtras(stack))));
         }
         // Non-vacuity: config problems and verdicts were reported, and the pack printed nothing odd.
         expect(diagnostics.some((d) => d.message.includes("invalid config for policy citrix-zone-rtt-limit"))).toBe(true);
-        expect(diagnostics.some((d) => d.message.includes("invalid config for policy nsx-alb-se-capacity: an entry of seGroups is invalid") && d.message.includes("field seGroups.Default-Group"))).toBe(true);
+        expect(
+            diagnostics.some(
+                (d) =>
+                    d.message.includes("invalid config for policy nsx-alb-se-capacity: an entry of seGroups is invalid") &&
+                    d.message.includes("field seGroups.Default-Group"),
+            ),
+        ).toBe(true);
         expect(diagnostics.some((d) => d.policyName === "perfguard-facts" && d.message.includes("perfguard:apiToken"))).toBe(true);
         expect(diagnostics.filter((d) => d.message.includes(MARKER)).map((d) => d.message)).toEqual([]);
         expect(printed).not.toContain(MARKER);

@@ -42,8 +42,30 @@ export const unknownArb: fc.Arbitrary<string> = fc.constantFrom(...UNKNOWN_SENTI
 
 /** Strings that look like numbers to a human but are not plain decimals (or are out of every range). */
 export const NUMBER_LIKE_JUNK: readonly string[] = [
-    "160ms", "1e3", "1E3", "NaN", "Infinity", "-Infinity", "", " ", "\t", "0x10", "1,5", "12.", "1_000",
-    "99999999999999999999999", "1e400", "4 4", "½", "١٢", "12 ms", "--5", "+-5", "five", "null", "true",
+    "160ms",
+    "1e3",
+    "1E3",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "",
+    " ",
+    "\t",
+    "0x10",
+    "1,5",
+    "12.",
+    "1_000",
+    "99999999999999999999999",
+    "1e400",
+    "4 4",
+    "½",
+    "١٢",
+    "12 ms",
+    "--5",
+    "+-5",
+    "five",
+    "null",
+    "true",
 ];
 
 /** Strings that are plain decimals in some form (perfguard must parse, or range-check, them). */
@@ -56,8 +78,17 @@ export const numberLikeStringArb: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const hugeNumberArb: fc.Arbitrary<number> = fc.constantFrom(
-    Number.MAX_VALUE, -Number.MAX_VALUE, 1e300, -1e300, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, Number.MIN_VALUE,
-    Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0,
+    Number.MAX_VALUE,
+    -Number.MAX_VALUE,
+    1e300,
+    -1e300,
+    Number.MAX_SAFE_INTEGER + 2,
+    2 ** 64,
+    Number.MIN_VALUE,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    -0,
 );
 
 /** Long opaque strings, shaped like tokens, keys and passwords. */
@@ -81,8 +112,22 @@ export const scalarJunkArb: fc.Arbitrary<unknown> = fc.oneof(
 
 // Keys that perfguard's readers look at, so nested junk often lands where it is read.
 const INTERESTING_KEYS = [
-    "name", "value", "key", "values", "tags", "metadata", "metadatas", "markers", "machines", "enableSsl",
-    "numberOfTotalMachines", "perfguard:rttMs", "perfguard_users", "__getSpecialProxyTarget", "constructor", "length",
+    "name",
+    "value",
+    "key",
+    "values",
+    "tags",
+    "metadata",
+    "metadatas",
+    "markers",
+    "machines",
+    "enableSsl",
+    "numberOfTotalMachines",
+    "perfguard:rttMs",
+    "perfguard_users",
+    "__getSpecialProxyTarget",
+    "constructor",
+    "length",
 ];
 const keyArb = fc.oneof(fc.constantFrom(...INTERESTING_KEYS), fc.string({ maxLength: 12 }));
 
@@ -105,11 +150,15 @@ export const junkValueArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 export const bigListArb: fc.Arbitrary<unknown[]> = fc.tuple(scalarJunkArb, fc.constantFrom("scalar", "entry", "machines")).map(([item, shape]) =>
     Array.from({ length: 10_000 }, (_, i) => {
         switch (shape) {
-            case "scalar": return i % 97 === 0 ? UNKNOWN_STRING : item;
-            case "entry": return { name: `k${i}`, value: item, key: `k${i}`, values: [item] };
-            default: return { machines: [`m${i}`] };
+            case "scalar":
+                return i % 97 === 0 ? UNKNOWN_STRING : item;
+            case "entry":
+                return { name: `k${i}`, value: item, key: `k${i}`, values: [item] };
+            default:
+                return { machines: [`m${i}`] };
         }
-    }));
+    }),
+);
 
 /** A well-typed value or junk in its place: most generated props are almost right. */
 function orJunk<T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
@@ -135,7 +184,9 @@ function validNumberArb(def: NumberFactKind): fc.Arbitrary<string> {
     const hi = def.max;
     return fc.oneof(
         fc.constantFrom(lo, hi, def.integer ? Math.ceil((lo + hi) / 2) : (lo + hi) / 2).map((n) => formatDecimal(n, def.integer)),
-        fc.double({ min: lo, max: Math.min(hi, lo + 500), noNaN: true }).map((n) => formatDecimal(n, def.integer))
+        fc
+            .double({ min: lo, max: Math.min(hi, lo + 500), noNaN: true })
+            .map((n) => formatDecimal(n, def.integer))
             .filter((s) => Number(s) >= lo && Number(s) <= hi),
         fc.integer({ min: Math.ceil(lo), max: Math.min(Math.floor(hi), 100_000) }).map((n) => ` ${n} `),
     );
@@ -185,7 +236,8 @@ export function validFactValueArb(def: FactKeyDef): fc.Arbitrary<string> {
             if (def.key === "waiveUntil") {
                 return fc.constantFrom("2026-06-30", "2024-02-29", "2099-12-31"); // a date, as its 10 characters allow
             }
-            return fc.oneof(fc.constantFrom(...NAME_POOL), fc.string({ minLength: 1, maxLength: 30 }))
+            return fc
+                .oneof(fc.constantFrom(...NAME_POOL), fc.string({ minLength: 1, maxLength: 30 }))
                 .filter((s) => s.trim().length > 0 && s.length <= def.maxLength);
     }
 }
@@ -196,7 +248,8 @@ export function invalidFactValueArb(def: FactKeyDef): fc.Arbitrary<unknown> {
         case "number":
             return invalidNumberArb(def);
         case "enum":
-            return fc.oneof(fc.constantFrom("", "  ", "yes", "dom1", "rsa2048", 5, null), secretLikeArb)
+            return fc
+                .oneof(fc.constantFrom("", "  ", "yes", "dom1", "rsa2048", 5, null), secretLikeArb)
                 .filter((v) => typeof v !== "string" || !def.values.some((x) => x.toLowerCase() === v.trim().toLowerCase()));
         case "text":
             return fc.oneof(fc.constantFrom("", "   ", 5, true, null), fc.constant("x".repeat(def.maxLength + 1)));
@@ -213,11 +266,16 @@ export type FactKind = "valid" | "invalid" | "unknown";
 
 /** A fact of a key from `defs`, of the given kinds. */
 export function factEntryArb(defs: readonly FactKeyDef[] = FACT_KEYS, kinds: readonly FactKind[] = ["valid", "invalid", "unknown"]): fc.Arbitrary<FactEntry> {
-    return fc.constantFrom(...defs).chain((def) => fc.record({
-        key: prefixed(def.key),
-        value: fc.constantFrom(...kinds).chain((kind): fc.Arbitrary<unknown> =>
-            kind === "valid" ? validFactValueArb(def) : kind === "invalid" ? invalidFactValueArb(def) : unknownArb),
-    }));
+    return fc.constantFrom(...defs).chain((def) =>
+        fc.record({
+            key: prefixed(def.key),
+            value: fc
+                .constantFrom(...kinds)
+                .chain((kind): fc.Arbitrary<unknown> =>
+                    kind === "valid" ? validFactValueArb(def) : kind === "invalid" ? invalidFactValueArb(def) : unknownArb,
+                ),
+        }),
+    );
 }
 
 /** A `perfguard:` key perfguard does not know (a typo), with any value. */
@@ -251,7 +309,12 @@ export function placeFacts(place: FactPlace, entries: readonly FactEntry[], othe
             return { markers: [...others.map((o) => ({ key: "team", values: [o] })), ...entries.map((e) => ({ key: e.key, values: [e.value] }))] };
         case "extraConfig":
             // A vSphere VM's advanced settings: guestinfo.perfguard.<key> (the prefix's case varies too).
-            return { extraConfig: Object.fromEntries([...others.map((o, i) => [`guestinfo.owner${i}`, o]), ...entries.map((e) => [`${e.key.slice(0, 1) === "P" ? "GuestInfo.PerfGuard." : "guestinfo.perfguard."}${e.key.slice(10)}`, e.value])]) };
+            return {
+                extraConfig: Object.fromEntries([
+                    ...others.map((o, i) => [`guestinfo.owner${i}`, o]),
+                    ...entries.map((e) => [`${e.key.slice(0, 1) === "P" ? "GuestInfo.PerfGuard." : "guestinfo.perfguard."}${e.key.slice(10)}`, e.value]),
+                ]),
+            };
     }
 }
 
@@ -259,13 +322,21 @@ export function placeFacts(place: FactPlace, entries: readonly FactEntry[], othe
 const otherEntryArb: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom("env:lab", "owner=vdi"), unknownArb, scalarJunkArb);
 
 /** Facts in one or two places, or a fact container that is junk or unknown. */
-export function factPropsArb(kinds: readonly FactKind[] = ["valid", "invalid", "unknown"], defs: readonly FactKeyDef[] = FACT_KEYS): fc.Arbitrary<Record<string, unknown>> {
-    const onePlace = fc.record({
-        place: fc.constantFrom(...FACT_PLACES),
-        entries: fc.array(fc.oneof({ arbitrary: factEntryArb(defs, kinds), weight: 5 }, { arbitrary: unknownFactKeyEntryArb, weight: 1 }), { maxLength: 4 }),
-        others: fc.array(otherEntryArb, { maxLength: 2 }),
-    }).map(({ place, entries, others }) => placeFacts(place, entries, others));
-    const container = fc.record({ key: fc.constantFrom("tags", "metadata", "metadatas", "markers", "extraConfig"), value: junkValueArb })
+export function factPropsArb(
+    kinds: readonly FactKind[] = ["valid", "invalid", "unknown"],
+    defs: readonly FactKeyDef[] = FACT_KEYS,
+): fc.Arbitrary<Record<string, unknown>> {
+    const onePlace = fc
+        .record({
+            place: fc.constantFrom(...FACT_PLACES),
+            entries: fc.array(fc.oneof({ arbitrary: factEntryArb(defs, kinds), weight: 5 }, { arbitrary: unknownFactKeyEntryArb, weight: 1 }), {
+                maxLength: 4,
+            }),
+            others: fc.array(otherEntryArb, { maxLength: 2 }),
+        })
+        .map(({ place, entries, others }) => placeFacts(place, entries, others));
+    const container = fc
+        .record({ key: fc.constantFrom("tags", "metadata", "metadatas", "markers", "extraConfig"), value: junkValueArb })
         .map(({ key, value }) => ({ [key]: value }));
     return fc.oneof(
         { arbitrary: onePlace, weight: 5 },
@@ -317,66 +388,139 @@ function factKeysOf(area: string): FactKeyDef[] {
 /** Props of one resource type, facts of the given kinds included. */
 export function propsArb(type: string, kinds: readonly FactKind[] = ["valid", "invalid", "unknown"]): fc.Arbitrary<Record<string, unknown>> {
     const facts = (area: string) => factPropsArb(kinds, factKeysOf(area));
-    const merge = (a: fc.Arbitrary<Record<string, unknown>>, b: fc.Arbitrary<Record<string, unknown>>) =>
-        fc.tuple(a, b).map(([x, y]) => ({ ...x, ...y }));
+    const merge = (a: fc.Arbitrary<Record<string, unknown>>, b: fc.Arbitrary<Record<string, unknown>>) => fc.tuple(a, b).map(([x, y]) => ({ ...x, ...y }));
     switch (type) {
         case ZONE_TYPE:
             return merge(fc.record({ name: nameInputArb, description: orJunk(secretLikeArb) }, { requiredKeys: [] }), facts("citrix"));
         case CATALOG_TYPE:
-            return merge(fc.record({
-                name: nameInputArb,
-                zone: orJunk(unknownArb),
-                provisioningScheme: orJunk(fc.record({ numberOfTotalMachines: orJunk(fc.oneof(fc.integer({ min: -5, max: 20_000 }), intStringArb)) }, { requiredKeys: [] })),
-                machineAccounts: orJunk(fc.array(fc.record({ machines: orJunk(fc.array(fc.string({ maxLength: 6 }), { maxLength: 4 })) }, { requiredKeys: [] }), { maxLength: 3 })),
-            }, { requiredKeys: [] }), facts("citrix"));
+            return merge(
+                fc.record(
+                    {
+                        name: nameInputArb,
+                        zone: orJunk(unknownArb),
+                        provisioningScheme: orJunk(
+                            fc.record({ numberOfTotalMachines: orJunk(fc.oneof(fc.integer({ min: -5, max: 20_000 }), intStringArb)) }, { requiredKeys: [] }),
+                        ),
+                        machineAccounts: orJunk(
+                            fc.array(fc.record({ machines: orJunk(fc.array(fc.string({ maxLength: 6 }), { maxLength: 4 })) }, { requiredKeys: [] }), {
+                                maxLength: 3,
+                            }),
+                        ),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("citrix"),
+            );
         case GROUP_TYPE:
-            return merge(fc.record({
-                name: nameInputArb,
-                associatedMachineCatalogs: orJunk(fc.array(fc.record({
-                    machineCatalog: orJunk(fc.oneof(unknownArb, fc.constantFrom(...NAME_POOL))),
-                    machineCount: orJunk(fc.oneof(fc.integer({ min: 0, max: 20_000 }), intStringArb)),
-                }, { requiredKeys: [] }), { maxLength: 3 })),
-                makeResourcesAvailableInLhc: orJunk(fc.boolean()),
-            }, { requiredKeys: [] }), facts("citrix"));
+            return merge(
+                fc.record(
+                    {
+                        name: nameInputArb,
+                        associatedMachineCatalogs: orJunk(
+                            fc.array(
+                                fc.record(
+                                    {
+                                        machineCatalog: orJunk(fc.oneof(unknownArb, fc.constantFrom(...NAME_POOL))),
+                                        machineCount: orJunk(fc.oneof(fc.integer({ min: 0, max: 20_000 }), intStringArb)),
+                                    },
+                                    { requiredKeys: [] },
+                                ),
+                                { maxLength: 3 },
+                            ),
+                        ),
+                        makeResourcesAvailableInLhc: orJunk(fc.boolean()),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("citrix"),
+            );
         case CONTROLLER_VM_TYPE:
-            return merge(fc.record({ name: nameInputArb, numCpus: orJunk(fc.integer({ min: 1, max: 8 })), customAttributes: orJunk(fc.dictionary(fc.string({ maxLength: 5 }), secretLikeArb, { maxKeys: 2 })) }, { requiredKeys: [] }), facts("citrix"));
+            return merge(
+                fc.record(
+                    {
+                        name: nameInputArb,
+                        numCpus: orJunk(fc.integer({ min: 1, max: 8 })),
+                        customAttributes: orJunk(fc.dictionary(fc.string({ maxLength: 5 }), secretLikeArb, { maxKeys: 2 })),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("citrix"),
+            );
         case SE_GROUP_TYPE:
-            return merge(fc.record({
-                name: nameInputArb,
-                vcpusPerSe: orJunk(intStringArb), memoryPerSe: orJunk(intStringArb), diskPerSe: orJunk(intStringArb),
-                maxSe: orJunk(intStringArb), minScaleoutPerVs: orJunk(intStringArb), maxScaleoutPerVs: orJunk(intStringArb),
-                bufferSe: orJunk(intStringArb),
-                haMode: orJunk(fc.constantFrom("HA_MODE_SHARED", "HA_MODE_SHARED_PAIR", "HA_MODE_LEGACY_ACTIVE_STANDBY", "HA_MODE_N_PLUS_M")),
-                dedicatedDispatcherCore: orJunk(goBoolArb),
-                tenantRef: orJunk(fc.constant("/api/tenant?name=admin")),
-            }, { requiredKeys: [] }), facts("nsx-alb"));
+            return merge(
+                fc.record(
+                    {
+                        name: nameInputArb,
+                        vcpusPerSe: orJunk(intStringArb),
+                        memoryPerSe: orJunk(intStringArb),
+                        diskPerSe: orJunk(intStringArb),
+                        maxSe: orJunk(intStringArb),
+                        minScaleoutPerVs: orJunk(intStringArb),
+                        maxScaleoutPerVs: orJunk(intStringArb),
+                        bufferSe: orJunk(intStringArb),
+                        haMode: orJunk(fc.constantFrom("HA_MODE_SHARED", "HA_MODE_SHARED_PAIR", "HA_MODE_LEGACY_ACTIVE_STANDBY", "HA_MODE_N_PLUS_M")),
+                        dedicatedDispatcherCore: orJunk(goBoolArb),
+                        tenantRef: orJunk(fc.constant("/api/tenant?name=admin")),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("nsx-alb"),
+            );
         case VS_TYPE:
-            return merge(fc.record({
-                name: nameInputArb,
-                seGroupRef: orJunk(fc.oneof(unknownArb, fc.constantFrom(...SE_GROUP_REF_FORMS))),
-                services: orJunk(fc.array(fc.record({ port: orJunk(fc.integer({ min: 1, max: 65535 }).map(String)), enableSsl: orJunk(goBoolArb) }, { requiredKeys: [] }), { maxLength: 3 })),
-                sslKeyAndCertificateRefs: orJunk(fc.array(fc.oneof(unknownArb, fc.constant("/api/sslkeyandcertificate?name=c")), { maxLength: 2 })),
-            }, { requiredKeys: [] }), facts("nsx-alb"));
+            return merge(
+                fc.record(
+                    {
+                        name: nameInputArb,
+                        seGroupRef: orJunk(fc.oneof(unknownArb, fc.constantFrom(...SE_GROUP_REF_FORMS))),
+                        services: orJunk(
+                            fc.array(
+                                fc.record({ port: orJunk(fc.integer({ min: 1, max: 65535 }).map(String)), enableSsl: orJunk(goBoolArb) }, { requiredKeys: [] }),
+                                { maxLength: 3 },
+                            ),
+                        ),
+                        sslKeyAndCertificateRefs: orJunk(fc.array(fc.oneof(unknownArb, fc.constant("/api/sslkeyandcertificate?name=c")), { maxLength: 2 })),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("nsx-alb"),
+            );
         case XEN_VM_TYPE:
-            return merge(fc.record({
-                nameLabel: nameInputArb,
-                affinityHost: orJunk(fc.constantFrom(...NAME_POOL)),
-                cpus: orJunk(fc.integer({ min: 1, max: 8 })),
-                cloudConfig: orJunk(secretLikeArb),
-                // VIFs, some on a bonded network of the stack (by id, or unknown and joined by dependency).
-                networks: orJunk(fc.array(fc.record({ networkId: orJunk(fc.oneof(unknownArb, fc.constantFrom("bond-1", "net-lan"))) }, { requiredKeys: [] }), { maxLength: 3 })),
-            }, { requiredKeys: [] }), facts("xen"));
+            return merge(
+                fc.record(
+                    {
+                        nameLabel: nameInputArb,
+                        affinityHost: orJunk(fc.constantFrom(...NAME_POOL)),
+                        cpus: orJunk(fc.integer({ min: 1, max: 8 })),
+                        cloudConfig: orJunk(secretLikeArb),
+                        // VIFs, some on a bonded network of the stack (by id, or unknown and joined by dependency).
+                        networks: orJunk(
+                            fc.array(fc.record({ networkId: orJunk(fc.oneof(unknownArb, fc.constantFrom("bond-1", "net-lan"))) }, { requiredKeys: [] }), {
+                                maxLength: 3,
+                            }),
+                        ),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("xen"),
+            );
         case XEN_BOND_TYPE:
-            return merge(fc.record({
-                id: orJunk(fc.constantFrom("bond-1", "bond-2")),
-                nameLabel: nameInputArb,
-                bondMode: orJunk(fc.oneof(unknownArb, fc.constantFrom("balance-slb", "active-backup", "lacp", "LACP", "balance-tcp"))),
-                pifIds: orJunk(fc.array(fc.oneof(unknownArb, fc.constantFrom("pif-1", "pif-2")), { maxLength: 4 })),
-            }, { requiredKeys: [] }), facts("xen"));
+            return merge(
+                fc.record(
+                    {
+                        id: orJunk(fc.constantFrom("bond-1", "bond-2")),
+                        nameLabel: nameInputArb,
+                        bondMode: orJunk(fc.oneof(unknownArb, fc.constantFrom("balance-slb", "active-backup", "lacp", "LACP", "balance-tcp"))),
+                        pifIds: orJunk(fc.array(fc.oneof(unknownArb, fc.constantFrom("pif-1", "pif-2")), { maxLength: 4 })),
+                    },
+                    { requiredKeys: [] },
+                ),
+                facts("xen"),
+            );
         case DOM0_SERVICE_TYPE:
             // A dom0 service is any resource with perfguard:xenDomain=dom0: give it that fact often.
-            return merge(fc.record({ command: orJunk(secretLikeArb) }, { requiredKeys: [] }), facts("xen"))
-                .chain((props) => fc.boolean().map((dom0) => (dom0 && kinds.includes("valid") ? addTag(props, "perfguard:xenDomain=dom0") : props)));
+            return merge(fc.record({ command: orJunk(secretLikeArb) }, { requiredKeys: [] }), facts("xen")).chain((props) =>
+                fc.boolean().map((dom0) => (dom0 && kinds.includes("valid") ? addTag(props, "perfguard:xenDomain=dom0") : props)),
+            );
         default:
             return merge(fc.dictionary(fc.string({ maxLength: 8 }), junkValueArb, { maxKeys: 4, noNullPrototype: true }), factPropsArb(kinds));
     }
@@ -393,7 +537,18 @@ function addTag(props: Record<string, unknown>, tag: string): Record<string, unk
     return { ...props, metadatas: [{ name: tag.split("=")[0], value: tag.split("=")[1] }] };
 }
 
-export const TYPES: readonly string[] = [ZONE_TYPE, CATALOG_TYPE, GROUP_TYPE, CONTROLLER_VM_TYPE, SE_GROUP_TYPE, VS_TYPE, XEN_VM_TYPE, XEN_BOND_TYPE, DOM0_SERVICE_TYPE, "junk:index/thing:Thing"];
+export const TYPES: readonly string[] = [
+    ZONE_TYPE,
+    CATALOG_TYPE,
+    GROUP_TYPE,
+    CONTROLLER_VM_TYPE,
+    SE_GROUP_TYPE,
+    VS_TYPE,
+    XEN_VM_TYPE,
+    XEN_BOND_TYPE,
+    DOM0_SERVICE_TYPE,
+    "junk:index/thing:Thing",
+];
 
 const nameSuffixArb = fc.oneof(
     { arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), weight: 5 },
@@ -404,19 +559,35 @@ const nameSuffixArb = fc.oneof(
  * A stack of 1..maxResources resources of any type perfguard reads, with unique names (the
  * index is part of the name) and property dependencies between them (the preview's joins).
  */
-export function stackArb(options: { maxResources?: number; kinds?: readonly FactKind[]; namePrefix?: string; dependOn?: readonly string[] } = {}): fc.Arbitrary<TestResource[]> {
+export function stackArb(
+    options: { maxResources?: number; kinds?: readonly FactKind[]; namePrefix?: string; dependOn?: readonly string[] } = {},
+): fc.Arbitrary<TestResource[]> {
     const prefix = options.namePrefix ?? "r";
-    const resourceArb = fc.constantFrom(...TYPES).chain((type) => fc.record({ type: fc.constant(type), suffix: nameSuffixArb, props: propsArb(type, options.kinds) }));
+    const resourceArb = fc
+        .constantFrom(...TYPES)
+        .chain((type) => fc.record({ type: fc.constant(type), suffix: nameSuffixArb, props: propsArb(type, options.kinds) }));
     return fc.array(resourceArb, { minLength: 1, maxLength: options.maxResources ?? 6 }).chain((drafts) => {
         const names = drafts.map((d, i) => `${prefix}${i}-${d.suffix}`);
         const targets = [...names, ...(options.dependOn ?? [])];
-        return fc.tuple(...drafts.map(() => fc.array(fc.constantFrom(...targets), { maxLength: 2 })))
-            .map((deps) => drafts.map((d, i): TestResource => ({
+        return fc.tuple(...drafts.map(() => fc.array(fc.constantFrom(...targets), { maxLength: 2 }))).map((deps) =>
+            drafts.map((d, i): TestResource => ({
                 type: d.type,
                 name: names[i],
                 props: d.props,
-                propertyDependencies: deps[i].length === 0 ? {} : { [d.type === CATALOG_TYPE ? "zone" : d.type === VS_TYPE ? "seGroupRef" : d.type === GROUP_TYPE ? "associatedMachineCatalogs" : "networks"]: deps[i] },
-            })));
+                propertyDependencies:
+                    deps[i].length === 0
+                        ? {}
+                        : {
+                              [d.type === CATALOG_TYPE
+                                  ? "zone"
+                                  : d.type === VS_TYPE
+                                    ? "seGroupRef"
+                                    : d.type === GROUP_TYPE
+                                      ? "associatedMachineCatalogs"
+                                      : "networks"]: deps[i],
+                          },
+            })),
+        );
     });
 }
 
@@ -481,19 +652,25 @@ export function containsValidFact(rawProps: unknown): boolean {
     }
     for (const place of ["metadata", "metadatas"]) {
         const list = unwrapWireSecret(p[place]);
-        if (Array.isArray(list) && list.some((raw) => {
-            const e = unwrapWireSecret(raw) as Record<string, unknown> | null;
-            return e !== null && typeof e === "object" && valid(unwrapWireSecret(e.name), e.value);
-        })) {
+        if (
+            Array.isArray(list) &&
+            list.some((raw) => {
+                const e = unwrapWireSecret(raw) as Record<string, unknown> | null;
+                return e !== null && typeof e === "object" && valid(unwrapWireSecret(e.name), e.value);
+            })
+        ) {
             return true;
         }
     }
     const markers = unwrapWireSecret(p.markers);
-    if (Array.isArray(markers) && markers.some((raw) => {
-        const e = unwrapWireSecret(raw) as Record<string, unknown> | null;
-        const values = e !== null && typeof e === "object" ? unwrapWireSecret(e.values) : undefined;
-        return Array.isArray(values) && values.some((v) => valid(unwrapWireSecret((e as Record<string, unknown>).key), v));
-    })) {
+    if (
+        Array.isArray(markers) &&
+        markers.some((raw) => {
+            const e = unwrapWireSecret(raw) as Record<string, unknown> | null;
+            const values = e !== null && typeof e === "object" ? unwrapWireSecret(e.values) : undefined;
+            return Array.isArray(values) && values.some((v) => valid(unwrapWireSecret((e as Record<string, unknown>).key), v));
+        })
+    ) {
         return true;
     }
     const extraConfig = unwrapWireSecret(p.extraConfig);
@@ -514,11 +691,23 @@ export function containsValidFact(rawProps: unknown): boolean {
  * Delivery Group of clean catalogs).
  */
 export function junkResourcesArb(cleanNames: readonly string[], maxResources = 4): fc.Arbitrary<TestResource[]> {
-    return stackArb({ maxResources, kinds: ["invalid", "unknown"], namePrefix: "junk", dependOn: cleanNames })
-        // A Delivery Group of the clean catalogs is no junk: it makes its own lock, and a zone's
-        // verdict may rightly move onto it (citrix-brokering-capacity judges per Delivery Group).
-        .map((resources) => resources.filter((r) => !containsValidFact(r.props)
-            && !(r.type === GROUP_TYPE && Object.values(r.propertyDependencies ?? {}).flat().some((n) => cleanNames.includes(n)))));
+    return (
+        stackArb({ maxResources, kinds: ["invalid", "unknown"], namePrefix: "junk", dependOn: cleanNames })
+            // A Delivery Group of the clean catalogs is no junk: it makes its own lock, and a zone's
+            // verdict may rightly move onto it (citrix-brokering-capacity judges per Delivery Group).
+            .map((resources) =>
+                resources.filter(
+                    (r) =>
+                        !containsValidFact(r.props) &&
+                        !(
+                            r.type === GROUP_TYPE &&
+                            Object.values(r.propertyDependencies ?? {})
+                                .flat()
+                                .some((n) => cleanNames.includes(n))
+                        ),
+                ),
+            )
+    );
 }
 
 /** Fields perfguard reads as lists, per type (every type has the four fact places). */
@@ -528,9 +717,12 @@ const LIST_FIELDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** A resource of any type with one list field perfguard reads replaced by a 10,000-element list. */
-export const bigListResourceArb: fc.Arbitrary<TestResource> = fc.constantFrom(...TYPES).chain((type) => fc.record({
-    type: fc.constant(type),
-    name: fc.constant("big"),
-    props: fc.tuple(propsArb(type), fc.constantFrom("tags", "metadata", "metadatas", "markers", ...(LIST_FIELDS[type] ?? [])), bigListArb)
-        .map(([props, key, list]) => ({ ...props, [key]: list })),
-}));
+export const bigListResourceArb: fc.Arbitrary<TestResource> = fc.constantFrom(...TYPES).chain((type) =>
+    fc.record({
+        type: fc.constant(type),
+        name: fc.constant("big"),
+        props: fc
+            .tuple(propsArb(type), fc.constantFrom("tags", "metadata", "metadatas", "markers", ...(LIST_FIELDS[type] ?? [])), bigListArb)
+            .map(([props, key, list]) => ({ ...props, [key]: list })),
+    }),
+);

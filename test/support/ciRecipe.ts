@@ -50,10 +50,12 @@ export function loadWorkflow(file: string): Workflow {
 
 /** Why each `uses:` action is not run here (all need GitHub). */
 const ACTIONS: Record<string, string> = {
-    "actions/checkout": "GitHub: checks out a repository; the test stages the workspace (the program, perfguard-config.json, perfguard/ linked to this checkout)",
+    "actions/checkout":
+        "GitHub: checks out a repository; the test stages the workspace (the program, perfguard-config.json, perfguard/ linked to this checkout)",
     "actions/setup-node": "GitHub: installs Node.js; the steps run on this machine's Node",
     "pulumi/actions": "GitHub: installs the Pulumi CLI; the test puts the CLI built by npm run real-cli:setup on PATH",
-    "marocchino/sticky-pull-request-comment": "GitHub: posts or updates the pull request's comment (needs the GitHub API); the test checks the file it would post",
+    "marocchino/sticky-pull-request-comment":
+        "GitHub: posts or updates the pull request's comment (needs the GitHub API); the test checks the file it would post",
     "github/codeql-action/upload-sarif": "GitHub: uploads the SARIF file to code scanning (needs the GitHub API); the test validates the file it would upload",
 };
 
@@ -114,26 +116,29 @@ function condition(text: string | undefined, failed: boolean, event: string, exp
     }
     const expr = text.replace(/^\$\{\{\s*|\s*\}\}$/g, "");
     let statusChecked = false;
-    const value = expr.split("&&").map((t) => t.trim()).every((term) => {
-        if (term === "always()") {
-            statusChecked = true;
-            return true;
-        }
-        if (term === "success()") {
-            statusChecked = true;
-            return !failed;
-        }
-        if (term === "failure()") {
-            statusChecked = true;
-            return failed;
-        }
-        const m = /^([a-z_]+\.[a-z0-9_-]+)\s*(==|!=)\s*'([^']*)'$/i.exec(term);
-        const value = m ? (m[1] === "github.event_name" ? event : expressions[m[1]]) : undefined;
-        if (m && value !== undefined) {
-            return (value === m[3]) === (m[2] === "==");
-        }
-        throw new Error(`if: ${JSON.stringify(text)}: the test runner does not evaluate ${JSON.stringify(term)}`);
-    });
+    const value = expr
+        .split("&&")
+        .map((t) => t.trim())
+        .every((term) => {
+            if (term === "always()") {
+                statusChecked = true;
+                return true;
+            }
+            if (term === "success()") {
+                statusChecked = true;
+                return !failed;
+            }
+            if (term === "failure()") {
+                statusChecked = true;
+                return failed;
+            }
+            const m = /^([a-z_]+\.[a-z0-9_-]+)\s*(==|!=)\s*'([^']*)'$/i.exec(term);
+            const value = m ? (m[1] === "github.event_name" ? event : expressions[m[1]]) : undefined;
+            if (m && value !== undefined) {
+                return (value === m[3]) === (m[2] === "==");
+            }
+            throw new Error(`if: ${JSON.stringify(text)}: the test runner does not evaluate ${JSON.stringify(term)}`);
+        });
     // Without a status function GitHub adds success().
     return value && (statusChecked || !failed);
 }
@@ -157,23 +162,29 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
     const summary = path.join(opts.runnerTemp, "step-summary.md");
     fs.mkdirSync(opts.runnerTemp, { recursive: true });
     const runnerEnv: Record<string, string> = {
-        CI: "true", GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: opts.workspace, RUNNER_TEMP: opts.runnerTemp,
-        GITHUB_EVENT_NAME: opts.event, GITHUB_STEP_SUMMARY: summary,
+        CI: "true",
+        GITHUB_ACTIONS: "true",
+        GITHUB_WORKSPACE: opts.workspace,
+        RUNNER_TEMP: opts.runnerTemp,
+        GITHUB_EVENT_NAME: opts.event,
+        GITHUB_STEP_SUMMARY: summary,
     };
-    const lookupIn = (env: Record<string, string>) => (expr: string): string => {
-        if (expr.startsWith("env.")) {
-            const v = env[expr.slice(4)];
+    const lookupIn =
+        (env: Record<string, string>) =>
+        (expr: string): string => {
+            if (expr.startsWith("env.")) {
+                const v = env[expr.slice(4)];
+                if (v === undefined) {
+                    throw new Error(`\${{ ${expr} }}: not in the env`);
+                }
+                return v;
+            }
+            const v = opts.expressions?.[expr];
             if (v === undefined) {
-                throw new Error(`\${{ ${expr} }}: not in the env`);
+                throw new Error(`\${{ ${expr} }}: the test gives no value for it`);
             }
             return v;
-        }
-        const v = opts.expressions?.[expr];
-        if (v === undefined) {
-            throw new Error(`\${{ ${expr} }}: the test gives no value for it`);
-        }
-        return v;
-    };
+        };
     // GitHub evaluates the workflow's env first, then the job's (which may read the workflow's).
     const workflowEnv = layer(workflow.env, true);
     const jobEnv: Record<string, string> = { ...workflowEnv };
@@ -206,7 +217,11 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
         if (local) {
             const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, substitute(String(v), lookupIn(jobEnv))]));
             // The test skips an action's step as `<step> / <action step>`.
-            const skip = Object.fromEntries(Object.entries(opts.skip ?? {}).filter(([k]) => k.startsWith(`${name} / `)).map(([k, v]) => [k.slice(name.length + 3), v]));
+            const skip = Object.fromEntries(
+                Object.entries(opts.skip ?? {})
+                    .filter(([k]) => k.startsWith(`${name} / `))
+                    .map(([k, v]) => [k.slice(name.length + 3), v]),
+            );
             const inner = await runAction(local.action, local.path, inputs, { ...opts, actions: undefined, only: undefined, skip });
             results.push(...inner.steps.map((r) => ({ ...r, name: `${name} / ${r.name}` })));
             failed = failed || !inner.success;
@@ -257,7 +272,8 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
         fs.writeFileSync(script, substitute(step.run, lookup));
         const cwd = path.resolve(opts.workspace, substitute(step["working-directory"] ?? ".", lookup));
         const run = await startTracked("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-            cwd, env: { ...opts.baseEnv, ...runnerEnv, ...stepEnv },
+            cwd,
+            env: { ...opts.baseEnv, ...runnerEnv, ...stepEnv },
         }).done;
         results.push({ name, ran: true, code: run.code, output: run.stdout + run.stderr });
         if (run.code !== 0) {
@@ -310,7 +326,12 @@ export async function runAction(action: CompositeAction, actionPath: string, inp
     if (unknown.length > 0) {
         throw new Error(`${action.name} has no input ${unknown.join(", ")}`);
     }
-    const expressions: Record<string, string> = { ...opts.expressions, "github.action_path": actionPath, "runner.temp": opts.runnerTemp, "github.event_name": opts.event };
+    const expressions: Record<string, string> = {
+        ...opts.expressions,
+        "github.action_path": actionPath,
+        "runner.temp": opts.runnerTemp,
+        "github.event_name": opts.event,
+    };
     for (const [name, spec] of Object.entries(action.inputs ?? {})) {
         expressions[`inputs.${name}`] = inputs[name] ?? spec.default ?? "";
     }

@@ -66,7 +66,12 @@ async function load(name: string): Promise<ExamplePreview> {
             const record = path.join(dir, `${name}.record.json`);
             const config = configOf(name);
             const result = await runPreview({
-                programDir: path.join(EXAMPLES, name), packDir: ROOT, policyPackConfig: config, explain: true, record, onLog: () => undefined,
+                programDir: path.join(EXAMPLES, name),
+                packDir: ROOT,
+                policyPackConfig: config,
+                explain: true,
+                record,
+                onLog: () => undefined,
             });
             const preview: ExamplePreview = { result, record, ...(config ? { config } : {}) };
             const partial = `${file}.${process.pid}`;
@@ -92,5 +97,8 @@ export async function examplePreview(name: string): Promise<ExamplePreview> {
 
 /** The bundled examples with an expected-violations.json, sorted. */
 export function bundledExamples(): string[] {
-    return fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json"))).sort();
+    return fs
+        .readdirSync(EXAMPLES)
+        .filter((d) => fs.existsSync(path.join(EXAMPLES, d, "expected-violations.json")))
+        .sort();
 }

@@ -24,9 +24,14 @@ interface StateResource {
 /** The resources of an export as a preview of that stack would send them (outputs, own URNs). */
 export function previewOf(exportName: string, change: (r: TestResource) => TestResource = (r) => r): TestResource[] {
     const doc = JSON.parse(fs.readFileSync(fixture(exportName), "utf8")) as { deployment: { resources: StateResource[] } };
-    return doc.deployment.resources.map((r) => change({
-        type: r.type, name: r.urn.slice(r.urn.lastIndexOf("::") + 2), urn: r.urn, props: structuredClone(r.outputs ?? {}),
-    }));
+    return doc.deployment.resources.map((r) =>
+        change({
+            type: r.type,
+            name: r.urn.slice(r.urn.lastIndexOf("::") + 2),
+            urn: r.urn,
+            props: structuredClone(r.outputs ?? {}),
+        }),
+    );
 }
 
 /** Runs `fn` with PERFGUARD_INVENTORY set to `spec` (undefined: unset), the inventory read afresh. */

@@ -10,8 +10,7 @@ import { parseMessage, PROBLEM_LINE_MAX } from "../../policies/pack/message";
  * TODO(lead): remove each entry once its conversion is merged (the checks then cover it); the list
  * must end empty.
  */
-export const SHAPE_PENDING: Readonly<Record<string, string>> = {
-};
+export const SHAPE_PENDING: Readonly<Record<string, string>> = {};
 
 /** What is wrong with the shape of one message, or undefined when it has the shape. */
 export function shapeProblem(message: string): string | undefined {

@@ -56,10 +56,25 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
         name: r.name,
         urn: r.urn ?? urnOf(r.type, r.name),
         props: unknownCheckingProxy(structuredClone(r.props)),
-        opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+        opts: {
+            protect: false,
+            ignoreChanges: [],
+            aliases: [],
+            customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+            additionalSecretOutputs: [],
+        },
         dependencies: [] as PolicyResource[],
         propertyDependencies: {},
-        ...(r.provider ? { provider: { urn: r.provider.urn, type: r.provider.urn.split("::")[2] ?? "", name: r.provider.urn.split("::").pop() ?? "", props: unknownCheckingProxy(structuredClone(r.provider.props)) } } : {}),
+        ...(r.provider
+            ? {
+                  provider: {
+                      urn: r.provider.urn,
+                      type: r.provider.urn.split("::")[2] ?? "",
+                      name: r.provider.urn.split("::").pop() ?? "",
+                      props: unknownCheckingProxy(structuredClone(r.provider.props)),
+                  },
+              }
+            : {}),
         isType: () => false,
         asType: () => undefined,
     })) as unknown as PolicyResource[];
@@ -71,7 +86,14 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
     });
     const out: Violation[] = [];
     await policy.validateStack(
-        { resources: built, getConfig: <T>() => config as T, stackTags: new Map(), notApplicable: () => { throw new Error("notApplicable"); } },
+        {
+            resources: built,
+            getConfig: <T>() => config as T,
+            stackTags: new Map(),
+            notApplicable: () => {
+                throw new Error("notApplicable");
+            },
+        },
         collector(policy.name, policy.enforcementLevel ?? "advisory", out),
     );
     expectShape(out);
@@ -83,7 +105,9 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: T
  * characters, a Fix: line), except for the policies still being converted (messageShape.ts).
  */
 function expectShape(violations: readonly Violation[]): void {
-    const wrong = shapeProblems(violations.map((v) => ({ policyName: v.policyName, message: v.message, resource: v.urn ? v.urn.split("::").pop() ?? "" : "(stack)" })));
+    const wrong = shapeProblems(
+        violations.map((v) => ({ policyName: v.policyName, message: v.message, resource: v.urn ? (v.urn.split("::").pop() ?? "") : "(stack)" })),
+    );
     expect(wrong, "violations without the Message shape").toEqual([]);
 }
 
@@ -98,7 +122,11 @@ class NotApplicableSignal extends Error {
 export const notApplicableLog: Array<{ policyName: string; urn: string; reason: string }> = [];
 
 /** Runs a resource policy's validateResource on each resource in turn (then its validateStack, if any). */
-export async function runResourcePolicy(policy: ResourceValidationPolicy, resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
+export async function runResourcePolicy(
+    policy: ResourceValidationPolicy,
+    resources: TestResource[],
+    config: Record<string, unknown> = {},
+): Promise<Violation[]> {
     resetReportedOnce();
     const out: Violation[] = [];
     const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
@@ -113,7 +141,9 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
             getConfig: <T>() => config as T,
             isType: () => false,
             asType: () => undefined,
-            notApplicable: (reason?: string) => { throw new NotApplicableSignal(reason ?? ""); },
+            notApplicable: (reason?: string) => {
+                throw new NotApplicableSignal(reason ?? "");
+            },
         };
         for (const validate of validations) {
             if (validate) {
@@ -133,21 +163,25 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
     // As the SDK: AnalyzeStack also runs a resource policy's validateStack when it has one.
     const stackPart = (policy as Partial<StackValidationPolicy>).validateStack;
     if (stackPart) {
-        out.push(...await runStackPolicy({ ...policy, validateStack: stackPart }, resources, config));
+        out.push(...(await runStackPolicy({ ...policy, validateStack: stackPart }, resources, config)));
     }
     return out;
 }
 
 /** Runs several policies (resource or stack) on one stack; `config` maps policy name -> its config. */
-export async function runPolicies(list: readonly Policy[], resources: TestResource[], config: Record<string, Record<string, unknown>> = {}): Promise<Violation[]> {
+export async function runPolicies(
+    list: readonly Policy[],
+    resources: TestResource[],
+    config: Record<string, Record<string, unknown>> = {},
+): Promise<Violation[]> {
     notApplicableLog.length = 0;
     const out: Violation[] = [];
     for (const p of list) {
         const c = config[p.name] ?? {};
         if ("validateResource" in p && p.validateResource) {
-            out.push(...await runResourcePolicy(p as ResourceValidationPolicy, resources, c));
+            out.push(...(await runResourcePolicy(p as ResourceValidationPolicy, resources, c)));
         } else {
-            out.push(...await runStackPolicy(p as StackValidationPolicy, resources, c));
+            out.push(...(await runStackPolicy(p as StackValidationPolicy, resources, c)));
         }
     }
     return out;
@@ -160,7 +194,7 @@ export function verdicts(violations: Violation[]): string[] {
 
 /** The resource name a violation is about ("(stack)" for a stack-wide one). */
 export function resourceOf(v: Violation): string {
-    return v.urn ? v.urn.split("::").pop() ?? "" : "(stack)";
+    return v.urn ? (v.urn.split("::").pop() ?? "") : "(stack)";
 }
 
 /** What a test expects in one part of a message: texts it contains, numbers it names. */
@@ -217,7 +251,10 @@ export interface ExpectedViolation {
  */
 export function expectViolation(violations: readonly Violation[], expected: ExpectedViolation): Violation & { problem: string; fix: string; basis: string[] } {
     const matching = violations.filter((v) => v.policyName === expected.policy && resourceOf(v) === expected.resource);
-    expect(matching.map((v) => v.message), `exactly one ${expected.policy} violation on ${expected.resource}; all: ${verdicts([...violations]).join(", ")}`).toHaveLength(1);
+    expect(
+        matching.map((v) => v.message),
+        `exactly one ${expected.policy} violation on ${expected.resource}; all: ${verdicts([...violations]).join(", ")}`,
+    ).toHaveLength(1);
     const v = matching[0];
     const parts = expectMessageShape(v);
     expectPart(parts.problem, expected.problem ?? [], `${expected.policy} -> ${expected.resource}: problem line`);

@@ -32,7 +32,9 @@ export async function teardown(): Promise<void> {
     const left = markedProcesses(run);
     const still = await endMarked(run);
     if (left.length > 0) {
-        process.stderr.write(`perfguard tests: ended ${left.length} process(es) the tests left running: ${left.map((p) => p.command.slice(0, 80)).join("; ")}\n`);
+        process.stderr.write(
+            `perfguard tests: ended ${left.length} process(es) the tests left running: ${left.map((p) => p.command.slice(0, 80)).join("; ")}\n`,
+        );
     }
     if (still.length > 0) {
         process.stderr.write(`perfguard tests: could not end ${still.map((p) => p.pid).join(", ")}\n`);

@@ -144,25 +144,34 @@ export function sdkServer(policies: Policies): SdkServer {
                 diagnostics.push(...decode(await invoke(analyze, wire), "analyze"));
             }
             const stackReq = new analyzerproto.AnalyzeStackRequest();
-            stackReq.setResourcesList(outputs.map((r) => {
-                const res = new analyzerproto.AnalyzerResource();
-                res.setUrn(r.urn ?? urnOf(r.type, r.name));
-                res.setType(r.type);
-                res.setName(r.name);
-                res.setProperties(toStruct(r.props));
-                res.setOptions(options());
-                const deps = res.getPropertydependenciesMap();
-                for (const [prop, depNames] of Object.entries(r.propertyDependencies ?? {})) {
-                    const urns = depNames.map((n) => urnByName.get(n)).filter((u): u is string => u !== undefined);
-                    if (urns.length > 0) {
-                        const pd = new analyzerproto.AnalyzerPropertyDependencies();
-                        pd.setUrnsList(urns);
-                        deps.set(prop, pd);
+            stackReq.setResourcesList(
+                outputs.map((r) => {
+                    const res = new analyzerproto.AnalyzerResource();
+                    res.setUrn(r.urn ?? urnOf(r.type, r.name));
+                    res.setType(r.type);
+                    res.setName(r.name);
+                    res.setProperties(toStruct(r.props));
+                    res.setOptions(options());
+                    const deps = res.getPropertydependenciesMap();
+                    for (const [prop, depNames] of Object.entries(r.propertyDependencies ?? {})) {
+                        const urns = depNames.map((n) => urnByName.get(n)).filter((u): u is string => u !== undefined);
+                        if (urns.length > 0) {
+                            const pd = new analyzerproto.AnalyzerPropertyDependencies();
+                            pd.setUrnsList(urns);
+                            deps.set(prop, pd);
+                        }
                     }
-                }
-                res.setDependenciesList([...new Set(Object.values(r.propertyDependencies ?? {}).flat().map((n) => urnByName.get(n)).filter((u): u is string => u !== undefined))]);
-                return res;
-            }));
+                    res.setDependenciesList([
+                        ...new Set(
+                            Object.values(r.propertyDependencies ?? {})
+                                .flat()
+                                .map((n) => urnByName.get(n))
+                                .filter((u): u is string => u !== undefined),
+                        ),
+                    ]);
+                    return res;
+                }),
+            );
             const wire = analyzerproto.AnalyzeStackRequest.deserializeBinary(stackReq.serializeBinary());
             diagnostics.push(...decode(await invoke(analyzeStack, wire), "analyzeStack"));
             return { diagnostics, names };

@@ -36,7 +36,12 @@ export class KeyTable {
     private failed = false;
 
     /** `onFail` is told once when the table cannot be read (the digest was cut or changed since its header). */
-    constructor(private readonly read: PairReader, private readonly size: number, readonly entries: readonly InventoryEntry[], private readonly onFail: () => void) {}
+    constructor(
+        private readonly read: PairReader,
+        private readonly size: number,
+        readonly entries: readonly InventoryEntry[],
+        private readonly onFail: () => void,
+    ) {}
 
     private pair(i: number): [number, number] | undefined {
         const block = Math.floor(i / BLOCK);
@@ -108,7 +113,11 @@ export function registerTabled(entry: InventoryEntry, table: KeyTable, objects: 
  * The entries touchedStacks must see, in their order: every entry not in a key table (an export,
  * an older digest: `indexOf` gives its index), and the tabled ones the search can reach from `own`.
  */
-export function candidateEntries(entries: readonly InventoryEntry[], own: Iterable<string>, indexOf: (e: InventoryEntry) => { readonly objects: ReadonlyArray<readonly string[]> }): InventoryEntry[] {
+export function candidateEntries(
+    entries: readonly InventoryEntry[],
+    own: Iterable<string>,
+    indexOf: (e: InventoryEntry) => { readonly objects: ReadonlyArray<readonly string[]> },
+): InventoryEntry[] {
     const tables = new Set<KeyTable>();
     for (const e of entries) {
         const t = tabled.get(e);

@@ -34,7 +34,9 @@ export function maxAgeHours(): { hours: number; invalid?: string } {
         return { hours: DEFAULT_MAX_AGE_HOURS };
     }
     const n = Number(raw.trim());
-    return Number.isFinite(n) && n > 0 ? { hours: n } : { hours: DEFAULT_MAX_AGE_HOURS, invalid: `${MAX_AGE_ENV} is not a positive number of hours; ${DEFAULT_MAX_AGE_HOURS} used` };
+    return Number.isFinite(n) && n > 0
+        ? { hours: n }
+        : { hours: DEFAULT_MAX_AGE_HOURS, invalid: `${MAX_AGE_ENV} is not a positive number of hours; ${DEFAULT_MAX_AGE_HOURS} used` };
 }
 
 /** The entries deployed longer ago than `hours` (or with no deployment time), sorted. */

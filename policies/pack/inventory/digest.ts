@@ -92,9 +92,9 @@ export function encodeDigest(digest: Digest): Buffer {
         offset += bytes.length;
         return [offset - bytes.length, bytes.length];
     };
-    push("\"table\":\"");
+    push('"table":"');
     const tableAt = push(keyTable(digest.stacks));
-    push("\",\n\"slices\":[\n");
+    push('",\n"slices":[\n');
     const at = digest.stacks.map((s, i) => {
         const range = push(JSON.stringify({ index: s.index, resources: s.resources }));
         push(i < digest.stacks.length - 1 ? ",\n" : "\n");
@@ -102,9 +102,12 @@ export function encodeDigest(digest: Digest): Buffer {
     });
     push("]}\n");
     const header = {
-        kind: digest.kind, version: digest.version, built: digest.built,
+        kind: digest.kind,
+        version: digest.version,
+        built: digest.built,
         stacks: digest.stacks.map((s, i) => ({ project: s.project, stack: s.stack, ...(s.time ? { time: s.time } : {}), objects: s.index.objects, at: at[i] })),
-        tableAt, bytes: offset,
+        tableAt,
+        bytes: offset,
     };
     // The header without its closing brace: the body's members follow it, so the file is one JSON object.
     const line = Buffer.from(`${JSON.stringify(header).slice(0, -1)},\n`, "utf8");

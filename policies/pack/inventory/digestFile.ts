@@ -50,7 +50,7 @@ interface Opened {
 }
 
 function errorCode(e: unknown): string {
-    return e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error";
+    return e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error";
 }
 
 /** Reads `length` bytes at `base + offset` of the file, if it is still the one whose header was read. */
@@ -160,19 +160,31 @@ export function entriesOfDigestFile(file: string, source: string, lateErrors: In
         return [{ source, problem: `has a malformed version 3 header: ${REBUILD}` }];
     }
     if (header.bytes !== body) {
-        return [{ source, problem: `is cut or was changed after it was written (${Math.max(body, 0)} bytes after its header, ${JSON.stringify(header.bytes)?.slice(0, 20)} written): ${REBUILD}` }];
+        return [
+            {
+                source,
+                problem: `is cut or was changed after it was written (${Math.max(body, 0)} bytes after its header, ${JSON.stringify(header.bytes)?.slice(0, 20)} written): ${REBUILD}`,
+            },
+        ];
     }
     if (!isRange(header.tableAt, body) || header.tableAt[1] % 16 !== 0) {
         return [{ source, problem: `has a malformed key table: ${REBUILD}` }];
     }
     const entries: InventoryEntry[] = [];
     const out: Array<InventoryEntry | InventoryError> = [];
-    const table = new KeyTable(pairReader(opened, header.tableAt), header.tableAt[1] / 16, entries,
-        () => lateErrors.push({ source, problem: `has a key table that cannot be read (cut, or changed since it was opened): ${REBUILD}` }));
+    const table = new KeyTable(pairReader(opened, header.tableAt), header.tableAt[1] / 16, entries, () =>
+        lateErrors.push({ source, problem: `has a key table that cannot be read (cut, or changed since it was opened): ${REBUILD}` }),
+    );
     const o = opened;
     header.stacks.forEach((s: unknown, i: number) => {
-        if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !isRange(s.at, body)
-            || !Array.isArray(s.objects) || !s.objects.every(isStringList)) {
+        if (
+            !isRecord(s) ||
+            typeof s.project !== "string" ||
+            typeof s.stack !== "string" ||
+            !isRange(s.at, body) ||
+            !Array.isArray(s.objects) ||
+            !s.objects.every(isStringList)
+        ) {
             out.push({ source, problem: `stack ${i} of the digest has no project, stack, objects or byte range` });
             return;
         }
@@ -198,10 +210,13 @@ export function entriesOfDigestFile(file: string, source: string, lateErrors: In
             parsed = new WeakRef(line);
             return line;
         };
-        const entry = Object.defineProperties({ project: s.project, stack: s.stack, source, ...(time ? { time } : {}) }, {
-            resources: { enumerable: true, get: () => load().resources },
-            index: { enumerable: true, get: () => load().index },
-        }) as InventoryEntry;
+        const entry = Object.defineProperties(
+            { project: s.project, stack: s.stack, source, ...(time ? { time } : {}) },
+            {
+                resources: { enumerable: true, get: () => load().resources },
+                index: { enumerable: true, get: () => load().index },
+            },
+        ) as InventoryEntry;
         entries[i] = entry;
         registerTabled(entry, table, s.objects as string[][]);
         out.push(entry);

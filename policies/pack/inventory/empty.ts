@@ -9,7 +9,10 @@ import type { Inventory } from "./types";
 
 /** The sources of a comma-separated list, as readInventory splits it. */
 function sourcesOf(spec: string): string[] {
-    return spec.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    return spec
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
 }
 
 /** True when `item` (an entry's or error's source) was read from `source`: the file, a file of the folder, a checkpoint of the backend. */

@@ -71,7 +71,11 @@ function entryViews(e: InventoryEntry): ResourceView[] {
  * (touched.ts: the others cannot change a verdict of this stack), built once per inventory,
  * previewed stack and set of keys; every entry when `own` is undefined.
  */
-export function foreignViews(inventory: Inventory, previewed: { project: string; stack: string } | undefined, own?: ReadonlySet<string>): readonly ResourceView[] {
+export function foreignViews(
+    inventory: Inventory,
+    previewed: { project: string; stack: string } | undefined,
+    own?: ReadonlySet<string>,
+): readonly ResourceView[] {
     const ownKeys = own ? [...own].sort() : undefined;
     const key = `${previewed ? `${previewed.project}\u0000${previewed.stack}` : ""}\u0001${ownKeys ? ownKeys.join("\u0000") : "*"}`;
     let byKey = foreignCache.get(inventory);
@@ -116,7 +120,7 @@ function withDeployedIdentity(view: ResourceView, deployed: InventoryResource | 
     let fills: Record<string, unknown> | undefined;
     for (const key of IDENTITY_KEYS) {
         const have = props[key];
-        const known = key === "id" ? deployed.id ?? deployed.outputs.id : deployed.outputs[key];
+        const known = key === "id" ? (deployed.id ?? deployed.outputs.id) : deployed.outputs[key];
         if ((have === undefined || isUnknown(have)) && typeof known === "string" && known !== "") {
             fills ??= {};
             fills[key] = known;

@@ -40,8 +40,10 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         out.push({
             level: "mandatory",
             message: {
-                problem: fit(`${INVENTORY_ENV} source ${source} ${e.problem}: other stacks' load on shared objects is unknown.`,
-                    `${INVENTORY_ENV} source ${shortName(source, 60)} cannot be used: other stacks' load on shared objects is unknown.`),
+                problem: fit(
+                    `${INVENTORY_ENV} source ${source} ${e.problem}: other stacks' load on shared objects is unknown.`,
+                    `${INVENTORY_ENV} source ${shortName(source, 60)} cannot be used: other stacks' load on shared objects is unknown.`,
+                ),
                 fix: `point ${INVENTORY_ENV} at readable stack exports (pulumi stack export), a folder of them, a file:// backend or a perfguard inventory digest; rebuild the digest with perfguard inventory.`,
                 basis: [`source ${source}: ${escapeControl(e.problem)}`],
             },
@@ -52,8 +54,10 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         out.push({
             level: "mandatory",
             message: {
-                problem: fit(`${INVENTORY_ENV} source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`,
-                    `${INVENTORY_ENV} source ${shortName(source, 60)} holds no stack exports: other stacks' load on shared objects is unknown.`),
+                problem: fit(
+                    `${INVENTORY_ENV} source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`,
+                    `${INVENTORY_ENV} source ${shortName(source, 60)} holds no stack exports: other stacks' load on shared objects is unknown.`,
+                ),
                 fix: `check the step that exports the stacks (pulumi stack export per stack, or perfguard inventory) and the path ${INVENTORY_ENV} names; for a fleet of one stack, give that stack's export.`,
                 basis: [`source ${source}: no stack export, backend checkpoint or digest stack in it; shared objects are judged as without an inventory`],
             },
@@ -63,8 +67,10 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         out.push({
             level: "advisory",
             message: {
-                problem: fit(`inventory: stack ${stackName(d.project, d.stack)} is in two sources; the newer deployment is counted, the other ignored.`,
-                    "inventory: a stack is in two sources; the newer deployment is counted, the other ignored."),
+                problem: fit(
+                    `inventory: stack ${stackName(d.project, d.stack)} is in two sources; the newer deployment is counted, the other ignored.`,
+                    "inventory: a stack is in two sources; the newer deployment is counted, the other ignored.",
+                ),
                 fix: `list each stack once in ${INVENTORY_ENV}.`,
                 basis: [`counted: ${escapeControl(d.kept)}; ignored: ${escapeControl(d.dropped)}`],
             },
@@ -78,11 +84,18 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         out.push({
             level: "advisory",
             message: {
-                problem: fit(`inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time (${listed}): their load may have changed.`,
-                    `inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time: their load may have changed.`),
+                problem: fit(
+                    `inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time (${listed}): their load may have changed.`,
+                    `inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time: their load may have changed.`,
+                ),
                 fix: `refresh the inventory (pulumi stack export per stack, or perfguard inventory), or raise ${MAX_AGE_ENV} if these stacks change seldom.`,
                 basis: [
-                    ...stale.map((e) => `${stackName(e.project, e.stack)}: ${e.time ? `deployed ${escapeControl(e.time)} (${ageHours(e.time, now)} ago)` : "no deployment time (manifest.time)"}`).sort(),
+                    ...stale
+                        .map(
+                            (e) =>
+                                `${stackName(e.project, e.stack)}: ${e.time ? `deployed ${escapeControl(e.time)} (${ageHours(e.time, now)} ago)` : "no deployment time (manifest.time)"}`,
+                        )
+                        .sort(),
                     ...(invalid ? [invalid] : []),
                 ],
             },

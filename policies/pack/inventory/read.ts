@@ -55,12 +55,16 @@ function entryOf(deployment: unknown, source: string, stackName: string | undefi
     const manifest = deployment.manifest;
     const time = isRecord(manifest) && typeof manifest.time === "string" && !Number.isNaN(Date.parse(manifest.time)) ? manifest.time : undefined;
     // A URN of another stack in the same deployment is no state Pulumi writes: keep only the stack's own.
-    const own = resources.filter((r) => { const s = urnStack(r.urn); return s === undefined || (s.project === project && s.stack === stack); });
+    const own = resources.filter((r) => {
+        const s = urnStack(r.urn);
+        return s === undefined || (s.project === project && s.stack === stack);
+    });
     return { project, stack, source, resources: own, ...(time ? { time } : {}) };
 }
 
 function versionProblem(version: unknown): string | undefined {
-    return typeof version === "number" && KNOWN_VERSIONS.includes(version) ? undefined
+    return typeof version === "number" && KNOWN_VERSIONS.includes(version)
+        ? undefined
         : `its version ${JSON.stringify(version)?.slice(0, 20) ?? "(none)"} is not one perfguard reads (${KNOWN_VERSIONS.join(", ")})`;
 }
 
@@ -82,7 +86,7 @@ function entriesOfDigest(doc: Record<string, unknown>, source: string): Array<In
     if ((doc.version !== 1 && doc.version !== 2 && !v3) || !Array.isArray(doc.stacks) || (v3 && !Array.isArray(doc.slices))) {
         return [{ source, problem: `a digest of an unknown version ${JSON.stringify(doc.version)?.slice(0, 20)} (perfguard reads versions 1 to 3)` }];
     }
-    const slices = v3 ? doc.slices as unknown[] : [];
+    const slices = v3 ? (doc.slices as unknown[]) : [];
     return doc.stacks.map((s, i): InventoryEntry | InventoryError => {
         const slice = v3 ? slices[i] : s;
         if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !isRecord(slice) || !Array.isArray(slice.resources)) {
@@ -157,7 +161,7 @@ export function entriesOfFile(file: string, source = file, late: InventoryError[
         }
         text = bytes.toString("utf8");
     } catch (e) {
-        return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+        return [{ source, problem: `cannot be read (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error"})` }];
     }
     let doc: unknown;
     try {
@@ -230,7 +234,7 @@ function entriesOfBackend(url: string, late: InventoryError[]): Array<InventoryE
         const root = backendRoot(url);
         return files.flatMap((file) => entriesOfFile(file, `${url} (${path.relative(root, file)})`, late));
     } catch (e) {
-        return [{ source: url, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+        return [{ source: url, problem: `cannot be read (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error"})` }];
     }
 }
 
@@ -243,15 +247,17 @@ export function entriesOfSource(source: string, late: InventoryError[] = []): Ar
     try {
         stat = fs.statSync(source);
     } catch (e) {
-        return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+        return [{ source, problem: `cannot be read (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error"})` }];
     }
     if (!stat.isDirectory()) {
         return entriesOfFile(source, source, late);
     }
     try {
-        return listDir(source).filter((e) => e.isFile() && e.name.endsWith(".json")).flatMap((e) => entriesOfFile(path.join(source, e.name), path.join(source, e.name), late));
+        return listDir(source)
+            .filter((e) => e.isFile() && e.name.endsWith(".json"))
+            .flatMap((e) => entriesOfFile(path.join(source, e.name), path.join(source, e.name), late));
     } catch (e) {
-        return [{ source, problem: `cannot be read (${e instanceof Error ? (e as NodeJS.ErrnoException).code ?? e.name : "error"})` }];
+        return [{ source, problem: `cannot be read (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error"})` }];
     }
 }
 
@@ -264,7 +270,10 @@ function newer(a: InventoryEntry, b: InventoryEntry): boolean {
  * keeps the newer deployment and names the other (never both: their loads would count twice).
  */
 export function readInventory(spec: string): Inventory {
-    const sources = spec.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const sources = spec
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
     const errors: InventoryError[] = [];
     const byStack = new Map<string, InventoryEntry>();
     const duplicates: InventoryDuplicate[] = [];

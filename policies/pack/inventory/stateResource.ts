@@ -57,7 +57,8 @@ export function inventoryResource(raw: unknown): InventoryResource | undefined {
     const outputs = withoutSecrets(raw.outputs);
     const deps = dependencies(raw.propertyDependencies);
     return {
-        urn: raw.urn, type: raw.type,
+        urn: raw.urn,
+        type: raw.type,
         ...(typeof raw.id === "string" && raw.id !== "" ? { id: raw.id } : {}),
         outputs: isRecord(outputs) ? outputs : {},
         ...(typeof raw.provider === "string" && raw.provider !== "" ? { provider: raw.provider } : {}),

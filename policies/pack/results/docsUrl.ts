@@ -10,8 +10,8 @@ export const DOCS_URL_ENV = "PERFGUARD_DOCS_URL";
 
 /** `git+https://github.com/o/r.git` -> `https://github.com/o/r/blob/main`; undefined when not a URL. */
 export function docsBaseFromRepository(repository: unknown): string | undefined {
-    const url = typeof repository === "string" ? repository
-        : typeof repository === "object" && repository !== null ? (repository as { url?: unknown }).url : undefined;
+    const url =
+        typeof repository === "string" ? repository : typeof repository === "object" && repository !== null ? (repository as { url?: unknown }).url : undefined;
     if (typeof url !== "string") {
         return undefined;
     }

@@ -35,7 +35,13 @@ export interface ResultsTarget {
  */
 export function parseResultsTarget(value: string, startDir: string): ResultsTarget {
     const comma = value.lastIndexOf(",");
-    const named = comma >= 0 ? value.slice(comma + 1).trim().toLowerCase() : "";
+    const named =
+        comma >= 0
+            ? value
+                  .slice(comma + 1)
+                  .trim()
+                  .toLowerCase()
+            : "";
     const file = path.resolve(startDir, (comma >= 0 ? value.slice(0, comma) : value).trim());
     if (named === "json" || named === "sarif") {
         return { file, format: named };
@@ -100,8 +106,12 @@ export class ResultsRecorder {
         for (const d of diagnostics) {
             const urn = d.getUrn() || requestUrn || undefined;
             const v: ReportedViolation = {
-                policyName: d.getPolicyname(), policyPackName: d.getPolicypackname(), policyPackVersion: d.getPolicypackversion(),
-                enforcementLevel: levelOfProto(d.getEnforcementlevel()), message: d.getMessage(), ...(urn ? { urn } : {}),
+                policyName: d.getPolicyname(),
+                policyPackName: d.getPolicypackname(),
+                policyPackVersion: d.getPolicypackversion(),
+                enforcementLevel: levelOfProto(d.getEnforcementlevel()),
+                message: d.getMessage(),
+                ...(urn ? { urn } : {}),
             };
             // One verdict once: the engine may analyze a resource again (after a remediation).
             this.reported.set(JSON.stringify([v.policyName, v.urn ?? "", v.enforcementLevel, v.message]), v);
@@ -148,7 +158,13 @@ function wrap(handler: Handler, recorder: ResultsRecorder, stack: boolean): Hand
  * the Analyzer service's analyze and analyzeStack handlers record their responses; writes the
  * (empty) file at once, so that a preview that fails before any Analyze still leaves it.
  */
-export function tapResults(grpcServer: GrpcServerClass, value: string, rules: readonly RuleInfo[], serve: () => void, env: NodeJS.ProcessEnv = process.env): void {
+export function tapResults(
+    grpcServer: GrpcServerClass,
+    value: string,
+    rules: readonly RuleInfo[],
+    serve: () => void,
+    env: NodeJS.ProcessEnv = process.env,
+): void {
     const target = parseResultsTarget(value, env.PWD || process.cwd());
     if (target.warning) {
         process.stderr.write(target.warning + "\n");
@@ -169,7 +185,11 @@ export function tapResults(grpcServer: GrpcServerClass, value: string, rules: re
     const original = grpcServer.prototype.addService;
     grpcServer.prototype.addService = function (this: unknown, service: unknown, implementation: AnalyzerImplementation): void {
         if (typeof implementation?.analyze === "function" && typeof implementation.analyzeStack === "function") {
-            implementation = { ...implementation, analyze: wrap(implementation.analyze, recorder, false), analyzeStack: wrap(implementation.analyzeStack, recorder, true) };
+            implementation = {
+                ...implementation,
+                analyze: wrap(implementation.analyze, recorder, false),
+                analyzeStack: wrap(implementation.analyzeStack, recorder, true),
+            };
         }
         original.call(this, service, implementation);
     };

@@ -31,7 +31,8 @@ function levelOf(v: Verdict): "error" | "warning" | "note" {
 /** The message text: problem, Fix and Basis lines; a waived one says so first. */
 function messageText(v: Verdict): string {
     return [v.waiver, v.problem, v.fix !== undefined ? `Fix: ${v.fix}` : undefined, ...v.basis.map((b) => `Basis: ${b}`)]
-        .filter((l): l is string => l !== undefined && l !== "").join("\n");
+        .filter((l): l is string => l !== undefined && l !== "")
+        .join("\n");
 }
 
 /**
@@ -40,7 +41,10 @@ function messageText(v: Verdict): string {
  * rank among them (in the sorted order) so the fingerprints stay distinct.
  */
 function fingerprint(v: Verdict, rank: number): string {
-    const hash = createHash("sha256").update(`${v.policy}\u0000${v.urn ?? "(stack)"}`).digest("hex").slice(0, 32);
+    const hash = createHash("sha256")
+        .update(`${v.policy}\u0000${v.urn ?? "(stack)"}`)
+        .digest("hex")
+        .slice(0, 32);
     return rank === 0 ? hash : `${hash}:${rank}`;
 }
 
@@ -58,44 +62,50 @@ export function toSarif(results: Results, opts: SarifOptions = {}): Record<strin
         };
     });
     const seen = new Map<string, number>();
-    const out = results.verdicts.filter((v) => v.outcome !== "passed").map((v) => {
-        const key = `${v.policy}\u0000${v.urn ?? ""}`;
-        const rank = seen.get(key) ?? 0;
-        seen.set(key, rank + 1);
-        const index = ruleIndex.get(v.policy);
-        return {
-            ruleId: v.policy,
-            ...(index !== undefined ? { ruleIndex: index } : {}),
-            level: levelOf(v),
-            message: { text: messageText(v) },
-            locations: [{
-                physicalLocation: {
-                    artifactLocation: { uri: v.location.file, uriBaseId: "%SRCROOT%" },
-                    region: { startLine: v.location.line },
-                },
-                ...(v.urn !== undefined ? { logicalLocations: [{ fullyQualifiedName: v.urn, name: v.resourceName, kind: "resource" }] } : {}),
-            }],
-            partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(v, rank) },
-            ...(v.baseline !== undefined ? { baselineState: v.baseline } : {}),
-            ...(v.outcome === "waived" ? { suppressions: [{ kind: "inSource", justification: v.waiver ?? "waived" }] } : {}),
-            properties: { enforcementLevel: v.level, outcome: v.outcome, ...(v.resourceType ? { resourceType: v.resourceType } : {}) },
-        };
-    });
+    const out = results.verdicts
+        .filter((v) => v.outcome !== "passed")
+        .map((v) => {
+            const key = `${v.policy}\u0000${v.urn ?? ""}`;
+            const rank = seen.get(key) ?? 0;
+            seen.set(key, rank + 1);
+            const index = ruleIndex.get(v.policy);
+            return {
+                ruleId: v.policy,
+                ...(index !== undefined ? { ruleIndex: index } : {}),
+                level: levelOf(v),
+                message: { text: messageText(v) },
+                locations: [
+                    {
+                        physicalLocation: {
+                            artifactLocation: { uri: v.location.file, uriBaseId: "%SRCROOT%" },
+                            region: { startLine: v.location.line },
+                        },
+                        ...(v.urn !== undefined ? { logicalLocations: [{ fullyQualifiedName: v.urn, name: v.resourceName, kind: "resource" }] } : {}),
+                    },
+                ],
+                partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(v, rank) },
+                ...(v.baseline !== undefined ? { baselineState: v.baseline } : {}),
+                ...(v.outcome === "waived" ? { suppressions: [{ kind: "inSource", justification: v.waiver ?? "waived" }] } : {}),
+                properties: { enforcementLevel: v.level, outcome: v.outcome, ...(v.resourceType ? { resourceType: v.resourceType } : {}) },
+            };
+        });
     return {
         $schema: SARIF_SCHEMA_URI,
         version: "2.1.0",
-        runs: [{
-            tool: {
-                driver: {
-                    name: results.tool.name,
-                    version: results.tool.version,
-                    ...(opts.docsBase !== undefined ? { informationUri: opts.docsBase.replace(/\/blob\/[^/]+$/, "") } : {}),
-                    rules,
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: results.tool.name,
+                        version: results.tool.version,
+                        ...(opts.docsBase !== undefined ? { informationUri: opts.docsBase.replace(/\/blob\/[^/]+$/, "") } : {}),
+                        rules,
+                    },
                 },
+                originalUriBaseIds: { "%SRCROOT%": { description: { text: "The repository root." } } },
+                results: out,
             },
-            originalUriBaseIds: { "%SRCROOT%": { description: { text: "The repository root." } } },
-            results: out,
-        }],
+        ],
     };
 }
 

@@ -86,7 +86,10 @@ export function urnName(urn: string): string {
  * line (policies/pack/definePolicy.ts) and words every "not checked" report with it.
  */
 function outcomeOf(message: string, problem: string): { outcome: Outcome; waiver?: string } {
-    const waiver = message.split("\n").map((l) => l.trim()).find((l) => /^waived \(/.test(l));
+    const waiver = message
+        .split("\n")
+        .map((l) => l.trim())
+        .find((l) => /^waived \(/.test(l));
     if (waiver !== undefined) {
         return { outcome: "waived", waiver };
     }
@@ -95,7 +98,10 @@ function outcomeOf(message: string, problem: string): { outcome: Outcome; waiver
 
 /** The message without its description line and waiver line, so parseMessage sees problem, Fix, Basis. */
 function partsOf(message: string): { problem: string; fix?: string; basis: string[] } {
-    const lines = message.replace(/\n$/, "").split("\n").filter((l) => !/^\s*waived \(/.test(l));
+    const lines = message
+        .replace(/\n$/, "")
+        .split("\n")
+        .filter((l) => !/^\s*waived \(/.test(l));
     const parsed = parseMessage(lines.join("\n"));
     return { problem: parsed.problem, ...(parsed.fix !== undefined ? { fix: parsed.fix } : {}), basis: parsed.basis };
 }
@@ -105,11 +111,16 @@ export function verdictOf(v: ReportedViolation, location: Location): Verdict {
     const parts = partsOf(v.message);
     const { outcome, waiver } = outcomeOf(v.message, parts.problem);
     return {
-        policy: v.policyName, pack: v.policyPackName, packVersion: v.policyPackVersion,
-        level: v.enforcementLevel, outcome,
+        policy: v.policyName,
+        pack: v.policyPackName,
+        packVersion: v.policyPackVersion,
+        level: v.enforcementLevel,
+        outcome,
         ...(v.urn ? { urn: v.urn, resourceType: urnType(v.urn), resourceName: urnName(v.urn) } : {}),
-        ...parts, ...(waiver !== undefined ? { waiver } : {}),
-        message: v.message, location,
+        ...parts,
+        ...(waiver !== undefined ? { waiver } : {}),
+        message: v.message,
+        location,
     };
 }
 
@@ -117,10 +128,12 @@ const OUTCOME_RANK: Record<Outcome, number> = { violation: 0, "not checked": 1, 
 
 /** Sort order of verdicts: policy, URN (stack-wide first), outcome, problem line. */
 export function compareVerdicts(a: Verdict, b: Verdict): number {
-    return a.policy.localeCompare(b.policy)
-        || (a.urn ?? "").localeCompare(b.urn ?? "")
-        || OUTCOME_RANK[a.outcome] - OUTCOME_RANK[b.outcome]
-        || a.problem.localeCompare(b.problem);
+    return (
+        a.policy.localeCompare(b.policy) ||
+        (a.urn ?? "").localeCompare(b.urn ?? "") ||
+        OUTCOME_RANK[a.outcome] - OUTCOME_RANK[b.outcome] ||
+        a.problem.localeCompare(b.problem)
+    );
 }
 
 /** `a/b` joined with forward slashes, "." and "" meaning the root. */

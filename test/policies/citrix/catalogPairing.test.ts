@@ -28,15 +28,24 @@ const FORMS: Form[] = ["literal", "literal, entries reversed", "apply()", "state
 function site(primaryVdas: number, latamVdas: number, form: Form, catalogSizes: [number | string, number | string] = [primaryVdas, latamVdas]): TestResource[] {
     const state = form === "state (by id)";
     const zone = (name: string, rtt: string): TestResource => ({
-        type: ZONE, name: `${name}-zone`,
+        type: ZONE,
+        name: `${name}-zone`,
         props: { name, ...(state ? { id: `zone-${name}` } : {}), metadatas: [{ name: "perfguard:rttMs", value: rtt }] },
     });
     const ddc = (zoneName: string, i: number): TestResource => ({
-        type: VM, name: `ddc-${zoneName}-${i}`,
-        props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": zoneName, "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12" } },
+        type: VM,
+        name: `ddc-${zoneName}-${i}`,
+        props: {
+            extraConfig: {
+                "guestinfo.perfguard.citrixRole": "deliveryController",
+                "guestinfo.perfguard.citrixZone": zoneName,
+                "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12",
+            },
+        },
     });
     const catalog = (name: string, zoneName: string, size: number | string): TestResource => ({
-        type: CATALOG, name,
+        type: CATALOG,
+        name,
         props: { ...(state ? { id: `id-${name}`, zone: `zone-${zoneName}` } : { zone: UNKNOWN_VALUE }), provisioningScheme: { numberOfTotalMachines: size } },
         propertyDependencies: { zone: [`${zoneName}-zone`] },
     });
@@ -45,12 +54,22 @@ function site(primaryVdas: number, latamVdas: number, form: Form, catalogSizes: 
         { machineCatalog: state ? "id-latam-catalog" : UNKNOWN_VALUE, machineCount: form === "apply()" ? UNKNOWN_VALUE : latamVdas },
     ];
     return [
-        zone("primary", "2"), ddc("primary", 1), ddc("primary", 2), catalog("primary-catalog", "primary", catalogSizes[0]),
-        zone("latam", "160"), ddc("latam", 1), ddc("latam", 2), catalog("latam-catalog", "latam", catalogSizes[1]),
+        zone("primary", "2"),
+        ddc("primary", 1),
+        ddc("primary", 2),
+        catalog("primary-catalog", "primary", catalogSizes[0]),
+        zone("latam", "160"),
+        ddc("latam", 1),
+        ddc("latam", 2),
+        catalog("latam-catalog", "latam", catalogSizes[1]),
         {
-            type: GROUP, name: "office",
+            type: GROUP,
+            name: "office",
             // The group's own peak, split over its zones by machines: the pairing decides each zone's share.
-            props: { associatedMachineCatalogs: form === "literal, entries reversed" ? [...entries].reverse() : entries, metadatas: [{ name: "perfguard:peakConcurrentLaunches", value: "60" }] },
+            props: {
+                associatedMachineCatalogs: form === "literal, entries reversed" ? [...entries].reverse() : entries,
+                metadatas: [{ name: "perfguard:peakConcurrentLaunches", value: "60" }],
+            },
             propertyDependencies: { associatedMachineCatalogs: ["primary-catalog", "latam-catalog"] },
         },
     ];
@@ -67,15 +86,22 @@ function machinesPerZone(stack: TestResource[]): Record<string, number> {
 function depsOf(r: TestResource, stack: TestResource[]): { propertyDependencies: Record<string, unknown[]> } {
     const byName = new Map(stack.map((x) => [x.name, x]));
     return {
-        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => {
-            const d = byName.get(n) as TestResource;
-            return { urn: urnOf(d.type, d.name), type: d.type, name: d.name, props: d.props };
-        })])),
+        propertyDependencies: Object.fromEntries(
+            Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [
+                k,
+                names.map((n) => {
+                    const d = byName.get(n) as TestResource;
+                    return { urn: urnOf(d.type, d.name), type: d.type, name: d.name, props: d.props };
+                }),
+            ]),
+        ),
     };
 }
 
 async function policiesText(stack: TestResource[]): Promise<string[]> {
-    return (await runPolicies(POLICIES, stack)).map((v) => `${v.policyName} ${v.urn?.split("::").pop() ?? "(stack)"} ${v.enforcementLevel}\n${v.message}`).sort();
+    return (await runPolicies(POLICIES, stack))
+        .map((v) => `${v.policyName} ${v.urn?.split("::").pop() ?? "(stack)"} ${v.enforcementLevel}\n${v.message}`)
+        .sort();
 }
 
 describe("machines per catalog from what is known", () => {
@@ -99,7 +125,11 @@ describe("machines per catalog from what is known", () => {
     it("the 900 VDAs at 160 ms block (mandatory), the 100 there only advise or pass: the pairing decides", async () => {
         const heavy = await runPolicies(POLICIES, site(100, 900, "literal"));
         const light = await runPolicies(POLICIES, site(900, 100, "literal"));
-        const mandatory = (vs: typeof heavy) => vs.filter((v) => v.enforcementLevel === "mandatory").map((v) => v.policyName).sort();
+        const mandatory = (vs: typeof heavy) =>
+            vs
+                .filter((v) => v.enforcementLevel === "mandatory")
+                .map((v) => v.policyName)
+                .sort();
         expect(mandatory(heavy).length).toBeGreaterThan(0);
         expect(mandatory(light)).toEqual([]);
     });

@@ -26,21 +26,31 @@ async function judge(spec: string | undefined): Promise<Array<[string, string, s
     for (const v of out) {
         expect(v.message).not.toMatch(/SECRETCIPHERTEXT|\[secret\]/);
     }
-    return out.map((v) => [v.policyName, v.enforcementLevel, v.urn?.split("::").pop() ?? "(stack)", parseMessage(v.message).problem] as [string, string, string, string]).sort();
+    return out
+        .map(
+            (v) =>
+                [v.policyName, v.enforcementLevel, v.urn?.split("::").pop() ?? "(stack)", parseMessage(v.message).problem] as [string, string, string, string],
+        )
+        .sort();
 }
 
 describe("the desktop team's apac-eng in the platform stack's zone", () => {
     it("with the platform stack's export: judged in zone apac (160 ms, 20 + 20)", async () => {
         expect(await judge(fixture("vdi-platform.json"))).toEqual([
-            ["citrix-broker-throttle", "mandatory", "apac-eng", "Delivery Group \"apac-eng\": the throttles of 2 Delivery Controllers can put 30 concurrent requests on its lock, above the 24 it sustains."],
-            ["citrix-brokering-capacity", "advisory", "apac-eng", "Delivery Group \"apac-eng\": at 30 concurrent launches, mean 14.1 s > 12 s."],
+            [
+                "citrix-broker-throttle",
+                "mandatory",
+                "apac-eng",
+                'Delivery Group "apac-eng": the throttles of 2 Delivery Controllers can put 30 concurrent requests on its lock, above the 24 it sustains.',
+            ],
+            ["citrix-brokering-capacity", "advisory", "apac-eng", 'Delivery Group "apac-eng": at 30 concurrent launches, mean 14.1 s > 12 s.'],
         ]);
     });
 
     it("names the platform stack's zone, where its controllers' throttles are changed", async () => {
         const out = await withInventoryEnv(fixture("vdi-platform.json"), () => runPolicies(citrix, previewOf("desktops-apac.json")));
         const throttle = out.find((v) => v.policyName === "citrix-broker-throttle");
-        expect(throttle?.message).toContain("40 from zone \"apac\" (stack vdi-platform/prod, deployed 2026-12-04T19:00:00Z) at 160 ms");
+        expect(throttle?.message).toContain('40 from zone "apac" (stack vdi-platform/prod, deployed 2026-12-04T19:00:00Z) at 160 ms');
     });
 
     it("without an inventory: not checked, naming PERFGUARD_INVENTORY, never the fact the catalog already declares", async () => {
@@ -56,13 +66,26 @@ describe("the desktop team's apac-eng in the platform stack's zone", () => {
 });
 
 describe("the source's advice bounds the safe concurrency from 160 ms", () => {
-    const one = (rtt: number): SiteSpec => ({ zones: [{ name: "z", rtt, peak: 10, users: 1000 }], groups: [{ name: "g", zone: "z" }], controllers: [{ name: "d1", zone: "z", throttle: 5 }, { name: "d2", zone: "z", throttle: 5 }] });
+    const one = (rtt: number): SiteSpec => ({
+        zones: [{ name: "z", rtt, peak: 10, users: 1000 }],
+        groups: [{ name: "g", zone: "z" }],
+        controllers: [
+            { name: "d1", zone: "z", throttle: 5 },
+            { name: "d2", zone: "z", throttle: 5 },
+        ],
+    });
     it.each([
         ["90 ms (baseline: the model's 44)", 90, {}, 44, 22],
         ["160 ms: the model's 25, the advice's 24", 160, {}, 24, 12],
         ["165 ms: interpolated, still within 24", 165, {}, 24, 12],
         ["200 ms: the model's 20", 200, {}, 20, 10],
-        ["160 ms with relaxed targets (20 s): the advice was for the source's, the measured 36 decides", 160, { targetResponseS: 20, errorBudgetPct: 0.1 }, 35, 17],
+        [
+            "160 ms with relaxed targets (20 s): the advice was for the source's, the measured 36 decides",
+            160,
+            { targetResponseS: 20, errorBudgetPct: 0.1 },
+            35,
+            17,
+        ],
     ] as const)("%s", (_name, rtt, targets, safe, per) => {
         const e = citrixEvaluation(viewOf(siteOf(one(rtt))), targets);
         expect(e.zones[0].lockLimit).toBe(safe);
@@ -71,11 +94,18 @@ describe("the source's advice bounds the safe concurrency from 160 ms", () => {
 });
 
 describe("a zone at an RTT the source did not measure says so on its verdicts' Basis and its figures", () => {
-    const zone = (rtt: number): SiteSpec => ({ zones: [{ name: "sat", rtt, peak: 40, users: 4000 }], groups: [{ name: "sg", zone: "sat" }], controllers: [{ name: "d1", zone: "sat", throttle: 20 }, { name: "d2", zone: "sat", throttle: 20 }] });
+    const zone = (rtt: number): SiteSpec => ({
+        zones: [{ name: "sat", rtt, peak: 40, users: 4000 }],
+        groups: [{ name: "sg", zone: "sat" }],
+        controllers: [
+            { name: "d1", zone: "sat", throttle: 20 },
+            { name: "d2", zone: "sat", throttle: 20 },
+        ],
+    });
     it.each([
         ["160 ms, measured (baseline)", 160, undefined],
-        ["120 ms", 120, "RTT not measured, the model interpolated between 90 and 160 ms: zone \"sat-zone\" (120 ms)"],
-        ["300 ms", 300, "RTT not measured, the model extrapolated beyond 250 ms: zone \"sat-zone\" (300 ms)"],
+        ["120 ms", 120, 'RTT not measured, the model interpolated between 90 and 160 ms: zone "sat-zone" (120 ms)'],
+        ["300 ms", 300, 'RTT not measured, the model extrapolated beyond 250 ms: zone "sat-zone" (300 ms)'],
     ] as const)("%s", async (_name, rtt, line) => {
         const found = await runPolicies([citrixBrokerThrottle, citrixBrokeringCapacity], siteOf(zone(rtt)));
         const mine = found.filter((v) => v.urn?.endsWith("::sg-group"));
@@ -87,7 +117,8 @@ describe("a zone at an RTT the source did not measure says so on its verdicts' B
         const figures = citrixFigures(viewOf(siteOf(zone(rtt))));
         const z = figures.find((f) => f.kind === "zone")!;
         const g = figures.find((f) => f.kind === "deliveryGroup")!;
-        const note = line === undefined ? undefined : `RTT not measured: the model ${line.replace(/^RTT not measured, the model /, "").replace(/: zone.*$/, "")}`;
+        const note =
+            line === undefined ? undefined : `RTT not measured: the model ${line.replace(/^RTT not measured, the model /, "").replace(/: zone.*$/, "")}`;
         expect(z.figures.find((f) => f.key === "rttMs")?.note).toBe(note);
         expect(z.figures.find((f) => f.key === "lockLimit")?.note).toBe(note);
         expect(g.figures.find((f) => f.key === "safe")?.note).toBe(line);
@@ -98,14 +129,28 @@ describe("check --report proposes a per-controller throttle only where a verdict
     const cells = (spec: SiteSpec) => {
         const lines = citrixSection(viewOf(siteOf(spec)), {}).split("\n");
         // The "throttle per controller" column: the zone table's 7th, the lock table's 10th (the last).
-        const column = (prefix: string, i: number) => lines.find((l) => l.startsWith(prefix))?.slice(2, -2).split(" | ")[i];
-        return { zone: column("| zone \"s-zone\"", 6), group: column("| Delivery Group \"g-group\"", 9) };
+        const column = (prefix: string, i: number) =>
+            lines
+                .find((l) => l.startsWith(prefix))
+                ?.slice(2, -2)
+                .split(" | ")[i];
+        return { zone: column('| zone "s-zone"', 6), group: column('| Delivery Group "g-group"', 9) };
     };
     it.each([
         ["a spanning group within its lock: no verdict, suggestions", SPANNING, { zone: "24 (suggestion)", group: "24 (suggestion)" }],
         // Throttles of 40 + 40 put 80 on a lock that sustains 65: citrix-broker-throttle's verdict proposes it.
-        ["its throttles above what the lock sustains: the verdict's value", changed(SPANNING, (s) => { s.controllers.forEach((c) => { c.throttle = 40; }); s.zones.forEach((z) => { z.peak = 80; }); }),
-            undefined],
+        [
+            "its throttles above what the lock sustains: the verdict's value",
+            changed(SPANNING, (s) => {
+                s.controllers.forEach((c) => {
+                    c.throttle = 40;
+                });
+                s.zones.forEach((z) => {
+                    z.peak = 80;
+                });
+            }),
+            undefined,
+        ],
     ] as const)("%s", async (_name, spec, expected) => {
         const got = cells(spec);
         const verdicts = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.enforcementLevel === "mandatory");
@@ -121,20 +166,45 @@ describe("check --report proposes a per-controller throttle only where a verdict
 });
 
 describe("several unthrottled controllers of a zone within its limit: one cause, one mandatory verdict", () => {
-    const ZONE_LOCK: SiteSpec = { zones: [{ name: "a", rtt: 160, peak: 20, users: 1000 }], groups: [], controllers: [{ name: "d1", zone: "a", throttle: 12 }, { name: "d2", zone: "a", throttle: 12 }] };
+    const ZONE_LOCK: SiteSpec = {
+        zones: [{ name: "a", rtt: 160, peak: 20, users: 1000 }],
+        groups: [],
+        controllers: [
+            { name: "d1", zone: "a", throttle: 12 },
+            { name: "d2", zone: "a", throttle: 12 },
+        ],
+    };
     it.each([
         ["both throttled (baseline)", ZONE_LOCK, []],
-        ["d2 unthrottled: the verdict is on d2", changed(ZONE_LOCK, (s) => { delete s.controllers[1].throttle; }), ["d2"]],
-        ["both unthrottled: one verdict, on the zone, naming them", changed(ZONE_LOCK, (s) => { s.controllers.forEach((c) => { delete c.throttle; }); }), ["a-zone"]],
+        [
+            "d2 unthrottled: the verdict is on d2",
+            changed(ZONE_LOCK, (s) => {
+                delete s.controllers[1].throttle;
+            }),
+            ["d2"],
+        ],
+        [
+            "both unthrottled: one verdict, on the zone, naming them",
+            changed(ZONE_LOCK, (s) => {
+                s.controllers.forEach((c) => {
+                    delete c.throttle;
+                });
+            }),
+            ["a-zone"],
+        ],
     ] as const)("%s", async (_name, spec, on) => {
         const found = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.enforcementLevel === "mandatory");
         expect(found.map((v) => v.urn?.split("::").pop())).toEqual(on);
         for (const v of found) {
             const m = parseMessage(v.message);
-            expect(m.fix).toBe("set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions to 12 on each of zone \"a-zone\"'s 2 Delivery Controllers (and declare it: extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"12\")");
-            expect(m.basis).toContain("the declared peak of 20 is within the 24 its most exposed lock sustains" + (on[0] === "a-zone" ? ": nothing caps a storm above it" : ""));
+            expect(m.fix).toBe(
+                'set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions to 12 on each of zone "a-zone"\'s 2 Delivery Controllers (and declare it: extraConfig "guestinfo.perfguard.throttleMaxConcurrentTransactions": "12")',
+            );
+            expect(m.basis).toContain(
+                "the declared peak of 20 is within the 24 its most exposed lock sustains" + (on[0] === "a-zone" ? ": nothing caps a storm above it" : ""),
+            );
             if (on[0] === "a-zone") {
-                expect(m.basis).toContain("without a throttle: \"d1\", \"d2\"");
+                expect(m.basis).toContain('without a throttle: "d1", "d2"');
             }
         }
     });
@@ -143,14 +213,32 @@ describe("several unthrottled controllers of a zone within its limit: one cause,
 describe("a lock over from several zones: the fix declares the value it sets, never a placeholder", () => {
     /** One group over two satellites (160 and 200 ms), every controller at 40: 120 on a lock that sustains 21. */
     const TWO_SATELLITES: SiteSpec = {
-        zones: [{ name: "s1", rtt: 160, peak: 40, users: 1000 }, { name: "s2", rtt: 200, peak: 40, users: 1000 }],
+        zones: [
+            { name: "s1", rtt: 160, peak: 40, users: 1000 },
+            { name: "s2", rtt: 200, peak: 40, users: 1000 },
+        ],
         groups: [{ name: "g", zone: "s1", zones: ["s1", "s2"] }],
-        controllers: [{ name: "d1", zone: "s1", throttle: 40 }, { name: "d2", zone: "s2", throttle: 40 }, { name: "d3", zone: "s2", throttle: 40 }],
+        controllers: [
+            { name: "d1", zone: "s1", throttle: 40 },
+            { name: "d2", zone: "s2", throttle: 40 },
+            { name: "d3", zone: "s2", throttle: 40 },
+        ],
     };
     it.each([
-        ["throttles at 7 each (baseline): within what the lock sustains", changed(TWO_SATELLITES, (s) => { s.controllers.forEach((c) => { c.throttle = 7; }); }), undefined],
-        ["throttles at 40 each: both zones lowered to 7, declared as 7", TWO_SATELLITES,
-            "set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions (and declare it: extraConfig \"guestinfo.perfguard.throttleMaxConcurrentTransactions\": \"7\") to 7 on zone \"s1-zone\"'s Delivery Controller, 7 on each of zone \"s2-zone\"'s 2 Delivery Controllers; or split the Delivery Group per zone (one lock each)"],
+        [
+            "throttles at 7 each (baseline): within what the lock sustains",
+            changed(TWO_SATELLITES, (s) => {
+                s.controllers.forEach((c) => {
+                    c.throttle = 7;
+                });
+            }),
+            undefined,
+        ],
+        [
+            "throttles at 40 each: both zones lowered to 7, declared as 7",
+            TWO_SATELLITES,
+            'set the DWORD HKLM\\Software\\Citrix\\DesktopServer\\ThrottledRequestAddressMaxConcurrentTransactions (and declare it: extraConfig "guestinfo.perfguard.throttleMaxConcurrentTransactions": "7") to 7 on zone "s1-zone"\'s Delivery Controller, 7 on each of zone "s2-zone"\'s 2 Delivery Controllers; or split the Delivery Group per zone (one lock each)',
+        ],
     ] as const)("%s", async (_name, spec, fix) => {
         const found = (await runPolicies([citrixBrokerThrottle], siteOf(spec))).filter((v) => v.urn?.endsWith("::g-group"));
         expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [fix]);
@@ -178,7 +266,9 @@ describe("a zone name two Sites or stacks share", () => {
         if (zoneId) {
             text = text.split("5e2a7c1d-3b4f-4e6a-8c9d-0a1b2c3d4e5f").join(zoneId);
         }
-        const doc = JSON.parse(text) as { deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> } };
+        const doc = JSON.parse(text) as {
+            deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+        };
         for (const r of doc.deployment.resources.filter((x) => x.type === "pulumi:providers:citrix")) {
             for (const props of [r.inputs, r.outputs]) {
                 if (props && hostname === null) {
@@ -196,19 +286,27 @@ describe("a zone name two Sites or stacks share", () => {
     const OTHER_ZONE = "0f0e0d0c-0b0a-4908-8706-050403020100";
     const PROVIDER = { urn: "urn:pulumi:prod::desktops-apac::pulumi:providers:citrix::site", props: { hostname: "ddc.apac.example.com" } };
     /** The desktop team's preview: its catalog named by its fact only (zone unset), its Citrix resources on `provider`. */
-    const desktops = (factOnly: boolean, provider?: typeof PROVIDER) => previewOf("desktops-apac.json", (r) => ({
-        ...r,
-        ...(factOnly && r.type.endsWith("MachineCatalog") ? { props: { ...r.props, zone: undefined } } : {}),
-        ...(provider && r.type.startsWith("citrix:") ? { provider } : {}),
-    }));
+    const desktops = (factOnly: boolean, provider?: typeof PROVIDER) =>
+        previewOf("desktops-apac.json", (r) => ({
+            ...r,
+            ...(factOnly && r.type.endsWith("MachineCatalog") ? { props: { ...r.props, zone: undefined } } : {}),
+            ...(provider && r.type.startsWith("citrix:") ? { provider } : {}),
+        }));
 
     async function throttle(spec: string, preview = previewOf("desktops-apac.json")): Promise<string[]> {
-        const out = await withInventoryEnv(spec, () => runPolicies(citrix.filter((p) => p.name === "citrix-broker-throttle"), preview));
+        const out = await withInventoryEnv(spec, () =>
+            runPolicies(
+                citrix.filter((p) => p.name === "citrix-broker-throttle"),
+                preview,
+            ),
+        );
         return out.map((v) => `${v.enforcementLevel} ${v.urn?.split("::").pop() ?? "(stack)"}: ${parseMessage(v.message).problem}`).sort();
     }
 
-    const BASELINE = ["mandatory apac-eng: Delivery Group \"apac-eng\": the throttles of 2 Delivery Controllers can put 30 concurrent requests on its lock, above the 24 it sustains."];
-    const NOT_PLACED = ["advisory (stack): 1 resource not checked: its catalog \"apac-catalog\" has a zone that cannot be resolved (DeliveryGroup \"apac-eng\")."];
+    const BASELINE = [
+        'mandatory apac-eng: Delivery Group "apac-eng": the throttles of 2 Delivery Controllers can put 30 concurrent requests on its lock, above the 24 it sustains.',
+    ];
+    const NOT_PLACED = ['advisory (stack): 1 resource not checked: its catalog "apac-catalog" has a zone that cannot be resolved (DeliveryGroup "apac-eng").'];
 
     it("baseline: the platform stack alone, the desktop team's catalog by the zone's id", async () => {
         expect(await throttle(fixture("vdi-platform.json"))).toEqual(BASELINE);
@@ -218,15 +316,31 @@ describe("a zone name two Sites or stacks share", () => {
     const cases: Array<[string, () => { spec: string; preview?: ReturnType<typeof previewOf> }, string[]]> = [
         // Before: the first zone "apac" found (vdi-emea's) took the platform's controllers too.
         ["an unrelated project's zone apac on another Site: not joined", () => ({ spec: `${fixture("vdi-platform.json")},${emea()}` }), BASELINE],
-        ["the same, no provider declaring an endpoint: joined by the zone id; each stack's controllers stay in their own zone", () => ({
-            spec: `${variant("vdi-platform.json", undefined, null)},${variant("vdi-platform.json", "vdi-emea", null, OTHER_ZONE)}`,
-        }), BASELINE],
-        ["the catalog by perfguard:citrixZone only, on the platform's endpoint: the platform's zone", () => ({ spec: `${fixture("vdi-platform.json")},${emea()}`, preview: desktops(true, PROVIDER) }), BASELINE],
-        ["the catalog by perfguard:citrixZone only, its provider without endpoint: two zones apac, not checked", () => ({ spec: `${fixture("vdi-platform.json")},${emea()}`, preview: desktops(true) }), NOT_PLACED],
-        ["the catalog by perfguard:citrixZone only, no stack declaring an endpoint: not checked", () => ({
-            spec: `${variant("vdi-platform.json", undefined, null)},${variant("vdi-platform.json", "vdi-emea", null, OTHER_ZONE)}`,
-            preview: desktops(true),
-        }), NOT_PLACED],
+        [
+            "the same, no provider declaring an endpoint: joined by the zone id; each stack's controllers stay in their own zone",
+            () => ({
+                spec: `${variant("vdi-platform.json", undefined, null)},${variant("vdi-platform.json", "vdi-emea", null, OTHER_ZONE)}`,
+            }),
+            BASELINE,
+        ],
+        [
+            "the catalog by perfguard:citrixZone only, on the platform's endpoint: the platform's zone",
+            () => ({ spec: `${fixture("vdi-platform.json")},${emea()}`, preview: desktops(true, PROVIDER) }),
+            BASELINE,
+        ],
+        [
+            "the catalog by perfguard:citrixZone only, its provider without endpoint: two zones apac, not checked",
+            () => ({ spec: `${fixture("vdi-platform.json")},${emea()}`, preview: desktops(true) }),
+            NOT_PLACED,
+        ],
+        [
+            "the catalog by perfguard:citrixZone only, no stack declaring an endpoint: not checked",
+            () => ({
+                spec: `${variant("vdi-platform.json", undefined, null)},${variant("vdi-platform.json", "vdi-emea", null, OTHER_ZONE)}`,
+                preview: desktops(true),
+            }),
+            NOT_PLACED,
+        ],
     ];
     it.each(cases)("%s", async (_name, setup, expected) => {
         const { spec, preview } = setup();
@@ -235,19 +349,54 @@ describe("a zone name two Sites or stacks share", () => {
 
     it("the ambiguity names both stacks' zones (brokering capacity, on the catalog)", async () => {
         const spec = `${fixture("vdi-platform.json")},${emea()}`;
-        const out = await withInventoryEnv(spec, () => runPolicies(citrix.filter((p) => p.name === "citrix-brokering-capacity"), desktops(true)));
+        const out = await withInventoryEnv(spec, () =>
+            runPolicies(
+                citrix.filter((p) => p.name === "citrix-brokering-capacity"),
+                desktops(true),
+            ),
+        );
         expect(out.flatMap((v) => parseMessage(v.message).basis)).toContain(
-            "its perfguard:citrixZone matches 2 zones of Sites or stacks that cannot be told apart (Zone \"apac\" (stack vdi-emea/prod), Zone \"apac\" (stack vdi-platform/prod)): 1 (MachineCatalog \"apac-catalog\")");
+            'its perfguard:citrixZone matches 2 zones of Sites or stacks that cannot be told apart (Zone "apac" (stack vdi-emea/prod), Zone "apac" (stack vdi-platform/prod)): 1 (MachineCatalog "apac-catalog")',
+        );
     });
 
     it("two Sites of one stack with a zone apac each: a controller naming apac is not checked, naming both", async () => {
-        const site = (host: string) => ({ urn: `urn:pulumi:test::perfguard-test::pulumi:providers:citrix::${host}`, props: { hostname: `${host}.example.com` } });
-        const zone = (name: string, host: string) => ({ type: "citrix:index/zone:Zone", name, props: { name: "apac", metadatas: [{ name: "perfguard:rttMs", value: "160" }] }, provider: site(host) });
-        const controller = { type: "vsphere:index/virtualMachine:VirtualMachine", name: "ddc-1", props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "apac", "guestinfo.perfguard.throttleMaxConcurrentTransactions": "20" } } };
-        const one = await withInventoryEnv(undefined, () => runPolicies(citrix.filter((p) => p.name === "citrix-broker-throttle"), [zone("apac-a", "ddc-a"), controller]));
+        const site = (host: string) => ({
+            urn: `urn:pulumi:test::perfguard-test::pulumi:providers:citrix::${host}`,
+            props: { hostname: `${host}.example.com` },
+        });
+        const zone = (name: string, host: string) => ({
+            type: "citrix:index/zone:Zone",
+            name,
+            props: { name: "apac", metadatas: [{ name: "perfguard:rttMs", value: "160" }] },
+            provider: site(host),
+        });
+        const controller = {
+            type: "vsphere:index/virtualMachine:VirtualMachine",
+            name: "ddc-1",
+            props: {
+                extraConfig: {
+                    "guestinfo.perfguard.citrixRole": "deliveryController",
+                    "guestinfo.perfguard.citrixZone": "apac",
+                    "guestinfo.perfguard.throttleMaxConcurrentTransactions": "20",
+                },
+            },
+        };
+        const one = await withInventoryEnv(undefined, () =>
+            runPolicies(
+                citrix.filter((p) => p.name === "citrix-broker-throttle"),
+                [zone("apac-a", "ddc-a"), controller],
+            ),
+        );
         expect(one.map((v) => parseMessage(v.message).basis.concat(parseMessage(v.message).problem).join("\n")).join("\n")).not.toMatch(/cannot be told apart/);
-        const two = await withInventoryEnv(undefined, () => runPolicies(citrix.filter((p) => p.name === "citrix-broker-throttle"), [zone("apac-a", "ddc-a"), zone("apac-b", "ddc-b"), controller]));
+        const two = await withInventoryEnv(undefined, () =>
+            runPolicies(
+                citrix.filter((p) => p.name === "citrix-broker-throttle"),
+                [zone("apac-a", "ddc-a"), zone("apac-b", "ddc-b"), controller],
+            ),
+        );
         expect(two.flatMap((v) => parseMessage(v.message).basis)).toContain(
-            "its perfguard:citrixZone matches 2 zones of Sites or stacks that cannot be told apart (Zone \"apac-a\", Zone \"apac-b\"): 1 (VirtualMachine \"ddc-1\")");
+            'its perfguard:citrixZone matches 2 zones of Sites or stacks that cannot be told apart (Zone "apac-a", Zone "apac-b"): 1 (VirtualMachine "ddc-1")',
+        );
     });
 });

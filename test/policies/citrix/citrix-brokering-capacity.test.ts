@@ -25,8 +25,18 @@ const ALL = [citrixZoneRttLimit, citrixZoneRttWarning, citrixBrokerThrottle, cit
 
 function viewOf(resources: TestResource[]): StackView {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
-    return new StackView(resources.map((r) => new ResourceView(urns.get(r.name)!, r.type, r.name, structuredClone(r.props),
-        Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urns.get(n)!)])))));
+    return new StackView(
+        resources.map(
+            (r) =>
+                new ResourceView(
+                    urns.get(r.name)!,
+                    r.type,
+                    r.name,
+                    structuredClone(r.props),
+                    Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urns.get(n)!)])),
+                ),
+        ),
+    );
 }
 
 /** No verdict multiplies a response by the Site's sum, or throttles a zone or splits the Site for it. */
@@ -49,12 +59,21 @@ const FOUR_ZONES: SiteSpec = {
         { name: "emea", rtt: 90, peak: 30, users: 3000 },
         { name: "americas", rtt: 160, peak: 24, users: 2000 },
     ],
-    groups: [{ name: "pg", zone: "primary" }, { name: "ag", zone: "apac" }, { name: "eg", zone: "emea" }, { name: "mg", zone: "americas" }],
+    groups: [
+        { name: "pg", zone: "primary" },
+        { name: "ag", zone: "apac" },
+        { name: "eg", zone: "emea" },
+        { name: "mg", zone: "americas" },
+    ],
     controllers: [
-        { name: "ddc-p1", zone: "primary" }, { name: "ddc-p2", zone: "primary" },
-        { name: "ddc-a1", zone: "apac" }, { name: "ddc-a2", zone: "apac" },
-        { name: "ddc-e1", zone: "emea", throttle: 15 }, { name: "ddc-e2", zone: "emea", throttle: 15 },
-        { name: "ddc-m1", zone: "americas", throttle: 12 }, { name: "ddc-m2", zone: "americas", throttle: 12 },
+        { name: "ddc-p1", zone: "primary" },
+        { name: "ddc-p2", zone: "primary" },
+        { name: "ddc-a1", zone: "apac" },
+        { name: "ddc-a2", zone: "apac" },
+        { name: "ddc-e1", zone: "emea", throttle: 15 },
+        { name: "ddc-e2", zone: "emea", throttle: 15 },
+        { name: "ddc-m1", zone: "americas", throttle: 12 },
+        { name: "ddc-m2", zone: "americas", throttle: 12 },
     ],
 };
 
@@ -62,13 +81,21 @@ const FOUR_ZONES: SiteSpec = {
 const EIGHT_GROUPS: SiteSpec = {
     zones: [{ name: "hq", rtt: 2, users: 40000 }],
     groups: Array.from({ length: 8 }, (_, i) => ({ name: `g${i + 1}`, zone: "hq", peak: 30, users: 5000 })),
-    controllers: [{ name: "ddc-1", zone: "hq", throttle: 120 }, { name: "ddc-2", zone: "hq", throttle: 120 }],
+    controllers: [
+        { name: "ddc-1", zone: "hq", throttle: 120 },
+        { name: "ddc-2", zone: "hq", throttle: 120 },
+    ],
 };
 
 describe("a four-zone design within each zone's safe concurrency (issue 30)", () => {
     it.each([
         ["as designed (baseline)", FOUR_ZONES],
-        ["the primary zone's storm doubled to 40,000 users: still its own lock's rate", changed(FOUR_ZONES, (s) => { s.zones[0].users = 40000; })],
+        [
+            "the primary zone's storm doubled to 40,000 users: still its own lock's rate",
+            changed(FOUR_ZONES, (s) => {
+                s.zones[0].users = 40000;
+            }),
+        ],
     ] as const)("%s: exits clean, no Site multiplier, no throttle fix", async (_name, spec) => {
         const found = await runPolicies(ALL, siteOf(spec));
         expect(verdicts(found)).toEqual([]);
@@ -77,13 +104,23 @@ describe("a four-zone design within each zone's safe concurrency (issue 30)", ()
         expect(e.database.responseScale).toBe(1);
         // The locks' own rates added up are above the one-group plateau, and no figure is cut to it.
         expect(e.database.brokeredPerS).toBeGreaterThan(23.2);
-        expect(e.database.brokeredPerS).toBeCloseTo(e.groups.reduce((sum, g) => sum + (g.brokeredPerS ?? 0), 0), 9);
+        expect(e.database.brokeredPerS).toBeCloseTo(
+            e.groups.reduce((sum, g) => sum + (g.brokeredPerS ?? 0), 0),
+            9,
+        );
     });
 
     it("a zone over its lock's safe concurrency is judged on its own lock (the one change)", async () => {
         // 160 ms at a peak of 40 with throttles of 20 each: the lock's own 40, above the 24 it sustains.
-        const spec = changed(FOUR_ZONES, (s) => { s.zones[3].peak = 40; s.controllers.filter((c) => c.zone === "americas").forEach((c) => { c.throttle = 20; }); });
-        const found = (await runPolicies([citrixBrokeringCapacity], siteOf(spec)));
+        const spec = changed(FOUR_ZONES, (s) => {
+            s.zones[3].peak = 40;
+            s.controllers
+                .filter((c) => c.zone === "americas")
+                .forEach((c) => {
+                    c.throttle = 20;
+                });
+        });
+        const found = await runPolicies([citrixBrokeringCapacity], siteOf(spec));
         expect(verdicts(found)).toEqual(["citrix-brokering-capacity -> mg-group"]);
         noSiteCapWording(found);
         const m = parseMessage(found[0].message);
@@ -96,7 +133,13 @@ describe("a four-zone design within each zone's safe concurrency (issue 30)", ()
 describe("eight Delivery Groups at 2 ms, 30 concurrent each (issue 30)", () => {
     it.each([
         ["eight groups (baseline)", EIGHT_GROUPS, 8],
-        ["one group (the source's case)", changed(EIGHT_GROUPS, (s) => { s.groups = s.groups.slice(0, 1); }), 1],
+        [
+            "one group (the source's case)",
+            changed(EIGHT_GROUPS, (s) => {
+                s.groups = s.groups.slice(0, 1);
+            }),
+            1,
+        ],
     ] as const)("%s: no Site-cap verdict, the sum is the locks' own rates", async (_name, spec, groups) => {
         const found = await runPolicies(ALL, siteOf(spec));
         expect(verdicts(found)).toEqual([]);
@@ -114,7 +157,9 @@ describe("eight Delivery Groups at 2 ms, 30 concurrent each (issue 30)", () => {
             // The issue's 163/s: eight locks at their own rates (about 20/s each).
             expect(e.database.brokeredPerS).toBeGreaterThan(150);
             const report = citrixSection(viewOf(siteOf(spec)), {});
-            expect(report).toMatch(/\n- database work: [\d.]+ s per s \([\d.]+ ms each\): not measured beyond one Delivery Group: measure the Site database under a storm\n/);
+            expect(report).toMatch(
+                /\n- database work: [\d.]+ s per s \([\d.]+ ms each\): not measured beyond one Delivery Group: measure the Site database under a storm\n/,
+            );
             expect(report).toContain("- measured Site rate: none (measuredSiteBrokeredPerS of citrix-site-database-load): nothing gates on the Site's sum\n");
         }
     });
@@ -129,7 +174,13 @@ describe("Site limits keep their verdicts without cap advisories (issue 30)", ()
     };
     it.each([
         ["40,000 VDAs in five zones of 8,000 (baseline)", LHC, []],
-        ["12,000 VDAs in zone a, 44,000 in the Site", changed(LHC, (s) => { s.groups[0].machines = 12000; }), ["citrix-site-limits -> (stack)", "citrix-site-limits -> a-zone"]],
+        [
+            "12,000 VDAs in zone a, 44,000 in the Site",
+            changed(LHC, (s) => {
+                s.groups[0].machines = 12000;
+            }),
+            ["citrix-site-limits -> (stack)", "citrix-site-limits -> a-zone"],
+        ],
     ] as const)("%s", async (_name, spec, expected) => {
         const found = await runPolicies(ALL, siteOf(spec));
         expect(verdicts(found)).toEqual(expected);
@@ -137,7 +188,11 @@ describe("Site limits keep their verdicts without cap advisories (issue 30)", ()
     });
 
     // 51 zones at 10 ms, each its own lock (no Delivery Group) at 10 concurrent: about 127/s in all.
-    const zones = (n: number): SiteSpec => ({ zones: Array.from({ length: n }, (_, i) => ({ name: `z${String(i + 1).padStart(2, "0")}`, rtt: 10, peak: 10, users: 1000 })), groups: [], controllers: [] });
+    const zones = (n: number): SiteSpec => ({
+        zones: Array.from({ length: n }, (_, i) => ({ name: `z${String(i + 1).padStart(2, "0")}`, rtt: 10, peak: 10, users: 1000 })),
+        groups: [],
+        controllers: [],
+    });
     it.each([
         ["50 zones (baseline)", zones(50), []],
         ["51 zones: the zone-count verdict alone", zones(51), ["citrix-site-limits -> (stack)"]],
@@ -155,7 +210,11 @@ describe("a lock is judged on its own: storms at once never raise its response (
         ["three storms at once: its own lock's 8.1 s, no Site multiplier", CROWDED, {}],
         ["three storms, the Site measured at 40/s (the deprecated copy): still its own lock", CROWDED, { measuredSiteBrokeredPerS: 40 }],
     ] as const)("%s", async (_name, spec, config) => {
-        const found = on(await runPolicies([citrixBrokeringCapacity], siteOf(spec), { "citrix-brokering-capacity": config }), "citrix-brokering-capacity", "ag-group");
+        const found = on(
+            await runPolicies([citrixBrokeringCapacity], siteOf(spec), { "citrix-brokering-capacity": config }),
+            "citrix-brokering-capacity",
+            "ag-group",
+        );
         expect(found).toEqual([]);
         const g = citrixEvaluation(viewOf(siteOf(spec))).groups.find((x) => x.group.resource.name === "ag-group")!;
         expect(Number(g.judged!.worstMeanResponseS.toFixed(1))).toBe(8.1);
@@ -174,7 +233,10 @@ describe("departments sharing a throttled zone: each lock judged at what the fir
     const departments = (throttle: number, peak = 40): SiteSpec => ({
         zones: [{ name: "s160", rtt: 160, peak, users: 4000 }],
         groups: ["eng", "fin", "hr", "ops"].map((name) => ({ name, zone: "s160" })),
-        controllers: [{ name: "ddc-1", zone: "s160", throttle }, { name: "ddc-2", zone: "s160", throttle }],
+        controllers: [
+            { name: "ddc-1", zone: "s160", throttle },
+            { name: "ddc-2", zone: "s160", throttle },
+        ],
     });
     it.each([
         ["2 x 12 (baseline): 24 on one lock, within the 24 it sustains", departments(12), 24, []],
@@ -182,7 +244,12 @@ describe("departments sharing a throttled zone: each lock judged at what the fir
         ["2 x 15, the zone's peak 20: the storm brings at most 20", departments(15, 20), 20, []],
     ] as const)("%s", async (_name, spec, judged, failing) => {
         const found = await runPolicies([citrixBrokeringCapacity], siteOf(spec));
-        expect(found.filter((v) => v.policyName === "citrix-brokering-capacity").map((v) => v.urn?.split("::").pop()).sort()).toEqual(failing);
+        expect(
+            found
+                .filter((v) => v.policyName === "citrix-brokering-capacity")
+                .map((v) => v.urn?.split("::").pop())
+                .sort(),
+        ).toEqual(failing);
         const e = citrixEvaluation(viewOf(siteOf(spec)));
         for (const g of e.groups) {
             expect(g.judged?.concurrency).toBe(judged);
@@ -191,7 +258,9 @@ describe("departments sharing a throttled zone: each lock judged at what the fir
         }
         const f = citrixFigures(viewOf(siteOf(spec))).find((x) => x.id === "fin-group")!;
         expect(f.figures.find((x) => x.key === "concurrency")?.value).toBe(judged);
-        expect(f.figures.find((x) => x.key === "concurrency")?.note).toMatch(/^first come: its zones' whole storm on this lock \([\d.]+ expected at an even split\)$/);
+        expect(f.figures.find((x) => x.key === "concurrency")?.note).toMatch(
+            /^first come: its zones' whole storm on this lock \([\d.]+ expected at an even split\)$/,
+        );
         if (failing.length > 0) {
             const m = parseMessage(found[0].message);
             expect(m.problem).toBe(`Delivery Group "${failing[0]}" (name "eng"): at 30 concurrent launches (first come), mean 14.1 s > 12 s.`);
@@ -203,7 +272,10 @@ describe("departments sharing a throttled zone: each lock judged at what the fir
 describe("a zone's users, like its peak, go to the groups that declare none of their own", () => {
     const zone = (ownUsers?: number): SiteSpec => ({
         zones: [{ name: "sat", rtt: 90, peak: 10, users: 9000 }],
-        groups: [{ name: "own", zone: "sat", machines: 100, peak: 5, ...(ownUsers === undefined ? {} : { users: ownUsers }) }, { name: "rest", zone: "sat", machines: 100 }],
+        groups: [
+            { name: "own", zone: "sat", machines: 100, peak: 5, ...(ownUsers === undefined ? {} : { users: ownUsers }) },
+            { name: "rest", zone: "sat", machines: 100 },
+        ],
         controllers: [{ name: "d1", zone: "sat", throttle: 10 }],
     });
     it.each([
@@ -219,12 +291,26 @@ describe("a zone's users, like its peak, go to the groups that declare none of t
     });
 });
 
-describe("a declared peak of 0 is said as such, never \"no peak\"", () => {
-    const zone = (peak: number, users?: number): SiteSpec => ({ zones: [{ name: "zero", rtt: 120, peak, ...(users === undefined ? {} : { users }) }], groups: [{ name: "zg", zone: "zero" }], controllers: [{ name: "d1", zone: "zero", throttle: 10 }] });
+describe('a declared peak of 0 is said as such, never "no peak"', () => {
+    const zone = (peak: number, users?: number): SiteSpec => ({
+        zones: [{ name: "zero", rtt: 120, peak, ...(users === undefined ? {} : { users }) }],
+        groups: [{ name: "zg", zone: "zero" }],
+        controllers: [{ name: "d1", zone: "zero", throttle: 10 }],
+    });
     it.each([
         ["peak 5 with 500 users (baseline): predicted", zone(5, 500), undefined, undefined],
-        ["peak 0 with 500 users: not checked, the facts disagree", zone(0, 500), "its peak is 0 (perfguard:peakConcurrentLaunches of zone \"zero-zone\"): nothing launches at once, so the storm of its 500 users has no concurrency to predict", undefined],
-        ["peak 0 without users: not applicable, nothing launches", zone(0), undefined, "its peak is 0 (perfguard:peakConcurrentLaunches of zone \"zero-zone\"): nothing launches at once"],
+        [
+            "peak 0 with 500 users: not checked, the facts disagree",
+            zone(0, 500),
+            'its peak is 0 (perfguard:peakConcurrentLaunches of zone "zero-zone"): nothing launches at once, so the storm of its 500 users has no concurrency to predict',
+            undefined,
+        ],
+        [
+            "peak 0 without users: not applicable, nothing launches",
+            zone(0),
+            undefined,
+            'its peak is 0 (perfguard:peakConcurrentLaunches of zone "zero-zone"): nothing launches at once',
+        ],
     ] as const)("%s", async (_name, spec, notChecked, notApplicable) => {
         const found = await runPolicies([citrixBrokeringCapacity], siteOf(spec));
         const text = found.map((v) => v.message).join("\n");
@@ -235,7 +321,9 @@ describe("a declared peak of 0 is said as such, never \"no peak\"", () => {
             expect(found).toEqual([]);
         }
         // A peak of 0 predicts nothing: no lock, no verdict (without users, not applicable).
-        expect(citrixEvaluation(viewOf(siteOf(spec))).groups[0].prediction?.concurrency).toBe(notChecked === undefined && notApplicable === undefined ? 5 : undefined);
+        expect(citrixEvaluation(viewOf(siteOf(spec))).groups[0].prediction?.concurrency).toBe(
+            notChecked === undefined && notApplicable === undefined ? 5 : undefined,
+        );
     });
 });
 
@@ -254,11 +342,27 @@ describe("a group in one zone is not told to split where a split moves no load o
     it.each([
         ["peak 24 within throttles of 24 (baseline)", ONE_ZONE, "g-group", undefined],
         // First come, first served: either half of a split group could receive all 48.
-        ["peak 48 under throttles of 48: the throttles, not a split", changed(ONE_ZONE, (s) => { s.zones[0].peak = 48; s.controllers.forEach((c) => { c.throttle = 24; }); }), "g-group",
-            "cap its lock at 24 concurrent requests (its zone's throttles adding up to 24) or launch fewer at once"],
+        [
+            "peak 48 under throttles of 48: the throttles, not a split",
+            changed(ONE_ZONE, (s) => {
+                s.zones[0].peak = 48;
+                s.controllers.forEach((c) => {
+                    c.throttle = 24;
+                });
+            }),
+            "g-group",
+            "cap its lock at 24 concurrent requests (its zone's throttles adding up to 24) or launch fewer at once",
+        ],
         // A zone with no Delivery Group: a long launch spreads its users over groups, it has no group to split.
-        ["no Delivery Group, 20000 users: spread them over Delivery Groups", changed(ONE_ZONE, (s) => { s.groups = []; s.zones[0].users = 20000; }), "a-zone",
-            "even at 24 concurrent requests its lock takes 2 h 37 min: spread its users over several Delivery Groups (one lock each) or spread the logon storm over time"],
+        [
+            "no Delivery Group, 20000 users: spread them over Delivery Groups",
+            changed(ONE_ZONE, (s) => {
+                s.groups = [];
+                s.zones[0].users = 20000;
+            }),
+            "a-zone",
+            "even at 24 concurrent requests its lock takes 2 h 37 min: spread its users over several Delivery Groups (one lock each) or spread the logon storm over time",
+        ],
     ] as const)("%s", async (_name, spec, resource, fix) => {
         const found = (await runPolicies([citrixBrokeringCapacity], siteOf(spec))).filter((v) => v.urn?.endsWith(`::${resource}`));
         expect(found.map((v) => parseMessage(v.message).fix)).toEqual(fix === undefined ? [] : [fix]);

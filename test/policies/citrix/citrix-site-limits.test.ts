@@ -20,15 +20,63 @@ function twoSites(a: ProviderProps | undefined, b: ProviderProps | undefined, ma
 
 describe("citrix-site-limits: VDAs per Site, each Site by its provider's endpoint", () => {
     it.each([
-        ["two Sites by hostname, 20,500 VDAs each (baseline): no per-Site verdict", twoSites({ hostname: "ddc.emea.example.com" }, { hostname: "ddc.apac.example.com" }), [], undefined],
-        ["one by hostname, one a Citrix Cloud customer: two Sites", twoSites({ hostname: "ddc.emea.example.com" }, { customerId: "acme", hostname: "api.cloud.com" }), [], undefined],
-        ["two Citrix Cloud customers through one API host: two Sites", twoSites({ customerId: "acme", hostname: "api.cloud.com" }, { customerId: "globex", hostname: "api.cloud.com" }), [], undefined],
-        ["endpoints under cvadConfig (its JSON text, as the engine stores it): two Sites", twoSites({ cvadConfig: JSON.stringify({ hostname: "ddc.emea.example.com" }) }, { cvadConfig: JSON.stringify({ hostname: "ddc.apac.example.com" }) }), [], undefined],
-        ["one Site of 41,000 (no provider declares an endpoint): the verdict", twoSites(undefined, undefined), ["citrix-site-limits -> (stack)"], /^This stack's 6 Citrix zones hold 41000 machines, more than the 40000 VDAs per Site/],
-        ["two providers of one Site (same hostname, other case): the verdict", twoSites({ hostname: "ddc.example.com" }, { hostname: "DDC.example.com" }), ["citrix-site-limits -> (stack)"], /^This stack's 6 Citrix zones hold 41000 machines, more than the 40000 VDAs per Site/],
-        ["Site A alone above 40,000: the verdict names its provider", twoSites({ hostname: "ddc.emea.example.com" }, { hostname: "ddc.apac.example.com" }, [10000, 10000, 10000, 10000, 500]), ["citrix-site-limits -> (stack)"], /^The 5 Citrix zones of the Site of citrix provider "site-a" hold 40500 machines, more than the 40000 VDAs per Site/],
-        ["two providers with unknown endpoints: not checked, naming why", twoSites({ hostname: UNKNOWN_VALUE }, { hostname: UNKNOWN_VALUE }), ["citrix-site-limits -> (stack)"], /41000 machines in 6 Citrix zones against maxVdasPerSite 40000: the Citrix Sites cannot be told apart: the endpoint of providers "site-a", "site-b" is unknown/],
-        ["a hostname and a provider without one: not checked", twoSites({ hostname: "ddc.emea.example.com" }, {}), ["citrix-site-limits -> (stack)"], /Sites cannot be told apart: some zones' provider declares hostname or customerId, others' none/],
+        [
+            "two Sites by hostname, 20,500 VDAs each (baseline): no per-Site verdict",
+            twoSites({ hostname: "ddc.emea.example.com" }, { hostname: "ddc.apac.example.com" }),
+            [],
+            undefined,
+        ],
+        [
+            "one by hostname, one a Citrix Cloud customer: two Sites",
+            twoSites({ hostname: "ddc.emea.example.com" }, { customerId: "acme", hostname: "api.cloud.com" }),
+            [],
+            undefined,
+        ],
+        [
+            "two Citrix Cloud customers through one API host: two Sites",
+            twoSites({ customerId: "acme", hostname: "api.cloud.com" }, { customerId: "globex", hostname: "api.cloud.com" }),
+            [],
+            undefined,
+        ],
+        [
+            "endpoints under cvadConfig (its JSON text, as the engine stores it): two Sites",
+            twoSites(
+                { cvadConfig: JSON.stringify({ hostname: "ddc.emea.example.com" }) },
+                { cvadConfig: JSON.stringify({ hostname: "ddc.apac.example.com" }) },
+            ),
+            [],
+            undefined,
+        ],
+        [
+            "one Site of 41,000 (no provider declares an endpoint): the verdict",
+            twoSites(undefined, undefined),
+            ["citrix-site-limits -> (stack)"],
+            /^This stack's 6 Citrix zones hold 41000 machines, more than the 40000 VDAs per Site/,
+        ],
+        [
+            "two providers of one Site (same hostname, other case): the verdict",
+            twoSites({ hostname: "ddc.example.com" }, { hostname: "DDC.example.com" }),
+            ["citrix-site-limits -> (stack)"],
+            /^This stack's 6 Citrix zones hold 41000 machines, more than the 40000 VDAs per Site/,
+        ],
+        [
+            "Site A alone above 40,000: the verdict names its provider",
+            twoSites({ hostname: "ddc.emea.example.com" }, { hostname: "ddc.apac.example.com" }, [10000, 10000, 10000, 10000, 500]),
+            ["citrix-site-limits -> (stack)"],
+            /^The 5 Citrix zones of the Site of citrix provider "site-a" hold 40500 machines, more than the 40000 VDAs per Site/,
+        ],
+        [
+            "two providers with unknown endpoints: not checked, naming why",
+            twoSites({ hostname: UNKNOWN_VALUE }, { hostname: UNKNOWN_VALUE }),
+            ["citrix-site-limits -> (stack)"],
+            /41000 machines in 6 Citrix zones against maxVdasPerSite 40000: the Citrix Sites cannot be told apart: the endpoint of providers "site-a", "site-b" is unknown/,
+        ],
+        [
+            "a hostname and a provider without one: not checked",
+            twoSites({ hostname: "ddc.emea.example.com" }, {}),
+            ["citrix-site-limits -> (stack)"],
+            /Sites cannot be told apart: some zones' provider declares hostname or customerId, others' none/,
+        ],
     ] as const)("%s", async (_name, resources, expected, problem) => {
         const found = await runStackPolicy(citrixSiteLimits, [...resources], DEFAULTS);
         expect(verdicts(found)).toEqual(expected);

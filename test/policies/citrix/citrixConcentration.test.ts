@@ -25,26 +25,42 @@ function zone(name: string, f: Record<string, string>): TestResource {
     return { type: ZONE, name: `${name}-zone`, props: { name, metadatas: facts(f) } };
 }
 function controllers(zoneName: string, throttles: Array<string | undefined>): TestResource[] {
-    return throttles.map((t, i) => ({ type: VM, name: `ddc-${zoneName}-${i + 1}`, props: { extraConfig: {
-        "guestinfo.perfguard.citrixRole": "deliveryController",
-        "guestinfo.perfguard.citrixZone": zoneName,
-        ...(t ? { "guestinfo.perfguard.throttleMaxConcurrentTransactions": t } : {}),
-    } } }));
+    return throttles.map((t, i) => ({
+        type: VM,
+        name: `ddc-${zoneName}-${i + 1}`,
+        props: {
+            extraConfig: {
+                "guestinfo.perfguard.citrixRole": "deliveryController",
+                "guestinfo.perfguard.citrixZone": zoneName,
+                ...(t ? { "guestinfo.perfguard.throttleMaxConcurrentTransactions": t } : {}),
+            },
+        },
+    }));
 }
 function catalog(name: string, zoneName: string, machines: unknown): TestResource {
-    return { type: CATALOG, name, props: { zone: UNKNOWN_VALUE, provisioningScheme: { numberOfTotalMachines: machines } }, propertyDependencies: { zone: [`${zoneName}-zone`] } };
+    return {
+        type: CATALOG,
+        name,
+        props: { zone: UNKNOWN_VALUE, provisioningScheme: { numberOfTotalMachines: machines } },
+        propertyDependencies: { zone: [`${zoneName}-zone`] },
+    };
 }
 function group(name: string, catalogs: string[], machines: number, f: Record<string, string> = {}): TestResource {
     return {
-        type: GROUP, name,
-        props: { associatedMachineCatalogs: catalogs.map(() => ({ machineCatalog: UNKNOWN_VALUE, machineCount: machines / catalogs.length })), metadatas: facts(f) },
+        type: GROUP,
+        name,
+        props: {
+            associatedMachineCatalogs: catalogs.map(() => ({ machineCatalog: UNKNOWN_VALUE, machineCount: machines / catalogs.length })),
+            metadatas: facts(f),
+        },
         propertyDependencies: { associatedMachineCatalogs: catalogs },
     };
 }
 /** A 160 ms zone of four department groups, two controllers at `throttle` each. */
 function departments(throttle: string, groupFacts: Record<string, string> = {}): TestResource[] {
     return [
-        zone("nordics", { rttMs: "160", peakConcurrentLaunches: "24", users: "4000" }), ...controllers("nordics", [throttle, throttle]),
+        zone("nordics", { rttMs: "160", peakConcurrentLaunches: "24", users: "4000" }),
+        ...controllers("nordics", [throttle, throttle]),
         ...[1, 2, 3, 4].flatMap((i) => [catalog(`cat-${i}`, "nordics", 50), group(`dept-${i}`, [`cat-${i}`], 50, groupFacts)]),
     ];
 }
@@ -52,9 +68,17 @@ function departments(throttle: string, groupFacts: Record<string, string> = {}):
 describe("first-come throttles: a lock receives every feeding controller's throttle, bounded only by its group's own peak", () => {
     it.each([
         ["2 x 12 into four groups (baseline)", departments("12"), []],
-        ["2 x 25 into four groups: each lock can receive 50, above the 25 it sustains", departments("25"), [1, 2, 3, 4].map((i) => `citrix-broker-throttle -> dept-${i}`)],
+        [
+            "2 x 25 into four groups: each lock can receive 50, above the 25 it sustains",
+            departments("25"),
+            [1, 2, 3, 4].map((i) => `citrix-broker-throttle -> dept-${i}`),
+        ],
         ["2 x 25, but each group declares its own peak of 12: bounded", departments("25", { peakConcurrentLaunches: "12" }), []],
-        ["2 x 25, each group's own peak of 30: bounded at 30, still above 25", departments("25", { peakConcurrentLaunches: "30" }), [1, 2, 3, 4].map((i) => `citrix-broker-throttle -> dept-${i}`)],
+        [
+            "2 x 25, each group's own peak of 30: bounded at 30, still above 25",
+            departments("25", { peakConcurrentLaunches: "30" }),
+            [1, 2, 3, 4].map((i) => `citrix-broker-throttle -> dept-${i}`),
+        ],
     ])("%s", async (_name, stack, expected) => {
         const found = await runPolicies(POLICIES, stack);
         expect(verdicts(found).filter((v) => v.startsWith("citrix-broker-throttle"))).toEqual(expected);
@@ -65,8 +89,10 @@ describe("first-come throttles: a lock receives every feeding controller's throt
     it("names the exposure and proposes the most exposed lock's safe concurrency over the controllers feeding it", async () => {
         const found = await runPolicies([citrixBrokerThrottle], departments("25"));
         const m = parseMessage(found[0].message);
-        expect(m.problem).toBe("Delivery Group \"dept-1\": the throttles of 2 Delivery Controllers can put 50 concurrent requests on its lock, above the 24 it sustains.");
-        expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
+        expect(m.problem).toBe(
+            'Delivery Group "dept-1": the throttles of 2 Delivery Controllers can put 50 concurrent requests on its lock, above the 24 it sustains.',
+        );
+        expect(m.fix).toContain('to 12 on each of zone "nordics-zone"\'s 2 Delivery Controllers');
         expect(m.basis.join("\n")).toContain("first come, first served");
     });
 });
@@ -74,8 +100,12 @@ describe("first-come throttles: a lock receives every feeding controller's throt
 describe("one Site database: each lock on its own; only a rate measured on this Site gates (issue 30)", () => {
     // Four 10 ms groups, each its own lock at 40: the locks alone broker about 4 x 20/s.
     const storms = (): TestResource[] => [
-        zone("primary", { rttMs: "10" }), ...controllers("primary", [undefined, undefined]),
-        ...[1, 2, 3, 4].flatMap((i) => [catalog(`cat-${i}`, "primary", 100), group(`dg-${i}`, [`cat-${i}`], 100, { peakConcurrentLaunches: "40", users: "30000" })]),
+        zone("primary", { rttMs: "10" }),
+        ...controllers("primary", [undefined, undefined]),
+        ...[1, 2, 3, 4].flatMap((i) => [
+            catalog(`cat-${i}`, "primary", 100),
+            group(`dg-${i}`, [`cat-${i}`], 100, { peakConcurrentLaunches: "40", users: "30000" }),
+        ]),
     ];
     it("concurrent storms at each lock's own rate: 30,000 users each within the hour, no verdict", async () => {
         // Before issue 30: each group got a quarter of the source's one-group plateau (86 min).
@@ -83,22 +113,32 @@ describe("one Site database: each lock on its own; only a rate measured on this 
         expect(verdicts(found)).toEqual([]);
     });
     it("a rate measured on this Site below the storms' sum gates in citrix-site-database-load, not per lock", async () => {
-        const found = await runPolicies([citrixBrokeringCapacity, citrixSiteDatabaseLoad], storms(), { "citrix-site-database-load": { measuredSiteBrokeredPerS: 40 } });
+        const found = await runPolicies([citrixBrokeringCapacity, citrixSiteDatabaseLoad], storms(), {
+            "citrix-site-database-load": { measuredSiteBrokeredPerS: 40 },
+        });
         expect(verdicts(found)).toEqual(["citrix-site-database-load -> (stack)"]);
-        expect(parseMessage(found[0].message).problem).toMatch(/^4 Delivery Groups' storms at once want [\d.]+ brokered\/s of the one Site database, above its measured 40\/s: responses ×[\d.]+\.$/);
+        expect(parseMessage(found[0].message).problem).toMatch(
+            /^4 Delivery Groups' storms at once want [\d.]+ brokered\/s of the one Site database, above its measured 40\/s: responses ×[\d.]+\.$/,
+        );
     });
 });
 
 describe("a Delivery Group spanning a primary zone and a satellite", () => {
     const spanning = (satelliteRtt: string): TestResource[] => [
-        zone("primary", { rttMs: "2" }), ...controllers("primary", [undefined, undefined]), catalog("cat-p", "primary", 200),
-        zone("satellite", { rttMs: satelliteRtt }), ...controllers("satellite", ["12", "12"]), catalog("cat-s", "satellite", 200),
+        zone("primary", { rttMs: "2" }),
+        ...controllers("primary", [undefined, undefined]),
+        catalog("cat-p", "primary", 200),
+        zone("satellite", { rttMs: satelliteRtt }),
+        ...controllers("satellite", ["12", "12"]),
+        catalog("cat-s", "satellite", 200),
         group("shared", ["cat-p", "cat-s"], 400, { peakConcurrentLaunches: "48" }),
     ];
     it("the primary zone's users at 11.3 s against 1.2 s alone: split the group per zone", async () => {
         const found = await runPolicies([citrixBrokeringCapacity], spanning("160"));
         const span = found.map((v) => parseMessage(v.message)).find((m) => m.fix === "split the group per zone (one lock each)");
-        expect(span?.problem).toBe("Delivery Group \"shared\": zone \"primary-zone\" (name \"primary\", 2 ms) waits 11.3 s on the lock it shares with slower zones, against 1.2 s alone.");
+        expect(span?.problem).toBe(
+            'Delivery Group "shared": zone "primary-zone" (name "primary", 2 ms) waits 11.3 s on the lock it shares with slower zones, against 1.2 s alone.',
+        );
         expect(span?.basis).toContain("a launch's RTT is that of the zone whose controllers broker it, taken as the VDA's zone");
     });
     it("two zones at the same RTT: no slower zone, no span advice", async () => {
@@ -126,7 +166,12 @@ describe("issue 22: the RTT band ends at the configured limit, and basis lines c
     it.each([
         ["230 ms, maxRttMs 200: the limit's verdict alone", "230", { "citrix-zone-rtt-limit": { maxRttMs: 200 } }, ["citrix-zone-rtt-limit -> emea-zone"]],
         ["230 ms, defaults: the warning", "230", {}, ["citrix-zone-rtt-warning -> emea-zone"]],
-        ["190 ms, maxRttMs 200, warnAtRttMs 180: the warning up to the configured limit", "190", { "citrix-zone-rtt-limit": { maxRttMs: 200 }, "citrix-zone-rtt-warning": { warnAtRttMs: 180 } }, ["citrix-zone-rtt-warning -> emea-zone"]],
+        [
+            "190 ms, maxRttMs 200, warnAtRttMs 180: the warning up to the configured limit",
+            "190",
+            { "citrix-zone-rtt-limit": { maxRttMs: 200 }, "citrix-zone-rtt-warning": { warnAtRttMs: 180 } },
+            ["citrix-zone-rtt-warning -> emea-zone"],
+        ],
     ])("%s", async (_name, rtt, config, expected) => {
         const found = await runPolicies([citrixZoneRttLimit, citrixZoneRttWarning], [zone("emea", { rttMs: rtt })], config);
         expect(verdicts(found)).toEqual(expected);
@@ -134,18 +179,26 @@ describe("issue 22: the RTT band ends at the configured limit, and basis lines c
     it("the limit's basis says where its value was set", async () => {
         const [set] = await runPolicies([citrixZoneRttLimit], [zone("emea", { rttMs: "230" })], { "citrix-zone-rtt-limit": { maxRttMs: 200 } });
         expect(parseMessage(set.message).basis[0]).toMatch(/^maxRttMs 200 ms, set in the policy config; default 250 ms \(Citrix guidance\); /);
-        const [warn] = await runPolicies([citrixZoneRttLimit, citrixZoneRttWarning], [zone("emea", { rttMs: "190" })], { "citrix-zone-rtt-limit": { maxRttMs: 200 }, "citrix-zone-rtt-warning": { warnAtRttMs: 180 } });
-        expect(parseMessage(warn.message).problem).toBe("Zone \"emea-zone\" (name \"emea\") is 190 ms from the Site database, within 10 ms of the 200 ms limit.");
-        expect(parseMessage(warn.message).basis[0]).toBe("band: warnAtRttMs 180 ms, set in the policy config; default 225 ms to citrix-zone-rtt-limit's maxRttMs 200 ms, set in the policy config; default 250 ms");
+        const [warn] = await runPolicies([citrixZoneRttLimit, citrixZoneRttWarning], [zone("emea", { rttMs: "190" })], {
+            "citrix-zone-rtt-limit": { maxRttMs: 200 },
+            "citrix-zone-rtt-warning": { warnAtRttMs: 180 },
+        });
+        expect(parseMessage(warn.message).problem).toBe('Zone "emea-zone" (name "emea") is 190 ms from the Site database, within 10 ms of the 200 ms limit.');
+        expect(parseMessage(warn.message).basis[0]).toBe(
+            "band: warnAtRttMs 180 ms, set in the policy config; default 225 ms to citrix-zone-rtt-limit's maxRttMs 200 ms, set in the policy config; default 250 ms",
+        );
     });
 });
 
 /** A group spanning a 2 ms primary (unthrottled) and a 160 ms satellite (two controllers at `throttle`), 200 machines in each, peak 48. */
 function spanning(throttle: string): TestResource[] {
     return [
-        zone("primary", { rttMs: "2" }), ...controllers("primary", [undefined, undefined]),
-        zone("nordics", { rttMs: "160" }), ...controllers("nordics", [throttle, throttle]),
-        catalog("span-pri", "primary", 200), catalog("span-nor", "nordics", 200),
+        zone("primary", { rttMs: "2" }),
+        ...controllers("primary", [undefined, undefined]),
+        zone("nordics", { rttMs: "160" }),
+        ...controllers("nordics", [throttle, throttle]),
+        catalog("span-pri", "primary", 200),
+        catalog("span-nor", "nordics", 200),
         group("span-apps", ["span-pri", "span-nor"], 400, { peakConcurrentLaunches: "48" }),
     ];
 }
@@ -163,7 +216,7 @@ describe("first-come throttles on a group spanning zones: the lock is judged at 
         expect(found).toHaveLength(1);
         const m = parseMessage(found[0].message);
         expect(m.problem).toContain("can put 48 concurrent requests on its lock, above the 24 it sustains");
-        expect(m.fix).toContain("to 12 on each of zone \"nordics-zone\"'s 2 Delivery Controllers");
+        expect(m.fix).toContain('to 12 on each of zone "nordics-zone"\'s 2 Delivery Controllers');
         expect(m.fix).not.toContain("primary-zone");
     });
 });
@@ -171,10 +224,15 @@ describe("first-come throttles on a group spanning zones: the lock is judged at 
 /** A group on catalogs in zones at 45, 90 and 160 ms, peak 60 (the throttles given per zone). */
 function threeZones(t: { z45: string[]; z90: string[]; z160: string[] }): TestResource[] {
     return [
-        zone("z45", { rttMs: "45" }), ...controllers("z45", t.z45),
-        zone("z90", { rttMs: "90" }), ...controllers("z90", t.z90),
-        zone("z160", { rttMs: "160" }), ...controllers("z160", t.z160),
-        catalog("c45", "z45", 100), catalog("c90", "z90", 100), catalog("c160", "z160", 100),
+        zone("z45", { rttMs: "45" }),
+        ...controllers("z45", t.z45),
+        zone("z90", { rttMs: "90" }),
+        ...controllers("z90", t.z90),
+        zone("z160", { rttMs: "160" }),
+        ...controllers("z160", t.z160),
+        catalog("c45", "z45", 100),
+        catalog("c90", "z90", 100),
+        catalog("c160", "z160", 100),
         group("three", ["c45", "c90", "c160"], 300, { peakConcurrentLaunches: "60", users: "6000" }),
     ];
 }

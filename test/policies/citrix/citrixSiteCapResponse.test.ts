@@ -15,20 +15,59 @@ const GROUP = "citrix:index/deliveryGroup:DeliveryGroup";
 
 function viewOf(resources: TestResource[]): StackView {
     const urns = new Map(resources.map((r) => [r.name, r.urn ?? urnOf(r.type, r.name)]));
-    return new StackView(resources.map((r) => new ResourceView(urns.get(r.name)!, r.type, r.name, structuredClone(r.props),
-        Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urns.get(n)!)])))));
+    return new StackView(
+        resources.map(
+            (r) =>
+                new ResourceView(
+                    urns.get(r.name)!,
+                    r.type,
+                    r.name,
+                    structuredClone(r.props),
+                    Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([k, names]) => [k, names.map((n) => urns.get(n)!)])),
+                ),
+        ),
+    );
 }
 
 /** A 10 ms zone, peak 60, four controllers at 15, `groups` Delivery Groups of 50 machines each. */
 function hub(groups: number): TestResource[] {
     return [
-        { type: ZONE, name: "hub-zone", props: { name: "hub", metadatas: [{ name: "perfguard:rttMs", value: "10" }, { name: "perfguard:peakConcurrentLaunches", value: "60" }, { name: "perfguard:users", value: "10000" }] } },
-        ...[1, 2, 3, 4].map((i): TestResource => ({ type: VM, name: `ddc-hub-${i}`, props: { extraConfig: {
-            "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": "hub", "guestinfo.perfguard.throttleMaxConcurrentTransactions": "15",
-        } } })),
+        {
+            type: ZONE,
+            name: "hub-zone",
+            props: {
+                name: "hub",
+                metadatas: [
+                    { name: "perfguard:rttMs", value: "10" },
+                    { name: "perfguard:peakConcurrentLaunches", value: "60" },
+                    { name: "perfguard:users", value: "10000" },
+                ],
+            },
+        },
+        ...[1, 2, 3, 4].map((i): TestResource => ({
+            type: VM,
+            name: `ddc-hub-${i}`,
+            props: {
+                extraConfig: {
+                    "guestinfo.perfguard.citrixRole": "deliveryController",
+                    "guestinfo.perfguard.citrixZone": "hub",
+                    "guestinfo.perfguard.throttleMaxConcurrentTransactions": "15",
+                },
+            },
+        })),
         ...Array.from({ length: groups }, (_, k) => k + 1).flatMap((i): TestResource[] => [
-            { type: CATALOG, name: `cat-${i}`, props: { zone: UNKNOWN_VALUE, provisioningScheme: { numberOfTotalMachines: 50 } }, propertyDependencies: { zone: ["hub-zone"] } },
-            { type: GROUP, name: `dg-${i}`, props: { associatedMachineCatalogs: [{ machineCatalog: UNKNOWN_VALUE, machineCount: 50 }] }, propertyDependencies: { associatedMachineCatalogs: [`cat-${i}`] } },
+            {
+                type: CATALOG,
+                name: `cat-${i}`,
+                props: { zone: UNKNOWN_VALUE, provisioningScheme: { numberOfTotalMachines: 50 } },
+                propertyDependencies: { zone: ["hub-zone"] },
+            },
+            {
+                type: GROUP,
+                name: `dg-${i}`,
+                props: { associatedMachineCatalogs: [{ machineCatalog: UNKNOWN_VALUE, machineCount: 50 }] },
+                propertyDependencies: { associatedMachineCatalogs: [`cat-${i}`] },
+            },
         ]),
     ];
 }

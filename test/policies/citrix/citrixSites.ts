@@ -7,9 +7,11 @@ export type ProviderProps = Record<string, unknown>;
 
 /** The resources of `spec`, the Citrix ones on provider `name` with `props` (undefined: the default provider, no reference). */
 export function onProvider(spec: SiteSpec, name: string, props: ProviderProps | undefined): TestResource[] {
-    return siteOf(spec).map((r) => (props !== undefined && r.type.startsWith("citrix:")
-        ? { ...r, provider: { urn: `urn:pulumi:test::perfguard-test::pulumi:providers:citrix::${name}`, props } }
-        : r));
+    return siteOf(spec).map((r) =>
+        props !== undefined && r.type.startsWith("citrix:")
+            ? { ...r, provider: { urn: `urn:pulumi:test::perfguard-test::pulumi:providers:citrix::${name}`, props } }
+            : r,
+    );
 }
 
 /** A Site of `prefix` zones holding `machines` (one group and catalog per zone). */

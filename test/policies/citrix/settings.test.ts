@@ -24,16 +24,22 @@ const CLI = ["cli/report/citrix.ts", "cli/sizeCitrix.ts", "cli/citrixSizingSite.
 const POLICIES = [citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteDatabaseLoad, citrixSiteLimits, citrixZoneRttLimit, citrixZoneRttWarning];
 
 function schemaOf(policy: unknown): Record<string, { default?: unknown }> {
-    return ((policy as { configSchema?: { properties?: Record<string, { default?: unknown }> } }).configSchema?.properties) ?? {};
+    return (policy as { configSchema?: { properties?: Record<string, { default?: unknown }> } }).configSchema?.properties ?? {};
 }
 
 /** Every setting name of the Citrix policies, and every numeric default but 0 (a sum's start is no default). */
 const SETTINGS = [...new Set(POLICIES.flatMap((p) => Object.keys(schemaOf(p))))].sort();
-const NONZERO_DEFAULTS = [...new Set(POLICIES.flatMap((p) => Object.values(schemaOf(p)).map((s) => s.default)).filter((d): d is number => typeof d === "number" && d !== 0))];
+const NONZERO_DEFAULTS = [
+    ...new Set(POLICIES.flatMap((p) => Object.values(schemaOf(p)).map((s) => s.default)).filter((d): d is number => typeof d === "number" && d !== 0)),
+];
 
 /** A source line without its comments and string literals (message text is not a default). */
 function code(line: string): string {
-    return line.replace(/\/\/.*$/, "").replace(/`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"/g, '""').replace(/^\s*\*.*$/, "").replace(/\/\*.*?\*\//g, "");
+    return line
+        .replace(/\/\/.*$/, "")
+        .replace(/`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"/g, '""')
+        .replace(/^\s*\*.*$/, "")
+        .replace(/\/\*.*?\*\//g, "");
 }
 
 function findings(file: string, citrixOnly: boolean): string[] {
@@ -67,16 +73,26 @@ function findings(file: string, citrixOnly: boolean): string[] {
 
 describe("Citrix settings are written once, in their schemas", () => {
     it("finds the settings and defaults it checks (the scan is not empty)", () => {
-        expect(SETTINGS).toEqual(expect.arrayContaining(["errorBudgetPct", "measuredSiteBrokeredPerS", "requireAtRttMs", "satelliteAtRttMs", "targetResponseS"]));
+        expect(SETTINGS).toEqual(
+            expect.arrayContaining(["errorBudgetPct", "measuredSiteBrokeredPerS", "requireAtRttMs", "satelliteAtRttMs", "targetResponseS"]),
+        );
         expect(NONZERO_DEFAULTS).toEqual(expect.arrayContaining([90, 12, 0.1, 60]));
     });
 
     it("the scan catches each kind of fallback it looks for", () => {
         const dir = fs.mkdtempSync(path.join(ROOT, "test", ".tmp-settings-"));
         try {
-            const samples = ["const f = configured(config.warnAtRttMs, 225, \" ms\");", "const a = x.satelliteAtRttMs ?? 90;", "const e = ok(v) ? v : 90;", "const b = t.targetResponseS !== 12;", "const c = numberOr(v, 0.1);", "const DEFAULT_X = 1;", "const d = y ?? 90;"];
+            const samples = [
+                'const f = configured(config.warnAtRttMs, 225, " ms");',
+                "const a = x.satelliteAtRttMs ?? 90;",
+                "const e = ok(v) ? v : 90;",
+                "const b = t.targetResponseS !== 12;",
+                "const c = numberOr(v, 0.1);",
+                "const DEFAULT_X = 1;",
+                "const d = y ?? 90;",
+            ];
             const file = path.join(dir, "sample.ts");
-            fs.writeFileSync(file, samples.join("\n") + "\n// a comment: ?? 90\nconst ok = \"default 90 ?? 90\";\n");
+            fs.writeFileSync(file, samples.join("\n") + '\n// a comment: ?? 90\nconst ok = "default 90 ?? 90";\n');
             expect(findings(path.relative(ROOT, file), true)).toHaveLength(samples.length);
         } finally {
             fs.rmSync(dir, { recursive: true, force: true });
@@ -84,7 +100,10 @@ describe("Citrix settings are written once, in their schemas", () => {
     });
 
     it("no Citrix source or CLI reader of Citrix settings restates a default", () => {
-        const files = fs.readdirSync(CITRIX).filter((f) => f.endsWith(".ts")).map((f) => path.join("policies", "citrix", f));
+        const files = fs
+            .readdirSync(CITRIX)
+            .filter((f) => f.endsWith(".ts"))
+            .map((f) => path.join("policies", "citrix", f));
         const found = [...files.flatMap((f) => findings(f, true)), ...CLI.map((f) => findings(f, !f.includes("diff"))).flat()];
         expect(found).toEqual([]);
     });
@@ -101,7 +120,10 @@ describe("Citrix settings are written once, in their schemas", () => {
             measuredSiteBrokeredPerS: SITE_DATABASE_SCHEMA.measuredSiteBrokeredPerS.default,
             satelliteAtRttMs: SITE_DATABASE_SCHEMA.satelliteAtRttMs.default,
         });
-        expect(throttleSettings()).toEqual({ requireAtRttMs: BROKER_THROTTLE_SCHEMA.requireAtRttMs.default, requireControllersInStack: BROKER_THROTTLE_SCHEMA.requireControllersInStack.default });
+        expect(throttleSettings()).toEqual({
+            requireAtRttMs: BROKER_THROTTLE_SCHEMA.requireAtRttMs.default,
+            requireControllersInStack: BROKER_THROTTLE_SCHEMA.requireControllersInStack.default,
+        });
         // A configured value wins over the schema's.
         expect(throttleSettings({ "citrix-broker-throttle": { properties: { requireAtRttMs: 45 } } }).requireAtRttMs).toBe(45);
     });

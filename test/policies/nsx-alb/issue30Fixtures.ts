@@ -23,7 +23,13 @@ export function group(name: string, fields: Record<string, string>): TestResourc
 }
 
 /** A VS joined to `groupResource` through the seGroupRef property dependency, with perfguard: facts. */
-export function vs(name: string, groupResource: string, facts: Record<string, string>, props: Record<string, unknown> = {}, deps: Record<string, string[]> = {}): TestResource {
+export function vs(
+    name: string,
+    groupResource: string,
+    facts: Record<string, string>,
+    props: Record<string, unknown> = {},
+    deps: Record<string, string[]> = {},
+): TestResource {
     return {
         type: VS,
         name,
@@ -33,7 +39,7 @@ export function vs(name: string, groupResource: string, facts: Record<string, st
 }
 
 export async function run(resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
-    return [...await runStackPolicy(nsxAlbSeCapacity, resources, config), ...await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config)];
+    return [...(await runStackPolicy(nsxAlbSeCapacity, resources, config)), ...(await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config))];
 }
 
 /** "policy -> resource [level]", sorted. */

@@ -24,8 +24,6 @@ import { policies } from "../../../policies";
 import { runPolicies } from "../../support/policyHarness";
 import { groupStack, SE_GROUP } from "./nsxFixtures";
 
-
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-nsx-inventory-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -47,44 +45,76 @@ const files = (...names: string[]) => names.map(fixture).join(",");
 
 async function judge(resources: TestResource[], config: Record<string, unknown> = {}): Promise<Violation[]> {
     return [
-        ...await runStackPolicy(nsxAlbSeCapacity, resources, config),
-        ...await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config),
-        ...await runStackPolicy(perfguardFacts, resources),
+        ...(await runStackPolicy(nsxAlbSeCapacity, resources, config)),
+        ...(await runStackPolicy(nsxAlbSeCapacityAdvisory, resources, config)),
+        ...(await runStackPolicy(perfguardFacts, resources)),
     ];
 }
 
 /** policy, level, resource name, problem line, and the basis lines about other stacks. */
 function summary(out: Violation[]): Array<[string, string, string, string, string[]]> {
-    return out.map((v) => {
-        const m = parseMessage(v.message);
-        return [v.policyName, v.enforcementLevel, v.urn?.split("::").pop() ?? "(stack)", m.problem, m.basis.filter((b) => /stack|PERFGUARD_INVENTORY|^source /.test(b))] as [string, string, string, string, string[]];
-    }).sort((a, b) => (a.join() < b.join() ? -1 : 1));
+    return out
+        .map((v) => {
+            const m = parseMessage(v.message);
+            return [
+                v.policyName,
+                v.enforcementLevel,
+                v.urn?.split("::").pop() ?? "(stack)",
+                m.problem,
+                m.basis.filter((b) => /stack|PERFGUARD_INVENTORY|^source /.test(b)),
+            ] as [string, string, string, string, string[]];
+        })
+        .sort((a, b) => (a.join() < b.join() ? -1 : 1));
 }
 
-const COMBINED: Array<[string, string, string, string, string[]]> = [[
-    "nsx-alb-se-capacity", "mandatory", "catalog-web",
-    "Serviceenginegroup \"shared-web\": its busiest SE needs 123.8% with 2 VS shares on it (limit 80%): its VSs would drop traffic at peak.",
+const COMBINED: Array<[string, string, string, string, string[]]> = [
     [
-        "SE group of stack network/prod (inventory, deployed 2026-12-04T20:00:00Z): its fields are changed there",
-        "other stacks' VSs on this group (PERFGUARD_INVENTORY): team-a/prod Virtualservice \"checkout-api\" 75.9% of an SE (deployed 2026-12-04T21:00:00Z)",
+        "nsx-alb-se-capacity",
+        "mandatory",
+        "catalog-web",
+        'Serviceenginegroup "shared-web": its busiest SE needs 123.8% with 2 VS shares on it (limit 80%): its VSs would drop traffic at peak.',
+        [
+            "SE group of stack network/prod (inventory, deployed 2026-12-04T20:00:00Z): its fields are changed there",
+            'other stacks\' VSs on this group (PERFGUARD_INVENTORY): team-a/prod Virtualservice "checkout-api" 75.9% of an SE (deployed 2026-12-04T21:00:00Z)',
+        ],
     ],
-]];
+];
 
 describe("team B's preview", () => {
     const cases: Array<[string, () => string | undefined, Array<[string, string, string, string, string[]]>]> = [
         ["exports of the network stack and team A", () => files("network.json", "team-a.json"), COMBINED],
-        ["with team B's own earlier deployment too (replaced by the preview: never 171.8%)", () => files("network.json", "team-a.json", "team-b.json"), COMBINED],
+        [
+            "with team B's own earlier deployment too (replaced by the preview: never 171.8%)",
+            () => files("network.json", "team-a.json", "team-b.json"),
+            COMBINED,
+        ],
         ["a file:// backend of all three stacks", () => backend(["network.json", "team-a.json", "team-b.json"]), COMBINED],
-        ["no inventory: not checked, at the unverified level", () => undefined, [[
-            "nsx-alb-se-capacity", "advisory", "(stack)",
-            "1 resource not checked: seGroupRef names an SE group by uuid this stack does not declare: other stacks' load on it is unknown (Virtualservice \"catalog-web\").",
-            [],
-        ]]],
-        ["an inventory without the group's stack: not checked, saying so", () => files("team-a.json"), [[
-            "nsx-alb-se-capacity", "advisory", "(stack)",
-            "1 resource not checked: seGroupRef names an SE group by uuid not in this stack, the inventory or config seGroups (Virtualservice \"catalog-web\").",
-            [],
-        ]]],
+        [
+            "no inventory: not checked, at the unverified level",
+            () => undefined,
+            [
+                [
+                    "nsx-alb-se-capacity",
+                    "advisory",
+                    "(stack)",
+                    '1 resource not checked: seGroupRef names an SE group by uuid this stack does not declare: other stacks\' load on it is unknown (Virtualservice "catalog-web").',
+                    [],
+                ],
+            ],
+        ],
+        [
+            "an inventory without the group's stack: not checked, saying so",
+            () => files("team-a.json"),
+            [
+                [
+                    "nsx-alb-se-capacity",
+                    "advisory",
+                    "(stack)",
+                    '1 resource not checked: seGroupRef names an SE group by uuid not in this stack, the inventory or config seGroups (Virtualservice "catalog-web").',
+                    [],
+                ],
+            ],
+        ],
     ];
     it.each(cases)("%s", async (_name, spec, expected) => {
         expect(summary(await withInventoryEnv(spec(), () => judge(previewOf("team-b.json"))))).toEqual(expected);
@@ -93,10 +123,15 @@ describe("team B's preview", () => {
     it("an unreadable inventory source is a mandatory error naming it", async () => {
         const missing = path.join(tmp, "gone.json");
         const out = await withInventoryEnv(files("network.json") + `,${missing}`, () => judge(previewOf("team-b.json")));
-        expect(summary(out).filter(([policy]) => policy === "perfguard-facts")).toEqual([[
-            "perfguard-facts", "mandatory", "(stack)",
-            `PERFGUARD_INVENTORY source ${missing} cannot be read (ENOENT): other stacks' load on shared objects is unknown.`, [`source ${missing}: cannot be read (ENOENT)`],
-        ]]);
+        expect(summary(out).filter(([policy]) => policy === "perfguard-facts")).toEqual([
+            [
+                "perfguard-facts",
+                "mandatory",
+                "(stack)",
+                `PERFGUARD_INVENTORY source ${missing} cannot be read (ENOENT): other stacks' load on shared objects is unknown.`,
+                [`source ${missing}: cannot be read (ENOENT)`],
+            ],
+        ]);
     });
 
     it("no secret of any stack reaches a message", async () => {
@@ -110,27 +145,54 @@ describe("team B's preview", () => {
 
 describe("the identity of an SE group: its Controller, tenant, cloud and name", () => {
     // Team B refers to shared-web by name; another Controller (the DMZ's) has a group of that name too.
-    const byName = (r: TestResource): TestResource => r.type.includes("virtualservice")
-        ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" }, provider: { urn: "urn:pulumi:prod::team-b::pulumi:providers:avi::controller", props: { aviController: "ctl.example.com" } } } : r;
+    const byName = (r: TestResource): TestResource =>
+        r.type.includes("virtualservice")
+            ? {
+                  ...r,
+                  props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" },
+                  provider: { urn: "urn:pulumi:prod::team-b::pulumi:providers:avi::controller", props: { aviController: "ctl.example.com" } },
+              }
+            : r;
     it("a group of the same name on another Controller is another group: judged on its own Controller's", async () => {
         const out = await withInventoryEnv(files("network.json", "network-dmz.json", "team-a.json"), () => judge(previewOf("team-b.json", byName)));
         expect(summary(out)).toEqual(COMBINED);
     });
     it("without the VS's Controller known, both match: not checked, naming both stacks", async () => {
-        const out = await withInventoryEnv(files("network.json", "network-dmz.json", "team-a.json"), () => judge(previewOf("team-b.json", (r) => ({ ...byName(r), provider: undefined }))));
-        expect(out.map((v) => v.message).join("\n")).toContain("(stack network-dmz/prod), Serviceenginegroup \"shared-web\" (stack network/prod)) that the join cannot tell apart");
+        const out = await withInventoryEnv(files("network.json", "network-dmz.json", "team-a.json"), () =>
+            judge(previewOf("team-b.json", (r) => ({ ...byName(r), provider: undefined }))),
+        );
+        expect(out.map((v) => v.message).join("\n")).toContain(
+            '(stack network-dmz/prod), Serviceenginegroup "shared-web" (stack network/prod)) that the join cannot tell apart',
+        );
     });
 });
 
 describe("policy config seGroups, no inventory: never a silent pass", () => {
-    const byName = (r: TestResource): TestResource => r.type.includes("virtualservice") ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r;
-    const group = { vcpusPerSe: "4", memoryPerSe: "8192", maxSe: "4", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true" };
+    const byName = (r: TestResource): TestResource =>
+        r.type.includes("virtualservice") ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r;
+    const group = {
+        vcpusPerSe: "4",
+        memoryPerSe: "8192",
+        maxSe: "4",
+        bufferSe: "1",
+        haMode: "HA_MODE_SHARED",
+        algo: "PLACEMENT_ALGO_PACKED",
+        dedicatedDispatcherCore: "true",
+    };
     it.each([
-        ["team B's load fits: advisory, other stacks' load not counted", group, [[
-            "nsx-alb-se-capacity", "advisory", "(stack)",
-            "1 resource not checked: SE group \"shared-web\": busiest SE 47.9% with this stack's load; other stacks' load is not counted (Virtualservice \"catalog-web\").",
-            [],
-        ]]],
+        [
+            "team B's load fits: advisory, other stacks' load not counted",
+            group,
+            [
+                [
+                    "nsx-alb-se-capacity",
+                    "advisory",
+                    "(stack)",
+                    '1 resource not checked: SE group "shared-web": busiest SE 47.9% with this stack\'s load; other stacks\' load is not counted (Virtualservice "catalog-web").',
+                    [],
+                ],
+            ],
+        ],
     ] as const)("%s", async (_name, g, expected) => {
         const out = await withInventoryEnv(undefined, () => judge(previewOf("team-b.json", byName), { seGroups: { "shared-web": g } }));
         expect(summary(out)).toEqual(expected);
@@ -138,10 +200,24 @@ describe("policy config seGroups, no inventory: never a silent pass", () => {
 });
 
 describe("policy config seGroups, an inventory that holds no stack: judged as without one, the source named", () => {
-    const byName = (r: TestResource): TestResource => r.type.includes("virtualservice") ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r;
-    const group = { vcpusPerSe: "4", memoryPerSe: "8192", maxSe: "4", bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true" };
-    const NOT_COUNTED = ["nsx-alb-se-capacity", "advisory", "(stack)",
-        "1 resource not checked: SE group \"shared-web\": busiest SE 47.9% with this stack's load; other stacks' load is not counted (Virtualservice \"catalog-web\").", []];
+    const byName = (r: TestResource): TestResource =>
+        r.type.includes("virtualservice") ? { ...r, props: { ...r.props, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r;
+    const group = {
+        vcpusPerSe: "4",
+        memoryPerSe: "8192",
+        maxSe: "4",
+        bufferSe: "1",
+        haMode: "HA_MODE_SHARED",
+        algo: "PLACEMENT_ALGO_PACKED",
+        dedicatedDispatcherCore: "true",
+    };
+    const NOT_COUNTED = [
+        "nsx-alb-se-capacity",
+        "advisory",
+        "(stack)",
+        '1 resource not checked: SE group "shared-web": busiest SE 47.9% with this stack\'s load; other stacks\' load is not counted (Virtualservice "catalog-web").',
+        [],
+    ];
     it.each([
         // Before: an empty inventory counted as "set", and team B's 47.9% passed silently.
         ["an empty folder", () => fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-empty-")), [NOT_COUNTED]],
@@ -158,15 +234,27 @@ describe("policy config seGroups, an inventory that holds no stack: judged as wi
 
 describe("the network team's preview", () => {
     // The preview does not know the group's computed uuid and URL: the inventory's deployment of the network stack lends them.
-    const shrink = (vcpus: string) => (r: TestResource): TestResource => r.type.includes("serviceenginegroup")
-        ? { ...r, props: { ...r.props, vcpusPerSe: vcpus, uuid: UNKNOWN_VALUE, url: UNKNOWN_VALUE } } : r;
+    const shrink =
+        (vcpus: string) =>
+        (r: TestResource): TestResource =>
+            r.type.includes("serviceenginegroup") ? { ...r, props: { ...r.props, vcpusPerSe: vcpus, uuid: UNKNOWN_VALUE, url: UNKNOWN_VALUE } } : r;
     it.each([
         ["as deployed, with team A's VS: passes", "4", []],
-        ["shrunk to 2 vCPUs: blocked, naming team A's VS", "2", [[
-            "nsx-alb-se-capacity", "mandatory", "shared-web",
-            "Serviceenginegroup \"shared-web\": its only VS, Virtualservice \"checkout-api\", does not fit the SEs it runs on (limit 80%).",
-            ["other stacks' VSs on this group (PERFGUARD_INVENTORY): team-a/prod Virtualservice \"checkout-api\" 206.7% of an SE (deployed 2026-12-04T21:00:00Z)"],
-        ]]],
+        [
+            "shrunk to 2 vCPUs: blocked, naming team A's VS",
+            "2",
+            [
+                [
+                    "nsx-alb-se-capacity",
+                    "mandatory",
+                    "shared-web",
+                    'Serviceenginegroup "shared-web": its only VS, Virtualservice "checkout-api", does not fit the SEs it runs on (limit 80%).',
+                    [
+                        'other stacks\' VSs on this group (PERFGUARD_INVENTORY): team-a/prod Virtualservice "checkout-api" 206.7% of an SE (deployed 2026-12-04T21:00:00Z)',
+                    ],
+                ],
+            ],
+        ],
     ] as const)("%s", async (_name, vcpus, expected) => {
         const out = await withInventoryEnv(files("network.json", "team-a.json"), () => judge(previewOf("network.json", shrink(vcpus))));
         expect(summary(out)).toEqual(expected);
@@ -182,17 +270,29 @@ const L4 = { applicationProfileRef: "/api/applicationprofile/?name=System-L4-App
 
 describe("issue 30: beyond the 6 vCPU row a mandatory verdict holds under the favourable reading", () => {
     const cases: Array<[string, TestResource[], string[]]> = [
-        ["baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading, the 6 vCPU row's too)",
-            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "140000" })], []],
+        [
+            "baseline: 8 vCPUs, 140000 L7 RPS (fits on every reading, the 6 vCPU row's too)",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "140000" })],
+            [],
+        ],
         // 190000 / 246667 = 77.0% linear; 190000 / 220000 = 86.4% on the slope: advisory, not mandatory.
-        ["big-l7: 190000 L7 RPS on 8 vCPUs is advisory",
-            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "190000" })], [`${ADV} -> big-l7-vs [advisory]`]],
+        [
+            "big-l7: 190000 L7 RPS on 8 vCPUs is advisory",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "190000" })],
+            [`${ADV} -> big-l7-vs [advisory]`],
+        ],
         // Bulk throughput stays at the 6 vCPU row's 13 Gbps on every reading: 12 / 13 = 92.3% > 80%.
-        ["big-l4: 12 Gbps L4 on 8 vCPUs stays mandatory",
-            [group("big-l4", EIGHT), vs("big-l4-vs", "big-l4-seg", { throughputGbps: "12" }, L4)], [`${CAP} -> big-l4-seg [mandatory]`, `${CAP} -> big-l4-vs [mandatory]`]],
+        [
+            "big-l4: 12 Gbps L4 on 8 vCPUs stays mandatory",
+            [group("big-l4", EIGHT), vs("big-l4-vs", "big-l4-seg", { throughputGbps: "12" }, L4)],
+            [`${CAP} -> big-l4-seg [mandatory]`, `${CAP} -> big-l4-vs [mandatory]`],
+        ],
         // Over the limit on the favourable reading too: 210000 / 246667 = 85.1%: mandatory.
-        ["210000 L7 RPS on 8 vCPUs is over the favourable reading: mandatory",
-            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "210000" })], [`${CAP} -> big-l7-seg [mandatory]`, `${CAP} -> big-l7-vs [mandatory]`]],
+        [
+            "210000 L7 RPS on 8 vCPUs is over the favourable reading: mandatory",
+            [group("big-l7", EIGHT), vs("big-l7-vs", "big-l7-seg", { l7Rps: "210000" })],
+            [`${CAP} -> big-l7-seg [mandatory]`, `${CAP} -> big-l7-vs [mandatory]`],
+        ],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
         expect(levelled(await run(resources))).toEqual([...expected].sort());
@@ -222,19 +322,31 @@ describe("issue 30: the certificate's key type is read from the stack before per
     // 6000 / 8700 + 6000 / 150000 = 73.0% on ECC (the baseline passes); 6000 / 2600 + 4% = 234.8% on RSA-2048.
     const onRsa = 6000 / cell(4, "sslTpsRsa2048") + 6000 / cell(4, "l7Rps");
     const cases: Array<[string, TestResource[], string[]]> = [
-        ["baseline: an ECDSA certificate in the stack, its ref unknown in the preview (joined through the dependency)",
-            stack([UNKNOWN_VALUE], [cert("shop", EC)]), []],
+        [
+            "baseline: an ECDSA certificate in the stack, its ref unknown in the preview (joined through the dependency)",
+            stack([UNKNOWN_VALUE], [cert("shop", EC)]),
+            [],
+        ],
         ["by ?name=", stack(["/api/sslkeyandcertificate?name=shop"], [cert("shop", EC)], {}, []), []],
         ["by URL with its uuid", stack([`https://ctrl/api/sslkeyandcertificate/sslkeyandcertificate-${UUID}`], [cert("shop", EC, { uuid: UUID })], {}, []), []],
         ["keyParams as an object, curve left to its default", stack([UNKNOWN_VALUE], [cert("shop", { algorithm: "SSL_KEY_ALGORITHM_EC" })]), []],
         ["the EC certificate wins over perfguard:sslKeyType rsa", stack([UNKNOWN_VALUE], [cert("shop", EC)], { sslKeyType: "rsa" }), []],
         ["an RSA-2048 certificate: mandatory", stack([UNKNOWN_VALUE], [cert("shop", RSA)]), [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`]],
-        ["no certificate in the stack, no fact: RSA-2048 assumed, mandatory", stack(["/api/sslkeyandcertificate?name=elsewhere"], [], {}, []),
-            [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`]],
-        ["an EC P-384 key (not measured): the ECC row at advisory", stack([UNKNOWN_VALUE], [cert("shop", [{ algorithm: "SSL_KEY_ALGORITHM_EC", ecParams: [{ curve: "SSL_KEY_EC_CURVE_SECP384R1" }] }])]),
-            [`${ADV} -> shop-vs [advisory]`]],
-        ["both an RSA and an EC certificate: ECC at advisory", stack([UNKNOWN_VALUE, UNKNOWN_VALUE], [cert("shop", EC), cert("shop-rsa", RSA)], {}, ["shop-cert", "shop-rsa-cert"]),
-            [`${ADV} -> shop-vs [advisory]`]],
+        [
+            "no certificate in the stack, no fact: RSA-2048 assumed, mandatory",
+            stack(["/api/sslkeyandcertificate?name=elsewhere"], [], {}, []),
+            [`${CAP} -> shop-vs [mandatory]`, `${CAP} -> web-seg [mandatory]`],
+        ],
+        [
+            "an EC P-384 key (not measured): the ECC row at advisory",
+            stack([UNKNOWN_VALUE], [cert("shop", [{ algorithm: "SSL_KEY_ALGORITHM_EC", ecParams: [{ curve: "SSL_KEY_EC_CURVE_SECP384R1" }] }])]),
+            [`${ADV} -> shop-vs [advisory]`],
+        ],
+        [
+            "both an RSA and an EC certificate: ECC at advisory",
+            stack([UNKNOWN_VALUE, UNKNOWN_VALUE], [cert("shop", EC), cert("shop-rsa", RSA)], {}, ["shop-cert", "shop-rsa-cert"]),
+            [`${ADV} -> shop-vs [advisory]`],
+        ],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
         expect(levelled(await run(resources))).toEqual([...expected].sort());
@@ -255,19 +367,38 @@ describe("issue 30: the certificate's key type is read from the stack before per
     it("names the conflict between the certificate and perfguard:sslKeyType", () => {
         const resources = cases[4][1];
         const urn = (name: string) => urnOf((resources.find((r) => r.name === name) as TestResource).type, name);
-        const view = new StackView(resources.map((r) => viewOf({
-            urn: urn(r.name), type: r.type, name: r.name, props: r.props,
-            propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
-        })));
+        const view = new StackView(
+            resources.map((r) =>
+                viewOf({
+                    urn: urn(r.name),
+                    type: r.type,
+                    name: r.name,
+                    props: r.props,
+                    propertyDependencies: Object.fromEntries(
+                        Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))]),
+                    ),
+                }),
+            ),
+        );
         const member = nsxAlbEvaluation(view).groups[0].units[0].members[0];
         expect(member.demand?.sslKeyType).toBe("ecc");
-        expect(member.where.sslKeyType).toBe('EC P-256 key of Sslkeyandcertificate "shop-cert"; perfguard:sslKeyType in markers says rsa: the certificate is what the VS presents');
+        expect(member.where.sslKeyType).toBe(
+            'EC P-256 key of Sslkeyandcertificate "shop-cert"; perfguard:sslKeyType in markers says rsa: the certificate is what the VS presents',
+        );
     });
 });
 
 describe("issue 30: the cheapest measured change first; scale-out labels name the SEs the option sets", () => {
     // N+M, 4 vCPU SEs, maxSe 4 with one buffer: three VSs of 75000 L7 RPS (50% of the 4 vCPU row each).
-    const PACKED = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "4", bufferSe: "1", algo: "PLACEMENT_ALGO_PACKED" };
+    const PACKED = {
+        vcpusPerSe: "4",
+        memoryPerSe: "4096",
+        diskPerSe: "30",
+        dedicatedDispatcherCore: "true",
+        maxSe: "4",
+        bufferSe: "1",
+        algo: "PLACEMENT_ALGO_PACKED",
+    };
     const three = (rps: string) => ["a", "b", "c"].map((n) => vs(`${n}-vs`, "web-seg", { l7Rps: rps }));
     const share = 75000 / cell(4, "l7Rps");
     const cases: Array<[string, TestResource[], string[]]> = [
@@ -286,11 +417,23 @@ describe("issue 30: the cheapest measured change first; scale-out labels name th
         expect(options.slice(2).every((o) => !/algo|maxVsPerSe "1"/.test(o))).toBe(true);
     });
     it("an active/active scale-out to minScaleoutPerVs 3 is labelled with its 3 SEs, judged on 2", async () => {
-        const pair = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false", maxSe: "4", bufferSe: "0", haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: "2", maxScaleoutPerVs: "4" };
+        const pair = {
+            vcpusPerSe: "2",
+            memoryPerSe: "2048",
+            diskPerSe: "20",
+            dedicatedDispatcherCore: "false",
+            maxSe: "4",
+            bufferSe: "0",
+            haMode: "HA_MODE_SHARED_PAIR",
+            minScaleoutPerVs: "2",
+            maxScaleoutPerVs: "4",
+        };
         // 100000 RPS: 125% of one 2 vCPU SE (80000); on 3 SEs it must fit on 2 after one fails: 62.5%.
         const all = await run([group("pair", pair), vs("pair-vs", "pair-seg", { l7Rps: "100000" })]);
         const fix = on(all, "pair-seg").fix ?? "";
-        expect(fix).toContain(`set minScaleoutPerVs "3" (busiest SE ${pct(100000 / cell(2, "l7Rps") / 2)}; 2 vCPU row per SE; linear scale-out to 3 SEs assumed (judged on 2 after one fails): not measured)`);
+        expect(fix).toContain(
+            `set minScaleoutPerVs "3" (busiest SE ${pct(100000 / cell(2, "l7Rps") / 2)}; 2 vCPU row per SE; linear scale-out to 3 SEs assumed (judged on 2 after one fails): not measured)`,
+        );
         expect(fix).not.toContain("scale-out to 2 SEs");
     });
 });
@@ -299,17 +442,28 @@ describe("issue 30: the cheapest measured change first; scale-out labels name th
 // throughput beyond the 6 vCPU row, the label of an unmeasured key. Baseline + one change per case.
 describe("review: distributed placement places whole VSs on the least-loaded SE", () => {
     const FOUR = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", algo: "PLACEMENT_ALGO_DISTRIBUTED" };
-    const vss = (prefix: string, count: number, rps: string) => Array.from({ length: count }, (_, i) => vs(`${prefix}-vs${i + 1}`, `${prefix}-seg`, { l7Rps: rps }));
+    const vss = (prefix: string, count: number, rps: string) =>
+        Array.from({ length: count }, (_, i) => vs(`${prefix}-vs${i + 1}`, `${prefix}-seg`, { l7Rps: rps }));
     const rps = cell(4, "l7Rps"); // 150000
     const cases: Array<[string, TestResource[], string[]]> = [
         // Two VSs on two placement SEs: one each, 67500 / 150000 = 45%.
-        ["baseline: k-dist with two VSs of 67500 L7 RPS (one per SE)", [group("k-dist", { ...FOUR, maxSe: "3", bufferSe: "1" }), ...vss("k-dist", 2, "67500")], []],
+        [
+            "baseline: k-dist with two VSs of 67500 L7 RPS (one per SE)",
+            [group("k-dist", { ...FOUR, maxSe: "3", bufferSe: "1" }), ...vss("k-dist", 2, "67500")],
+            [],
+        ],
         // Three VSs on maxSe 3 - bufferSe 1 = 2 SEs: one SE carries two whole VSs, 135000 / 150000 = 90% > 80%.
-        ["k-dist: a third VS puts two whole VSs on one SE (90%)", [group("k-dist", { ...FOUR, maxSe: "3", bufferSe: "1" }), ...vss("k-dist", 3, "67500")],
-            [`${CAP} -> k-dist-seg [mandatory]`]],
+        [
+            "k-dist: a third VS puts two whole VSs on one SE (90%)",
+            [group("k-dist", { ...FOUR, maxSe: "3", bufferSe: "1" }), ...vss("k-dist", 3, "67500")],
+            [`${CAP} -> k-dist-seg [mandatory]`],
+        ],
         // bufferSe 0, three VSs at 45% on three SEs: after one fails a survivor carries two: 90%.
-        ["h-nobuf: bufferSe 0, after one SE fails one survivor carries two VSs (90%)", [group("h-nobuf", { ...FOUR, maxSe: "3", bufferSe: "0" }), ...vss("h-nobuf", 3, "67500")],
-            [`${CAP} -> h-nobuf-seg [mandatory]`]],
+        [
+            "h-nobuf: bufferSe 0, after one SE fails one survivor carries two VSs (90%)",
+            [group("h-nobuf", { ...FOUR, maxSe: "3", bufferSe: "0" }), ...vss("h-nobuf", 3, "67500")],
+            [`${CAP} -> h-nobuf-seg [mandatory]`],
+        ],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
         expect(levelled(await run(resources))).toEqual([...expected].sort());
@@ -330,10 +484,17 @@ describe("review: the distributed-placement fix is judged on whole VSs and offer
     const four = Array.from({ length: 4 }, (_, i) => vs(`l-vs${i + 1}`, "l-packed-seg", { l7Rps: "75000" }));
     const share = 75000 / cell(4, "l7Rps"); // 50%
     const cases: Array<[string, TestResource[], string[]]> = [
-        ["baseline: l-packed distributed on maxSe 5 (4 placement SEs, one VS each)", [group("l-packed", { ...PACKED, maxSe: "5", algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...four], []],
+        [
+            "baseline: l-packed distributed on maxSe 5 (4 placement SEs, one VS each)",
+            [group("l-packed", { ...PACKED, maxSe: "5", algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...four],
+            [],
+        ],
         // Distributed on maxSe 4: 4 whole VSs on 3 SEs puts two on one: 100% > 80%.
-        ["l-packed distributed on maxSe 4: two whole VSs on one SE (100%)", [group("l-packed", { ...PACKED, maxSe: "4", algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...four],
-            [`${CAP} -> l-packed-seg [mandatory]`]],
+        [
+            "l-packed distributed on maxSe 4: two whole VSs on one SE (100%)",
+            [group("l-packed", { ...PACKED, maxSe: "4", algo: "PLACEMENT_ALGO_DISTRIBUTED" }), ...four],
+            [`${CAP} -> l-packed-seg [mandatory]`],
+        ],
         ["l-packed packed on maxSe 4: mandatory", [group("l-packed", { ...PACKED, maxSe: "4" }), ...four], [`${CAP} -> l-packed-seg [mandatory]`]],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
@@ -354,10 +515,17 @@ describe("review: SSL bulk throughput is CPU bound beyond the 6 vCPU row", () =>
     const ssl6 = cell(6, "l7SslThroughputGbps"); // 10 Gbps
     const linear = 9 / ((ssl6 * 8) / 6) + 100 / ((cell(6, "sslTpsEcc") * 8) / 6); // 67.5% + 0.6%
     const cases: Array<[string, TestResource[], string[]]> = [
-        ["baseline: a-8vcpu, 100 ECC SSL TPS and 6 Gbps SSL", [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "6" }, SSL)], []],
+        [
+            "baseline: a-8vcpu, 100 ECC SSL TPS and 6 Gbps SSL",
+            [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "6" }, SSL)],
+            [],
+        ],
         // 9 / 13.33 + 0.6% = 68.1% on the favourable reading; 9 / 10 held: 90.6%: advisory, not mandatory.
-        ["a-8vcpu: 9 Gbps SSL is advisory (68.1% linear)", [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "9" }, SSL)],
-            [`${ADV} -> a-vs [advisory]`]],
+        [
+            "a-8vcpu: 9 Gbps SSL is advisory (68.1% linear)",
+            [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "9" }, SSL)],
+            [`${ADV} -> a-vs [advisory]`],
+        ],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
         expect(levelled(await run(resources))).toEqual([...expected].sort());
@@ -374,8 +542,11 @@ describe("review: an unmeasured key is labelled as read, judged on the row of it
     const FOUR = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "2", bufferSe: "1" };
     const SSL = { services: [{ port: "443", enableSsl: "true" }] };
     const key = (bits: string) => [{ algorithm: "SSL_KEY_ALGORITHM_RSA", rsaParams: [{ keySize: bits }] }];
-    const stack = (bits: string): TestResource[] => [group("e", FOUR), cert("e", key(bits)),
-        vs("e-vs", "e-seg", { sslTps: "2000" }, { ...SSL, sslKeyAndCertificateRefs: [UNKNOWN_VALUE] }, { sslKeyAndCertificateRefs: ["e-cert"] })];
+    const stack = (bits: string): TestResource[] => [
+        group("e", FOUR),
+        cert("e", key(bits)),
+        vs("e-vs", "e-seg", { sslTps: "2000" }, { ...SSL, sslKeyAndCertificateRefs: [UNKNOWN_VALUE] }, { sslKeyAndCertificateRefs: ["e-cert"] }),
+    ];
     const onRow = 2000 / cell(4, "sslTpsRsa2048"); // 76.9%
     const cases: Array<[string, TestResource[], string[]]> = [
         ["baseline: RSA-2048 key, 2000 SSL TPS (76.9%)", stack("SSL_KEY_2048_BITS"), []],
@@ -399,7 +570,16 @@ const onGroup = (found: Violation[], policy: string) => found.filter((v) => v.po
 const problemOf = (v: Violation) => parseMessage(v.message).problem;
 
 /** N+M, 2 vCPU SEs (1800 RSA TPS each), each VS on 2 SEs, maxSe 2, bufferSe 0, packed. */
-const NM0 = { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", haMode: "HA_MODE_SHARED", maxSe: "2", bufferSe: "0", minScaleoutPerVs: "2", maxScaleoutPerVs: "2" };
+const NM0 = {
+    vcpusPerSe: "2",
+    memoryPerSe: "2048",
+    diskPerSe: "20",
+    haMode: "HA_MODE_SHARED",
+    maxSe: "2",
+    bufferSe: "0",
+    minScaleoutPerVs: "2",
+    maxScaleoutPerVs: "2",
+};
 
 describe("N+M with bufferSe 0 is judged after one SE fails, as legacy active/standby is at failover", () => {
     // [case, group fields, RSA TPS, mandatory figure on the group (undefined: passes), advisory figure]
@@ -409,9 +589,21 @@ describe("N+M with bufferSe 0 is judged after one SE fails, as legacy active/sta
         // 2160 TPS: 60% on each of 2 SEs, 120% on the survivor.
         ["2160 TPS: the survivor needs 120%", NM0, "2160", "the busiest survivor needs 120%", undefined],
         // Its only VS is reported (the group's line points to it): the figure is on the VS.
-        ["the same load on legacy active/standby: 120% at failover", { ...NM0, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY" }, "2160", "needs 120% of its 1 SE", undefined],
+        [
+            "the same load on legacy active/standby: 120% at failover",
+            { ...NM0, haMode: "HA_MODE_LEGACY_ACTIVE_STANDBY" },
+            "2160",
+            "needs 120% of its 1 SE",
+            undefined,
+        ],
         ["the same load with bufferSe 1, maxSe 3: the buffer SE takes it", { ...NM0, bufferSe: "1", maxSe: "3" }, "2160", undefined, undefined],
-        ["distributed placement: the survivor needs 120% too", { ...NM0, algo: "PLACEMENT_ALGO_DISTRIBUTED" }, "2160", "the busiest survivor needs 120%", undefined],
+        [
+            "distributed placement: the survivor needs 120% too",
+            { ...NM0, algo: "PLACEMENT_ALGO_DISTRIBUTED" },
+            "2160",
+            "the busiest survivor needs 120%",
+            undefined,
+        ],
     ];
     it.each(cases)("%s", async (_name, group, tps, mandatory, advisory) => {
         const resources = groupStack(group, [{ sslTps: tps, sslKeyType: "rsa" }]);
@@ -444,13 +636,30 @@ describe("an unplaceable group names its cause", () => {
     const G = { vcpusPerSe: "1", maxSe: "2", bufferSe: "1", minScaleoutPerVs: "1", maxScaleoutPerVs: "4", maxVsPerSe: "1" };
     const cases: Array<[string, Record<string, string>, number, string | undefined]> = [
         ["baseline: 1 VS, minScaleoutPerVs 1, maxSe 2: placed", G, 1, undefined],
-        ["minScaleoutPerVs 3 > maxSe 2: that cause, singular VS", { ...G, minScaleoutPerVs: "3" }, 1,
-            "Serviceenginegroup \"g-seg\": minScaleoutPerVs 3 exceeds maxSe 2: the Controller cannot place its 1 VS."],
-        ["3 VSs at maxVsPerSe 1 on maxSe 2: the SE count", G, 3,
-            "Serviceenginegroup \"g-seg\": its 3 VSs need 3 SEs at maxVsPerSe 1 but maxSe is 2: the Controller cannot place them all."],
+        [
+            "minScaleoutPerVs 3 > maxSe 2: that cause, singular VS",
+            { ...G, minScaleoutPerVs: "3" },
+            1,
+            'Serviceenginegroup "g-seg": minScaleoutPerVs 3 exceeds maxSe 2: the Controller cannot place its 1 VS.',
+        ],
+        [
+            "3 VSs at maxVsPerSe 1 on maxSe 2: the SE count",
+            G,
+            3,
+            'Serviceenginegroup "g-seg": its 3 VSs need 3 SEs at maxVsPerSe 1 but maxSe is 2: the Controller cannot place them all.',
+        ],
     ];
     it.each(cases)("%s", async (_name, group, count, problem) => {
-        const out = onGroup(await runPolicies(NSX, groupStack(group, Array.from({ length: count }, () => ({ sslTps: "100" })))), CAP);
+        const out = onGroup(
+            await runPolicies(
+                NSX,
+                groupStack(
+                    group,
+                    Array.from({ length: count }, () => ({ sslTps: "100" })),
+                ),
+            ),
+            CAP,
+        );
         expect(out.map(problemOf)).toEqual(problem === undefined ? [] : [problem]);
     });
 });

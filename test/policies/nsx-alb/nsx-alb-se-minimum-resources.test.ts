@@ -18,17 +18,37 @@ describe(`${MIN}: the tested memory and disk for the SE's vCPUs`, () => {
     // [case, web-seg field changes, the problem line (undefined: passes), the fix]
     const cases: Array<[string, Record<string, unknown>, string | undefined, string | undefined]> = [
         ["baseline: 4 vCPUs at the tested 4096 MB and 30 GB", {}, undefined, undefined],
-        ["memory below the tested size", { memoryPerSe: "2048" },
-            `Serviceenginegroup "web-seg": 2048 MB memory per 4 vCPU SE; tested: ${mb(4)} MB; capacity may be lower.`, `set memoryPerSe "${mb(4)}"`],
-        ["memory not set (the provider's 2048 MB)", { memoryPerSe: undefined },
-            `Serviceenginegroup "web-seg": 2048 MB memory per 4 vCPU SE; tested: ${mb(4)} MB; capacity may be lower.`, `set memoryPerSe "${mb(4)}"`],
-        ["disk below the tested size", { diskPerSe: "20" },
-            `Serviceenginegroup "web-seg": 20 GB disk per 4 vCPU SE; tested: ${gb(4)} GB; capacity may be lower.`, `set diskPerSe "${gb(4)}"`],
-        ["both below", { memoryPerSe: "2048", diskPerSe: "20" },
-            `Serviceenginegroup "web-seg": 2048 MB memory, 20 GB disk per 4 vCPU SE; tested: ${mb(4)} MB, ${gb(4)} GB; capacity may be lower.`, `set memoryPerSe "${mb(4)}" and diskPerSe "${gb(4)}"`],
+        [
+            "memory below the tested size",
+            { memoryPerSe: "2048" },
+            `Serviceenginegroup "web-seg": 2048 MB memory per 4 vCPU SE; tested: ${mb(4)} MB; capacity may be lower.`,
+            `set memoryPerSe "${mb(4)}"`,
+        ],
+        [
+            "memory not set (the provider's 2048 MB)",
+            { memoryPerSe: undefined },
+            `Serviceenginegroup "web-seg": 2048 MB memory per 4 vCPU SE; tested: ${mb(4)} MB; capacity may be lower.`,
+            `set memoryPerSe "${mb(4)}"`,
+        ],
+        [
+            "disk below the tested size",
+            { diskPerSe: "20" },
+            `Serviceenginegroup "web-seg": 20 GB disk per 4 vCPU SE; tested: ${gb(4)} GB; capacity may be lower.`,
+            `set diskPerSe "${gb(4)}"`,
+        ],
+        [
+            "both below",
+            { memoryPerSe: "2048", diskPerSe: "20" },
+            `Serviceenginegroup "web-seg": 2048 MB memory, 20 GB disk per 4 vCPU SE; tested: ${mb(4)} MB, ${gb(4)} GB; capacity may be lower.`,
+            `set memoryPerSe "${mb(4)}" and diskPerSe "${gb(4)}"`,
+        ],
         ["more memory and disk than tested", { memoryPerSe: "8192", diskPerSe: "60" }, undefined, undefined],
-        ["16 vCPUs: the 6 vCPU row's size is the tested minimum", { vcpusPerSe: "16", memoryPerSe: "4096", diskPerSe: "40" },
-            `Serviceenginegroup "web-seg": 4096 MB memory per 16 vCPU SE; tested: ${mb(6)} MB; capacity may be lower.`, `set memoryPerSe "${mb(6)}"`],
+        [
+            "16 vCPUs: the 6 vCPU row's size is the tested minimum",
+            { vcpusPerSe: "16", memoryPerSe: "4096", diskPerSe: "40" },
+            `Serviceenginegroup "web-seg": 4096 MB memory per 16 vCPU SE; tested: ${mb(6)} MB; capacity may be lower.`,
+            `set memoryPerSe "${mb(6)}"`,
+        ],
         ["vcpusPerSe unknown in the preview: not checked", { vcpusPerSe: UNKNOWN_VALUE }, "not checked", "vcpusPerSe"],
     ];
     it.each(cases)("%s", async (_name, group, problem, fix) => {

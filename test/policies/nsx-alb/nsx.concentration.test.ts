@@ -11,7 +11,6 @@ import { pct } from "../../../policies/pack/format";
 import { runStackPolicy, TestResource, UNKNOWN_VALUE, Violation } from "../../support/policyHarness";
 import { SE_GROUP, VS } from "./nsxFixtures";
 
-
 function cell(vcpus: number, column: string): number {
     const row = table.rows.find((r) => r[0] === vcpus) as Array<number | boolean>;
     return row[table.columns.indexOf(column)] as number;
@@ -23,7 +22,8 @@ function group(fields: Record<string, string>): TestResource {
 
 function vs(name: string, facts: Record<string, string>, props: Record<string, unknown> = {}): TestResource {
     return {
-        type: VS, name,
+        type: VS,
+        name,
         props: { name, seGroupRef: UNKNOWN_VALUE, markers: Object.entries(facts).map(([k, v]) => ({ key: `perfguard:${k}`, values: [v] })), ...props },
         propertyDependencies: { seGroupRef: ["g-seg"] },
     };
@@ -49,7 +49,11 @@ describe("legacy active/standby: after a failover one SE carries every VS of the
     const cases: Array<[string, TestResource[], string[]]> = [
         ["baseline: 2 x 1000 RSA TPS, flag unset", [group(AS), ...pair("1000")], []],
         ["baseline: 2 x 1000 RSA TPS, distributeLoadActiveStandby true", [group({ ...AS, distributeLoadActiveStandby: "true" }), ...pair("1000")], []],
-        ["2 x 1430 RSA TPS, distributeLoadActiveStandby false", [group({ ...AS, distributeLoadActiveStandby: "false" }), ...pair("1430")], ["g-seg [mandatory]"]],
+        [
+            "2 x 1430 RSA TPS, distributeLoadActiveStandby false",
+            [group({ ...AS, distributeLoadActiveStandby: "false" }), ...pair("1430")],
+            ["g-seg [mandatory]"],
+        ],
         ["2 x 1430 RSA TPS, distributeLoadActiveStandby true", [group({ ...AS, distributeLoadActiveStandby: "true" }), ...pair("1430")], ["g-seg [mandatory]"]],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
@@ -73,24 +77,54 @@ describe("legacy active/standby: after a failover one SE carries every VS of the
 });
 
 describe("native scale-out: the primary SE carries all of a VS's ingress", () => {
-    const NM = { vcpusPerSe: "8", memoryPerSe: "8192", diskPerSe: "40", dedicatedDispatcherCore: "true", haMode: "HA_MODE_SHARED", maxSe: "6", bufferSe: "1", minScaleoutPerVs: "2", maxScaleoutPerVs: "4" };
+    const NM = {
+        vcpusPerSe: "8",
+        memoryPerSe: "8192",
+        diskPerSe: "40",
+        dedicatedDispatcherCore: "true",
+        haMode: "HA_MODE_SHARED",
+        maxSe: "6",
+        bufferSe: "1",
+        minScaleoutPerVs: "2",
+        maxScaleoutPerVs: "4",
+    };
     // 8 vCPUs hold the 6 vCPU row's 13 Gbps L4 throughput (bound by packets and the NIC).
     const l4 = cell(6, "l4ThroughputGbps");
     const cases: Array<[string, TestResource[], Record<string, unknown>, string[]]> = [
         // Egress heavy: 10% of 12 Gbps in, 90% out over 2 SEs: 1.2 + 5.4 = 6.6 / 13 = 50.8% on the primary.
         ["baseline: 12 Gbps L4, 10% ingress, on 2 SEs", [group(NM), vs("vs-1", { throughputGbps: "12", ingressPct: "10" }, L4)], {}, []],
         // Upload heavy: 90% in: 10.8 + 0.6 = 11.4 / 13 = 87.7% on the primary.
-        ["12 Gbps L4, 90% ingress (uploads), on 2 SEs", [group(NM), vs("vs-1", { throughputGbps: "12", ingressPct: "90" }, L4)], {}, ["g-seg [mandatory]", "vs-1 [mandatory]"]],
+        [
+            "12 Gbps L4, 90% ingress (uploads), on 2 SEs",
+            [group(NM), vs("vs-1", { throughputGbps: "12", ingressPct: "90" }, L4)],
+            {},
+            ["g-seg [mandatory]", "vs-1 [mandatory]"],
+        ],
         // No direction: all ingress: 12 / 13 = 92.3%.
         ["12 Gbps L4, no direction, on 2 SEs", [group(NM), vs("vs-1", { throughputGbps: "12" }, L4)], {}, ["g-seg [mandatory]", "vs-1 [mandatory]"]],
         ["12 Gbps L4, no direction, scaleoutEcmp true", [group(NM), vs("vs-1", { throughputGbps: "12" }, { ...L4, scaleoutEcmp: "true" })], {}, []],
         // assumeScaleOut: 30 Gbps on 4 SEs was 57.7% of each; all of its ingress reaches the primary: 231%.
-        ["30 Gbps L4, no direction, assumeScaleOut on 4 SEs", [group(NM), vs("vs-1", { throughputGbps: "30" }, L4)], { assumeScaleOut: true }, ["g-seg [mandatory]", "vs-1 [mandatory]"]],
-        ["30 Gbps L4, scaleoutEcmp true, assumeScaleOut on 4 SEs", [group(NM), vs("vs-1", { throughputGbps: "30" }, { ...L4, scaleoutEcmp: "true" })], { assumeScaleOut: true }, []],
+        [
+            "30 Gbps L4, no direction, assumeScaleOut on 4 SEs",
+            [group(NM), vs("vs-1", { throughputGbps: "30" }, L4)],
+            { assumeScaleOut: true },
+            ["g-seg [mandatory]", "vs-1 [mandatory]"],
+        ],
+        [
+            "30 Gbps L4, scaleoutEcmp true, assumeScaleOut on 4 SEs",
+            [group(NM), vs("vs-1", { throughputGbps: "30" }, { ...L4, scaleoutEcmp: "true" })],
+            { assumeScaleOut: true },
+            [],
+        ],
         // CPU work spreads: 8000 RSA TPS over 2 SEs of 8 vCPUs (4000 x 8/6 each, extrapolated) is 75%.
         ["CPU work spreads: 8000 RSA TPS on 2 SEs", [group(NM), vs("vs-1", { sslTps: "8000" }, SSL)], {}, []],
         // Active/active keeps fitting with one SE lost: 2000 RSA TPS on 2 of 3 SEs of 2 vCPUs, 55.6%.
-        ["active/active surviving one SE loss", [group({ vcpusPerSe: "2", haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: "3" }), vs("vs-1", { sslTps: "2000" }, SSL)], {}, []],
+        [
+            "active/active surviving one SE loss",
+            [group({ vcpusPerSe: "2", haMode: "HA_MODE_SHARED_PAIR", minScaleoutPerVs: "3" }), vs("vs-1", { sslTps: "2000" }, SSL)],
+            {},
+            [],
+        ],
     ];
     it.each(cases)("%s", async (_name, resources, config, expected) => {
         expect(levelled(await runStackPolicy(nsxAlbSeCapacity, resources, config))).toEqual(expected);
@@ -99,8 +133,10 @@ describe("native scale-out: the primary SE carries all of a VS's ingress", () =>
         const out = await runStackPolicy(nsxAlbSeCapacity, cases[1][1]);
         const m = on(out, "vs-1");
         // The primary's throughput (ingress + its half of the egress), with the ingress figure quoted as in the basis.
-        expect(m.problem).toContain(`needs ${pct((12 * 0.9 + 12 * 0.1 / 2) / l4)} of its primary SE's throughput (ingress ${pct(12 * 0.9 / l4)}, not spread over its 2 SEs)`);
-        expect(m.basis[0]).toContain(`primary SE ingress ${pct(12 * 0.9 / l4)}`);
+        expect(m.problem).toContain(
+            `needs ${pct((12 * 0.9 + (12 * 0.1) / 2) / l4)} of its primary SE's throughput (ingress ${pct((12 * 0.9) / l4)}, not spread over its 2 SEs)`,
+        );
+        expect(m.basis[0]).toContain(`primary SE ingress ${pct((12 * 0.9) / l4)}`);
         expect(m.problem).not.toContain("no direction given");
         const fix = on(out, "g-seg").fix ?? "";
         for (const option of fix.split("; or ")) {
@@ -123,13 +159,24 @@ describe("native scale-out: the primary SE carries all of a VS's ingress", () =>
     const NATIVE3 = { ...NM, vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", minScaleoutPerVs: "3", maxSe: "5" };
     const fixCases: Array<[string, Record<string, string>, Record<string, unknown>, RegExp[], RegExp[]]> = [
         // 15 Gbps, 80% in: the primary carries 12 + 1 Gbps; ECMP alone fits, the group keeps its fields.
-        ["80% ingress declared", { l4Cps: "30000", throughputGbps: "15", ingressPct: "80" }, {},
+        [
+            "80% ingress declared",
+            { l4Cps: "30000", throughputGbps: "15", ingressPct: "80" },
+            {},
             [/^set scaleoutEcmp "true" on its VSs \(BGP\/ECMP/, /or, without BGP\/ECMP, split the traffic of its ingress-bound VSs over several VSs/],
-            [/set ,/, /set \(/, /perfguard:ingressPct/]],
+            [/set ,/, /set \(/, /perfguard:ingressPct/],
+        ],
         // No direction: all counted as ingress; declaring the direction comes first.
-        ["no direction declared", { throughputGbps: "15" }, {},
-            [/^declare perfguard:ingressPct on its VSs if their traffic is mostly egress \(now all counted as ingress\); or set /, /split the traffic of its ingress-bound VSs/],
-            [/set ,/]],
+        [
+            "no direction declared",
+            { throughputGbps: "15" },
+            {},
+            [
+                /^declare perfguard:ingressPct on its VSs if their traffic is mostly egress \(now all counted as ingress\); or set /,
+                /split the traffic of its ingress-bound VSs/,
+            ],
+            [/set ,/],
+        ],
     ];
     it.each(fixCases)("the fix of an ingress-bound VS on native scale-out: %s", async (_name, facts, props, must, mustNot) => {
         const fix = on(await runStackPolicy(nsxAlbSeCapacity, [group(NATIVE3), vs("vs-1", facts, { ...L4, ...props })]), "g-seg").fix ?? "";

@@ -20,9 +20,20 @@ const L4 = "/api/applicationprofile/?name=System-L4-Application";
 const HTTP = "/api/applicationprofile/?name=System-HTTP";
 
 /** An SE group and its VSs: web (L7 RPS) and tcp (L4 throughput). */
-function stack(group: Record<string, unknown>, web: Record<string, string> = { l7Rps: "60000" }, tcp: Record<string, string> = { throughputGbps: "3" }): TestResource[] {
+function stack(
+    group: Record<string, unknown>,
+    web: Record<string, string> = { l7Rps: "60000" },
+    tcp: Record<string, string> = { throughputGbps: "3" },
+): TestResource[] {
     const vs = (name: string, facts: Record<string, string>, profile: string): TestResource => ({
-        type: VS, name, props: { name, seGroupRef: UNKNOWN_VALUE, applicationProfileRef: profile, markers: Object.entries(facts).map(([key, v]) => ({ key: `perfguard:${key}`, values: [v] })) },
+        type: VS,
+        name,
+        props: {
+            name,
+            seGroupRef: UNKNOWN_VALUE,
+            applicationProfileRef: profile,
+            markers: Object.entries(facts).map(([key, v]) => ({ key: `perfguard:${key}`, values: [v] })),
+        },
         propertyDependencies: { seGroupRef: ["g-seg"] },
     });
     return [
@@ -33,10 +44,19 @@ function stack(group: Record<string, unknown>, web: Record<string, string> = { l
 }
 
 function stackOf(resources: readonly TestResource[]): StackView {
-    return new StackView(resources.map((r) => viewOf({
-        urn: urnOf(r.type, r.name), type: r.type, name: r.name, props: r.props,
-        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urnOf(SE_GROUP, n) }))])),
-    })));
+    return new StackView(
+        resources.map((r) =>
+            viewOf({
+                urn: urnOf(r.type, r.name),
+                type: r.type,
+                name: r.name,
+                props: r.props,
+                propertyDependencies: Object.fromEntries(
+                    Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urnOf(SE_GROUP, n) }))]),
+                ),
+            }),
+        ),
+    );
 }
 
 function label(all: EntityFigures[], key: string): string {
@@ -44,7 +64,17 @@ function label(all: EntityFigures[], key: string): string {
 }
 
 /** 4 vCPU SEs at the tested size, dispatcher on, N+M, each VS on one SE, distributed. */
-const G4 = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "3", bufferSe: "1", minScaleoutPerVs: "1", maxScaleoutPerVs: "1", algo: "PLACEMENT_ALGO_DISTRIBUTED" };
+const G4 = {
+    vcpusPerSe: "4",
+    memoryPerSe: "4096",
+    diskPerSe: "30",
+    dedicatedDispatcherCore: "true",
+    maxSe: "3",
+    bufferSe: "1",
+    minScaleoutPerVs: "1",
+    maxScaleoutPerVs: "1",
+    algo: "PLACEMENT_ALGO_DISTRIBUTED",
+};
 const CPU_OFF = "numDispatcherCores 2: the 4 vCPU row's CPU-bound figures measured with 1 dispatcher core, not measured";
 const L4_OFF = "numDispatcherCores 1: the 4 vCPU row's L4 throughput measured with 2 dispatcher cores, not measured";
 
@@ -56,16 +86,30 @@ describe("numDispatcherCores against the dispatcher layout the row was measured 
         // The 4 vCPU row's CPS/RPS/TPS were measured with 1 dispatcher core, its L4 throughput with 2.
         ["1: CPU figures as measured, L4 throughput not", { ...G4, numDispatcherCores: "1" }, "", L4_OFF],
         ["2: L4 throughput as measured, CPU figures not", { ...G4, numDispatcherCores: "2" }, CPU_OFF, ""],
-        ["4: neither", { ...G4, numDispatcherCores: "4" },
+        [
+            "4: neither",
+            { ...G4, numDispatcherCores: "4" },
             "numDispatcherCores 4: the 4 vCPU row's CPU-bound figures measured with 1 dispatcher core, not measured",
-            "numDispatcherCores 4: the 4 vCPU row's L4 throughput measured with 2 dispatcher cores, not measured"],
-        ["6 vCPUs with 2: as measured (2 dispatcher + 4 proxy)", { ...G4, vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", numDispatcherCores: "2" }, "", ""],
-        ["2 vCPUs (no dedicated dispatcher) with 1: the table states no count", { ...G4, vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false", numDispatcherCores: "1" },
+            "numDispatcherCores 4: the 4 vCPU row's L4 throughput measured with 2 dispatcher cores, not measured",
+        ],
+        [
+            "6 vCPUs with 2: as measured (2 dispatcher + 4 proxy)",
+            { ...G4, vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", numDispatcherCores: "2" },
+            "",
+            "",
+        ],
+        [
+            "2 vCPUs (no dedicated dispatcher) with 1: the table states no count",
+            { ...G4, vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false", numDispatcherCores: "1" },
             "numDispatcherCores 1: the table states no dispatcher count for 2 vCPUs per SE, not measured",
-            "numDispatcherCores 1: the table states no dispatcher count for 2 vCPUs per SE, not measured"],
-        ["unknown in the preview: not silently the default", { ...G4, numDispatcherCores: UNKNOWN_VALUE },
+            "numDispatcherCores 1: the table states no dispatcher count for 2 vCPUs per SE, not measured",
+        ],
+        [
+            "unknown in the preview: not silently the default",
+            { ...G4, numDispatcherCores: UNKNOWN_VALUE },
             "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured",
-            "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured"],
+            "numDispatcherCores unknown in this preview: the dispatcher layout may not be the measured one, not measured",
+        ],
     ];
     it.each(cases)("%s", (_name, group, cpu, throughput) => {
         const view = stackOf(stack(group));
@@ -100,15 +144,34 @@ describe("numDispatcherCores against the dispatcher layout the row was measured 
 });
 
 /** 4 vCPU SEs, each VS on 2 SEs (native scale-out, no ECMP): 9 Gbps L4 of all-ingress traffic binds on the primary SE (94.7% of 9.5). */
-const SO = { vcpusPerSe: "4", memoryPerSe: "4096", diskPerSe: "30", dedicatedDispatcherCore: "true", maxSe: "8", bufferSe: "1", minScaleoutPerVs: "2", maxScaleoutPerVs: "2" };
+const SO = {
+    vcpusPerSe: "4",
+    memoryPerSe: "4096",
+    diskPerSe: "30",
+    dedicatedDispatcherCore: "true",
+    maxSe: "8",
+    bufferSe: "1",
+    minScaleoutPerVs: "2",
+    maxScaleoutPerVs: "2",
+};
 
 describe("what the fix offers for ingress-bound VSs follows the placement", () => {
     // [case, group fields, the fix says, the fix does not say]
     const cases: Array<[string, Record<string, string>, string, string]> = [
         // Distributed placement puts new VSs on other SEs: several VSs get several primaries.
-        ["distributed: splitting over several VSs helps", { ...SO, algo: "PLACEMENT_ALGO_DISTRIBUTED" }, "over several VSs (each with its own primary SE)", "packed placement"],
+        [
+            "distributed: splitting over several VSs helps",
+            { ...SO, algo: "PLACEMENT_ALGO_DISTRIBUTED" },
+            "over several VSs (each with its own primary SE)",
+            "packed placement",
+        ],
         // Packed (compact) placement fills an SE up to maxVsPerSe first: the split VSs land on the same SE.
-        ["packed (the provider default): the split alone moves no load", SO, "with algo \"PLACEMENT_ALGO_DISTRIBUTED\" (packed placement puts them on the same SE until maxVsPerSe", "(each with its own primary SE), or another"],
+        [
+            "packed (the provider default): the split alone moves no load",
+            SO,
+            'with algo "PLACEMENT_ALGO_DISTRIBUTED" (packed placement puts them on the same SE until maxVsPerSe',
+            "(each with its own primary SE), or another",
+        ],
     ];
     it.each(cases)("%s", async (_name, group, says, not) => {
         const out = await runPolicies(NSX, stack(group, { l7Rps: "1000" }, { throughputGbps: "9", ingressPct: "100" }));

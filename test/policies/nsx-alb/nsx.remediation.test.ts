@@ -19,14 +19,23 @@ describe("NSX ALB remediation over gRPC", () => {
         const info = await pack.getAnalyzerInfo();
         // As the CLI: every policy gets a level; ours remediate, the rest stay quiet.
         const config = Object.fromEntries(info.policies.map((p) => [p.name, { enforcementLevel: "disabled" as const }]));
-        await pack.configure({ ...config, [MIN]: { enforcementLevel: "remediate" }, [DISPATCH]: { enforcementLevel: "remediate", properties: { minVcpus: 4 } } });
+        await pack.configure({
+            ...config,
+            [MIN]: { enforcementLevel: "remediate" },
+            [DISPATCH]: { enforcementLevel: "remediate", properties: { minVcpus: 4 } },
+        });
     });
     afterAll(async () => {
         await pack?.close();
     });
 
     it("raises memory, disk and the dispatcher as provider strings and keeps every other field", async () => {
-        const properties = seGroupProps({ memoryPerSe: "2048", diskPerSe: "15", dedicatedDispatcherCore: undefined, markers: [{ key: "team", values: ["web"] }] }) as PropertyBag;
+        const properties = seGroupProps({
+            memoryPerSe: "2048",
+            diskPerSe: "15",
+            dedicatedDispatcherCore: undefined,
+            markers: [{ key: "team", values: ["web"] }],
+        }) as PropertyBag;
         const group = { urn: "urn:pulumi:t::p::avi:index/serviceenginegroup:Serviceenginegroup::web-seg", type: SE_GROUP, name: "web-seg", properties };
         const { remediations } = await pack.remediate(group);
         expect(remediations.map((r) => r.policyName)).toEqual([MIN, DISPATCH]);
@@ -39,16 +48,26 @@ describe("NSX ALB remediation over gRPC", () => {
     });
 
     it("returns nothing for a compliant group", async () => {
-        const group = { urn: "urn:pulumi:t::p::avi:index/serviceenginegroup:Serviceenginegroup::ok", type: SE_GROUP, name: "ok", properties: seGroupProps() as PropertyBag };
+        const group = {
+            urn: "urn:pulumi:t::p::avi:index/serviceenginegroup:Serviceenginegroup::ok",
+            type: SE_GROUP,
+            name: "ok",
+            properties: seGroupProps() as PropertyBag,
+        };
         expect((await pack.remediate(group)).remediations).toEqual([]);
     });
 
     it("reports the violation as well when Analyze runs at level remediate", async () => {
-        const group = { urn: "urn:pulumi:t::p::avi:index/serviceenginegroup:Serviceenginegroup::small", type: SE_GROUP, name: "small", properties: seGroupProps({ memoryPerSe: "2048" }) as PropertyBag };
+        const group = {
+            urn: "urn:pulumi:t::p::avi:index/serviceenginegroup:Serviceenginegroup::small",
+            type: SE_GROUP,
+            name: "small",
+            properties: seGroupProps({ memoryPerSe: "2048" }) as PropertyBag,
+        };
         const { diagnostics } = await pack.analyze(group);
         expect(diagnostics.map((d) => d.policyName)).toEqual([MIN]);
         const { problem, fix } = parseMessage(diagnostics[0].message);
         expect(problem).toContain("2048 MB memory per 4 vCPU SE; tested: 4096 MB");
-        expect(fix).toContain("memoryPerSe \"4096\"");
+        expect(fix).toContain('memoryPerSe "4096"');
     });
 });

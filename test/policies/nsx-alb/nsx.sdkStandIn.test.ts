@@ -34,10 +34,47 @@ function schemaType(p: { type?: string; items?: { type?: string } }): string {
 
 // What policies/nsx-alb reads (docs/policies/nsx-alb-se-capacity.md, "Reads"; markers carry the perfguard: facts).
 const READ: Array<[string, string, string[]]> = [
-    ["Serviceenginegroup", "avi:index/serviceenginegroup:Serviceenginegroup", ["name", "uuid", "cloudRef", "tenantRef", "vcpusPerSe", "memoryPerSe", "diskPerSe", "maxSe",
-        "minScaleoutPerVs", "maxScaleoutPerVs", "bufferSe", "haMode", "algo", "maxVsPerSe", "distributeLoadActiveStandby", "dedicatedDispatcherCore", "markers"]],
-    ["Virtualservice", "avi:index/virtualservice:Virtualservice", ["name", "uuid", "seGroupRef", "cloudRef", "tenantRef", "type", "vhParentVsRef", "applicationProfileRef",
-        "services", "sslKeyAndCertificateRefs", "scaleoutEcmp", "markers"]],
+    [
+        "Serviceenginegroup",
+        "avi:index/serviceenginegroup:Serviceenginegroup",
+        [
+            "name",
+            "uuid",
+            "cloudRef",
+            "tenantRef",
+            "vcpusPerSe",
+            "memoryPerSe",
+            "diskPerSe",
+            "maxSe",
+            "minScaleoutPerVs",
+            "maxScaleoutPerVs",
+            "bufferSe",
+            "haMode",
+            "algo",
+            "maxVsPerSe",
+            "distributeLoadActiveStandby",
+            "dedicatedDispatcherCore",
+            "markers",
+        ],
+    ],
+    [
+        "Virtualservice",
+        "avi:index/virtualservice:Virtualservice",
+        [
+            "name",
+            "uuid",
+            "seGroupRef",
+            "cloudRef",
+            "tenantRef",
+            "type",
+            "vhParentVsRef",
+            "applicationProfileRef",
+            "services",
+            "sslKeyAndCertificateRefs",
+            "scaleoutEcmp",
+            "markers",
+        ],
+    ],
     // The certificate a VS names: its keyParams give the SSL TPS row (policies/nsx-alb/certificates.ts).
     ["Sslkeyandcertificate", "avi:index/sslkeyandcertificate:Sslkeyandcertificate", ["name", "uuid", "tenantRef", "type", "keyParams", "markers"]],
 ];

@@ -33,7 +33,10 @@ beforeAll(() => {
     resetInventory();
 });
 afterAll(() => {
-    for (const [key, value] of [["PERFGUARD_INVENTORY", inventoryBefore.inv], ["PERFGUARD_INVENTORY_MAX_AGE_HOURS", inventoryBefore.age]] as const) {
+    for (const [key, value] of [
+        ["PERFGUARD_INVENTORY", inventoryBefore.inv],
+        ["PERFGUARD_INVENTORY_MAX_AGE_HOURS", inventoryBefore.age],
+    ] as const) {
         if (value === undefined) {
             delete process.env[key];
         } else {
@@ -83,7 +86,9 @@ const SIX_VCPU_5000: NsxStackOptions = { group: { vcpusPerSe: "6", memoryPerSe: 
 function fixOptions(message: string): Array<Record<string, string>> {
     const fix = parseMessage(message).fix ?? "";
     const names = new Set<string>(SE_GROUP_FIELD_NAMES);
-    return fix.split("; or ").map((option) => Object.fromEntries([...option.matchAll(/(\w+) "([^"]*)"/g)].filter((m) => names.has(m[1])).map((m) => [m[1], m[2]])))
+    return fix
+        .split("; or ")
+        .map((option) => Object.fromEntries([...option.matchAll(/(\w+) "([^"]*)"/g)].filter((m) => names.has(m[1])).map((m) => [m[1], m[2]])))
         .filter((o) => Object.keys(o).length > 0);
 }
 
@@ -99,16 +104,33 @@ describe("NSX ALB policies: a compliant baseline and one change per failing case
         ["1800 TPS do not fit one SE", nsxStack({ shop: { sslTps: "1800" } }), GROUP_TOO("shop-vs")],
         ["1800 TPS fit once scaled out (assumeScaleOut)", nsxStack({ shop: { sslTps: "1800" } }), [], { [CAP]: { assumeScaleOut: true } }],
         // Default-Group's 2 vCPUs carry intranet-vs's 50000 RPS at 62.5%, above 55% too (reported on the stack).
-        ["a stricter headroom", nsxStack(), [...GROUP_TOO("shop-vs"), `${CAP} -> intranet-vs`, NOT_CHECKED.replace("(stack)", "(stack)")], { [CAP]: { headroomPct: 45 } }],
+        [
+            "a stricter headroom",
+            nsxStack(),
+            [...GROUP_TOO("shop-vs"), `${CAP} -> intranet-vs`, NOT_CHECKED.replace("(stack)", "(stack)")],
+            { [CAP]: { headroomPct: 45 } },
+        ],
         ["maxSe 2 leaves 1 SE of load after bufferSe", nsxStack({ group: { maxSe: "2" } }), [`${CAP} -> web-seg`]],
         ["shared pair with maxSe 2 carries 1 SE's worth", nsxStack({ group: { maxSe: "2", haMode: "HA_MODE_SHARED_PAIR" } }), [`${CAP} -> web-seg`]],
         ["shared pair with maxSe 4 fits", nsxStack({ group: { haMode: "HA_MODE_SHARED_PAIR" } }), []],
         // The baseline's dedicated dispatcher on 2 vCPUs: a layout the 2 vCPU row was not measured with.
         ["2 vCPU SEs are too small for shop-vs", nsxStack({ group: { vcpusPerSe: "2" } }), [...GROUP_TOO("shop-vs"), `${DISPATCH} -> web-seg`]],
-        ["2 vCPU SEs without a dedicated dispatcher (as measured)", nsxStack({ group: { vcpusPerSe: "2", dedicatedDispatcherCore: "false" } }), GROUP_TOO("shop-vs")],
+        [
+            "2 vCPU SEs without a dedicated dispatcher (as measured)",
+            nsxStack({ group: { vcpusPerSe: "2", dedicatedDispatcherCore: "false" } }),
+            GROUP_TOO("shop-vs"),
+        ],
         ["api-vs (literal ref) needs 100000 CPS", nsxStack({ api: { l4Cps: "100000" } }), GROUP_TOO("api-vs")],
-        ["api-vs (full URL ref) needs 100000 CPS", nsxStack({ api: { l4Cps: "100000" }, apiRef: "https://avi.example.com/api/serviceenginegroup?name=web&cloud=Default-Cloud" }), GROUP_TOO("api-vs")],
-        ["api-vs names a group not in the stack: not checked", nsxStack({ api: { l4Cps: "100000" }, apiRef: "/api/serviceenginegroup?name=other" }), [NOT_CHECKED]],
+        [
+            "api-vs (full URL ref) needs 100000 CPS",
+            nsxStack({ api: { l4Cps: "100000" }, apiRef: "https://avi.example.com/api/serviceenginegroup?name=web&cloud=Default-Cloud" }),
+            GROUP_TOO("api-vs"),
+        ],
+        [
+            "api-vs names a group not in the stack: not checked",
+            nsxStack({ api: { l4Cps: "100000" }, apiRef: "/api/serviceenginegroup?name=other" }),
+            [NOT_CHECKED],
+        ],
         ["api-vs needs 200000 open connections", nsxStack({ api: { l4OpenConnections: "200000" } }), GROUP_TOO("api-vs")],
         ["memory 8192 MB carries 200000 open connections", nsxStack({ api: { l4OpenConnections: "200000" }, group: { memoryPerSe: "8192" } }), []],
         ["Default-Group described in config fits intranet-vs", nsxStack(), [], DEFAULT_GROUP_OK],
@@ -120,23 +142,31 @@ describe("NSX ALB policies: a compliant baseline and one change per failing case
         ["dispatcher off", nsxStack({ group: { dedicatedDispatcherCore: "false" } }), [`${DISPATCH} -> web-seg`]],
         ["dispatcher absent (computed by the provider, no default)", nsxStack({ group: { dedicatedDispatcherCore: undefined } }), [`${DISPATCH} -> web-seg`]],
         ["dispatcher off below minVcpus", nsxStack({ group: { dedicatedDispatcherCore: "false" } }), [], { [DISPATCH]: { minVcpus: 6 } }],
-        ["vcpusPerSe \"4.5\"", nsxStack({ group: { vcpusPerSe: "4.5" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
-        ["vcpusPerSe \" 4\" (Go rejects spaces)", nsxStack({ group: { vcpusPerSe: " 4" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
-        ["vcpusPerSe \"128\" (out of range)", nsxStack({ group: { vcpusPerSe: "128" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
-        ["maxScaleoutPerVs \"65\" (the provider allows 1-64)", nsxStack({ group: { maxScaleoutPerVs: "65" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
+        ['vcpusPerSe "4.5"', nsxStack({ group: { vcpusPerSe: "4.5" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
+        ['vcpusPerSe " 4" (Go rejects spaces)', nsxStack({ group: { vcpusPerSe: " 4" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
+        ['vcpusPerSe "128" (out of range)', nsxStack({ group: { vcpusPerSe: "128" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
+        ['maxScaleoutPerVs "65" (the provider allows 1-64)', nsxStack({ group: { maxScaleoutPerVs: "65" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
         ["bufferSe above maxSe", nsxStack({ group: { bufferSe: "5" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
-        ["dedicatedDispatcherCore \"yes\"", nsxStack({ group: { dedicatedDispatcherCore: "yes" } }), [`${FACTS} -> web-seg`]],
-        ["dedicatedDispatcherCore \"1\" (Go true)", nsxStack({ group: { dedicatedDispatcherCore: "1" } }), []],
+        ['dedicatedDispatcherCore "yes"', nsxStack({ group: { dedicatedDispatcherCore: "yes" } }), [`${FACTS} -> web-seg`]],
+        ['dedicatedDispatcherCore "1" (Go true)', nsxStack({ group: { dedicatedDispatcherCore: "1" } }), []],
         ["haMode misspelt", nsxStack({ group: { haMode: "HA_MODE_N_PLUS_M" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
         ["minScaleoutPerVs above maxScaleoutPerVs", nsxStack({ group: { minScaleoutPerVs: "3" } }), [`${FACTS} -> web-seg`, NOT_CHECKED]],
         // shop-vs declares SSL TPS, so its throughput row is the SSL one whatever enableSsl says.
-        ["enableSsl \"yes\"", nsxStack({ shopEnableSsl: "yes" }), [`${FACTS} -> shop-vs`]],
-        ["enableSsl \"yes\" on a VS whose throughput row depends on it", nsxStack({ shopEnableSsl: "yes", shop: { sslTps: undefined } }), [`${FACTS} -> shop-vs`, NOT_CHECKED]],
+        ['enableSsl "yes"', nsxStack({ shopEnableSsl: "yes" }), [`${FACTS} -> shop-vs`]],
+        [
+            'enableSsl "yes" on a VS whose throughput row depends on it',
+            nsxStack({ shopEnableSsl: "yes", shop: { sslTps: undefined } }),
+            [`${FACTS} -> shop-vs`, NOT_CHECKED],
+        ],
         ["an invalid demand fact", nsxStack({ shop: { sslTps: "3000 tps" } }), [`${FACTS} -> shop-vs`, NOT_CHECKED]],
         ["2 vCPU SEs and 4000 RSA TPS (as in examples/nsx-alb-se-groups)", nsxStack(EXAMPLE_LIKE), GROUP_TOO("shop-vs")],
         ["6 vCPU SEs and 5000 RSA TPS (a larger SE would be extrapolated)", nsxStack(SIX_VCPU_5000), GROUP_TOO("shop-vs")],
         ["maxSe 1 = bufferSe 1: no buffer can be kept", nsxStack({ group: { maxSe: "1" } }), [`${CAP} -> web-seg`, `${ADV} -> web-seg`]],
-        ["preview: sslTps unknown, the known 150000 RPS already exceed one SE", nsxStack({ shop: { sslTps: UNKNOWN_VALUE, l7Rps: "150000" } }), GROUP_TOO("shop-vs")],
+        [
+            "preview: sslTps unknown, the known 150000 RPS already exceed one SE",
+            nsxStack({ shop: { sslTps: UNKNOWN_VALUE, l7Rps: "150000" } }),
+            GROUP_TOO("shop-vs"),
+        ],
         ["preview: sslTps unknown, the known demand fits: not checked", nsxStack({ shop: { sslTps: UNKNOWN_VALUE } }), [NOT_CHECKED]],
     ];
     it.each(cases)("%s", async (_name, resources, expected, config) => {
@@ -164,9 +194,14 @@ describe("joins and unknown values (preview)", () => {
         expect(parseMessage(v.message).problem).toMatch(/not checked: seGroupRef is unknown in this preview .*Virtualservice "shop-vs"/);
     });
     it("reports a group whose vcpusPerSe is unknown as not checked, without failing the others", async () => {
-        const other: TestResource = { type: SE_GROUP, name: "other-seg", props: seGroupProps({ name: "other", vcpusPerSe: "1", dedicatedDispatcherCore: "false" }) };
+        const other: TestResource = {
+            type: SE_GROUP,
+            name: "other-seg",
+            props: seGroupProps({ name: "other", vcpusPerSe: "1", dedicatedDispatcherCore: "false" }),
+        };
         const busy: TestResource = {
-            type: VS, name: "busy-vs",
+            type: VS,
+            name: "busy-vs",
             props: { seGroupRef: "/api/serviceenginegroup?name=other", markers: [{ key: "perfguard:l4Cps", values: ["80000"] }] },
         };
         const stack = nsxStack({ group: { vcpusPerSe: UNKNOWN_VALUE }, shop: { sslTps: "3000" }, extra: [other, busy] });
@@ -174,13 +209,21 @@ describe("joins and unknown values (preview)", () => {
         const found = await runAll(stack);
         // other-seg: 1 vCPU as its row was measured (no dedicated dispatcher): judged, and busy-vs does not fit it.
         expect(verdicts(found)).toEqual([`${CAP} -> busy-vs`, `${CAP} -> other-seg`, NOT_CHECKED, `${DISPATCH} -> web-seg`, `${MIN} -> web-seg`].sort());
-        expectViolation(found, { policy: MIN, resource: "web-seg", problem: ["not checked", "vcpusPerSe is unknown in this preview"], fix: ["vcpusPerSe"], level: "advisory" });
+        expectViolation(found, {
+            policy: MIN,
+            resource: "web-seg",
+            problem: ["not checked", "vcpusPerSe is unknown in this preview"],
+            fix: ["vcpusPerSe"],
+            level: "advisory",
+        });
     });
     it("reports a VS whose known demand already exceeds capacity although another demand fact is unknown", async () => {
         // shop-vs: sslTps unknown; its known 150000 RPS alone need 150000/150000 = 100% of its 1 SE (> 80%).
         const found = await runStackPolicy(nsxAlbSeCapacity, nsxStack({ shop: { sslTps: UNKNOWN_VALUE, l7Rps: "150000" } }), BASE_CONFIG[CAP]);
         const vs = found.find((v) => v.urn?.endsWith("shop-vs")) as Violation;
-        expect(parseMessage(vs.message).problem).toContain(`known demand alone needs ${pct(150000 / row(4).l7Rps + 1 / row(4).l7SslThroughputGbps)} of its 1 SE`);
+        expect(parseMessage(vs.message).problem).toContain(
+            `known demand alone needs ${pct(150000 / row(4).l7Rps + 1 / row(4).l7SslThroughputGbps)} of its 1 SE`,
+        );
         expect(parseMessage(vs.message).basis.join(" ")).toContain("perfguard:sslTps unknown in this preview, not counted");
     });
     it("reads the reference forms", () => {
@@ -196,12 +239,42 @@ describe("joins and unknown values (preview)", () => {
 describe("config", () => {
     it.each([
         [CAP, nsxAlbSeCapacity as Policy, { headroomPct: 99 }, /invalid config for policy nsx-alb-se-capacity: field headroomPct must be <= 95 \(got 99\)/],
-        [CAP, nsxAlbSeCapacity as Policy, { assumeScaleOut: "yes" }, /invalid config for policy nsx-alb-se-capacity: field assumeScaleOut must be boolean \(got "yes"\)/],
-        [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { vcpus: "2" } } }, /invalid config for policy nsx-alb-se-capacity: field seGroups.Default-Group.vcpus is not a known key \(misspelt\?\)/],
-        [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { vcpusPerSe: "4.5" } } }, /invalid config for policy nsx-alb-se-capacity: an entry of seGroups is invalid[\s\S]*field seGroups.Default-Group: vcpusPerSe "4.5" \(policy config seGroups.Default-Group.vcpusPerSe\) is not an integer \(Go strconv.ParseInt\)/],
-        [CAP, nsxAlbSeCapacity as Policy, { seGroups: { "Default-Group": { haMode: "N+M" } } }, /field seGroups.Default-Group: haMode "N\+M" .* is not one of HA_MODE_SHARED/],
-        [DISPATCH, nsxAlbSeDedicatedDispatcher as Policy, { minVcpus: 0 }, /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be >= 1 \(got 0\)/],
-        [DISPATCH, nsxAlbSeDedicatedDispatcher as Policy, { minVcpus: 4.5 }, /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be integer/],
+        [
+            CAP,
+            nsxAlbSeCapacity as Policy,
+            { assumeScaleOut: "yes" },
+            /invalid config for policy nsx-alb-se-capacity: field assumeScaleOut must be boolean \(got "yes"\)/,
+        ],
+        [
+            CAP,
+            nsxAlbSeCapacity as Policy,
+            { seGroups: { "Default-Group": { vcpus: "2" } } },
+            /invalid config for policy nsx-alb-se-capacity: field seGroups.Default-Group.vcpus is not a known key \(misspelt\?\)/,
+        ],
+        [
+            CAP,
+            nsxAlbSeCapacity as Policy,
+            { seGroups: { "Default-Group": { vcpusPerSe: "4.5" } } },
+            /invalid config for policy nsx-alb-se-capacity: an entry of seGroups is invalid[\s\S]*field seGroups.Default-Group: vcpusPerSe "4.5" \(policy config seGroups.Default-Group.vcpusPerSe\) is not an integer \(Go strconv.ParseInt\)/,
+        ],
+        [
+            CAP,
+            nsxAlbSeCapacity as Policy,
+            { seGroups: { "Default-Group": { haMode: "N+M" } } },
+            /field seGroups.Default-Group: haMode "N\+M" .* is not one of HA_MODE_SHARED/,
+        ],
+        [
+            DISPATCH,
+            nsxAlbSeDedicatedDispatcher as Policy,
+            { minVcpus: 0 },
+            /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be >= 1 \(got 0\)/,
+        ],
+        [
+            DISPATCH,
+            nsxAlbSeDedicatedDispatcher as Policy,
+            { minVcpus: 4.5 },
+            /invalid config for policy nsx-alb-se-dedicated-dispatcher: field minVcpus must be integer/,
+        ],
     ])("rejects bad config of %s", async (_name, policy, config, pattern) => {
         const found = !("validateResource" in policy && policy.validateResource)
             ? await runStackPolicy(policy as StackValidationPolicy, nsxStack(), config)
@@ -225,7 +298,9 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const cpu = 3000 / r4.sslTpsRsa2048 + 30000 / r4.l7Rps + 1 / r4.l7SslThroughputGbps;
         const found = await runStackPolicy(nsxAlbSeCapacity, nsxStack({ shop: { sslTps: "3000" } }), BASE_CONFIG[CAP]);
         const v = parseMessage((found.find((x) => x.urn?.endsWith("shop-vs")) as Violation).message);
-        expect(v.problem).toBe(`Virtualservice "shop-vs" needs ${pct(cpu)} of its 1 SE on Serviceenginegroup "web-seg" (limit 80%): it would drop traffic at peak.`);
+        expect(v.problem).toBe(
+            `Virtualservice "shop-vs" needs ${pct(cpu)} of its 1 SE on Serviceenginegroup "web-seg" (limit 80%): it would drop traffic at peak.`,
+        );
         expect(v.fix).toBe(`see the fix on Serviceenginegroup "web-seg": one change for all its VSs.`);
         expect(v.basis[0]).toContain(`SSL TPS ${pct(3000 / r4.sslTpsRsa2048)}`);
         expect(v.basis[0]).toContain("3000 RSA-2048 SSL TPS");
@@ -268,13 +343,19 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const r4 = row(4);
         const found = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { memoryPerSe: undefined, diskPerSe: "20" } }));
         expectViolation(found, {
-            policy: MIN, resource: "web-seg",
-            problem: ["Serviceenginegroup \"web-seg\"", "2048 MB memory, 20 GB disk per 4 vCPU SE", `tested: ${r4.memoryGb * 1024} MB, ${r4.diskGb} GB`],
+            policy: MIN,
+            resource: "web-seg",
+            problem: ['Serviceenginegroup "web-seg"', "2048 MB memory, 20 GB disk per 4 vCPU SE", `tested: ${r4.memoryGb * 1024} MB, ${r4.diskGb} GB`],
             fix: [`memoryPerSe "${r4.memoryGb * 1024}"`, `diskPerSe "${r4.diskGb}"`, "remediate"],
         });
         // Beyond 6 vCPUs the 6 vCPU row's 6 GB / 40 GB is the tested minimum.
         const big = await runResourcePolicy(nsxAlbSeMinimumResources, nsxStack({ group: { vcpusPerSe: "16", memoryPerSe: "4096", diskPerSe: "40" } }));
-        const v = expectViolation(big, { policy: MIN, resource: "web-seg", problem: ["per 16 vCPU SE", "4096 MB memory", row(6).memoryGb * 1024], fix: [`memoryPerSe "${row(6).memoryGb * 1024}"`] });
+        const v = expectViolation(big, {
+            policy: MIN,
+            resource: "web-seg",
+            problem: ["per 16 vCPU SE", "4096 MB memory", row(6).memoryGb * 1024],
+            fix: [`memoryPerSe "${row(6).memoryGb * 1024}"`],
+        });
         expect(v.fix).not.toContain("diskPerSe");
         expect(v.basis.join("\n")).toContain("6 vCPU row (the largest tested size; used beyond 6 vCPUs)");
     });
@@ -282,13 +363,30 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     // The source: 1 and 2 core SEs were measured with dedicated dispatcher False, 4 and 6 with True.
     it.each([
         ["4 vCPUs with a dispatcher (baseline, as measured)", { vcpusPerSe: "4" }, {}, undefined],
-        ["2 vCPUs without a dispatcher (as measured)", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" }, {}, undefined],
-        ["2 vCPUs with a dispatcher", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }, {},
-            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core, a layout the table never measured."],
-        ["3 vCPUs with a dispatcher", { vcpusPerSe: "3", memoryPerSe: "3072", diskPerSe: "25" }, {},
-            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core on 3 vCPUs per SE leaves 2 proxy cores, a layout the table never measured."],
-        ["1 vCPU with a dispatcher", { vcpusPerSe: "1", memoryPerSe: "2048", diskPerSe: "15" }, {},
-            "Serviceenginegroup \"web-seg\": a dedicated dispatcher core takes its only vCPU, a layout the table never measured."],
+        [
+            "2 vCPUs without a dispatcher (as measured)",
+            { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" },
+            {},
+            undefined,
+        ],
+        [
+            "2 vCPUs with a dispatcher",
+            { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" },
+            {},
+            'Serviceenginegroup "web-seg": a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core, a layout the table never measured.',
+        ],
+        [
+            "3 vCPUs with a dispatcher",
+            { vcpusPerSe: "3", memoryPerSe: "3072", diskPerSe: "25" },
+            {},
+            'Serviceenginegroup "web-seg": a dedicated dispatcher core on 3 vCPUs per SE leaves 2 proxy cores, a layout the table never measured.',
+        ],
+        [
+            "1 vCPU with a dispatcher",
+            { vcpusPerSe: "1", memoryPerSe: "2048", diskPerSe: "15" },
+            {},
+            'Serviceenginegroup "web-seg": a dedicated dispatcher core takes its only vCPU, a layout the table never measured.',
+        ],
         // minVcpus 2: the user asks for dispatchers from 2 vCPUs on; having one is what they asked.
         ["2 vCPUs with a dispatcher, minVcpus 2", { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }, { minVcpus: 2 }, undefined],
     ])("dedicated dispatcher below 4 vCPUs: %s", async (_name, group, config, problem) => {
@@ -300,13 +398,17 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         expect(found).toHaveLength(1);
         const m = parseMessage(found[0].message);
         expect(m.problem).toBe(problem);
-        expect(m.fix).toBe(`set dedicatedDispatcherCore "false" (as the ${group.vcpusPerSe} vCPU row was measured), or vcpusPerSe "4" or more (measured with a dedicated dispatcher).`);
+        expect(m.fix).toBe(
+            `set dedicatedDispatcherCore "false" (as the ${group.vcpusPerSe} vCPU row was measured), or vcpusPerSe "4" or more (measured with a dedicated dispatcher).`,
+        );
         expect(m.basis).toContain("NSX ALB 20.1.6 per-SE table: the 1 and 2 vCPU rows were measured with dedicated dispatcher False (every core a proxy core)");
         expect(found[0].enforcementLevel).toBe("advisory");
     });
     it("a long SE group name keeps the small-dispatcher problem line within 160 characters", async () => {
         const long = "w".repeat(200);
-        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }) }]);
+        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [
+            { type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" }) },
+        ]);
         const problem = parseMessage(found[0].message).problem;
         expect(problem.length).toBeLessThanOrEqual(160);
         expect(problem).toContain("a dedicated dispatcher core on 2 vCPUs per SE leaves 1 proxy core");
@@ -314,22 +416,41 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     it("the capacity verdict and figures on a 2 vCPU SE with a dispatcher say the figures are not measured", async () => {
         const stack = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20" } });
         const group = (await runStackPolicy(nsxAlbSeCapacity, stack)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
-        expect(group.message).toContain("per SE at vcpusPerSe 2, memoryPerSe 2048 MB: 950 RSA-2048 SSL TPS, 58000 L7 RPS, 42000 L4 CPS, 6 Gbps L4 throughput, 2.6 Gbps L7 SSL throughput (CPU bound), 80000 open connections (memory bound) " +
-            "(NSX ALB 20.1.6 per-SE table, 1 vCPU row; dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured (that row had every core a proxy core); open connections from the 2 vCPU row)");
+        expect(group.message).toContain(
+            "per SE at vcpusPerSe 2, memoryPerSe 2048 MB: 950 RSA-2048 SSL TPS, 58000 L7 RPS, 42000 L4 CPS, 6 Gbps L4 throughput, 2.6 Gbps L7 SSL throughput (CPU bound), 80000 open connections (memory bound) " +
+                "(NSX ALB 20.1.6 per-SE table, 1 vCPU row; dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured (that row had every core a proxy core); open connections from the 2 vCPU row)",
+        );
         const asMeasured = nsxStack({ group: { vcpusPerSe: "2", memoryPerSe: "2048", diskPerSe: "20", dedicatedDispatcherCore: "false" } });
         const plain = (await runStackPolicy(nsxAlbSeCapacity, asMeasured)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
-        expect(plain.message).toContain("1800 RSA-2048 SSL TPS, 80000 L7 RPS, 54000 L4 CPS, 6 Gbps L4 throughput, 3.8 Gbps L7 SSL throughput (CPU bound), 80000 open connections (memory bound) (NSX ALB 20.1.6 per-SE table, 2 vCPU row)");
+        expect(plain.message).toContain(
+            "1800 RSA-2048 SSL TPS, 80000 L7 RPS, 54000 L4 CPS, 6 Gbps L4 throughput, 3.8 Gbps L7 SSL throughput (CPU bound), 80000 open connections (memory bound) (NSX ALB 20.1.6 per-SE table, 2 vCPU row)",
+        );
         expect(plain.message).not.toContain("dedicated dispatcher");
     });
 
     // A dedicated dispatcher below 4 vCPUs takes a core from proxying: the proxy figures are the (vcpus - 1) row's.
     it.each([
         ["baseline: 2 vCPU, no dedicated dispatcher (as measured)", "2", "false", "1800 RSA-2048 SSL TPS", "(NSX ALB 20.1.6 per-SE table, 2 vCPU row)"],
-        ["2 vCPU with a dedicated dispatcher: the 1 vCPU row", "2", "true", "950 RSA-2048 SSL TPS", "dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured"],
-        ["3 vCPU with a dedicated dispatcher: the 2 vCPU row", "3", "true", "1800 RSA-2048 SSL TPS", "dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured"],
+        [
+            "2 vCPU with a dedicated dispatcher: the 1 vCPU row",
+            "2",
+            "true",
+            "950 RSA-2048 SSL TPS",
+            "dedicated dispatcher: judged on the 1 vCPU row of proxy cores, not measured",
+        ],
+        [
+            "3 vCPU with a dedicated dispatcher: the 2 vCPU row",
+            "3",
+            "true",
+            "1800 RSA-2048 SSL TPS",
+            "dedicated dispatcher: judged on the 2 vCPU row of proxy cores, not measured",
+        ],
         ["4 vCPU with a dedicated dispatcher: its own row (measured so)", "4", "true", "2600 RSA-2048 SSL TPS", "(NSX ALB 20.1.6 per-SE table, 4 vCPU row)"],
     ])("nsx-alb-se-capacity with a dedicated dispatcher: %s", async (_name, vcpus, dispatcher, figure, basis) => {
-        const stack = nsxStack({ shop: { sslTps: "3000" }, group: { vcpusPerSe: vcpus, memoryPerSe: String(Number(vcpus) * 1024), dedicatedDispatcherCore: dispatcher } });
+        const stack = nsxStack({
+            shop: { sslTps: "3000" },
+            group: { vcpusPerSe: vcpus, memoryPerSe: String(Number(vcpus) * 1024), dedicatedDispatcherCore: dispatcher },
+        });
         const group = (await runStackPolicy(nsxAlbSeCapacity, stack)).find((v) => v.urn?.endsWith("::web-seg")) as Violation;
         expect(group.message).toContain(`memoryPerSe ${Number(vcpus) * 1024} MB: ${figure}`);
         expect(group.message).toContain(basis);
@@ -338,25 +459,41 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const found = await runStackPolicy(nsxAlbSeCapacity, nsxStack({ group: { vcpusPerSe: "1", memoryPerSe: "2048", dedicatedDispatcherCore: "true" } }));
         expect(found.some((v) => v.urn?.endsWith("::web-seg") || v.urn?.endsWith("::shop-vs"))).toBe(false);
         const stackLevel = found.find((v) => v.urn === undefined) as Violation;
-        expect(stackLevel.message).toContain("Basis: its SE group's dedicated dispatcher core takes the only vCPU per SE: no proxy core, and the NSX ALB 20.1.6 per-SE table has no row for that: 3 (");
+        expect(stackLevel.message).toContain(
+            "Basis: its SE group's dedicated dispatcher core takes the only vCPU per SE: no proxy core, and the NSX ALB 20.1.6 per-SE table has no row for that: 3 (",
+        );
         expect(stackLevel.message).toContain(`set dedicatedDispatcherCore "false" (as the 1 vCPU row was measured), or vcpusPerSe "4" or more`);
     });
 
     it("nsx-alb-se-dedicated-dispatcher", async () => {
-        const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, nsxStack({ group: { vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" } }));
+        const found = await runResourcePolicy(
+            nsxAlbSeDedicatedDispatcher,
+            nsxStack({ group: { vcpusPerSe: "6", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" } }),
+        );
         expectViolation(found, {
-            policy: DISPATCH, resource: "web-seg",
-            problem: ["Serviceenginegroup \"web-seg\"", "6 vCPUs per SE", "minVcpus 4", "no dedicated dispatcher core"],
-            fix: ["dedicatedDispatcherCore \"true\""],
+            policy: DISPATCH,
+            resource: "web-seg",
+            problem: ['Serviceenginegroup "web-seg"', "6 vCPUs per SE", "minVcpus 4", "no dedicated dispatcher core"],
+            fix: ['dedicatedDispatcherCore "true"'],
         });
         // A long name is shortened on the problem line and given whole in a basis line.
         const long = "web-se-group-for-the-emea-production-tenant-with-long-name";
-        const named = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" }) }]);
-        const v = expectViolation(named, { policy: DISPATCH, resource: long, problem: [`"${long.slice(0, 39)}…"`, "16 vCPUs per SE"], fix: ["dedicatedDispatcherCore"] });
+        const named = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, [
+            { type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "6144", diskPerSe: "40", dedicatedDispatcherCore: "false" }) },
+        ]);
+        const v = expectViolation(named, {
+            policy: DISPATCH,
+            resource: long,
+            problem: [`"${long.slice(0, 39)}…"`, "16 vCPUs per SE"],
+            fix: ["dedicatedDispatcherCore"],
+        });
         expect(v.basis).toContain(`Serviceenginegroup "${long.slice(0, 39)}…" is "${long}"`);
-        const small = await runResourcePolicy(nsxAlbSeMinimumResources, [{ type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "2048", diskPerSe: "1", dedicatedDispatcherCore: "true" }) }]);
+        const small = await runResourcePolicy(nsxAlbSeMinimumResources, [
+            { type: SE_GROUP, name: long, props: seGroupProps({ vcpusPerSe: "16", memoryPerSe: "2048", diskPerSe: "1", dedicatedDispatcherCore: "true" }) },
+        ]);
         expectViolation(small, {
-            policy: MIN, resource: long,
+            policy: MIN,
+            resource: long,
             problem: ["2048 MB memory, 1 GB disk per 16 vCPU SE", `tested: ${row(6).memoryGb * 1024} MB, ${row(6).diskGb} GB`],
             fix: [`memoryPerSe "${row(6).memoryGb * 1024}" and diskPerSe "${row(6).diskGb}"`],
         });
@@ -365,7 +502,11 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     });
 
     it("never echoes other property values", async () => {
-        const stack = nsxStack({ group: { maxSe: "2", memoryPerSe: "2048", dedicatedDispatcherCore: undefined }, shop: { sslTps: "5000" }, api: { l4OpenConnections: "900000" } });
+        const stack = nsxStack({
+            group: { maxSe: "2", memoryPerSe: "2048", dedicatedDispatcherCore: undefined },
+            shop: { sslTps: "5000" },
+            api: { l4OpenConnections: "900000" },
+        });
         const all = await runAll(stack, DEFAULT_GROUP_SMALL);
         expect(all.length).toBeGreaterThanOrEqual(5);
         for (const v of all) {
@@ -402,7 +543,10 @@ describe("review fixes: applicable, consistent fixes and clear messages", () => 
         for (const fix of fixes) {
             const after = await runAll(nsxStack({ ...options, group: { ...options.group, ...fix } }), config);
             const blocking = after.filter((v) => v.policyName !== ADV);
-            expect(blocking.map((v) => `${v.policyName}: ${v.message.slice(0, 160)}`), JSON.stringify(fix)).toEqual([]);
+            expect(
+                blocking.map((v) => `${v.policyName}: ${v.message.slice(0, 160)}`),
+                JSON.stringify(fix),
+            ).toEqual([]);
         }
     });
     it("a fix on a config-described group applies to the config", async () => {
@@ -449,18 +593,28 @@ describe("review fixes: applicable, consistent fixes and clear messages", () => 
 
 describe("remediation (in-process; the gRPC path is in nsx.remediation.test.ts)", () => {
     const view = (props: Record<string, unknown>) => ({
-        type: SE_GROUP, name: "g", urn: "urn:g", props, opts: {}, stackTags: new Map(), getConfig: () => ({}),
-        isType: () => false, asType: () => undefined, notApplicable: () => undefined,
+        type: SE_GROUP,
+        name: "g",
+        urn: "urn:g",
+        props,
+        opts: {},
+        stackTags: new Map(),
+        getConfig: () => ({}),
+        isType: () => false,
+        asType: () => undefined,
+        notApplicable: () => undefined,
     });
     it("raises memory and disk as strings and keeps every other field", async () => {
         const props = seGroupProps({ memoryPerSe: "2048", diskPerSe: undefined });
-        const out = await nsxAlbSeMinimumResources.remediateResource?.(view(props) as never) as Record<string, unknown>;
+        const out = (await nsxAlbSeMinimumResources.remediateResource?.(view(props) as never)) as Record<string, unknown>;
         expect(out).toEqual({ ...props, memoryPerSe: "4096", diskPerSe: "30" });
     });
-    it("sets the dispatcher as \"true\" and changes nothing when compliant or unknown", async () => {
+    it('sets the dispatcher as "true" and changes nothing when compliant or unknown', async () => {
         const props = seGroupProps({ dedicatedDispatcherCore: "false" });
         expect(await nsxAlbSeDedicatedDispatcher.remediateResource?.(view(props) as never)).toEqual({ ...props, dedicatedDispatcherCore: "true" });
         expect(await nsxAlbSeDedicatedDispatcher.remediateResource?.(view(seGroupProps()) as never)).toBeUndefined();
-        expect(await nsxAlbSeMinimumResources.remediateResource?.(view(seGroupProps({ vcpusPerSe: UNKNOWN_VALUE, memoryPerSe: "1024" })) as never)).toBeUndefined();
+        expect(
+            await nsxAlbSeMinimumResources.remediateResource?.(view(seGroupProps({ vcpusPerSe: UNKNOWN_VALUE, memoryPerSe: "1024" })) as never),
+        ).toBeUndefined();
     });
 });

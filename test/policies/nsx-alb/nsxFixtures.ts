@@ -46,22 +46,25 @@ function merged(base: Record<string, unknown>, overrides: Record<string, unknown
 
 /** The SE group "web" at 4 vCPUs / 4096 MB / 30 GB, dispatcher on, maxSe 4, bufferSe 1, N+M, distributed placement. */
 export function seGroupProps(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-    return merged({
-        name: "web",
-        tenantRef: "/api/tenant?name=admin",
-        cloudRef: "/api/cloud?name=Default-Cloud",
-        vcpusPerSe: "4",
-        memoryPerSe: "4096",
-        diskPerSe: "30",
-        maxSe: "4",
-        minScaleoutPerVs: "1",
-        maxScaleoutPerVs: "2",
-        bufferSe: "1",
-        haMode: "HA_MODE_SHARED",
-        algo: "PLACEMENT_ALGO_DISTRIBUTED",
-        dedicatedDispatcherCore: "true",
-        description: SECRET,
-    }, overrides);
+    return merged(
+        {
+            name: "web",
+            tenantRef: "/api/tenant?name=admin",
+            cloudRef: "/api/cloud?name=Default-Cloud",
+            vcpusPerSe: "4",
+            memoryPerSe: "4096",
+            diskPerSe: "30",
+            maxSe: "4",
+            minScaleoutPerVs: "1",
+            maxScaleoutPerVs: "2",
+            bufferSe: "1",
+            haMode: "HA_MODE_SHARED",
+            algo: "PLACEMENT_ALGO_DISTRIBUTED",
+            dedicatedDispatcherCore: "true",
+            description: SECRET,
+        },
+        overrides,
+    );
 }
 
 /**
@@ -115,7 +118,13 @@ export function groupStack(group: Record<string, unknown>, vss: Array<Record<str
         ...vss.map((facts, i): TestResource => ({
             type: VS,
             name: `vs-${i + 1}`,
-            props: { name: `vs${i + 1}`, seGroupRef: UNKNOWN_VALUE, services: [{ port: "443", enableSsl: "true" }], markers: Object.entries(facts).map(([key, v]) => ({ key: `perfguard:${key}`, values: [v] })), ...vsProps },
+            props: {
+                name: `vs${i + 1}`,
+                seGroupRef: UNKNOWN_VALUE,
+                services: [{ port: "443", enableSsl: "true" }],
+                markers: Object.entries(facts).map(([key, v]) => ({ key: `perfguard:${key}`, values: [v] })),
+                ...vsProps,
+            },
             propertyDependencies: { seGroupRef: ["g-seg"] },
         })),
     ];
@@ -127,8 +136,17 @@ export function stackViewOf(resources: readonly TestResource[]): StackView {
         const r = resources.find((x) => x.name === name) as TestResource;
         return urnOf(r.type, r.name);
     };
-    return new StackView(resources.map((r) => viewOf({
-        urn: urnOf(r.type, r.name), type: r.type, name: r.name, props: r.props,
-        propertyDependencies: Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))])),
-    })));
+    return new StackView(
+        resources.map((r) =>
+            viewOf({
+                urn: urnOf(r.type, r.name),
+                type: r.type,
+                name: r.name,
+                props: r.props,
+                propertyDependencies: Object.fromEntries(
+                    Object.entries(r.propertyDependencies ?? {}).map(([p, names]) => [p, names.map((n) => ({ urn: urn(n) }))]),
+                ),
+            }),
+        ),
+    );
 }

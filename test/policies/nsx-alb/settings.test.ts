@@ -8,7 +8,15 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { policies } from "../../../policies";
-import { ADVISORY_SCHEMA, advisorySettings, MOVED_SETTINGS, SE_CAPACITY_DEFAULTS, SE_CAPACITY_SCHEMA, seCapacityConfigOf, SETTINGS_HOME } from "../../../policies/nsx-alb/config";
+import {
+    ADVISORY_SCHEMA,
+    advisorySettings,
+    MOVED_SETTINGS,
+    SE_CAPACITY_DEFAULTS,
+    SE_CAPACITY_SCHEMA,
+    seCapacityConfigOf,
+    SETTINGS_HOME,
+} from "../../../policies/nsx-alb/config";
 import { rememberConfig } from "../../../policies/pack/policyConfigs";
 import { StackView } from "../../../policies/pack/resources";
 
@@ -17,8 +25,14 @@ const ROOM = policies.filter((p) => p.name.startsWith("nsx-alb-"));
 
 /** Every NSX ALB source: the room, its model, and the CLI code that prints it. */
 function nsxSources(): string[] {
-    const room = fs.readdirSync(path.join(ROOT, "policies", "nsx-alb")).filter((f) => f.endsWith(".ts")).map((f) => path.join("policies", "nsx-alb", f));
-    const model = fs.readdirSync(path.join(ROOT, "model")).filter((f) => /^se[A-Z].*\.ts$/.test(f)).map((f) => path.join("model", f));
+    const room = fs
+        .readdirSync(path.join(ROOT, "policies", "nsx-alb"))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => path.join("policies", "nsx-alb", f));
+    const model = fs
+        .readdirSync(path.join(ROOT, "model"))
+        .filter((f) => /^se[A-Z].*\.ts$/.test(f))
+        .map((f) => path.join("model", f));
     return [...room, ...model, path.join("cli", "sizeNsxAlb.ts"), path.join("cli", "report", "nsxAlb.ts")].sort();
 }
 
@@ -43,11 +57,11 @@ export function codeOnly(text: string): string {
             i = end < 0 ? text.length : end + 2;
             continue;
         }
-        if (c === "\"" || c === "'") {
+        if (c === '"' || c === "'") {
             i++;
             while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
             i++;
-            out += "\"\"";
+            out += '""';
             continue;
         }
         if (c === "`" || (c === "}" && templates.length > 0 && templates[templates.length - 1] === depth)) {
@@ -83,13 +97,18 @@ const LITERAL = String.raw`(?:-?\d+(?:\.\d+)?|true|false|\{\s*\})`;
  */
 export function numericFallbacks(code: string, keys: readonly string[]): string[] {
     const restated = /\bDEFAULT_[A-Z0-9_]*\s*(?::[^=\n]*)?=\s*(?:Object\.freeze\()?\{/;
-    const patterns = keys.map((k) => new RegExp([
-        String.raw`\b${k}\s*\)?\s*(?:\?\?|\|\|)\s*${LITERAL}(?![\w.])`,
-        String.raw`\?\s*[\w.]*\b${k}\s*:\s*${LITERAL}(?![\w.])`,
-        String.raw`\b${k}\s*[!=]==?\s*${LITERAL}(?![\w.])`,
-        String.raw`${LITERAL}\s*[!=]==?\s*[\w.]*\b${k}\b`,
-        String.raw`(?:^|[{,]\s*)${k}\s*:\s*${LITERAL}\s*[,}]`,
-    ].join("|")));
+    const patterns = keys.map(
+        (k) =>
+            new RegExp(
+                [
+                    String.raw`\b${k}\s*\)?\s*(?:\?\?|\|\|)\s*${LITERAL}(?![\w.])`,
+                    String.raw`\?\s*[\w.]*\b${k}\s*:\s*${LITERAL}(?![\w.])`,
+                    String.raw`\b${k}\s*[!=]==?\s*${LITERAL}(?![\w.])`,
+                    String.raw`${LITERAL}\s*[!=]==?\s*[\w.]*\b${k}\b`,
+                    String.raw`(?:^|[{,]\s*)${k}\s*:\s*${LITERAL}\s*[,}]`,
+                ].join("|"),
+            ),
+    );
     // A schema's own lines (type, bounds, default) are where a default belongs.
     const schema = /\b(?:type|minimum|maximum|default)\s*:/;
     return code.split("\n").filter((line) => restated.test(line) || (!schema.test(line) && patterns.some((p) => p.test(line))));
@@ -100,12 +119,21 @@ const CONFIGURED = [...new Set([...ROOM.flatMap((p) => Object.keys(p.configSchem
 
 describe("NSX ALB settings: written once, in a schema", () => {
     it("the room has the four policies and the settings the schema declares", () => {
-        expect(ROOM.map((p) => p.name).sort()).toEqual(["nsx-alb-se-capacity", "nsx-alb-se-capacity-advisory", "nsx-alb-se-dedicated-dispatcher", "nsx-alb-se-minimum-resources"]);
+        expect(ROOM.map((p) => p.name).sort()).toEqual([
+            "nsx-alb-se-capacity",
+            "nsx-alb-se-capacity-advisory",
+            "nsx-alb-se-dedicated-dispatcher",
+            "nsx-alb-se-minimum-resources",
+        ]);
         expect(CONFIGURED).toEqual(["assumeScaleOut", "headroomPct", "maxVsPerSe", "minVcpus", "seGroups"]);
     });
     it("the config module's defaults are the home schema's, and an empty config reads them", () => {
         const home = ROOM.find((p) => p.name === SETTINGS_HOME);
-        const defaults = Object.fromEntries(Object.entries(home?.configSchema?.properties ?? {}).filter(([k]) => k !== "unverified").map(([k, s]) => [k, (s as { default?: unknown }).default]));
+        const defaults = Object.fromEntries(
+            Object.entries(home?.configSchema?.properties ?? {})
+                .filter(([k]) => k !== "unverified")
+                .map(([k, s]) => [k, (s as { default?: unknown }).default]),
+        );
         expect(defaults).toEqual({ headroomPct: 20, assumeScaleOut: false, seGroups: {} });
         expect({ ...SE_CAPACITY_DEFAULTS }).toEqual(defaults);
         expect(seCapacityConfigOf(undefined)).toEqual(defaults);
@@ -142,7 +170,7 @@ describe("NSX ALB settings: written once, in a schema", () => {
     });
     it("the check finds a restated default (so it can fail)", () => {
         const old = [
-            "const headroomPct = typeof p.headroomPct === \"number\" && Number.isFinite(p.headroomPct) ? p.headroomPct : 20;",
+            'const headroomPct = typeof p.headroomPct === "number" && Number.isFinite(p.headroomPct) ? p.headroomPct : 20;',
             "const tail = `bufferSe ${g.bufferSe}, maxVsPerSe ${g.maxVsPerSe ?? 10}`;",
             "if (config.headroomPct !== 20) {",
             "return { headroomPct: config.headroomPct || 20 };",
@@ -150,7 +178,9 @@ describe("NSX ALB settings: written once, in a schema", () => {
         ].join("\n");
         expect(numericFallbacks(codeOnly(old), CONFIGURED)).toHaveLength(5);
         // Message text and comments are not defaults.
-        expect(numericFallbacks(codeOnly("// headroomPct ?? 20\nconst s = \"headroomPct (default 20)\";\nconst t = `headroomPct: ${pct(0.2)}`;"), CONFIGURED)).toEqual([]);
+        expect(
+            numericFallbacks(codeOnly('// headroomPct ?? 20\nconst s = "headroomPct (default 20)";\nconst t = `headroomPct: ${pct(0.2)}`;'), CONFIGURED),
+        ).toEqual([]);
     });
     it.each(nsxSources().map((f) => [f] as const))("%s restates no configured value's default", (file) => {
         const code = codeOnly(fs.readFileSync(path.join(ROOT, file), "utf8"));

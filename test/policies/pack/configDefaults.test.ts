@@ -77,7 +77,10 @@ describe("any other config still goes to ajv", () => {
 
     it.each<[string, PolicyConfigSchema]>([
         ["a non-empty object default", { properties: { o: { type: "object", default: { x: 1 } } } }],
-        ["an empty object default whose schema has properties", { properties: { o: { type: "object", default: {}, properties: { x: { type: "number", default: 1 } } } } }],
+        [
+            "an empty object default whose schema has properties",
+            { properties: { o: { type: "object", default: {}, properties: { x: { type: "number", default: 1 } } } } },
+        ],
         ["a non-empty list default", { properties: { l: { type: "array", default: [1] } } }],
     ])("%s goes to ajv, which may add to it", (name, withNested) => {
         const before = compiledValidators();

@@ -13,24 +13,32 @@ const property = { type: "number", default: 250, description: "Zones at or above
 function build(): unknown[] {
     return [
         resourcePolicy<LimitConfig>({
-            name: "test-typed-config-ok", description: "A policy with one typed key.", enforcementLevel: "advisory",
+            name: "test-typed-config-ok",
+            description: "A policy with one typed key.",
+            enforcementLevel: "advisory",
             configSchema: { properties: { maxRttMs: property } },
             check: () => undefined,
         }),
         resourcePolicy<LimitConfig>({
-            name: "test-typed-config-missing", description: "A schema without the config's key.", enforcementLevel: "advisory",
+            name: "test-typed-config-missing",
+            description: "A schema without the config's key.",
+            enforcementLevel: "advisory",
             // @ts-expect-error maxRttMs is in LimitConfig but missing from the schema
             configSchema: { properties: {} },
             check: () => undefined,
         }),
         resourcePolicy<LimitConfig>({
-            name: "test-typed-config-extra", description: "A schema with a key the config lacks.", enforcementLevel: "advisory",
+            name: "test-typed-config-extra",
+            description: "A schema with a key the config lacks.",
+            enforcementLevel: "advisory",
             // @ts-expect-error maxRtt is not a key of LimitConfig (a typo)
             configSchema: { properties: { maxRttMs: property, maxRtt: property } },
             check: () => undefined,
         }),
         resourcePolicy<LimitConfig>({
-            name: "test-typed-config-read", description: "A check reading a key the config lacks.", enforcementLevel: "advisory",
+            name: "test-typed-config-read",
+            description: "A check reading a key the config lacks.",
+            enforcementLevel: "advisory",
             configSchema: { properties: { maxRttMs: property } },
             // @ts-expect-error maxRtt is not a key of LimitConfig
             check: (_resource, config) => void String(config.maxRtt),

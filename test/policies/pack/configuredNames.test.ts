@@ -24,7 +24,10 @@ describe("recordConfiguredNames", () => {
     it.each([
         [["xen-dom0-workload", "all"], []],
         [["xen-dom0-workoad", "all", "citrix-zone-rtt-limit"], [{ name: "xen-dom0-workoad", suggestion: "xen-dom0-workload" }]],
-        [["zeta", "alpha"], [{ name: "alpha" }, { name: "zeta" }]],
+        [
+            ["zeta", "alpha"],
+            [{ name: "alpha" }, { name: "zeta" }],
+        ],
     ])("%j", (keys, expected) => {
         recordConfiguredNames(keys, POLICIES);
         expect(unknownPolicyNames()).toEqual(expected);
@@ -57,8 +60,10 @@ describe("tapConfigure", () => {
 describe("unknownPolicyNamesMessage", () => {
     it("names the first key, counts the others, and gives one fix per key", () => {
         const m = unknownPolicyNamesMessage([{ name: "a-b", suggestion: "a-c" }, { name: "x" }, { name: "y" }], "perfguard");
-        expect(m.problem).toBe("policy pack config names \"a-b\" and 2 more keys, not policies of perfguard: ignored, so the policy meant keeps its defaults.");
-        expect(m.fix).toBe("rename \"a-b\" to \"a-c\"; remove \"x\" or rename it to a policy of perfguard (README, Policies); remove \"y\" or rename it to a policy of perfguard (README, Policies) in the --policy-pack-config file (`perfguard config check <file>` lists every problem)");
+        expect(m.problem).toBe('policy pack config names "a-b" and 2 more keys, not policies of perfguard: ignored, so the policy meant keeps its defaults.');
+        expect(m.fix).toBe(
+            'rename "a-b" to "a-c"; remove "x" or rename it to a policy of perfguard (README, Policies); remove "y" or rename it to a policy of perfguard (README, Policies) in the --policy-pack-config file (`perfguard config check <file>` lists every problem)',
+        );
         expect(m.problem.length).toBeLessThanOrEqual(160);
     });
 

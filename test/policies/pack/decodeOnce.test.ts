@@ -29,9 +29,35 @@ describe("decodeOnce: one decode of a request's Struct, shared by the policies o
         // [case, calls made (struct index, proxySecrets), decodes expected]
         ["one policy", [[0, false]], 1],
         ["nine stack policies, one resource", Array.from({ length: 9 }, (): Call => [0, false]), 1],
-        ["two resources, three policies each", [[0, false], [1, false], [0, false], [1, false], [0, false], [1, false]], 2],
-        ["remediate (proxySecrets) is never shared", [[0, true], [0, true]], 2],
-        ["analyze then remediate of one Struct", [[0, false], [0, true], [0, false]], 2],
+        [
+            "two resources, three policies each",
+            [
+                [0, false],
+                [1, false],
+                [0, false],
+                [1, false],
+                [0, false],
+                [1, false],
+            ],
+            2,
+        ],
+        [
+            "remediate (proxySecrets) is never shared",
+            [
+                [0, true],
+                [0, true],
+            ],
+            2,
+        ],
+        [
+            "analyze then remediate of one Struct",
+            [
+                [0, false],
+                [0, true],
+                [0, false],
+            ],
+            2,
+        ],
     ])("%s: %i decodes", (_name, calls, decodes) => {
         const { mod, calls: count } = countingModule();
         expect(decodeOnce(mod)).toBe(true);

@@ -28,8 +28,10 @@ describe("did you mean", () => {
     });
     it("puts the suggestion in the fix and keeps the problem line short", () => {
         const message = unknownKeysMessage("nsx-alb-se-dedicated-dispatcher", { properties: { minVcpus: {}, unverified: {} } }, ["minVcpu", "colour"]);
-        expect(message.problem).toBe("unknown config keys \"minVcpu\" and 1 more for policy nsx-alb-se-dedicated-dispatcher: ignored, the checks ran with the other settings.");
-        expect(message.fix).toBe("\"minVcpu\": did you mean \"minVcpus\"?; remove \"colour\" (accepted keys are minVcpus, unverified, plus enforcementLevel)");
+        expect(message.problem).toBe(
+            'unknown config keys "minVcpu" and 1 more for policy nsx-alb-se-dedicated-dispatcher: ignored, the checks ran with the other settings.',
+        );
+        expect(message.fix).toBe('"minVcpu": did you mean "minVcpus"?; remove "colour" (accepted keys are minVcpus, unverified, plus enforcementLevel)');
     });
 });
 
@@ -40,14 +42,16 @@ describe("config problems are Messages", () => {
         expect(typo).toHaveLength(1);
         expect(typo[0].enforcementLevel).toBe("mandatory");
         const { problem, fix } = expectMessageShape(typo[0]);
-        expect(problem).toContain("\"minVcpu\" for policy nsx-alb-se-dedicated-dispatcher");
-        expect(fix).toContain("did you mean \"minVcpus\"?");
+        expect(problem).toContain('"minVcpu" for policy nsx-alb-se-dedicated-dispatcher');
+        expect(fix).toContain('did you mean "minVcpus"?');
     });
     it("an invalid value: the first problem on the problem line, each field in the fix, all in the basis", async () => {
         const found = await runResourcePolicy(nsxAlbSeDedicatedDispatcher, nsxStack(), { minVcpus: 0, unverified: "loud" });
         expect(found).toHaveLength(1);
         const { problem, fix, basis } = expectMessageShape(found[0]);
-        expect(problem).toMatch(/^invalid config for policy nsx-alb-se-dedicated-dispatcher: field (minVcpus|unverified) .* \(and 1 more, below\); none of this policy's checks ran\.$/);
+        expect(problem).toMatch(
+            /^invalid config for policy nsx-alb-se-dedicated-dispatcher: field (minVcpus|unverified) .* \(and 1 more, below\); none of this policy's checks ran\.$/,
+        );
         expect(fix).toContain("minVcpus");
         expect(fix).toContain("unverified");
         expect(fix).toContain("docs/policies/nsx-alb-se-dedicated-dispatcher.md");
@@ -99,19 +103,29 @@ describe("decisions", () => {
                 report.notChecked({ reason: "size is unknown in this preview", remedy: "make size known" }, resource);
             } else {
                 report.applied("size 3 against 2", resource);
-                report({ problem: `${resource.label} is too big.`, fix: "set size \"2\"" }, resource);
+                report({ problem: `${resource.label} is too big.`, fix: 'set size "2"' }, resource);
             }
         },
     });
     it("sends not applicable through the SDK channel, not checked at the unverified level, verdicts as violations", async () => {
-        const found = await runPolicies([decide], [
-            { type: TYPE, name: "a", props: { mode: "na" } },
-            { type: TYPE, name: "b", props: { mode: "unknown" } },
-            { type: TYPE, name: "c", props: {} },
-        ], { "test-decisions": { unverified: "mandatory" } });
+        const found = await runPolicies(
+            [decide],
+            [
+                { type: TYPE, name: "a", props: { mode: "na" } },
+                { type: TYPE, name: "b", props: { mode: "unknown" } },
+                { type: TYPE, name: "c", props: {} },
+            ],
+            { "test-decisions": { unverified: "mandatory" } },
+        );
         expect(notApplicableLog.map((n) => [n.urn.split("::").pop(), n.reason])).toEqual([["a", "nothing declared"]]);
-        expectViolation(found, { policy: "test-decisions", resource: "b", problem: ["Thing \"b\" not checked", "size is unknown in this preview"], fix: ["make size known"], level: "mandatory" });
-        expectViolation(found, { policy: "test-decisions", resource: "c", problem: ["too big"], fix: ["size \"2\""] });
+        expectViolation(found, {
+            policy: "test-decisions",
+            resource: "b",
+            problem: ['Thing "b" not checked', "size is unknown in this preview"],
+            fix: ["make size known"],
+            level: "mandatory",
+        });
+        expectViolation(found, { policy: "test-decisions", resource: "c", problem: ["too big"], fix: ['size "2"'] });
         expect(found).toHaveLength(2);
     });
 });

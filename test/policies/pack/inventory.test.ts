@@ -21,7 +21,11 @@ function exportOf(name: string): { version: number; deployment: unknown } {
 
 /** A DIY backend holding the three fixture stacks as checkpoints (`layout` project folders or the older flat one). */
 function backend(dir: string, layout: "project" | "flat", gzip: readonly string[] = []): string {
-    for (const [project, file] of [["network", "network.json"], ["team-a", "team-a.json"], ["team-b", "team-b.json"]]) {
+    for (const [project, file] of [
+        ["network", "network.json"],
+        ["team-a", "team-a.json"],
+        ["team-b", "team-b.json"],
+    ]) {
         const folder = layout === "project" ? path.join(dir, ".pulumi", "stacks", project) : path.join(dir, ".pulumi", "stacks");
         fs.mkdirSync(folder, { recursive: true });
         const stackFile = layout === "project" ? "prod" : `${project}-prod`;
@@ -55,30 +59,50 @@ describe("sources", () => {
     const cases: Array<[string, () => string, { stacks: string[]; errors: string[] }]> = [
         ["one export", () => fixture("network.json"), { stacks: [THREE[0]], errors: [] }],
         ["several, comma-separated, with spaces", () => `${fixture("network.json")} , ${fixture("team-a.json")}`, { stacks: THREE.slice(0, 2), errors: [] }],
-        ["a folder: its *.json only", () => {
-            const dir = path.join(tmp, "folder");
-            fs.mkdirSync(dir, { recursive: true });
-            for (const f of ["network.json", "team-a.json"]) {
-                fs.copyFileSync(fixture(f), path.join(dir, f));
-            }
-            fs.writeFileSync(path.join(dir, "notes.txt"), "not an export");
-            fs.writeFileSync(path.join(dir, "team-a.json.bak"), "{");
-            return dir;
-        }, { stacks: THREE.slice(0, 2), errors: [] }],
+        [
+            "a folder: its *.json only",
+            () => {
+                const dir = path.join(tmp, "folder");
+                fs.mkdirSync(dir, { recursive: true });
+                for (const f of ["network.json", "team-a.json"]) {
+                    fs.copyFileSync(fixture(f), path.join(dir, f));
+                }
+                fs.writeFileSync(path.join(dir, "notes.txt"), "not an export");
+                fs.writeFileSync(path.join(dir, "team-a.json.bak"), "{");
+                return dir;
+            },
+            { stacks: THREE.slice(0, 2), errors: [] },
+        ],
         ["a file:// backend, project folders, one gzipped", () => backend(path.join(tmp, "be1"), "project", ["team-a"]), { stacks: THREE, errors: [] }],
-        ["a file:// backend, the older flat layout, all gzipped", () => backend(path.join(tmp, "be2"), "flat", ["network", "team-a", "team-b"]), { stacks: THREE, errors: [] }],
+        [
+            "a file:// backend, the older flat layout, all gzipped",
+            () => backend(path.join(tmp, "be2"), "flat", ["network", "team-a", "team-b"]),
+            { stacks: THREE, errors: [] },
+        ],
         ["a missing file", () => path.join(tmp, "nope.json"), { stacks: [], errors: ["cannot be read (ENOENT)"] }],
-        ["a backend without .pulumi/stacks", () => `file://${tmp}/empty`, { stacks: [], errors: ["has no .pulumi/stacks folder (not a DIY backend, or no stack in it)"] }],
-        ["truncated JSON", () => {
-            const f = path.join(tmp, "truncated.json");
-            fs.writeFileSync(f, fs.readFileSync(fixture("team-a.json"), "utf8").slice(0, 500));
-            return f;
-        }, { stacks: [], errors: [expect.stringMatching(/^is not valid JSON/)] }],
-        ["an unknown export version", () => {
-            const f = path.join(tmp, "v9.json");
-            fs.writeFileSync(f, JSON.stringify({ ...exportOf("team-a.json"), version: 9 }));
-            return f;
-        }, { stacks: [], errors: ["its version 9 is not one perfguard reads (1, 2, 3)"] }],
+        [
+            "a backend without .pulumi/stacks",
+            () => `file://${tmp}/empty`,
+            { stacks: [], errors: ["has no .pulumi/stacks folder (not a DIY backend, or no stack in it)"] },
+        ],
+        [
+            "truncated JSON",
+            () => {
+                const f = path.join(tmp, "truncated.json");
+                fs.writeFileSync(f, fs.readFileSync(fixture("team-a.json"), "utf8").slice(0, 500));
+                return f;
+            },
+            { stacks: [], errors: [expect.stringMatching(/^is not valid JSON/)] },
+        ],
+        [
+            "an unknown export version",
+            () => {
+                const f = path.join(tmp, "v9.json");
+                fs.writeFileSync(f, JSON.stringify({ ...exportOf("team-a.json"), version: 9 }));
+                return f;
+            },
+            { stacks: [], errors: ["its version 9 is not one perfguard reads (1, 2, 3)"] },
+        ],
         ["an empty variable", () => " , ", { stacks: [], errors: ["names no source"] }],
     ];
     it.each(cases)("%s", (_name, spec, expected) => {
@@ -99,8 +123,13 @@ describe("sources", () => {
 describe("secrets", () => {
     it("an encrypted or plaintext secret becomes the opaque mark", () => {
         const sig = "4dabf18193072939515e22adb298388d";
-        expect(withoutSecrets({ a: { [sig]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "C1" }, b: [{ [sig]: "1b47061264138c4ac30d75fd1eb44270", plaintext: "\"P1\"" }], c: "ok" }))
-            .toEqual({ a: SECRET_MARK, b: [SECRET_MARK], c: "ok" });
+        expect(
+            withoutSecrets({
+                a: { [sig]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "C1" },
+                b: [{ [sig]: "1b47061264138c4ac30d75fd1eb44270", plaintext: '"P1"' }],
+                c: "ok",
+            }),
+        ).toEqual({ a: SECRET_MARK, b: [SECRET_MARK], c: "ok" });
         const inv = readInventory(fixture("network.json"));
         expect(JSON.stringify(inv)).not.toContain("SECRETCIPHERTEXT");
     });
@@ -112,16 +141,22 @@ describe("notices", () => {
         const inv = readInventory(`${fixture("network.json")},${path.join(tmp, "missing.json")}`);
         const notices = inventoryNotices(inv, now);
         expect(notices.map((n) => [n.level, n.message.problem])).toEqual([
-            ["mandatory", `PERFGUARD_INVENTORY source ${path.join(tmp, "missing.json")} cannot be read (ENOENT): other stacks' load on shared objects is unknown.`],
+            [
+                "mandatory",
+                `PERFGUARD_INVENTORY source ${path.join(tmp, "missing.json")} cannot be read (ENOENT): other stacks' load on shared objects is unknown.`,
+            ],
         ]);
         const prev = process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS;
         process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS = "5";
         try {
             const stale = inventoryNotices(readInventory(`${fixture("network.json")},${fixture("team-a.json")},${fixture("team-b.json")}`), now);
-            expect(stale.map((n) => [n.level, n.message.problem, n.message.basis])).toEqual([[
-                "advisory", "inventory: 2 stack(s) deployed more than 5 h ago or at an unknown time (network/prod, team-a/prod): their load may have changed.",
-                ["network/prod: deployed 2026-12-04T20:00:00Z (7 h ago)", "team-a/prod: deployed 2026-12-04T21:00:00Z (6 h ago)"],
-            ]]);
+            expect(stale.map((n) => [n.level, n.message.problem, n.message.basis])).toEqual([
+                [
+                    "advisory",
+                    "inventory: 2 stack(s) deployed more than 5 h ago or at an unknown time (network/prod, team-a/prod): their load may have changed.",
+                    ["network/prod: deployed 2026-12-04T20:00:00Z (7 h ago)", "team-a/prod: deployed 2026-12-04T21:00:00Z (6 h ago)"],
+                ],
+            ]);
         } finally {
             if (prev === undefined) {
                 delete process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS;
@@ -155,13 +190,21 @@ describe("a source that holds no stack", () => {
         ["an empty folder", emptyFolder, (spec) => [problem(spec)]],
         ["a file:// backend with no checkpoint", emptyBackend, (spec) => [problem(spec)]],
         ["a digest of no stack", () => fixture("empty-digest.json"), (spec) => [problem(spec)]],
-        ["an export and an empty folder: the folder named", () => `${fixture("network.json")},${emptyFolder()}`, () => [problem(path.join(tmp, "empty-folder"))]],
-        ["a folder given with a trailing slash, holding an export: not named", () => {
-            const dir = path.join(tmp, "one-export");
-            fs.mkdirSync(dir, { recursive: true });
-            fs.copyFileSync(fixture("team-a.json"), path.join(dir, "team-a.json"));
-            return `${dir}/`;
-        }, () => []],
+        [
+            "an export and an empty folder: the folder named",
+            () => `${fixture("network.json")},${emptyFolder()}`,
+            () => [problem(path.join(tmp, "empty-folder"))],
+        ],
+        [
+            "a folder given with a trailing slash, holding an export: not named",
+            () => {
+                const dir = path.join(tmp, "one-export");
+                fs.mkdirSync(dir, { recursive: true });
+                fs.copyFileSync(fixture("team-a.json"), path.join(dir, "team-a.json"));
+                return `${dir}/`;
+            },
+            () => [],
+        ],
         ["a backend holding the stacks: not named", () => backend(path.join(tmp, "be3"), "project"), () => []],
     ];
     it.each(cases)("%s", (_name, spec, expected) => {
@@ -170,4 +213,3 @@ describe("a source that holds no stack", () => {
         expect(notices.filter((n) => n.level === "mandatory").map((n) => n.message.problem)).toEqual(expected(s));
     });
 });
-

@@ -46,7 +46,7 @@ describe("a version 3 digest", () => {
         const text = fs.readFileSync(v3, "utf8");
         const doc = JSON.parse(text) as { kind: string; version: number; stacks: unknown[]; slices: unknown[] };
         expect([doc.kind, doc.version, doc.stacks.length, doc.slices.length]).toEqual(["perfguard-inventory", 3, 8, 8]);
-        expect(text.indexOf("\n")).toBeLessThan(text.indexOf("\"slices\""));
+        expect(text.indexOf("\n")).toBeLessThan(text.indexOf('"slices"'));
     });
 
     it("reads back, in part, gzipped (whole) or not, as the same stacks as a version 2 digest of the same exports", () => {
@@ -57,7 +57,10 @@ describe("a version 3 digest", () => {
     });
 
     it.each(["team-b.json", "network.json", "vms-b.json", "desktops-apac.json"])("previewing %s: the same verdicts as with the exports", async (previewed) => {
-        const judge = (spec: string) => withInventoryEnv(spec, async () => (await runPolicies(policies, previewOf(previewed))).map((v) => `${v.policyName} ${v.enforcementLevel} ${v.message}`).sort());
+        const judge = (spec: string) =>
+            withInventoryEnv(spec, async () =>
+                (await runPolicies(policies, previewOf(previewed))).map((v) => `${v.policyName} ${v.enforcementLevel} ${v.message}`).sort(),
+            );
         const fromExports = await judge(FLEET.map(fixture).join(","));
         expect(fromExports.length).toBeGreaterThan(0);
         expect(await judge(v3)).toEqual(fromExports);
@@ -80,7 +83,7 @@ describe("a version 3 digest", () => {
 
     it("a stack's line that is not JSON: an error when it is read, never a stack silently empty", () => {
         const bytes = Buffer.from(fs.readFileSync(v3));
-        const at = bytes.indexOf("\"resources\":[", bytes.indexOf("\"slices\""));
+        const at = bytes.indexOf('"resources":[', bytes.indexOf('"slices"'));
         bytes[at + 13] = 0x7d; // "}" where a resource starts
         const file = write("bad-line.json", bytes);
         const inv = readInventory(file);
@@ -95,7 +98,9 @@ describe("a version 3 digest", () => {
         fs.writeFileSync(file, encodeDigest(digestOf(inventory, new Date("2026-12-06T00:00:00Z"))));
         fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
         expect(inv.entries[0].resources).toEqual([]);
-        expect(inv.errors.map((e) => e.problem)).toEqual(["changed while it was being read (written again?): read it again, or rebuild it with perfguard inventory"]);
+        expect(inv.errors.map((e) => e.problem)).toEqual([
+            "changed while it was being read (written again?): read it again, or rebuild it with perfguard inventory",
+        ]);
     });
 
     it("an unknown digest version names the versions read", () => {
@@ -112,19 +117,41 @@ describe("the key-table search (candidates.ts)", () => {
     });
 
     it("touchedStacks on the candidates selects what it selects on every stack", () => {
-        fc.assert(fc.property(fc.array(stackArb, { maxLength: 12 }), fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { maxLength: 3 }), fc.integer({ min: 0, max: 12 }),
-            (stacks, own, untabled) => {
-                const indexes = stacks.map((s) => ({ keys: [...new Set([...s.keys, ...s.objects.flat()])].sort(), objects: s.objects.map((o) => [...o].sort()) }));
-                const entries = indexes.map((index, i) => ({ project: `p${i}`, stack: "prod", source: "s", resources: [], index }) as InventoryEntry);
-                const pairs = indexes.flatMap((ix, ordinal) => [...new Set(ix.keys.map(hashKey))].map((h) => [h, ordinal] as const)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-                const hex = (n: number) => n.toString(16).padStart(8, "0");
-                const text = pairs.map(([h, o]) => hex(h) + hex(o)).join("");
-                const table = new KeyTable((first, count) => text.slice(first * 16, (first + count) * 16), pairs.length, entries, () => undefined);
-                // Some entries as an export's (not tabled): always candidates.
-                entries.forEach((e, i) => i >= untabled && registerTabled(e, table, indexes[i].objects));
-                const all = touchedStacks(own, indexes).map((i) => entries[i]);
-                const candidates = candidateEntries(entries, own, (e) => e.index!);
-                expect(touchedStacks(own, candidates.map((e) => e.index!)).map((i) => candidates[i])).toEqual(all);
-            }), { numRuns: 300 });
+        fc.assert(
+            fc.property(
+                fc.array(stackArb, { maxLength: 12 }),
+                fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { maxLength: 3 }),
+                fc.integer({ min: 0, max: 12 }),
+                (stacks, own, untabled) => {
+                    const indexes = stacks.map((s) => ({
+                        keys: [...new Set([...s.keys, ...s.objects.flat()])].sort(),
+                        objects: s.objects.map((o) => [...o].sort()),
+                    }));
+                    const entries = indexes.map((index, i) => ({ project: `p${i}`, stack: "prod", source: "s", resources: [], index }) as InventoryEntry);
+                    const pairs = indexes
+                        .flatMap((ix, ordinal) => [...new Set(ix.keys.map(hashKey))].map((h) => [h, ordinal] as const))
+                        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+                    const hex = (n: number) => n.toString(16).padStart(8, "0");
+                    const text = pairs.map(([h, o]) => hex(h) + hex(o)).join("");
+                    const table = new KeyTable(
+                        (first, count) => text.slice(first * 16, (first + count) * 16),
+                        pairs.length,
+                        entries,
+                        () => undefined,
+                    );
+                    // Some entries as an export's (not tabled): always candidates.
+                    entries.forEach((e, i) => i >= untabled && registerTabled(e, table, indexes[i].objects));
+                    const all = touchedStacks(own, indexes).map((i) => entries[i]);
+                    const candidates = candidateEntries(entries, own, (e) => e.index!);
+                    expect(
+                        touchedStacks(
+                            own,
+                            candidates.map((e) => e.index!),
+                        ).map((i) => candidates[i]),
+                    ).toEqual(all);
+                },
+            ),
+            { numRuns: 300 },
+        );
     });
 });

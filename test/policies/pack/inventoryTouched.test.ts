@@ -24,15 +24,23 @@ function byName(project: string): InventoryEntry {
 /** The projects the previewed project's own resources touch among the others. */
 function touchedBy(project: string, others: readonly InventoryEntry[] = entries.filter((e) => e.project !== project)): string[] {
     const own = stackIndex(byName(project).resources).keys;
-    return touchedStacks(own, others.map((e) => stackIndex(e.resources))).map((i) => others[i].project).sort();
+    return touchedStacks(
+        own,
+        others.map((e) => stackIndex(e.resources)),
+    )
+        .map((i) => others[i].project)
+        .sort();
 }
 
 /** A copy of team A's stack whose VS names the group by `?name=` query (no uuid in it). */
 function byNameQuery(): InventoryEntry {
     const a = byName("team-a");
     return {
-        ...a, project: "team-c",
-        resources: a.resources.map((r) => (r.type.includes("Virtualservice") ? { ...r, outputs: { ...r.outputs, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r)),
+        ...a,
+        project: "team-c",
+        resources: a.resources.map((r) =>
+            r.type.includes("Virtualservice") ? { ...r, outputs: { ...r.outputs, seGroupRef: "/api/serviceenginegroup/?name=shared-web" } } : r,
+        ),
     };
 }
 
@@ -69,10 +77,18 @@ describe("verdicts with unrelated stacks in the inventory", () => {
     /** 300 stacks of team A's and vms-a's resources moved to another SE group and another host: they touch nothing of the fleet. */
     function unrelatedDigest(): string {
         const moved = (e: InventoryEntry, i: number) => ({
-            project: `${e.project}-other-${i}`, stack: e.stack, time: e.time,
-            resources: e.resources.map((r) => JSON.parse(JSON.stringify(r).replaceAll(`::${e.project}::`, `::${e.project}-other-${i}::`)
-                .replaceAll("serviceenginegroup-3f1c2a9e", "serviceenginegroup-00000000")
-                .replace(/"affinityHost":"[^"]*"/g, "\"affinityHost\":\"host-elsewhere\"")) as unknown),
+            project: `${e.project}-other-${i}`,
+            stack: e.stack,
+            time: e.time,
+            resources: e.resources.map(
+                (r) =>
+                    JSON.parse(
+                        JSON.stringify(r)
+                            .replaceAll(`::${e.project}::`, `::${e.project}-other-${i}::`)
+                            .replaceAll("serviceenginegroup-3f1c2a9e", "serviceenginegroup-00000000")
+                            .replace(/"affinityHost":"[^"]*"/g, '"affinityHost":"host-elsewhere"'),
+                    ) as unknown,
+            ),
         });
         const stacks = Array.from({ length: 150 }, (_, i) => [moved(byName("team-a"), i), moved(byName("vms-a"), i)]).flat();
         const file = path.join(tmp, "unrelated.json");
@@ -83,7 +99,10 @@ describe("verdicts with unrelated stacks in the inventory", () => {
     it.each(["team-b.json", "network.json", "vms-b.json", "desktops-apac.json"])("previewing %s: the same verdicts", async (previewed) => {
         const fleet = FLEET.map(fixture).join(",");
         const digest = unrelatedDigest();
-        const judge = (spec: string) => withInventoryEnv(spec, async () => (await runPolicies(policies, previewOf(previewed))).map((v) => `${v.policyName} ${v.enforcementLevel} ${v.message}`).sort());
+        const judge = (spec: string) =>
+            withInventoryEnv(spec, async () =>
+                (await runPolicies(policies, previewOf(previewed))).map((v) => `${v.policyName} ${v.enforcementLevel} ${v.message}`).sort(),
+            );
         const alone = await judge(fleet);
         expect(alone.length).toBeGreaterThan(0);
         expect(await judge(`${fleet},${digest}`)).toEqual(alone);

@@ -14,7 +14,9 @@ const OLD_URN = `urn:pulumi:dev::site::${ZONE}::emea-zone`;
 
 function zone(aliases: unknown): ReturnType<typeof viewOf> {
     return viewOf({
-        urn: `urn:pulumi:dev::site::${ZONE}::emea-east-zone`, type: ZONE, name: "emea-east-zone",
+        urn: `urn:pulumi:dev::site::${ZONE}::emea-east-zone`,
+        type: ZONE,
+        name: "emea-east-zone",
         props: { name: "EMEA satellite", metadatas: [{ name: "perfguard:rttMs", value: "160" }] },
         opts: { aliases },
     });
@@ -22,7 +24,9 @@ function zone(aliases: unknown): ReturnType<typeof viewOf> {
 
 function controller(citrixZone: string): ReturnType<typeof viewOf> {
     return viewOf({
-        urn: `urn:pulumi:dev::site::${VM}::ddc-1`, type: VM, name: "ddc-1",
+        urn: `urn:pulumi:dev::site::${VM}::ddc-1`,
+        type: VM,
+        name: "ddc-1",
         props: { extraConfig: { "guestinfo.perfguard.citrixRole": "deliveryController", "guestinfo.perfguard.citrixZone": citrixZone } },
     });
 }
@@ -53,7 +57,9 @@ const OLD_SEG_URN = `urn:pulumi:dev::lb::${SEG}::web-seg`;
 
 function seGroup(name: string | undefined, aliases: unknown): ReturnType<typeof viewOf> {
     return viewOf({
-        urn: `urn:pulumi:dev::lb::${SEG}::web-se-group`, type: SEG, name: "web-se-group",
+        urn: `urn:pulumi:dev::lb::${SEG}::web-se-group`,
+        type: SEG,
+        name: "web-se-group",
         props: { ...(name === undefined ? {} : { name }), vcpusPerSe: "4", tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud" },
         opts: { aliases },
     });
@@ -61,8 +67,16 @@ function seGroup(name: string | undefined, aliases: unknown): ReturnType<typeof 
 
 function virtualService(seGroupRef: string): ReturnType<typeof viewOf> {
     return viewOf({
-        urn: `urn:pulumi:dev::lb::${VS}::shop-vs`, type: VS, name: "shop-vs",
-        props: { name: "shop", seGroupRef, tenantRef: "/api/tenant?name=admin", cloudRef: "/api/cloud?name=Default-Cloud", markers: [{ key: "perfguard:l7Rps", values: ["1000"] }] },
+        urn: `urn:pulumi:dev::lb::${VS}::shop-vs`,
+        type: VS,
+        name: "shop-vs",
+        props: {
+            name: "shop",
+            seGroupRef,
+            tenantRef: "/api/tenant?name=admin",
+            cloudRef: "/api/cloud?name=Default-Cloud",
+            markers: [{ key: "perfguard:l7Rps", values: ["1000"] }],
+        },
     });
 }
 

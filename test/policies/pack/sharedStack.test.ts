@@ -26,7 +26,13 @@ function decode(declared: readonly Declared[], lists: readonly string[][]): Poli
         name: d.name,
         urn: `urn:pulumi:test::p::${ZONE}::${d.name}`,
         props: unknownCheckingProxy({ name: d.name, metadatas: [{ name: "perfguard:rttMs", value: d.rttMs }] }),
-        opts: { protect: false, ignoreChanges: lists[i], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+        opts: {
+            protect: false,
+            ignoreChanges: lists[i],
+            aliases: [],
+            customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+            additionalSecretOutputs: [],
+        },
         dependencies: [],
         propertyDependencies: {},
         isType: () => false,
@@ -34,7 +40,10 @@ function decode(declared: readonly Declared[], lists: readonly string[][]): Poli
     }));
 }
 
-const STACK: Declared[] = [{ name: "hq", rttMs: "5" }, { name: "latam", rttMs: "160" }];
+const STACK: Declared[] = [
+    { name: "hq", rttMs: "5" },
+    { name: "latam", rttMs: "160" },
+];
 
 function rttOf(resources: readonly PolicyResource[]): Array<number | undefined> {
     return stackOf(resources).resources.map((r) => {
@@ -72,7 +81,10 @@ describe("stackOf: one StackView per request", () => {
     });
 
     it("a resource without option lists (not from the SDK's decode) is never shared", () => {
-        const resources = decode(STACK, STACK.map(() => [])).map((r) => ({ ...r, opts: undefined })) as unknown as PolicyResource[];
+        const resources = decode(
+            STACK,
+            STACK.map(() => []),
+        ).map((r) => ({ ...r, opts: undefined })) as unknown as PolicyResource[];
         expect(stackOf(resources)).not.toBe(stackOf(resources));
     });
 
@@ -108,8 +120,16 @@ describe("--explain off: a stack policy builds no decision texts", () => {
             },
         });
         const violations: string[] = [];
-        const args = { resources: decode(STACK, STACK.map(() => [])), getConfig: () => ({}), stackTags: new Map(), notApplicable: () => undefined };
-        void policy.validateStack(args as unknown as StackValidationArgs, ((m: unknown) => violations.push(String(m))));
+        const args = {
+            resources: decode(
+                STACK,
+                STACK.map(() => []),
+            ),
+            getConfig: () => ({}),
+            stackTags: new Map(),
+            notApplicable: () => undefined,
+        };
+        void policy.validateStack(args as unknown as StackValidationArgs, (m: unknown) => violations.push(String(m)));
         return { details, violations };
     }
 
@@ -158,8 +178,11 @@ describe("readPolicyConfig: read once per config text", () => {
         // What ajv makes of the second config alone, unknown keys removed as readPolicyConfig does.
         const known = Object.fromEntries(Object.entries(after).filter(([k]) => k === "maxRttMs"));
         const alone = validated(`test-config-flat-${name}`, schema as never, structuredClone(known));
-        expect({ config: read.config, errors: read.errors, unknownKeys: read.unknownKeys })
-            .toEqual({ config: alone.config, errors: alone.errors, unknownKeys: Object.keys(after).filter((k) => k !== "maxRttMs") });
+        expect({ config: read.config, errors: read.errors, unknownKeys: read.unknownKeys }).toEqual({
+            config: alone.config,
+            errors: alone.errors,
+            unknownKeys: Object.keys(after).filter((k) => k !== "maxRttMs"),
+        });
     });
 
     it("the flat-config shortcut is taken: the same values again are not written as JSON text", () => {
@@ -193,7 +216,7 @@ describe("readPolicyConfig: read once per config text", () => {
         expect(readPolicyConfig("test-config-memo", schema as never, raw).errors).toEqual([]);
         raw.maxRttMs = "fast";
         expect(readPolicyConfig("test-config-memo", schema as never, raw).errors).toEqual([
-            "invalid config for policy test-config-memo: field maxRttMs must be number (got \"fast\")",
+            'invalid config for policy test-config-memo: field maxRttMs must be number (got "fast")',
         ]);
     });
 

@@ -31,16 +31,28 @@ describe("a stack policy whose check throws", () => {
     it.each<[string, (config: { limit: number }) => void, string[]]>([
         // [case, the check, problem lines expected]
         ["baseline: a check that returns reports nothing", () => undefined, []],
-        ["an Error", () => {
-            throw new RangeError("boom");
-        }, ["perfguard could not finish test-stack-throws (internal error RangeError): its verdicts on this stack are unknown."]],
-        ["a non-Error value", () => {
-            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a check that throws a non-Error is the case
-            throw 42;
-        }, ["perfguard could not finish test-stack-throws (internal error a non-Error value): its verdicts on this stack are unknown."]],
-        ["a check that writes to its (frozen) config", (config) => {
-            (config).limit = 9;
-        }, ["perfguard could not finish test-stack-throws (internal error TypeError): its verdicts on this stack are unknown."]],
+        [
+            "an Error",
+            () => {
+                throw new RangeError("boom");
+            },
+            ["perfguard could not finish test-stack-throws (internal error RangeError): its verdicts on this stack are unknown."],
+        ],
+        [
+            "a non-Error value",
+            () => {
+                // eslint-disable-next-line @typescript-eslint/only-throw-error -- a check that throws a non-Error is the case
+                throw 42;
+            },
+            ["perfguard could not finish test-stack-throws (internal error a non-Error value): its verdicts on this stack are unknown."],
+        ],
+        [
+            "a check that writes to its (frozen) config",
+            (config) => {
+                config.limit = 9;
+            },
+            ["perfguard could not finish test-stack-throws (internal error TypeError): its verdicts on this stack are unknown."],
+        ],
     ])("%s", (_name, check, problems) => {
         const sent = run(check);
         expect(sent.map((v) => v.message.split("\n")[0])).toEqual(problems);

@@ -58,12 +58,36 @@ describe("the SDK's type fast path for a one-type resource policy", () => {
     const sdkType = (): unknown => (policy.validateResource as { __pulumiType?: unknown }).__pulumiType;
     it.each<[string, boolean, Array<[string, string, string[]]>, string[]]>([
         // [case, --explain on, calls (type, name, the SDK's not-applicable reasons), resources checked]
-        ["the root stack first: the policy sees it, then the SDK skips other types", false,
-            [[STACK, "dev", [skipped]], [BUCKET, "logs", [skipped]], [ZONE, "emea", []], [BUCKET, "assets", [skipped]]], ["emea"]],
-        ["the first resource is never skipped, whatever its type", false,
-            [[BUCKET, "logs", [skipped]], [BUCKET, "assets", [skipped]]], []],
-        ["under --explain the policy sees every resource", true,
-            [[STACK, "dev", [skipped]], [BUCKET, "logs", [skipped]], [ZONE, "emea", []]], ["emea"]],
+        [
+            "the root stack first: the policy sees it, then the SDK skips other types",
+            false,
+            [
+                [STACK, "dev", [skipped]],
+                [BUCKET, "logs", [skipped]],
+                [ZONE, "emea", []],
+                [BUCKET, "assets", [skipped]],
+            ],
+            ["emea"],
+        ],
+        [
+            "the first resource is never skipped, whatever its type",
+            false,
+            [
+                [BUCKET, "logs", [skipped]],
+                [BUCKET, "assets", [skipped]],
+            ],
+            [],
+        ],
+        [
+            "under --explain the policy sees every resource",
+            true,
+            [
+                [STACK, "dev", [skipped]],
+                [BUCKET, "logs", [skipped]],
+                [ZONE, "emea", []],
+            ],
+            ["emea"],
+        ],
     ])("%s", async (_case, explain, calls, expected) => {
         resetReportedOnce();
         observeExplain(explain ? () => undefined : undefined);

@@ -46,23 +46,56 @@ describe("waiveUntil: a compliant baseline (no date), then one change each", () 
     it.each<[string, string, Array<{ name: string; value: string }>, Outcome]>([
         ["baseline: no date, the waiver holds", "2026-06-30T12:00:00Z", [], { level: "advisory", waived: true, expired: undefined, facts: [] }],
         ["before the date: holds", "2026-06-29T23:59:59Z", until("2026-06-30"), { level: "advisory", waived: true, expired: undefined, facts: [] }],
-        ["the last second of the date (UTC): holds", "2026-06-30T23:59:59.999Z", until("2026-06-30"), { level: "advisory", waived: true, expired: undefined, facts: [] }],
-        ["the day after: the verdict returns at its level, naming the expired waiver", "2026-07-01T00:00:00Z", until("2026-06-30"), {
-            level: "mandatory", waived: false, facts: [],
-            expired: "waiver expired after 2026-06-30 (perfguard:waiveReason in metadatas: \"CHG-1234: Site split planned for Q3\")",
-        }],
-        ["an owner is named in the expired line", "2027-01-01T00:00:00Z", [...until("2026-06-30"), { name: "perfguard:waiveOwner", value: "network team" }], {
-            level: "mandatory", waived: false, facts: [],
-            expired: "waiver expired after 2026-06-30 (owner \"network team\"; perfguard:waiveReason in metadatas: \"CHG-1234: Site split planned for Q3\")",
-        }],
-        ["a date that does not parse: no waiver, a perfguard-facts problem", "2026-06-01T00:00:00Z", until("30/06/2026"), {
-            level: "mandatory", waived: false, expired: undefined,
-            facts: ["Zone \"emea-zone\": perfguard:waiveUntil is not a date (YYYY-MM-DD), so the waiver holds nowhere and the verdicts keep their level."],
-        }],
-        ["a calendar date that does not exist is not a date", "2026-01-01T00:00:00Z", until("2026-02-30"), {
-            level: "mandatory", waived: false, expired: undefined,
-            facts: ["Zone \"emea-zone\": perfguard:waiveUntil is not a date (YYYY-MM-DD), so the waiver holds nowhere and the verdicts keep their level."],
-        }],
+        [
+            "the last second of the date (UTC): holds",
+            "2026-06-30T23:59:59.999Z",
+            until("2026-06-30"),
+            { level: "advisory", waived: true, expired: undefined, facts: [] },
+        ],
+        [
+            "the day after: the verdict returns at its level, naming the expired waiver",
+            "2026-07-01T00:00:00Z",
+            until("2026-06-30"),
+            {
+                level: "mandatory",
+                waived: false,
+                facts: [],
+                expired: 'waiver expired after 2026-06-30 (perfguard:waiveReason in metadatas: "CHG-1234: Site split planned for Q3")',
+            },
+        ],
+        [
+            "an owner is named in the expired line",
+            "2027-01-01T00:00:00Z",
+            [...until("2026-06-30"), { name: "perfguard:waiveOwner", value: "network team" }],
+            {
+                level: "mandatory",
+                waived: false,
+                facts: [],
+                expired: 'waiver expired after 2026-06-30 (owner "network team"; perfguard:waiveReason in metadatas: "CHG-1234: Site split planned for Q3")',
+            },
+        ],
+        [
+            "a date that does not parse: no waiver, a perfguard-facts problem",
+            "2026-06-01T00:00:00Z",
+            until("30/06/2026"),
+            {
+                level: "mandatory",
+                waived: false,
+                expired: undefined,
+                facts: ['Zone "emea-zone": perfguard:waiveUntil is not a date (YYYY-MM-DD), so the waiver holds nowhere and the verdicts keep their level.'],
+            },
+        ],
+        [
+            "a calendar date that does not exist is not a date",
+            "2026-01-01T00:00:00Z",
+            until("2026-02-30"),
+            {
+                level: "mandatory",
+                waived: false,
+                expired: undefined,
+                facts: ['Zone "emea-zone": perfguard:waiveUntil is not a date (YYYY-MM-DD), so the waiver holds nowhere and the verdicts keep their level.'],
+            },
+        ],
     ])("%s", async (_name, now, extra, expected) => {
         expect(await outcome(now, extra)).toEqual(expected);
     });

@@ -39,8 +39,22 @@ describe("xenFigures: per host, the link, dom0 and each guest's share against it
         ["backup in dom0: db is short", xenStack(backup), xenBaselineConfig(), XCP01_UUID, "guest:db:predictedMBps", 35],
         ["backup in dom0: one guest short", xenStack(backup), xenBaselineConfig(), XCP01_UUID, "shortGuests", 1],
         ["backup in dom0: what it costs the guests", xenStack(backup), xenBaselineConfig(), XCP01_UUID, "dom0:backup:costMBps", 10],
-        ["no link figure for xcp-02: not checked", xenStack(), { hosts: { [XCP01_UUID]: { linkMBps: 110 } } }, "xcp-02", "guest:app:predictedMBps", NOT_CHECKED.noLink],
-        ["an unknown need: not checked", xenStack({ name: "db", edit: setTags(`perfguard:networkMBps=${UNKNOWN_VALUE}`) }), xenBaselineConfig(), XCP01_UUID, "guest:db:predictedMBps", NOT_CHECKED.unknownFact],
+        [
+            "no link figure for xcp-02: not checked",
+            xenStack(),
+            { hosts: { [XCP01_UUID]: { linkMBps: 110 } } },
+            "xcp-02",
+            "guest:app:predictedMBps",
+            NOT_CHECKED.noLink,
+        ],
+        [
+            "an unknown need: not checked",
+            xenStack({ name: "db", edit: setTags(`perfguard:networkMBps=${UNKNOWN_VALUE}`) }),
+            xenBaselineConfig(),
+            XCP01_UUID,
+            "guest:db:predictedMBps",
+            NOT_CHECKED.unknownFact,
+        ],
         ["defaultLinkMBps 60: app gets 30", xenStack(), { hosts: {}, defaultLinkMBps: 60 }, "xcp-02", "guest:app:predictedMBps", 30],
     ];
     it.each(cases)("%s", (_name, resources, config, host, key, expected) => {
@@ -56,7 +70,13 @@ describe("xenFigures: per host, the link, dom0 and each guest's share against it
 
     // Beyond the measured ~11.1 MB/s link every predicted figure is extrapolated: the labels say so (report and diff print them).
     it.each([
-        ["the baseline's 110 MB/s link: extrapolated", 110, `Xen host ${XCP01_UUID} (extrapolated)`, "link (beyond the measured 11.1 MB/s: predictions extrapolated)", 20],
+        [
+            "the baseline's 110 MB/s link: extrapolated",
+            110,
+            `Xen host ${XCP01_UUID} (extrapolated)`,
+            "link (beyond the measured 11.1 MB/s: predictions extrapolated)",
+            20,
+        ],
         // dom0's 2 MB/s agent is met; web and db (both needing more) split the other 9.1 evenly.
         ["an 11.1 MB/s link: the measured one", 11.1, `Xen host ${XCP01_UUID}`, "link", (11.1 - 2) / 2],
     ])("labels the figures of %s", (_label, linkMBps, hostLabel, linkLabel, webMBps) => {
@@ -106,9 +126,13 @@ describe("the verdicts, the report and size xen state the evaluation's figures",
             const host = entities.find((e) => e.figures.some((f) => f.key === `guest:${guest}:predictedMBps`))!;
             const predicted = figure(entities, host.id, `guest:${guest}:predictedMBps`);
             const need = figure(entities, host.id, `guest:${guest}:needMBps`);
-            expect(v.message.split("\n")[0]).toContain(`predicted ${predicted.text.replace(/ MB\/s.*$/, "")} of the ${need.text.replace(" MB/s", "")} MB/s it needs`);
+            expect(v.message.split("\n")[0]).toContain(
+                `predicted ${predicted.text.replace(/ MB\/s.*$/, "")} of the ${need.text.replace(" MB/s", "")} MB/s it needs`,
+            );
             // Every link here (60, 110 MB/s) is beyond the measured 11.1 MB/s: the report marks the prediction.
-            expect(report).toContain(`| ${guest} | ${host.id === XCP01_UUID.toLowerCase() ? XCP01_UUID : "xcp-02"} | ${need.text} | ${predicted.text} (extrapolated) | short |`);
+            expect(report).toContain(
+                `| ${guest} | ${host.id === XCP01_UUID.toLowerCase() ? XCP01_UUID : "xcp-02"} | ${need.text} | ${predicted.text} (extrapolated) | short |`,
+            );
         }
         for (const v of await runStackPolicy(xenDom0Workload, resources, config)) {
             const service = v.urn!.split("::").pop()!;
@@ -138,12 +162,21 @@ describe("the verdicts, the report and size xen state the evaluation's figures",
 describe("the report's Xen section: every guest with a need is listed, extrapolated figures are labelled", () => {
     const LABEL = "extrapolated: the dom0/domU split was not measured beyond 11.1 MB/s (~100 Mb/s link, old netback)";
     const noHost: TestResource = { type: VM, name: "nohost", props: { nameLabel: "nohost", tags: ["perfguard:networkMBps=30"] } };
-    const hostUnknown: TestResource = { type: VM, name: "later", props: { nameLabel: "later", tags: [`perfguard:xenHost=${UNKNOWN_VALUE}`, "perfguard:networkMBps=12"] } };
+    const hostUnknown: TestResource = {
+        type: VM,
+        name: "later",
+        props: { nameLabel: "later", tags: [`perfguard:xenHost=${UNKNOWN_VALUE}`, "perfguard:networkMBps=12"] },
+    };
     const idleNoHost: TestResource = { type: VM, name: "quiet", props: { nameLabel: "quiet", tags: [] } };
     it.each([
         ["baseline: no unplaced row", xenStack(), [], ["| nohost |", "| later |"]],
         ["a guest with a need and no host", xenStack({ add: [noHost] }), [`| nohost | - | 30 MB/s | - | not checked: ${NOT_CHECKED.noHost} |`], []],
-        ["a guest whose host is unknown in the preview", xenStack({ add: [hostUnknown] }), [`| later | - | 12 MB/s | - | not checked: ${NOT_CHECKED.hostUnknown} |`], []],
+        [
+            "a guest whose host is unknown in the preview",
+            xenStack({ add: [hostUnknown] }),
+            [`| later | - | 12 MB/s | - | not checked: ${NOT_CHECKED.hostUnknown} |`],
+            [],
+        ],
         ["a guest with no host and no need: not listed", xenStack({ add: [idleNoHost] }), [], ["| quiet |"]],
     ])("%s", (_name, resources, present, absent) => {
         const report = xenSection(viewOf(resources), xenBaselineConfig());
@@ -183,17 +216,37 @@ describe("the report's Xen section: every guest with a need is listed, extrapola
 
 describe("a bonded host: the figures, the report and the verdict state one bound", () => {
     const backupVm = (vifs: number): TestResource => ({
-        type: VM, name: "backup", props: { affinityHost: "xcp-bond", networks: Array.from({ length: vifs }, () => ({ networkId: "lan" })), tags: ["perfguard:networkMBps=1500"] },
+        type: VM,
+        name: "backup",
+        props: { affinityHost: "xcp-bond", networks: Array.from({ length: vifs }, () => ({ networkId: "lan" })), tags: ["perfguard:networkMBps=1500"] },
     });
     const bonded = (mode: XenBondMode) => ({ hosts: { "xcp-bond": { linkMBps: 2222, bond: { members: 2, mode } } } });
     it.each<[string, number, XenBondMode, Record<string, number>, string]>([
         // 2 x 10 GbE by its aggregate: one member 1111 MB/s.
-        ["balance-slb, 1 VIF", 1, "balance-slb", { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1111 }, "short (its 1 VIF on the bond reaches 1111 MB/s)"],
+        [
+            "balance-slb, 1 VIF",
+            1,
+            "balance-slb",
+            { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1111 },
+            "short (its 1 VIF on the bond reaches 1111 MB/s)",
+        ],
         ["balance-slb, 2 VIFs", 2, "balance-slb", { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1500 }, "| met |"],
         // active-backup: the link the guests share is one member.
-        ["active-backup", 1, "active-backup", { bondMemberMBps: 1111, linkMBps: 1111, "guest:backup:predictedMBps": 1111 }, "short (its 1 VIF on the bond reaches 1111 MB/s)"],
+        [
+            "active-backup",
+            1,
+            "active-backup",
+            { bondMemberMBps: 1111, linkMBps: 1111, "guest:backup:predictedMBps": 1111 },
+            "short (its 1 VIF on the bond reaches 1111 MB/s)",
+        ],
         // LACP: not bounded (several flows may spread), marked in the report.
-        ["lacp", 1, "lacp", { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1500 }, "met if several flows (LACP: one flow on one member)"],
+        [
+            "lacp",
+            1,
+            "lacp",
+            { bondMemberMBps: 1111, linkMBps: 2222, "guest:backup:predictedMBps": 1500 },
+            "met if several flows (LACP: one flow on one member)",
+        ],
     ])("%s", async (_name, vifs, mode, figures, reportText) => {
         const resources = [backupVm(vifs)];
         const config = bonded(mode);

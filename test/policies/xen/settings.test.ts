@@ -16,13 +16,19 @@ const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 /** The Xen room and every CLI file that reads its settings. */
 function filesReadingXenSettings(): string[] {
-    const room = fs.readdirSync(path.join(ROOT, "policies", "xen")).filter((f) => f.endsWith(".ts")).map((f) => path.join("policies", "xen", f));
+    const room = fs
+        .readdirSync(path.join(ROOT, "policies", "xen"))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => path.join("policies", "xen", f));
     return [...room, path.join("cli", "sizeXen.ts"), path.join("cli", "report", "xen.ts"), path.join("cli", "systems", "xen.ts")];
 }
 
 /** Code lines only: comments and message text may say "default 0.5". */
 function codeLines(file: string): Array<[number, string]> {
-    return fs.readFileSync(path.join(ROOT, file), "utf8").split("\n").map((line, i) => [i + 1, line] as [number, string])
+    return fs
+        .readFileSync(path.join(ROOT, file), "utf8")
+        .split("\n")
+        .map((line, i) => [i + 1, line] as [number, string])
         .filter(([, line]) => !/^\s*(\*|\/\/|\/\*)/.test(line));
 }
 
@@ -35,15 +41,28 @@ describe("Xen defaults are written once, in the schema (grep)", () => {
         expect(files).toContain(path.join("cli", "sizeXen.ts"));
     });
     it.each(files)("%s declares no DEFAULT_* constant", (file) => {
-        expect(codeLines(file).filter(([, line]) => /\bDEFAULT_[A-Z_]+\b/.test(line)).map(([n, line]) => `${file}:${n}: ${line.trim()}`)).toEqual([]);
+        expect(
+            codeLines(file)
+                .filter(([, line]) => /\bDEFAULT_[A-Z_]+\b/.test(line))
+                .map(([n, line]) => `${file}:${n}: ${line.trim()}`),
+        ).toEqual([]);
     });
-    it.each(files)("%s has no fallback of its own on a setting (`?? 0.5`, `|| \"balance-slb\"`)", (file) => {
+    it.each(files)('%s has no fallback of its own on a setting (`?? 0.5`, `|| "balance-slb"`)', (file) => {
         const fallback = new RegExp(`\\b(${SETTINGS.join("|")})\\??\\s*(\\?\\?|\\|\\|)\\s*(-?[0-9.]+|"[^"]*"|'[^']*'|null)`);
-        expect(codeLines(file).filter(([, line]) => fallback.test(line)).map(([n, line]) => `${file}:${n}: ${line.trim()}`)).toEqual([]);
+        expect(
+            codeLines(file)
+                .filter(([, line]) => fallback.test(line))
+                .map(([n, line]) => `${file}:${n}: ${line.trim()}`),
+        ).toEqual([]);
     });
-    it("only settings.ts writes the schema's default values (0.5, \"balance-slb\" as a default)", () => {
-        const restated = files.filter((f) => !f.endsWith("settings.ts"))
-            .flatMap((file) => codeLines(file).filter(([, line]) => /\b0\.5\b|default:\s*"balance-slb"/.test(line)).map(([n, line]) => `${file}:${n}: ${line.trim()}`));
+    it('only settings.ts writes the schema\'s default values (0.5, "balance-slb" as a default)', () => {
+        const restated = files
+            .filter((f) => !f.endsWith("settings.ts"))
+            .flatMap((file) =>
+                codeLines(file)
+                    .filter(([, line]) => /\b0\.5\b|default:\s*"balance-slb"/.test(line))
+                    .map(([n, line]) => `${file}:${n}: ${line.trim()}`),
+            );
         expect(restated).toEqual([]);
     });
     it("`size xen --dom0-share` takes its default from the schema", () => {
@@ -79,7 +98,12 @@ describe("xenSettings reads the schema's defaults", () => {
         ["a defaultLinkMBps of 111 is kept", { defaultLinkMBps: 111 }, { defaultLinkMBps: 111 }],
         ["a hosts table is kept", { hosts: { h1: { linkMBps: 10 } } }, { hosts: { h1: { linkMBps: 10 } } }],
     ])("%s", (_name, config, changed) => {
-        expect(xenSettings(config)).toEqual({ hosts: xenDefaults.hosts, defaultLinkMBps: xenDefaults.defaultLinkMBps, dom0Share: xenDefaults.dom0Share, ...changed });
+        expect(xenSettings(config)).toEqual({
+            hosts: xenDefaults.hosts,
+            defaultLinkMBps: xenDefaults.defaultLinkMBps,
+            dom0Share: xenDefaults.dom0Share,
+            ...changed,
+        });
     });
     it("`size xen --bond-members` without --bond-mode takes the schema's bond mode", () => {
         expect(xenBondOf(2, undefined, undefined)).toEqual({ bond: { members: 2, mode: xenDefaults.bondMode } });

@@ -56,12 +56,16 @@ describe("xen-dom0-workload: messages give the numbers, their source, the thresh
     });
     it("xen-dom0-workload without a host, undeclared traffic, a named role", async () => {
         const [noHost] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", undefined, undefined, "60")] }), xenBaselineConfig());
-        expect(parseMessage(noHost.message).problem).toBe("Dom0Service \"backup\" runs a workload in a Xen host's dom0.");
+        expect(parseMessage(noHost.message).problem).toBe('Dom0Service "backup" runs a workload in a Xen host\'s dom0.');
         expect(parseMessage(noHost.message).basis.join(" ")).toContain("no valid perfguard:xenHost on it");
-        const [undeclared] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, undefined)] }), xenBaselineConfig());
+        const [undeclared] = await runStackPolicy(
+            xenDom0Workload,
+            xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, undefined)] }),
+            xenBaselineConfig(),
+        );
         expect(parseMessage(undeclared.message).basis.join(" ")).toContain("it declares no perfguard:networkMBps: both Xen policies count it idle");
         const [named] = await runStackPolicy(xenDom0Workload, xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "0")] }), xenBaselineConfig());
-        expect(parseMessage(named.message).basis[0]).toBe("perfguard:xenDom0Role in tags list is not \"management\" (only \"management\" belongs in dom0)");
+        expect(parseMessage(named.message).basis[0]).toBe('perfguard:xenDom0Role in tags list is not "management" (only "management" belongs in dom0)');
         const [noLink] = await runStackPolicy(xenDom0Workload, xenStack(backupOn01), {});
         expect(parseMessage(noLink.message).basis.join(" ")).toContain("has no link figure");
     });

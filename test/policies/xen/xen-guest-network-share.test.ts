@@ -21,7 +21,21 @@ import { XEN_SHARE_SCHEMA } from "../../../policies/xen/hosts";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
 import { expectViolation, runStackPolicy, TestResource, UNKNOWN_VALUE, verdicts, Violation } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
-import { backupOn01, Config, dom0Service, runBoth, setTags, TINY, VM, withoutXcp02, XCP01_UUID, XCP02_UUID, xenBaselineConfig, xenCasesFor, xenStack } from "./xenFixtures";
+import {
+    backupOn01,
+    Config,
+    dom0Service,
+    runBoth,
+    setTags,
+    TINY,
+    VM,
+    withoutXcp02,
+    XCP01_UUID,
+    XCP02_UUID,
+    xenBaselineConfig,
+    xenCasesFor,
+    xenStack,
+} from "./xenFixtures";
 
 const POLICY = "xen-guest-network-share";
 const HOST = "xcp-bond";
@@ -46,7 +60,11 @@ function guest(name: string, needMBps: number, vifs = 1, network = "lan"): TestR
 }
 
 function bondedNetwork(name: string, bondMode: string, members: number): TestResource {
-    return { type: BOND, name, props: { id: `${name}-id`, nameLabel: name, poolId: "pool-1", bondMode, pifIds: Array.from({ length: members }, (_, i) => `pif-${i}`) } };
+    return {
+        type: BOND,
+        name,
+        props: { id: `${name}-id`, nameLabel: name, poolId: "pool-1", bondMode, pifIds: Array.from({ length: members }, (_, i) => `pif-${i}`) },
+    };
 }
 
 function hosts(linkMBps: number, bond?: Record<string, unknown>): Record<string, unknown> {
@@ -70,7 +88,7 @@ describe("host of a guest", () => {
     it("the perfguard:xenHost fact wins over affinityHost (ci is judged on xcp-02)", async () => {
         // ci's affinityHost is xcp-01's UUID; on xcp-02 with a 60 MB/s link it gets 30 < 35.
         const [v] = (await runStackPolicy(xenGuestNetworkShare, xenStack(), { ...withoutXcp02, defaultLinkMBps: 60 })).filter((x) => x.urn?.endsWith("::ci"));
-        expect(parseMessage(v.message).problem).toContain("Vm \"ci\" is predicted 30 of the 35 MB/s"); // 30: xcp-02's 60 MB/s link (its host named on the first guest's message)
+        expect(parseMessage(v.message).problem).toContain('Vm "ci" is predicted 30 of the 35 MB/s'); // 30: xcp-02's 60 MB/s link (its host named on the first guest's message)
         expect(parseMessage(v.message).basis[0]).toBe("needs 35 MB/s (perfguard:networkMBps in tags list); host: perfguard:xenHost in tags list");
     });
     it("affinityHost names the host when there is no fact", async () => {
@@ -111,7 +129,12 @@ describe("unknown values (preview)", () => {
         short.push(...backupOn01.add);
         (short.find((r) => r.name === "cache") as TestResource).props.tags = ["perfguard:networkMBps=30"];
         const found = await runBoth(short);
-        expect(verdicts(found)).toEqual(["xen-dom0-workload -> backup", "xen-guest-network-share -> (stack)", "xen-guest-network-share -> cache", "xen-guest-network-share -> db"]);
+        expect(verdicts(found)).toEqual([
+            "xen-dom0-workload -> backup",
+            "xen-guest-network-share -> (stack)",
+            "xen-guest-network-share -> cache",
+            "xen-guest-network-share -> db",
+        ]);
         const [cache, db] = ["::cache", "::db"].map((end) => parseMessage((found.find((v) => v.urn?.endsWith(end)) as Violation).message));
         expect(db.problem).toContain("is predicted 27.5 of the 45 MB/s it needs");
         // The host's context and fix once, on its first short guest by URN (cache); db points to it.
@@ -151,14 +174,21 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         expect(m.problem.length).toBeLessThanOrEqual(PROBLEM_LINE_MAX);
         expect(m.fix).toBe(
             `move the dom0 workloads (Dom0Service "backup") into a domU; cap the dom0 management traffic of Dom0Service "xo-agent" or schedule it outside the guests' peak; ` +
-            `or move a guest to another host, or give the host a faster link (its guests need 65 MB/s and dom0 62 MB/s on 110 MB/s).`,
+                `or move a guest to another host, or give the host a faster link (its guests need 65 MB/s and dom0 62 MB/s on 110 MB/s).`,
         );
         expect(m.basis.join("\n")).toContain(`link 110 MB/s (hosts["${XCP01_UUID}"].linkMBps)`);
         expect(m.basis.join("\n")).toContain("not counted: 1 guest without perfguard:networkMBps (assumed idle)");
     });
     it("xen-guest-network-share: management traffic is capped or scheduled, never moved", async () => {
         // xo-agent (management) sends 100 MB/s: dom0 keeps max(55, 110 - 65) = 55; web 20, db 35 < 45.
-        const [v] = await runStackPolicy(xenGuestNetworkShare, xenStack({ name: "xo-agent", edit: setTags("perfguard:xenDomain=dom0", `perfguard:xenHost=${XCP01_UUID}`, "perfguard:xenDom0Role=management", "perfguard:networkMBps=100") }), xenBaselineConfig());
+        const [v] = await runStackPolicy(
+            xenGuestNetworkShare,
+            xenStack({
+                name: "xo-agent",
+                edit: setTags("perfguard:xenDomain=dom0", `perfguard:xenHost=${XCP01_UUID}`, "perfguard:xenDom0Role=management", "perfguard:networkMBps=100"),
+            }),
+            xenBaselineConfig(),
+        );
         const m = parseMessage(v.message);
         expect(m.problem).toContain("is predicted 35 of the 45 MB/s it needs");
         expect(m.fix).toMatch(/^cap the dom0 management traffic of Dom0Service "xo-agent" or schedule it outside the guests' peak; or move a guest/);
@@ -166,20 +196,36 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     });
     // A VIF cap bounds transmit only; a guest short only by its own cap gets that fix alone, and the
     // host's total need counts each need only up to its cap (plus the raised figure when the fix raises it).
-    const capOn02 = (need: number, cap: number) => xenStack({ name: "app", edit: setTags("perfguard:xenHost=xcp-02", `perfguard:networkMBps=${need}`, `perfguard:vifCapMBps=${cap}`) });
+    const capOn02 = (need: number, cap: number) =>
+        xenStack({ name: "app", edit: setTags("perfguard:xenHost=xcp-02", `perfguard:networkMBps=${need}`, `perfguard:vifCapMBps=${cap}`) });
     const link02 = (linkMBps: number, dom0NetworkMBps = 5): Config => ({ hosts: { ...withoutXcp02.hosts, "xcp-02": { linkMBps, dom0NetworkMBps } } });
     it.each([
         // 110 MB/s, dom0 5: app 40 capped at 30, ci 35; with the cap lifted 5 + 40 + 35 = 80 <= 110: only the cap binds.
-        ["only the cap binds (110 MB/s)", capOn02(40, 30), xenBaselineConfig(), "is predicted 30 of the 40 MB/s it needs: 10 MB/s short",
-            "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 30 MB/s) to at least its need of 40 MB/s: the host's link has room for it."],
+        [
+            "only the cap binds (110 MB/s)",
+            capOn02(40, 30),
+            xenBaselineConfig(),
+            "is predicted 30 of the 40 MB/s it needs: 10 MB/s short",
+            "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 30 MB/s) to at least its need of 40 MB/s: the host's link has room for it.",
+        ],
         // The review's case: need 50, cap 20, ci 35 and dom0 5 on 111 MB/s: 5 + 50 + 35 = 90 <= 111.
-        ["need 50, cap 20, the link has room", capOn02(50, 20), link02(111), "is predicted 20 of the 50 MB/s it needs: 30 MB/s short",
-            "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 20 MB/s) to at least its need of 50 MB/s: the host's link has room for it."],
+        [
+            "need 50, cap 20, the link has room",
+            capOn02(50, 20),
+            link02(111),
+            "is predicted 20 of the 50 MB/s it needs: 30 MB/s short",
+            "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 20 MB/s) to at least its need of 50 MB/s: the host's link has room for it.",
+        ],
         // 60 MB/s, dom0 5: domUs get 55, app 27.5 (its cap 30 does not bind) and ci 27.5: the link binds too.
-        ["cap and link both short (60 MB/s)", capOn02(40, 30), link02(60), "is predicted 27.5 of the 40 MB/s it needs: 12.5 MB/s short",
-            "raise Vm \"app\"'s own VIF rate limit (perfguard:vifCapMBps in tags list: 30 MB/s, below its need), then make room for it: " +
-            "lower or reschedule dom0's other traffic (hosts[\"xcp-02\"].dom0NetworkMBps: 5 MB/s); or move a guest to another host, or give the host a faster link " +
-            "(its guests need 65 MB/s within their VIF caps, 75 MB/s with that cap raised, and dom0 5 MB/s on 60 MB/s)."],
+        [
+            "cap and link both short (60 MB/s)",
+            capOn02(40, 30),
+            link02(60),
+            "is predicted 27.5 of the 40 MB/s it needs: 12.5 MB/s short",
+            'raise Vm "app"\'s own VIF rate limit (perfguard:vifCapMBps in tags list: 30 MB/s, below its need), then make room for it: ' +
+                'lower or reschedule dom0\'s other traffic (hosts["xcp-02"].dom0NetworkMBps: 5 MB/s); or move a guest to another host, or give the host a faster link ' +
+                "(its guests need 65 MB/s within their VIF caps, 75 MB/s with that cap raised, and dom0 5 MB/s on 60 MB/s).",
+        ],
     ])("xen-guest-network-share, VIF cap: %s", async (_name, resources, config, problem, fix) => {
         const found = await runStackPolicy(xenGuestNetworkShare, resources, config);
         const app = found.find((v) => v.urn?.endsWith("::app")) as Violation;
@@ -195,16 +241,31 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     // Several cap-bound guests on one host: whether raising their caps fits is decided for all of them together.
     const bothCapped = (need: number, cap: number) => {
         const stack = capOn02(need, cap);
-        setTags("perfguard:xenHost=xcp-02", `perfguard:networkMBps=${need}`, `perfguard:vifCapMBps=${cap}`)((stack.find((r) => r.name === "ci") as TestResource).props);
+        setTags(
+            "perfguard:xenHost=xcp-02",
+            `perfguard:networkMBps=${need}`,
+            `perfguard:vifCapMBps=${cap}`,
+        )((stack.find((r) => r.name === "ci") as TestResource).props);
         return stack;
     };
     it.each([
         // 130 MB/s, no dom0 traffic: app and ci need 60 each, capped at 40; raised together 60 + 60 = 120 <= 130: each gets its own fix.
-        ["raised together they fit (130 MB/s)", bothCapped(60, 40), link02(130, 0), ["app", "ci"], "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 40 MB/s) to at least its need of 60 MB/s: the host's link has room for it."],
+        [
+            "raised together they fit (130 MB/s)",
+            bothCapped(60, 40),
+            link02(130, 0),
+            ["app", "ci"],
+            "raise its own VIF rate limit (perfguard:vifCapMBps in tags list: 40 MB/s) to at least its need of 60 MB/s: the host's link has room for it.",
+        ],
         // 111 MB/s: either raise alone fits (60 + 40 = 100 <= 111), both together do not (120 > 111): the host's fix on the first.
-        ["raised together they do not fit (111 MB/s)", bothCapped(60, 40), link02(111, 0), ["app"],
-            "raise the VIF rate limits of Vm \"app\" and Vm \"ci\" (each below its need), then make room for them: move a guest to another host, or give the host a faster link " +
-            "(its guests need 80 MB/s within their VIF caps, 120 MB/s with those caps raised, and dom0 0 MB/s on 111 MB/s)."],
+        [
+            "raised together they do not fit (111 MB/s)",
+            bothCapped(60, 40),
+            link02(111, 0),
+            ["app"],
+            'raise the VIF rate limits of Vm "app" and Vm "ci" (each below its need), then make room for them: move a guest to another host, or give the host a faster link ' +
+                "(its guests need 80 MB/s within their VIF caps, 120 MB/s with those caps raised, and dom0 0 MB/s on 111 MB/s).",
+        ],
     ])("xen-guest-network-share, two VIF caps on one host: %s", async (_name, resources, config, fixedOn, fix) => {
         const found = await runStackPolicy(xenGuestNetworkShare, resources, config);
         expect(found.map((v) => v.urn?.split("::").pop()).sort()).toEqual(["app", "ci"]);
@@ -212,7 +273,7 @@ describe("messages give the numbers, their source, the threshold and the fix", (
             const name = v.urn?.split("::").pop() as string;
             const m = parseMessage(v.message);
             expect(m.problem).toContain("is predicted 40 of the 60 MB/s it needs: 20 MB/s short");
-            expect(m.fix).toBe(fixedOn.includes(name) ? fix : "see the fix on Vm \"app\" (same host).");
+            expect(m.fix).toBe(fixedOn.includes(name) ? fix : 'see the fix on Vm "app" (same host).');
         }
     });
     it("xen-guest-network-share: a guest short only by its cap does not carry the host's fix", async () => {
@@ -249,7 +310,10 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     });
     it("xen-guest-network-share: the host's context is stated once, not on each guest", async () => {
         // xcp-02 at 60 MB/s: dom0 5, app and ci share 55: 27.5 each < 40 and < 35; tiny (no need) is not counted.
-        const found = await runStackPolicy(xenGuestNetworkShare, xenStack({ add: [TINY] }), { ...withoutXcp02, hosts: { ...withoutXcp02.hosts, "xcp-02": { linkMBps: 60, dom0NetworkMBps: 5 } } });
+        const found = await runStackPolicy(xenGuestNetworkShare, xenStack({ add: [TINY] }), {
+            ...withoutXcp02,
+            hosts: { ...withoutXcp02.hosts, "xcp-02": { linkMBps: 60, dom0NetworkMBps: 5 } },
+        });
         const [app, ci] = ["::app", "::ci"].map((end) => parseMessage((found.find((v) => v.urn?.endsWith(end)) as Violation).message));
         expect(app.problem).toContain(`is predicted ${(60 - 5) / 2} of the 40 MB/s`);
         expect(ci.problem).toContain(`is predicted ${(60 - 5) / 2} of the 35 MB/s`);
@@ -260,7 +324,9 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         }
     });
     it("xen-guest-network-share: guests with a need but no host are not checked, grouped once", async () => {
-        const noHost = (p: Record<string, unknown>) => { delete p.affinityHost; };
+        const noHost = (p: Record<string, unknown>) => {
+            delete p.affinityHost;
+        };
         const stack = xenStack({ name: "db", edit: noHost });
         noHost((stack.find((r) => r.name === "web") as TestResource).props);
         (stack.find((r) => r.name === "cache") as TestResource).props.tags = ["env:lab"];
@@ -268,7 +334,9 @@ describe("messages give the numbers, their source, the threshold and the fix", (
         const found = await runStackPolicy(xenGuestNetworkShare, stack, xenBaselineConfig());
         expect(verdicts(found)).toEqual(["xen-guest-network-share -> (stack)"]);
         const m = parseMessage(found[0].message);
-        expect(m.problem).toBe("2 resources not checked: it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost) (Vm \"db\", Vm \"web\").");
+        expect(m.problem).toBe(
+            '2 resources not checked: it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost) (Vm "db", Vm "web").',
+        );
         expect(m.fix).toContain("declare perfguard:xenHost=<host UUID or name>");
     });
 });
@@ -296,8 +364,18 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
         // Without a bond the 1500 MB/s fits the 2222 MB/s link: the baseline the bond changes.
         ["backup target on a 2222 MB/s link, no bond", [guest("backup", 1500)], hosts(TWO_10G), []],
         // balance-slb (the default mode): its one VIF is on one member, 1111 < 1500.
-        ["backup target, 1 VIF, 2 x 10 GbE balance-slb (default mode)", [guest("backup", 1500)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> backup"]],
-        ["backup target, 1 VIF, 2 x 10 GbE active-backup", [guest("backup", 1500)], hosts(TWO_10G, { members: 2, mode: "active-backup" }), ["xen-guest-network-share -> backup"]],
+        [
+            "backup target, 1 VIF, 2 x 10 GbE balance-slb (default mode)",
+            [guest("backup", 1500)],
+            hosts(TWO_10G, { members: 2 }),
+            ["xen-guest-network-share -> backup"],
+        ],
+        [
+            "backup target, 1 VIF, 2 x 10 GbE active-backup",
+            [guest("backup", 1500)],
+            hosts(TWO_10G, { members: 2, mode: "active-backup" }),
+            ["xen-guest-network-share -> backup"],
+        ],
         // Two VIFs reach two members: 2222 >= 1500.
         ["backup target with 2 VIFs on balance-slb", [guest("backup", 1500, 2)], hosts(TWO_10G, { members: 2, mode: "balance-slb" }), []],
         // LACP: several flows may spread over both members; one flow is not declared, so no verdict.
@@ -306,14 +384,40 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
         ["50 guests x 100 MB/s on 2 x 25 GbE balance-slb", fifty, hosts(TWO_25G, { members: 2 }), []],
         ["50 guests x 100 MB/s on 2 x 25 GbE LACP", fifty, hosts(TWO_25G, { members: 2, mode: "lacp" }), []],
         // active-backup carries all on one member: 5000 > 3125, 62.5 MB/s each.
-        ["50 guests x 100 MB/s on 2 x 25 GbE active-backup", fifty, hosts(TWO_25G, { members: 2, mode: "active-backup" }), fifty.map((g) => `xen-guest-network-share -> ${g.name}`)],
+        [
+            "50 guests x 100 MB/s on 2 x 25 GbE active-backup",
+            fifty,
+            hosts(TWO_25G, { members: 2, mode: "active-backup" }),
+            fifty.map((g) => `xen-guest-network-share -> ${g.name}`),
+        ],
         // The program's bonded network: read without any bond in the config.
-        ["program declares a balance-slb bond of 2 PIFs", [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), ["xen-guest-network-share -> backup"]],
+        [
+            "program declares a balance-slb bond of 2 PIFs",
+            [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)],
+            hosts(TWO_10G),
+            ["xen-guest-network-share -> backup"],
+        ],
         ["program declares a LACP bond of 2 PIFs", [bondedNetwork("lan", "lacp", 2), guest("backup", 1500)], hosts(TWO_10G), []],
         // The bond's mode unknown in a preview: one member may bound the guest, so it is not checked (grouped on the stack)...
-        ["the program's bond mode is unknown in the preview", [{ ...bondedNetwork("lan", "balance-slb", 2), props: { ...bondedNetwork("lan", "balance-slb", 2).props, bondMode: UNKNOWN_VALUE } }, guest("backup", 1500)], hosts(TWO_10G), ["xen-guest-network-share -> (stack)"]],
+        [
+            "the program's bond mode is unknown in the preview",
+            [
+                { ...bondedNetwork("lan", "balance-slb", 2), props: { ...bondedNetwork("lan", "balance-slb", 2).props, bondMode: UNKNOWN_VALUE } },
+                guest("backup", 1500),
+            ],
+            hosts(TWO_10G),
+            ["xen-guest-network-share -> (stack)"],
+        ],
         // ...unless the config states the bond.
-        ["the program's bond mode unknown, the config's bond states it", [{ ...bondedNetwork("lan", "balance-slb", 2), props: { ...bondedNetwork("lan", "balance-slb", 2).props, bondMode: UNKNOWN_VALUE } }, guest("backup", 1500)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> backup"]],
+        [
+            "the program's bond mode unknown, the config's bond states it",
+            [
+                { ...bondedNetwork("lan", "balance-slb", 2), props: { ...bondedNetwork("lan", "balance-slb", 2).props, bondMode: UNKNOWN_VALUE } },
+                guest("backup", 1500),
+            ],
+            hosts(TWO_10G, { members: 2 }),
+            ["xen-guest-network-share -> backup"],
+        ],
         // A guest whose VIF is on another network does not go through the program's bond.
         ["the guest's VIF is on another network than the bond", [bondedNetwork("bond0", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G), []],
         // Above both members even with one VIF each: 3 VIFs on 2 members reach 2222 < 2500.
@@ -321,24 +425,42 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
         // balance-slb places each VIF whole on one member: two 700 MB/s VIFs fit two 1111 MB/s members...
         ["two 700 MB/s guests on 2 x 10 GbE balance-slb", [guest("vm-a", 700), guest("vm-b", 700)], hosts(TWO_10G, { members: 2 }), []],
         // ...three do not: one member carries two (1400 > 1111), those two get 555.5 each (vm-a and vm-c, by URN).
-        ["three 700 MB/s guests on 2 x 10 GbE balance-slb", [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2 }), ["xen-guest-network-share -> vm-a", "xen-guest-network-share -> vm-c"]],
-        ["three 700 MB/s guests on the program's balance-slb bond", [bondedNetwork("lan", "balance-slb", 2), guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G), ["xen-guest-network-share -> vm-a", "xen-guest-network-share -> vm-c"]],
+        [
+            "three 700 MB/s guests on 2 x 10 GbE balance-slb",
+            [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)],
+            hosts(TWO_10G, { members: 2 }),
+            ["xen-guest-network-share -> vm-a", "xen-guest-network-share -> vm-c"],
+        ],
+        [
+            "three 700 MB/s guests on the program's balance-slb bond",
+            [bondedNetwork("lan", "balance-slb", 2), guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)],
+            hosts(TWO_10G),
+            ["xen-guest-network-share -> vm-a", "xen-guest-network-share -> vm-c"],
+        ],
         // Four at 555 MB/s: two per member, 1110 <= 1111.
         ["four 555 MB/s guests on 2 x 10 GbE balance-slb", ["vm-a", "vm-b", "vm-c", "vm-d"].map((n) => guest(n, 555)), hosts(TWO_10G, { members: 2 }), []],
         // LACP stays per flow: no verdict from the members.
-        ["three 700 MB/s guests on 2 x 10 GbE LACP", [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2, mode: "lacp" }), []],
+        [
+            "three 700 MB/s guests on 2 x 10 GbE LACP",
+            [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)],
+            hosts(TWO_10G, { members: 2, mode: "lacp" }),
+            [],
+        ],
     ];
     it.each(cases)("%s", async (_name, resources, config, expected) => {
         expect(verdicts(await runStackPolicy(xenGuestNetworkShare, resources, config))).toEqual([...expected].sort());
     });
 
     it("balance-slb: the two guests on the busy member are each 144.5 MB/s short, and the Basis says how VIFs are placed", async () => {
-        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2 })), {
-            policy: "xen-guest-network-share",
-            resource: "vm-a",
-            problem: ["predicted 555.5 of the 700 MB/s it needs: 144.5 MB/s short"],
-        });
-        expect(v.basis.join("\n")).toContain("bond: 2 x 1111 MB/s balance-slb (hosts[\"xcp-bond\"].bond): each VIF whole on one member");
+        const v = expectViolation(
+            await runStackPolicy(xenGuestNetworkShare, [guest("vm-a", 700), guest("vm-b", 700), guest("vm-c", 700)], hosts(TWO_10G, { members: 2 })),
+            {
+                policy: "xen-guest-network-share",
+                resource: "vm-a",
+                problem: ["predicted 555.5 of the 700 MB/s it needs: 144.5 MB/s short"],
+            },
+        );
+        expect(v.basis.join("\n")).toContain('bond: 2 x 1111 MB/s balance-slb (hosts["xcp-bond"].bond): each VIF whole on one member');
     });
 
     it.each([
@@ -347,13 +469,20 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
         // 2 x 700 = 1400 > 1111 on the busy member: balance-slb would not fit, so it is not offered.
         ["three 700 MB/s guests", 700, false],
     ])("active-backup host, %s: switching to balance-slb is offered first only when it fits", async (_name, need, offered) => {
-        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [guest("vm-a", need), guest("vm-b", need), guest("vm-c", need)], hosts(TWO_10G, { members: 2, mode: "active-backup" })), {
-            policy: "xen-guest-network-share",
-            resource: "vm-a",
-            fix: ["move a guest to another host, or give the host a faster link"],
-        });
+        const v = expectViolation(
+            await runStackPolicy(
+                xenGuestNetworkShare,
+                [guest("vm-a", need), guest("vm-b", need), guest("vm-c", need)],
+                hosts(TWO_10G, { members: 2, mode: "active-backup" }),
+            ),
+            {
+                policy: "xen-guest-network-share",
+                resource: "vm-a",
+                fix: ["move a guest to another host, or give the host a faster link"],
+            },
+        );
         const fix = v.fix;
-        expect(fix.startsWith("switch the bond (hosts[\"xcp-bond\"].bond) from active-backup to balance-slb")).toBe(offered);
+        expect(fix.startsWith('switch the bond (hosts["xcp-bond"].bond) from active-backup to balance-slb')).toBe(offered);
         expect(fix.includes("balance-slb")).toBe(offered);
     });
 
@@ -362,10 +491,14 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
             policy: "xen-guest-network-share",
             resource: "backup",
             problem: ["needs 1500 MB/s on a 2 x 1111 MB/s balance-slb bond: it reaches 1111 MB/s (1 VIF, one member per VIF)"],
-            fix: ["give it 2 VIFs on the bond", "LACP with several flows", "faster member NICs (each carrying at least 1500 MB/s; then update hosts[\"xcp-bond\"].linkMBps)"],
+            fix: [
+                "give it 2 VIFs on the bond",
+                "LACP with several flows",
+                'faster member NICs (each carrying at least 1500 MB/s; then update hosts["xcp-bond"].linkMBps)',
+            ],
             level: "advisory",
         });
-        expect(v.basis.join("\n")).toContain("bond: 2 members (hosts[\"xcp-bond\"].bond), balance-slb places each VIF (source MAC) on one member at a time");
+        expect(v.basis.join("\n")).toContain('bond: 2 members (hosts["xcp-bond"].bond), balance-slb places each VIF (source MAC) on one member at a time');
     });
 
     it("active-backup's fix offers balance-slb or LACP; the message names one member", async () => {
@@ -388,30 +521,45 @@ describe("xen-guest-network-share: a bonded link caps one VIF at one member", ()
     });
 
     it("the program's bonded network wins over the config, and the disagreement is named", async () => {
-        const v = expectViolation(await runStackPolicy(xenGuestNetworkShare, [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)], hosts(TWO_10G, { members: 2, mode: "lacp" })), {
-            policy: "xen-guest-network-share",
-            resource: "backup",
-            problem: ["balance-slb bond"],
-        });
-        expect(v.basis.join("\n")).toContain("hosts[\"xcp-bond\"].bond says 2 x lacp, the program's XoaBondedNetwork \"lan\" 2 x balance-slb: the program's is used");
+        const v = expectViolation(
+            await runStackPolicy(
+                xenGuestNetworkShare,
+                [bondedNetwork("lan", "balance-slb", 2), guest("backup", 1500)],
+                hosts(TWO_10G, { members: 2, mode: "lacp" }),
+            ),
+            {
+                policy: "xen-guest-network-share",
+                resource: "backup",
+                problem: ["balance-slb bond"],
+            },
+        );
+        expect(v.basis.join("\n")).toContain(
+            'hosts["xcp-bond"].bond says 2 x lacp, the program\'s XoaBondedNetwork "lan" 2 x balance-slb: the program\'s is used',
+        );
     });
 });
 
 describe("the bond config", () => {
-    const bond = (XEN_SHARE_SCHEMA.hosts.additionalProperties as { properties: Record<string, { properties?: Record<string, { default?: unknown; minimum?: number }> }> }).properties.bond;
+    const bond = (
+        XEN_SHARE_SCHEMA.hosts.additionalProperties as { properties: Record<string, { properties?: Record<string, { default?: unknown; minimum?: number }> }> }
+    ).properties.bond;
     it("defaults the mode to balance-slb (XenServer's default) in the schema, and a bond has at least 2 members", () => {
         expect(bond.properties?.mode.default).toBe("balance-slb");
         expect(bond.properties?.members.minimum).toBe(2);
     });
     it("xen-dom0-workload takes the same bond config and states the cost on the active-backup member", async () => {
-        const dom0: TestResource = { type: "perfguard:example:Dom0Service", name: "restic", props: { tags: ["perfguard:xenDomain=dom0", `perfguard:xenHost=${HOST}`, "perfguard:networkMBps=2000"] } };
+        const dom0: TestResource = {
+            type: "perfguard:example:Dom0Service",
+            name: "restic",
+            props: { tags: ["perfguard:xenDomain=dom0", `perfguard:xenHost=${HOST}`, "perfguard:networkMBps=2000"] },
+        };
         const v = expectViolation(await runStackPolicy(xenDom0Workload, [guest("backup", 1000), dom0], hosts(TWO_10G, { members: 2, mode: "active-backup" })), {
             policy: "xen-dom0-workload",
             resource: "restic",
             // One member, 1111 MB/s: dom0 keeps 555.5, the guest gets 555.5 instead of 1000.
             problem: ["cuts its 1 guest from 1000 to 555.5 MB/s"],
         });
-        expect(v.basis.join("\n")).toContain("on a 1111 MB/s link (hosts[\"xcp-bond\"].linkMBps / 2 members: active-backup carries all on one member)");
+        expect(v.basis.join("\n")).toContain('on a 1111 MB/s link (hosts["xcp-bond"].linkMBps / 2 members: active-backup carries all on one member)');
     });
 });
 
@@ -437,7 +585,7 @@ describe("team B's guest on a host team A's guests fill", () => {
         const text = out.map((v) => v.message).join("\n");
         expect(text).toMatch(/140 MB\/s/);
         expect(text).toMatch(/111 MB\/s/);
-        expect(text).toContain("Vm \"a-db\" 50 MB/s (stack vms-a/prod, deployed 2026-12-04T21:30:00Z)");
+        expect(text).toContain('Vm "a-db" 50 MB/s (stack vms-a/prod, deployed 2026-12-04T21:30:00Z)');
     });
 });
 
@@ -452,7 +600,9 @@ describe("team B's guest on a host named xcp-01 in both stacks", () => {
 
     /** Team A's export with its guests on host `xcp-01`, its provider's url `url` (null: none). */
     function teamA(url: string | null): string {
-        const doc = JSON.parse(fs.readFileSync(fixture("vms-a.json"), "utf8").split(INVENTORY_HOST).join("xcp-01")) as { deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> } };
+        const doc = JSON.parse(fs.readFileSync(fixture("vms-a.json"), "utf8").split(INVENTORY_HOST).join("xcp-01")) as {
+            deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+        };
         for (const r of doc.deployment.resources.filter((x) => x.type === "pulumi:providers:xenorchestra")) {
             for (const props of [r.inputs, r.outputs]) {
                 if (props) {
@@ -469,13 +619,19 @@ describe("team B's guest on a host named xcp-01 in both stacks", () => {
         return file;
     }
     const provider = { urn: "urn:pulumi:prod::vms-b::pulumi:providers:xenorchestra::xo", props: { url: "wss://xo.example.com" } };
-    const teamB = (withProvider: boolean) => previewOf("vms-b.json", (r) => ({
-        ...r,
-        props: JSON.parse(JSON.stringify(r.props).split(INVENTORY_HOST).join("xcp-01")) as Record<string, unknown>,
-        ...(withProvider && r.type.startsWith("xenorchestra:") ? { provider } : {}),
-    }));
+    const teamB = (withProvider: boolean) =>
+        previewOf("vms-b.json", (r) => ({
+            ...r,
+            props: JSON.parse(JSON.stringify(r.props).split(INVENTORY_HOST).join("xcp-01")) as Record<string, unknown>,
+            ...(withProvider && r.type.startsWith("xenorchestra:") ? { provider } : {}),
+        }));
     const config = { hosts: { "xcp-01": { linkMBps: 111 } } };
-    const UNCLEAR = [["(stack)", "Basis: other stacks' guests name its host, but their Xen Orchestra cannot be told from this stack's, so its share may be lower (stacks vms-a/prod): 1 (Vm \"b-api\")"]];
+    const UNCLEAR = [
+        [
+            "(stack)",
+            "Basis: other stacks' guests name its host, but their Xen Orchestra cannot be told from this stack's, so its share may be lower (stacks vms-a/prod): 1 (Vm \"b-api\")",
+        ],
+    ];
     const SHORT = `Vm "b-api" on Xen host "xcp-01" is predicted 27.75 of the 30 MB/s it needs: 2.25 MB/s short.`;
 
     it.each([

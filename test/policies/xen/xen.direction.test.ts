@@ -17,11 +17,26 @@ describe("the Xen model's direction and the VIF limit's unit", () => {
     // [where, text, what it must say, what it must not]
     const cases: Array<[string, () => string, RegExp, RegExp | undefined]> = [
         ["the model's source line names netback on the receive path", () => XEN_SHARE_SOURCE, /receive; a guest's receive passes netback in dom0/, undefined],
-        ["the data's netback note gives both directions", () => table.otherPublishedFacts.netback, /receive \(what the source measured\) NIC -> bridge -> netback -> netfront/, undefined],
-        ["the data's VIF note: transmit only, unit not verified", () => table.otherPublishedFacts.vifRateLimit, /transmit only, not what it receives.*Unit not verified/, undefined],
+        [
+            "the data's netback note gives both directions",
+            () => table.otherPublishedFacts.netback,
+            /receive \(what the source measured\) NIC -> bridge -> netback -> netfront/,
+            undefined,
+        ],
+        [
+            "the data's VIF note: transmit only, unit not verified",
+            () => table.otherPublishedFacts.vifRateLimit,
+            /transmit only, not what it receives.*Unit not verified/,
+            undefined,
+        ],
         ["the vifCapMBps fact: what it caps, unit not verified", () => vifCap?.meaning ?? "", /caps what the guest transmits.*unit not verified/, undefined],
         ["not checked: another traffic source, not a sender", () => NOT_CHECKED.uncertain, /another traffic source on its host/, /sender/],
-        ["size xen: guests receive as much as they can (as measured)", () => formatXenSizing(sizeXen({ linkMBps: 11.1, guests: 2, dom0Share: 0.5 })), /receiving as much as they can/, /sending/],
+        [
+            "size xen: guests receive as much as they can (as measured)",
+            () => formatXenSizing(sizeXen({ linkMBps: 11.1, guests: 2, dom0Share: 0.5 })),
+            /receiving as much as they can/,
+            /sending/,
+        ],
     ];
     it.each(cases)("%s", (_name, text, says, not) => {
         expect(text()).toMatch(says);

@@ -102,15 +102,16 @@ export type Config = Record<string, unknown>;
 
 /** Both policies, with the same host config (a stack policy sees only its own config). */
 export async function runBoth(resources: TestResource[], shareConfig: Config = xenBaselineConfig(), dom0Config: Config = shareConfig): Promise<Violation[]> {
-    return [
-        ...await runStackPolicy(xenDom0Workload, resources, dom0Config),
-        ...await runStackPolicy(xenGuestNetworkShare, resources, shareConfig),
-    ];
+    return [...(await runStackPolicy(xenDom0Workload, resources, dom0Config)), ...(await runStackPolicy(xenGuestNetworkShare, resources, shareConfig))];
 }
 
 export const backupOn01 = { add: [dom0Service("backup", XCP01_UUID, undefined, "60")] };
 /** A small guest on xcp-02 that declares neither a need nor a VIF cap. */
-export const TINY: TestResource = { type: VM, name: "tiny", props: { nameLabel: "tiny", affinityHost: XCP02_UUID, tags: ["env:lab", "perfguard:xenHost=xcp-02"] } };
+export const TINY: TestResource = {
+    type: VM,
+    name: "tiny",
+    props: { nameLabel: "tiny", affinityHost: XCP02_UUID, tags: ["env:lab", "perfguard:xenHost=xcp-02"] },
+};
 export const withoutXcp02 = { hosts: { [XCP01_UUID]: { linkMBps: 110 } } };
 
 /**
@@ -122,29 +123,71 @@ export const XEN_CASES: Array<[string, TestResource[], string[], Config?]> = [
     // xcp-01: dom0 wants 62, keeps 55 (>= 50% of 110); domUs share 55: cache 10, web 20, db 25 < 45.
     ["a backup service in dom0 of xcp-01", xenStack(backupOn01), ["xen-dom0-workload -> backup", "xen-guest-network-share -> db"]],
     // A management tool is allowed in dom0, but its traffic still counts: dom0 keeps 55, db gets 25.
-    ["the management agent sending 100 MB/s", xenStack({ name: "xo-agent", edit: setTags("perfguard:xenDomain=dom0", `perfguard:xenHost=${XCP01_UUID}`, "perfguard:xenDom0Role=management", "perfguard:networkMBps=100") }), ["xen-guest-network-share -> db"]],
+    [
+        "the management agent sending 100 MB/s",
+        xenStack({
+            name: "xo-agent",
+            edit: setTags("perfguard:xenDomain=dom0", `perfguard:xenHost=${XCP01_UUID}`, "perfguard:xenDom0Role=management", "perfguard:networkMBps=100"),
+        }),
+        ["xen-guest-network-share -> db"],
+    ],
     // cache declares no need: assumed idle whether or not it has a VIF cap (before: it sent as much as it could
     // and made db short, a false alarm wherever few guests declare a need).
     ["cache loses its VIF rate limit (no declared need: not counted)", xenStack({ name: "cache", edit: setTags() }), []],
     // A tiny guest on xcp-02 with no declared need and no cap: not counted, so app and ci still fit.
     ["an undeclared guest on xcp-02 is assumed idle", xenStack({ add: [TINY] }), []],
-    ["app's own VIF cap below its need", xenStack({ name: "app", edit: setTags("perfguard:xenHost=xcp-02", "perfguard:networkMBps=40", "perfguard:vifCapMBps=30") }), ["xen-guest-network-share -> app"]],
+    [
+        "app's own VIF cap below its need",
+        xenStack({ name: "app", edit: setTags("perfguard:xenHost=xcp-02", "perfguard:networkMBps=40", "perfguard:vifCapMBps=30") }),
+        ["xen-guest-network-share -> app"],
+    ],
     // Without its fact ci falls back to affinityHost (xcp-01): domUs share 108 (cache not counted): web 20, then db and ci 44 each < 45.
-    ["ci without its xenHost fact lands on its affinityHost", xenStack({ name: "ci", edit: setTags("perfguard:networkMBps=45") }), ["xen-guest-network-share -> ci", "xen-guest-network-share -> db"]],
+    [
+        "ci without its xenHost fact lands on its affinityHost",
+        xenStack({ name: "ci", edit: setTags("perfguard:networkMBps=45") }),
+        ["xen-guest-network-share -> ci", "xen-guest-network-share -> db"],
+    ],
     // Not checked, grouped once on the stack (app and ci).
     ["no link figure for xcp-02: not checked", xenStack(), ["xen-guest-network-share -> (stack)"], withoutXcp02],
     ["defaultLinkMBps null (the default) is no figure", xenStack(), ["xen-guest-network-share -> (stack)"], { ...withoutXcp02, defaultLinkMBps: null }],
     ["defaultLinkMBps gives xcp-02 its link", xenStack(), [], { ...withoutXcp02, defaultLinkMBps: 110 }],
     // app 40 + ci 35 on 60 MB/s: 30 each.
-    ["defaultLinkMBps too small for xcp-02", xenStack(), ["xen-guest-network-share -> app", "xen-guest-network-share -> ci"], { ...withoutXcp02, defaultLinkMBps: 60 }],
+    [
+        "defaultLinkMBps too small for xcp-02",
+        xenStack(),
+        ["xen-guest-network-share -> app", "xen-guest-network-share -> ci"],
+        { ...withoutXcp02, defaultLinkMBps: 60 },
+    ],
     // xcp-02 by name: dom0 wants 5 + 60, keeps 55; app and ci share 55: 27.5 each.
-    ["a backup service in dom0 of xcp-02 (host by fact)", xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "60")] }), ["xen-dom0-workload -> backup", "xen-guest-network-share -> app", "xen-guest-network-share -> ci"]],
+    [
+        "a backup service in dom0 of xcp-02 (host by fact)",
+        xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "60")] }),
+        ["xen-dom0-workload -> backup", "xen-guest-network-share -> app", "xen-guest-network-share -> ci"],
+    ],
     ["a dom0 workload with no host", xenStack({ add: [dom0Service("backup", undefined, undefined, "60")] }), ["xen-dom0-workload -> backup"]],
     // dom0Share 0.2: dom0 keeps max(22, 110 - 75) = 35, the domUs get their 75.
     ["a smaller dom0Share in config", xenStack(backupOn01), ["xen-dom0-workload -> backup"], { ...xenBaselineConfig(), dom0Share: 0.2 }],
     ["config host keys match case-insensitively", xenStack(), [], { hosts: { [XCP01_UUID.toUpperCase()]: { linkMBps: 110 }, "XCP-02": { linkMBps: 110 } } }],
-    ["a guest with a need but no host is not checked", xenStack({ name: "db", edit: (p) => { delete p.affinityHost; } }), ["xen-guest-network-share -> (stack)"]],
-    ["a guest with no host and no need is not reported", xenStack({ name: "cache", edit: (p) => { delete p.affinityHost; } }), []],
+    [
+        "a guest with a need but no host is not checked",
+        xenStack({
+            name: "db",
+            edit: (p) => {
+                delete p.affinityHost;
+            },
+        }),
+        ["xen-guest-network-share -> (stack)"],
+    ],
+    [
+        "a guest with no host and no need is not reported",
+        xenStack({
+            name: "cache",
+            edit: (p) => {
+                delete p.affinityHost;
+            },
+        }),
+        [],
+    ],
     // An undeclared dom0 workload: reported as a workload, assumed idle by the share check (as an undeclared guest).
     ["an undeclared dom0 workload on xcp-01", xenStack({ add: [dom0Service("backup", XCP01_UUID, undefined, undefined)] }), ["xen-dom0-workload -> backup"]],
 ];

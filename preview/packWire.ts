@@ -126,11 +126,11 @@ function severityName(severity: analyzerproto.PolicySeverity): string | undefine
 }
 
 function toStruct(props: PropertyBag): Struct {
-    return Struct.fromJavaScript(props as Parameters<typeof Struct.fromJavaScript>[0]);
+    return Struct.fromJavaScript(props);
 }
 
 export function fromStruct(struct: Struct | undefined): PropertyBag {
-    return (struct?.toJavaScript() ?? {}) as PropertyBag;
+    return struct?.toJavaScript() ?? {};
 }
 
 function makeOptions(opts: AnalyzeResourceInput["options"]): analyzerproto.AnalyzerResourceOptions {
@@ -323,7 +323,7 @@ export function convertAnalyzerInfo(info: analyzerproto.AnalyzerInfo): AnalyzerI
             };
             if (schema) {
                 policy.configSchema = {
-                    properties: fromStruct(schema.getProperties()) as Record<string, JsonValue>,
+                    properties: fromStruct(schema.getProperties()),
                     required: schema.getRequiredList(),
                 };
             }

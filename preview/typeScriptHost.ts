@@ -41,7 +41,8 @@ function tsconfigNoCheck(file: string): boolean {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const ts = require("typescript") as typeof import("typescript");
         const read = ts.readConfigFile(file, ts.sys.readFile);
-        return read.config?.compilerOptions?.noCheck === true;
+        const config = read.config as { compilerOptions?: { noCheck?: unknown } } | undefined;
+        return config?.compilerOptions?.noCheck === true;
     } catch {
         return false;
     }

@@ -13,7 +13,7 @@ import type { StatePanel } from "../plots/states";
 export type SideConfig = Readonly<Record<string, PolicyConfigEntry>>;
 
 export function propsOf(config: SideConfig, policy: string): Record<string, unknown> {
-    return (config[policy]?.properties ?? {}) as Record<string, unknown>;
+    return config[policy]?.properties ?? {};
 }
 
 /** One state of a stack as a chart reads it: the stack and the config its pack was given. */

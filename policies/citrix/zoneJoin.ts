@@ -75,7 +75,7 @@ export function ambiguousWhy(what: string, zones: readonly JoinableZone[]): NotC
  * `name` input, then its Pulumi name, then its aliases' old names) and filters by Site.
  */
 export class ZoneIndex<Zone extends JoinableZone> {
-    private readonly tiers: Array<Map<string, Zone[]>> = [new Map(), new Map(), new Map()];
+    private readonly tiers: Array<Map<string, Zone[]>> = [new Map<string, Zone[]>(), new Map<string, Zone[]>(), new Map<string, Zone[]>()];
     private readonly ids = new Map<string, Zone[]>();
 
     constructor(zones: readonly Zone[], idOf: (zone: Zone) => string | undefined) {

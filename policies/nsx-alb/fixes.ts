@@ -82,7 +82,7 @@ export function fixChanges(fix: PlacementFix, e: GroupEvaluation): string[] {
         }
     }
     // Below 4 vCPUs a fix judged with the dispatcher off states it when the field is unknown or unreadable.
-    if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && to.dedicatedDispatcher === false) {
+    if (to.vcpusPerSe < DISPATCHER_MIN_VCPUS && e.sizing?.dispatcherUnread && !to.dedicatedDispatcher) {
         set("dedicatedDispatcherCore", "false");
     }
     if (to.algo !== undefined && to.algo !== (from.algo ?? DEFAULT_ALGO)) {

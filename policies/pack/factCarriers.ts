@@ -190,7 +190,7 @@ function markerValues(item: unknown): readonly unknown[] {
     if (!Array.isArray(values) || values.length === 0) {
         return [undefined];
     }
-    return values.map((v) => (isUnknown(v) ? UNKNOWN : v));
+    return (values as unknown[]).map((v): unknown => (isUnknown(v) ? UNKNOWN : v));
 }
 
 /** A vSphere VM's advanced settings: `guestinfo.perfguard.<key>` (the carrier that survives an apply). */

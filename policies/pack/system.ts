@@ -12,7 +12,7 @@ export type PackConfig = Readonly<Record<string, { readonly properties?: Readonl
 
 /** One policy's properties in the reconciled config ({} when the policy has none). */
 export function policyProps(config: PackConfig, policy: string): Record<string, unknown> {
-    return (config[policy]?.properties ?? {}) as Record<string, unknown>;
+    return config[policy]?.properties ?? {};
 }
 
 /**

@@ -3,7 +3,7 @@
  * resource wherever the engine shows them, each problem line within 160 characters. The fact
  * readers it rests on are tested in test/policies/facts.test.ts.
  */
-import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import { parseMessage } from "../../policies/pack/message";
 import { perfguardFacts } from "../../policies/perfguard-facts";
@@ -18,7 +18,7 @@ describe("perfguard-facts: wherever the engine shows facts, once per resource", 
     const analyzeOnly = { ...perfguardFacts, validateStack: undefined } as unknown as ResourceValidationPolicy;
     /** Analyze on the inputs, then AnalyzeStack on the outputs, in one process (one preview). */
     async function preview(inputs: TestResource[], outputs: TestResource[]): Promise<Violation[]> {
-        return [...(await runResourcePolicy(analyzeOnly, inputs)), ...(await runStackPolicy(perfguardFacts as unknown as StackValidationPolicy, outputs))];
+        return [...(await runResourcePolicy(analyzeOnly, inputs)), ...(await runStackPolicy(perfguardFacts, outputs))];
     }
     const component = (tags: unknown): TestResource => ({ type: DOM0, name: "backup", props: tags === undefined ? {} : { tags } });
     const bad = ["perfguard:xenDomain=dom0", "perfguard:networkMBps=60MB/s"];

@@ -216,8 +216,8 @@ describe("no marker in any message or pack output: the real pack over gRPC", () 
 
     it("with marked stacks and a config carrying the marker in invalid values and unknown keys", async () => {
         const info = await pack.getAnalyzerInfo();
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- widens the entries' type for the assignments below
         const config = Object.fromEntries(
+            // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- widens the entries' type for the assignments below
             info.policies.map((p) => [p.name, { enforcementLevel: p.enforcementLevel, properties: { [`typo${p.name.length}`]: MARKER } as PropertyBag }]),
         );
         config["citrix-zone-rtt-limit"].properties = { maxRttMs: MARKER };

@@ -218,7 +218,7 @@ export function entriesOfDigestFile(file: string, source: string, lateErrors: In
             },
         ) as InventoryEntry;
         entries[i] = entry;
-        registerTabled(entry, table, s.objects as string[][]);
+        registerTabled(entry, table, s.objects);
         out.push(entry);
     });
     return out;

@@ -88,7 +88,7 @@ function entriesOfDigest(doc: Record<string, unknown>, source: string): Array<In
     }
     const slices = v3 ? (doc.slices as unknown[]) : [];
     return doc.stacks.map((s, i): InventoryEntry | InventoryError => {
-        const slice = v3 ? slices[i] : s;
+        const slice: unknown = v3 ? slices[i] : s;
         if (!isRecord(s) || typeof s.project !== "string" || typeof s.stack !== "string" || !isRecord(slice) || !Array.isArray(slice.resources)) {
             return { source, problem: `stack ${i} of the digest has no project, stack or resources` };
         }
@@ -301,6 +301,7 @@ export function readInventory(spec: string): Inventory {
         errors.push({ source: JSON.stringify(spec).slice(0, 80), problem: "names no source" });
     }
     const entries = [...byStack.values()].sort((a, b) => (a.project === b.project ? (a.stack < b.stack ? -1 : 1) : a.project < b.project ? -1 : 1));
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the compiler needs it to accept the cast to Inventory below
     return Object.defineProperty({ spec, entries, duplicates } as Omit<Inventory, "errors">, "errors", {
         enumerable: true,
         get: () => (late.length === 0 ? errors : [...errors, ...late]),

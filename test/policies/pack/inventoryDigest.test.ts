@@ -15,7 +15,6 @@ import { candidateEntries, hashKey, KeyTable, registerTabled } from "../../../po
 import { digestOf, encodeDigest } from "../../../policies/pack/inventory/digest";
 import { readInventory } from "../../../policies/pack/inventory/read";
 import { touchedStacks } from "../../../policies/pack/inventory/touched";
-import type { InventoryEntry } from "../../../policies/pack/inventory/types";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
 import { runPolicies } from "../../support/policyHarness";
 
@@ -112,22 +111,22 @@ describe("a version 3 digest", () => {
 describe("the key-table search (candidates.ts)", () => {
     /** Stacks of keys from a small alphabet (collisions and shared objects likely), tabled as a digest's. */
     const stackArb = fc.record({
-        keys: fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { maxLength: 4 }),
-        objects: fc.array(fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { minLength: 2, maxLength: 3 }), { maxLength: 2 }),
+        keys: fc.uniqueArray(fc.constantFrom(..."abcdefghij".split("")), { maxLength: 4 }),
+        objects: fc.array(fc.uniqueArray(fc.constantFrom(..."abcdefghij".split("")), { minLength: 2, maxLength: 3 }), { maxLength: 2 }),
     });
 
     it("touchedStacks on the candidates selects what it selects on every stack", () => {
         fc.assert(
             fc.property(
                 fc.array(stackArb, { maxLength: 12 }),
-                fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { maxLength: 3 }),
+                fc.uniqueArray(fc.constantFrom(..."abcdefghij".split("")), { maxLength: 3 }),
                 fc.integer({ min: 0, max: 12 }),
                 (stacks, own, untabled) => {
                     const indexes = stacks.map((s) => ({
                         keys: [...new Set([...s.keys, ...s.objects.flat()])].sort(),
                         objects: s.objects.map((o) => [...o].sort()),
                     }));
-                    const entries = indexes.map((index, i) => ({ project: `p${i}`, stack: "prod", source: "s", resources: [], index }) as InventoryEntry);
+                    const entries = indexes.map((index, i) => ({ project: `p${i}`, stack: "prod", source: "s", resources: [], index }));
                     const pairs = indexes
                         .flatMap((ix, ordinal) => [...new Set(ix.keys.map(hashKey))].map((h) => [h, ordinal] as const))
                         .sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -4,7 +4,6 @@
  * shares with xen-guest-network-share: one model, verdicts independent of resource order, problem
  * lines within 160 characters, no echoed property values.
  */
-import type { StackValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import { parseMessage, PROBLEM_LINE_MAX } from "../../../policies/pack/message";
 import { xenDom0Workload } from "../../../policies/xen/xen-dom0-workload";
@@ -21,7 +20,7 @@ describe("xen-dom0-workload: a compliant baseline and one change per case", () =
     it("is an advisory stack policy", async () => {
         const found = await runStackPolicy(xenDom0Workload, xenStack(backupOn01), xenBaselineConfig());
         expect(found.map((v) => v.enforcementLevel)).toEqual(["advisory"]);
-        expect(typeof (xenDom0Workload as StackValidationPolicy).validateStack).toBe("function");
+        expect(typeof xenDom0Workload.validateStack).toBe("function");
     });
     it("an unknown role of a dom0 service: not judged, traffic not counted", async () => {
         // Unknowns are per value (docs/facts.md#not-checked): an unknown list item hides only itself,

@@ -10,7 +10,6 @@
  * (30, 30 and 50 MB/s); team B's stack (vms-b) adds b-api (30 MB/s). The 111 MB/s link shared by
  * four: 27.75 MB/s each, below the 30 b-api needs.
  */
-import type { StackValidationPolicy } from "@pulumi/policy";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -80,7 +79,7 @@ describe("xen-guest-network-share: a compliant baseline and one change per case"
     it("is an advisory stack policy", async () => {
         const found = await runStackPolicy(xenGuestNetworkShare, xenStack(backupOn01), xenBaselineConfig());
         expect(found.map((v) => v.enforcementLevel)).toEqual(["advisory"]);
-        expect(typeof (xenGuestNetworkShare as StackValidationPolicy).validateStack).toBe("function");
+        expect(typeof xenGuestNetworkShare.validateStack).toBe("function");
     });
 });
 

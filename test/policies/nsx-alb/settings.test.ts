@@ -187,11 +187,16 @@ describe("NSX ALB settings: written once, in a schema", () => {
         expect(numericFallbacks(code, CONFIGURED)).toEqual([]);
     });
     it("perfguard size nsx-alb takes its option defaults from the schema and the provider's table, not literals", () => {
-        const main = codeOnly(fs.readFileSync(path.join(ROOT, "cli", "main.ts"), "utf8"));
-        const options = main.split("\n").filter((l) => /\.option\(""/.test(l) && /headroomPct|maxVsPerSe|SE_CAPACITY_DEFAULTS|DEFAULT_MAX_VS_PER_SE/.test(l));
+        // One `.option(...)` call per entry, however the formatter wraps it.
+        const main = codeOnly(fs.readFileSync(path.join(ROOT, "cli", "sizeCommands.ts"), "utf8")).replace(/\s*\n\s*/g, " ");
+        const options = main
+            .split(/\.(?=option\(|requiredOption\(|action\(|command\()/)
+            .filter((o) => o.startsWith("option(") && /headroomPct|maxVsPerSe|SE_CAPACITY_DEFAULTS|DEFAULT_MAX_VS_PER_SE/.test(o))
+            .map((o) => o.trim());
         expect(options.length).toBe(2);
-        for (const line of options) {
-            expect(line).not.toMatch(/,\s*-?\d+(\.\d+)?\)\s*$/);
+        for (const option of options) {
+            expect(option).not.toMatch(/,\s*-?\d+(\.\d+)?,?\s*\)\s*$/);
+            expect(option).toMatch(/(SE_CAPACITY_DEFAULTS\.\w+|DEFAULT_MAX_VS_PER_SE),?\s*\)\s*$/);
         }
     });
 });

@@ -293,7 +293,8 @@ export function addSizeCommands(program: Command, io: Io): void {
                 if (o.plot !== undefined) {
                     checkWritable(o.plot, "plot");
                 }
-                const { sizeNsxAlb, formatNsxAlbSizing, nsxAlbSizingJson, nsxAlbPlotSvg } = await import("./sizeNsxAlb");
+                const { sizeNsxAlb } = await import("./sizeNsxAlb");
+                const { formatNsxAlbSizing, nsxAlbSizingJson, nsxAlbPlotSvg } = await import("./sizeNsxAlbText");
                 const sizing = sizeNsxAlb({
                     demand,
                     more,

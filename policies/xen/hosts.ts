@@ -128,12 +128,17 @@ function foreignJoin(guest: ResourceView, own: ReadonlySet<string | undefined> |
     if (!own) {
         return "join"; // a host of other stacks only: nothing of this preview is judged on it
     }
+    // A host uuid is unique whatever Xen Orchestra manages the pool (one pool can be seen through
+    // two): it joins across endpoints. Only a name needs the endpoints to agree.
+    if (HOST_UUID.test(key)) {
+        return "join";
+    }
     const endpoint = xoEndpoint(guest);
     const known = [...own].filter((e): e is string => e !== undefined);
     if (endpoint !== undefined && known.length > 0 && !known.includes(endpoint)) {
         return "skip";
     }
-    if (HOST_UUID.test(key) || (endpoint !== undefined && known.includes(endpoint) && !own.has(undefined))) {
+    if (endpoint !== undefined && known.includes(endpoint) && !own.has(undefined)) {
         return "join";
     }
     return "unclear";

@@ -579,6 +579,28 @@ describe("team B's guest on a host team A's guests fill", () => {
         }
     });
 
+    it("team A's pool seen through another Xen Orchestra: a host uuid still joins (one pool, whatever XO manages it)", async () => {
+        const doc = JSON.parse(fs.readFileSync(fixture("vms-a.json"), "utf8")) as {
+            deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+        };
+        for (const r of doc.deployment.resources.filter((x) => x.type === "pulumi:providers:xenorchestra")) {
+            for (const props of [r.inputs, r.outputs]) {
+                if (props) props.url = "wss://xo2.example.com";
+            }
+        }
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-xenuuid-"));
+        try {
+            const file = path.join(dir, "vms-a-xo2.json");
+            fs.writeFileSync(file, JSON.stringify(doc));
+            const provider = { urn: "urn:pulumi:prod::vms-b::pulumi:providers:xenorchestra::xo", props: { url: "wss://xo.example.com" } };
+            const teamB = previewOf("vms-b.json", (r) => (r.type.startsWith("xenorchestra:") ? { ...r, provider } : r));
+            const out = await withInventoryEnv(file, () => runStackPolicy(xenGuestNetworkShare, teamB, INVENTORY_CONFIG));
+            expect(out.map((v) => [v.urn?.split("::").pop(), parseMessage(v.message).problem])).toEqual([["b-api", INVENTORY_LINE]]);
+        } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
     it("names the demand on the link and the other stack's guests", async () => {
         const out = await withInventoryEnv(fixture("vms-a.json"), () => runStackPolicy(xenGuestNetworkShare, previewOf("vms-b.json"), INVENTORY_CONFIG));
         const text = out.map((v) => v.message).join("\n");

@@ -259,9 +259,12 @@ export function seCapacity(input: SeCapacityInput): SeCapacity {
             l4ThroughputGbps: TOP_ROW.l4ThroughputGbps,
             l7ThroughputGbps: TOP_ROW.l7ThroughputGbps,
             // SSL bulk throughput is CPU bound (source notes: "CPS/RPS/TPS and SSL bulk throughput
-            // are CPU bound"): the favourable reading scales it per vCPU like TPS/RPS/CPS; the
-            // conservative one holds it at the 6 vCPU figure (no gain beyond it was measured).
-            l7SslThroughputGbps: reading === "linear" ? (TOP_ROW.l7SslThroughputGbps * vcpus) / TOP_ROW.vcpus : TOP_ROW.l7SslThroughputGbps,
+            // are CPU bound"): the favourable reading scales it per vCPU like TPS/RPS/CPS, up to the
+            // plain L7 throughput held above (the same packets and NIC carry it: every measured row
+            // has SSL below plain, and encrypting never adds bandwidth); the conservative one holds
+            // it at the 6 vCPU figure (no gain beyond it was measured).
+            l7SslThroughputGbps:
+                reading === "linear" ? Math.min((TOP_ROW.l7SslThroughputGbps * vcpus) / TOP_ROW.vcpus, TOP_ROW.l7ThroughputGbps) : TOP_ROW.l7SslThroughputGbps,
             extrapolated: true,
             reading,
             openConnectionsMemoryFactor: memoryFactor(TOP_ROW.memoryGb),

@@ -513,26 +513,33 @@ describe("review: the distributed-placement fix is judged on whole VSs and offer
 describe("review: SSL bulk throughput is CPU bound beyond the 6 vCPU row", () => {
     const SSL = { services: [{ port: "443", enableSsl: "true" }], applicationProfileRef: "/api/applicationprofile/?name=System-Secure-HTTP" };
     const ssl6 = cell(6, "l7SslThroughputGbps"); // 10 Gbps
-    const linear = 9 / ((ssl6 * 8) / 6) + 100 / ((cell(6, "sslTpsEcc") * 8) / 6); // 67.5% + 0.6%
+    // Linear per vCPU (13.3 Gbps at 8), capped at the plain L7 throughput held at the 6 vCPU row (12 Gbps).
+    const linear = 9 / Math.min((ssl6 * 8) / 6, cell(6, "l7ThroughputGbps")) + 100 / ((cell(6, "sslTpsEcc") * 8) / 6); // 75% + 0.6%
     const cases: Array<[string, TestResource[], string[]]> = [
         [
             "baseline: a-8vcpu, 100 ECC SSL TPS and 6 Gbps SSL",
             [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "6" }, SSL)],
             [],
         ],
-        // 9 / 13.33 + 0.6% = 68.1% on the favourable reading; 9 / 10 held: 90.6%: advisory, not mandatory.
+        // 9 / 12 + 0.6% = 75.6% on the favourable reading; 9 / 10 held: 90.6%: advisory, not mandatory.
         [
-            "a-8vcpu: 9 Gbps SSL is advisory (68.1% linear)",
+            "a-8vcpu: 9 Gbps SSL is advisory (75.6% linear, capped at plain L7 throughput)",
             [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "9" }, SSL)],
             [`${ADV} -> a-vs [advisory]`],
+        ],
+        // 10 Gbps: 10 / 12 = 83.3% even on the favourable reading: SSL never outruns plain throughput.
+        [
+            "a-8vcpu: 10 Gbps SSL is mandatory (over the plain L7 throughput's 80% on every reading)",
+            [group("a-8vcpu", EIGHT), vs("a-vs", "a-8vcpu-seg", { sslTps: "100", sslKeyType: "ecc", throughputGbps: "10" }, SSL)],
+            ["nsx-alb-se-capacity -> a-8vcpu-seg [mandatory]", "nsx-alb-se-capacity -> a-vs [mandatory]"],
         ],
     ];
     it.each(cases)("%s", async (_name, resources, expected) => {
         expect(levelled(await run(resources))).toEqual([...expected].sort());
     });
-    it("names both readings: 68.1% linear per vCPU, over the limit on the conservative one", async () => {
+    it("names both readings: 75.6% linear per vCPU, over the limit on the conservative one", async () => {
         const m = on(await run(cases[1][1]), "a-vs", ADV);
-        expect(pct(linear)).toBe("68.1%");
+        expect(pct(linear)).toBe("75.6%");
         expect(m.problem).toContain(`${pct(linear)} linear per vCPU`);
         expect(m.basis.join("\n")).toContain("on the 4-to-6 vCPU slope (the conservative reading)");
     });

@@ -222,7 +222,18 @@ export async function runJob(workflow: Workflow, jobName: string, opts: JobRunOp
                     .filter(([k]) => k.startsWith(`${name} / `))
                     .map(([k, v]) => [k.slice(name.length + 3), v]),
             );
-            const inner = await runAction(local.action, local.path, inputs, { ...opts, actions: undefined, only: undefined, skip });
+            // A composite action's steps run in the calling job's environment (its env and the step's).
+            const callerEnv = { ...jobEnv };
+            for (const [k, v] of Object.entries(step.env ?? {})) {
+                callerEnv[k] = substitute(String(v), lookupIn(callerEnv));
+            }
+            const inner = await runAction(local.action, local.path, inputs, {
+                ...opts,
+                baseEnv: { ...opts.baseEnv, ...callerEnv },
+                actions: undefined,
+                only: undefined,
+                skip,
+            });
             results.push(...inner.steps.map((r) => ({ ...r, name: `${name} / ${r.name}` })));
             failed = failed || !inner.success;
             continue;

@@ -5,7 +5,7 @@
  * empty folder or backend is most often a failed export step or a wrong path, and a fleet of one
  * stack is an inventory holding that stack), stale stacks (advisory, one for all), one stack read twice.
  */
-import { escapeControl, Message, PROBLEM_LINE_MAX, shortName } from "../message";
+import { escapeControl, Message, PROBLEM_LINE_MAX } from "../message";
 import { maxAgeHours, staleEntries } from "./current";
 import { emptySources } from "./empty";
 import { Inventory, INVENTORY_ENV, MAX_AGE_ENV } from "./types";
@@ -17,6 +17,15 @@ export interface InventoryNotice {
 
 function fit(line: string, short: string): string {
     return line.length <= PROBLEM_LINE_MAX ? line : short;
+}
+
+/**
+ * A source as the problem line names it: whole up to 60 characters, else its last 59 after "…"
+ * (the file or folder name is the informative end; a CI runner's path prefix is not), so that the
+ * line stays within 160 characters wherever the checkout lives. The Basis gives it whole.
+ */
+export function sourceLabel(source: string): string {
+    return source.length <= 60 ? source : `…${source.slice(-59)}`;
 }
 
 /** `project/stack`, as messages name a stack of the inventory. */
@@ -41,8 +50,8 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
             level: "mandatory",
             message: {
                 problem: fit(
-                    `${INVENTORY_ENV} source ${source} ${e.problem}: other stacks' load on shared objects is unknown.`,
-                    `${INVENTORY_ENV} source ${shortName(source, 60)} cannot be used: other stacks' load on shared objects is unknown.`,
+                    `${INVENTORY_ENV} source ${sourceLabel(source)} ${e.problem}: other stacks' load on shared objects is unknown.`,
+                    `${INVENTORY_ENV} source ${sourceLabel(source)} cannot be used: other stacks' load on shared objects is unknown.`,
                 ),
                 fix: `point ${INVENTORY_ENV} at readable stack exports (pulumi stack export), a folder of them, a file:// backend or a perfguard inventory digest; rebuild the digest with perfguard inventory.`,
                 basis: [`source ${source}: ${escapeControl(e.problem)}`],
@@ -54,10 +63,7 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         out.push({
             level: "mandatory",
             message: {
-                problem: fit(
-                    `${INVENTORY_ENV} source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`,
-                    `${INVENTORY_ENV} source ${shortName(source, 60)} holds no stack exports: other stacks' load on shared objects is unknown.`,
-                ),
+                problem: `${INVENTORY_ENV} source ${sourceLabel(source)} holds no stack exports: other stacks' load on shared objects is unknown.`,
                 fix: `check the step that exports the stacks (pulumi stack export per stack, or perfguard inventory) and the path ${INVENTORY_ENV} names; for a fleet of one stack, give that stack's export.`,
                 basis: [`source ${source}: no stack export, backend checkpoint or digest stack in it; shared objects are judged as without an inventory`],
             },

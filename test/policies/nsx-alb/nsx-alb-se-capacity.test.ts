@@ -4,6 +4,7 @@
  * 10,000 RPS: 75.9% of an SE) runs on it; team B adds catalog-web (900 TPS + 20,000 RPS: 47.9%).
  * Together on one SE: 123.8% > 80%.
  */
+import { sourceLabel } from "../../../policies/pack/inventory/messages";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -227,7 +228,7 @@ describe("policy config seGroups, an inventory that holds no stack: judged as wi
         const out = await withInventoryEnv(source, () => judge(previewOf("team-b.json", byName), { seGroups: { "shared-web": group } }));
         expect(summary(out.filter((v) => v.policyName !== "perfguard-facts"))).toEqual(expected);
         expect(out.filter((v) => v.policyName === "perfguard-facts").map((v) => [v.enforcementLevel, parseMessage(v.message).problem])).toEqual([
-            ["mandatory", `PERFGUARD_INVENTORY source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`],
+            ["mandatory", `PERFGUARD_INVENTORY source ${sourceLabel(source)} holds no stack exports: other stacks' load on shared objects is unknown.`],
         ]);
     });
 });

@@ -2,6 +2,7 @@
  * The inventory reader (policies/pack/inventory): stack exports, folders, DIY file backends
  * (both layouts, gzipped or not), digests; errors naming their source; secrets never kept.
  */
+import { sourceLabel } from "../../../policies/pack/inventory/messages";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -173,7 +174,9 @@ describe("notices", () => {
  * and shared objects are judged as without an inventory.
  */
 describe("a source that holds no stack", () => {
-    const problem = (source: string) => `PERFGUARD_INVENTORY source ${source} holds no stack exports: other stacks' load on shared objects is unknown.`;
+    // The source as the problem line names it (its tail when long: the line stays within 160 characters wherever the checkout lives).
+    const problem = (source: string) =>
+        `PERFGUARD_INVENTORY source ${sourceLabel(source)} holds no stack exports: other stacks' load on shared objects is unknown.`;
     const emptyFolder = () => {
         const dir = path.join(tmp, "empty-folder");
         fs.mkdirSync(dir, { recursive: true });
@@ -190,6 +193,15 @@ describe("a source that holds no stack", () => {
         ["an empty folder", emptyFolder, (spec) => [problem(spec)]],
         ["a file:// backend with no checkpoint", emptyBackend, (spec) => [problem(spec)]],
         ["a digest of no stack", () => fixture("empty-digest.json"), (spec) => [problem(spec)]],
+        [
+            "an empty folder at a CI runner's long path: its tail named, the line within 160 characters",
+            () => {
+                const dir = path.join(tmp, "runner-work-".repeat(8), "stack-exports");
+                fs.mkdirSync(dir, { recursive: true });
+                return dir;
+            },
+            (spec) => [problem(spec)],
+        ],
         [
             "an export and an empty folder: the folder named",
             () => `${fixture("network.json")},${emptyFolder()}`,

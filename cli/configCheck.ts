@@ -8,6 +8,10 @@
  *
  * The pack is asked for its policies and schemas over gRPC (GetAnalyzerInfo), as the CLI asks it,
  * so `--policy-pack` may name any pack.
+ *
+ * Over 450 lines (why): each finding mirrors one rule of the Pulumi CLI's config handling (levels,
+ * schema validation, keys that name no policy, deprecated homes); kept together so that a change
+ * in the CLI is one file to re-read against pkg/resource/analyzer/config.go.
  */
 import { MOVED_SETTINGS } from "../policies/citrix/evaluation";
 import { MOVED_SETTINGS as NSX_MOVED_SETTINGS } from "../policies/nsx-alb/config";

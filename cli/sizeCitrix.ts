@@ -8,6 +8,9 @@
  * Throttles are first come, first served: one group's storm can take every controller's requests,
  * so the table and the recommendation are one Delivery Group's lock taking the whole concurrency
  * (the other groups idle); a figure over all groups at once is labelled as such, and "not measured".
+ *
+ * Over 450 lines (why): the table, the JSON document and the plot input are three views of one
+ * sizing, kept beside it so that none can show a figure the others do not.
  */
 import { adviceMaxConcurrent, BrokeringCell, CITRIX_GUIDANCE, MEASURED_RTT_LEVELS, measuredAt, RttCoverage, rttCoverage } from "../model/citrixGuidance";
 import { MEASURED_MAX_CONCURRENCY } from "../model/deliveryGroupBrokering";

@@ -5,6 +5,10 @@
  * catalogs put their machines in one or more zones (the brokering lock is per Delivery Group:
  * citrix-zones-latency-brokering.ja.txt). Everything that cannot be joined is recorded as "not
  * checked" with its reason, never dropped.
+ *
+ * Over 450 lines (why): the joins of zones, controllers, catalogs and Delivery Groups are one pass
+ * whose "not checked" reasons depend on each other (a group is unresolved because its catalog is);
+ * the zone lookup itself is in zoneJoin.ts and the Site identity in siteKey.ts / siteIdentity.ts.
  */
 import type { FactRead } from "../pack/facts";
 import type { NotChecked } from "../pack/definePolicy";

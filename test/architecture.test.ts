@@ -286,3 +286,17 @@ describe("the system registry (cli/systems/index.ts)", () => {
         expect(bad).toEqual([]);
     });
 });
+
+describe("files with one job (issue 31)", () => {
+    const sizes = projectSources()
+        .map((file) => ({ file, text: fs.readFileSync(path.join(ROOT, file), "utf8") }))
+        .map(({ file, text }) => ({ file, lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0), head: text.slice(0, 2000) }));
+    it("no source file outside test/ and examples/ is over 600 lines", () => {
+        expect(sizes.filter((s) => s.lines > 600).map((s) => `${s.file}: ${s.lines}`)).toEqual([]);
+    });
+    it("at most four are over 450 lines, and each says why at its top", () => {
+        const long = sizes.filter((s) => s.lines > 450);
+        expect(long.length, long.map((s) => s.file).join(", ")).toBeLessThanOrEqual(4);
+        expect(long.filter((s) => !/Over 450 lines \(why\):/.test(s.head)).map((s) => s.file)).toEqual([]);
+    });
+});

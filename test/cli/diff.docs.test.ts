@@ -33,9 +33,13 @@ describe("docs/ci.md: the pull-request diff job (docs/ci/diff.yml)", () => {
         // The empty base only for this stack's "no stack named" (test/ci/diff.test.ts runs the step).
         expect(run).toContain('if ! grep -qF "no stack named \'$STACK\' found" "$RUNNER_TEMP/export-error.txt"; then exit "$code"; fi');
         expect(run).toMatch(/echo '\{"version": 3, "deployment": \{\}\}' > "\$RUNNER_TEMP\/base\.json"/);
-        expect(run).toMatch(/pulumi preview --stack "\$STACK" --json [\s\S]*--policy-pack "\$GITHUB_WORKSPACE\/perfguard"[\s\S]*> "\$RUNNER_TEMP\/head\.json"/);
+        // The preview with the pack runs through the repository's action (action.yml), which keeps its JSON as the head.
+        const preview = steps.find((x) => x.uses === "./perfguard");
+        expect(preview?.with).toMatchObject({ mode: "pulumi-preview", "preview-json": "true" });
+        const action = fs.readFileSync(path.join(__dirname, "..", "..", "action.yml"), "utf8");
+        expect(action).toMatch(/pulumi preview "\$\{real\[@\]\}" --json\) > "\$RUNNER_TEMP\/perfguard-head\.json"/);
         expect(run).toMatch(
-            /node perfguard\/dist\/cli\/main\.js diff "\$RUNNER_TEMP\/base\.json" "\$RUNNER_TEMP\/head\.json"[\s\S]*--format markdown > "\$RUNNER_TEMP\/perfguard-diff\.md"/,
+            /node perfguard\/dist\/cli\/main\.js diff "\$RUNNER_TEMP\/base\.json" "\$RUNNER_TEMP\/perfguard-head\.json"[\s\S]*--format markdown > "\$RUNNER_TEMP\/perfguard-diff\.md"/,
         );
         const comment = steps.find((s) => s.uses?.startsWith("marocchino/sticky-pull-request-comment@"));
         expect(comment?.with).toEqual({ header: "perfguard-diff", path: "${{ runner.temp }}/perfguard-diff.md" });

@@ -55,7 +55,7 @@ const CASES = [
     {
         example: "xen-guest-layout",
         // nextcloud's declared need goes from 30 to 90 MB/s on xcp-ng-01.
-        edit: ['facts: { networkMBps: 30 }, tags: ["pulumi", "files"]', 'facts: { networkMBps: 90 }, tags: ["pulumi", "files"]'],
+        edit: ['facts: { networkMBps: 30 },\n        tags: ["pulumi", "files"]', 'facts: { networkMBps: 90 },\n        tags: ["pulumi", "files"]'],
         urnPart: "nextcloud",
         check(doc: DiffDoc, code: number | null) {
             const host = doc.entities.find((e) => e.figures.some((f) => f.key === "guest:nextcloud:needMBps"));

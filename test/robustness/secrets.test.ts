@@ -216,9 +216,9 @@ describe("no marker in any message or pack output: the real pack over gRPC", () 
 
     it("with marked stacks and a config carrying the marker in invalid values and unknown keys", async () => {
         const info = await pack.getAnalyzerInfo();
-        const config = Object.fromEntries(
-            // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- widens the entries' type for the assignments below
-            info.policies.map((p) => [p.name, { enforcementLevel: p.enforcementLevel, properties: { [`typo${p.name.length}`]: MARKER } as PropertyBag }]),
+        // Typed as the Configure call takes it, so the assignments below may set any property bag.
+        const config: Record<string, { enforcementLevel: (typeof info.policies)[number]["enforcementLevel"]; properties: PropertyBag }> = Object.fromEntries(
+            info.policies.map((p) => [p.name, { enforcementLevel: p.enforcementLevel, properties: { [`typo${p.name.length}`]: MARKER } }]),
         );
         config["citrix-zone-rtt-limit"].properties = { maxRttMs: MARKER };
         config["xen-guest-network-share"].properties = { hosts: { h1: { linkMBps: MARKER } }, defaultLinkMBps: `${MARKER}-1` };

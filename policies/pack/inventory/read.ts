@@ -301,9 +301,13 @@ export function readInventory(spec: string): Inventory {
         errors.push({ source: JSON.stringify(spec).slice(0, 80), problem: "names no source" });
     }
     const entries = [...byStack.values()].sort((a, b) => (a.project === b.project ? (a.stack < b.stack ? -1 : 1) : a.project < b.project ? -1 : 1));
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the compiler needs it to accept the cast to Inventory below
-    return Object.defineProperty({ spec, entries, duplicates } as Omit<Inventory, "errors">, "errors", {
-        enumerable: true,
-        get: () => (late.length === 0 ? errors : [...errors, ...late]),
-    }) as Inventory;
+    // `errors` is read when asked: a digest's stack line found bad while the merge reads it adds its error late.
+    return {
+        spec,
+        entries,
+        duplicates,
+        get errors() {
+            return late.length === 0 ? errors : [...errors, ...late];
+        },
+    };
 }

@@ -102,7 +102,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         .option("--allow-gates-off", 'accept a file after which no policy is mandatory (e.g. {"all": "disabled"}): a note instead of an error')
         .option("--json", JSON_HELP)
         .action(async (file: string, o: { policyPack?: string; allowGatesOff?: boolean; json?: boolean }) => {
-            const { runConfigCheck } = await import("./configCheck");
+            const { runConfigCheck } = await import("./configCheckRun");
             const checked = await runConfigCheck({ file, packDir: o.policyPack, log: io.err, allowGatesOff: o.allowGatesOff === true });
             if (o.json) {
                 printJson(io, checked.json);

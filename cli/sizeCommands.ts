@@ -168,7 +168,8 @@ export function addSizeCommands(program: Command, io: Io): void {
                 if (o.plot !== undefined) {
                     checkWritable(o.plot, "plot");
                 }
-                const { sizeCitrix, formatCitrixSizing, citrixSizingJson, citrixPlotSvg } = await import("./sizeCitrix");
+                const { sizeCitrix, citrixPlotSvg } = await import("./sizeCitrix");
+                const { formatCitrixSizing, citrixSizingJson } = await import("./sizeCitrixText");
                 const sizing = sizeCitrix({
                     rttMs: o.rttMs,
                     users: o.users,

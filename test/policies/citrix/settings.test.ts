@@ -19,7 +19,7 @@ import { citrixZoneRttWarning } from "../../../policies/citrix/citrix-zone-rtt-w
 const ROOT = path.resolve(__dirname, "../../..");
 const CITRIX = path.join(ROOT, "policies", "citrix");
 /** The CLI files that read Citrix settings (the diff's plots also draw other systems: only their Citrix settings are checked). */
-const CLI = ["cli/report/citrix.ts", "cli/sizeCitrix.ts", "cli/citrixSizingSite.ts", "cli/diff/plots.ts"];
+const CLI = ["cli/report/citrix.ts", "cli/sizeCitrix.ts", "cli/sizeCitrixText.ts", "cli/citrixSizingSite.ts", "cli/diff/plots.ts", "cli/systems/citrix.ts"];
 
 const POLICIES = [citrixBrokerThrottle, citrixBrokeringCapacity, citrixSiteDatabaseLoad, citrixSiteLimits, citrixZoneRttLimit, citrixZoneRttWarning];
 

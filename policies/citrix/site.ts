@@ -6,9 +6,8 @@
  * citrix-zones-latency-brokering.ja.txt). Everything that cannot be joined is recorded as "not
  * checked" with its reason, never dropped.
  *
- * Over 450 lines (why): the joins of zones, controllers, catalogs and Delivery Groups are one pass
- * whose "not checked" reasons depend on each other (a group is unresolved because its catalog is);
- * the zone lookup itself is in zoneJoin.ts and the Site identity in siteKey.ts / siteIdentity.ts.
+ * A catalog's machines (its own count, and the split of a group's counts over catalogs a preview
+ * cannot pair) are read in catalogMachines.ts.
  */
 import type { FactRead } from "../pack/facts";
 import type { NotChecked } from "../pack/definePolicy";
@@ -18,6 +17,10 @@ import { currentInventory } from "../pack/inventory/current";
 import { holdsStacks } from "../pack/inventory/empty";
 import { INVENTORY_ENV } from "../pack/inventory/types";
 import { ambiguousWhy, ZoneIndex, ZoneLookup } from "./zoneJoin";
+import { machinesOf, unpairedMachines } from "./catalogMachines";
+import type { MachineCount } from "./catalogMachines";
+
+export type { MachineCount } from "./catalogMachines";
 
 /**
  * A zone named by perfguard:citrixZone that this stack does not declare: without an inventory,
@@ -51,9 +54,6 @@ export interface Controller {
     readonly name: string;
     readonly throttle: FactRead<number>;
 }
-
-/** A catalog's machine count: a number, unknown (preview), or not declared. */
-export type MachineCount = number | "unknown" | "none";
 
 /** One Delivery Group's machines in one zone. */
 export interface GroupZoneShare {
@@ -108,38 +108,6 @@ export interface Site {
 
 /** Delivery Controllers another stack manages, by zone name (citrix-broker-throttle config). */
 export type ExternalControllers = Readonly<Record<string, ReadonlyArray<{ name: string; throttle?: number }>>>;
-
-function machinesOf(catalog: ResourceView): MachineCount {
-    const scheme = field(catalog.props, "provisioningScheme");
-    if (scheme === UNKNOWN) {
-        return "unknown";
-    }
-    const total = field(scheme, "numberOfTotalMachines");
-    if (total === UNKNOWN) {
-        return "unknown";
-    }
-    const n = parsePlainDecimal(total);
-    if (n !== undefined && n >= 0) {
-        return Math.floor(n);
-    }
-    // Manual (non-MCS) catalogs list their machines under machineAccounts[].machines[].
-    const accounts = field(catalog.props, "machineAccounts");
-    if (accounts === UNKNOWN) {
-        return "unknown";
-    }
-    if (!Array.isArray(accounts)) {
-        return "none";
-    }
-    let count = 0;
-    for (const account of accounts) {
-        const machines = field(account, "machines");
-        if (machines === UNKNOWN || isUnknown(account)) {
-            return "unknown";
-        }
-        count += Array.isArray(machines) ? machines.length : 0;
-    }
-    return count;
-}
 
 /**
  * A Citrix DaaS zone: `resourceLocationId` set (a resource location, no Site database over the
@@ -399,43 +367,6 @@ function resolveCatalogZone(catalog: ResourceView, byUrn: Map<string, Zone>, ind
             reason: "its zone is not set to a zone id",
             remedy: "set zone to its zone's id, or declare perfguard:citrixZone=<zone name> in the catalog's metadatas",
         },
-    };
-}
-
-/**
- * The machines of catalogs whose entry in associatedMachineCatalogs cannot be told (a preview: the
- * refs are unknown, and a property dependency does not say which count is whose), from what is
- * known, in this order: one catalog left takes the counts' sum; counts that equal the catalogs' own
- * numberOfTotalMachines one to one are theirs; else each catalog's own size, capped at the counts'
- * sum; an even split of the sum only for a catalog whose own size is not known (`even`). Without
- * known counts, each catalog's own size (1 when that is not known either).
- */
-function unpairedMachines(
-    catalogs: readonly ResourceView[],
-    counts: ReadonlyArray<number | undefined>,
-): { machines: Array<{ catalog: ResourceView; machines: number }>; even: boolean } {
-    const own = catalogs.map((catalog) => ({ catalog, size: machinesOf(catalog) }));
-    const known = counts.every((c): c is number => c !== undefined);
-    if (!known) {
-        return { machines: own.map(({ catalog, size }) => ({ catalog, machines: typeof size === "number" ? size : 1 })), even: false };
-    }
-    const total = (counts as number[]).reduce((sum, c) => sum + c, 0);
-    if (catalogs.length === 1) {
-        return { machines: [{ catalog: catalogs[0], machines: total }], even: false };
-    }
-    const sizes = own.map((o) => o.size);
-    const byValue = (a: number, b: number) => a - b;
-    const matched =
-        sizes.every((n): n is number => typeof n === "number") &&
-        counts.length === sizes.length &&
-        JSON.stringify([...sizes].sort(byValue)) === JSON.stringify([...(counts as number[])].sort(byValue));
-    if (matched) {
-        return { machines: own.map(({ catalog, size }) => ({ catalog, machines: size as number })), even: false };
-    }
-    const unsized = own.filter((o) => typeof o.size !== "number").length;
-    return {
-        machines: own.map(({ catalog, size }) => ({ catalog, machines: typeof size === "number" ? Math.min(size, total) : total / catalogs.length })),
-        even: unsized > 0,
     };
 }
 

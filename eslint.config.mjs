@@ -5,6 +5,15 @@ import eslint from "@eslint/js";
 import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
+/** The rules about values typed `any`, off together where a file reads untyped values on purpose (below). */
+const UNSAFE_ANY_OFF = {
+    "@typescript-eslint/no-unsafe-argument": "off",
+    "@typescript-eslint/no-unsafe-assignment": "off",
+    "@typescript-eslint/no-unsafe-call": "off",
+    "@typescript-eslint/no-unsafe-member-access": "off",
+    "@typescript-eslint/no-unsafe-return": "off",
+};
+
 export default defineConfig(
     {
         // Build output, installed packages, the real CLI's cache, and a fixture whose type error is the point.
@@ -51,11 +60,7 @@ export default defineConfig(
         // Tests read parsed documents and SDK internals as `any` to assert on them; the assertions check the shapes.
         files: ["test/**/*.ts"],
         rules: {
-            "@typescript-eslint/no-unsafe-argument": "off",
-            "@typescript-eslint/no-unsafe-assignment": "off",
-            "@typescript-eslint/no-unsafe-call": "off",
-            "@typescript-eslint/no-unsafe-member-access": "off",
-            "@typescript-eslint/no-unsafe-return": "off",
+            ...UNSAFE_ANY_OFF,
             "@typescript-eslint/no-explicit-any": "off",
             "@typescript-eslint/restrict-plus-operands": "off",
         },
@@ -74,11 +79,7 @@ export default defineConfig(
             "scripts/bench/stack.ts",
         ],
         rules: {
-            "@typescript-eslint/no-unsafe-argument": "off",
-            "@typescript-eslint/no-unsafe-assignment": "off",
-            "@typescript-eslint/no-unsafe-call": "off",
-            "@typescript-eslint/no-unsafe-member-access": "off",
-            "@typescript-eslint/no-unsafe-return": "off",
+            ...UNSAFE_ANY_OFF,
         },
     },
     {

@@ -40,6 +40,9 @@ export const TARGET_SCHEMA: Readonly<Record<keyof BrokeringTargets, PolicyConfig
     },
 };
 
+/** measuredSiteBrokeredPerS's range and default (brokered/s; 0: not measured), at its home and its deprecated copy alike. */
+const SITE_RATE_RANGE = { type: "number", minimum: 0, maximum: 100000, default: 0 } as const;
+
 /** citrix-broker-throttle's properties. */
 export const BROKER_THROTTLE_SCHEMA = properties({
     requireAtRttMs: {
@@ -83,10 +86,7 @@ export const BROKERING_CAPACITY_SCHEMA = properties({
         description: "A logon storm of perfguard:users users should be brokered within this many minutes (default 60).",
     },
     measuredSiteBrokeredPerS: {
-        type: "number",
-        minimum: 0,
-        maximum: 100000,
-        default: 0,
+        ...SITE_RATE_RANGE,
         description:
             "Deprecated here: set it on citrix-site-database-load, its one home (this copy is read there as a fallback). Launches per second measured on this Site's database with all its Delivery Groups at once (default 0: not measured).",
     },
@@ -110,10 +110,7 @@ export const SITE_DATABASE_SCHEMA = properties({
         description: "Zones whose perfguard:rttMs is at or above this (ms) count as satellite zones (default 90, as citrix-broker-throttle's requireAtRttMs).",
     },
     measuredSiteBrokeredPerS: {
-        type: "number",
-        minimum: 0,
-        maximum: 100000,
-        default: 0,
+        ...SITE_RATE_RANGE,
         description:
             "Launches per second measured on this Site's database with all its Delivery Groups at once; the Citrix policies' one setting of it (default 0: not measured, so nothing gates on the Site's sum: the source measured one Delivery Group, whose plateau is its own lock's).",
     },

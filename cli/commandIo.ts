@@ -39,3 +39,22 @@ export async function writePlot(file: string, render: () => Promise<string>): Pr
 export function printJson(io: Io, doc: unknown): void {
     io.out(JSON.stringify(doc, null, 2) + "\n");
 }
+
+/** How a `size` command prints its sizing: the plot first (when asked), then the JSON document or the text. */
+export interface SizingViews {
+    plot: () => Promise<string>;
+    json: () => unknown;
+    text: () => string;
+}
+
+/** Writes a sizing's plot to `o.plot` (when given), then prints its JSON (`o.json`) or its text with where the plot went. */
+export async function printSizing(io: Io, o: { plot?: string; json?: boolean }, views: SizingViews): Promise<void> {
+    if (o.plot !== undefined) {
+        await writePlot(o.plot, views.plot);
+    }
+    if (o.json) {
+        printJson(io, views.json());
+    } else {
+        io.out(views.text() + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
+    }
+}

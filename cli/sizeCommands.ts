@@ -8,7 +8,7 @@ import { DEFAULT_MAX_VS_PER_SE } from "../model/seCapacity";
 import type { HaMode, VsDemand } from "../model/seCapacity";
 import { SE_CAPACITY_DEFAULTS } from "../policies/nsx-alb/config";
 import { xenDefaults } from "../policies/xen/settings";
-import { checkWritable, Io, JSON_HELP, printJson, writePlot } from "./commandIo";
+import { checkWritable, Io, JSON_HELP, printSizing } from "./commandIo";
 import { UsageError } from "./errors";
 import { numberIn, oneOf } from "./numbers";
 
@@ -183,14 +183,11 @@ export function addSizeCommands(program: Command, io: Io): void {
                     groupMachines,
                     groupPeaks,
                 });
-                if (o.plot !== undefined) {
-                    await writePlot(o.plot, () => citrixPlotSvg(sizing));
-                }
-                if (o.json) {
-                    printJson(io, citrixSizingJson(sizing, o.plot));
-                } else {
-                    io.out(formatCitrixSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
-                }
+                await printSizing(io, o, {
+                    plot: () => citrixPlotSvg(sizing),
+                    json: () => citrixSizingJson(sizing, o.plot),
+                    text: () => formatCitrixSizing(sizing),
+                });
             },
         );
 
@@ -306,14 +303,11 @@ export function addSizeCommands(program: Command, io: Io): void {
                     vcpus: o.vcpus,
                     headroomPct: o.headroomPct,
                 });
-                if (o.plot !== undefined) {
-                    await writePlot(o.plot, () => nsxAlbPlotSvg(sizing));
-                }
-                if (o.json) {
-                    printJson(io, nsxAlbSizingJson(sizing, o.plot));
-                } else {
-                    io.out(formatNsxAlbSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
-                }
+                await printSizing(io, o, {
+                    plot: () => nsxAlbPlotSvg(sizing),
+                    json: () => nsxAlbSizingJson(sizing, o.plot),
+                    text: () => formatNsxAlbSizing(sizing),
+                });
             },
         );
 
@@ -374,14 +368,7 @@ export function addSizeCommands(program: Command, io: Io): void {
                     dom0Share: o.dom0Share,
                     ...bond,
                 });
-                if (o.plot !== undefined) {
-                    await writePlot(o.plot, () => xenPlotSvg(sizing));
-                }
-                if (o.json) {
-                    printJson(io, xenSizingJson(sizing, o.plot));
-                } else {
-                    io.out(formatXenSizing(sizing) + (o.plot !== undefined ? `\nPlot written to ${o.plot}.\n` : ""));
-                }
+                await printSizing(io, o, { plot: () => xenPlotSvg(sizing), json: () => xenSizingJson(sizing, o.plot), text: () => formatXenSizing(sizing) });
             },
         );
 }

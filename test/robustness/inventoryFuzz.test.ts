@@ -88,7 +88,9 @@ describe("the reader on damaged version 3 digests (read in part)", () => {
                 const part = digest.subarray(0, cut);
                 const file = write(gz ? zlib.gzipSync(part) : part);
                 readAll(file);
-                expect(readInventory(file).errors.length).toBeGreaterThan(0);
+                // A gzipped digest is parsed whole: a cut of only its final newline loses nothing.
+                const lost = digest.subarray(cut).toString("utf8").trim() !== "" || !gz;
+                expect(readInventory(file).errors.length > 0).toBe(lost);
             }),
             { numRuns: RUNS },
         );

@@ -12,7 +12,7 @@
  */
 import { hashKey } from "./candidates";
 import { stackIndex, StackIndex } from "./touched";
-import { DIGEST_KIND, Inventory, InventoryResource } from "./types";
+import { DIGEST_BODY, DIGEST_KIND, Inventory, InventoryResource } from "./types";
 
 /** The provider packages whose resources the rooms read (policies/citrix, nsx-alb, xen; vSphere VMs carry facts). */
 export const DIGEST_PACKAGES: readonly string[] = ["avi", "citrix", "vsphere", "xenorchestra"];
@@ -92,15 +92,15 @@ export function encodeDigest(digest: Digest): Buffer {
         offset += bytes.length;
         return [offset - bytes.length, bytes.length];
     };
-    push('"table":"');
+    push(DIGEST_BODY.open);
     const tableAt = push(keyTable(digest.stacks));
-    push('",\n"slices":[\n');
+    push(DIGEST_BODY.slices);
     const at = digest.stacks.map((s, i) => {
         const range = push(JSON.stringify({ index: s.index, resources: s.resources }));
-        push(i < digest.stacks.length - 1 ? ",\n" : "\n");
+        push(i < digest.stacks.length - 1 ? DIGEST_BODY.between : DIGEST_BODY.lastEnd);
         return range;
     });
-    push("]}\n");
+    push(DIGEST_BODY.close);
     const header = {
         kind: digest.kind,
         version: digest.version,

@@ -12,7 +12,7 @@
 import * as fs from "fs";
 import { KeyTable, registerTabled } from "./candidates";
 import { inventoryResource } from "./stateResource";
-import { DIGEST_KIND, InventoryEntry, InventoryError, InventoryResource } from "./types";
+import { DIGEST_BODY, DIGEST_KIND, InventoryEntry, InventoryError, InventoryResource } from "./types";
 
 /** The start of a version 3 digest: what tells it from a JSON document read whole. */
 export const DIGEST_V3_PREFIX = `{"kind":"${DIGEST_KIND}","version":3,`;
@@ -37,6 +37,27 @@ function isRange(v: unknown, bytes: number): v is Range {
 
 function isIndex(v: unknown): v is Index {
     return isRecord(v) && isStringList(v.keys) && Array.isArray(v.objects) && v.objects.every(isStringList);
+}
+
+/**
+ * True when the key table and the stacks' lines, in the header's order, tile the body with the
+ * writer's punctuation between them (DIGEST_BODY): a header listing fewer, more or other stacks
+ * than the body holds would otherwise drop a stack's load without a word.
+ */
+function tilesBody(tableAt: Range, stacks: readonly unknown[], body: number): boolean {
+    let next = DIGEST_BODY.open.length;
+    if (tableAt[0] !== next) {
+        return false;
+    }
+    next += tableAt[1] + DIGEST_BODY.slices.length;
+    for (let i = 0; i < stacks.length; i++) {
+        const s = stacks[i];
+        if (!isRecord(s) || !isRange(s.at, body) || s.at[0] !== next) {
+            return false;
+        }
+        next = s.at[0] + s.at[1] + (i < stacks.length - 1 ? DIGEST_BODY.between : DIGEST_BODY.lastEnd).length;
+    }
+    return next + DIGEST_BODY.close.length === body;
 }
 
 /** The file as opened: what a later read checks it is still reading. */
@@ -169,6 +190,9 @@ export function entriesOfDigestFile(file: string, source: string, lateErrors: In
     }
     if (!isRange(header.tableAt, body) || header.tableAt[1] % 16 !== 0) {
         return [{ source, problem: `has a malformed key table: ${REBUILD}` }];
+    }
+    if (!tilesBody(header.tableAt, header.stacks, body)) {
+        return [{ source, problem: `has a header whose stacks do not match its body: ${REBUILD}` }];
     }
     const entries: InventoryEntry[] = [];
     const out: Array<InventoryEntry | InventoryError> = [];

@@ -69,3 +69,10 @@ export const MAX_AGE_ENV = "PERFGUARD_INVENTORY_MAX_AGE_HOURS";
 export const DEFAULT_MAX_AGE_HOURS = 24;
 /** The `kind` of a digest file written by `perfguard inventory`. */
 export const DIGEST_KIND = "perfguard-inventory";
+
+/**
+ * The punctuation of a version 3 digest's body (digest.ts writes it, digestFile.ts checks that
+ * the key table and the stacks' lines tile the body with exactly this between them, so a header
+ * that lists fewer or other stacks than the body holds is found before any stack is used).
+ */
+export const DIGEST_BODY = { open: '"table":"', slices: '",\n"slices":[\n', between: ",\n", lastEnd: "\n", close: "]}\n" } as const;

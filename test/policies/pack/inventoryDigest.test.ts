@@ -40,6 +40,13 @@ function shown(spec: string): string[] {
     return inv.entries.map((e) => `${e.project}/${e.stack}@${e.time}: ${e.resources.map((r) => `${r.urn}=${JSON.stringify(r.outputs)}`).join(", ")}`);
 }
 
+/** The digest `b` with its header line rewritten by `edit` (its body unchanged). */
+function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => Record<string, unknown>): Buffer {
+    const nl = b.indexOf(0x0a);
+    const header = JSON.parse(`${b.subarray(0, nl - 1).toString("utf8")}}`) as Record<string, unknown>;
+    return Buffer.concat([Buffer.from(`${JSON.stringify(edit(header)).slice(0, -1)},\n`), b.subarray(nl + 1)]);
+}
+
 describe("a version 3 digest", () => {
     it("is one JSON document whose first line is its header: an older perfguard names its version", () => {
         const text = fs.readFileSync(v3, "utf8");
@@ -70,6 +77,12 @@ describe("a version 3 digest", () => {
         ["cut inside its header", (b: Buffer) => b.subarray(0, 60), /no complete header line/],
         ["grown", (b: Buffer) => Buffer.concat([b, Buffer.from(" ")]), /is cut or was changed after it was written/],
         ["a header that is not JSON", (b: Buffer) => Buffer.concat([b.subarray(0, 50), Buffer.from("}"), b.subarray(51)]), /malformed version 3 header/],
+        ["a header listing no stacks over a body that holds some", (b: Buffer) => withHeader(b, (h) => ({ ...h, stacks: [] })), /stacks do not match its body/],
+        [
+            "a header that drops its last stack",
+            (b: Buffer) => withHeader(b, (h) => ({ ...h, stacks: (h.stacks as unknown[]).slice(0, -1) })),
+            /stacks do not match its body/,
+        ],
     ])("%s: an error naming the file", (name, damage, problem) => {
         const file = write(`damaged-${name.replace(/\W+/g, "-")}.json`, damage(fs.readFileSync(v3)));
         const inv = readInventory(file);

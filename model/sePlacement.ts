@@ -94,11 +94,13 @@ function checkRange(name: string, value: number, min: number, max: number): void
 
 type Part = "sslTps" | "l7Rps" | "l4Cps" | "sslThroughput" | "throughput" | "ingress" | "openConnections";
 const CPU_PARTS: readonly Part[] = ["sslTps", "l7Rps", "l4Cps", "sslThroughput"];
+const ALL_PARTS: readonly Part[] = [...CPU_PARTS, "throughput", "ingress", "openConnections"];
+const NO_PARTS: Readonly<Record<Part, number>> = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, throughput: 0, ingress: 0, openConnections: 0 };
 
 /** Sum of the `count` largest shares by `key`, taking all parts of `pick` from the same shares. */
 function topSum(shares: readonly SeUtilisation[], count: number, key: (u: SeUtilisation) => number, pick: readonly Part[]): Record<Part, number> {
     const sorted = [...shares].sort((a, b) => key(b) - key(a)).slice(0, count);
-    const out: Record<Part, number> = { sslTps: 0, l7Rps: 0, l4Cps: 0, sslThroughput: 0, throughput: 0, ingress: 0, openConnections: 0 };
+    const out: Record<Part, number> = { ...NO_PARTS };
     for (const u of sorted) {
         for (const part of pick) {
             out[part] += u[part];
@@ -132,7 +134,11 @@ function packedWorst(shares: readonly SeUtilisation[], count: number): SeUtilisa
  */
 function distributedWorst(shares: readonly SeUtilisation[], copies: number, ses: number): { worst: SeUtilisation; count: number } {
     const loads: SeUtilisation[][] = Array.from({ length: Math.max(1, ses) }, () => []);
-    const load = (i: number) => sumOf(loads[i]).peak;
+    // Each SE's running sum, added to in the order of loads[i] (so equal to sumOf(loads[i]) bit
+    // for bit): the least-loaded search is then O(SEs) per share, not O(shares).
+    const running: Array<Record<Part, number>> = loads.map(() => ({ ...NO_PARTS }));
+    const peaks: number[] = loads.map(() => utilisationOf(NO_PARTS).peak);
+    const load = (i: number) => peaks[i];
     // Heaviest first; ties keep input order (equal shares give equal loads, whatever the order).
     const order = shares.map((u, i) => ({ u, i })).sort((a, b) => b.u.peak - a.u.peak || a.i - b.i);
     for (const { u } of order) {
@@ -149,6 +155,10 @@ function distributedWorst(shares: readonly SeUtilisation[], copies: number, ses:
             }
             used.add(best);
             loads[best].push(u);
+            for (const part of ALL_PARTS) {
+                running[best][part] += u[part];
+            }
+            peaks[best] = utilisationOf(running[best]).peak;
         }
     }
     // As under packed placement, each limit (CPU, throughput, open connections) is taken from the
@@ -178,7 +188,7 @@ function spreadWorst(shares: readonly SeUtilisation[], ses: number): SeUtilisati
 
 function sumOf(shares: readonly SeUtilisation[]): SeUtilisation {
     const parts = {} as Record<Part, number>;
-    for (const part of [...CPU_PARTS, "throughput", "ingress", "openConnections"] as Part[]) {
+    for (const part of ALL_PARTS) {
         parts[part] = shares.reduce((t, u) => t + u[part], 0);
     }
     return utilisationOf(parts);

@@ -16,7 +16,9 @@ import type { StackView } from "../pack/resources";
 import { bondCapMBps } from "./bonds";
 import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, runHost, shareWithCapLifted, sharesWithCapsLifted, usableNeedMBps } from "./hostModel";
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout } from "./hosts";
-import { xenSettings, XenShareConfig } from "./settings";
+import { xenDefaults, xenSettings, XenShareConfig } from "./settings";
+import { currentInventory } from "../pack/inventory/current";
+import { holdsStacks } from "../pack/inventory/empty";
 
 export { EPSILON_MBPS, needMet, predictBondedShares, predictHostShares } from "./hostModel";
 // `perfguard config check` reads the host-key rule here (cli/ reads a room through its evaluation).
@@ -39,6 +41,7 @@ export const NOT_CHECKED = {
     noHost: "it declares perfguard:networkMBps but has no Xen host (no perfguard:xenHost fact, no affinityHost)",
     bondUnknown: "its VIFs are on a bonded network whose bondMode or pifIds is unknown in this preview, so one member may bound it",
     hostUnclear: "other stacks' guests name its host, but their Xen Orchestra cannot be told from this stack's, so its share may be lower",
+    othersUncounted: "its host is shared and other stacks' guests on it are not counted (no PERFGUARD_INVENTORY)",
 } as const;
 
 /** One guest of a host, as the share check sees it. */
@@ -89,6 +92,12 @@ export interface XenHostEvaluation {
     readonly slbFits: boolean;
     /** dom0's predicted MB/s with every sender (undefined without a link). */
     readonly dom0PredictedMBps: number | undefined;
+    /**
+     * No inventory is set and the host's config does not say it is dedicated to this stack: a
+     * guest that fits is judged with this stack's guests only, so it is "not checked", never a pass
+     * (a host is shared across stacks; other stacks' guests could only lower its share).
+     */
+    readonly othersUncounted: boolean;
 }
 
 /** The stack's Xen evaluation. */
@@ -112,8 +121,16 @@ function hidden(g: UnplacedGuest): boolean {
     return g.need.state !== "absent" || g.resource.facts.incomplete;
 }
 
-function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<typeof hostConfigLookup>, elsewhere: boolean): XenHostEvaluation {
-    const model = modelHost(host, config, lookup(host.name));
+function evaluateHost(
+    host: XenHost,
+    config: XenShareConfig,
+    lookup: ReturnType<typeof hostConfigLookup>,
+    elsewhere: boolean,
+    inventorySet: boolean,
+): XenHostEvaluation {
+    const entry = lookup(host.name);
+    const model = modelHost(host, config, entry);
+    const othersUncounted = !inventorySet && (entry?.entry.dedicated ?? xenDefaults.dedicated) !== true;
     // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
     const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
     const unjudged = { predictedMBps: undefined, short: false, capOnly: false, bondBound: false, severalFlows: false };
@@ -148,7 +165,9 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
                 ? NOT_CHECKED.uncertain
                 : host.unclear.length > 0
                   ? NOT_CHECKED.hostUnclear
-                  : undefined;
+                  : othersUncounted
+                    ? NOT_CHECKED.othersUncounted
+                    : undefined;
         return { entry, predictedMBps: predicted, short, notChecked, capOnly, bondBound, severalFlows };
     });
     // Each cap-only guest was judged with only its own cap raised: when several are, raising them
@@ -185,6 +204,7 @@ function evaluateHost(host: XenHost, config: XenShareConfig, lookup: ReturnType<
         extrapolated: model.link ? xenExtrapolation(model.link.mbps) : undefined,
         slbFits: slbWouldFit(model, shortCount, config.dom0Share),
         // dom0 takes what the model gives it: the link less the judged guests, capped at its demand.
+        othersUncounted,
         dom0PredictedMBps: model.link && judgedTotal !== undefined ? Math.min(model.dom0TotalMBps, Math.max(0, model.link.mbps - judgedTotal)) : undefined,
     };
 }
@@ -226,14 +246,18 @@ const memo = stackMemo<XenEvaluation>();
  */
 export function xenEvaluation(stack: StackView, config?: Partial<XenShareConfig>): XenEvaluation {
     const full = xenSettings(config);
-    return memo.of(stack, JSON.stringify(full), () => evaluate(stack, full));
+    // Whether other stacks' guests are counted is part of what the figures mean (othersUncounted).
+    const inventorySet = holdsStacks(currentInventory());
+    return memo.of(stack, `${inventorySet}${JSON.stringify(full)}`, () => evaluate(stack, full, inventorySet));
 }
 
-function evaluate(stack: StackView, full: XenShareConfig): XenEvaluation {
+function evaluate(stack: StackView, full: XenShareConfig, inventorySet: boolean): XenEvaluation {
     const layout = xenLayout(stack);
     const lookup = hostConfigLookup(full.hosts);
     const elsewhere = layout.hostUnknown.some(hidden);
-    const hosts = [...layout.hosts].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1)).map((h) => evaluateHost(h, full, lookup, elsewhere));
+    const hosts = [...layout.hosts]
+        .sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1))
+        .map((h) => evaluateHost(h, full, lookup, elsewhere, inventorySet));
     const byKey = new Map(hosts.map((h) => [h.key, h]));
     return { config: full, layout, hosts, elsewhere, hostOf: (name) => byKey.get(normalise(name)) };
 }
@@ -301,7 +325,13 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
             mbps(
                 `guest:${r.name}:predictedMBps`,
                 label,
-                g.notChecked === undefined || g.notChecked === NOT_CHECKED.uncertain || g.notChecked === NOT_CHECKED.hostUnclear ? g.predictedMBps : undefined,
+                // A figure with this stack's load alone is still a figure (the reason says what it leaves out).
+                g.notChecked === undefined ||
+                    g.notChecked === NOT_CHECKED.uncertain ||
+                    g.notChecked === NOT_CHECKED.hostUnclear ||
+                    g.notChecked === NOT_CHECKED.othersUncounted
+                    ? g.predictedMBps
+                    : undefined,
                 "higher",
                 g.notChecked,
             ),

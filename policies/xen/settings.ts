@@ -45,6 +45,7 @@ export interface XenHostConfig {
     linkMBps?: number;
     dom0NetworkMBps?: number;
     bond?: XenBondConfig;
+    dedicated?: boolean;
 }
 
 /** The config of both Xen policies (a stack policy sees only its own config: give both the same hosts). */
@@ -75,11 +76,17 @@ export const XEN_SHARE_SCHEMA: Record<keyof XenShareConfig, PolicyConfigJSONSche
                     description: "What the host's dom0 transfers besides the dom0 resources of this stack, MB/s (the source measured receiving).",
                 },
                 bond: BOND_SCHEMA,
+                dedicated: {
+                    type: "boolean",
+                    default: false,
+                    description:
+                        "True when only this stack places guests on the host. Without PERFGUARD_INVENTORY, a host that is not dedicated has its passing guests reported as not checked: other stacks' guests on it are not counted.",
+                },
             },
             additionalProperties: false,
         },
         description:
-            "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps, bond }; a bond's linkMBps is its aggregate.",
+            "Host UUID or name (as in a VM's affinityHost or a perfguard:xenHost fact) -> { linkMBps, dom0NetworkMBps, bond, dedicated }; a bond's linkMBps is its aggregate.",
     },
     defaultLinkMBps: {
         // null = none: every property has a default (registry rule), and a guessed link would hide
@@ -115,6 +122,8 @@ export const xenDefaults = {
     dom0NetworkMBps: schemaDefault<number>(
         (XEN_SHARE_SCHEMA.hosts.additionalProperties as PolicyConfigJSONSchema).properties?.dom0NetworkMBps as PolicyConfigJSONSchema,
     ),
+    /** `hosts.<host>.dedicated` when a host entry gives none: other stacks may place guests on it. */
+    dedicated: schemaDefault<boolean>((XEN_SHARE_SCHEMA.hosts.additionalProperties as PolicyConfigJSONSchema).properties?.dedicated as PolicyConfigJSONSchema),
     /** `hosts.<host>.bond.mode` when a bond gives none. */
     bondMode: schemaDefault<XenBondMode>(BOND_MODE_SCHEMA),
 } as const;

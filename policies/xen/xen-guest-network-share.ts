@@ -65,6 +65,15 @@ function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report)
                 },
                 g.entry.guest.resource,
             );
+        } else if (g.notChecked === NOT_CHECKED.othersUncounted) {
+            // One reason per host (the stack's not-checked verdict groups its guests under it).
+            report.notChecked(
+                {
+                    reason: `host "${escapeControl(model.host.name)}": this stack's guests fit (${num(h.totalNeedMBps, 2)} of ${num(model.link.mbps, 2)} MB/s); other stacks' guests not counted`,
+                    remedy: `set PERFGUARD_INVENTORY to the stacks' state (docs/shared-capacity.md), or hosts["${escapeControl(model.host.name)}"].dedicated: true if only this stack places guests there`,
+                },
+                g.entry.guest.resource,
+            );
         } else {
             const flows =
                 g.severalFlows && model.bond ? `; above one LACP member's ${num(model.bond.memberMBps, 2)} MB/s: met only if its traffic is several flows` : "";

@@ -429,8 +429,8 @@ describe("rendering", () => {
                 props: { affinityHost: "xcp-big", tags: [`perfguard:networkMBps=${need}`] },
             }));
         const config = {
-            "xen-guest-network-share": { hosts: { "xcp-big": { linkMBps: 10000 } } },
-            "xen-dom0-workload": { hosts: { "xcp-big": { linkMBps: 10000 } } },
+            "xen-guest-network-share": { hosts: { "xcp-big": { linkMBps: 10000, dedicated: true } } },
+            "xen-dom0-workload": { hosts: { "xcp-big": { linkMBps: 10000, dedicated: true } } },
         };
         const r = await diff(guests("1"), [...guests("4"), dom0Service("backup", "xcp-big", undefined, "6000")], config);
         const md = renderMarkdown(report(r));

@@ -544,7 +544,11 @@ describe("perfguard size xen", () => {
             },
             ...[1, 2, 3].map((i) => ({ type: XEN_VM, name: `guest-${i}`, props: { tags: [`perfguard:xenHost=${host}`, "perfguard:networkMBps=30"] } })),
         ];
-        const reported = await runStackPolicy(xenGuestNetworkShare, stack, { hosts: { [host]: { linkMBps: 117 } }, defaultLinkMBps: null, dom0Share: 0.5 });
+        const reported = await runStackPolicy(xenGuestNetworkShare, stack, {
+            hosts: { [host]: { linkMBps: 117, dedicated: true } },
+            defaultLinkMBps: null,
+            dom0Share: 0.5,
+        });
         const short = doc.shares.filter((s: { meetsNeed: boolean | null }) => s.meetsNeed === false).length;
         expect(reported).toHaveLength(short);
         expect(short).toBe(3);

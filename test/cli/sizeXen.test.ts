@@ -17,7 +17,7 @@ function shortCount(link: number, guests: number, need: number, bond: Record<str
         name: `g${i}`,
         props: { affinityHost: "h", networks: [{ networkId: "n" }], tags: [`perfguard:networkMBps=${need}`] },
     }));
-    return runStackPolicy(xenGuestNetworkShare, stack, { hosts: { h: { linkMBps: link, bond } } }).then((v) => v.length);
+    return runStackPolicy(xenGuestNetworkShare, stack, { hosts: { h: { linkMBps: link, bond, dedicated: true } } }).then((v) => v.length);
 }
 
 describe("size xen with a bond", () => {

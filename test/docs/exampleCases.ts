@@ -119,7 +119,7 @@ export const EXAMPLE_CASES: Readonly<Record<string, readonly ExampleCase[]>> = {
         {
             title: "A host without a link figure (xcp-02 left out of hosts):",
             resources: xenStack(),
-            config: { hosts: { [XCP01_UUID]: { linkMBps: 110 } } },
+            config: { hosts: { [XCP01_UUID]: { linkMBps: 110, dedicated: true } } },
         },
     ],
 };

@@ -12,7 +12,7 @@ import { RTT_HIDDEN } from "../../policies/citrix/decisions";
 import { parseMessage } from "../../policies/pack/message";
 import { citrixStack } from "../policies/citrix/citrixFixtures";
 import { nsxStack } from "../policies/nsx-alb/nsxFixtures";
-import { xenStack } from "../policies/xen/xenFixtures";
+import { XCP01_UUID, xenStack } from "../policies/xen/xenFixtures";
 import { UNKNOWN_STRING } from "../support/arbitraries";
 import type { TestResource } from "../support/policyHarness";
 import { runStackPolicy } from "../support/policyHarness";
@@ -73,6 +73,8 @@ interface Case {
 const citrix = citrixStack({ rttMs: "300" });
 const throttled = citrixStack({ rttMs: "260", throttles: ["8", "8", undefined] });
 const xen = xenStack();
+/** The baseline's hosts (dedicated to the stack) on a default link. */
+const XEN_CONFIG = { defaultLinkMBps: 111, hosts: { [XCP01_UUID]: { dedicated: true }, "xcp-02": { dedicated: true } } };
 const nsx = nsxStack();
 const isNeed = (e: unknown) => typeof e === "string" && e.startsWith("perfguard:networkMBps=");
 const isRtt = (e: unknown) => (e as { name?: string }).name === "perfguard:rttMs";
@@ -119,7 +121,7 @@ const CASES: Case[] = [
         policy: "xen-guest-network-share",
         resource: "app",
         grouped: true,
-        config: { defaultLinkMBps: 111 },
+        config: XEN_CONFIG,
         reason: "its perfguard:networkMBps or perfguard:vifCapMBps is unknown in this preview or invalid",
         remedy: "known after apply: run `pulumi policy analyze` after the update, or set the fact literally",
     },
@@ -131,7 +133,7 @@ const CASES: Case[] = [
         policy: "xen-guest-network-share",
         resource: "web",
         grouped: true,
-        config: { defaultLinkMBps: 111 },
+        config: XEN_CONFIG,
         reason: "its host (perfguard:xenHost or affinityHost) is unknown in this preview or invalid",
         remedy: "known after apply: run `pulumi policy analyze` after the update, or declare perfguard:xenHost literally",
     },

@@ -27,6 +27,8 @@ function figure(entities: EntityFigures[], host: string, key: string): { value?:
     return found;
 }
 
+/** The baseline's hosts, dedicated to the stack, their links left to defaultLinkMBps. */
+const DEDICATED = { [XCP01_UUID]: { dedicated: true }, "xcp-02": { dedicated: true } };
 const backup = { add: [dom0Service("backup", XCP01_UUID, undefined, "60")] };
 
 describe("xenFigures: per host, the link, dom0 and each guest's share against its need", () => {
@@ -115,7 +117,7 @@ describe("the verdicts, the report and size xen state the evaluation's figures",
     it.each([
         ["backup on xcp-01", xenStack(backup), xenBaselineConfig()],
         ["backup on xcp-02", xenStack({ add: [dom0Service("backup", "xcp-02", "backup", "60")] }), xenBaselineConfig()],
-        ["a small default link", xenStack(), { hosts: {}, defaultLinkMBps: 60 }],
+        ["a small default link", xenStack(), { hosts: DEDICATED, defaultLinkMBps: 60 }],
     ])("%s", async (_name, resources, config) => {
         const entities = xenFigures(viewOf(resources), config);
         const share = await runStackPolicy(xenGuestNetworkShare, resources, config);
@@ -192,7 +194,7 @@ describe("the report's Xen section: every guest with a need is listed, extrapola
         ["110 MB/s", 110, true],
         ["11.1 MB/s (the measured link)", 11.1, false],
     ])("a %s link: labelled extrapolated in the host row and the guests' predictions", (_name, linkMBps, extrapolated) => {
-        const config = { hosts: {}, defaultLinkMBps: linkMBps };
+        const config = { hosts: DEDICATED, defaultLinkMBps: linkMBps };
         const report = xenSection(viewOf(xenStack()), config);
         expect(report.includes(LABEL)).toBe(extrapolated);
         // web needs 20 and gets 20 on 1100 and 110 MB/s.
@@ -220,7 +222,7 @@ describe("a bonded host: the figures, the report and the verdict state one bound
         name: "backup",
         props: { affinityHost: "xcp-bond", networks: Array.from({ length: vifs }, () => ({ networkId: "lan" })), tags: ["perfguard:networkMBps=1500"] },
     });
-    const bonded = (mode: XenBondMode) => ({ hosts: { "xcp-bond": { linkMBps: 2222, bond: { members: 2, mode } } } });
+    const bonded = (mode: XenBondMode) => ({ hosts: { "xcp-bond": { linkMBps: 2222, bond: { members: 2, mode }, dedicated: true } } });
     it.each<[string, number, XenBondMode, Record<string, number>, string]>([
         // 2 x 10 GbE by its aggregate: one member 1111 MB/s.
         [

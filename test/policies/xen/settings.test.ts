@@ -84,9 +84,10 @@ describe("xenSettings reads the schema's defaults", () => {
             defaultLinkMBps: XEN_SHARE_SCHEMA.defaultLinkMBps.default,
             dom0Share: XEN_SHARE_SCHEMA.dom0Share.default,
             dom0NetworkMBps: 0,
+            dedicated: false,
             bondMode: (BOND_SCHEMA.properties?.mode as { default: unknown }).default,
         });
-        expect(xenDefaults).toEqual({ hosts: {}, defaultLinkMBps: null, dom0Share: 0.5, dom0NetworkMBps: 0, bondMode: "balance-slb" });
+        expect(xenDefaults).toEqual({ hosts: {}, defaultLinkMBps: null, dom0Share: 0.5, dom0NetworkMBps: 0, dedicated: false, bondMode: "balance-slb" });
     });
     // Baseline: nothing given gives the defaults; then one odd value per case falls back to its default alone.
     it.each([

@@ -67,7 +67,7 @@ function bondedNetwork(name: string, bondMode: string, members: number): TestRes
 }
 
 function hosts(linkMBps: number, bond?: Record<string, unknown>): Record<string, unknown> {
-    return { hosts: { [HOST]: { linkMBps, ...(bond ? { bond } : {}) } } };
+    return { hosts: { [HOST]: { linkMBps, ...(bond ? { bond } : {}), dedicated: true } } };
 }
 
 const fifty = Array.from({ length: 50 }, (_, i) => guest(`app-${String(i).padStart(2, "0")}`, 100));
@@ -197,7 +197,9 @@ describe("messages give the numbers, their source, the threshold and the fix", (
     // host's total need counts each need only up to its cap (plus the raised figure when the fix raises it).
     const capOn02 = (need: number, cap: number) =>
         xenStack({ name: "app", edit: setTags("perfguard:xenHost=xcp-02", `perfguard:networkMBps=${need}`, `perfguard:vifCapMBps=${cap}`) });
-    const link02 = (linkMBps: number, dom0NetworkMBps = 5): Config => ({ hosts: { ...withoutXcp02.hosts, "xcp-02": { linkMBps, dom0NetworkMBps } } });
+    const link02 = (linkMBps: number, dom0NetworkMBps = 5): Config => ({
+        hosts: { ...withoutXcp02.hosts, "xcp-02": { linkMBps, dom0NetworkMBps, dedicated: true } },
+    });
     it.each([
         // 110 MB/s, dom0 5: app 40 capped at 30, ci 35; with the cap lifted 5 + 40 + 35 = 80 <= 110: only the cap binds.
         [
@@ -565,10 +567,15 @@ describe("the bond config", () => {
 const INVENTORY_HOST = "7c1f3a52-5d0e-4b8a-9f21-6a0e2b4c8d11";
 const INVENTORY_LINE = `Vm "b-api" on Xen host "${INVENTORY_HOST}" is predicted 27.75 of the 30 MB/s it needs: 2.25 MB/s short.`;
 const INVENTORY_CONFIG = { hosts: { [INVENTORY_HOST]: { linkMBps: 111 } } };
+const ALONE = `host "${INVENTORY_HOST}": this stack's guests fit (30 of 111 MB/s); other stacks' guests not counted`;
 
 describe("team B's guest on a host team A's guests fill", () => {
     it.each([
-        ["no inventory: b-api alone on the link fits", undefined, []],
+        [
+            "no inventory: b-api alone fits, not checked (other stacks' guests not counted), never a silent pass",
+            undefined,
+            [[undefined, `1 resource not checked: ${ALONE} (Vm "b-api").`]],
+        ],
         ["with team A's export: b-api reported, team A's guests in the basis", fixture("vms-a.json"), [["b-api", INVENTORY_LINE]]],
         ["with team B's own earlier deployment too: counted once", `${fixture("vms-a.json")},${fixture("vms-b.json")}`, [["b-api", INVENTORY_LINE]]],
     ] as const)("%s", async (_name, spec, expected) => {
@@ -576,6 +583,20 @@ describe("team B's guest on a host team A's guests fill", () => {
         expect(out.map((v) => [v.urn?.split("::").pop(), parseMessage(v.message).problem])).toEqual(expected);
         for (const v of out) {
             expect(v.message).not.toMatch(/SECRETCIPHERTEXT|\[secret\]/);
+        }
+    });
+
+    it.each([
+        ["not dedicated: the fix names the inventory and the dedicated setting", INVENTORY_CONFIG, 1],
+        ["dedicated to this stack (hosts entry): b-api alone fits, a pass", { hosts: { [INVENTORY_HOST]: { linkMBps: 111, dedicated: true } } }, 0],
+    ])("no inventory, %s", async (_name, config, count) => {
+        const out = await withInventoryEnv(undefined, () => runStackPolicy(xenGuestNetworkShare, previewOf("vms-b.json"), config));
+        expect(out).toHaveLength(count);
+        for (const v of out) {
+            expect(v.enforcementLevel).toBe("advisory");
+            expect(parseMessage(v.message).fix).toBe(
+                `set PERFGUARD_INVENTORY to the stacks' state (docs/shared-capacity.md), or hosts["${INVENTORY_HOST}"].dedicated: true if only this stack places guests there`,
+            );
         }
     });
 

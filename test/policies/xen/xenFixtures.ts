@@ -72,7 +72,8 @@ export function xenBaseline(): TestResource[] {
 
 /** The baseline's xen-guest-network-share config. */
 export function xenBaselineConfig(): Record<string, unknown> {
-    return { hosts: { [XCP01_UUID]: { linkMBps: 110 }, "xcp-02": { linkMBps: 110, dom0NetworkMBps: 5 } } };
+    // Dedicated: the baseline is one stack's hosts (a shared host without an inventory is "not checked").
+    return { hosts: { [XCP01_UUID]: { linkMBps: 110, dedicated: true }, "xcp-02": { linkMBps: 110, dom0NetworkMBps: 5, dedicated: true } } };
 }
 
 /** The baseline with one change applied to the named resource's props (or added resources). */
@@ -112,7 +113,7 @@ export const TINY: TestResource = {
     name: "tiny",
     props: { nameLabel: "tiny", affinityHost: XCP02_UUID, tags: ["env:lab", "perfguard:xenHost=xcp-02"] },
 };
-export const withoutXcp02 = { hosts: { [XCP01_UUID]: { linkMBps: 110 } } };
+export const withoutXcp02 = { hosts: { [XCP01_UUID]: { linkMBps: 110, dedicated: true } } };
 
 /**
  * The Xen policies' table: a compliant baseline and one change per case, with the verdicts of
@@ -150,7 +151,7 @@ export const XEN_CASES: Array<[string, TestResource[], string[], Config?]> = [
     // Not checked, grouped once on the stack (app and ci).
     ["no link figure for xcp-02: not checked", xenStack(), ["xen-guest-network-share -> (stack)"], withoutXcp02],
     ["defaultLinkMBps null (the default) is no figure", xenStack(), ["xen-guest-network-share -> (stack)"], { ...withoutXcp02, defaultLinkMBps: null }],
-    ["defaultLinkMBps gives xcp-02 its link", xenStack(), [], { ...withoutXcp02, defaultLinkMBps: 110 }],
+    ["defaultLinkMBps gives xcp-02 its link", xenStack(), [], { hosts: { ...withoutXcp02.hosts, "xcp-02": { dedicated: true } }, defaultLinkMBps: 110 }],
     // app 40 + ci 35 on 60 MB/s: 30 each.
     [
         "defaultLinkMBps too small for xcp-02",
@@ -167,7 +168,12 @@ export const XEN_CASES: Array<[string, TestResource[], string[], Config?]> = [
     ["a dom0 workload with no host", xenStack({ add: [dom0Service("backup", undefined, undefined, "60")] }), ["xen-dom0-workload -> backup"]],
     // dom0Share 0.2: dom0 keeps max(22, 110 - 75) = 35, the domUs get their 75.
     ["a smaller dom0Share in config", xenStack(backupOn01), ["xen-dom0-workload -> backup"], { ...xenBaselineConfig(), dom0Share: 0.2 }],
-    ["config host keys match case-insensitively", xenStack(), [], { hosts: { [XCP01_UUID.toUpperCase()]: { linkMBps: 110 }, "XCP-02": { linkMBps: 110 } } }],
+    [
+        "config host keys match case-insensitively",
+        xenStack(),
+        [],
+        { hosts: { [XCP01_UUID.toUpperCase()]: { linkMBps: 110, dedicated: true }, "XCP-02": { linkMBps: 110, dedicated: true } } },
+    ],
     [
         "a guest with a need but no host is not checked",
         xenStack({

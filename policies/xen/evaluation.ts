@@ -130,7 +130,9 @@ function evaluateHost(
 ): XenHostEvaluation {
     const entry = lookup(host.name);
     const model = modelHost(host, config, entry);
-    const othersUncounted = !inventorySet && (entry?.entry.dedicated ?? xenDefaults.dedicated) !== true;
+    // Read as unknown: a direct caller (not the engine, which validates the schema) may give any value, and only true says dedicated.
+    const dedicated: unknown = entry?.entry.dedicated ?? xenDefaults.dedicated;
+    const othersUncounted = !inventorySet && dedicated !== true;
     // Unknown co-tenant traffic could only lower the shares: a guest that fits is then not certain.
     const uncertain = elsewhere || model.entries.some((e) => e.state === "unknown") || model.dom0Unknown.length > 0;
     const unjudged = { predictedMBps: undefined, short: false, capOnly: false, bondBound: false, severalFlows: false };

@@ -7,10 +7,8 @@
 import { ResourceView, StackView } from "../policies/pack/resources";
 import type { Violation } from "../preview/types";
 import type { AnalyzedCheck } from "./check";
+import { stackNamed } from "./judgedView";
 import { buildReport } from "./report";
-
-/** Zones are joined by their name (a controller's perfguard:citrixZone): theirs is kept as declared. */
-const NAME_KEPT = new Set(["citrix:index/zone:Zone"]);
 
 /** Every stack's resources as one view: each of its stack (origin) with its provider, named with its stack. */
 function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
@@ -21,14 +19,13 @@ function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
             a.exported.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${String(r.outputs.id ?? "")}`, r]),
         );
         for (const r of a.exported.resources) {
-            const name = NAME_KEPT.has(r.type) ? r.name : `${r.name} (${project}/${stack})`;
-            const view = new ResourceView(r.urn, r.type, name, r.outputs, r.propertyDependencies, [], { project, stack });
+            const view = new ResourceView(r.urn, r.type, r.name, r.outputs, r.propertyDependencies, [], { project, stack });
             const provider =
                 r.provider !== undefined ? (byRef.get(r.provider) ?? a.exported.resources.find((p) => r.provider?.startsWith(`${p.urn}::`))) : undefined;
             if (provider) {
                 view.provider = { urn: provider.urn, props: provider.outputs };
             }
-            views.push(view);
+            views.push(stackNamed(view));
         }
     }
     return new StackView(views);

@@ -4,6 +4,8 @@
  * 32): an SE group's VSs, a zone's Delivery Groups and controllers, a host's guests, each as
  * `<resource> (<project>/<stack>)`. The verdicts are the fleet's, each cause once (fleetCauses.ts).
  */
+import { foreignViews } from "../policies/pack/inventory/merge";
+import type { InventoryEntry } from "../policies/pack/inventory/types";
 import { ResourceView, StackView } from "../policies/pack/resources";
 import type { Violation } from "../preview/types";
 import type { AnalyzedCheck } from "./check";
@@ -11,7 +13,7 @@ import { stackNamed } from "./judgedView";
 import { buildReport } from "./report";
 
 /** Every stack's resources as one view: each of its stack (origin) with its provider, named with its stack. */
-function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
+function fleetView(analyzed: readonly AnalyzedCheck[], extra: readonly ResourceView[]): StackView {
     const views: ResourceView[] = [];
     for (const a of analyzed) {
         const { project, stack } = a.exported;
@@ -28,12 +30,19 @@ function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
             views.push(stackNamed(view));
         }
     }
-    return new StackView(views);
+    return new StackView([...views, ...extra]);
 }
 
 /** The fleet's report (see the header). */
-export function buildFleetReport(sources: readonly string[], analyzed: readonly AnalyzedCheck[], kept: ReadonlyArray<readonly Violation[]>): string {
+export function buildFleetReport(
+    sources: readonly string[],
+    analyzed: readonly AnalyzedCheck[],
+    kept: ReadonlyArray<readonly Violation[]>,
+    loadOnly: readonly InventoryEntry[] = [],
+): string {
     const first = analyzed[0];
+    // The stacks of a digest given with the exports add their load, named with their stack (cli/fleetSources.ts).
+    const extra = loadOnly.length > 0 ? foreignViews({ spec: "", entries: loadOnly, errors: [], duplicates: [] }, undefined).map(stackNamed) : [];
     return buildReport({
         file: `${sources.join(", ")} (fleet of ${analyzed.length} stacks)`,
         packName: first.info.name,
@@ -41,6 +50,6 @@ export function buildFleetReport(sources: readonly string[], analyzed: readonly 
         resources: analyzed.flatMap((a) => a.exported.resources),
         violations: kept.flat(),
         config: first.config,
-        stack: fleetView(analyzed),
+        stack: fleetView(analyzed, extra),
     });
 }

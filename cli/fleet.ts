@@ -96,7 +96,9 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
             fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept, digestOnly));
             text += `\nReport written to ${opts.report}.\n`;
         }
-        const merged = mergeResults(results.map((r, i) => ({ stack: `${analyzed[i].exported.project}/${analyzed[i].exported.stack}`, results: r.result.results })));
+        const merged = mergeResults(
+            results.map((r, i) => ({ stack: `${analyzed[i].exported.project}/${analyzed[i].exported.stack}`, results: r.result.results })),
+        );
         return {
             exitCode,
             text,

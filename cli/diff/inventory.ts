@@ -33,10 +33,7 @@ export function diffInventory(base: Side, head: Side): DiffInventory | undefined
     if (!inventory) {
         return undefined;
     }
-    const problems = [
-        ...inventory.errors.map((e) => `${e.source} ${e.problem}`),
-        ...emptySources(inventory).map((s) => `${s} holds no stack exports`),
-    ];
+    const problems = [...inventory.errors.map((e) => `${e.source} ${e.problem}`), ...emptySources(inventory).map((s) => `${s} holds no stack exports`)];
     if (problems.length > 0) {
         throw new UsageError(
             `${INVENTORY_ENV} source ${escapeControl(problems.sort()[0])}${problems.length > 1 ? ` (and ${plural(problems.length - 1, "more problem")})` : ""}: both sides are judged with it; fix the source or unset ${INVENTORY_ENV}`,

@@ -244,7 +244,15 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
         const { writeDiffPlots } = await import("./plots");
         plots = await writeDiffPlots(opts.plot, base, head, result);
     }
-    const report: DiffReport = { base: summaryOf(base), head: summaryOf(head), result, exitCode, failOn: opts.failOn, plots, ...(inventory ? { inventory } : {}) };
+    const report: DiffReport = {
+        base: summaryOf(base),
+        head: summaryOf(head),
+        result,
+        exitCode,
+        failOn: opts.failOn,
+        plots,
+        ...(inventory ? { inventory } : {}),
+    };
     const output =
         opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);
     const results = opts.results && head.judged ? headResults(head.judged, head.side.resources, result, opts.results.programRoot ?? "") : undefined;

@@ -160,7 +160,10 @@ describe("perfguard diff judges both sides with PERFGUARD_INVENTORY", () => {
                 "diff",
                 WITHOUT,
                 fixture("team-b.json"),
-                ...["text=txt", "markdown=md", "sarif=sarif", "junit=xml", "github=gh"].flatMap((o) => ["--output", `${o.split("=")[0]}=${out(o.split("=")[1])}`]),
+                ...["text=txt", "markdown=md", "sarif=sarif", "junit=xml", "github=gh"].flatMap((o) => [
+                    "--output",
+                    `${o.split("=")[0]}=${out(o.split("=")[1])}`,
+                ]),
             ],
             dir,
             { ...AGE, PERFGUARD_INVENTORY: NETWORK_AND_A },
@@ -171,7 +174,9 @@ describe("perfguard diff judges both sides with PERFGUARD_INVENTORY", () => {
         expect(run.stdout).toContain(`\n${line}\n`);
         expect(run.stdout).toContain("busiest SE (limited by CPU total (summed, not measured)): 75.9% → 123.8% (+47.95 pts, worse)");
         expect(read("txt")).toBe(run.stdout);
-        expect(read("md")).toContain("| SE group shared-web | busiest SE (limited by CPU total (summed, not measured)) | 75.9% | 123.8% | +47.95 pts 🔺 worse |");
+        expect(read("md")).toContain(
+            "| SE group shared-web | busiest SE (limited by CPU total (summed, not measured)) | 75.9% | 123.8% | +47.95 pts 🔺 worse |",
+        );
         expect(read("md")).toContain(`PERFGUARD_INVENTORY=\`${NETWORK_AND_A}\``);
         expect(read("md")).toContain("| virtual service checkout-api (team-a/prod) |");
         for (const ext of ["sarif", "xml", "gh"]) {

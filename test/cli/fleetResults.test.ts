@@ -101,8 +101,9 @@ describe("fleet results name each verdict's stack", () => {
     });
 
     it("SARIF: each stack's stack-wide verdict is its own series (distinct fingerprints), the stack a property", () => {
-        const results = (toSarif(fleet).runs as Array<{ results: Array<{ ruleId: string; partialFingerprints: Record<string, string>; properties: { stack?: string } }> }>)[0]
-            .results;
+        const results = (
+            toSarif(fleet).runs as Array<{ results: Array<{ ruleId: string; partialFingerprints: Record<string, string>; properties: { stack?: string } }> }>
+        )[0].results;
         const facts = results.filter((r) => r.ruleId === "perfguard-facts");
         expect(facts.map((r) => r.properties.stack)).toEqual(["team-a/prod", "team-b/prod"]);
         const prints = facts.map((r) => Object.values(r.partialFingerprints)[0]);
@@ -115,14 +116,21 @@ describe("perfguard check of a fleet: JUnit and GitHub name the stack (built bin
     it("the network, team A and team B stacks: the one cause on shared-web, named with network/prod", async () => {
         const dir = tempDir();
         const junit = path.join(dir, "fleet.xml");
-        const run = await perfguard(["check", fixture("network.json"), fixture("team-a.json"), fixture("team-b.json"), "--format", "github", "--output", `junit=${junit}`], dir, {
-            PERFGUARD_INVENTORY: undefined,
-            PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000",
-        });
+        const run = await perfguard(
+            ["check", fixture("network.json"), fixture("team-a.json"), fixture("team-b.json"), "--format", "github", "--output", `junit=${junit}`],
+            dir,
+            {
+                PERFGUARD_INVENTORY: undefined,
+                PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000",
+            },
+        );
         expect(run.code).toBe(1);
-        expect(run.stdout.split("\n").filter((l) => l.startsWith("::error")).map((l) => /title=([^:]+)::/.exec(l)?.[1])).toEqual([
-            "nsx-alb-se-capacity (network/prod%3A shared-web)",
-        ]);
+        expect(
+            run.stdout
+                .split("\n")
+                .filter((l) => l.startsWith("::error"))
+                .map((l) => /title=([^:]+)::/.exec(l)?.[1]),
+        ).toEqual(["nsx-alb-se-capacity (network/prod%3A shared-web)"]);
         const names = [...fs.readFileSync(junit, "utf8").matchAll(/<testcase classname="nsx-alb-se-capacity" name="([^"]+)"/g)].map((m) => m[1]);
         expect(names).toContain("network/prod: avi:index/serviceenginegroup:Serviceenginegroup shared-web");
         expect(names.every((n) => /^(network|team-a|team-b)\/prod[: ]/.test(n))).toBe(true);

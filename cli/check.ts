@@ -15,6 +15,7 @@ import { AppliedRemediation, ROOT_STACK_TYPE, Violation } from "../preview/types
 import type { AnalyzerInfo } from "../preview/packClient";
 import { UsageError } from "./errors";
 import { ensureOutputFolder } from "./outputFolder";
+import { judgedStackView } from "./judgedView";
 import { buildReport } from "./report";
 import { readStackExport, StackExportFile } from "./stackExport";
 import { escapeControl } from "../policies/pack/message";
@@ -195,6 +196,8 @@ export function renderCheck(analyzed: AnalyzedCheck, violations: Violation[]): C
                 resources: exported.resources,
                 violations,
                 config,
+                // The shared objects' figures with the other stacks the pack read (PERFGUARD_INVENTORY).
+                stack: judgedStackView(exported.resources),
             }),
         );
         text += `\nReport written to ${opts.report}.\n`;

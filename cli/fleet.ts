@@ -7,79 +7,46 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as zlib from "zlib";
 import { digestOf, encodeDigest } from "../policies/pack/inventory/digest";
-import { checkpointFiles, readInventory } from "../policies/pack/inventory/read";
-import { INVENTORY_ENV } from "../policies/pack/inventory/types";
+import { readInventory } from "../policies/pack/inventory/read";
+import { Inventory, InventoryEntry, INVENTORY_ENV } from "../policies/pack/inventory/types";
 import { explainTempFile } from "../preview/analyzeResources";
 import { AnalyzedCheck, analyzeWithPack, CheckOptions, CheckResult, openCheckPack, renderCheck } from "./check";
-import { UsageError } from "./errors";
 import { dedupeCauses } from "./fleetCauses";
 import { buildFleetReport } from "./fleetReport";
+import { FleetFiles, fleetFiles } from "./fleetSources";
 import { ensureOutputFolder } from "./outputFolder";
 import { compareVerdicts, Results } from "./results/model";
 import { readStackExport } from "./stackExport";
+import { plural } from "../policies/pack/format";
+import { escapeControl } from "../policies/pack/message";
 
-/**
- * The export files of `sources`: a file as it is, a folder's `*.json` files, a backend's
- * checkpoints written as exports into `tmp` (read-only: the backend is never written).
- */
-export function fleetFiles(sources: readonly string[], tmp: string): string[] {
-    const files: string[] = [];
-    for (const source of sources) {
-        if (source.startsWith("file://")) {
-            const checkpoints = checkpointFiles(source);
-            if (!checkpoints) {
-                throw new UsageError(`${source} has no .pulumi/stacks folder (not a DIY backend, or no stack in it)`);
-            }
-            for (const [i, file] of checkpoints.entries()) {
-                let bytes = fs.readFileSync(file);
-                if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-                    bytes = zlib.gunzipSync(bytes);
-                }
-                let doc: { version?: unknown; checkpoint?: { latest?: unknown } };
-                try {
-                    doc = JSON.parse(bytes.toString("utf8")) as typeof doc;
-                } catch {
-                    throw new UsageError(`${source}: ${file} is not valid JSON`);
-                }
-                if (doc.checkpoint?.latest) {
-                    const out = path.join(tmp, `${String(i).padStart(5, "0")}-${path.basename(file).replace(/\.gz$/, "")}`);
-                    fs.writeFileSync(out, JSON.stringify({ version: doc.version ?? 3, deployment: doc.checkpoint.latest }));
-                    files.push(out);
-                }
-            }
-        } else if (fs.existsSync(source) && fs.statSync(source).isDirectory()) {
-            files.push(
-                ...fs
-                    .readdirSync(source)
-                    .filter((n) => n.endsWith(".json"))
-                    .sort()
-                    .map((n) => path.join(source, n)),
-            );
-        } else {
-            files.push(source);
-        }
-    }
-    if (files.length === 0) {
-        throw new UsageError(`no stack export in ${sources.join(", ")}`);
-    }
-    return files;
+/** Project, then stack: the inventory's order. */
+function byStack(a: InventoryEntry, b: InventoryEntry): number {
+    return a.project === b.project ? (a.stack < b.stack ? -1 : 1) : a.project < b.project ? -1 : 1;
 }
 
 /**
  * What each stack's pack reads as its inventory: one digest of the fleet (read and indexed once,
- * not every export by every pack); the files themselves when one cannot be read, so that each
- * pack names the unreadable source as PERFGUARD_INVENTORY would.
+ * not every export by every pack), with the stacks of the digests given that no export of the
+ * fleet is (`digestOnly`: load only, cli/fleetSources.ts); the files themselves when one cannot
+ * be read or a stack is read twice, so that each pack names the source as PERFGUARD_INVENTORY would.
  */
-function fleetInventory(files: readonly string[], tmp: string): string {
-    const inventory = readInventory(files.join(","));
-    if (inventory.errors.length > 0 || inventory.duplicates.length > 0) {
-        return files.join(",");
+function fleetInventory(files: FleetFiles, tmp: string): { spec: string; digestOnly: InventoryEntry[] } {
+    const exported = readInventory(files.exports.join(","));
+    const digested = files.digests.length > 0 ? readInventory(files.digests.join(",")) : undefined;
+    const exportedStacks = new Set(exported.entries.map((e) => `${e.project}\u0000${e.stack}`));
+    const digestOnly = (digested?.entries ?? []).filter((e) => !exportedStacks.has(`${e.project}\u0000${e.stack}`));
+    const spec = [...files.exports, ...files.digests].join(",");
+    const inventory: Inventory = { spec, entries: [...exported.entries, ...digestOnly].sort(byStack), errors: [], duplicates: [] };
+    // A version 3 digest's stacks are parsed as digestOf reads them: their errors are known after it.
+    const encoded = encodeDigest(digestOf(inventory, new Date()));
+    if ([exported, ...(digested ? [digested] : [])].some((i) => i.errors.length > 0 || i.duplicates.length > 0)) {
+        return { spec, digestOnly: [] };
     }
     const digest = path.join(tmp, "fleet-digest.json");
-    fs.writeFileSync(digest, encodeDigest(digestOf(inventory, new Date())));
-    return digest;
+    fs.writeFileSync(digest, encoded);
+    return { spec: digest, digestOnly };
 }
 
 /**
@@ -91,8 +58,9 @@ function fleetInventory(files: readonly string[], tmp: string): string {
 export async function runFleetCheck(sources: readonly string[], opts: Omit<CheckOptions, "file" | "env">): Promise<CheckResult> {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-fleet-"));
     try {
-        const files = fleetFiles(sources, tmp);
-        const env = { [INVENTORY_ENV]: fleetInventory(files, tmp) };
+        const { exports: files, digests } = fleetFiles(sources, tmp);
+        const { spec, digestOnly } = fleetInventory({ exports: files, digests }, tmp);
+        const env = { [INVENTORY_ENV]: spec };
         // Each export is read when its turn comes (a fleet's exports need not all be in memory at once).
         const first = readStackExport(files[0]);
         const explain = opts.explain || opts.results ? explainTempFile() : undefined;
@@ -122,13 +90,15 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
         const advisory = results.reduce((n, r) => n + Number(r.result.json.advisory ?? 0), 0);
         let text =
             results.map((r) => r.result.text).join("\n") +
-            `\nperfguard check (fleet of ${files.length} stacks, each judged with the others' load): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
+            `\nperfguard check (fleet of ${plural(files.length, "stack")}, each judged with the others' load${loadOnlyText(digests, digestOnly)}): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
         if (opts.report !== undefined) {
             ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
-            fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept));
+            fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept, digestOnly));
             text += `\nReport written to ${opts.report}.\n`;
         }
-        const merged = mergeResults(results.map((r) => r.result.results));
+        const merged = mergeResults(
+            results.map((r, i) => ({ stack: `${analyzed[i].exported.project}/${analyzed[i].exported.stack}`, results: r.result.results })),
+        );
         return {
             exitCode,
             text,
@@ -139,6 +109,7 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
                 exitCode,
                 mandatory,
                 advisory,
+                ...(digests.length > 0 ? { digests, loadOnly: digestOnly.map((e) => `${e.project}/${e.stack}`) } : {}),
                 ...(opts.report !== undefined ? { report: opts.report } : {}),
             },
         };
@@ -147,9 +118,25 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
     }
 }
 
-/** The fleet's results: every stack's verdicts in one document (each verdict's URN names its stack). */
-function mergeResults(list: ReadonlyArray<Results | undefined>): Results | undefined {
-    const present = list.filter((r): r is Results => r !== undefined);
+/** The summary's note on the digests given: their stacks that are no export of the fleet count as load, unchecked. */
+function loadOnlyText(digests: readonly string[], digestOnly: readonly InventoryEntry[]): string {
+    if (digests.length === 0) {
+        return "";
+    }
+    const stacks = digestOnly.map((e) => `${e.project}/${e.stack}`);
+    const listed = stacks.length > 5 ? `${stacks.slice(0, 5).join(", ")} and ${stacks.length - 5} more` : stacks.join(", ");
+    const named = `; digest ${digests.map((d) => escapeControl(d)).join(", ")}: `;
+    return stacks.length === 0
+        ? `${named}its stacks are all exports here, read from the exports`
+        : `${named}${plural(stacks.length, "more stack")} counted as load, not checked (${escapeControl(listed)})`;
+}
+
+/**
+ * The fleet's results: every stack's verdicts in one document, each with its stack (`project/stack`:
+ * the JUnit, GitHub and Markdown writers name it, so stacks' same-named resources differ).
+ */
+export function mergeResults(list: ReadonlyArray<{ readonly stack: string; readonly results: Results | undefined }>): Results | undefined {
+    const present = list.flatMap((r) => (r.results ? [{ ...r.results, verdicts: r.results.verdicts.map((v) => ({ ...v, stack: r.stack })) }] : []));
     if (present.length === 0) {
         return undefined;
     }

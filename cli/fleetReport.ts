@@ -4,16 +4,16 @@
  * 32): an SE group's VSs, a zone's Delivery Groups and controllers, a host's guests, each as
  * `<resource> (<project>/<stack>)`. The verdicts are the fleet's, each cause once (fleetCauses.ts).
  */
+import { foreignViews } from "../policies/pack/inventory/merge";
+import type { InventoryEntry } from "../policies/pack/inventory/types";
 import { ResourceView, StackView } from "../policies/pack/resources";
 import type { Violation } from "../preview/types";
 import type { AnalyzedCheck } from "./check";
+import { stackNamed } from "./judgedView";
 import { buildReport } from "./report";
 
-/** Zones are joined by their name (a controller's perfguard:citrixZone): theirs is kept as declared. */
-const NAME_KEPT = new Set(["citrix:index/zone:Zone"]);
-
 /** Every stack's resources as one view: each of its stack (origin) with its provider, named with its stack. */
-function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
+function fleetView(analyzed: readonly AnalyzedCheck[], extra: readonly ResourceView[]): StackView {
     const views: ResourceView[] = [];
     for (const a of analyzed) {
         const { project, stack } = a.exported;
@@ -21,22 +21,28 @@ function fleetView(analyzed: readonly AnalyzedCheck[]): StackView {
             a.exported.resources.filter((r) => r.type.startsWith("pulumi:providers:")).map((r) => [`${r.urn}::${String(r.outputs.id ?? "")}`, r]),
         );
         for (const r of a.exported.resources) {
-            const name = NAME_KEPT.has(r.type) ? r.name : `${r.name} (${project}/${stack})`;
-            const view = new ResourceView(r.urn, r.type, name, r.outputs, r.propertyDependencies, [], { project, stack });
+            const view = new ResourceView(r.urn, r.type, r.name, r.outputs, r.propertyDependencies, [], { project, stack });
             const provider =
                 r.provider !== undefined ? (byRef.get(r.provider) ?? a.exported.resources.find((p) => r.provider?.startsWith(`${p.urn}::`))) : undefined;
             if (provider) {
                 view.provider = { urn: provider.urn, props: provider.outputs };
             }
-            views.push(view);
+            views.push(stackNamed(view));
         }
     }
-    return new StackView(views);
+    return new StackView([...views, ...extra]);
 }
 
 /** The fleet's report (see the header). */
-export function buildFleetReport(sources: readonly string[], analyzed: readonly AnalyzedCheck[], kept: ReadonlyArray<readonly Violation[]>): string {
+export function buildFleetReport(
+    sources: readonly string[],
+    analyzed: readonly AnalyzedCheck[],
+    kept: ReadonlyArray<readonly Violation[]>,
+    loadOnly: readonly InventoryEntry[] = [],
+): string {
     const first = analyzed[0];
+    // The stacks of a digest given with the exports add their load, named with their stack (cli/fleetSources.ts).
+    const extra = loadOnly.length > 0 ? foreignViews({ spec: "", entries: loadOnly, errors: [], duplicates: [] }, undefined).map(stackNamed) : [];
     return buildReport({
         file: `${sources.join(", ")} (fleet of ${analyzed.length} stacks)`,
         packName: first.info.name,
@@ -44,6 +50,6 @@ export function buildFleetReport(sources: readonly string[], analyzed: readonly 
         resources: analyzed.flatMap((a) => a.exported.resources),
         violations: kept.flat(),
         config: first.config,
-        stack: fleetView(analyzed),
+        stack: fleetView(analyzed, extra),
     });
 }

@@ -59,7 +59,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         program
             .command("check")
             .description(
-                "run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; several exports, a folder of them or a file:// backend are checked as one fleet (each stack with the others' load: docs/shared-capacity.md); exits 1 on a mandatory violation",
+                "run every policy, through the same pack process as a preview, on a `pulumi stack export` file or a preview's --record file; several exports, a folder of them or a file:// backend are checked as one fleet (each stack with the others' load; a digest among them adds its stacks' load: docs/shared-capacity.md); exits 1 on a mandatory violation",
             )
             .argument("<file...>", "stack export (pulumi stack export > stack.json) or --record output; or several, a folder of exports, a file:// backend URL")
             .option("--policy-pack-config <file.json>", "policy config, as for pulumi preview --policy-pack-config")
@@ -134,7 +134,7 @@ export function buildProgram(io: Io, result: { code: number }): Command {
         program
             .command("diff")
             .description(
-                "compare two states of a stack (stack export, --record file or pulumi preview --json output): changed figures per Citrix zone and Delivery Group, SE group and Xen host, and the verdicts that appear or disappear; exits 1 on a new mandatory verdict",
+                "compare two states of a stack (stack export, --record file or pulumi preview --json output): changed figures per Citrix zone and Delivery Group, SE group and Xen host, and the verdicts that appear or disappear; with PERFGUARD_INVENTORY set, both sides count the same other stacks' load (docs/shared-capacity.md); exits 1 on a new mandatory verdict",
             )
             .argument("<base>", "the state before, normally the deployed stack (pulumi stack export > base.json)")
             .argument("<head>", "the state after, normally the pull request's preview (pulumi preview --json > head.json)"),

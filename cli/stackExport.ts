@@ -15,6 +15,7 @@ import { JsonValue, PropertyBag, RecordedOptions, RecordedResource } from "../pr
 import { REDACTED_CIPHERTEXT } from "../preview/wireValues";
 import { UsageError } from "./errors";
 import { FACT_CARRIERS } from "../policies/pack/facts";
+import { DIGEST_KIND, INVENTORY_ENV } from "../policies/pack/inventory/types";
 
 /** The secret signature key and value of Pulumi's property serialisation. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -130,6 +131,11 @@ function optionsOf(r: Record<string, unknown>): RecordedOptions {
  * JSON, is not a stack export, has no resources, or a resource lacks a string `urn`/`type` or
  * has a URN that is not `urn:pulumi:<stack>::<project>::<type>::<name>`.
  */
+/** What to do with a digest given where a stack export is expected (one line, naming the file). */
+export function digestNotExport(file: string): string {
+    return `${file} is a perfguard inventory digest (other stacks' load), not a stack export: check the stacks' exports, with the digest in ${INVENTORY_ENV} or beside them (a folder, or another argument of check)`;
+}
+
 /** Where JSON.parse failed, without the file's text (Node quotes the start of it: it may be secret). */
 export function jsonErrorWhere(err: unknown): string {
     const position = /position (\d+)/.exec(err instanceof Error ? err.message : "");
@@ -154,6 +160,9 @@ export function readStackExport(file: string): StackExportFile {
     const shape = 'expected the output of `pulumi stack export` ({ "version": 3, "deployment": { "resources": [...] } }) or a file written by --record';
     if (!isObject(doc)) {
         throw new UsageError(`${file} is not a stack export: the top level is not a JSON object; ${shape}`);
+    }
+    if (doc.kind === DIGEST_KIND) {
+        throw new UsageError(digestNotExport(file));
     }
     const deployment = isObject(doc.deployment) ? doc.deployment : doc;
     const list = deployment.resources;

@@ -8,6 +8,7 @@ import { escapeControl } from "../../policies/pack/message";
 import type { DiffResult, EntityChange, FigureChange, MembershipChange, VerdictChange } from "./compare";
 import { cappedList } from "../../policies/pack/format";
 import { SYSTEMS } from "../systems";
+import { DiffInventory, inventoryLine } from "./inventory";
 
 /** What the renderers say about each side. */
 export interface SideSummary {
@@ -25,6 +26,8 @@ export interface DiffReport {
     readonly failOn: string;
     /** SVG files written by --plot. */
     readonly plots: readonly string[];
+    /** PERFGUARD_INVENTORY, when set: both sides were judged with it (cli/diff/inventory.ts). */
+    readonly inventory?: DiffInventory;
 }
 
 /** GitHub's limit on an issue or pull-request comment body. */
@@ -148,7 +151,8 @@ function unchangedLine(list: readonly EntityChange[], max: number): string {
 
 export function renderText(d: DiffReport): string {
     const r = d.result;
-    let out = `perfguard diff: ${summaryLine(r)}\n${sidesLine(d, (s) => s)}\n`;
+    // The other stacks the figures and verdicts count, under the sides (cli/diff/inventory.ts).
+    let out = `perfguard diff: ${summaryLine(r)}\n${sidesLine(d, (s) => s)}\n${d.inventory ? `${clean(inventoryLine(d.inventory))}\n` : ""}`;
     if (r.verdicts.length > 0) {
         out += "\nVerdicts:\n";
         for (const v of r.verdicts) {
@@ -202,7 +206,9 @@ interface MdParts {
 function mdParts(d: DiffReport): MdParts {
     const r = d.result;
     const icon = r.counts.newMandatory > 0 ? "❌" : r.counts.worse > 0 || r.counts.newAdvisory > 0 ? "⚠️" : "✅";
-    const head = `${COMMENT_MARKER}\n## perfguard diff: ${icon} ${summaryLine(r)}\n\n${sidesLine(d, (s) => `\`${s.replace(/`/g, "'")}\``)}\n`;
+    const head =
+        `${COMMENT_MARKER}\n## perfguard diff: ${icon} ${summaryLine(r)}\n\n${sidesLine(d, (s) => `\`${s.replace(/`/g, "'")}\``)}\n` +
+        (d.inventory ? `\n${inventoryLine(d.inventory, (s) => `\`${cell(s).replace(/`/g, "'")}\``)}\n` : "");
     const verdictRows = r.verdicts.map(
         (v) =>
             `| ${v.change === "appeared" ? "➕ new" : "➖ gone"} | ${v.verdict.level}${v.was ? " (was advisory)" : ""} | \`${v.verdict.policy}\` | ${cell(verdictWhere(v))} | ${cell(v.verdict.problem)} |`,
@@ -313,6 +319,7 @@ export function renderJson(d: DiffReport): Record<string, unknown> {
         failOn: d.failOn,
         // headMandatory counts every mandatory verdict of head only when head was judged whole (--fail-on any-mandatory).
         counts: d.failOn === "any-mandatory" ? d.result.counts : Object.fromEntries(Object.entries(d.result.counts).filter(([k]) => k !== "headMandatory")),
+        ...(d.inventory ? { inventory: d.inventory } : {}),
         verdicts: d.result.verdicts,
         entities: d.result.entities,
         ...(d.plots.length > 0 ? { plots: d.plots } : {}),

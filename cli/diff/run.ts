@@ -19,9 +19,10 @@ import { UsageError } from "../errors";
 import { SYSTEMS } from "../systems";
 import type { SystemSide } from "../systems/types";
 import { ensureOutputFolder } from "../outputFolder";
-import { stackViewOf } from "../report";
+import { judgedStackView } from "../judgedView";
 import { DiffResult, diffStates, SystemScales, Verdict } from "./compare";
 import { SideConfig, stackFigures } from "./figures";
+import { diffInventory } from "./inventory";
 import { DiffReport, renderJson, renderMarkdown, renderText } from "./render";
 import { headResults, JudgedWhole } from "./results";
 import type { Results } from "../results/model";
@@ -127,8 +128,11 @@ export async function evaluateSide(
     analyzeOnly?: ReadonlySet<string>,
     stackEncodingCache?: Map<string, Uint8Array>,
     whole = false,
+    other?: Side,
 ): Promise<EvaluatedSide> {
-    const stack = stackViewOf(side.resources);
+    // With PERFGUARD_INVENTORY set (the pack reads it too), each side's figures include the other
+    // stacks that either side's shared objects touch: the same inventory before and after.
+    const stack = judgedStackView(side.resources, other?.resources);
     if (side.resources.length === 0 && !whole) {
         return { side, stack, config: {}, verdicts: [], figures: [] };
     }
@@ -218,6 +222,8 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     // Read both files first: a bad path fails at once, before any pack starts.
     const baseSide = readSide(opts.base);
     const headSide = readSide(opts.head, baseSide);
+    // PERFGUARD_INVENTORY, as both packs will read it: an unreadable source fails here (exit 2).
+    const inventory = diffInventory(baseSide, headSide);
     if (opts.plot !== undefined) {
         ensureOutputFolder(opts.plot, "plots to", opts.plot);
     }
@@ -228,8 +234,8 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     // for AnalyzeStack once (the same bytes in both requests).
     const encoded = new Map<string, Uint8Array>();
     const [base, head] = await Promise.all([
-        evaluateSide(baseSide, opts, sets.base, encoded),
-        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded, opts.results !== undefined),
+        evaluateSide(baseSide, opts, sets.base, encoded, false, headSide),
+        evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded, opts.results !== undefined, baseSide),
     ]);
     const result = diffStates(base, head, sideScales(base, head));
     const exitCode = exitCodeOf(result, opts.failOn);
@@ -238,7 +244,15 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
         const { writeDiffPlots } = await import("./plots");
         plots = await writeDiffPlots(opts.plot, base, head, result);
     }
-    const report: DiffReport = { base: summaryOf(base), head: summaryOf(head), result, exitCode, failOn: opts.failOn, plots };
+    const report: DiffReport = {
+        base: summaryOf(base),
+        head: summaryOf(head),
+        result,
+        exitCode,
+        failOn: opts.failOn,
+        plots,
+        ...(inventory ? { inventory } : {}),
+    };
     const output =
         opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);
     const results = opts.results && head.judged ? headResults(head.judged, head.side.resources, result, opts.results.programRoot ?? "") : undefined;

@@ -5,6 +5,7 @@
  * data: % \r \n; property values also : and ,. From `perfguard diff`, a verdict base did not have
  * carries " [new]" in its title.
  */
+import { resourceText } from "./model";
 import type { Results, Verdict } from "./model";
 
 export function escapeData(text: string): string {
@@ -23,7 +24,8 @@ function command(v: Verdict): "error" | "warning" | "notice" {
 }
 
 function line(v: Verdict): string {
-    const title = `${v.policy}${v.resourceName !== undefined ? ` (${v.resourceName})` : ""}${v.outcome === "waived" ? " [waived]" : ""}${v.baseline === "new" ? " [new]" : ""}`;
+    const where = v.resourceName !== undefined || v.stack !== undefined ? ` (${resourceText(v, true)})` : "";
+    const title = `${v.policy}${where}${v.outcome === "waived" ? " [waived]" : ""}${v.baseline === "new" ? " [new]" : ""}`;
     const text = [v.waiver, v.problem, v.fix !== undefined ? `Fix: ${v.fix}` : undefined, ...v.basis.map((b) => `Basis: ${b}`)]
         .filter((l): l is string => l !== undefined && l !== "")
         .join("\n");

@@ -5,6 +5,7 @@
  * with the waiver (it no longer gates), a pass is a plain testcase. From `perfguard diff`, a
  * verdict that is not a pass carries the property `baseline` ("new" or "unchanged").
  */
+import { resourceText } from "./model";
 import type { Results, Verdict } from "./model";
 
 /** XML 1.0 text: the five entities, and characters XML 1.0 cannot carry dropped. */
@@ -22,7 +23,7 @@ export function xmlEscape(text: string): string {
 }
 
 function caseName(v: Verdict): string {
-    return v.urn !== undefined ? `${v.resourceType ?? ""} ${v.resourceName ?? v.urn}`.trim() : "(stack)";
+    return resourceText(v);
 }
 
 function body(v: Verdict): string {

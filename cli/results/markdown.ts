@@ -2,7 +2,7 @@
  * The verdicts as Markdown: counts, then one table row per verdict that is not a pass (level,
  * outcome, policy, resource, where declared, problem line). Table cells escape `|` and newlines.
  */
-import { countOutcomes, Results } from "./model";
+import { countOutcomes, resourceText, Results } from "./model";
 
 function cell(text: string): string {
     return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -20,7 +20,7 @@ export function writeMarkdown(results: Results): string {
     }
     out += "\n| Level | Outcome | Policy | Resource | Declared at | Problem |\n| --- | --- | --- | --- | --- | --- |\n";
     for (const v of shown) {
-        const resource = v.urn !== undefined ? `${v.resourceType ?? ""} ${v.resourceName ?? ""}`.trim() : "(stack)";
+        const resource = resourceText(v);
         out += `| ${v.level} | ${v.outcome} | ${cell(v.policy)} | ${cell(resource)} | ${cell(`${v.location.file}:${v.location.line}`)} | ${cell(v.problem)} |\n`;
     }
     return out;

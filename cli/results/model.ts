@@ -91,6 +91,19 @@ export function buildResults(input: BuildInput): Results {
     return { tool: { name: input.pack.name, version: input.pack.version }, rules, verdicts: verdicts.sort(compareVerdicts) };
 }
 
+/**
+ * How the writers name a verdict's resource: `<type> <name>` (`short`: the name), "(stack)" for a
+ * stack-wide verdict; in a fleet led by its stack (`team-b/prod: <type> <name>`, `team-b/prod (stack)`,
+ * short `stack team-b/prod`), so two stacks' verdicts on same-named resources differ.
+ */
+export function resourceText(v: Verdict, short = false): string {
+    const own = v.urn !== undefined ? (short ? (v.resourceName ?? v.urn) : `${v.resourceType ?? ""} ${v.resourceName ?? v.urn}`.trim()) : undefined;
+    if (v.stack === undefined) {
+        return own ?? "(stack)";
+    }
+    return own !== undefined ? `${v.stack}: ${own}` : short ? `stack ${v.stack}` : `${v.stack} (stack)`;
+}
+
 /** Each policy's level as Configure sent it. */
 export function levelsOf(config: Readonly<Record<string, { enforcementLevel?: EnforcementLevel }>>): Record<string, EnforcementLevel | undefined> {
     return Object.fromEntries(Object.entries(config).map(([id, entry]) => [id, entry.enforcementLevel]));

@@ -18,14 +18,16 @@ export interface CliRun {
 
 /**
  * Runs `node dist/cli/main.js ...args` with cwd `cwd` (default: a temp folder, so no test
- * relies on the repository being the cwd). Throws when the binary is not built.
+ * relies on the repository being the cwd), this process's environment with `env` over it (a
+ * value undefined: unset). Throws when the binary is not built.
  */
-export function perfguard(args: readonly string[], cwd = os.tmpdir()): Promise<CliRun> {
+export function perfguard(args: readonly string[], cwd = os.tmpdir(), env?: Record<string, string | undefined>): Promise<CliRun> {
     if (!fs.existsSync(BIN)) {
         throw new Error(`${BIN} is missing: run npm run build (npm test does)`);
     }
     return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+        const childEnv = env ? Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)) : process.env;
+        const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -137,18 +137,21 @@ function withDeployedIdentity(view: ResourceView, deployed: InventoryResource | 
 /**
  * The previewed stack's views followed by the other stacks' (PERFGUARD_INVENTORY); `own` itself
  * when the variable is not set. The previewed stack's entry in the inventory never joins.
+ * @param alsoTouching - other views whose shared objects also select stacks (`perfguard diff`:
+ *   the other side's, so that a group head starts to use is judged in base too, with its load then).
  */
-export function withInventory(own: readonly ResourceView[]): readonly ResourceView[] {
+export function withInventory(own: readonly ResourceView[], alsoTouching: readonly ResourceView[] = []): readonly ResourceView[] {
     const inventory = currentInventory();
     if (!inventory || inventory.entries.length === 0) {
         return own;
     }
-    const previewed = previewedStack(own);
+    // An empty side (a stack never deployed) is the stack of the other side.
+    const previewed = previewedStack(own) ?? previewedStack(alsoTouching);
     const ownEntry = inventory.entries.find((e) => isPreviewed(e, previewed));
     const deployed = ownEntry ? new Map(ownEntry.resources.map((r) => [r.urn, r])) : undefined;
     const views = deployed ? own.map((v) => withDeployedIdentity(v, deployed.get(v.urn))) : [...own];
     const keys = new Set<string>();
-    for (const v of views) {
+    for (const v of [...views, ...alsoTouching]) {
         joinKeys(v.type, v.props, keys);
     }
     return views.concat(foreignViews(inventory, previewed, keys));

@@ -35,6 +35,11 @@ function messageText(v: Verdict): string {
         .join("\n");
 }
 
+/** A stack-wide verdict's place: the stack's own in a fleet (each stack's is another series), else "(stack)". */
+function stackWide(v: Verdict): string {
+    return v.stack !== undefined ? `(stack ${v.stack})` : "(stack)";
+}
+
 /**
  * Fingerprint per policy and resource: the same on every commit while the resource keeps its URN,
  * whatever the figures in the message. A second verdict of one policy on one resource gets its
@@ -42,7 +47,7 @@ function messageText(v: Verdict): string {
  */
 function fingerprint(v: Verdict, rank: number): string {
     const hash = createHash("sha256")
-        .update(`${v.policy}\u0000${v.urn ?? "(stack)"}`)
+        .update(`${v.policy}\u0000${v.urn ?? stackWide(v)}`)
         .digest("hex")
         .slice(0, 32);
     return rank === 0 ? hash : `${hash}:${rank}`;
@@ -65,7 +70,7 @@ export function toSarif(results: Results, opts: SarifOptions = {}): Record<strin
     const out = results.verdicts
         .filter((v) => v.outcome !== "passed")
         .map((v) => {
-            const key = `${v.policy}\u0000${v.urn ?? ""}`;
+            const key = `${v.policy}\u0000${v.urn ?? stackWide(v)}`;
             const rank = seen.get(key) ?? 0;
             seen.set(key, rank + 1);
             const index = ruleIndex.get(v.policy);
@@ -86,7 +91,12 @@ export function toSarif(results: Results, opts: SarifOptions = {}): Record<strin
                 partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(v, rank) },
                 ...(v.baseline !== undefined ? { baselineState: v.baseline } : {}),
                 ...(v.outcome === "waived" ? { suppressions: [{ kind: "inSource", justification: v.waiver ?? "waived" }] } : {}),
-                properties: { enforcementLevel: v.level, outcome: v.outcome, ...(v.resourceType ? { resourceType: v.resourceType } : {}) },
+                properties: {
+                    enforcementLevel: v.level,
+                    outcome: v.outcome,
+                    ...(v.resourceType ? { resourceType: v.resourceType } : {}),
+                    ...(v.stack !== undefined ? { stack: v.stack } : {}),
+                },
             };
         });
     return {

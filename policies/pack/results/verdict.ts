@@ -45,6 +45,11 @@ export interface Verdict {
      * diff's `+` lines), else "unchanged". SARIF's baselineState; absent outside a diff.
      */
     readonly baseline?: "new" | "unchanged";
+    /**
+     * `perfguard check` of a fleet only: the verdict's stack, `<project>/<stack>`, so that two
+     * stacks' verdicts on same-named resources (and their stack-wide verdicts) are told apart.
+     */
+    readonly stack?: string;
 }
 
 export interface RuleInfo {
@@ -131,6 +136,7 @@ export function compareVerdicts(a: Verdict, b: Verdict): number {
     return (
         a.policy.localeCompare(b.policy) ||
         (a.urn ?? "").localeCompare(b.urn ?? "") ||
+        (a.stack ?? "").localeCompare(b.stack ?? "") ||
         OUTCOME_RANK[a.outcome] - OUTCOME_RANK[b.outcome] ||
         a.problem.localeCompare(b.problem)
     );

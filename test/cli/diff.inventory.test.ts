@@ -1,0 +1,212 @@
+/**
+ * `perfguard diff` with PERFGUARD_INVENTORY (issue 32): both sides judged with the same other
+ * stacks, so the PR comment shows a shared SE group's before and after with every stack's load.
+ * Team B adds `catalog-web` (47.9% of an SE) to the network stack's `shared-web`, where team A's
+ * `checkout-api` needs 75.9%: packed placement puts both on one SE, 123.8% > 80%.
+ * Fixtures: test/fixtures/inventory (network.json, team-a.json, team-b.json), through the built binary.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import { fixture, INVENTORY_FIXTURES } from "../support/inventoryStacks";
+import { perfguard, tempDir } from "./cliHarness";
+
+const dir = tempDir();
+
+interface Marker {
+    key: string;
+    values: string[];
+}
+interface StateResource {
+    urn: string;
+    inputs?: { markers?: Marker[] };
+    outputs?: { markers?: Marker[] };
+}
+
+/** Team B's export changed by `edit` (its resources' list), written to `name`. */
+function teamB(name: string, edit: (resources: StateResource[]) => StateResource[]): string {
+    const doc = JSON.parse(fs.readFileSync(fixture("team-b.json"), "utf8")) as { deployment: { resources: StateResource[] } };
+    doc.deployment.resources = edit(doc.deployment.resources);
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, JSON.stringify(doc));
+    return file;
+}
+
+const isCatalog = (r: StateResource) => r.urn.endsWith("::catalog-web");
+/** Team B without catalog-web (the deployed stack before the PR). */
+const WITHOUT = teamB("team-b-without.json", (rs) => rs.filter((r) => !isCatalog(r)));
+/** Team B with a small catalog-web (50 TPS, 1,000 RPS: 2.6% of an SE). */
+const SMALLER = teamB("team-b-smaller.json", (rs) =>
+    rs.map((r) => {
+        if (isCatalog(r)) {
+            for (const m of [...(r.inputs?.markers ?? []), ...(r.outputs?.markers ?? [])]) {
+                m.values = m.key === "perfguard:sslTps" ? ["50"] : m.key === "perfguard:l7Rps" ? ["1000"] : m.values;
+            }
+        }
+        return r;
+    }),
+);
+
+/** The network stack with shared-web shrunk to 2 vCPUs (the owning team's change). */
+function networkSmaller(): string {
+    const doc = JSON.parse(fs.readFileSync(fixture("network.json"), "utf8")) as {
+        deployment: { resources: Array<{ urn: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+    };
+    for (const r of doc.deployment.resources.filter((x) => x.urn.endsWith("::shared-web"))) {
+        for (const props of [r.inputs, r.outputs]) {
+            if (props) {
+                props.vcpusPerSe = "2";
+            }
+        }
+    }
+    const file = path.join(dir, "network-2vcpu.json");
+    fs.writeFileSync(file, JSON.stringify(doc));
+    return file;
+}
+
+interface Figure {
+    key: string;
+    beforeText?: string;
+    afterText?: string;
+}
+interface DiffJson {
+    exitCode: number;
+    inventory?: { otherStacks: number; ownReplaced: boolean };
+    verdicts: Array<{ change: string; verdict: { policy: string; entity: string; level: string; problem: string; message: string } }>;
+    entities: Array<{ id: string; status: string; figures: Figure[]; notChecked: { before?: string; after?: string } }>;
+}
+
+/** The group's busiest SE, before → after ("-" where a side has no figure). */
+function busiest(json: DiffJson): string {
+    const group = json.entities.find((e) => e.id === "shared-web");
+    const f = group?.figures.find((x) => x.key === "busiestSeCpuPct");
+    return group?.status === "unchanged" ? "unchanged" : `${f?.beforeText ?? "-"} → ${f?.afterText ?? "-"}`;
+}
+
+function newVerdicts(json: DiffJson): string[] {
+    return json.verdicts
+        .filter((v) => v.change === "appeared")
+        .map((v) => `${v.verdict.level} ${v.verdict.policy} on ${v.verdict.entity}`)
+        .sort();
+}
+
+const AGE = { PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000" };
+const NETWORK_AND_A = `${fixture("network.json")},${fixture("team-a.json")}`;
+
+describe("perfguard diff judges both sides with PERFGUARD_INVENTORY", () => {
+    it.each([
+        {
+            name: "team B adds catalog-web; inventory network + team A",
+            base: WITHOUT,
+            head: fixture("team-b.json"),
+            inventory: NETWORK_AND_A,
+            busiest: "75.9% → 123.8%",
+            added: ["mandatory nsx-alb-se-capacity on avi:index:Virtualservice: catalog-web"],
+            exitCode: 1,
+            stacks: { otherStacks: 2, ownReplaced: false },
+        },
+        {
+            // Team B's own earlier deployment in the inventory is replaced by each side: 123.8%, never 171.8%.
+            name: "the same with the fixtures folder as inventory (team B's deployed entry in it)",
+            base: WITHOUT,
+            head: fixture("team-b.json"),
+            inventory: INVENTORY_FIXTURES,
+            busiest: "75.9% → 123.8%",
+            added: ["mandatory nsx-alb-se-capacity on avi:index:Virtualservice: catalog-web"],
+            exitCode: 1,
+            stacks: { otherStacks: 7, ownReplaced: true },
+        },
+        {
+            name: "catalog-web grows from 2.6% of an SE to 47.9%",
+            base: SMALLER,
+            head: fixture("team-b.json"),
+            inventory: NETWORK_AND_A,
+            busiest: "78.5% → 123.8%",
+            added: ["mandatory nsx-alb-se-capacity on avi:index:Virtualservice: catalog-web"],
+            exitCode: 1,
+            stacks: { otherStacks: 2, ownReplaced: false },
+        },
+        {
+            // The group already failed with both teams' VSs: the verdict stays (not new), its figure worsens.
+            name: "the network team shrinks shared-web to 2 vCPUs; inventory team A + team B",
+            base: fixture("network.json"),
+            head: networkSmaller(),
+            inventory: `${fixture("team-a.json")},${fixture("team-b.json")}`,
+            busiest: "123.8% → 335.9%",
+            added: ["advisory nsx-alb-se-dedicated-dispatcher on avi:index:Serviceenginegroup: shared-web"],
+            exitCode: 0,
+            stacks: { otherStacks: 2, ownReplaced: false },
+        },
+    ])("$name", async (c) => {
+        const run = await perfguard(["diff", c.base, c.head, "--format", "json"], dir, { ...AGE, PERFGUARD_INVENTORY: c.inventory });
+        expect(run.stderr).toBe("");
+        const json = JSON.parse(run.stdout) as DiffJson;
+        expect(busiest(json)).toBe(c.busiest);
+        expect(newVerdicts(json)).toEqual(c.added);
+        expect(json.inventory).toMatchObject(c.stacks);
+        expect(run.code).toBe(c.exitCode);
+        expect(json.exitCode).toBe(c.exitCode);
+        if (c.exitCode === 1) {
+            // The Basis names the other stack's contribution.
+            const message = json.verdicts.find((v) => v.verdict.level === "mandatory")?.verdict.message ?? "";
+            expect(message).toContain('team-a/prod Virtualservice "checkout-api" 75.9% of an SE');
+        }
+    });
+
+    it("every output shows the combined before and after, and says which inventory both sides read", async () => {
+        const out = (ext: string) => path.join(dir, `team-b.${ext}`);
+        const run = await perfguard(
+            [
+                "diff",
+                WITHOUT,
+                fixture("team-b.json"),
+                ...["text=txt", "markdown=md", "sarif=sarif", "junit=xml", "github=gh"].flatMap((o) => [
+                    "--output",
+                    `${o.split("=")[0]}=${out(o.split("=")[1])}`,
+                ]),
+            ],
+            dir,
+            { ...AGE, PERFGUARD_INVENTORY: NETWORK_AND_A },
+        );
+        expect(run.code).toBe(1);
+        const read = (ext: string) => fs.readFileSync(out(ext), "utf8");
+        const line = `other stacks' load counted on both sides: PERFGUARD_INVENTORY=${NETWORK_AND_A} (2 other stacks)`;
+        expect(run.stdout).toContain(`\n${line}\n`);
+        expect(run.stdout).toContain("busiest SE (limited by CPU total (summed, not measured)): 75.9% → 123.8% (+47.95 pts, worse)");
+        expect(read("txt")).toBe(run.stdout);
+        expect(read("md")).toContain(
+            "| SE group shared-web | busiest SE (limited by CPU total (summed, not measured)) | 75.9% | 123.8% | +47.95 pts 🔺 worse |",
+        );
+        expect(read("md")).toContain(`PERFGUARD_INVENTORY=\`${NETWORK_AND_A}\``);
+        expect(read("md")).toContain("| virtual service checkout-api (team-a/prod) |");
+        for (const ext of ["sarif", "xml", "gh"]) {
+            expect(read(ext)).toMatch(/busiest SE needs 123\.8%(25)? with 2 VS shares/);
+            expect(read(ext)).toContain("checkout-api");
+        }
+        expect(read("gh")).toContain("::error file=Pulumi.yaml,line=1,title=nsx-alb-se-capacity (catalog-web) [new]::");
+    });
+
+    it("without an inventory the diff says the other stacks' load is unknown: never a silent no change", async () => {
+        const run = await perfguard(["diff", WITHOUT, fixture("team-b.json"), "--format", "json"], dir, { PERFGUARD_INVENTORY: undefined });
+        const json = JSON.parse(run.stdout) as DiffJson;
+        expect(json.inventory).toBeUndefined();
+        expect(json.verdicts.map((v) => `${v.change} ${v.verdict.level} ${v.verdict.policy}: ${v.verdict.problem}`)).toEqual([
+            `appeared advisory nsx-alb-se-capacity: 1 resource not checked: seGroupRef names an SE group by uuid this stack does not declare: other stacks' load on it is unknown (Virtualservice "catalog-web").`,
+        ]);
+        expect(json.entities.find((e) => e.id === "catalog-web")?.notChecked.after).toBe(
+            "seGroupRef names an SE group by uuid this stack does not declare: other stacks' load on it is unknown",
+        );
+        expect(json.entities.some((e) => e.id === "shared-web")).toBe(false);
+        expect(run.code).toBe(0);
+    });
+
+    it("an inventory source that cannot be read fails the diff (exit 2), naming it: both sides would carry the same error", async () => {
+        const missing = path.join(dir, "missing-digest.json");
+        const run = await perfguard(["diff", WITHOUT, fixture("team-b.json")], dir, { PERFGUARD_INVENTORY: `${fixture("network.json")},${missing}` });
+        expect(run.code).toBe(2);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toBe(
+            `error: PERFGUARD_INVENTORY source ${missing} cannot be read (ENOENT): both sides are judged with it; fix the source or unset PERFGUARD_INVENTORY\n`,
+        );
+    });
+});

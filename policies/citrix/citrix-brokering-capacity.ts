@@ -134,7 +134,11 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                     return;
                 }
                 // The targets as the room reads them (their home is this policy; an old copy where it sets none).
-                const message = capacityMessage(g, evaluation, { ...config, targetResponseS: evaluation.config.targetResponseS, errorBudgetPct: evaluation.config.errorBudgetPct });
+                const message = capacityMessage(g, evaluation, {
+                    ...config,
+                    targetResponseS: evaluation.config.targetResponseS,
+                    errorBudgetPct: evaluation.config.errorBudgetPct,
+                });
                 if (message) {
                     report(message, g.group.resource);
                 }

@@ -42,7 +42,10 @@ export interface CitrixRoom {
 
 /** The one evaluation of `stack` under the pack config (`check --report`, `size`, `diff`), and the throttle decisions on it. */
 export function citrixRoom(stack: StackView, config?: PackConfig): CitrixRoom {
-    const evaluation = citrixEvaluation(stack, roomConfig((policy) => config?.[policy]?.properties));
+    const evaluation = citrixEvaluation(
+        stack,
+        roomConfig((policy) => config?.[policy]?.properties),
+    );
     return { evaluation, decisions: throttleDecisions(evaluation, throttleSettings(config)) };
 }
 
@@ -52,5 +55,8 @@ export function citrixRoom(stack: StackView, config?: PackConfig): CitrixRoom {
  * Citrix policy calls this, so all read the same object (memoized per stack and config).
  */
 export function packEvaluation(stack: StackView): CitrixEvaluation {
-    return citrixEvaluation(stack, roomConfig((policy) => settingsOf(stack, policy)));
+    return citrixEvaluation(
+        stack,
+        roomConfig((policy) => settingsOf(stack, policy)),
+    );
 }

@@ -27,7 +27,9 @@ describe("each room setting has one home", () => {
             { policy: THR, key: "errorBudgetPct", home: CAP },
             { policy: CAP, key: "measuredSiteBrokeredPerS", home: DB },
         ]);
-        expect(String(citrixBrokerThrottle.configSchema?.properties.targetResponseS?.description)).toMatch(/^Deprecated here: set it on citrix-brokering-capacity/);
+        expect(String(citrixBrokerThrottle.configSchema?.properties.targetResponseS?.description)).toMatch(
+            /^Deprecated here: set it on citrix-brokering-capacity/,
+        );
         expect(String(citrixBrokeringCapacity.configSchema?.properties.targetResponseS?.description)).not.toMatch(/Deprecated/);
     });
 
@@ -35,9 +37,17 @@ describe("each room setting has one home", () => {
         ["nothing set (baseline): the schemas' defaults", {}, { targetResponseS: 12, errorBudgetPct: 0.1 }],
         ["the home alone", { [CAP]: { targetResponseS: 20 } }, { targetResponseS: 20, errorBudgetPct: 0.1 }],
         ["the deprecated copy alone: still honoured", { [THR]: { targetResponseS: 20, errorBudgetPct: 0.5 } }, { targetResponseS: 20, errorBudgetPct: 0.5 }],
-        ["both set and different: the home wins", { [CAP]: { targetResponseS: 20 }, [THR]: { targetResponseS: 6 } }, { targetResponseS: 20, errorBudgetPct: 0.1 }],
+        [
+            "both set and different: the home wins",
+            { [CAP]: { targetResponseS: 20 }, [THR]: { targetResponseS: 6 } },
+            { targetResponseS: 20, errorBudgetPct: 0.1 },
+        ],
         // The engine fills defaults in: a home at its default reads as not set, so the copy applies (config check says so).
-        ["the home at its default, the copy set: the copy", { [CAP]: { targetResponseS: 12 }, [THR]: { targetResponseS: 6 } }, { targetResponseS: 6, errorBudgetPct: 0.1 }],
+        [
+            "the home at its default, the copy set: the copy",
+            { [CAP]: { targetResponseS: 12 }, [THR]: { targetResponseS: 6 } },
+            { targetResponseS: 6, errorBudgetPct: 0.1 },
+        ],
         ["a value of the wrong type is not read: the default", { [CAP]: { targetResponseS: "20" } }, { targetResponseS: 12, errorBudgetPct: 0.1 }],
     ] as const)("targets: %s", (_label, props, expected) => {
         const config = roomConfig((policy) => (props as Record<string, Record<string, unknown>>)[policy]);
@@ -56,7 +66,10 @@ describe("the deprecated copy through the policies' verdicts", () => {
         const capacity = await runStackPolicy(citrixBrokeringCapacity, siteOf(SATELLITE), {});
         expect(capacity.map((v) => v.urn?.split("::").pop())).toEqual(capacityFound === 0 ? [] : ["ag-group"]);
         // requireAtRttMs 40: the 45 ms zone is judged.
-        const throttle = await runStackPolicy(citrixBrokerThrottle, siteOf(SATELLITE), { requireAtRttMs: 40, ...(copy === undefined ? {} : { targetResponseS: copy }) });
+        const throttle = await runStackPolicy(citrixBrokerThrottle, siteOf(SATELLITE), {
+            requireAtRttMs: 40,
+            ...(copy === undefined ? {} : { targetResponseS: copy }),
+        });
         expect(throttle.map((v) => v.urn?.split("::").pop())).toEqual(throttleFound === 0 ? [] : ["ag-group"]);
         if (copy !== undefined) {
             // One evaluation at 6 s: both policies find the same 44 the lock sustains.
@@ -79,7 +92,13 @@ describe("the deprecated copy through the policies' verdicts", () => {
 describe("one evaluation per stack and config", () => {
     const PACK = {
         [CAP]: { targetResponseS: 20, errorBudgetPct: 0.5, launchWindowMinutes: 60, measuredSiteBrokeredPerS: 0 },
-        [THR]: { requireAtRttMs: 90, targetResponseS: 12, errorBudgetPct: 0.1, requireControllersInStack: false, externalControllers: { a45: [{ name: "ddc-x", throttle: 10 }] } },
+        [THR]: {
+            requireAtRttMs: 90,
+            targetResponseS: 12,
+            errorBudgetPct: 0.1,
+            requireControllersInStack: false,
+            externalControllers: { a45: [{ name: "ddc-x", throttle: 10 }] },
+        },
         [DB]: { maxSiteConcurrentRequests: 60, satelliteAtRttMs: 120, measuredSiteBrokeredPerS: 40 },
     };
 

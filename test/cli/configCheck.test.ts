@@ -350,61 +350,6 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
                 },
             ],
         ],
-        ["the targets in their one home, citrix-brokering-capacity (baseline)", { "citrix-brokering-capacity": { targetResponseS: 20 } }, []],
-        [
-            "targetResponseS still on citrix-broker-throttle: accepted, its home named",
-            { "citrix-broker-throttle": { targetResponseS: 20 } },
-            [
-                {
-                    policy: "citrix-broker-throttle",
-                    message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
-                },
-            ],
-        ],
-        [
-            "targetResponseS on both, different: the home's applies, both named",
-            { "citrix-brokering-capacity": { targetResponseS: 20 }, "citrix-broker-throttle": { targetResponseS: 6 } },
-            [
-                {
-                    policy: "citrix-broker-throttle",
-                    message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
-                },
-                {
-                    policy: "citrix-broker-throttle",
-                    message:
-                        "targetResponseS is set both here (6, deprecated) and on its one home citrix-brokering-capacity (20): citrix-brokering-capacity's 20 applies to every Citrix policy; remove it here",
-                },
-            ],
-        ],
-        [
-            "targetResponseS on both, the home at its default: the copy's applies, and the note says why",
-            { "citrix-brokering-capacity": { targetResponseS: 12 }, "citrix-broker-throttle": { targetResponseS: 6 } },
-            [
-                {
-                    policy: "citrix-broker-throttle",
-                    message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
-                },
-                {
-                    policy: "citrix-broker-throttle",
-                    message:
-                        "targetResponseS is set both here (6, deprecated) and on its one home citrix-brokering-capacity (12): citrix-broker-throttle's 6 applies to every Citrix policy, as citrix-brokering-capacity's is its default; remove it here",
-                },
-            ],
-        ],
-        [
-            "targetResponseS on both, equal: only the deprecation note",
-            { "citrix-brokering-capacity": { targetResponseS: 20 }, "citrix-broker-throttle": { targetResponseS: 20 } },
-            [
-                {
-                    policy: "citrix-broker-throttle",
-                    message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
-                },
-            ],
-        ],
         ["the NSX ALB settings in their one home (baseline)", { "nsx-alb-se-capacity": { headroomPct: 30, seGroups: {} } }, []],
         [
             "headroomPct and seGroups still on nsx-alb-se-capacity-advisory: accepted, the home named",

@@ -41,14 +41,12 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         const zone = z.zone;
         const f = byUrn.get(`zone\u0000${zone.resource.urn}`)!;
         const peak = zone.peakConcurrentLaunches;
-        const throttles = zone.controllers.map((c) =>
-            c.throttle.state === "ok" ? String(c.throttle.value) : c.throttle.state === "absent" ? "none" : c.throttle.state,
-        );
+        // Its controllers in the stack and those externalControllers lists (the one evaluation has both).
         const listed = zone.controllers.length;
         const ddcs =
             listed === 0
                 ? "none in stack"
-                : `${listed} (throttles ${zone.controllers.map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
+                : `${listed} (throttles ${zone.controllers.map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ")})`;
         const rtt = zone.daas
             ? "Citrix DaaS (not judged)"
             : text(f, "rttMs") === "-"
@@ -84,13 +82,12 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     }
     const site = figures.find((f) => f.kind === "site")!;
     const d = e.database;
-    const m = e.database;
     const siteLines = [
         `- brokered/s over all groups (each lock on its own): ${text(site, "brokeredPerS")}`,
         // Σ X·c follows the brokered/s figure: known when it is (the same groups), never judged.
         `- database work: ${text(site, "brokeredPerS") === "-" ? "-" : num(d.databaseWorkS, 2)} s per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`,
-        m.capPerS !== undefined
-            ? `- measured Site rate: ${text(site, "measuredPerS")}/s, ${m.capSource ?? ""}${m.capped ? `: the storms at once want more (responses ×${num(m.responseScale, 2)})` : ""}`
+        d.capPerS !== undefined
+            ? `- measured Site rate: ${text(site, "measuredPerS")}/s, ${d.capSource ?? ""}${d.capped ? `: the storms at once want more (responses ×${num(d.responseScale, 2)})` : ""}`
             : "- measured Site rate: none (measuredSiteBrokeredPerS of citrix-site-database-load): nothing gates on the Site's sum",
         `- satellite zones' concurrent requests against the database: ${text(site, "databaseConcurrency")}`,
         ...(d.storms > 1 ? [`- ${stormsText(d)} at once: ${ONE_GROUP_TESTED}`] : []),

@@ -12,7 +12,7 @@
  * This file judges a parsed config against the pack's policies (checkPolicyConfig); the command
  * that reads the file, starts the pack and prints the findings is cli/configCheckRun.ts.
  */
-import { MOVED_SETTINGS } from "../policies/citrix/evaluation";
+import { appliedFrom, MOVED_SETTINGS, ROOM_SETTINGS } from "../policies/citrix/evaluation";
 import { MOVED_SETTINGS as NSX_MOVED_SETTINGS } from "../policies/nsx-alb/config";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";
@@ -270,6 +270,8 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
         }
     }
 
+    bothSetNotes(info, usable, notes);
+
     const levels: LevelChange[] = [];
     const effective = effectiveLevels(info, usable);
     for (const policy of info.policies) {
@@ -281,6 +283,33 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
     gateFindings(info, usable, effective, opts.allowGatesOff === true, problems, notes);
     const order = (a: ConfigProblem, b: ConfigProblem): number => a.policy.localeCompare(b.policy) || a.message.localeCompare(b.message);
     return { problems: [...problems].sort(order), notes: [...notes].sort(order), levels: levels.sort((a, b) => a.policy.localeCompare(b.policy)) };
+}
+
+/**
+ * A Citrix room setting this file sets both in its home and in a deprecated copy, to different
+ * values: one note naming both and the value that applies to every Citrix policy (the home's where
+ * it is set; policies/citrix/roomSettings.ts), on the reconciled values the pack receives.
+ */
+function bothSetNotes(info: AnalyzerInfo, usable: Record<string, PolicyConfigEntry>, notes: ConfigProblem[]): void {
+    for (const setting of ROOM_SETTINGS) {
+        const copyIn = setting.deprecatedIn;
+        if (copyIn === undefined || usable[setting.home]?.properties?.[setting.key] === undefined || usable[copyIn]?.properties?.[setting.key] === undefined) {
+            continue;
+        }
+        const home = reconciledProperties(info, usable, setting.home)[setting.key];
+        const copy = reconciledProperties(info, usable, copyIn)[setting.key];
+        if (JSON.stringify(home) === JSON.stringify(copy)) {
+            continue;
+        }
+        const applies =
+            appliedFrom(setting, home, copy) === "home"
+                ? `${setting.home}'s ${shownValue(home)} applies to every Citrix policy`
+                : `${copyIn}'s ${shownValue(copy)} applies to every Citrix policy, as ${setting.home}'s is its default`;
+        notes.push({
+            policy: copyIn,
+            message: `${setting.key} is set both here (${shownValue(copy)}, deprecated) and on its one home ${setting.home} (${shownValue(home)}): ${applies}; remove it here`,
+        });
+    }
 }
 
 /**

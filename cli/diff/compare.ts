@@ -26,7 +26,7 @@ export interface DiffResult {
         readonly worse: number;
         readonly better: number;
         readonly changed: number;
-        /** Figures that moved only through the shared Site database (not in worse or better). */
+        /** Figures that moved only through a system's shared scale (the Citrix Site database's; not in worse or better). */
         readonly siteShare: number;
         /** Memberships of entities that changed (a zone that gained or lost a Delivery Group). */
         readonly membership: number;
@@ -60,7 +60,7 @@ export function diffStates(
             worse: figures.filter((f) => f.direction === "worse" && !f.cause).length,
             better: figures.filter((f) => f.direction === "better" && !f.cause).length,
             changed: figures.filter((f) => f.direction === "changed").length,
-            siteShare: figures.filter((f) => f.cause === "site-database-share").length,
+            siteShare: figures.filter((f) => f.cause !== undefined).length,
             membership: entities.filter((e) => e.status === "changed").reduce((n, e) => n + e.members.length, 0),
             belowPrecision: figures.filter((f) => f.precise !== undefined).length,
             added: entities.filter((e) => e.status === "added").length,

@@ -46,10 +46,14 @@ export function summaryLine(r: DiffResult): string {
     if (c.worse + c.better + c.changed > 0) {
         figures.push(`${plural(c.worse, "figure")} worse`, `${c.better} better`, ...(c.changed > 0 ? [`${c.changed} changed`] : []));
     }
-    // Apart from worse and better: what moved only because the Site database's cap is shared, and
-    // what moved below the precision the verdicts print.
-    if (c.siteShare > 0) {
-        figures.push(`${plural(c.siteShare, "figure")} moved only by the shared Site database`);
+    // Apart from worse and better: what moved only through a system's shared scale (its descriptor
+    // words it), and what moved below the precision the verdicts print.
+    const changed = r.entities.filter((e) => e.status === "changed").flatMap((e) => e.figures);
+    for (const scaling of SYSTEMS.flatMap((s) => (s.scaling ? [s.scaling] : []))) {
+        const moved = changed.filter((f) => f.cause === scaling.cause).length;
+        if (moved > 0) {
+            figures.push(`${plural(moved, "figure")} ${scaling.moved}`);
+        }
     }
     if (c.membership > 0) {
         figures.push(`${plural(c.membership, "membership")} changed`);

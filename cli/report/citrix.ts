@@ -3,7 +3,7 @@
  * one Site database, the figures of the Citrix evaluation (citrixFigures), printed as the
  * verdicts print them. Nothing here computes a figure.
  */
-import { citrixEvaluations, citrixFigures, ONE_GROUP_TESTED, PackConfig, SITE_WORK_NOT_MEASURED, stormsText } from "../../policies/citrix/evaluation";
+import { citrixFigures, citrixRoom, ONE_GROUP_TESTED, PackConfig, SITE_WORK_NOT_MEASURED, stormsText } from "../../policies/citrix/evaluation";
 import type { EntityFigures } from "../../policies/pack/figures";
 import { num } from "../../policies/pack/format";
 import type { StackView } from "../../policies/pack/resources";
@@ -28,8 +28,8 @@ function withNote(entity: EntityFigures, key: string): string {
  * Input: the stack as AnalyzeStack sends it, and the reconciled pack config (properties with defaults).
  */
 export function citrixSection(stack: StackView, config: PackConfig): string {
-    const { capacity, throttle, database, decisions } = citrixEvaluations(stack, config);
-    if (capacity.site.zones.length === 0) {
+    const { evaluation: e, decisions } = citrixRoom(stack, config);
+    if (e.site.zones.length === 0) {
         return "";
     }
     const figures = citrixFigures(stack, config);
@@ -37,19 +37,16 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
     const proposal = (cellText: string, byVerdict: boolean) => (byVerdict || cellText === "-" ? cellText : `${cellText} (suggestion)`);
     const byUrn = new Map(figures.filter((f) => f.urn !== undefined).map((f) => [`${f.kind}\u0000${f.urn}`, f]));
     const zoneRows: string[] = [];
-    for (const z of capacity.zones) {
+    for (const z of e.zones) {
         const zone = z.zone;
         const f = byUrn.get(`zone\u0000${zone.resource.urn}`)!;
         const peak = zone.peakConcurrentLaunches;
-        const throttles = zone.controllers.map((c) =>
-            c.throttle.state === "ok" ? String(c.throttle.value) : c.throttle.state === "absent" ? "none" : c.throttle.state,
-        );
-        const controllers = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
-        const listed = controllers ? controllers.zone.controllers.length : zone.controllers.length;
+        // Its controllers in the stack and those externalControllers lists (the one evaluation has both).
+        const listed = zone.controllers.length;
         const ddcs =
             listed === 0
                 ? "none in stack"
-                : `${listed} (throttles ${(controllers?.zone.controllers ?? zone.controllers).map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ") || throttles.join(", ")})`;
+                : `${listed} (throttles ${zone.controllers.map((c) => (c.throttle.state === "ok" ? String(c.throttle.value) : "none")).join(", ")})`;
         const rtt = zone.daas
             ? "Citrix DaaS (not judged)"
             : text(f, "rttMs") === "-"
@@ -58,19 +55,19 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
                   : `rttMs ${zone.rttMs.state}`
               : withNote(f, "rttMs");
         zoneRows.push(
-            `| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), controllers !== undefined && decisions.zoneProposed(controllers.zone))} | ${cell(ddcs)} |`,
+            `| ${cell(f.label)} | ${rtt} | ${peak.state === "ok" ? `${peak.value}` : "-"} | ${text(f, "concurrency")} | ${zone.groups.length} | ${text(f, "lockLimit")} | ${proposal(text(f, "perController"), decisions.zoneProposed(zone))} | ${cell(ddcs)} |`,
         );
     }
     const groupRows: string[] = [];
-    for (const g of capacity.groups) {
+    for (const g of e.groups) {
         const kind = g.group.implicit ? "zoneLock" : "deliveryGroup";
         const f = byUrn.get(`${kind}\u0000${g.group.resource.urn}`)!;
         // A zone's own lock: its throttling figures are listed once, on the zone (citrixFigures).
         const z = g.group.implicit ? byUrn.get(`zone\u0000${g.group.resource.urn}`) : undefined;
         const lock = (key: string, zoneKey: string) => (z ? text(z, zoneKey) : text(f, key));
-        const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
-        const tz = g.group.implicit ? throttle.zones.find((x) => x.zone.resource.urn === g.group.resource.urn) : undefined;
-        const byVerdict = tz ? decisions.zoneProposed(tz.zone) : t !== undefined && decisions.lockProposed(t.group);
+        // A zone's own lock: its proposal is its zone's (the implicit group's resource is the zone).
+        const ownZone = g.group.implicit ? e.zones.find((x) => x.zone.resource === g.group.resource) : undefined;
+        const byVerdict = ownZone ? decisions.zoneProposed(ownZone.zone) : decisions.lockProposed(g.group);
         if (g.notChecked) {
             groupRows.push(`| ${cell(f.label)} | - | - | - | - | - | - | - | - | not checked: ${cell(g.notChecked.reason)} |`);
             continue;
@@ -84,19 +81,18 @@ export function citrixSection(stack: StackView, config: PackConfig): string {
         );
     }
     const site = figures.find((f) => f.kind === "site")!;
-    const d = capacity.database;
-    const m = database.database;
+    const d = e.database;
     const siteLines = [
         `- brokered/s over all groups (each lock on its own): ${text(site, "brokeredPerS")}`,
         // Σ X·c follows the brokered/s figure: known when it is (the same groups), never judged.
         `- database work: ${text(site, "brokeredPerS") === "-" ? "-" : num(d.databaseWorkS, 2)} s per s (${num(d.workPerRequestS * 1000)} ms each): ${SITE_WORK_NOT_MEASURED}`,
-        m.capPerS !== undefined
-            ? `- measured Site rate: ${text(site, "measuredPerS")}/s, ${m.capSource ?? ""}${m.capped ? `: the storms at once want more (responses ×${num(m.responseScale, 2)})` : ""}`
+        d.capPerS !== undefined
+            ? `- measured Site rate: ${text(site, "measuredPerS")}/s, ${d.capSource ?? ""}${d.capped ? `: the storms at once want more (responses ×${num(d.responseScale, 2)})` : ""}`
             : "- measured Site rate: none (measuredSiteBrokeredPerS of citrix-site-database-load): nothing gates on the Site's sum",
         `- satellite zones' concurrent requests against the database: ${text(site, "databaseConcurrency")}`,
         ...(d.storms > 1 ? [`- ${stormsText(d)} at once: ${ONE_GROUP_TESTED}`] : []),
     ];
-    const targets = capacity.config;
+    const targets = e.config;
     return (
         `## Citrix zones\n\nEach Delivery Group is its own brokering lock. Throttles are first come, first served: a lock can receive the sum of the throttles of every controller that brokers for it, bounded only by its group's own peak. Targets: mean response <= ${num(targets.targetResponseS)} s and timed-out requests <= ${num(targets.errorBudgetPct, 4)}%. A zone without a Delivery Group in the stack is one lock of its own. A throttle per controller that no citrix-broker-throttle verdict asks for (its locks already receive no more than they sustain, or its zone is below requireAtRttMs) is marked (suggestion).\n\n` +
         "| zone | RTT | peak | into its groups' locks | Delivery Groups | most exposed lock sustains | throttle per controller | Delivery Controllers |\n" +

@@ -3,14 +3,14 @@
  * section (cli/report/citrix.ts) and its `diff --plot` chart: per zone, the brokering chart
  * `size citrix --plot` draws (cli/plots/brokeringPlot.ts via cli/sizeCitrix.ts).
  */
-import { citrixEvaluations } from "../../policies/citrix/evaluation";
+import { citrixRoom } from "../../policies/citrix/evaluation";
 import { citrixSystem } from "../../policies/citrix/system";
 import { citrixSection } from "../report/citrix";
 import { CliSystem, Panel, SystemSide } from "./types";
 
 /** The zone's concurrency at peak on one state (0 where it has none). */
 function zoneConcurrency(side: SystemSide, zoneName: string): number {
-    return citrixEvaluations(side.stack, side.config).capacity.zones.find((x) => x.zone.resource.name === zoneName)?.concurrency?.value ?? 0;
+    return citrixRoom(side.stack, side.config).evaluation.zones.find((x) => x.zone.resource.name === zoneName)?.concurrency?.value ?? 0;
 }
 
 /**
@@ -19,8 +19,8 @@ function zoneConcurrency(side: SystemSide, zoneName: string): number {
  * the Site's storms exceed the one Site database's cap on this state, the response under it.
  */
 async function citrixPanel(side: SystemSide, zoneName: string, other: SystemSide): Promise<Panel> {
-    const { capacity, database } = citrixEvaluations(side.stack, side.config);
-    const z = capacity.zones.find((x) => x.zone.resource.name === zoneName);
+    const { evaluation } = citrixRoom(side.stack, side.config);
+    const z = evaluation.zones.find((x) => x.zone.resource.name === zoneName);
     if (!z) {
         return { absent: `no zone ${zoneName}` };
     }
@@ -33,9 +33,9 @@ async function citrixPanel(side: SystemSide, zoneName: string, other: SystemSide
         rttMs: z.zone.rttMs.value,
         users: z.zone.users.state === "ok" ? z.zone.users.value : 0,
         controllers: Math.max(1, z.zone.controllers.length),
-        // The targets citrix-brokering-capacity judges with (its config, else its schema's defaults).
-        targetResponseS: capacity.config.targetResponseS,
-        errorBudgetPct: capacity.config.errorBudgetPct,
+        // The targets the room judges with (citrix-brokering-capacity's, their home; else the schema's defaults).
+        targetResponseS: evaluation.config.targetResponseS,
+        errorBudgetPct: evaluation.config.errorBudgetPct,
         deliveryGroups: Math.max(1, z.locks.length),
         // The zone's concurrency at peak and well beyond it, as `size citrix` draws a range.
         from: 1,
@@ -44,7 +44,7 @@ async function citrixPanel(side: SystemSide, zoneName: string, other: SystemSide
     });
     const { brokeringPlotPanel } = await import("../plots/brokeringPlot");
     // A rate measured on this Site (citrix-site-database-load's setting) is the only Site cap.
-    const db = database.database;
+    const db = evaluation.database;
     return brokeringPlotPanel({
         ...citrixPlotInput(sizing),
         ...(db.capped && db.capPerS !== undefined ? { siteCap: { responseScale: db.responseScale, capPerS: db.capPerS, uncappedPerS: db.uncappedPerS } } : {}),

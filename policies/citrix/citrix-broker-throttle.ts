@@ -7,7 +7,7 @@
  * The figures come from the Citrix evaluation (evaluation.ts).
  */
 import { AFTER_APPLY, ExternalControllers, GROUP_TYPE, ZONE_TYPE } from "./site";
-import { citrixEvaluation } from "./compute";
+import { packEvaluation } from "./settings";
 import { fitted, zoneRef } from "./names";
 import { shortName } from "../pack/message";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
@@ -18,6 +18,7 @@ import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./
 import { daasNotChecked, rttDecision } from "./decisions";
 import { JudgedZone, throttleDecisions } from "./throttleDecisions";
 
+/** Its config; the targets are deprecated copies (their home: citrix-brokering-capacity, roomSettings.ts). */
 export interface BrokerThrottleConfig extends BrokeringTargets {
     /** Zones at or above this RTT need the throttle (ms). */
     requireAtRttMs: number;
@@ -28,7 +29,7 @@ export interface BrokerThrottleConfig extends BrokeringTargets {
 }
 
 /** A judged zone's decision as verdicts, and each of its controllers' outcome. */
-function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Report): void {
+function reportZone(judged: JudgedZone, targets: BrokeringTargets, report: Report): void {
     const { zone: z, rttMs, decision } = judged;
     const zone = z.zone;
     if (decision?.kind === "noControllers") {
@@ -62,7 +63,7 @@ function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Re
         return;
     }
     if (decision?.kind === "zoneUnthrottled") {
-        report(zoneUnthrottledMessage(decision, config), zone.resource);
+        report(zoneUnthrottledMessage(decision, targets), zone.resource);
     }
     for (const controller of zone.controllers) {
         if (controller.throttle.state === "unknown" && controller.resource) {
@@ -86,7 +87,7 @@ function reportZone(judged: JudgedZone, config: BrokerThrottleConfig, report: Re
                 report.applied(`Delivery Controller of ${zoneRef(zone)}: no throttle fact`, controller.resource);
             }
             if (decision?.kind === "controllerUnthrottled") {
-                report(unthrottledMessage(decision, config), controller.resource ?? zone.resource);
+                report(unthrottledMessage(decision, targets), controller.resource ?? zone.resource);
             }
         } else if (controller.resource) {
             report.applied(
@@ -105,11 +106,10 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
     types: [ZONE_TYPE, GROUP_TYPE],
     roles: ["deliveryController"],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, {
-            targetResponseS: config.targetResponseS,
-            errorBudgetPct: config.errorBudgetPct,
-            externalControllers: config.externalControllers,
-        });
+        // The room's one evaluation: externalControllers is this policy's (its home); the targets
+        // are citrix-brokering-capacity's (this policy's own copy is deprecated: read where that sets none).
+        const evaluation = packEvaluation(stack);
+        const targets = evaluation.config;
         // The decisions, once (throttleDecisions.ts): `check --report` reads the same ones.
         const decisions = throttleDecisions(evaluation, { requireAtRttMs: config.requireAtRttMs, requireControllersInStack: config.requireControllersInStack });
         const site = evaluation.site;
@@ -141,7 +141,7 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
                         zone.resource,
                     );
                 }
-                reportZone(judged, config, report);
+                reportZone(judged, targets, report);
             });
         }
         // A controller is judged with its zone: of a zone not judged here, the zone's decision says why.
@@ -169,7 +169,7 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
         for (const { lock: g, safe, exposure, over } of decisions.locks) {
             isolate(g.group.resource, report, () => {
                 if (over) {
-                    report(groupOverMessage(over, config), g.group.resource);
+                    report(groupOverMessage(over, targets), g.group.resource);
                 } else if (!g.group.implicit) {
                     report.applied(
                         exposure.bounded

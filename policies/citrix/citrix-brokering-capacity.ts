@@ -7,7 +7,7 @@
  */
 import { GROUP_TYPE, ZONE_TYPE } from "./site";
 import { BROKERING_CAPACITY_SCHEMA } from "./schemas";
-import { citrixEvaluation } from "./compute";
+import { packEvaluation } from "./settings";
 import type { GroupEvaluation } from "./evaluationTypes";
 import { ONE_GROUP_TESTED, zoneShort } from "./names";
 import { isolate, stackPolicy } from "../pack/definePolicy";
@@ -38,8 +38,9 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
     configSchema: { properties: { ...BROKERING_CAPACITY_SCHEMA } },
     types: [ZONE_TYPE, GROUP_TYPE],
     check(stack, config, report) {
-        // Each lock on its own: the Site's measured rate is citrix-site-database-load's to judge.
-        const evaluation = citrixEvaluation(stack, { targetResponseS: config.targetResponseS, errorBudgetPct: config.errorBudgetPct });
+        // The room's one evaluation (its targets are this policy's, their home). Each lock on its
+        // own: the Site's measured rate is citrix-site-database-load's to judge.
+        const evaluation = packEvaluation(stack);
         // Several storms on the group's own Site's database (several Sites in one stack are judged apart).
         const several = (g: GroupEvaluation) =>
             (evaluation.siteOfGroup.get(g.group) ?? evaluation).database.storms > 1 ? `; several groups at once: ${ONE_GROUP_TESTED}` : "";
@@ -132,7 +133,12 @@ export const citrixBrokeringCapacity = stackPolicy<BrokeringCapacityConfig>({
                     }
                     return;
                 }
-                const message = capacityMessage(g, evaluation, config);
+                // The targets as the room reads them (their home is this policy; an old copy where it sets none).
+                const message = capacityMessage(g, evaluation, {
+                    ...config,
+                    targetResponseS: evaluation.config.targetResponseS,
+                    errorBudgetPct: evaluation.config.errorBudgetPct,
+                });
                 if (message) {
                     report(message, g.group.resource);
                 }

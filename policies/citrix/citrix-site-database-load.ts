@@ -7,11 +7,10 @@
 import { MEASURED_MAX_CONCURRENCY } from "../../model/deliveryGroupBrokering";
 import { ZONE_TYPE } from "./site";
 import { round } from "./load";
-import { citrixEvaluation } from "./compute";
+import { packEvaluation } from "./settings";
 import type { SiteEvaluation } from "./evaluationTypes";
 import { perControllerThrottle } from "./lockLimits";
 import { groupShort, ONE_GROUP_TESTED, SITE_WORK_NOT_MEASURED, stormsText, zoneShort } from "./names";
-import { measuredSiteRate } from "./siteSetting";
 import { configured } from "./targets";
 import { SITE_DATABASE_SCHEMA } from "./schemas";
 import { NotChecked, Report, stackPolicy } from "../pack/definePolicy";
@@ -162,10 +161,9 @@ export const citrixSiteDatabaseLoad = stackPolicy<SiteDatabaseLoadConfig>({
     configSchema: { properties: { ...SITE_DATABASE_SCHEMA } },
     types: [ZONE_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack, {
-            satelliteAtRttMs: config.satelliteAtRttMs,
-            measuredSiteBrokeredPerS: measuredSiteRate(stack, config.measuredSiteBrokeredPerS),
-        });
+        // The room's one evaluation: measuredSiteBrokeredPerS and satelliteAtRttMs are this policy's
+        // (their home; a copy still set on citrix-brokering-capacity is read where this sets none).
+        const evaluation = packEvaluation(stack);
         // One database per Site (its provider's endpoint): each Site's storms and satellites on their own.
         const shown = evaluation.sites.map((part) => brokeredRate(part.database, part.name, evaluation.sitesUnclear, report));
         for (const z of evaluation.zones) {

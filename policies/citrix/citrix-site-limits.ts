@@ -4,7 +4,7 @@
  */
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
 import { AFTER_APPLY, CATALOG_TYPE, Zone, ZONE_TYPE } from "./site";
-import { citrixEvaluation } from "./compute";
+import { packEvaluation } from "./settings";
 import { fitted, zoneRef } from "./names";
 import { shortName } from "../pack/message";
 import { configured } from "./targets";
@@ -122,7 +122,7 @@ export const citrixSiteLimits = stackPolicy<SiteLimitsConfig>({
     },
     types: [ZONE_TYPE, CATALOG_TYPE],
     check(stack, config, report) {
-        const evaluation = citrixEvaluation(stack);
+        const evaluation = packEvaluation(stack);
         const site = evaluation.site;
         const unclear = evaluation.sitesUnclear;
         // Per Site (its provider's endpoint): a stack may declare several, each within its own limits.

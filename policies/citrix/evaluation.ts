@@ -6,7 +6,8 @@
  * - compute.ts: the evaluation (per lock, per zone, per Site database: siteDatabase.ts; lock
  *   limits and the throttle that keeps a lock there: lockLimits.ts), shapes in evaluationTypes.ts;
  * - throttleDecisions.ts: citrix-broker-throttle's decisions and the throttles they propose;
- * - settings.ts and schemas.ts: the settings, each default written once in its schema;
+ * - settings.ts, roomSettings.ts and schemas.ts: the one evaluation per stack and config, its
+ *   settings each read from its one home policy, each default written once in its schema;
  * - names.ts: how messages and figures name zones, groups and storms;
  * - figures.ts: the figures `check --report` and `diff` print.
  * The model's rules are in docs/models.md (Citrix) and compute.ts.
@@ -16,14 +17,14 @@ export type { CitrixEvaluation, CitrixEvaluationConfig, GroupEvaluation, LockFee
 export { lockSafeConcurrency, perControllerThrottle, worstMix } from "./lockLimits";
 export { siteCap } from "./siteDatabase";
 export { EVALUATION_DEFAULTS } from "./compute";
-export { citrixEvaluations, throttleSettings } from "./settings";
-export type { CitrixEvaluations, PackConfig } from "./settings";
+export { citrixRoom, packEvaluation, throttleSettings } from "./settings";
+export type { CitrixRoom, PackConfig } from "./settings";
 export { throttleDecisions } from "./throttleDecisions";
 export type { ThrottleDecision, ThrottleDecisions, ThrottleSettings } from "./throttleDecisions";
 export { citrixFigures, NO_CAP } from "./figures";
 export { fitted, groupRef, groupShort, ONE_GROUP_TESTED, rttNotes, SITE_WORK_NOT_MEASURED, stormsText, zoneCoverage, zoneRef, zoneShort } from "./names";
 export { adviceLimit, MODEL_SOURCE } from "./targets";
-/** measuredSiteBrokeredPerS's one home and its deprecated copy (`perfguard config check` names the home). */
-export { MOVED_SETTINGS } from "./siteSetting";
+/** The room settings' homes and deprecated copies (`perfguard config check` names the home). */
+export { appliedFrom, MOVED_SETTINGS, ROOM_SETTINGS } from "./roomSettings";
 /** The type tokens a Site is read from (`size citrix` builds a synthetic Site of them). */
 export { CATALOG_TYPE, GROUP_TYPE, ZONE_TYPE } from "./site";

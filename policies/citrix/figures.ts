@@ -1,13 +1,13 @@
 /**
  * Every Citrix figure as EntityFigures (policies/pack/figures.ts), for `check --report` and
  * `perfguard diff`: per zone, per Delivery Group lock, and the Site database, each `text` as the
- * verdicts print it. Read from the evaluations (settings.ts); nothing here computes a figure.
+ * verdicts print it. Read from the room's one evaluation (settings.ts); nothing here computes a figure.
  */
 import type { EntityFigures, Figure, Membership } from "../pack/figures";
 import { duration as durationText, num as fmt, pct as pctText } from "../pack/format";
 import type { StackView } from "../pack/resources";
 import { groupRef, groupShort, zoneRef, zoneShort } from "./names";
-import { citrixEvaluations, PackConfig } from "./settings";
+import { citrixRoom, PackConfig } from "./settings";
 import type { Group, Zone } from "./site";
 
 function figure(
@@ -64,11 +64,10 @@ function throttleFigure(
  * figure as the verdicts print it.
  */
 export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigures[] {
-    const { capacity, throttle, database } = citrixEvaluations(stack, config);
+    const { evaluation: e } = citrixRoom(stack, config);
     const out: EntityFigures[] = [];
-    for (const z of capacity.zones) {
+    for (const z of e.zones) {
         const zone = z.zone;
-        const t = throttle.byZone.get(zone) ?? throttle.zones.find((x) => x.zone.resource.urn === zone.resource.urn);
         const rtt = zone.rttMs.state === "ok" ? zone.rttMs.value : undefined;
         const why = zone.daas
             ? "a Citrix DaaS resource location"
@@ -91,19 +90,19 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
                     rttNote,
                 ),
                 figure("concurrency", "concurrent requests into its groups' locks", "", "none", z.concurrency?.value, round1, why),
-                throttleFigure("throttleSum", "throttles (sum)", "none", t?.throttle.sum, (t?.zone ?? zone).controllers, {
+                throttleFigure("throttleSum", "throttles (sum)", "none", z.throttle.sum, zone.controllers, {
                     none: "no Delivery Controller in the stack",
                     unset: "a Delivery Controller of the zone sets no throttle: nothing caps its requests",
                     unknown: "a Delivery Controller's throttle is unknown in this preview",
                 }),
-                noted(figure("lockLimit", "most exposed lock sustains", "", "higher", t?.lockLimit, round1, why), rttNote),
+                noted(figure("lockLimit", "most exposed lock sustains", "", "higher", z.lockLimit, round1, why), rttNote),
                 noted(
                     figure(
                         "perController",
                         "proposed throttle per controller",
                         "",
                         "none",
-                        t?.perController,
+                        z.perController,
                         round1,
                         zone.controllers.length === 0 ? "no Delivery Controller in the stack" : why,
                     ),
@@ -112,8 +111,7 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             ],
         });
     }
-    for (const g of capacity.groups) {
-        const t = throttle.groups.find((x) => x.group.resource.urn === g.group.resource.urn);
+    for (const g of e.groups) {
         // The judged prediction (citrix-brokering-capacity's): first come, the worse of the expected
         // load and the zones' whole storm on this lock; the note says which and gives the other.
         const p = g.judged ?? g.prediction;
@@ -145,13 +143,13 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             ? []
             : [
                   noted(figure("concurrency", "concurrency at peak", "", "none", p?.concurrency, round1, why), storm),
-                  t?.exposure !== undefined && !t.exposure.bounded
+                  g.exposure !== undefined && !g.exposure.bounded
                       ? throttleFigure(
                             "throttleExposure",
                             "throttles into its lock (first come)",
                             "lower",
                             undefined,
-                            t.feeds.flatMap((f) => f.zone.controllers),
+                            g.feeds.flatMap((f) => f.zone.controllers),
                             {
                                 none: "no Delivery Controller in the stack",
                                 unset: "a Delivery Controller feeding it sets no throttle: nothing caps what it puts on the lock",
@@ -163,13 +161,13 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
                             "throttles into its lock (first come)",
                             "",
                             "lower",
-                            t?.exposure?.value,
+                            g.exposure?.value,
                             round1,
-                            g.notChecked?.reason ?? (t?.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
+                            g.notChecked?.reason ?? (g.feeders === 0 ? "no Delivery Controller in the stack" : why || "no Delivery Controller"),
                         ),
-                  noted(figure("safe", "safe concurrency", "", "higher", t?.safe, round1, why || "no zone to judge"), lockNote),
+                  noted(figure("safe", "safe concurrency", "", "higher", g.safe, round1, why || "no zone to judge"), lockNote),
                   noted(
-                      figure("perController", "proposed throttle per controller", "", "none", t?.perController, round1, why || "no Delivery Controller"),
+                      figure("perController", "proposed throttle per controller", "", "none", g.perController, round1, why || "no Delivery Controller"),
                       lockNote,
                   ),
               ];
@@ -186,18 +184,18 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             figures: implicit ? prediction : [throttling[0], ...prediction, ...throttling.slice(1)],
         });
     }
-    const d = capacity.database;
+    const d = e.database;
     // A sum over groups or zones is not known while one of its parts is not (fail closed): without
     // this, an unknown RTT would show the Site's figures falling, as if the stack had improved.
-    const uncheckedGroups = capacity.groups
+    const uncheckedGroups = e.groups
         .filter((g) => g.notChecked)
         .map((g) => (g.group.implicit ? `the lock of ${groupShort(g.group)}` : groupShort(g.group)))
         .sort();
-    const unknownRtt = capacity.zones
+    const unknownRtt = e.zones
         .filter((z) => !z.zone.daas && z.zone.rttMs.state !== "ok" && z.zone.rttMs.state !== "absent")
         .map((z) => zoneShort(z.zone))
         .sort();
-    const unknownSatellites = database.database.satellitesUnknown.map((z) => zoneShort(z.zone)).sort();
+    const unknownSatellites = e.database.satellitesUnknown.map((z) => zoneShort(z.zone)).sort();
     const groupsWhy =
         uncheckedGroups.length > 0 ? `not known while ${uncheckedGroups.join(", ")} ${uncheckedGroups.length === 1 ? "is" : "are"} not checked` : undefined;
     const databaseWhy =
@@ -221,15 +219,15 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
                 (v) => fmt(v, 2),
                 groupsWhy ?? "no storm predicted",
             ),
-            ...(database.database.capPerS !== undefined
-                ? [figure("measuredPerS", "measured Site rate", "req/s", "none", database.database.capPerS, (v) => fmt(v, 2), "")]
+            ...(e.database.capPerS !== undefined
+                ? [figure("measuredPerS", "measured Site rate", "req/s", "none", e.database.capPerS, (v) => fmt(v, 2), "")]
                 : []),
             figure(
                 "databaseConcurrency",
                 "satellite zones' concurrent requests",
                 "",
                 "lower",
-                databaseWhy ? undefined : database.database.databaseConcurrency,
+                databaseWhy ? undefined : e.database.databaseConcurrency,
                 round1,
                 databaseWhy ?? "",
             ),

@@ -1,8 +1,9 @@
 /**
  * The Citrix policies' configSchemas: every Citrix setting and its default is written here, once.
  * The policies declare these; settings.ts and the evaluation read the defaults from them (schemaNumber),
- * never restating one. A room setting (the targets, measuredSiteBrokeredPerS, satelliteAtRttMs)
- * has one home policy; another policy that accepted it earlier keeps a deprecated copy (settings.ts).
+ * never restating one. A room setting (the targets, measuredSiteBrokeredPerS, satelliteAtRttMs,
+ * externalControllers) has one home policy; another policy that accepted it earlier keeps a
+ * deprecated copy, same range and default (roomSettings.ts says which value wins).
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { CITRIX_GUIDANCE } from "../../model/citrixGuidance";
@@ -40,6 +41,18 @@ export const TARGET_SCHEMA: Readonly<Record<keyof BrokeringTargets, PolicyConfig
     },
 };
 
+/** The targets as citrix-broker-throttle's deprecated copies: their home is citrix-brokering-capacity (roomSettings.ts). */
+const DEPRECATED_TARGETS: Readonly<Record<keyof BrokeringTargets, PolicyConfigJSONSchema>> = {
+    targetResponseS: {
+        ...TARGET_SCHEMA.targetResponseS,
+        description: `Deprecated here: set it on citrix-brokering-capacity, its one home (this copy is read there where that sets none). ${String(TARGET_SCHEMA.targetResponseS.description)}`,
+    },
+    errorBudgetPct: {
+        ...TARGET_SCHEMA.errorBudgetPct,
+        description: `Deprecated here: set it on citrix-brokering-capacity, its one home (this copy is read there where that sets none). ${String(TARGET_SCHEMA.errorBudgetPct.description)}`,
+    },
+};
+
 /** measuredSiteBrokeredPerS's range and default (brokered/s; 0: not measured), at its home and its deprecated copy alike. */
 const SITE_RATE_RANGE = { type: "number", minimum: 0, maximum: 100000, default: 0 } as const;
 
@@ -52,7 +65,7 @@ export const BROKER_THROTTLE_SCHEMA = properties({
         default: 90,
         description: "Zones whose perfguard:rttMs is at or above this (ms) need the throttle (default 90: the source measured no timeouts up to 90 ms).",
     },
-    ...TARGET_SCHEMA,
+    ...DEPRECATED_TARGETS,
     requireControllersInStack: {
         type: "boolean",
         default: false,
@@ -75,7 +88,7 @@ export const BROKER_THROTTLE_SCHEMA = properties({
     },
 });
 
-/** citrix-brokering-capacity's properties. */
+/** citrix-brokering-capacity's properties: the home of the targets. */
 export const BROKERING_CAPACITY_SCHEMA = properties({
     ...TARGET_SCHEMA,
     launchWindowMinutes: {

@@ -11,6 +11,7 @@
  */
 import { didYouMean } from "./config";
 import { resetReportedOnce } from "./definePolicy";
+import { recordConfiguredProperties } from "./policyConfigs";
 
 /** One config key that names no policy, with the closest policy name when one is close. */
 export interface UnknownPolicyName {
@@ -40,8 +41,13 @@ export function unknownPolicyNames(): readonly UnknownPolicyName[] {
     return unknown;
 }
 
+/** One policy's entry in Configure's map (jspb): its properties as a protobuf Struct. */
+interface PolicyConfigEntry {
+    getProperties?(): { toJavaScript?(): unknown } | undefined;
+}
+
 interface ConfigureCall {
-    request: { getPolicyconfigMap(): { keys(): Iterator<string> } };
+    request: { getPolicyconfigMap(): { keys(): Iterator<string>; get(key: string): PolicyConfigEntry | undefined } };
 }
 
 interface AnalyzerImplementation {
@@ -59,6 +65,18 @@ function keysOf(map: { keys(): Iterator<string> }): string[] {
     // jspb.Map's keys() is an iterator object (not always iterable itself): walk it by next().
     for (let step = it.next(); !step.done; step = it.next()) {
         out.push(step.value);
+    }
+    return out;
+}
+
+/** Each policy's properties in Configure's map (a room setting's home is read by the room's other policies). */
+function propertiesOf(map: ReturnType<ConfigureCall["request"]["getPolicyconfigMap"]>): Map<string, Readonly<Record<string, unknown>>> {
+    const out = new Map<string, Readonly<Record<string, unknown>>>();
+    for (const key of keysOf(map)) {
+        const props = map.get(key)?.getProperties?.()?.toJavaScript?.();
+        if (props !== null && typeof props === "object" && !Array.isArray(props)) {
+            out.set(key, props as Readonly<Record<string, unknown>>);
+        }
     }
     return out;
 }
@@ -97,6 +115,11 @@ export function tapConfigure(grpcServer: GrpcServerClass, policyNames: readonly 
                         recordConfiguredNames(keysOf(call.request.getPolicyconfigMap()), policyNames);
                     } catch {
                         recordConfiguredNames([], policyNames);
+                    }
+                    try {
+                        recordConfiguredProperties(propertiesOf(call.request.getPolicyconfigMap()));
+                    } catch {
+                        recordConfiguredProperties(new Map());
                     }
                     return configure.call(this, call, callback);
                 },

@@ -23,3 +23,25 @@ export function configOf(stack: StackView, policy: string): Readonly<Record<stri
     const config = configs.get(stack)?.get(policy);
     return config !== null && typeof config === "object" ? (config as Readonly<Record<string, unknown>>) : undefined;
 }
+
+/**
+ * Every policy's properties as the engine's Configure carried them (the reconciled config, schema
+ * defaults applied), recorded by the pack's entry point (configuredNames.ts, tapConfigure). A room
+ * setting's home may run later in the pack than a policy that reads it: this is how that policy
+ * reads it (@pulumi/policy hands a policy only its own entry).
+ */
+let configured: ReadonlyMap<string, Readonly<Record<string, unknown>>> = new Map();
+
+/** Records Configure's properties by policy name (replacing the last call's: one per preview). */
+export function recordConfiguredProperties(byPolicy: ReadonlyMap<string, Readonly<Record<string, unknown>>>): void {
+    configured = byPolicy;
+}
+
+/**
+ * `policy`'s settings on `stack`: its validated config when it has run there, else what Configure
+ * carried for it (a policy later in the pack, or disabled), else undefined (no pack run: a test
+ * or a CLI reader, which pass the pack config themselves).
+ */
+export function settingsOf(stack: StackView, policy: string): Readonly<Record<string, unknown>> | undefined {
+    return configOf(stack, policy) ?? configured.get(policy);
+}

@@ -30,6 +30,8 @@ export interface FigureScaling {
     readonly cause: string;
     /** How the diff's text and Markdown mark it ("Site database share"). */
     readonly label: string;
+    /** How the diff's summary line counts such moves: "<n> figure(s) <moved>" ("moved only by the shared Site database"). */
+    readonly moved: string;
     /** The side's scale (1 when nothing shares it). May throw: the reader then marks nothing. */
     scaleOf(stack: StackView, config: PackConfig): number;
 }

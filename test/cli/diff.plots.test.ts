@@ -17,7 +17,7 @@ import { shareValueAxes, StatePanel } from "../../cli/plots/states";
 import { stackViewOf } from "../../cli/report";
 import { readStackExport } from "../../cli/stackExport";
 import type { EChartsOption } from "echarts";
-import { citrixEvaluations } from "../../policies/citrix/evaluation";
+import { citrixRoom } from "../../policies/citrix/evaluation";
 import type { RecordedResource } from "../../preview/types";
 import { examplePreview } from "../support/examplePreviews";
 import { SE_BAR_SERIES } from "../../cli/plots/seCapacityPlot";
@@ -313,7 +313,7 @@ describe("perfguard diff --plot: the Citrix response under a measured Site datab
             ["before", base],
             ["after", head],
         ] as const) {
-            const db = citrixEvaluations(side.stack, side.config).database.database;
+            const db = citrixRoom(side.stack, side.config).evaluation.database;
             expect(db.capped).toBe(true);
             const series = (panels![state] as StatePanel).option.series as Array<{ name: string; data: number[][]; yAxisIndex: number }>;
             const model = series.find((x) => x.name === MODEL_SERIES_NAME && x.yAxisIndex === 0)!;
@@ -324,7 +324,7 @@ describe("perfguard diff --plot: the Citrix response under a measured Site datab
             expect(capped.data.map(([c, r]) => [c, r / db.responseScale])).toEqual(model.data.map(([c, r]) => [c, expect.closeTo(r, 9)]));
         }
         // Before: 31.2/s over 23.2/s, ×1.35.
-        const db = citrixEvaluations(base.stack, base.config).database.database;
+        const db = citrixRoom(base.stack, base.config).evaluation.database;
         expect(siteCapSeriesName({ responseScale: db.responseScale, capPerS: db.capPerS!, uncappedPerS: db.uncappedPerS })).toBe(
             "under the Site database cap (×1.35: 31.2/s over 23.2/s)",
         );

@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { citrixSiteDatabaseLoad } from "../../../policies/citrix/citrix-site-database-load";
-import { citrixEvaluation, citrixEvaluations, ONE_GROUP_TESTED, stormsText } from "../../../policies/citrix/evaluation";
-import { measuredSiteRate, MOVED_SETTINGS, siteRateOf } from "../../../policies/citrix/siteSetting";
+import { citrixEvaluation, citrixRoom, MOVED_SETTINGS, ONE_GROUP_TESTED, packEvaluation, stormsText } from "../../../policies/citrix/evaluation";
 import { rememberConfig } from "../../../policies/pack/policyConfigs";
 import { parseMessage } from "../../../policies/pack/message";
 import { ResourceView, StackView } from "../../../policies/pack/resources";
@@ -76,24 +75,26 @@ describe("measuredSiteBrokeredPerS: one home, the old copy a fallback", () => {
         ["both: the home wins", 100, 80, 100],
         ["neither: not measured", 0, undefined, 0],
     ] as const)("%s", (_name, home, old, expected) => {
-        expect(siteRateOf(home, old)).toBe(expected);
-        // `check --report` and `diff` read the pack config: one Site database evaluation with that rate.
+        // `check --report` and `diff` read the pack config: the room's one evaluation with that rate.
         const config = {
             "citrix-site-database-load": { properties: { measuredSiteBrokeredPerS: home } },
             ...(old === undefined ? {} : { "citrix-brokering-capacity": { properties: { measuredSiteBrokeredPerS: old } } }),
         };
-        const db = citrixEvaluations(viewOf(siteOf(EIGHT_GROUPS)), config).database.database;
+        const db = citrixRoom(viewOf(siteOf(EIGHT_GROUPS)), config).evaluation.database;
         expect(db.capPerS).toBe(expected === 0 ? undefined : expected);
-        // In a pack run: citrix-brokering-capacity (earlier in the pack) has run on the same stack.
+        // In a pack run: both policies have run on the same stack (or Configure carried their settings).
         const stack = viewOf(siteOf(EIGHT_GROUPS));
+        rememberConfig(stack, "citrix-site-database-load", { measuredSiteBrokeredPerS: home });
         if (old !== undefined) {
             rememberConfig(stack, "citrix-brokering-capacity", { measuredSiteBrokeredPerS: old });
         }
-        expect(measuredSiteRate(stack, home)).toBe(expected);
+        expect(packEvaluation(stack).database.capPerS).toBe(expected === 0 ? undefined : expected);
     });
 
     it("is declared in exactly one policy's schema as its home; the old copy says it is deprecated", async () => {
-        expect(MOVED_SETTINGS).toEqual([{ policy: "citrix-brokering-capacity", key: "measuredSiteBrokeredPerS", home: "citrix-site-database-load" }]);
+        expect(MOVED_SETTINGS.filter((m) => m.key === "measuredSiteBrokeredPerS")).toEqual([
+            { policy: "citrix-brokering-capacity", key: "measuredSiteBrokeredPerS", home: "citrix-site-database-load" },
+        ]);
         const { citrixBrokeringCapacity } = await import("../../../policies/citrix/citrix-brokering-capacity");
         expect(citrixSiteDatabaseLoad.configSchema?.properties.measuredSiteBrokeredPerS).toBeDefined();
         expect(String(citrixBrokeringCapacity.configSchema?.properties.measuredSiteBrokeredPerS?.description)).toMatch(
@@ -145,7 +146,7 @@ describe("issue 32: each Site's database on its own (a Site is its provider's en
             const p = resources[i].provider;
             view.provider = p ? { urn: p.urn, props: p.props } : undefined;
         });
-        const e = citrixEvaluations(stack, {}).database;
+        const e = citrixRoom(stack, {}).evaluation;
         expect(e.sitesUnclear).toBeUndefined();
         expect(e.sites.map((s) => [s.name, s.database.storms, s.zones.map((z) => z.zone.resource.name)])).toEqual([
             ["site-a", 4, ["ahq-zone"]],

@@ -3,6 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { unknownPolicyNamesMessage } from "../../../policies/pack/configMessages";
 import { recordConfiguredNames, tapConfigure, unknownPolicyNames } from "../../../policies/pack/configuredNames";
+import { recordConfiguredProperties, rememberConfig, settingsOf } from "../../../policies/pack/policyConfigs";
+import { StackView } from "../../../policies/pack/resources";
 
 const POLICIES = ["xen-dom0-workload", "citrix-zone-rtt-limit"];
 
@@ -45,6 +47,24 @@ describe("tapConfigure", () => {
         added[0].configure?.(request, () => undefined);
         expect(seen).toEqual([request]);
         expect(unknownPolicyNames()).toEqual([{ name: "xen-dom0-workoad", suggestion: "xen-dom0-workload" }]);
+    });
+
+    it("records each policy's properties, which a policy reads when the other has not run on the stack", () => {
+        const { Server, added } = fakeServer();
+        tapConfigure(Server, POLICIES, () => new Server().addService({}, { configure: () => undefined }));
+        const props: Record<string, unknown> = { "citrix-zone-rtt-limit": { maxRttMs: 200 }, "xen-dom0-workload": undefined };
+        const map = {
+            keys: () => Object.keys(props)[Symbol.iterator](),
+            get: (k: string) => ({ getProperties: () => ({ toJavaScript: () => props[k] }) }),
+        };
+        added[0].configure?.({ request: { getPolicyconfigMap: () => map } }, () => undefined);
+        const stack = new StackView([]);
+        expect([settingsOf(stack, "citrix-zone-rtt-limit"), settingsOf(stack, "xen-dom0-workload")]).toEqual([{ maxRttMs: 200 }, undefined]);
+        // A policy that has run on the stack: its validated config, not Configure's.
+        rememberConfig(stack, "citrix-zone-rtt-limit", { maxRttMs: 180 });
+        expect(settingsOf(stack, "citrix-zone-rtt-limit")).toEqual({ maxRttMs: 180 });
+        recordConfiguredProperties(new Map());
+        expect(settingsOf(new StackView([]), "citrix-zone-rtt-limit")).toBeUndefined();
     });
 
     it("records nothing on a request shape it does not know, and still calls the handler", () => {

@@ -243,7 +243,7 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
         for (const moved of MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {
             notes.push({
                 policy,
-                message: `${moved.key} is deprecated here: its one home is ${moved.home} (set it there; this copy is read only when ${moved.home} sets none)`,
+                message: `${moved.key} is deprecated here: its one home is ${moved.home} (set it there; this copy applies only while ${moved.home} leaves it at its default)`,
             });
         }
         for (const moved of NSX_MOVED_SETTINGS.filter((x) => x.policy === key && settings.includes(x.key))) {

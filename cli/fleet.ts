@@ -8,8 +8,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { digestOf, encodeDigest } from "../policies/pack/inventory/digest";
-import { readInventory } from "../policies/pack/inventory/read";
+import { absoluteSources, readInventory } from "../policies/pack/inventory/read";
 import { Inventory, InventoryEntry, INVENTORY_ENV } from "../policies/pack/inventory/types";
+import { UsageError } from "./errors";
 import { explainTempFile } from "../preview/analyzeResources";
 import { AnalyzedCheck, analyzeWithPack, CheckOptions, CheckResult, openCheckPack, renderCheck } from "./check";
 import { dedupeCauses } from "./fleetCauses";
@@ -37,7 +38,8 @@ function fleetInventory(files: FleetFiles, tmp: string): { spec: string; digestO
     const digested = files.digests.length > 0 ? readInventory(files.digests.join(",")) : undefined;
     const exportedStacks = new Set(exported.entries.map((e) => `${e.project}\u0000${e.stack}`));
     const digestOnly = (digested?.entries ?? []).filter((e) => !exportedStacks.has(`${e.project}\u0000${e.stack}`));
-    const spec = [...files.exports, ...files.digests].join(",");
+    // Absolute: each stack's pack runs in the pack's folder and reads these paths from there.
+    const spec = absoluteSources([...files.exports, ...files.digests].join(","), process.cwd());
     const inventory: Inventory = { spec, entries: [...exported.entries, ...digestOnly].sort(byStack), errors: [], duplicates: [] };
     // A version 3 digest's stacks are parsed as digestOf reads them: their errors are known after it.
     const encoded = encodeDigest(digestOf(inventory, new Date()));
@@ -56,6 +58,12 @@ function fleetInventory(files: FleetFiles, tmp: string): { spec: string; digestO
  * preview: policies/pack/configuredNames.ts), and the fleet's digest is read once, not per stack.
  */
 export async function runFleetCheck(sources: readonly string[], opts: Omit<CheckOptions, "file" | "env">): Promise<CheckResult> {
+    // The fleet is its own inventory: another one set beside it would be silently left out.
+    if ((process.env[INVENTORY_ENV] ?? "").trim() !== "") {
+        throw new UsageError(
+            `${INVENTORY_ENV} is set, but a check of several stacks judges them with each other only: put the other stacks' exports or digest beside them (an argument, or the folder), or unset ${INVENTORY_ENV}`,
+        );
+    }
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "perfguard-fleet-"));
     try {
         const { exports: files, digests } = fleetFiles(sources, tmp);

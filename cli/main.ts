@@ -19,6 +19,7 @@ import * as path from "path";
 import { Command, CommanderError, Option } from "commander";
 import { Io, JSON_HELP, printJson } from "./commandIo";
 import { USAGE_EXIT } from "./errors";
+import { INVENTORY_ENV } from "../policies/pack/inventory/types";
 import { addSizeCommands } from "./sizeCommands";
 import { addResultOptions, deliver, needsResults, ParsedResultOptions, resultOptions } from "./results/options";
 
@@ -201,6 +202,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const result = { code: 0 };
     const program = buildProgram(io, result);
     try {
+        // The pack process runs in the pack's folder: a relative PERFGUARD_INVENTORY source would be
+        // read from there, not from where the user gave it; the packs `check` and `diff` start inherit this.
+        const inventory = process.env[INVENTORY_ENV];
+        if (inventory !== undefined && inventory.trim() !== "") {
+            process.env[INVENTORY_ENV] = (await import("../policies/pack/inventory/read")).absoluteSources(inventory, process.cwd());
+        }
         await program.parseAsync(argv, { from: "user" });
         return result.code;
     } catch (err) {

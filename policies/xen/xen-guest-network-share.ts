@@ -69,7 +69,7 @@ function checkHost(h: XenHostEvaluation, config: XenShareConfig, report: Report)
             // One reason per host (the stack's not-checked verdict groups its guests under it).
             report.notChecked(
                 {
-                    reason: `host "${escapeControl(model.host.name)}": this stack's guests fit (${num(h.totalNeedMBps, 2)} of ${num(model.link.mbps, 2)} MB/s); other stacks' guests not counted`,
+                    reason: `host "${escapeControl(model.host.name)}": other stacks' guests not counted; this stack's fit (${num(h.totalNeedMBps, 2)} of ${num(model.link.mbps, 2)} MB/s)`,
                     remedy: `set PERFGUARD_INVENTORY to the stacks' state (docs/shared-capacity.md), or hosts["${escapeControl(model.host.name)}"].dedicated: true if only this stack places guests there`,
                 },
                 g.entry.guest.resource,

@@ -346,7 +346,7 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
                 {
                     policy: "citrix-brokering-capacity",
                     message:
-                        "measuredSiteBrokeredPerS is deprecated here: its one home is citrix-site-database-load (set it there; this copy is read only when citrix-site-database-load sets none)",
+                        "measuredSiteBrokeredPerS is deprecated here: its one home is citrix-site-database-load (set it there; this copy applies only while citrix-site-database-load leaves it at its default)",
                 },
             ],
         ],

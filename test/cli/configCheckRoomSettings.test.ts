@@ -30,7 +30,7 @@ describe("config check: the Citrix targets' one home", () => {
                 {
                     policy: "citrix-broker-throttle",
                     message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
+                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy applies only while citrix-brokering-capacity leaves it at its default)",
                 },
             ],
         ],
@@ -41,7 +41,7 @@ describe("config check: the Citrix targets' one home", () => {
                 {
                     policy: "citrix-broker-throttle",
                     message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
+                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy applies only while citrix-brokering-capacity leaves it at its default)",
                 },
                 {
                     policy: "citrix-broker-throttle",
@@ -57,7 +57,7 @@ describe("config check: the Citrix targets' one home", () => {
                 {
                     policy: "citrix-broker-throttle",
                     message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
+                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy applies only while citrix-brokering-capacity leaves it at its default)",
                 },
                 {
                     policy: "citrix-broker-throttle",
@@ -73,7 +73,7 @@ describe("config check: the Citrix targets' one home", () => {
                 {
                     policy: "citrix-broker-throttle",
                     message:
-                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy is read only when citrix-brokering-capacity sets none)",
+                        "targetResponseS is deprecated here: its one home is citrix-brokering-capacity (set it there; this copy applies only while citrix-brokering-capacity leaves it at its default)",
                 },
             ],
         ],

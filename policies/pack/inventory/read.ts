@@ -238,6 +238,27 @@ function entriesOfBackend(url: string, late: InventoryError[]): Array<InventoryE
     }
 }
 
+/**
+ * `spec` with each relative path made absolute against `cwd`. The pack runs in its own folder (the
+ * CLI starts it there), so a relative source would be read from the pack's folder, not the user's:
+ * `perfguard check` and `diff` hand the pack absolute paths.
+ */
+export function absoluteSources(spec: string, cwd: string): string {
+    return spec
+        .split(",")
+        .map((s) => s.trim())
+        .map((s) => (s === "" || s.startsWith("file://") || path.isAbsolute(s) ? s : path.resolve(cwd, s)))
+        .join(",");
+}
+
+/** Why a source cannot be read; for a relative path that does not exist, where the pack looked. */
+function unreadable(source: string, e: unknown): string {
+    const code = e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error";
+    return code === "ENOENT" && !path.isAbsolute(source)
+        ? "cannot be read (ENOENT; read from the policy pack's folder: give an absolute path)"
+        : `cannot be read (${code})`;
+}
+
 /** Reads one source: a `file://` backend, a folder of `*.json` files, or a file (later read errors of a digest go to `late`). */
 export function entriesOfSource(source: string, late: InventoryError[] = []): Array<InventoryEntry | InventoryError> {
     if (source.startsWith("file://")) {
@@ -247,7 +268,7 @@ export function entriesOfSource(source: string, late: InventoryError[] = []): Ar
     try {
         stat = fs.statSync(source);
     } catch (e) {
-        return [{ source, problem: `cannot be read (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.name) : "error"})` }];
+        return [{ source, problem: unreadable(source, e) }];
     }
     if (!stat.isDirectory()) {
         return entriesOfFile(source, source, late);

@@ -567,7 +567,7 @@ describe("the bond config", () => {
 const INVENTORY_HOST = "7c1f3a52-5d0e-4b8a-9f21-6a0e2b4c8d11";
 const INVENTORY_LINE = `Vm "b-api" on Xen host "${INVENTORY_HOST}" is predicted 27.75 of the 30 MB/s it needs: 2.25 MB/s short.`;
 const INVENTORY_CONFIG = { hosts: { [INVENTORY_HOST]: { linkMBps: 111 } } };
-const ALONE = `host "${INVENTORY_HOST}": this stack's guests fit (30 of 111 MB/s); other stacks' guests not counted`;
+const ALONE = `host "${INVENTORY_HOST}": other stacks' guests not counted; this stack's fit (30 of 111 MB/s)`;
 
 describe("team B's guest on a host team A's guests fill", () => {
     it.each([

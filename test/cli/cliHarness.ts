@@ -6,6 +6,7 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { AnalyzerInfo, startPack } from "../../preview/packClient";
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const BIN = path.join(ROOT, "dist", "cli", "main.js");
@@ -35,6 +36,16 @@ export function perfguard(args: readonly string[], cwd = os.tmpdir(), env?: Reco
         child.on("error", reject);
         child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
+}
+
+/** This perfguard's GetAnalyzerInfo, from a pack process started and closed for it (what `config check` checks against). */
+export async function packAnalyzerInfo(): Promise<AnalyzerInfo> {
+    const pack = await startPack(ROOT, { onOutput: () => undefined });
+    try {
+        return await pack.getAnalyzerInfo();
+    } finally {
+        await pack.close();
+    }
 }
 
 /** A fresh temp folder for one test file. */

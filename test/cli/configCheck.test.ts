@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPolicyConfig } from "../../cli/configCheck";
-import { AnalyzerInfo, startPack } from "../../preview/packClient";
-import { perfguard, ROOT, tempDir } from "./cliHarness";
+import type { AnalyzerInfo } from "../../preview/packClient";
+import { packAnalyzerInfo, perfguard, ROOT, tempDir } from "./cliHarness";
 
 let info: AnalyzerInfo;
 /** What perfguard adds to the CLI's words for an invalid level, as the real CLI behaves (docs/cli.md). */
@@ -17,12 +17,7 @@ const REJECTS = "(the Pulumi CLI rejects the file: the preview fails before any 
 const dir = tempDir();
 
 beforeAll(async () => {
-    const pack = await startPack(ROOT, { onOutput: () => undefined });
-    try {
-        info = await pack.getAnalyzerInfo();
-    } finally {
-        await pack.close();
-    }
+    info = await packAnalyzerInfo();
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -335,42 +330,6 @@ describe("checkPolicyConfig: one problem per case, naming the key", () => {
         const found = checkPolicyConfig(config, info, { allowGatesOff });
         expect(found.problems).toEqual(problems);
         expect(found.notes).toEqual(typeof notes === "function" ? notes() : notes);
-    });
-
-    it.each([
-        ["measuredSiteBrokeredPerS in its one home (baseline)", { "citrix-site-database-load": { measuredSiteBrokeredPerS: 40 } }, []],
-        [
-            "measuredSiteBrokeredPerS still on citrix-brokering-capacity: accepted, its home named",
-            { "citrix-brokering-capacity": { measuredSiteBrokeredPerS: 40 } },
-            [
-                {
-                    policy: "citrix-brokering-capacity",
-                    message:
-                        "measuredSiteBrokeredPerS is deprecated here: its one home is citrix-site-database-load (set it there; this copy applies only while citrix-site-database-load leaves it at its default)",
-                },
-            ],
-        ],
-        ["the NSX ALB settings in their one home (baseline)", { "nsx-alb-se-capacity": { headroomPct: 30, seGroups: {} } }, []],
-        [
-            "headroomPct and seGroups still on nsx-alb-se-capacity-advisory: accepted, the home named",
-            { "nsx-alb-se-capacity-advisory": { headroomPct: 30, seGroups: {} } },
-            [
-                {
-                    policy: "nsx-alb-se-capacity-advisory",
-                    message:
-                        "headroomPct is deprecated here: its one home is nsx-alb-se-capacity (set it there; this copy still applies, to nsx-alb-se-capacity-advisory alone)",
-                },
-                {
-                    policy: "nsx-alb-se-capacity-advisory",
-                    message:
-                        "seGroups is deprecated here: its one home is nsx-alb-se-capacity (set it there; this copy still applies, to nsx-alb-se-capacity-advisory alone)",
-                },
-            ],
-        ],
-    ] as const)("%s", (_name, config, notes) => {
-        const found = checkPolicyConfig(config, info);
-        expect(found.problems).toEqual([]);
-        expect(found.notes).toEqual(notes);
     });
 
     it("a file that is not an object", () => {

@@ -242,6 +242,17 @@ function unknownTwin(r: TestResource, unknown: string): TestResource {
     return { ...r, name: `${r.name}-unknown-twin`, urn: undefined, props: replaceLeaves(r.props, unknown) as Record<string, unknown> };
 }
 
+const ZONE = "citrix:index/zone:Zone";
+
+/**
+ * A zone named as a clean zone is no junk: a Site's zone names are unique, so two zones of that
+ * name make the controllers' perfguard:citrixZone ambiguous, and their verdicts rightly become
+ * "not checked" naming both zones (policies/citrix/zoneJoin.ts; fail closed, tested there).
+ */
+function namesCleanZone(r: TestResource, clean: readonly TestResource[]): boolean {
+    return r.type === ZONE && clean.some((z) => z.type === ZONE && typeof z.props.name === "string" && z.props.name === r.props.name);
+}
+
 function pairs(preview: SdkPreview): string[] {
     return [...new Set(preview.diagnostics.map((d) => `${d.policyName} -> ${d.urn ?? "(stack)"}`))].sort();
 }
@@ -258,11 +269,13 @@ describe("junk resources never remove a verdict of the clean part", () => {
 
     it("keeps every (policy, URN) verdict of the clean part", async () => {
         const clean = await cleanVerdicts();
-        const arb = fc
-            .constantFrom(...clean)
-            .chain((c) =>
-                fc.tuple(fc.constant(c), junkResourcesArb(c.stack.map((r) => r.name)), fc.option(fc.tuple(fc.nat({ max: c.stack.length - 1 }), unknownArb))),
-            );
+        const arb = fc.constantFrom(...clean).chain((c) =>
+            fc.tuple(
+                fc.constant(c),
+                junkResourcesArb(c.stack.map((r) => r.name)).map((junk) => junk.filter((r) => !namesCleanZone(r, c.stack))),
+                fc.option(fc.tuple(fc.nat({ max: c.stack.length - 1 }), unknownArb)),
+            ),
+        );
         await fc.assert(
             fc.asyncProperty(arb, async ([c, junk, twinOf]) => {
                 // Sometimes also an "unknown twin": a copy of a clean resource, same type, shape and

@@ -166,48 +166,33 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
     const violations: Violation[] = [];
     const remediations: AppliedRemediation[] = [];
 
-    for (const r of resources) {
-        if (opts.analyzeOnly && !opts.analyzeOnly(r)) {
-            continue;
-        }
-        const base = {
-            urn: r.urn,
-            type: r.type,
-            name: r.name,
-            options: { ...r.options, parent: r.parent },
-            provider: providerOf(r, byUrn),
-        };
-        for (const { pack, remediating } of packs) {
-            if (!remediating) {
-                continue;
-            }
-            const { remediations: results } = await pack.remediate({ ...base, properties: r.inputs });
-            for (const result of results) {
-                if (result.diagnostic) {
-                    // As the engine: a remediation that could not run is an advisory violation.
-                    violations.push(toViolation({ ...result, message: result.diagnostic, enforcementLevel: "advisory" }, r.urn, "analyze"));
-                } else if (result.properties) {
-                    remediations.push({
-                        policyName: result.policyName,
-                        policyPackName: result.policyPackName,
-                        policyPackVersion: result.policyPackVersion,
-                        urn: r.urn,
-                        before: r.inputs,
-                        after: result.properties,
-                    });
-                    if (opts.applyRemediations) {
-                        // A preview's outputs follow the (remediated) inputs; the stack's are its exports.
-                        if (r.type !== ROOT_STACK_TYPE) {
-                            r.outputs = result.properties;
-                        }
-                        r.inputs = result.properties;
-                    }
-                }
-            }
-        }
+    const analyzed = resources.filter((r) => !opts.analyzeOnly || opts.analyzeOnly(r));
+    const baseOf = (r: RecordedResource) => ({
+        urn: r.urn,
+        type: r.type,
+        name: r.name,
+        options: { ...r.options, parent: r.parent },
+        provider: providerOf(r, byUrn),
+    });
+    const analyzeOne = async (r: RecordedResource): Promise<Violation[]> => {
+        const found: Violation[] = [];
         for (const { pack } of packs) {
-            const { diagnostics } = await pack.analyze({ ...base, properties: r.inputs });
-            violations.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
+            const { diagnostics } = await pack.analyze({ ...baseOf(r), properties: r.inputs });
+            found.push(...diagnostics.map((d) => toViolation(d, r.urn, "analyze")));
+        }
+        return found;
+    };
+    if (packs.some((p) => p.remediating)) {
+        // A remediation changes the inputs the next pack and Analyze see: strictly one resource at a time.
+        for (const r of analyzed) {
+            await remediateOne(packs, r, baseOf(r), opts, violations, remediations);
+            violations.push(...(await analyzeOne(r)));
+        }
+    } else {
+        // Analyze calls are independent (a resource policy sees one resource): keep a window of them
+        // in flight so neither side waits on the other's round trip; the violations keep resource order.
+        for (const found of await inOrderWindowed(analyzed, ANALYZE_WINDOW, analyzeOne)) {
+            violations.push(...found);
         }
     }
 
@@ -234,6 +219,62 @@ export async function analyzeWithPacks(packs: readonly PackRun[], resources: Rec
         violations.push(...diagnostics.map((d) => toViolation(d, d.urn && byUrn.has(d.urn) ? d.urn : stackUrn, "analyzeStack")));
     }
     return { violations, remediations };
+}
+
+/** Analyze calls in flight at once when no pack remediates (a bound, so a fleet's 100,000 resources do not all queue at once). */
+const ANALYZE_WINDOW = 16;
+
+/** f over items with at most `window` calls pending; the results in the items' order. */
+async function inOrderWindowed<T, R>(items: readonly T[], window: number, f: (item: T) => Promise<R>): Promise<R[]> {
+    const out = new Array<R>(items.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+        while (next < items.length) {
+            const i = next++;
+            out[i] = await f(items[i]);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(window, items.length) }, worker));
+    return out;
+}
+
+/** Each remediating pack's Remediate on one resource, in the order given (each sees the inputs the previous one left). */
+async function remediateOne(
+    packs: readonly PackRun[],
+    r: RecordedResource,
+    base: { urn: string; type: string; name: string; options: RecordedResource["options"] & { parent: string }; provider: ProviderResource | undefined },
+    opts: AnalyzeOptions,
+    violations: Violation[],
+    remediations: AppliedRemediation[],
+): Promise<void> {
+    for (const { pack, remediating } of packs) {
+        if (!remediating) {
+            continue;
+        }
+        const { remediations: results } = await pack.remediate({ ...base, properties: r.inputs });
+        for (const result of results) {
+            if (result.diagnostic) {
+                // As the engine: a remediation that could not run is an advisory violation.
+                violations.push(toViolation({ ...result, message: result.diagnostic, enforcementLevel: "advisory" }, r.urn, "analyze"));
+            } else if (result.properties) {
+                remediations.push({
+                    policyName: result.policyName,
+                    policyPackName: result.policyPackName,
+                    policyPackVersion: result.policyPackVersion,
+                    urn: r.urn,
+                    before: r.inputs,
+                    after: result.properties,
+                });
+                if (opts.applyRemediations) {
+                    // A preview's outputs follow the (remediated) inputs; the stack's are its exports.
+                    if (r.type !== ROOT_STACK_TYPE) {
+                        r.outputs = result.properties;
+                    }
+                    r.inputs = result.properties;
+                }
+            }
+        }
+    }
 }
 
 /**

@@ -13,6 +13,7 @@ import { configFor, currentProcess, reportUnknownKeys } from "./configReporting"
 import { explaining, recordFacts, recordVerdict, typeNotRead } from "./decisionLog";
 import { Decisions, Report, undecided } from "./decisions";
 import type { FactRole } from "./factKeys";
+import { noteAnalyzed } from "./inventory/prefetch";
 import { isolate, thrownBasis, thrownName } from "./isolate";
 import { rememberConfig } from "./policyConfigs";
 import { EMPTY_SCHEMA, PolicyMeta, publishedSchema, TypedPolicyMeta, unverifiedLevel } from "./policySchema";
@@ -192,6 +193,8 @@ export function resourcePolicy<C>(spec: ResourcePolicySpec<C>): ResourceValidati
     let calledIn = -1;
     const validateResource = (args: ResourceValidationArgs, reportViolation: ReportViolation): void => {
         calledIn = currentProcess();
+        // Before the type filter: every resource's join keys may reach another stack's load.
+        noteAnalyzed(args);
         reportUnknownKeys(meta, known, args.getConfig(), reportViolation);
         if (types && !types.has(args.type)) {
             if (explaining) {

@@ -8,6 +8,9 @@ import { readFacts } from "./facts";
 import { escapeControl } from "./message";
 
 /** Where a resource of another stack comes from (the inventory, PERFGUARD_INVENTORY). */
+/** A vSphere VM: its facts also live on the tag objects attached to it, which a StackView joins. */
+export const VSPHERE_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
+
 export interface ResourceOrigin {
     readonly project: string;
     readonly stack: string;

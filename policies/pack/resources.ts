@@ -11,7 +11,7 @@ import { withInventory } from "./inventory/merge";
 import { field, foldCase, isRecord, isUnknown, rawTarget, unwrapProps } from "./values";
 
 /** vSphere types whose tag objects carry a VM's facts (docs/facts.md#vsphere). */
-export const VSPHERE_VM_TYPE = "vsphere:index/virtualMachine:VirtualMachine";
+export { VSPHERE_VM_TYPE } from "./resourceView";
 export const VSPHERE_TAG_TYPE = "vsphere:index/tag:Tag";
 export const VSPHERE_CATEGORY_TYPE = "vsphere:index/tagCategory:TagCategory";
 
@@ -21,7 +21,7 @@ const TAG_ID = /^urn:vmomi:InventoryServiceTag:/i;
 export type { JoinedFacts, ResourceOrigin } from "./resourceView";
 import type { JoinedFacts } from "./resourceView";
 export { ResourceView } from "./resourceView";
-import { ResourceView } from "./resourceView";
+import { ResourceView, VSPHERE_VM_TYPE } from "./resourceView";
 
 /** The whole stack for a stack policy: resources in engine order, indexed by URN and type. */
 export class StackView {

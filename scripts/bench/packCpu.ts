@@ -24,7 +24,7 @@ function statFields(pid: string): string[] | undefined {
 }
 
 /** A process's CPU seconds: utime (field 14) + stime (15), in ticks of 1/100 s. */
-function cpuOf(pid: string): number | undefined {
+export function cpuOf(pid: string): number | undefined {
     const fields = statFields(pid);
     return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) / 100;
 }

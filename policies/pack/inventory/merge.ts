@@ -4,7 +4,7 @@
  * entry (same project and stack, from the URNs) is replaced by the preview, never counted twice,
  * and only lends its deployed identity (uuid, URL, id) to the resources the preview cannot know yet.
  */
-import { ResourceView } from "../resourceView";
+import { ResourceView, VSPHERE_VM_TYPE } from "../resourceView";
 import type { ResourceOrigin } from "../resourceView";
 import { isUnknown } from "../values";
 import { candidateEntries } from "./candidates";
@@ -40,6 +40,28 @@ export function previewedStack(views: readonly ResourceView[]): { project: strin
 }
 
 const foreignCache = new WeakMap<Inventory, Map<string, readonly ResourceView[]>>();
+/**
+ * Each touched entry's views, built once for the stack being previewed (readAhead builds them
+ * while Analyze calls arrive; AnalyzeStack's merge reuses them and their parsed facts). Dropped
+ * when another stack is previewed: `perfguard check` of a fleet previews each stack in turn.
+ */
+let entryViewCache: { previewed: string; views: Map<InventoryEntry, ResourceView[]> } = { previewed: "", views: new Map() };
+
+function cachedEntryViews(previewed: { project: string; stack: string } | undefined): (e: InventoryEntry) => ResourceView[] {
+    const id = previewed ? `${previewed.project}\u0000${previewed.stack}` : "";
+    if (entryViewCache.previewed !== id) {
+        entryViewCache = { previewed: id, views: new Map() };
+    }
+    const views = entryViewCache.views;
+    return (e) => {
+        let built = views.get(e);
+        if (!built) {
+            built = entryViews(e);
+            views.set(e, built);
+        }
+        return built;
+    };
+}
 const indexCache = new WeakMap<InventoryEntry, StackIndex>();
 
 /** An entry's index: the digest's, else computed from its resources once. */
@@ -89,7 +111,7 @@ export function foreignViews(
         // A digest's stacks that no key can reach are left out unread (candidates.ts); the selection is touchedStacks'.
         const candidates = ownKeys ? candidateEntries(others, ownKeys, indexOf) : others;
         const touched = ownKeys ? touchedStacks(ownKeys, candidates.map(indexOf)).map((i) => candidates[i]) : others;
-        views = touched.flatMap(entryViews);
+        views = touched.flatMap(cachedEntryViews(previewed));
         // One preview asks with one key; `perfguard check` of a fleet previews each stack in turn
         // in one process (cli/fleet.ts): keep the last few, not every stack's views.
         if (byKey.size >= 4) {
@@ -155,4 +177,28 @@ export function withInventory(own: readonly ResourceView[], alsoTouching: readon
         joinKeys(v.type, v.props, keys);
     }
     return views.concat(foreignViews(inventory, previewed, keys));
+}
+
+/**
+ * Reads ahead for the previewed stack (prefetch.ts): the views of the other stacks that `keys`
+ * (new join keys of resources Analyze has seen) reach, with their facts parsed, so that
+ * AnalyzeStack's merge finds them built. Decides nothing: AnalyzeStack selects with its own keys.
+ */
+export function readAhead(previewed: { project: string; stack: string }, keys: ReadonlySet<string>): void {
+    const inventory = currentInventory();
+    if (!inventory || inventory.entries.length === 0 || keys.size === 0) {
+        return;
+    }
+    const others = inventory.entries.filter((e) => !isPreviewed(e, previewed));
+    const ownKeys = [...keys].sort();
+    const candidates = candidateEntries(others, ownKeys, indexOf);
+    const views = cachedEntryViews(previewed);
+    for (const i of touchedStacks(ownKeys, candidates.map(indexOf))) {
+        for (const view of views(candidates[i])) {
+            // A vSphere VM's facts join its tag objects, which only a StackView knows: not read ahead.
+            if (view.type !== VSPHERE_VM_TYPE) {
+                void view.facts;
+            }
+        }
+    }
 }

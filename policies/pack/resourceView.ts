@@ -81,6 +81,11 @@ export class ResourceView {
 
     /** The resource's facts, parsed on first use (with the attached objects' facts in a stack). */
     get facts(): Facts {
+        return this.parseFacts();
+    }
+
+    /** Parses the facts now (the inventory's read-ahead), or gives those parsed before. */
+    parseFacts(): Facts {
         if (!this.factCache) {
             this.factCache = readFacts(this.props, this.type, this.joinFacts?.());
         }

@@ -197,7 +197,7 @@ export function readAhead(previewed: { project: string; stack: string }, keys: R
         for (const view of views(candidates[i])) {
             // A vSphere VM's facts join its tag objects, which only a StackView knows: not read ahead.
             if (view.type !== VSPHERE_VM_TYPE) {
-                void view.facts;
+                view.parseFacts();
             }
         }
     }

@@ -279,9 +279,7 @@ export function renderInventoryBench(b: InventoryBench): string {
         "## Shared capacity: the inventory\n\n" +
         `A fleet of ${b.stacks.toLocaleString("en-US")} \`pulumi stack export\` files, ${b.resources.toLocaleString("en-US")} resources (10 network stacks of 10 SE groups; ` +
         "application stacks of 98 virtual services each, on one of those groups). Team B's preview (one VS on shared-web) in a fresh perfguard pack process: " +
-        "its Analyze call, the program's run (" +
-        PROGRAM_MS +
-        " ms, in which the pack reads ahead the stacks the VS's join keys reach), then its first AnalyzeStack, ` +
+        `its Analyze call, the program's run (${PROGRAM_MS} ms, in which the pack reads ahead the stacks the VS's join keys reach), then its first AnalyzeStack, ` +
         "with `PERFGUARD_INVENTORY` naming the digest and without (scripts/bench/inventory.ts). The pack's CPU is read from /proc, which other work on the machine hardly moves.\n\n" +
         "| measure | value | target |\n| --- | --- | --- |\n" +
         `| \`perfguard inventory\` of the fleet (spawn to exit) | ${b.digestSeconds.toFixed(2)} s, digest ${b.digestMb.toFixed(1)} MB | - |\n` +

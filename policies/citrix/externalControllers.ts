@@ -51,7 +51,9 @@ export function placeExternalControllers<Z extends ControlledZone>(externals: Ex
             unknown.push(key);
             continue;
         }
-        for (const c of Array.isArray(list) ? list : []) {
+        // The schema makes each entry a list; a direct caller's odd value adds nothing (never throws).
+        const entries: ExternalControllers[string] = Array.isArray(list) ? (list as ExternalControllers[string]) : [];
+        for (const c of entries) {
             found.zone.controllers.push({
                 name: c.name,
                 throttle:

@@ -16,7 +16,7 @@ import { appliedFrom, MOVED_SETTINGS, ROOM_SETTINGS } from "../policies/citrix/e
 import { MOVED_SETTINGS as NSX_MOVED_SETTINGS } from "../policies/nsx-alb/config";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";
-import { hostKeyProblems, XEN_HOSTS_POLICIES } from "../policies/xen/evaluation";
+import { hostDifferences, hostKeyProblems, XEN_HOSTS_POLICIES } from "../policies/xen/evaluation";
 import { AnalyzerInfo, PolicyConfigEntry } from "../preview/packClient";
 import { validatePolicyProperties } from "../preview/policyConfig";
 
@@ -271,6 +271,7 @@ export function checkPolicyConfig(raw: unknown, info: AnalyzerInfo, opts: CheckP
     }
 
     bothSetNotes(info, usable, notes);
+    xenHostsNotes(info, usable, notes);
 
     const levels: LevelChange[] = [];
     const effective = effectiveLevels(info, usable);
@@ -308,6 +309,28 @@ function bothSetNotes(info: AnalyzerInfo, usable: Record<string, PolicyConfigEnt
         notes.push({
             policy: copyIn,
             message: `${setting.key} is set both here (${shownValue(copy)}, deprecated) and on its one home ${setting.home} (${shownValue(home)}): ${applies}; remove it here`,
+        });
+    }
+}
+
+/**
+ * A Xen host given different values in the two Xen policies' `hosts` (each reads only its own):
+ * one note per host and field, on the reconciled values the pack receives, in bothSetNotes' words.
+ */
+function xenHostsNotes(info: AnalyzerInfo, usable: Record<string, PolicyConfigEntry>, notes: ConfigProblem[]): void {
+    const [here, there] = XEN_HOSTS_POLICIES;
+    if (!info.policies.some((p) => p.name === here) || !info.policies.some((p) => p.name === there)) {
+        return;
+    }
+    const hosts = (name: string): unknown => reconciledProperties(info, usable, name).hosts;
+    for (const d of hostDifferences(hosts(here), hosts(there))) {
+        const key = (k: string) => JSON.stringify(escapeControl(k));
+        const as = d.keys[1] !== d.keys[0] ? ` (as hosts[${key(d.keys[1])}])` : "";
+        notes.push({
+            policy: here,
+            message:
+                `hosts[${key(d.keys[0])}].${d.field} is ${d.values[0]} here and ${d.values[1]} on ${there}${as}: ` +
+                "each Xen policy reads only its own hosts, so the two judge this host with different figures; set the same on both",
         });
     }
 }

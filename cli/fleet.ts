@@ -14,7 +14,9 @@ import { UsageError } from "./errors";
 import { explainTempFile } from "../preview/analyzeResources";
 import { AnalyzedCheck, analyzeWithPack, CheckOptions, CheckResult, openCheckPack, renderCheck } from "./check";
 import { dedupeCauses } from "./fleetCauses";
-import { buildFleetReport } from "./fleetReport";
+import { buildFleetReport, fleetStackView } from "./fleetReport";
+import { dedupeXenHosts, xenHostCauses } from "./fleetXen";
+import { policyProps } from "../policies/pack/system";
 import { FleetFiles, fleetFiles } from "./fleetSources";
 import { ensureOutputFolder } from "./outputFolder";
 import { compareVerdicts, Results } from "./results/model";
@@ -91,7 +93,11 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
             explain?.cleanup();
         }
         // One cause, one verdict: a shared object's verdict is kept once across the stacks (fleetCauses.ts).
-        const kept = dedupeCauses(analyzed.map((a) => ({ project: a.exported.project, stack: a.exported.stack, violations: a.violations })));
+        const stacks = analyzed.map((a) => ({ project: a.exported.project, stack: a.exported.stack, violations: a.violations }));
+        // A Xen host's fix once too, each short guest keeping its verdict (fleetXen.ts), read from the fleet's one view.
+        const view = fleetStackView(analyzed, digestOnly);
+        const xenHosts = xenHostCauses(view, policyProps(analyzed[0].config, "xen-guest-network-share"));
+        const kept = dedupeXenHosts(stacks, dedupeCauses(stacks), xenHosts);
         const results = analyzed.map((a, i) => ({ file: a.opts.file, result: renderCheck(a, kept[i]) }));
         const exitCode = results.some((r) => r.result.exitCode !== 0) ? 1 : 0;
         const mandatory = results.reduce((n, r) => n + Number(r.result.json.mandatory ?? 0), 0);
@@ -101,7 +107,7 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
             `\nperfguard check (fleet of ${plural(files.length, "stack")}, each judged with the others' load${loadOnlyText(digests, digestOnly)}): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
         if (opts.report !== undefined) {
             ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
-            fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept, digestOnly));
+            fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept, view));
             text += `\nReport written to ${opts.report}.\n`;
         }
         const merged = mergeResults(

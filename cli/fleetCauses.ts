@@ -4,7 +4,8 @@
  * policy, level, problem and fix; only the Basis naming the other stacks differs). The fleet
  * keeps it once: on the shared object where a stack of the fleet declares it, else on the first
  * contributing stack's resource (sorted by project, stack and URN), with a Basis line naming
- * every contributing stack and resource, sorted.
+ * every contributing stack and resource, sorted. A Xen host's guests are each their own verdict
+ * with one fix: fleetXen.ts keeps the host's fix once.
  */
 import { escapeControl } from "../policies/pack/message";
 import type { Violation } from "../preview/types";

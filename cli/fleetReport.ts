@@ -12,8 +12,13 @@ import type { AnalyzedCheck } from "./check";
 import { stackNamed } from "./judgedView";
 import { buildReport } from "./report";
 
-/** Every stack's resources as one view: each of its stack (origin) with its provider, named with its stack. */
-function fleetView(analyzed: readonly AnalyzedCheck[], extra: readonly ResourceView[]): StackView {
+/**
+ * Every stack's resources as one view: each of its stack (origin) with its provider, named with its
+ * stack; the stacks of a digest given with the exports add their load (cli/fleetSources.ts). The
+ * fleet's report and its Xen host causes (fleetXen.ts) read it.
+ */
+export function fleetStackView(analyzed: readonly AnalyzedCheck[], loadOnly: readonly InventoryEntry[] = []): StackView {
+    const extra = loadOnly.length > 0 ? foreignViews({ spec: "", entries: loadOnly, errors: [], duplicates: [] }, undefined).map(stackNamed) : [];
     const views: ResourceView[] = [];
     for (const a of analyzed) {
         const { project, stack } = a.exported;
@@ -33,16 +38,14 @@ function fleetView(analyzed: readonly AnalyzedCheck[], extra: readonly ResourceV
     return new StackView([...views, ...extra]);
 }
 
-/** The fleet's report (see the header). */
+/** The fleet's report (see the header), of the fleet's view (fleetStackView). */
 export function buildFleetReport(
     sources: readonly string[],
     analyzed: readonly AnalyzedCheck[],
     kept: ReadonlyArray<readonly Violation[]>,
-    loadOnly: readonly InventoryEntry[] = [],
+    view: StackView,
 ): string {
     const first = analyzed[0];
-    // The stacks of a digest given with the exports add their load, named with their stack (cli/fleetSources.ts).
-    const extra = loadOnly.length > 0 ? foreignViews({ spec: "", entries: loadOnly, errors: [], duplicates: [] }, undefined).map(stackNamed) : [];
     return buildReport({
         file: `${sources.join(", ")} (fleet of ${analyzed.length} stacks)`,
         packName: first.info.name,
@@ -50,6 +53,6 @@ export function buildFleetReport(
         resources: analyzed.flatMap((a) => a.exported.resources),
         violations: kept.flat(),
         config: first.config,
-        stack: fleetView(analyzed, extra),
+        stack: view,
     });
 }

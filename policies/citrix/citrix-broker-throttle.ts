@@ -17,6 +17,10 @@ import { BROKER_THROTTLE_SCHEMA } from "./schemas";
 import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./throttleMessages";
 import { daasNotChecked, rttDecision } from "./decisions";
 import { JudgedZone, throttleDecisions } from "./throttleDecisions";
+import { ambiguousKeyWhy, unknownKeysMessage, unresolvedKeysWhy } from "./externalControllers";
+import type { Site } from "./site";
+
+const POLICY = "citrix-broker-throttle";
 
 /** Its config; the targets are deprecated copies (their home: citrix-brokering-capacity, roomSettings.ts). */
 export interface BrokerThrottleConfig extends BrokeringTargets {
@@ -98,8 +102,32 @@ function reportZone(judged: JudgedZone, targets: BrokeringTargets, report: Repor
     }
 }
 
+/**
+ * The keys of externalControllers that name no single zone: their controllers are counted nowhere,
+ * so a zone they were meant for is judged without them. A key naming no zone is an invalid config
+ * (at this policy's level, on the stack); one that may name a zone whose name is unknown in this
+ * preview, or names several, leaves those zones not checked.
+ */
+function reportExternalKeys(site: Site, report: Report): void {
+    const keys = site.externalKeys;
+    if (keys.unknown.length > 0) {
+        const names = site.zones.filter((z) => !z.nameUnknown).map((z) => z.zoneName);
+        report(unknownKeysMessage(POLICY, keys.unknown, names));
+    }
+    for (const zone of keys.unresolved.length > 0 ? site.zones : []) {
+        if (zone.nameUnknown && !zone.resource.foreign) {
+            report.notChecked(unresolvedKeysWhy(keys.unresolved), zone.resource);
+        }
+    }
+    for (const { key, zones } of keys.ambiguous) {
+        for (const zone of zones.filter((z) => !z.resource.foreign)) {
+            report.notChecked(ambiguousKeyWhy(key, zones), zone.resource);
+        }
+    }
+}
+
 export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
-    name: "citrix-broker-throttle",
+    name: POLICY,
     description: "Delivery Controllers of high-RTT zones must throttle brokering.",
     enforcementLevel: "mandatory",
     configSchema: { properties: { ...BROKER_THROTTLE_SCHEMA } },
@@ -113,6 +141,7 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
         // The decisions, once (throttleDecisions.ts): `check --report` reads the same ones.
         const decisions = throttleDecisions(evaluation, { requireAtRttMs: config.requireAtRttMs, requireControllersInStack: config.requireControllersInStack });
         const site = evaluation.site;
+        reportExternalKeys(site, report);
         for (const { resource, as, why } of site.unplaced) {
             if (as === "controller") {
                 report.notChecked(why, resource);

@@ -18,6 +18,7 @@ import { holdsStacks } from "../pack/inventory/empty";
 import { INVENTORY_ENV } from "../pack/inventory/types";
 import { ambiguousWhy, ZoneIndex, ZoneLookup } from "./zoneJoin";
 import { machinesOf, unpairedMachines } from "./catalogMachines";
+import { ExternalControllers, ExternalKeys, placeExternalControllers } from "./externalControllers";
 import type { MachineCount } from "./catalogMachines";
 
 export type { MachineCount } from "./catalogMachines";
@@ -104,10 +105,11 @@ export interface Site {
     readonly unplaced: ReadonlyArray<Unplaced>;
     /** Resources placed in a zone of another stack (by id or name): the two stacks' zones are one Site (siteIdentity.ts). */
     readonly links: ReadonlyArray<{ readonly resource: ResourceView; readonly zone: Zone }>;
+    /** The keys of externalControllers that name no single zone (their controllers are counted nowhere). */
+    readonly externalKeys: ExternalKeys;
 }
 
-/** Delivery Controllers another stack manages, by zone name (citrix-broker-throttle config). */
-export type ExternalControllers = Readonly<Record<string, ReadonlyArray<{ name: string; throttle?: number }>>>;
+export type { ExternalControllers, ExternalKeys } from "./externalControllers";
 
 /**
  * A Citrix DaaS zone: `resourceLocationId` set (a resource location, no Site database over the
@@ -225,17 +227,8 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
             });
         }
     }
-    for (const [name, list] of Object.entries(externals)) {
-        const found = index.byName(name, undefined);
-        const zone = "zone" in found ? found.zone : undefined;
-        for (const c of zone ? list : []) {
-            zone?.controllers.push({
-                name: c.name,
-                throttle:
-                    c.throttle === undefined ? { state: "absent" } : { state: "ok", value: c.throttle, where: "externalControllers in the policy config" },
-            });
-        }
-    }
+    // A key that names no single zone is kept, to be reported (externalControllers.ts), never dropped.
+    const externalKeys = placeExternalControllers(externals, index, zones);
     const catalogZone = new Map<string, Zone>();
     const catalogWhy = new Map<string, NotChecked>();
     for (const catalog of stack.ofType(CATALOG_TYPE)) {
@@ -276,7 +269,7 @@ export function citrixSite(stack: StackView, externals: ExternalControllers = {}
         }
     }
     ambiguityNotices(ambiguities, all, unplaced);
-    return { zones, groups: all, unknownControllers, unplaced, links };
+    return { zones, groups: all, unknownControllers, unplaced, links, externalKeys };
 }
 
 /**

@@ -188,10 +188,12 @@ function validValues(s: Schema): Array<[string, unknown]> {
         const entry = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
         if (entry && typesOf(entry).includes("array") && entry.items) {
             const items = entry.items;
-            out.push(["an empty list entry", { h1: [] }], ["a list item with its required keys only", { h1: [baseItem(items)] }]);
+            // Keyed by a zone of the stack (externalControllers: a key that names no zone is reported,
+            // test/policies/citrix/citrix-broker-throttle.test.ts).
+            out.push(["an empty list entry", { z1: [] }], ["a list item with its required keys only", { z1: [baseItem(items)] }]);
             for (const [key, sub] of Object.entries(items.properties ?? {})) {
                 for (const [why, value] of validValues(sub)) {
-                    out.push([`${key}: ${why}`, { h1: [{ ...baseItem(items), [key]: value }] }]);
+                    out.push([`${key}: ${why}`, { z1: [{ ...baseItem(items), [key]: value }] }]);
                 }
             }
         } else if (entry) {

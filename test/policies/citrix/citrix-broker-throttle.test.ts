@@ -10,7 +10,7 @@ import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
 import { policies } from "../../../policies";
 import { parseMessage } from "../../../policies/pack/message";
-import { runPolicies } from "../../support/policyHarness";
+import { runPolicies, UNKNOWN_VALUE } from "../../support/policyHarness";
 import { fixture, previewOf, withInventoryEnv } from "../../support/inventoryStacks";
 import { citrixBrokerThrottle } from "../../../policies/citrix/citrix-broker-throttle";
 import { citrixBrokeringCapacity } from "../../../policies/citrix/citrix-brokering-capacity";
@@ -398,5 +398,97 @@ describe("a zone name two Sites or stacks share", () => {
         expect(two.flatMap((v) => parseMessage(v.message).basis)).toContain(
             'its perfguard:citrixZone matches 2 zones of Sites or stacks that cannot be told apart (Zone "apac-a", Zone "apac-b"): 1 (VirtualMachine "ddc-1")',
         );
+    });
+});
+
+describe("externalControllers: a key that names no zone is reported, never dropped", () => {
+    // Zone emea-east (160 ms), group eu (peak 20), its two controllers in another stack at 10 each.
+    const spec: SiteSpec = {
+        zones: [{ name: "emea-east", rtt: 160, peak: 20, users: 2000 }],
+        groups: [{ name: "eu", zone: "emea-east", peak: 20 }],
+        controllers: [],
+    };
+    const ddcs = [
+        { name: "ddc-a", throttle: 10 },
+        { name: "ddc-b", throttle: 10 },
+    ];
+    /** [level, resource, problem] of each citrix-broker-throttle verdict; not-checked reasons from its Basis. */
+    async function judge(resources: ReturnType<typeof siteOf>, externals: Record<string, unknown>): Promise<string[][]> {
+        const out = await withInventoryEnv(undefined, () =>
+            runPolicies([citrixBrokerThrottle], resources, { "citrix-broker-throttle": { externalControllers: externals } }),
+        );
+        return out
+            .map((v) => [v.enforcementLevel, v.urn?.split("::").pop() ?? "(stack)", parseMessage(v.message).problem, ...parseMessage(v.message).basis])
+            .sort();
+    }
+    const unknownName = (): ReturnType<typeof siteOf> =>
+        siteOf(spec).map((r) => (r.name === "emea-east-zone" ? { ...r, props: { ...(r.props as object), name: UNKNOWN_VALUE } } : r));
+    const twoSites = (): ReturnType<typeof siteOf> => {
+        const site = (host: string) => ({
+            urn: `urn:pulumi:test::perfguard-test::pulumi:providers:citrix::${host}`,
+            props: { hostname: `${host}.example.com` },
+        });
+        const zones = siteOf(spec).filter((r) => r.name === "emea-east-zone");
+        return [...siteOf(spec), { ...zones[0], name: "emea-east-b", provider: site("b") }];
+    };
+    const cases: Array<[string, () => ReturnType<typeof siteOf>, Record<string, unknown>, string[][]]> = [
+        ["baseline: the key names zone emea-east, its controllers counted (a pass)", () => siteOf(spec), { "emea-east": ddcs }, []],
+        [
+            'a typo "emea-eats": the policy, the field and the key named (mandatory, on the stack); the zone has no controller',
+            () => siteOf(spec),
+            { "emea-eats": ddcs },
+            [
+                [
+                    "advisory",
+                    "(stack)",
+                    '1 resource not checked: none of its Delivery Controllers is in this stack or in externalControllers (Zone "emea-east-zone").',
+                ],
+                [
+                    "mandatory",
+                    "(stack)",
+                    'invalid config for policy citrix-broker-throttle: externalControllers names a zone of no Site here: "emea-eats"; its controllers are not counted.',
+                    'field externalControllers["emea-eats"]: matches no zone\'s name, Pulumi name or alias in this stack or the inventory',
+                ],
+            ],
+        ],
+        [
+            "two unknown keys beside the right one: both named, sorted",
+            () => siteOf(spec),
+            { "emea-wset": ddcs, "emea-east": ddcs, "apac-x": ddcs },
+            [
+                [
+                    "mandatory",
+                    "(stack)",
+                    'invalid config for policy citrix-broker-throttle: externalControllers names zones of no Site here: "apac-x", "emea-wset"; their controllers are not counted.',
+                    'field externalControllers["apac-x"]: matches no zone\'s name, Pulumi name or alias in this stack or the inventory',
+                    'field externalControllers["emea-wset"]: matches no zone\'s name, Pulumi name or alias in this stack or the inventory',
+                ],
+            ],
+        ],
+        [
+            "the zone's name unknown in this preview: the key may name it, so the zone is not checked (no error)",
+            unknownName,
+            { "emea-eats": ddcs },
+            [
+                [
+                    "advisory",
+                    "(stack)",
+                    "1 resource not checked, for 2 reasons (below); their verdicts are unknown.",
+                    'its name is unknown in this preview, and externalControllers key "emea-eats" names no known zone: it may be this one: 1 (Zone "emea-east-zone")',
+                    'its name is unknown in this preview, so no Delivery Controller\'s perfguard:citrixZone can match it: 1 (Zone "emea-east-zone")',
+                ],
+            ],
+        ],
+    ];
+    it.each(cases)("%s", async (_name, resources, externals, expected) => {
+        const got = await judge(resources(), externals);
+        expect(got).toEqual(expected);
+    });
+
+    it("two Sites of one stack with a zone emea-east each: the key names both, so both zones are not checked", async () => {
+        const got = await judge(twoSites(), { "emea-east": ddcs });
+        const text = got.flat().join("\n");
+        expect(text).toContain('externalControllers key "emea-east" matches 2 zones of Sites that cannot be told apart');
+        expect(text).toContain("so its controllers are not counted");
     });
 });

@@ -17,8 +17,11 @@ import { BROKER_THROTTLE_SCHEMA } from "./schemas";
 import { groupOverMessage, unthrottledMessage, zoneUnthrottledMessage } from "./throttleMessages";
 import { daasNotChecked, rttDecision } from "./decisions";
 import { JudgedZone, throttleDecisions } from "./throttleDecisions";
-import { ambiguousKeyWhy, unknownKeysMessage, unresolvedKeysWhy } from "./externalControllers";
+import { ambiguousKeyWhy, unknownKeysWhy, unresolvedKeysWhy } from "./externalControllers";
 import type { Site } from "./site";
+import { fold } from "./zoneJoin";
+import { currentInventory } from "../pack/inventory/current";
+import { holdsStacks } from "../pack/inventory/empty";
 
 const POLICY = "citrix-broker-throttle";
 
@@ -104,15 +107,25 @@ function reportZone(judged: JudgedZone, targets: BrokeringTargets, report: Repor
 
 /**
  * The keys of externalControllers that name no single zone: their controllers are counted nowhere,
- * so a zone they were meant for is judged without them. A key naming no zone is an invalid config
- * (at this policy's level, on the stack); one that may name a zone whose name is unknown in this
- * preview, or names several, leaves those zones not checked.
+ * so a zone they were meant for is judged without them. A key naming no zone is not checked on the
+ * stack (externalControllers.ts unknownKeysWhy), except one naming the same zone as a
+ * perfguard:citrixZone of this stack that is already not checked for it (one cause, one verdict);
+ * one that may name a zone whose name is unknown in this preview, or names several, leaves those
+ * zones not checked.
  */
 function reportExternalKeys(site: Site, report: Report): void {
     const keys = site.externalKeys;
-    if (keys.unknown.length > 0) {
+    const alreadyUnplaced = new Set<string>();
+    for (const { resource } of site.unplaced) {
+        const named = resource.foreign ? undefined : resource.facts.text("citrixZone");
+        if (named?.state === "ok") {
+            alreadyUnplaced.add(fold(named.value));
+        }
+    }
+    const unknown = keys.unknown.filter((k) => !alreadyUnplaced.has(fold(k)));
+    if (unknown.length > 0) {
         const names = site.zones.filter((z) => !z.nameUnknown).map((z) => z.zoneName);
-        report(unknownKeysMessage(POLICY, keys.unknown, names));
+        report.notChecked(unknownKeysWhy(unknown, names, holdsStacks(currentInventory())));
     }
     for (const zone of keys.unresolved.length > 0 ? site.zones : []) {
         if (zone.nameUnknown && !zone.resource.foreign) {

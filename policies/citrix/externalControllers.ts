@@ -9,7 +9,7 @@
  */
 import type { FactRead } from "../pack/facts";
 import type { NotChecked } from "../pack/definePolicy";
-import { escapeControl, Message, PROBLEM_LINE_MAX, shortName } from "../pack/message";
+import { shortName } from "../pack/message";
 import { INVENTORY_ENV } from "../pack/inventory/types";
 import { JoinableZone, ZoneIndex, zoneLabel } from "./zoneJoin";
 
@@ -76,27 +76,23 @@ function keyList(keys: readonly string[]): string {
 }
 
 /**
- * The verdict on keys that name no zone (at the policy's level, on the stack, as an invalid seGroups
- * entry of nsx-alb-se-capacity is): their controllers are counted nowhere, so a zone they were meant
- * for is judged without them.
- * @param zoneNames - the zones' names a key may use (this stack's and the inventory's), for the fix.
+ * Why keys that name no zone leave their controllers uncounted, as a controller's
+ * perfguard:citrixZone naming a zone this stack does not declare is not checked (site.ts
+ * zoneNotOwned): without an inventory the key may name another stack's zone (the case
+ * externalControllers exists for), so a typo cannot be told from it; with one, the zone is in no
+ * stack it holds. Either way at the policy's `unverified` level, on the stack, never dropped.
+ * @param zoneNames - the zones' names a key may use (this stack's and the inventory's), for the remedy.
  */
-export function unknownKeysMessage(policy: string, keys: readonly string[], zoneNames: readonly string[]): Message {
+export function unknownKeysWhy(keys: readonly string[], zoneNames: readonly string[], inventoryHoldsStacks: boolean): NotChecked {
     const one = keys.length === 1;
-    const long = `invalid config for policy ${policy}: externalControllers names ${one ? "a zone" : "zones"} of no Site here: ${keyList(keys)}; ${one ? "its" : "their"} controllers are not counted.`;
-    const problem =
-        long.length <= PROBLEM_LINE_MAX
-            ? long
-            : `invalid config for policy ${policy}: externalControllers names ${keys.length} zones of no Site here; their controllers are not counted.`;
     const names = [...new Set(zoneNames)].sort();
-    const known = names.length === 0 ? "this stack and the inventory declare no zone" : `zones: ${keyList(names)}`;
+    const known = names.length === 0 ? "this stack and the inventory declare none" : `zones: ${keyList(names)}`;
+    const where = inventoryHoldsStacks ? "a zone in neither this stack nor the inventory" : "a zone this stack does not declare";
     return {
-        problem,
-        fix: `correct each key to a zone's name input (${known}), remove it, or add the stack that declares the zone to ${INVENTORY_ENV}.`,
-        basis: keys.map(
-            (k) =>
-                `field externalControllers[${JSON.stringify(escapeControl(k))}]: matches no zone's name, Pulumi name or alias in this stack or the inventory`,
-        ),
+        reason: `externalControllers ${one ? "key" : "keys"} ${keyList(keys)} ${one ? "names" : "name"} ${where}: ${one ? "its" : "their"} controllers are counted in no zone`,
+        remedy: inventoryHoldsStacks
+            ? `correct the key to a zone's name input (${known}), or add the stack that declares the zone to ${INVENTORY_ENV}`
+            : `correct the key to a zone's name input (${known}), or, for another stack's zone, set ${INVENTORY_ENV} to the stacks' state (docs/shared-capacity.md)`,
     };
 }
 

@@ -21,8 +21,8 @@ export interface JoinableZone {
     readonly nameUnknown: boolean;
 }
 
-/** Locale-independent case folding for names (issue 11). */
-function fold(name: string): string {
+/** A zone name as the index matches it (perfguard:citrixZone, externalControllers keys): locale-independent case folding (issue 11). */
+export function fold(name: string): string {
     return name.toLowerCase();
 }
 

@@ -15,6 +15,7 @@ import { fixture, previewOf, withInventoryEnv } from "../../support/inventorySta
 import { citrixBrokerThrottle } from "../../../policies/citrix/citrix-broker-throttle";
 import { citrixBrokeringCapacity } from "../../../policies/citrix/citrix-brokering-capacity";
 import { citrixEvaluation, citrixFigures } from "../../../policies/citrix/evaluation";
+import { CATALOG_TYPE } from "../../../policies/citrix/site";
 import { changed, siteOf, SiteSpec } from "./citrixSpec";
 import { citrixSection } from "../../../cli/report/citrix";
 import { SPANNING, viewOf } from "./citrixCases";
@@ -423,6 +424,11 @@ describe("externalControllers: a key that names no zone is reported, never dropp
     }
     const unknownName = (): ReturnType<typeof siteOf> =>
         siteOf(spec).map((r) => (r.name === "emea-east-zone" ? { ...r, props: { ...(r.props as object), name: UNKNOWN_VALUE } } : r));
+    /** The baseline plus a catalog whose perfguard:citrixZone names zone "apac", which another stack declares. */
+    const otherStacksZone = (): ReturnType<typeof siteOf> => [
+        ...siteOf(spec),
+        { type: CATALOG_TYPE, name: "apac-cat", props: { metadatas: [{ name: "perfguard:citrixZone", value: "apac" }] } },
+    ];
     const twoSites = (): ReturnType<typeof siteOf> => {
         const site = (host: string) => ({
             urn: `urn:pulumi:test::perfguard-test::pulumi:providers:citrix::${host}`,
@@ -434,20 +440,16 @@ describe("externalControllers: a key that names no zone is reported, never dropp
     const cases: Array<[string, () => ReturnType<typeof siteOf>, Record<string, unknown>, string[][]]> = [
         ["baseline: the key names zone emea-east, its controllers counted (a pass)", () => siteOf(spec), { "emea-east": ddcs }, []],
         [
-            'a typo "emea-eats": the policy, the field and the key named (mandatory, on the stack); the zone has no controller',
+            'a typo "emea-eats": the key named, not checked on the stack (it may name another stack\'s zone); the zone has no controller',
             () => siteOf(spec),
             { "emea-eats": ddcs },
             [
                 [
                     "advisory",
                     "(stack)",
-                    '1 resource not checked: none of its Delivery Controllers is in this stack or in externalControllers (Zone "emea-east-zone").',
-                ],
-                [
-                    "mandatory",
-                    "(stack)",
-                    'invalid config for policy citrix-broker-throttle: externalControllers names a zone of no Site here: "emea-eats"; its controllers are not counted.',
-                    'field externalControllers["emea-eats"]: matches no zone\'s name, Pulumi name or alias in this stack or the inventory',
+                    "2 resources not checked, for 2 reasons (below); their verdicts are unknown.",
+                    'externalControllers key "emea-eats" names a zone this stack does not declare: its controllers are counted in no zone: 1 (the stack)',
+                    'none of its Delivery Controllers is in this stack or in externalControllers: 1 (Zone "emea-east-zone")',
                 ],
             ],
         ],
@@ -457,11 +459,22 @@ describe("externalControllers: a key that names no zone is reported, never dropp
             { "emea-wset": ddcs, "emea-east": ddcs, "apac-x": ddcs },
             [
                 [
-                    "mandatory",
+                    "advisory",
                     "(stack)",
-                    'invalid config for policy citrix-broker-throttle: externalControllers names zones of no Site here: "apac-x", "emea-wset"; their controllers are not counted.',
-                    'field externalControllers["apac-x"]: matches no zone\'s name, Pulumi name or alias in this stack or the inventory',
-                    'field externalControllers["emea-wset"]: matches no zone\'s name, Pulumi name or alias in this stack or the inventory',
+                    "1 resource not checked, for 1 reason (below); their verdicts are unknown.",
+                    'externalControllers keys "apac-x", "emea-wset" name a zone this stack does not declare: their controllers are counted in no zone: 1 (the stack)',
+                ],
+            ],
+        ],
+        [
+            "the key names another stack's zone that a catalog's perfguard:citrixZone names too: no verdict on the key (the catalog's zone is another stack's: citrix-brokering-capacity says so); emea-east keeps its own",
+            otherStacksZone,
+            { apac: ddcs },
+            [
+                [
+                    "advisory",
+                    "(stack)",
+                    '1 resource not checked: none of its Delivery Controllers is in this stack or in externalControllers (Zone "emea-east-zone").',
                 ],
             ],
         ],

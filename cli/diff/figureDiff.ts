@@ -225,19 +225,42 @@ export function membershipChanges(base: readonly Membership[] | undefined, head:
 }
 
 /**
+ * One side's entities by key. Another stack's object of the same name (a group `shared-web` of
+ * another Avi Controller, joined from the inventory by its name) never hides this stack's or a
+ * shared one: an entity of other stacks alone gives way.
+ */
+function byKey(list: readonly EntityFigures[]): Map<string, EntityFigures> {
+    const out = new Map<string, EntityFigures>();
+    for (const e of list) {
+        const key = entityKey(e);
+        const had = out.get(key);
+        if (!(had && had.othersOnly !== true && e.othersOnly === true)) {
+            out.set(key, e);
+        }
+    }
+    return out;
+}
+
+/**
  * Pairs the entities of both sides by (system, id) and their figures by key.
  * @param scales - per system, each side's shared scale (the Site database's response scale), to
  *   mark the figures that move only through it.
  */
 export function diffEntities(base: readonly EntityFigures[], head: readonly EntityFigures[], scales?: SystemScales): EntityChange[] {
-    const before = new Map(base.map((e) => [entityKey(e), e]));
-    const after = new Map(head.map((e) => [entityKey(e), e]));
+    const before = byKey(base);
+    const after = byKey(head);
     const keys = [...new Set([...before.keys(), ...after.keys()])];
     const out: EntityChange[] = [];
     for (const key of keys) {
         const b = before.get(key);
         const a = after.get(key);
         const ref = (a ?? b) as EntityFigures;
+        // Other stacks' entities alone (PERFGUARD_INVENTORY: another team's VS, a group no side
+        // uses) are no rows: their stacks are the same inventory on both sides, and the shared
+        // object's row counts their load. A shared object one side starts or stops using stays.
+        if ((!b || b.othersOnly === true) && (!a || a.othersOnly === true)) {
+            continue;
+        }
         // An entity with nothing of its own on either side (a VS whose need is its SE group's row)
         // is no entity of the diff: listing it as unchanged would say its need did not change.
         if (a && b && a.figures.length === 0 && b.figures.length === 0 && !a.notChecked && !b.notChecked) {

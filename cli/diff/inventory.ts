@@ -9,7 +9,9 @@ import { currentInventory } from "../../policies/pack/inventory/current";
 import { emptySources } from "../../policies/pack/inventory/empty";
 import { urnStack } from "../../policies/pack/inventory/read";
 import { escapeControl } from "../../policies/pack/message";
-import { plural } from "../../policies/pack/format";
+import { cappedList, plural } from "../../policies/pack/format";
+import { staleStacks, staleText } from "../../policies/pack/inventory/messages";
+import type { EntityFigures } from "../../policies/pack/figures";
 import { INVENTORY_ENV } from "../../policies/pack/inventory/types";
 import { UsageError } from "../errors";
 import type { Side } from "./sides";
@@ -18,17 +20,29 @@ import type { Side } from "./sides";
 export interface DiffInventory {
     /** The variable's value, as given. */
     readonly spec: string;
-    /** The inventory's stacks other than the compared one (whose own entry each side replaces). */
-    readonly otherStacks: number;
+    /** The stacks the inventory holds (the compared stack's own entry included). */
+    readonly stacks: number;
+    /**
+     * The other stacks whose load joined this stack's shared objects on either side (`project/stack`,
+     * sorted): an SE group's owner and the stacks of its VSs, a zone's, a host's guests'. The
+     * inventory's other stacks change no figure or verdict of this stack.
+     */
+    readonly joined: readonly string[];
     /** The compared stack's entry was in the inventory and is replaced by each side. */
     readonly ownReplaced: boolean;
+    /**
+     * The stacks deployed longer ago than PERFGUARD_INVENTORY_MAX_AGE_HOURS (or at an unknown
+     * time), as the pack's advisory names them on both sides (so the diff pairs it as no change).
+     */
+    readonly stale?: { readonly hours: number; readonly stacks: readonly string[]; readonly text: string; readonly invalid?: string };
 }
 
 /**
- * The inventory both sides are judged with, or undefined when PERFGUARD_INVENTORY is not set.
+ * The inventory both sides are judged with, or undefined when PERFGUARD_INVENTORY is not set;
+ * `joined` is filled in once the sides are judged (withJoinedStacks).
  * Throws UsageError (exit 2) naming a source that cannot be read or holds no stack.
  */
-export function diffInventory(base: Side, head: Side): DiffInventory | undefined {
+export function diffInventory(base: Side, head: Side, now: number = Date.now()): DiffInventory | undefined {
     const inventory = currentInventory();
     if (!inventory) {
         return undefined;
@@ -41,17 +55,50 @@ export function diffInventory(base: Side, head: Side): DiffInventory | undefined
     }
     const compared = [...head.resources, ...base.resources].map((r) => urnStack(r.urn)).find((s) => s !== undefined);
     const own = (e: { project: string; stack: string }) => compared !== undefined && e.project === compared.project && e.stack === compared.stack;
+    // The pack's stale advisory, computed the same way (messages.ts), so the line names its stacks.
+    const stale = staleStacks(inventory, now);
     return {
         spec: inventory.spec,
-        otherStacks: inventory.entries.filter((e) => !own(e)).length,
+        stacks: inventory.entries.length,
+        joined: [],
         ownReplaced: inventory.entries.some(own),
+        ...(stale
+            ? { stale: { hours: stale.hours, stacks: stale.names, text: staleText(stale), ...(stale.invalid ? { invalid: stale.invalid } : {}) } }
+            : {}),
     };
 }
 
+/**
+ * The inventory with the other stacks whose load joined this stack's entities on either side:
+ * the stacks each shared object counts (EntityFigures.stacks), leaving out entities of other
+ * stacks alone (a same-named group of another controller, reached by its name, counts nothing here).
+ */
+export function withJoinedStacks(inv: DiffInventory, sides: ReadonlyArray<readonly EntityFigures[]>): DiffInventory {
+    const joined = new Set<string>();
+    for (const e of sides.flat()) {
+        if (e.othersOnly !== true) {
+            for (const s of e.stacks ?? []) {
+                joined.add(s);
+            }
+        }
+    }
+    return { ...inv, joined: [...joined].sort() };
+}
+
+/** How many joined stacks the line names before "and N more". */
+const NAMED = 5;
+
 /** The line the text and Markdown outputs print under the sides (`code` quotes the variable's value). */
 export function inventoryLine(inv: DiffInventory, code: (s: string) => string = (s) => s): string {
-    return (
-        `other stacks' load counted on both sides: ${INVENTORY_ENV}=${code(escapeControl(inv.spec))} (${plural(inv.otherStacks, "other stack")}` +
-        `${inv.ownReplaced ? "; this stack's own deployed entry replaced by each side" : ""})`
-    );
+    const n = inv.joined.length;
+    const joined =
+        n === 0
+            ? `none of its ${plural(inv.stacks, "stack")} shares an object with this stack`
+            : `${n} of its ${plural(inv.stacks, "stack")} ${n === 1 ? "shares" : "share"} objects with this stack: ${cappedList(inv.joined, NAMED, false)}`;
+    const parts = [
+        joined,
+        ...(inv.ownReplaced ? ["this stack's own deployed entry replaced by each side"] : []),
+        ...(inv.stale ? [`${inv.stale.text}: their load may have changed${inv.stale.invalid ? ` (${inv.stale.invalid})` : ""}`] : []),
+    ];
+    return `other stacks' load counted on both sides: ${INVENTORY_ENV}=${code(escapeControl(inv.spec))} (${parts.join("; ")})`;
 }

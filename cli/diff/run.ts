@@ -22,7 +22,7 @@ import { ensureOutputFolder } from "../outputFolder";
 import { judgedStackView } from "../judgedView";
 import { DiffResult, diffStates, SystemScales, Verdict } from "./compare";
 import { SideConfig, stackFigures } from "./figures";
-import { diffInventory } from "./inventory";
+import { diffInventory, withJoinedStacks } from "./inventory";
 import { DiffReport, renderJson, renderMarkdown, renderText } from "./render";
 import { headResults, JudgedWhole } from "./results";
 import type { Results } from "../results/model";
@@ -190,6 +190,20 @@ export async function evaluateSide(
 }
 
 /**
+ * An empty side (a first deploy's base, a destroyed stack's head) is judged by no pack: it has no
+ * verdicts. With PERFGUARD_INVENTORY its view still holds the other stacks that the other side's
+ * shared objects reach, and their load is that side's figure of each shared object (`shared-web`
+ * at 75.9% before team B's first VS, not absent): evaluated with the other side's reconciled config,
+ * which is the same (one pack and one --policy-pack-config; the config does not depend on the stack).
+ */
+export function withInventoryFigures(side: EvaluatedSide, other: EvaluatedSide): EvaluatedSide {
+    if (side.side.resources.length > 0 || side.stack.resources.length === 0 || other.side.resources.length === 0) {
+        return side;
+    }
+    return { ...side, config: other.config, figures: stackFigures(side.stack, other.config) };
+}
+
+/**
  * Per system with a shared scale (its descriptor's `scaling`: the Citrix Site database's response
  * scale, 1 below the cap), each side's value; NaN where the evaluation fails (its figures then say
  * so, and no figure is marked as moved by the scale).
@@ -233,10 +247,12 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
     // The two packs run at once: each side is independent. A resource both sides hold is encoded
     // for AnalyzeStack once (the same bytes in both requests).
     const encoded = new Map<string, Uint8Array>();
-    const [base, head] = await Promise.all([
+    const [judgedBase, judgedHead] = await Promise.all([
         evaluateSide(baseSide, opts, sets.base, encoded, false, headSide),
         evaluateSide(headSide, opts, opts.failOn === "any-mandatory" ? undefined : sets.head, encoded, opts.results !== undefined, baseSide),
     ]);
+    const base = withInventoryFigures(judgedBase, judgedHead);
+    const head = withInventoryFigures(judgedHead, judgedBase);
     const result = diffStates(base, head, sideScales(base, head));
     const exitCode = exitCodeOf(result, opts.failOn);
     let plots: string[] = [];
@@ -251,7 +267,7 @@ export async function runDiff(opts: DiffOptions): Promise<{ exitCode: number; ou
         exitCode,
         failOn: opts.failOn,
         plots,
-        ...(inventory ? { inventory } : {}),
+        ...(inventory ? { inventory: withJoinedStacks(inventory, [base.figures, head.figures]) } : {}),
     };
     const output =
         opts.format === "json" ? JSON.stringify(renderJson(report), null, 2) + "\n" : opts.format === "markdown" ? renderMarkdown(report) : renderText(report);

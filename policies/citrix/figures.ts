@@ -5,7 +5,8 @@
  */
 import type { EntityFigures, Figure, Membership } from "../pack/figures";
 import { duration as durationText, num as fmt, pct as pctText } from "../pack/format";
-import type { StackView } from "../pack/resources";
+import type { ResourceView, StackView } from "../pack/resources";
+import { stackParts } from "../pack/stackParts";
 import { groupRef, groupShort, zoneRef, zoneShort } from "./names";
 import { citrixRoom, PackConfig } from "./settings";
 import type { Group, Zone } from "./site";
@@ -82,6 +83,8 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             id: zone.resource.name,
             label: zoneRef(zone),
             urn: zone.resource.urn,
+            // A zone shared across stacks (the platform's): its own, its controllers', catalogs' and groups' stacks.
+            ...stackParts(zoneResources(zone)),
             ...(zone.daas ? { notChecked: "a Citrix DaaS resource location (not judged by the Site-database model)" } : {}),
             members: zoneMembers(zone),
             figures: [
@@ -178,6 +181,8 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
             id: g.group.resource.name,
             label: implicit ? `lock of ${groupRef(g.group)}` : groupRef(g.group),
             urn: g.group.resource.urn,
+            // Another stack's group is load on a shared zone (the zone's row counts it); a zone's own lock is its zone's.
+            ...stackParts(implicit ? g.group.shares.flatMap((s) => zoneResources(s.zone)) : [g.group.resource]),
             ...(g.notChecked ? { notChecked: g.notChecked.reason } : {}),
             // A zone's own lock: its zone entity carries the membership.
             ...(implicit ? {} : { members: [{ key: "zones", label: "zones", names: g.group.shares.map((s) => zoneShort(s.zone)).sort() }] }),
@@ -234,6 +239,11 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         ],
     });
     return out;
+}
+
+/** The resources a zone's figures rest on: the zone, its controllers, catalogs and Delivery Groups. */
+function zoneResources(zone: Zone): Array<ResourceView | undefined> {
+    return [zone.resource, ...zone.controllers.map((c) => c.resource), ...zone.catalogs.map((c) => c.resource), ...zone.groups.map((s) => s.group.resource)];
 }
 
 /**

@@ -7,7 +7,8 @@ import type { SeMetric, SeUtilisation } from "../../model/seCapacity";
 import { SeGroupSizing } from "./seGroupFields";
 import type { EntityFigures, Figure } from "../pack/figures";
 import { pct } from "../pack/format";
-import type { StackView } from "../pack/resources";
+import type { ResourceView, StackView } from "../pack/resources";
+import { stackParts } from "../pack/stackParts";
 import { SeCapacityConfig } from "./config";
 import { dispatcherCoresNote, dispatcherUnmeasured } from "./dispatcherNotes";
 import { nsxAlbEvaluation } from "./evaluation";
@@ -170,6 +171,21 @@ function notComputed(key: string, label: string, unit: string, reason: string): 
 }
 
 /**
+ * A virtual service's entity; another stack's VS (the inventory) is load only on the SE group,
+ * whose row and verdict Basis name it (EntityFigures.othersOnly).
+ */
+function vsEntity(vs: ResourceView): Omit<EntityFigures, "figures"> {
+    return {
+        system: "nsx-alb",
+        kind: "virtualService",
+        id: vs.name,
+        label: `virtual service ${vs.name}`,
+        urn: vs.urn,
+        ...stackParts([vs]),
+    };
+}
+
+/**
  * The NSX ALB figures in the cross-system shape (policies/pack/figures.ts): one entity per SE
  * group (the busiest SE's metrics, the one that limits it labelled so, the steady state of a
  * distributed active/standby pair, the SEs placement needs, the larger SE a fix names) and one per
@@ -184,7 +200,15 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
     const out: EntityFigures[] = [];
     for (const e of evaluation.groups) {
         const urn = e.group.resource?.urn;
-        const entity = { system: "nsx-alb" as const, kind: "seGroup", id: e.group.name, label: `SE group ${e.group.name}`, ...(urn ? { urn } : {}) };
+        const entity = {
+            system: "nsx-alb" as const,
+            kind: "seGroup",
+            id: e.group.name,
+            label: `SE group ${e.group.name}`,
+            ...(urn ? { urn } : {}),
+            // A group shared across stacks counts its owner's and every VS's stack.
+            ...stackParts([e.group.resource, ...e.units.flatMap((u) => u.members.map((m) => m.placement.vs))]),
+        };
         const f = groupFigures(e, evaluation.config);
         if (!f || !e.placement) {
             out.push({ ...entity, figures: [], notChecked: e.blocked?.reason ?? "its sizing cannot be read" });
@@ -249,7 +273,7 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
                                             head ? (v.notChecked ?? "not judged") : `counted with its SNI parent ${v.unit.head.vs.name}`,
                                         ),
                               ];
-                    out.push({ system: "nsx-alb", kind: "virtualService", id: vs.name, label: `virtual service ${vs.name}`, urn: vs.urn, figures });
+                    out.push({ ...vsEntity(vs), figures });
                 }
             }
         }
@@ -257,11 +281,7 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
             for (const unit of e.units) {
                 for (const m of unit.members) {
                     out.push({
-                        system: "nsx-alb",
-                        kind: "virtualService",
-                        id: m.placement.vs.name,
-                        label: `virtual service ${m.placement.vs.name}`,
-                        urn: m.placement.vs.urn,
+                        ...vsEntity(m.placement.vs),
                         figures: [],
                         notChecked: e.blocked?.reason ?? "the sizing of its SE group cannot be read",
                     });
@@ -271,11 +291,7 @@ export function nsxAlbFigures(stack: StackView, config: Partial<SeCapacityConfig
     }
     for (const p of evaluation.unresolved) {
         out.push({
-            system: "nsx-alb",
-            kind: "virtualService",
-            id: p.vs.name,
-            label: `virtual service ${p.vs.name}`,
-            urn: p.vs.urn,
+            ...vsEntity(p.vs),
             figures: [],
             notChecked: p.unresolved?.reason ?? "its SE group is not known",
         });

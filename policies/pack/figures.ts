@@ -63,4 +63,16 @@ export interface EntityFigures {
     readonly members?: readonly Membership[];
     /** Why the entity as a whole was not evaluated, in the "not checked" wording. */
     readonly notChecked?: string;
+    /**
+     * An entity of other stacks alone (PERFGUARD_INVENTORY): another stack's resource that is only
+     * load on a shared object (another team's VS on the network team's SE group), or another
+     * stack's object that no resource of this stack declares or uses. The shared object's row and
+     * its verdicts' Basis name it; `perfguard diff` gives it no row unless the other side uses it.
+     */
+    readonly othersOnly?: true;
+    /**
+     * The other stacks (`project/stack`, sorted) whose resources the entity's figures count: a
+     * shared object's owner and the stacks whose load is on it. Absent when there are none.
+     */
+    readonly stacks?: readonly string[];
 }

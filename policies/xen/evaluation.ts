@@ -13,6 +13,7 @@ import { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares"
 import type { EntityFigures, Figure } from "../pack/figures";
 import { num } from "../pack/format";
 import type { StackView } from "../pack/resources";
+import { stackParts } from "../pack/stackParts";
 import { bondCapMBps } from "./bonds";
 import { GuestEntry, guestsTotalWithout, HostModel, modelHost, needMet, runHost, shareWithCapLifted, sharesWithCapsLifted, usableNeedMBps } from "./hostModel";
 import { Dom0Service, hostConfigLookup, UnplacedGuest, XenHost, XenLayout, xenLayout } from "./hosts";
@@ -362,7 +363,16 @@ function hostFigures(h: XenHostEvaluation): EntityFigures {
         );
     }
     const anchor = h.host.guests[0]?.resource ?? h.host.dom0[0]?.resource;
-    return { system: "xen", kind: "host", id: h.key, label: `Xen host ${h.host.name}${extrapolatedMark(h)}`, ...(anchor ? { urn: anchor.urn } : {}), figures };
+    return {
+        system: "xen",
+        kind: "host",
+        id: h.key,
+        label: `Xen host ${h.host.name}${extrapolatedMark(h)}`,
+        ...(anchor ? { urn: anchor.urn } : {}),
+        // A host shared across stacks: every guest's and dom0 workload's stack (none of this stack: others only).
+        ...stackParts([...h.host.guests.map((g) => g.resource), ...h.host.dom0.map((d) => d.resource)]),
+        figures,
+    };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { escapeControl, Message, PROBLEM_LINE_MAX } from "../message";
 import { maxAgeHours, staleEntries } from "./current";
 import { emptySources } from "./empty";
-import { Inventory, INVENTORY_ENV, MAX_AGE_ENV } from "./types";
+import { Inventory, InventoryEntry, INVENTORY_ENV, MAX_AGE_ENV } from "./types";
 
 export interface InventoryNotice {
     readonly message: Message;
@@ -36,6 +36,39 @@ export function stackName(project: string, stack: string): string {
 /** The hours between `time` and `now`, one decimal. */
 function ageHours(time: string, now: number): string {
     return `${Math.round((now - Date.parse(time)) / 360_000) / 10} h`;
+}
+
+/** The inventory's stacks older than PERFGUARD_INVENTORY_MAX_AGE_HOURS, as the stale advisory names them. */
+export interface StaleStacks {
+    /** The age limit used. */
+    readonly hours: number;
+    /** The limit's value could not be read (the default was used): the sentence that says so. */
+    readonly invalid?: string;
+    readonly stale: readonly InventoryEntry[];
+    /** `project/stack` of each, sorted. */
+    readonly names: readonly string[];
+}
+
+/**
+ * The stale stacks of an inventory at `now` (ms since the epoch), or undefined when none is. The
+ * pack's advisory and `perfguard diff`'s inventory line both read this, so they name the same stacks.
+ */
+export function staleStacks(inventory: Inventory, now: number): StaleStacks | undefined {
+    const { hours, invalid } = maxAgeHours();
+    const stale = staleEntries(inventory.entries, hours, now);
+    if (stale.length === 0) {
+        return undefined;
+    }
+    return { hours, ...(invalid ? { invalid } : {}), stale, names: stale.map((e) => stackName(e.project, e.stack)).sort() };
+}
+
+/**
+ * "2 stack(s) deployed more than 24 h ago or at an unknown time (a/prod, b/prod)": the stale
+ * advisory's words; the first three names and a count of the rest (none with `named` false).
+ */
+export function staleText(s: StaleStacks, named = true): string {
+    const listed = s.names.length <= 3 ? s.names.join(", ") : `${s.names.slice(0, 3).join(", ")} and ${s.names.length - 3} more`;
+    return `${s.names.length} stack(s) deployed more than ${s.hours} h ago or at an unknown time${named ? ` (${listed})` : ""}`;
 }
 
 /**
@@ -82,18 +115,13 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
             },
         });
     }
-    const { hours, invalid } = maxAgeHours();
-    const stale = staleEntries(inventory.entries, hours, now);
-    if (stale.length > 0) {
-        const names = stale.map((e) => stackName(e.project, e.stack)).sort();
-        const listed = names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
+    const staleness = staleStacks(inventory, now);
+    if (staleness) {
+        const { invalid, stale } = staleness;
         out.push({
             level: "advisory",
             message: {
-                problem: fit(
-                    `inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time (${listed}): their load may have changed.`,
-                    `inventory: ${names.length} stack(s) deployed more than ${hours} h ago or at an unknown time: their load may have changed.`,
-                ),
+                problem: fit(`inventory: ${staleText(staleness)}: their load may have changed.`, `inventory: ${staleText(staleness, false)}: their load may have changed.`),
                 fix: `refresh the inventory (pulumi stack export per stack, or perfguard inventory), or raise ${MAX_AGE_ENV} if these stacks change seldom.`,
                 basis: [
                     ...stale

@@ -34,7 +34,7 @@ export interface DiffInventory {
      * The stacks deployed longer ago than PERFGUARD_INVENTORY_MAX_AGE_HOURS (or at an unknown
      * time), as the pack's advisory names them on both sides (so the diff pairs it as no change).
      */
-    readonly stale?: { readonly hours: number; readonly stacks: readonly string[]; readonly text: string; readonly invalid?: string };
+    readonly stale?: { readonly hours: number; readonly stacks: readonly string[]; readonly invalid?: string };
 }
 
 /**
@@ -62,9 +62,7 @@ export function diffInventory(base: Side, head: Side, now: number = Date.now()):
         stacks: inventory.entries.length,
         joined: [],
         ownReplaced: inventory.entries.some(own),
-        ...(stale
-            ? { stale: { hours: stale.hours, stacks: stale.names, text: staleText(stale), ...(stale.invalid ? { invalid: stale.invalid } : {}) } }
-            : {}),
+        ...(stale ? { stale: { hours: stale.hours, stacks: stale.names, ...(stale.invalid ? { invalid: stale.invalid } : {}) } } : {}),
     };
 }
 
@@ -98,7 +96,12 @@ export function inventoryLine(inv: DiffInventory, code: (s: string) => string = 
     const parts = [
         joined,
         ...(inv.ownReplaced ? ["this stack's own deployed entry replaced by each side"] : []),
-        ...(inv.stale ? [`${inv.stale.text}: their load may have changed${inv.stale.invalid ? ` (${inv.stale.invalid})` : ""}`] : []),
+        // The words of the pack's stale advisory, which both sides carry (so the diff pairs it as no change).
+        ...(inv.stale
+            ? [
+                  `${staleText({ hours: inv.stale.hours, names: inv.stale.stacks })}: their load may have changed${inv.stale.invalid ? ` (${inv.stale.invalid})` : ""}`,
+              ]
+            : []),
     ];
     return `other stacks' load counted on both sides: ${INVENTORY_ENV}=${code(escapeControl(inv.spec))} (${parts.join("; ")})`;
 }

@@ -66,7 +66,7 @@ export function staleStacks(inventory: Inventory, now: number): StaleStacks | un
  * "2 stack(s) deployed more than 24 h ago or at an unknown time (a/prod, b/prod)": the stale
  * advisory's words; the first three names and a count of the rest (none with `named` false).
  */
-export function staleText(s: StaleStacks, named = true): string {
+export function staleText(s: Pick<StaleStacks, "hours" | "names">, named = true): string {
     const listed = s.names.length <= 3 ? s.names.join(", ") : `${s.names.slice(0, 3).join(", ")} and ${s.names.length - 3} more`;
     return `${s.names.length} stack(s) deployed more than ${s.hours} h ago or at an unknown time${named ? ` (${listed})` : ""}`;
 }
@@ -121,7 +121,10 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         out.push({
             level: "advisory",
             message: {
-                problem: fit(`inventory: ${staleText(staleness)}: their load may have changed.`, `inventory: ${staleText(staleness, false)}: their load may have changed.`),
+                problem: fit(
+                    `inventory: ${staleText(staleness)}: their load may have changed.`,
+                    `inventory: ${staleText(staleness, false)}: their load may have changed.`,
+                ),
                 fix: `refresh the inventory (pulumi stack export per stack, or perfguard inventory), or raise ${MAX_AGE_ENV} if these stacks change seldom.`,
                 basis: [
                     ...stale

@@ -243,6 +243,29 @@ describe("perfguard diff judges both sides with PERFGUARD_INVENTORY", () => {
 
     it.each([
         {
+            // The desktop team's first Delivery Group in the platform's zone: the zone was there, with its controllers.
+            name: "Citrix: a first deploy into another stack's zone",
+            head: fixture("desktops-apac.json"),
+            rows: ["deliveryGroup:apac-eng added", "site:site changed", "zone:apac changed"],
+            joined: ["vdi-platform/prod"],
+        },
+        {
+            // Team B's first guest on a host that team A's guests use: the host was there, with their load.
+            name: "Xen: a first deploy onto a host other stacks' guests use",
+            head: fixture("vms-b.json"),
+            rows: ["host:7c1f3a52-5d0e-4b8a-9f21-6a0e2b4c8d11 changed", "site:site unchanged"],
+            joined: ["vms-a/prod"],
+        },
+    ])("$name", async (c) => {
+        const inventory = `${fixture("vdi-platform.json")},${fixture("vms-a.json")}`;
+        const run = await perfguard(["diff", EMPTY, c.head, "--format", "json"], dir, { ...AGE, PERFGUARD_INVENTORY: inventory });
+        const json = JSON.parse(run.stdout) as DiffJson & { entities: Array<{ kind: string }> };
+        expect(json.entities.map((e) => `${e.kind}:${e.id} ${e.status}`).sort()).toEqual(c.rows);
+        expect(json.inventory).toEqual({ spec: inventory, stacks: 2, joined: c.joined, ownReplaced: false });
+    });
+
+    it.each([
+        {
             name: "stacks older than PERFGUARD_INVENTORY_MAX_AGE_HOURS: named as the pack's advisory names them",
             inventory: NETWORK_AND_A,
             maxAge: "1",

@@ -75,7 +75,7 @@ interface DiffJson {
     exitCode: number;
     inventory?: { stacks: number; joined: string[]; ownReplaced: boolean; stale?: { hours: number; stacks: string[] } };
     verdicts: Array<{ change: string; verdict: { policy: string; entity: string; level: string; problem: string; message: string } }>;
-    entities: Array<{ id: string; status: string; figures: Figure[]; notChecked: { before?: string; after?: string } }>;
+    entities: Array<{ kind: string; id: string; status: string; figures: Figure[]; notChecked: { before?: string; after?: string } }>;
 }
 
 /** The group's busiest SE, before → after ("-" where a side has no figure). */
@@ -259,7 +259,7 @@ describe("perfguard diff judges both sides with PERFGUARD_INVENTORY", () => {
     ])("$name", async (c) => {
         const inventory = `${fixture("vdi-platform.json")},${fixture("vms-a.json")}`;
         const run = await perfguard(["diff", EMPTY, c.head, "--format", "json"], dir, { ...AGE, PERFGUARD_INVENTORY: inventory });
-        const json = JSON.parse(run.stdout) as DiffJson & { entities: Array<{ kind: string }> };
+        const json = JSON.parse(run.stdout) as DiffJson;
         expect(json.entities.map((e) => `${e.kind}:${e.id} ${e.status}`).sort()).toEqual(c.rows);
         expect(json.inventory).toEqual({ spec: inventory, stacks: 2, joined: c.joined, ownReplaced: false });
     });

@@ -17,11 +17,12 @@ const GROUP_URL = `https://ctl.example.com/api/serviceenginegroup/${GROUP_UUID}`
 const CLOUD = "https://ctl.example.com/api/cloud/cloud-1";
 const TENANT = "https://ctl.example.com/api/tenant/admin";
 
-const NETWORK = `import * as avi from "@pulumi/avi";
+/** The network team's program: SE group shared-web, at `vcpus` vCPUs per SE (4 as deployed). */
+const network = (vcpus: string) => `import * as avi from "@pulumi/avi";
 
 new avi.Serviceenginegroup("shared-web", {
     name: "shared-web", uuid: "${GROUP_UUID}", cloudRef: "${CLOUD}", tenantRef: "${TENANT}",
-    vcpusPerSe: "4", memoryPerSe: "8192", diskPerSe: "30", maxSe: "4", minScaleoutPerVs: "1", maxScaleoutPerVs: "2",
+    vcpusPerSe: "${vcpus}", memoryPerSe: "8192", diskPerSe: "30", maxSe: "4", minScaleoutPerVs: "1", maxScaleoutPerVs: "2",
     bufferSe: "1", haMode: "HA_MODE_SHARED", algo: "PLACEMENT_ALGO_PACKED", dedicatedDispatcherCore: "true",
 });
 `;
@@ -71,6 +72,16 @@ function verdictsOf(output: string): string[] {
         .sort();
 }
 
+/** The emulated preview of the program in `dir`, with the workspace's environment (backend, inventory). */
+function emulate(ws: Workspace, dir: string): CliRun {
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, "--policy-pack", REPO_ROOT, "--stack", "prod"], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...ws.env, NO_COLOR: "1" },
+    });
+    return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
+}
+
 function sideBySide(real: CliRun, emu: CliRun): string {
     return `\n--- real CLI (exit ${real.exitCode}) ---\n${real.stdout}${real.stderr}\n--- emulation (exit ${emu.exitCode}) ---\n${emu.stdout}${emu.stderr}`;
 }
@@ -80,9 +91,13 @@ describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
     let real: CliRun;
     let emu: CliRun;
     let blind: CliRun;
+    let unreadable: CliRun;
+    let shrunk: CliRun;
+    let shrunkEmu: CliRun;
     beforeAll(async () => {
         ws = createWorkspace({ PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000" });
-        await deploy(ws, stage(ws, "network", NETWORK));
+        const networkDir = stage(ws, "network", network("4"));
+        await deploy(ws, networkDir);
         await deploy(ws, stage(ws, "team-a", teamProgram("checkout-api", 1800, 10000)));
         const teamB = stage(ws, "team-b", teamProgram("catalog-web", 900, 20000));
         await deploy(ws, teamB);
@@ -91,12 +106,13 @@ describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
         // The pack process inherits the CLI's environment: set only for the previews below.
         ws.env.PERFGUARD_INVENTORY = ws.env.PULUMI_BACKEND_URL;
         real = await ws.run(args, teamB);
-        const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), teamB, "--policy-pack", REPO_ROOT, "--stack", "prod"], {
-            cwd: REPO_ROOT,
-            encoding: "utf8",
-            env: { ...ws.env, NO_COLOR: "1" },
-        });
-        emu = { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
+        emu = emulate(ws, teamB);
+        // The network team shrinks its group to 2 vCPUs per SE: judged with team A's deployed VS.
+        fs.writeFileSync(path.join(networkDir, "index.ts"), network("2"));
+        shrunk = await ws.run(args, networkDir);
+        shrunkEmu = emulate(ws, networkDir);
+        ws.env.PERFGUARD_INVENTORY = path.join(ws.dir, "no-such-inventory.json");
+        unreadable = await ws.run(args, teamB);
     });
     afterAll(() => ws?.dispose());
 
@@ -119,5 +135,19 @@ describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
         expect(blind.exitCode, blind.stdout + blind.stderr).toBe(0);
         expect(policiesSection(blind.stdout)).toContain("other stacks' load on it is unknown");
         expect(policiesSection(blind.stdout)).not.toContain("47.9%");
+    });
+
+    it("the network team's group shrunk to 2 vCPUs is blocked, naming team A's checkout-api; the emulation agrees", () => {
+        expect(shrunk.exitCode, sideBySide(shrunk, shrunkEmu)).toBe(1);
+        expect(verdictsOf(shrunk.stdout), sideBySide(shrunk, shrunkEmu)).toContain("mandatory nsx-alb-se-capacity -> shared-web");
+        expect(policiesSection(shrunk.stdout)).toContain('team-a/prod Virtualservice "checkout-api"');
+        expect(shrunkEmu.exitCode, sideBySide(shrunk, shrunkEmu)).toBe(shrunk.exitCode);
+        expect(policiesSection(shrunkEmu.stdout), sideBySide(shrunk, shrunkEmu)).toBe(policiesSection(shrunk.stdout));
+    });
+
+    it("an inventory that cannot be read is a mandatory error naming it", () => {
+        expect(unreadable.exitCode, unreadable.stdout + unreadable.stderr).toBe(1);
+        expect(listedViolations(policiesSection(unreadable.stdout)).some((v) => v.level === "mandatory")).toBe(true);
+        expect(policiesSection(unreadable.stdout)).toContain("no-such-inventory.json");
     });
 });

@@ -20,9 +20,16 @@ export interface StackViolations {
     readonly violations: readonly Violation[];
 }
 
-/** The cause of a violation: its policy, level and every line but the Basis lines (which name the other stacks). */
+/**
+ * The cause of a violation: its policy, level and every line but the Basis lines (which name the
+ * other stacks), with another stack's object named as its own stack names it: `zone "apac" (stack
+ * vdi-platform/prod, deployed …)` in the desktop team's fix is `zone "apac"` in the platform's.
+ */
 function causeOf(v: Violation): string {
-    const lines = v.message.split("\n").filter((line) => !line.startsWith("Basis:"));
+    const lines = v.message
+        .split("\n")
+        .filter((line) => !line.startsWith("Basis:"))
+        .map((line) => line.replace(/ \(stack [^()]*\)/g, ""));
     return `${v.policyName}\u0000${v.enforcementLevel}\u0000${lines.join("\n")}`;
 }
 

@@ -9,7 +9,8 @@
 import { AFTER_APPLY, ExternalControllers, GROUP_TYPE, ZONE_TYPE } from "./site";
 import { packEvaluation } from "./settings";
 import { fitted, zoneRef } from "./names";
-import { shortName } from "../pack/message";
+import { Message, shortName } from "../pack/message";
+import type { ResourceView } from "../pack/resourceView";
 import { isolate, Report, stackPolicy } from "../pack/definePolicy";
 import { num } from "../pack/format";
 import type { BrokeringTargets } from "./targets";
@@ -115,6 +116,11 @@ function reportZone(judged: JudgedZone, targets: BrokeringTargets, report: Repor
  */
 function reportExternalKeys(site: Site, report: Report): void {
     const keys = site.externalKeys;
+    // An org-wide config reaches stacks with no Citrix resource too (an NSX or Xen team's): there
+    // the keys judge nothing, so nothing is said of them.
+    if (!ownsCitrix(site)) {
+        return;
+    }
     const alreadyUnplaced = new Set<string>();
     for (const { resource } of site.unplaced) {
         const named = resource.foreign ? undefined : resource.facts.text("citrixZone");
@@ -133,10 +139,52 @@ function reportExternalKeys(site: Site, report: Report): void {
         }
     }
     for (const { key, zones } of keys.ambiguous) {
-        for (const zone of zones.filter((z) => !z.resource.foreign)) {
-            report.notChecked(ambiguousKeyWhy(key, zones), zone.resource);
+        const own = zones.filter((z) => !z.resource.foreign);
+        // Zones of other stacks get no verdict here: the key's not checked then lands on the stack.
+        for (const zone of own.length > 0 ? own : [undefined]) {
+            report.notChecked(ambiguousKeyWhy(key, zones), zone?.resource);
         }
     }
+}
+
+/** Whether this stack declares a zone, Delivery Group, catalog or Delivery Controller of the Site. */
+function ownsCitrix(site: Site): boolean {
+    return (
+        site.zones.some((z) => !z.resource.foreign || z.controllers.some((c) => c.resource !== undefined && !c.resource.foreign)) ||
+        site.groups.some((g) => !g.implicit && !g.resource.foreign) ||
+        site.unplaced.some((u) => !u.resource.foreign)
+    );
+}
+
+/**
+ * Where a lock's over-throttle verdict lands: on its Delivery Group; on another stack's group
+ * (PERFGUARD_INVENTORY), on the first zone of this stack that feeds it, whose controllers'
+ * throttles this stack sets (the owning team's change judged with the other stacks' load), with a
+ * note naming the group's stack; nowhere when no feeding zone is this stack's (their stacks' own
+ * previews judge it).
+ */
+function overLanding(
+    group: ResourceView,
+    feeds: ReadonlyArray<{ readonly zone: { readonly resource: ResourceView } }>,
+): { on: ResourceView; note?: string } | undefined {
+    const o = group.origin;
+    if (!o) {
+        return { on: group };
+    }
+    const own = feeds
+        .map((f) => f.zone.resource)
+        .filter((z) => !z.foreign)
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
+    return own
+        ? {
+              on: own,
+              note: `the Delivery Group is stack ${o.project}/${o.stack}'s (PERFGUARD_INVENTORY${o.time ? `, deployed ${o.time}` : ""}); this stack's ${own.label} feeds its lock`,
+          }
+        : undefined;
+}
+
+function withNote(message: Message, note: string): Message {
+    return { ...message, basis: [...(message.basis ?? []), note] };
 }
 
 export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
@@ -211,7 +259,10 @@ export const citrixBrokerThrottle = stackPolicy<BrokerThrottleConfig>({
         for (const { lock: g, safe, exposure, over } of decisions.locks) {
             isolate(g.group.resource, report, () => {
                 if (over) {
-                    report(groupOverMessage(over, targets), g.group.resource);
+                    const landing = overLanding(g.group.resource, g.feeds);
+                    if (landing) {
+                        report(landing.note ? withNote(groupOverMessage(over, targets), landing.note) : groupOverMessage(over, targets), landing.on);
+                    }
                 } else if (!g.group.implicit) {
                     report.applied(
                         exposure.bounded

@@ -11,7 +11,7 @@ import type { FactRead } from "../pack/facts";
 import type { NotChecked } from "../pack/definePolicy";
 import { shortName } from "../pack/message";
 import { INVENTORY_ENV } from "../pack/inventory/types";
-import { JoinableZone, ZoneIndex, zoneLabel } from "./zoneJoin";
+import { fold, JoinableZone, ZoneIndex, zoneLabel } from "./zoneJoin";
 
 /** Delivery Controllers another stack manages, by zone name (citrix-broker-throttle config). */
 export type ExternalControllers = Readonly<Record<string, ReadonlyArray<{ name: string; throttle?: number }>>>;
@@ -54,6 +54,11 @@ export function placeExternalControllers<Z extends ControlledZone>(externals: Ex
         // The schema makes each entry a list; a direct caller's odd value adds nothing (never throws).
         const entries: ExternalControllers[string] = Array.isArray(list) ? (list as ExternalControllers[string]) : [];
         for (const c of entries) {
+            // A controller the zone already has (declared in this stack or read from the inventory,
+            // with its own throttle) is the same machine listed again: counted once, as deployed.
+            if (found.zone.controllers.some((known) => fold(known.name) === fold(String(c.name)))) {
+                continue;
+            }
             found.zone.controllers.push({
                 name: c.name,
                 throttle:
@@ -86,7 +91,7 @@ function keyList(keys: readonly string[]): string {
 export function unknownKeysWhy(keys: readonly string[], zoneNames: readonly string[], inventoryHoldsStacks: boolean): NotChecked {
     const one = keys.length === 1;
     const names = [...new Set(zoneNames)].sort();
-    const known = names.length === 0 ? "this stack and the inventory declare none" : `zones: ${keyList(names)}`;
+    const known = names.length > 0 ? `zones: ${keyList(names)}` : inventoryHoldsStacks ? "this stack and the inventory declare none" : "this stack declares none";
     const where = inventoryHoldsStacks ? "a zone in neither this stack nor the inventory" : "a zone this stack does not declare";
     return {
         reason: `externalControllers ${one ? "key" : "keys"} ${keyList(keys)} ${one ? "names" : "name"} ${where}: ${one ? "its" : "their"} controllers are counted in no zone`,

@@ -21,6 +21,8 @@ describe("absoluteSources", () => {
         ["relative files, one with spaces", "network.json, team-a.json", `${path.join("/u", "network.json")},${path.join("/u", "team-a.json")}`],
         ["an absolute path and a file:// backend: kept", "/srv/inv/digest.json,file:///srv/state", "/srv/inv/digest.json,file:///srv/state"],
         ["a relative folder", "inv", path.join("/u", "inv")],
+        ["a relative file:// backend (as Pulumi accepts it), its query kept", "file://./state?no_checksum=true", "file:///u/state?no_checksum=true"],
+        ["a file:// backend in the home folder: kept", "file://~/state", "file://~/state"],
     ])("%s", (_name, spec, expected) => {
         expect(absoluteSources(spec, "/u")).toBe(expected);
     });
@@ -30,6 +32,12 @@ describe("absoluteSources", () => {
             { source: "no-such-inventory.json", problem: "cannot be read (ENOENT; read from the policy pack's folder: give an absolute path)" },
         ]);
         expect(entriesOfSource("/no/such/inventory.json")).toEqual([{ source: "/no/such/inventory.json", problem: "cannot be read (ENOENT)" }]);
+        expect(entriesOfSource("file://./no-such-state")).toEqual([
+            {
+                source: "file://./no-such-state",
+                problem: "has no .pulumi/stacks folder in the policy pack's folder, where a relative file:// URL is read: give an absolute path",
+            },
+        ]);
     });
 });
 

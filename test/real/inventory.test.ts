@@ -6,11 +6,11 @@
  * blocked at the combined 123.8% (never 171.8%: its own deployment is replaced by the preview),
  * naming team A's checkout-api, and the emulated preview lists the same Policies section.
  */
-import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CliRun, createWorkspace, listedViolations, policiesSection, REPO_ROOT, stageNodeModules, Workspace } from "../../scripts/realCli/run";
+import { CliRun, createWorkspace, listedViolations, policiesSection, REPO_ROOT, Workspace } from "../../scripts/realCli/run";
+import { deployStack, emulatePreview, sideBySide, stageProject, verdictsOf } from "../support/realStacks";
 
 const GROUP_UUID = "serviceenginegroup-3f1c2a9e-7b41-4d2e-9a55-0c8e6b7d1f20";
 const GROUP_URL = `https://ctl.example.com/api/serviceenginegroup/${GROUP_UUID}`;
@@ -43,49 +43,6 @@ new avi.Virtualservice("${vs}", {
 `;
 }
 
-/** Writes project `name` (Pulumi.yaml, index.ts, a staged node_modules) under the workspace. */
-function stage(ws: Workspace, name: string, source: string): string {
-    const dir = path.join(ws.dir, "program", name);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
-    fs.writeFileSync(path.join(dir, "index.ts"), source);
-    stageNodeModules(dir, path.join(dir, "node_modules"));
-    return dir;
-}
-
-async function must(ws: Workspace, args: string[], cwd: string): Promise<CliRun> {
-    const run = await ws.run(args, cwd);
-    if (run.exitCode !== 0) {
-        throw new Error(`pulumi ${args.join(" ")} failed:\n${run.stdout}${run.stderr}`);
-    }
-    return run;
-}
-
-async function deploy(ws: Workspace, dir: string): Promise<void> {
-    await must(ws, ["stack", "init", "prod", "--non-interactive"], dir);
-    await must(ws, ["up", "--yes", "--non-interactive", "--skip-preview", "--stack", "prod"], dir);
-}
-
-function verdictsOf(output: string): string[] {
-    return listedViolations(policiesSection(output))
-        .map((v) => `${v.level} ${v.policy} -> ${v.name}`)
-        .sort();
-}
-
-/** The emulated preview of the program in `dir`, with the workspace's environment (backend, inventory). */
-function emulate(ws: Workspace, dir: string): CliRun {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, "--policy-pack", REPO_ROOT, "--stack", "prod"], {
-        cwd: REPO_ROOT,
-        encoding: "utf8",
-        env: { ...ws.env, NO_COLOR: "1" },
-    });
-    return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
-}
-
-function sideBySide(real: CliRun, emu: CliRun): string {
-    return `\n--- real CLI (exit ${real.exitCode}) ---\n${real.stdout}${real.stderr}\n--- emulation (exit ${emu.exitCode}) ---\n${emu.stdout}${emu.stderr}`;
-}
-
 describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
     let ws: Workspace;
     let real: CliRun;
@@ -96,21 +53,21 @@ describe("team B's preview with PERFGUARD_INVENTORY=file://<backend>", () => {
     let shrunkEmu: CliRun;
     beforeAll(async () => {
         ws = createWorkspace({ PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000" });
-        const networkDir = stage(ws, "network", network("4"));
-        await deploy(ws, networkDir);
-        await deploy(ws, stage(ws, "team-a", teamProgram("checkout-api", 1800, 10000)));
-        const teamB = stage(ws, "team-b", teamProgram("catalog-web", 900, 20000));
-        await deploy(ws, teamB);
+        const networkDir = stageProject(ws, "network", network("4"));
+        await deployStack(ws, networkDir);
+        await deployStack(ws, stageProject(ws, "team-a", teamProgram("checkout-api", 1800, 10000)));
+        const teamB = stageProject(ws, "team-b", teamProgram("catalog-web", 900, 20000));
+        await deployStack(ws, teamB);
         const args = ["preview", "--non-interactive", "--stack", "prod", "--policy-pack", REPO_ROOT];
         blind = await ws.run(args, teamB);
         // The pack process inherits the CLI's environment: set only for the previews below.
         ws.env.PERFGUARD_INVENTORY = ws.env.PULUMI_BACKEND_URL;
         real = await ws.run(args, teamB);
-        emu = emulate(ws, teamB);
+        emu = emulatePreview(ws, teamB);
         // The network team shrinks its group to 2 vCPUs per SE: judged with team A's deployed VS.
         fs.writeFileSync(path.join(networkDir, "index.ts"), network("2"));
         shrunk = await ws.run(args, networkDir);
-        shrunkEmu = emulate(ws, networkDir);
+        shrunkEmu = emulatePreview(ws, networkDir);
         ws.env.PERFGUARD_INVENTORY = path.join(ws.dir, "no-such-inventory.json");
         unreadable = await ws.run(args, teamB);
     });

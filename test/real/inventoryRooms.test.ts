@@ -11,11 +11,11 @@
  * - Xen: team A's three guests fill a host's 111 MB/s link; team B's guest on the same host is
  *   predicted 27.75 of the 30 MB/s it needs (xen-guest-network-share).
  */
-import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CliRun, createWorkspace, listedViolations, policiesSection, REPO_ROOT, stageNodeModules, Workspace } from "../../scripts/realCli/run";
+import { CliRun, createWorkspace, policiesSection, REPO_ROOT, Workspace } from "../../scripts/realCli/run";
+import { deployStack, emulatePreview, sideBySide, stageProject, verdictsOf } from "../support/realStacks";
 
 const PLATFORM = `import * as citrix from "@pulumi/citrix";
 import * as vsphere from "@pulumi/vsphere";
@@ -79,51 +79,12 @@ ${list
 `;
 }
 
-/** Writes project `name` (Pulumi.yaml, index.ts, a staged node_modules) under the workspace. */
-function stage(ws: Workspace, name: string, source: string): string {
-    const dir = path.join(ws.dir, "program", name);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
-    fs.writeFileSync(path.join(dir, "index.ts"), source);
-    stageNodeModules(dir, path.join(dir, "node_modules"));
-    return dir;
-}
-
-async function deploy(ws: Workspace, dir: string): Promise<void> {
-    for (const args of [
-        ["stack", "init", "prod", "--non-interactive"],
-        ["up", "--yes", "--non-interactive", "--skip-preview", "--stack", "prod"],
-    ]) {
-        const run = await ws.run(args, dir);
-        if (run.exitCode !== 0) {
-            throw new Error(`pulumi ${args.join(" ")} failed:\n${run.stdout}${run.stderr}`);
-        }
-    }
-}
-
 /** The real preview and the emulated one of the program in `dir`, with the inventory and `configFile`. */
 async function bothPreviews(ws: Workspace, dir: string, configFile?: string): Promise<{ real: CliRun; emu: CliRun }> {
     const config = configFile ? ["--policy-pack-config", configFile] : [];
     const real = await ws.run(["preview", "--non-interactive", "--stack", "prod", "--policy-pack", REPO_ROOT, ...config], dir);
-    const run = spawnSync(
-        process.execPath,
-        [path.join(REPO_ROOT, "dist", "preview", "main.js"), dir, "--policy-pack", REPO_ROOT, "--stack", "prod", ...config],
-        {
-            cwd: REPO_ROOT,
-            encoding: "utf8",
-            env: { ...ws.env, NO_COLOR: "1" },
-        },
-    );
-    return { real, emu: { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 } };
+    return { real, emu: emulatePreview(ws, dir, config) };
 }
-
-const verdictsOf = (output: string) =>
-    listedViolations(policiesSection(output))
-        .map((v) => `${v.level} ${v.policy} -> ${v.name}`)
-        .sort();
-
-const sideBySide = ({ real, emu }: { real: CliRun; emu: CliRun }) =>
-    `\n--- real CLI (exit ${real.exitCode}) ---\n${real.stdout}${real.stderr}\n--- emulation (exit ${emu.exitCode}) ---\n${emu.stdout}${emu.stderr}`;
 
 describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend>", () => {
     let ws: Workspace;
@@ -131,10 +92,10 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
     let xen: { real: CliRun; emu: CliRun };
     beforeAll(async () => {
         ws = createWorkspace({ PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000" });
-        await deploy(ws, stage(ws, "vdi-platform", PLATFORM));
-        await deploy(
+        await deployStack(ws, stageProject(ws, "vdi-platform", PLATFORM));
+        await deployStack(
             ws,
-            stage(
+            stageProject(
                 ws,
                 "vms-a",
                 guests([
@@ -144,10 +105,10 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
                 ]),
             ),
         );
-        const desktops = stage(ws, "desktops-apac", DESKTOPS);
-        await deploy(ws, desktops);
-        const vmsB = stage(ws, "vms-b", guests([["b-api", 30]]));
-        await deploy(ws, vmsB);
+        const desktops = stageProject(ws, "desktops-apac", DESKTOPS);
+        await deployStack(ws, desktops);
+        const vmsB = stageProject(ws, "vms-b", guests([["b-api", 30]]));
+        await deployStack(ws, vmsB);
         const hosts = path.join(ws.dir, "hosts.json");
         fs.writeFileSync(hosts, JSON.stringify({ "xen-guest-network-share": { hosts: { [HOST]: { linkMBps: 111 } } } }));
         ws.env.PERFGUARD_INVENTORY = ws.env.PULUMI_BACKEND_URL;
@@ -157,8 +118,8 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
     afterAll(() => ws?.dispose());
 
     it("the desktop team's apac-eng is judged in the platform's zone: 30 > 24 at 160 ms (mandatory), about 14 s", () => {
-        expect(citrix.real.exitCode, sideBySide(citrix)).toBe(1);
-        expect(verdictsOf(citrix.real.stdout), sideBySide(citrix)).toEqual([
+        expect(citrix.real.exitCode, sideBySide(citrix.real, citrix.emu)).toBe(1);
+        expect(verdictsOf(citrix.real.stdout), sideBySide(citrix.real, citrix.emu)).toEqual([
             "advisory citrix-brokering-capacity -> apac-eng",
             "mandatory citrix-broker-throttle -> apac-eng",
         ]);
@@ -170,7 +131,7 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
     });
 
     it("team B's guest on team A's full host is reported: 27.75 of the 30 MB/s it needs", () => {
-        expect(verdictsOf(xen.real.stdout), sideBySide(xen)).toEqual(["advisory xen-guest-network-share -> b-api"]);
+        expect(verdictsOf(xen.real.stdout), sideBySide(xen.real, xen.emu)).toEqual(["advisory xen-guest-network-share -> b-api"]);
         const section = policiesSection(xen.real.stdout);
         expect(section).toContain("is predicted 27.75 of the 30 MB/s it needs");
         expect(section).toContain("its guests need 140 MB/s");
@@ -182,7 +143,7 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
         ["Xen", () => xen],
     ] as const)("%s: the emulation gives the same verdicts, exit code and Policies section", (_room, runs) => {
         const both = runs();
-        expect(both.emu.exitCode, sideBySide(both)).toBe(both.real.exitCode);
-        expect(policiesSection(both.emu.stdout), sideBySide(both)).toBe(policiesSection(both.real.stdout));
+        expect(both.emu.exitCode, sideBySide(both.real, both.emu)).toBe(both.real.exitCode);
+        expect(policiesSection(both.emu.stdout), sideBySide(both.real, both.emu)).toBe(policiesSection(both.real.stdout));
     });
 });

@@ -229,7 +229,14 @@ function entriesOfBackend(url: string, late: InventoryError[]): Array<InventoryE
     try {
         const files = checkpointFiles(url);
         if (!files) {
-            return [{ source: url, problem: "has no .pulumi/stacks folder (not a DIY backend, or no stack in it)" }];
+            return [
+                {
+                    source: url,
+                    problem: path.isAbsolute(backendRoot(url))
+                        ? "has no .pulumi/stacks folder (not a DIY backend, or no stack in it)"
+                        : "has no .pulumi/stacks folder in the policy pack's folder, where a relative file:// URL is read: give an absolute path",
+                },
+            ];
         }
         const root = backendRoot(url);
         return files.flatMap((file) => entriesOfFile(file, `${url} (${path.relative(root, file)})`, late));
@@ -247,8 +254,18 @@ export function absoluteSources(spec: string, cwd: string): string {
     return spec
         .split(",")
         .map((s) => s.trim())
-        .map((s) => (s === "" || s.startsWith("file://") || path.isAbsolute(s) ? s : path.resolve(cwd, s)))
+        .map((s) => (s.startsWith("file://") ? absoluteBackend(s, cwd) : s === "" || path.isAbsolute(s) ? s : path.resolve(cwd, s)))
         .join(",");
+}
+
+/** A `file://` backend URL whose path is relative (`file://./state`, as Pulumi accepts) made absolute against `cwd`; others kept. */
+function absoluteBackend(url: string, cwd: string): string {
+    const root = backendRoot(url);
+    if (path.isAbsolute(root)) {
+        return url;
+    }
+    const query = url.indexOf("?");
+    return `file://${path.resolve(cwd, root)}${query >= 0 ? url.slice(query) : ""}`;
 }
 
 /** Why a source cannot be read; for a relative path that does not exist, where the pack looked. */

@@ -66,6 +66,51 @@ describe("the desktop team's apac-eng in the platform stack's zone", () => {
     });
 });
 
+describe("the platform team's preview, judged with the desktop team's deployed apac-eng", () => {
+    /** [policy, level, resource, problem, last Basis line] of each verdict on the platform's stack, `change` applied to its controllers. */
+    async function platform(throttle: string): Promise<string[][]> {
+        const resources = previewOf("vdi-platform.json", (r) =>
+            r.type.includes("VirtualMachine")
+                ? {
+                      ...r,
+                      props: {
+                          ...r.props,
+                          extraConfig: { ...(r.props.extraConfig as object), "guestinfo.perfguard.throttleMaxConcurrentTransactions": throttle },
+                      },
+                  }
+                : r,
+        );
+        const out = await withInventoryEnv(fixture("desktops-apac.json"), () => runPolicies(citrix, resources));
+        return out
+            .map((v) => [
+                v.policyName,
+                v.enforcementLevel,
+                v.urn?.split("::").pop() ?? "(stack)",
+                parseMessage(v.message).problem,
+                parseMessage(v.message).basis.at(-1) ?? "",
+            ])
+            .sort();
+    }
+    it.each([
+        ["throttles of 10 + 10 put 20 on apac-eng's lock: within the 24 it sustains (a pass)", "10", []],
+        [
+            "raised to 20 + 20: 30 (apac-eng's own peak) > 24, on the platform's zone apac, naming the group's stack",
+            "20",
+            [
+                [
+                    "citrix-broker-throttle",
+                    "mandatory",
+                    "apac",
+                    'Delivery Group "apac-eng": the throttles of 2 Delivery Controllers can put 30 concurrent requests on its lock, above the 24 it sustains.',
+                    "the Delivery Group is stack desktops-apac/prod's (PERFGUARD_INVENTORY, deployed 2026-12-04T22:15:00Z); this stack's Zone \"apac\" feeds its lock",
+                ],
+            ],
+        ],
+    ])("%s", async (_name, throttle, expected) => {
+        expect(await platform(throttle)).toEqual(expected);
+    });
+});
+
 describe("the source's advice bounds the safe concurrency from 160 ms", () => {
     const one = (rtt: number): SiteSpec => ({
         zones: [{ name: "z", rtt, peak: 10, users: 1000 }],
@@ -452,6 +497,12 @@ describe("externalControllers: a key that names no zone is reported, never dropp
                     'none of its Delivery Controllers is in this stack or in externalControllers: 1 (Zone "emea-east-zone")',
                 ],
             ],
+        ],
+        [
+            "a stack with no Citrix resource (an org-wide config on an NSX team's stack): nothing said of the key",
+            () => [{ type: "avi:index/virtualservice:Virtualservice", name: "web", props: { name: "web" } }],
+            { "emea-eats": ddcs },
+            [],
         ],
         [
             "two unknown keys beside the right one: both named, sorted",

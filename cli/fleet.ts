@@ -72,15 +72,33 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
         const { spec, digestOnly } = fleetInventory({ exports: files, digests }, tmp);
         const env = { [INVENTORY_ENV]: spec };
         // Each export is read when its turn comes (a fleet's exports need not all be in memory at once).
-        const first = readStackExport(files[0]);
+        // An export with no resource (a stack never deployed, or destroyed: `pulumi stack ls --all`
+        // lists it too) has nothing to check and adds no load: said once, below, and passed over.
+        const empty: string[] = [];
+        let at = 0;
+        let first = readStackExport(files[0]);
+        while (first.resources.length === 0 && at + 1 < files.length) {
+            empty.push(files[at]);
+            first = readStackExport(files[++at]);
+        }
+        if (first.resources.length === 0) {
+            throw new UsageError(`no stack of the fleet has a resource (${plural(files.length, "export")} read): nothing to check`);
+        }
         const explain = opts.explain || opts.results ? explainTempFile() : undefined;
         const analyzed: AnalyzedCheck[] = [];
         try {
             const opened = await openCheckPack({ ...opts, env }, first, explain?.file);
             try {
                 for (const [i, file] of files.entries()) {
-                    const exported = i === 0 ? first : readStackExport(file);
-                    if (i > 0) {
+                    if (i < at) {
+                        continue;
+                    }
+                    const exported = i === at ? first : readStackExport(file);
+                    if (exported.resources.length === 0) {
+                        empty.push(file);
+                        continue;
+                    }
+                    if (i > at) {
                         await opened.pack.configureStack({ project: exported.project, stack: exported.stack, dryRun: true, config: {}, tags: {} });
                     }
                     // The fleet's report is written once, below, from every stack.
@@ -102,9 +120,14 @@ export async function runFleetCheck(sources: readonly string[], opts: Omit<Check
         const exitCode = results.some((r) => r.result.exitCode !== 0) ? 1 : 0;
         const mandatory = results.reduce((n, r) => n + Number(r.result.json.mandatory ?? 0), 0);
         const advisory = results.reduce((n, r) => n + Number(r.result.json.advisory ?? 0), 0);
+        const emptyText =
+            empty.length > 0
+                ? `\n${empty.map((f) => `perfguard check ${f}: no resources (a stack never deployed, or destroyed): nothing to check or count.`).join("\n")}\n`
+                : "";
         let text =
             results.map((r) => r.result.text).join("\n") +
-            `\nperfguard check (fleet of ${plural(files.length, "stack")}, each judged with the others' load${loadOnlyText(digests, digestOnly)}): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
+            emptyText +
+            `\nperfguard check (fleet of ${plural(analyzed.length, "stack")}, each judged with the others' load${loadOnlyText(digests, digestOnly)}): ${mandatory} mandatory, ${advisory} advisory violation${advisory === 1 ? "" : "s"}.\n`;
         if (opts.report !== undefined) {
             ensureOutputFolder(path.dirname(path.resolve(opts.report)), "report", opts.report);
             fs.writeFileSync(opts.report, buildFleetReport(sources, analyzed, kept, view));

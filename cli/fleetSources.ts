@@ -92,9 +92,15 @@ export function fleetFiles(sources: readonly string[], tmp: string): FleetFiles 
             files.push(source);
         }
     }
-    const digests = files.filter(isDigestFile);
+    // The same file given twice (a folder and a file in it, or a path twice) is one stack, read once.
+    const seen = new Set<string>();
+    const unique = files.filter((f) => {
+        const key = path.resolve(f);
+        return seen.has(key) ? false : (seen.add(key), true);
+    });
+    const digests = unique.filter(isDigestFile);
     const isDigest = new Set(digests);
-    const exports = files.filter((f) => !isDigest.has(f));
+    const exports = unique.filter((f) => !isDigest.has(f));
     if (exports.length === 0) {
         throw new UsageError(digests.length > 0 ? digestNotExport(digests[0]) : `no stack export in ${sources.join(", ")}`);
     }

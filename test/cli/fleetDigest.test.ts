@@ -108,3 +108,41 @@ describe("perfguard check of a folder holding exports and a digest", () => {
         );
     });
 });
+
+describe("perfguard check of a fleet folder as `pulumi stack ls --all` exports it", () => {
+    // `pulumi stack export` of a stack never deployed (or destroyed): a deployment with no resources.
+    const EMPTY_EXPORT = JSON.stringify({ version: 3, deployment: { manifest: { time: "2026-12-05T10:00:00Z" }, secrets_providers: { type: "passphrase" } } });
+    it.each([
+        {
+            name: "the three teams' exports (baseline): team B blocked at 123.8% on the group",
+            extra: [] as string[],
+            twice: false,
+            stacks: 3,
+            skipped: [] as string[],
+        },
+        {
+            name: "plus an export with no resources: passed over, said once, the verdict unchanged",
+            extra: ["new-stack.json"],
+            twice: false,
+            stacks: 3,
+            skipped: ["new-stack.json"],
+        },
+        { name: "with team A's export also given as a file: one stack, read once", extra: [], twice: true, stacks: 3, skipped: [] },
+    ])("$name", async (c) => {
+        const at = await folder(`ls-all-${c.extra.length}-${c.twice}`, ["network.json", "team-a.json", "team-b.json"], []);
+        for (const e of c.extra) {
+            fs.writeFileSync(path.join(at, e), EMPTY_EXPORT);
+        }
+        const args = c.twice ? [at, path.join(at, "team-a.json")] : [at];
+        const run = await perfguard(["check", ...args], dir, ENV);
+        expect(run.stderr).toBe("");
+        expect(run.code).toBe(1);
+        expect(run.stdout).toContain(`perfguard check (fleet of ${c.stacks} stacks, each judged with the others' load): 1 mandatory`);
+        expect(run.stdout).toContain("its busiest SE needs 123.8%");
+        expect(run.stdout.split("\n").filter((l) => l.includes("nothing to check or count"))).toEqual(
+            c.skipped.map((f) => `perfguard check ${path.join(at, f)}: no resources (a stack never deployed, or destroyed): nothing to check or count.`),
+        );
+        const built = await perfguard(["inventory", at, "-o", path.join(dir, `${path.basename(at)}-inv.json`)], dir, ENV);
+        expect(built.code).toBe(0);
+    });
+});

@@ -28,8 +28,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
     return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The entry of one deployment (`deployment` of an export, `checkpoint.latest` of a backend file). */
-function entryOf(deployment: unknown, source: string, stackName: string | undefined): InventoryEntry | InventoryError {
+/**
+ * The entry of one deployment (`deployment` of an export, `checkpoint.latest` of a backend file);
+ * undefined for a deployment with no resources that names no stack (`pulumi stack export` of a
+ * stack never deployed or destroyed, which `pulumi stack ls --all` lists too): it adds no load.
+ */
+function entryOf(deployment: unknown, source: string, stackName: string | undefined): InventoryEntry | InventoryError | undefined {
     if (!isRecord(deployment)) {
         return { source, problem: "no deployment in it (not a stack export or checkpoint)" };
     }
@@ -50,7 +54,7 @@ function entryOf(deployment: unknown, source: string, stackName: string | undefi
     const project = named?.project ?? (parts.length === 3 ? parts[1] : undefined);
     const stack = named?.stack ?? parts[parts.length - 1];
     if (!project || !stack) {
-        return { source, problem: "neither its resources' URNs nor its checkpoint name the project and stack" };
+        return resources.length === 0 ? undefined : { source, problem: "neither its resources' URNs nor its checkpoint name the project and stack" };
     }
     const manifest = deployment.manifest;
     const time = isRecord(manifest) && typeof manifest.time === "string" && !Number.isNaN(Date.parse(manifest.time)) ? manifest.time : undefined;
@@ -125,11 +129,13 @@ export function entriesOfDocument(doc: unknown, source: string): Array<Inventory
         if ((checkpoint.latest === undefined || checkpoint.latest === null) && typeof checkpoint.stack === "string") {
             return []; // a stack never deployed: nothing of it is deployed
         }
-        return [entryOf(checkpoint.latest, source, typeof checkpoint.stack === "string" ? checkpoint.stack : undefined)];
+        const entry = entryOf(checkpoint.latest, source, typeof checkpoint.stack === "string" ? checkpoint.stack : undefined);
+        return entry ? [entry] : [];
     }
     if ("deployment" in doc) {
         const problem = versionProblem(doc.version);
-        return problem ? [{ source, problem }] : [entryOf(doc.deployment, source, undefined)];
+        const entry = problem ? { source, problem } : entryOf(doc.deployment, source, undefined);
+        return entry ? [entry] : [];
     }
     return [{ source, problem: "not a stack export (no deployment), a backend checkpoint or a perfguard inventory digest" }];
 }

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { digestOf, encodeDigest } from "../../policies/pack/inventory/digest";
 import { readInventory } from "../../policies/pack/inventory/read";
+import { emptySources } from "../../policies/pack/inventory/empty";
 import { inventoryNotices } from "../../policies/pack/inventory/messages";
 import { nsxAlbSeCapacity } from "../../policies/nsx-alb/nsx-alb-se-capacity";
 import { perfguardFacts } from "../../policies/perfguard-facts";
@@ -41,8 +42,9 @@ function checkNotices(spec: string): void {
         expect(notice.message.problem.length).toBeLessThanOrEqual(160);
     }
     expect(JSON.stringify(inv.entries)).not.toContain(SECRET);
-    // Fail closed: a source that gives no stack and is not an empty backend or digest is an error.
-    expect(inv.entries.length + inv.errors.length).toBeGreaterThan(0);
+    // Fail closed: a source that gives no stack is an error, or a source named as holding no stack
+    // (a mandatory notice: an export of a stack with no resources adds no load, and alone is that).
+    expect(inv.entries.length + inv.errors.length + emptySources(inv).length).toBeGreaterThan(0);
 }
 
 describe("the reader on damaged sources", () => {

@@ -245,12 +245,14 @@ function unknownTwin(r: TestResource, unknown: string): TestResource {
 const ZONE = "citrix:index/zone:Zone";
 
 /**
- * A zone named as a clean zone is no junk: a Site's zone names are unique, so two zones of that
+ * A zone named as a clean zone (trimmed, any case) is no junk: a Site's zone names are unique, so two zones of that
  * name make the controllers' perfguard:citrixZone ambiguous, and their verdicts rightly become
  * "not checked" naming both zones (policies/citrix/zoneJoin.ts; fail closed, tested there).
  */
 function namesCleanZone(r: TestResource, clean: readonly TestResource[]): boolean {
-    return r.type === ZONE && clean.some((z) => z.type === ZONE && typeof z.props.name === "string" && z.props.name === r.props.name);
+    // As the join reads a zone's name: trimmed, case folded ("EMEA " names zone "emea").
+    const named = (z: TestResource) => (typeof z.props.name === "string" ? z.props.name.trim().toLowerCase() : undefined);
+    return r.type === ZONE && clean.some((z) => z.type === ZONE && named(z) !== undefined && named(z) === named(r));
 }
 
 function pairs(preview: SdkPreview): string[] {

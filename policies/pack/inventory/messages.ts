@@ -116,6 +116,18 @@ export function inventoryNotices(inventory: Inventory, now: number): InventoryNo
         });
     }
     const staleness = staleStacks(inventory, now);
+    const { hours, invalid: unreadableAge } = maxAgeHours();
+    if (!staleness && unreadableAge) {
+        // An age limit that cannot be read is said whether or not a stack is older than the default.
+        out.push({
+            level: "advisory",
+            message: {
+                problem: `inventory: ${MAX_AGE_ENV} is not a positive number of hours: stacks are called stale after ${hours} h.`,
+                fix: `set ${MAX_AGE_ENV} to a number of hours (e.g. 48), or unset it for ${hours}.`,
+                basis: [unreadableAge],
+            },
+        });
+    }
     if (staleness) {
         const { invalid, stale } = staleness;
         out.push({

@@ -168,6 +168,42 @@ describe("notices", () => {
     });
 });
 
+describe("the age limit PERFGUARD_INVENTORY_MAX_AGE_HOURS", () => {
+    // At this time network/prod is 7 h old, team-a/prod 6 h, team-b/prod 5 h: none over the default 24 h.
+    const now = Date.parse("2026-12-05T03:00:00Z");
+    const three = () => readInventory(`${fixture("network.json")},${fixture("team-a.json")},${fixture("team-b.json")}`);
+    it.each([
+        ["unset (baseline): no stack older than 24 h, nothing said", undefined, []],
+        ["48: nothing said", "48", []],
+        [
+            '"2h" (a typo): said, though no stack is older than the 24 h used',
+            "2h",
+            [["advisory", "inventory: PERFGUARD_INVENTORY_MAX_AGE_HOURS is not a positive number of hours: stacks are called stale after 24 h."]],
+        ],
+        [
+            "6: the one stack older named",
+            "6",
+            [["advisory", "inventory: 1 stack(s) deployed more than 6 h ago or at an unknown time (network/prod): their load may have changed."]],
+        ],
+    ])("%s", (_name, value, expected) => {
+        const prev = process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS;
+        if (value === undefined) {
+            delete process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS;
+        } else {
+            process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS = value;
+        }
+        try {
+            expect(inventoryNotices(three(), now).map((n) => [n.level, n.message.problem])).toEqual(expected);
+        } finally {
+            if (prev === undefined) {
+                delete process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS;
+            } else {
+                process.env.PERFGUARD_INVENTORY_MAX_AGE_HOURS = prev;
+            }
+        }
+    });
+});
+
 /**
  * An inventory that is set but holds nothing (issue 32): an empty folder, a file:// backend with no
  * checkpoint, a digest of no stack. Named (mandatory, like an unreadable one: the load is unknown),

@@ -99,8 +99,30 @@ function packageOf(type: string): string {
     return type.startsWith("pulumi:providers:") ? type.slice("pulumi:providers:".length) : type.slice(0, type.indexOf(":"));
 }
 
+/**
+ * Adds `keys` to `out`, each also case folded: the rooms match host, zone and group names in any
+ * case (`7C1F…` and `7c1f…` are one Xen host), and an over-match only costs time. The key as
+ * written stays too, so that a digest written before keys were folded still matches.
+ */
+function addFolded(keys: Iterable<string>, out: Set<string>): void {
+    for (const k of keys) {
+        out.add(k);
+        const folded = k.toLowerCase();
+        if (folded !== k) {
+            out.add(folded);
+        }
+    }
+}
+
 /** The join keys of one resource (its type and outputs or preview props). */
-export function joinKeys(type: string, props: unknown, out: Set<string> = new Set()): Set<string> {
+export function joinKeys(type: string, props: unknown, into: Set<string> = new Set()): Set<string> {
+    const out = new Set<string>();
+    collectJoinKeys(type, props, out);
+    addFolded(out, into);
+    return into;
+}
+
+function collectJoinKeys(type: string, props: unknown, out: Set<string>): void {
     const p = isRecord(props) ? props : {};
     const citrix = { seen: packageOf(type) === "citrix" };
     factKeys(p, out, citrix);
@@ -127,7 +149,6 @@ export function joinKeys(type: string, props: unknown, out: Set<string> = new Se
     if (citrix.seen) {
         out.add(CITRIX_SITE_KEY);
     }
-    return out;
 }
 
 /** The identities of a shared object a resource declares (an SE group, a VS, a zone), or undefined. */
@@ -145,8 +166,13 @@ function identities(type: string, props: unknown): Set<string> | undefined {
 
 /** The identities of a shared object a resource declares (an SE group, a zone), when it has more than one (they join each other). */
 export function objectKeys(type: string, props: unknown): string[] | undefined {
-    const out = type === VIRTUAL_SERVICE ? undefined : identities(type, props);
-    return out && out.size > 1 ? [...out].sort() : undefined;
+    const found = type === VIRTUAL_SERVICE ? undefined : identities(type, props);
+    if (!found || found.size < 2) {
+        return undefined;
+    }
+    const out = new Set<string>();
+    addFolded(found, out);
+    return [...out].sort();
 }
 
 /** What a digest stores per stack: its join keys and the identities of its shared objects, sorted. */

@@ -59,6 +59,29 @@ describe("touched stacks", () => {
         expect(touchedBy(project)).toEqual(expected);
     });
 
+    it.each([
+        ["the same case (baseline)", (h: string) => h, ["vms-a"]],
+        ["upper case", (h: string) => h.toUpperCase(), ["vms-a"]],
+    ])("vms-b's affinityHost in %s still touches vms-a (hosts match in any case)", (_name, write, expected) => {
+        const b = byName("vms-b");
+        const moved = {
+            ...b,
+            project: "vms-c",
+            resources: b.resources.map((r) =>
+                typeof r.outputs.affinityHost === "string" ? { ...r, outputs: { ...r.outputs, affinityHost: write(r.outputs.affinityHost) } } : r,
+            ),
+        };
+        const others = entries.filter((e) => e.project !== "vms-b");
+        expect(
+            touchedStacks(
+                stackIndex(moved.resources).keys,
+                others.map((e) => stackIndex(e.resources)),
+            )
+                .map((i) => others[i].project)
+                .sort(),
+        ).toEqual(expected);
+    });
+
     it("a stack naming the group by ?name= joins through the group's uuid and name", () => {
         const others = [...entries.filter((e) => e.project !== "team-b"), byNameQuery()];
         expect(touchedBy("team-b", others)).toContain("team-c");

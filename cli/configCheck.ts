@@ -16,7 +16,7 @@ import { appliedFrom, MOVED_SETTINGS, ROOM_SETTINGS } from "../policies/citrix/e
 import { MOVED_SETTINGS as NSX_MOVED_SETTINGS } from "../policies/nsx-alb/config";
 import { didYouMean } from "../policies/pack/config";
 import { escapeControl } from "../policies/pack/message";
-import { hostDifferences, hostKeyProblems, XEN_HOSTS_POLICIES } from "../policies/xen/evaluation";
+import { hostDifferences, hostKeyProblems, settingDifferences, XEN_HOSTS_POLICIES } from "../policies/xen/evaluation";
 import { AnalyzerInfo, PolicyConfigEntry } from "../preview/packClient";
 import { validatePolicyProperties } from "../preview/policyConfig";
 
@@ -322,14 +322,24 @@ function xenHostsNotes(info: AnalyzerInfo, usable: Record<string, PolicyConfigEn
     if (!info.policies.some((p) => p.name === here) || !info.policies.some((p) => p.name === there)) {
         return;
     }
-    const hosts = (name: string): unknown => reconciledProperties(info, usable, name).hosts;
-    for (const d of hostDifferences(hosts(here), hosts(there))) {
-        const key = (k: string) => JSON.stringify(escapeControl(k));
-        const as = d.keys[1] !== d.keys[0] ? ` (as hosts[${key(d.keys[1])}])` : "";
+    const config = (name: string): unknown => reconciledProperties(info, usable, name);
+    for (const d of settingDifferences(config(here), config(there))) {
         notes.push({
             policy: here,
             message:
-                `hosts[${key(d.keys[0])}].${d.field} is ${d.values[0]} here and ${d.values[1]} on ${there}${as}: ` +
+                `${d.setting} is ${d.values[0]} here and ${d.values[1]} on ${there}: ` +
+                "each Xen policy reads only its own settings, so the two judge the hosts with different figures; set the same on both",
+        });
+    }
+    for (const d of hostDifferences(config(here), config(there))) {
+        const key = (k: string) => JSON.stringify(escapeControl(k));
+        const as = d.keys[1] !== d.keys[0] ? ` (as hosts[${key(d.keys[1])}])` : "";
+        const listed = d.only === "first" ? ` (not in its hosts)` : d.only === "second" ? "" : as;
+        const hereNote = d.only === "second" ? ` (not in its hosts)` : "";
+        notes.push({
+            policy: here,
+            message:
+                `hosts[${key(d.keys[0])}].${d.field} is ${d.values[0]} here${hereNote} and ${d.values[1]} on ${there}${listed}: ` +
                 "each Xen policy reads only its own hosts, so the two judge this host with different figures; set the same on both",
         });
     }

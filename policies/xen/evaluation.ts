@@ -24,7 +24,7 @@ import { holdsStacks } from "../pack/inventory/empty";
 export { EPSILON_MBPS, needMet, predictBondedShares, predictHostShares } from "./hostModel";
 // `perfguard config check` reads the host-key rule here (cli/ reads a room through its evaluation).
 export { hostKeyProblems, XEN_HOSTS_POLICIES } from "./hosts";
-export { hostDifferences } from "./hostsAgreement";
+export { hostDifferences, settingDifferences } from "./hostsAgreement";
 // The one label of figures computed beyond the measured link: policies, report and `size xen` read it here.
 export { MEASURED_LINK_MAX_MBPS, xenExtrapolation } from "../../model/xenShares";
 export type { HostSenders } from "./hostModel";

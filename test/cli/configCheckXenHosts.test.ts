@@ -33,7 +33,27 @@ describe("config check: the two Xen policies' hosts", () => {
             both({ "xcp-01": XCP }, { "xcp-01": { ...XCP, dedicated: false, dom0NetworkMBps: 0, bond: { members: 2, mode: "balance-slb" } } }),
             [],
         ],
-        ["a host in one table only: not compared", both({ "xcp-01": XCP }, { "xcp-01": XCP, "xcp-02": { linkMBps: 222 } }), []],
+        [
+            "a host in one table only: judged by the other policy with its defaults (no defaultLinkMBps: no link)",
+            both({ "xcp-01": XCP }, { "xcp-01": XCP, "xcp-02": { linkMBps: 222 } }),
+            [`hosts["xcp-02"].linkMBps is not set (no defaultLinkMBps either) here (not in its hosts) and 222 on xen-guest-network-share: ${SAME}`],
+        ],
+        [
+            "a host in one table only, at the other policy's defaultLinkMBps: the same figures",
+            {
+                "xen-dom0-workload": { hosts: { "xcp-01": XCP }, defaultLinkMBps: 222 },
+                "xen-guest-network-share": { hosts: { "xcp-01": XCP, "xcp-02": { linkMBps: 222 } }, defaultLinkMBps: 222 },
+            },
+            [],
+        ],
+        [
+            "linkMBps on one, the other's defaultLinkMBps the same value: the same figures",
+            {
+                "xen-dom0-workload": { hosts: { "xcp-01": { bond: { members: 2 } } }, defaultLinkMBps: 111 },
+                "xen-guest-network-share": { hosts: { "xcp-01": XCP }, defaultLinkMBps: 111 },
+            },
+            [],
+        ],
         [
             "linkMBps differs",
             both({ "xcp-01": { ...XCP, linkMBps: 222 } }, { "xcp-01": XCP }),
@@ -42,7 +62,7 @@ describe("config check: the two Xen policies' hosts", () => {
         [
             "linkMBps on one only (the other takes defaultLinkMBps)",
             both({ "xcp-01": { bond: { members: 2 } } }, { "xcp-01": XCP }),
-            [`hosts["xcp-01"].linkMBps is not set (defaultLinkMBps applies) here and 111 on xen-guest-network-share: ${SAME}`],
+            [`hosts["xcp-01"].linkMBps is not set (no defaultLinkMBps either) here and 111 on xen-guest-network-share: ${SAME}`],
         ],
         [
             "the bond's mode differs",
@@ -72,6 +92,32 @@ describe("config check: the two Xen policies' hosts", () => {
         const found = checkPolicyConfig(config, info);
         expect(found.problems).toEqual([]);
         expect(found.notes.filter((n) => n.message.startsWith("hosts[")).map((n) => [n.policy, n.message])).toEqual(
+            expected.map((m) => ["xen-dom0-workload", m]),
+        );
+    });
+
+    it.each([
+        ["the same settings (baseline)", { defaultLinkMBps: 111 }, { defaultLinkMBps: 111 }, []],
+        [
+            "defaultLinkMBps differs",
+            { defaultLinkMBps: 100 },
+            { defaultLinkMBps: 1000 },
+            [
+                "defaultLinkMBps is 100 here and 1000 on xen-guest-network-share: each Xen policy reads only its own settings, so the two judge the hosts with different figures; set the same on both",
+            ],
+        ],
+        [
+            "dom0Share differs",
+            { dom0Share: 0.3 },
+            {},
+            [
+                "dom0Share is 0.3 here and 0.5 on xen-guest-network-share: each Xen policy reads only its own settings, so the two judge the hosts with different figures; set the same on both",
+            ],
+        ],
+    ] as const)("settings both take: %s", (_name, dom0, share, expected) => {
+        const found = checkPolicyConfig({ "xen-dom0-workload": dom0, "xen-guest-network-share": share }, info);
+        expect(found.problems).toEqual([]);
+        expect(found.notes.filter((n) => /^(defaultLinkMBps|dom0Share) /.test(n.message)).map((n) => [n.policy, n.message])).toEqual(
             expected.map((m) => ["xen-dom0-workload", m]),
         );
     });

@@ -26,10 +26,11 @@ export interface StackViolations {
  * vdi-platform/prod, deployed …)` in the desktop team's fix is `zone "apac"` in the platform's.
  */
 function causeOf(v: Violation): string {
-    const lines = v.message
-        .split("\n")
-        .filter((line) => !line.startsWith("Basis:"))
-        .map((line) => line.replace(/ \(stack [^()]*\)/g, ""));
+    const all = v.message.split("\n");
+    // "Not checked" is about each stack's own resources, which its Basis lines name: one stack's
+    // never stands for another's (their guests would go unnamed), so those lines count too.
+    const notChecked = all.some((line) => !line.startsWith("Basis:") && !line.startsWith("Fix:") && /\bnot checked\b/.test(line));
+    const lines = all.filter((line) => notChecked || !line.startsWith("Basis:")).map((line) => line.replace(/ \(stack [^()]*\)/g, ""));
     return `${v.policyName}\u0000${v.enforcementLevel}\u0000${lines.join("\n")}`;
 }
 

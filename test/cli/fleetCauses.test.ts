@@ -12,6 +12,9 @@ const VS = "avi:index/virtualservice:Virtualservice";
 const PROBLEM =
     'NSX ALB virtual services must fit their Service Engines, with headroom.\nServiceenginegroup "shared-web": its busiest SE needs 123.8%.\nFix: set algo.';
 
+const NOT_CHECKED =
+    "Each Xen guest should get the network bandwidth it declares.\n2 resources not checked, for 1 reason (below); their verdicts are unknown.\nFix: add the host's link under hosts.";
+
 function v(project: string, type: string, name: string, basis: string, problem = PROBLEM): Violation {
     return {
         policyName: "nsx-alb-se-capacity",
@@ -66,6 +69,22 @@ describe("dedupeCauses", () => {
                 kept: ["team-a: checkout-api", "team-b: catalog-web"],
                 named: "Basis: other stacks' VSs: b",
             },
+        ],
+        [
+            "each stack's own resources not checked (the same words, their names in the Basis): both kept",
+            () => [
+                {
+                    project: "xa",
+                    stack: "prod",
+                    violations: [v("xa", "pulumi:pulumi:Stack", "xa-prod", 'its host has no link figure: 2 (Vm "a2", Vm "a3")', NOT_CHECKED)],
+                },
+                {
+                    project: "xb",
+                    stack: "prod",
+                    violations: [v("xb", "pulumi:pulumi:Stack", "xb-prod", 'its host has no link figure: 2 (Vm "b1", Vm "b2")', NOT_CHECKED)],
+                },
+            ],
+            { kept: ["xa: xa-prod", "xb: xb-prod"], named: 'Basis: its host has no link figure: 2 (Vm "a2", Vm "a3")' },
         ],
     ];
     it.each(cases)("%s", (_name, stacks, expected) => {

@@ -90,9 +90,11 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
     let ws: Workspace;
     let citrix: { real: CliRun; emu: CliRun };
     let xen: { real: CliRun; emu: CliRun };
+    let platform: { real: CliRun; emu: CliRun };
     beforeAll(async () => {
         ws = createWorkspace({ PERFGUARD_INVENTORY_MAX_AGE_HOURS: "100000" });
-        await deployStack(ws, stageProject(ws, "vdi-platform", PLATFORM));
+        const platformDir = stageProject(ws, "vdi-platform", PLATFORM);
+        await deployStack(ws, platformDir);
         await deployStack(
             ws,
             stageProject(
@@ -114,6 +116,7 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
         ws.env.PERFGUARD_INVENTORY = ws.env.PULUMI_BACKEND_URL;
         citrix = await bothPreviews(ws, desktops);
         xen = await bothPreviews(ws, vmsB, hosts);
+        platform = await bothPreviews(ws, platformDir);
     });
     afterAll(() => ws?.dispose());
 
@@ -138,9 +141,16 @@ describe("another team's zone and host, with PERFGUARD_INVENTORY=file://<backend
         expect(section).toContain("stack vms-a/prod");
     });
 
+    it("the platform team's own preview is blocked on its zone apac: its throttles let 30 reach the desktop team's lock", () => {
+        expect(platform.real.exitCode, sideBySide(platform.real, platform.emu)).toBe(1);
+        expect(verdictsOf(platform.real.stdout), sideBySide(platform.real, platform.emu)).toEqual(["mandatory citrix-broker-throttle -> apac"]);
+        expect(policiesSection(platform.real.stdout)).toContain("the Delivery Group is stack desktops-apac/prod's (PERFGUARD_INVENTORY");
+    });
+
     it.each([
         ["Citrix", () => citrix],
         ["Xen", () => xen],
+        ["Citrix, the platform's preview", () => platform],
     ] as const)("%s: the emulation gives the same verdicts, exit code and Policies section", (_room, runs) => {
         const both = runs();
         expect(both.emu.exitCode, sideBySide(both.real, both.emu)).toBe(both.real.exitCode);

@@ -91,7 +91,8 @@ function keyList(keys: readonly string[]): string {
 export function unknownKeysWhy(keys: readonly string[], zoneNames: readonly string[], inventoryHoldsStacks: boolean): NotChecked {
     const one = keys.length === 1;
     const names = [...new Set(zoneNames)].sort();
-    const known = names.length > 0 ? `zones: ${keyList(names)}` : inventoryHoldsStacks ? "this stack and the inventory declare none" : "this stack declares none";
+    const known =
+        names.length > 0 ? `zones: ${keyList(names)}` : inventoryHoldsStacks ? "this stack and the inventory declare none" : "this stack declares none";
     const where = inventoryHoldsStacks ? "a zone in neither this stack nor the inventory" : "a zone this stack does not declare";
     return {
         reason: `externalControllers ${one ? "key" : "keys"} ${keyList(keys)} ${one ? "names" : "name"} ${where}: ${one ? "its" : "their"} controllers are counted in no zone`,

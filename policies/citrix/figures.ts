@@ -215,14 +215,11 @@ export function citrixFigures(stack: StackView, config?: PackConfig): EntityFigu
         id: "site",
         label: "Site database",
         figures: [
-            // The Site database's load, not a group's throughput: more may be a new storm on the shared
-            // database or a group brokering faster, so a move is neither better nor worse by itself
-            // (the database's verdicts are on its measured rate and its satellites' concurrency).
             figure(
                 "brokeredPerS",
                 "brokered/s over all groups",
                 "req/s",
-                "none",
+                "higher",
                 d.storms > 0 && !groupsWhy ? d.brokeredPerS : undefined,
                 (v) => fmt(v, 2),
                 groupsWhy ?? "no storm predicted",

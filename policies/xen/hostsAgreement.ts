@@ -31,7 +31,7 @@ function normalise(key: string): string {
 }
 
 /** How a linkMBps taken from defaultLinkMBps is shown. */
-const DEFAULT_LINK_NOTE = " (defaultLinkMBps)";
+const FROM_DEFAULT_LINK = " (defaultLinkMBps)";
 
 /** The two policies' settings a host's figures also come from (defaultLinkMBps: a host with no linkMBps). */
 interface Defaults {
@@ -45,7 +45,7 @@ function effective(entry: Partial<XenHostConfig>, field: HostField, defaults: De
             return typeof entry.linkMBps === "number"
                 ? JSON.stringify(entry.linkMBps)
                 : typeof defaults.defaultLinkMBps === "number"
-                  ? `${JSON.stringify(defaults.defaultLinkMBps)}${DEFAULT_LINK_NOTE}`
+                  ? `${JSON.stringify(defaults.defaultLinkMBps)}${FROM_DEFAULT_LINK}`
                   : "not set (no defaultLinkMBps either)";
         case "bond":
             return isObject(entry.bond) ? JSON.stringify({ members: entry.bond.members, mode: bondModeOf(entry.bond) }) : "no bond";
@@ -111,7 +111,7 @@ export function hostDifferences(a: unknown, b: unknown): HostDifference[] {
                 effective(y, field, { defaultLinkMBps: configB.defaultLinkMBps }),
             ] as const;
             // The figure, not where it came from: 111 set and 111 from defaultLinkMBps judge alike.
-            if (values[0].replace(DEFAULT_LINK_NOTE, "") !== values[1].replace(DEFAULT_LINK_NOTE, "")) {
+            if (values[0].replace(FROM_DEFAULT_LINK, "") !== values[1].replace(FROM_DEFAULT_LINK, "")) {
                 out.push({
                     keys: [keyA ?? (keyB as string), keyB ?? (keyA as string)],
                     only: keyA === undefined ? "second" : keyB === undefined ? "first" : undefined,

@@ -39,6 +39,11 @@ export function previewedStack(views: readonly ResourceView[]): { project: strin
     return undefined;
 }
 
+/** A stack as the caches key it: project and stack ("" for none). */
+export function stackId(s: { project: string; stack: string } | undefined): string {
+    return s ? `${s.project}\u0000${s.stack}` : "";
+}
+
 const foreignCache = new WeakMap<Inventory, Map<string, readonly ResourceView[]>>();
 /**
  * Each touched entry's views, built once for the stack being previewed (readAhead builds them
@@ -48,7 +53,7 @@ const foreignCache = new WeakMap<Inventory, Map<string, readonly ResourceView[]>
 let entryViewCache: { previewed: string; views: Map<InventoryEntry, ResourceView[]> } = { previewed: "", views: new Map() };
 
 function cachedEntryViews(previewed: { project: string; stack: string } | undefined): (e: InventoryEntry) => ResourceView[] {
-    const id = previewed ? `${previewed.project}\u0000${previewed.stack}` : "";
+    const id = stackId(previewed);
     if (entryViewCache.previewed !== id) {
         entryViewCache = { previewed: id, views: new Map() };
     }
@@ -89,6 +94,24 @@ function entryViews(e: InventoryEntry): ResourceView[] {
 }
 
 /**
+ * The entries but the previewed stack's that touch a shared object of `ownKeys` (sorted join
+ * keys), in inventory order; every other entry when `ownKeys` is undefined. A digest's stacks that
+ * no key can reach are left out unread (candidates.ts); the selection is touchedStacks'.
+ */
+function touchedEntries(
+    inventory: Inventory,
+    previewed: { project: string; stack: string } | undefined,
+    ownKeys: readonly string[] | undefined,
+): InventoryEntry[] {
+    const others = inventory.entries.filter((e) => !isPreviewed(e, previewed));
+    if (!ownKeys) {
+        return others;
+    }
+    const candidates = candidateEntries(others, ownKeys, indexOf);
+    return touchedStacks(ownKeys, candidates.map(indexOf)).map((i) => candidates[i]);
+}
+
+/**
  * The views of the entries but the previewed stack's that touch a shared object of `own`
  * (touched.ts: the others cannot change a verdict of this stack), built once per inventory,
  * previewed stack and set of keys; every entry when `own` is undefined.
@@ -99,7 +122,7 @@ export function foreignViews(
     own?: ReadonlySet<string>,
 ): readonly ResourceView[] {
     const ownKeys = own ? [...own].sort() : undefined;
-    const key = `${previewed ? `${previewed.project}\u0000${previewed.stack}` : ""}\u0001${ownKeys ? ownKeys.join("\u0000") : "*"}`;
+    const key = `${stackId(previewed)}\u0001${ownKeys ? ownKeys.join("\u0000") : "*"}`;
     let byKey = foreignCache.get(inventory);
     if (!byKey) {
         byKey = new Map();
@@ -107,11 +130,7 @@ export function foreignViews(
     }
     let views = byKey.get(key);
     if (!views) {
-        const others = inventory.entries.filter((e) => !isPreviewed(e, previewed));
-        // A digest's stacks that no key can reach are left out unread (candidates.ts); the selection is touchedStacks'.
-        const candidates = ownKeys ? candidateEntries(others, ownKeys, indexOf) : others;
-        const touched = ownKeys ? touchedStacks(ownKeys, candidates.map(indexOf)).map((i) => candidates[i]) : others;
-        views = touched.flatMap(cachedEntryViews(previewed));
+        views = touchedEntries(inventory, previewed, ownKeys).flatMap(cachedEntryViews(previewed));
         // One preview asks with one key; `perfguard check` of a fleet previews each stack in turn
         // in one process (cli/fleet.ts): keep the last few, not every stack's views.
         if (byKey.size >= 4) {
@@ -189,12 +208,9 @@ export function readAhead(previewed: { project: string; stack: string }, keys: R
     if (!inventory || inventory.entries.length === 0 || keys.size === 0) {
         return;
     }
-    const others = inventory.entries.filter((e) => !isPreviewed(e, previewed));
-    const ownKeys = [...keys].sort();
-    const candidates = candidateEntries(others, ownKeys, indexOf);
     const views = cachedEntryViews(previewed);
-    for (const i of touchedStacks(ownKeys, candidates.map(indexOf))) {
-        for (const view of views(candidates[i])) {
+    for (const entry of touchedEntries(inventory, previewed, [...keys].sort())) {
+        for (const view of views(entry)) {
             // A vSphere VM's facts join its tag objects, which only a StackView knows: not read ahead.
             if (view.type !== VSPHERE_VM_TYPE) {
                 view.parseFacts();

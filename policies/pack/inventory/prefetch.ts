@@ -12,7 +12,7 @@
  * call has answered (setImmediate). A failure here is dropped: AnalyzeStack reads again and
  * reports what it finds.
  */
-import { readAhead } from "./merge";
+import { readAhead, stackId } from "./merge";
 import { urnStack } from "./read";
 import { joinKeys } from "./touched";
 import { INVENTORY_ENV } from "./types";
@@ -33,7 +33,7 @@ export function noteAnalyzed(args: { readonly urn?: unknown; readonly type?: unk
     if (!s) {
         return;
     }
-    const id = `${s.project}\u0000${s.stack}`;
+    const id = stackId(s);
     if (previewed?.id !== id) {
         previewed = { id, ...s, urns: new Set(), keys: new Set() };
         pending = new Set();
